@@ -1,0 +1,183 @@
+#include "engine/catalog.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+namespace lbt {
+
+namespace {
+
+// Parses a counter stored as decimal text; false if it is not one.
+bool ParseCounter(std::string_view text, uint64_t* out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+Status BadCounter(std::string_view key) {
+  return Status::Corruption(fmt::format("the database's '{}' counter is malformed", key));
+}
+
+using nlohmann::json;
+
+constexpr std::string_view kTableKeyPrefix = "table:";
+
+json GcRuleToJson(const GcRule& rule) {
+  switch (rule.kind) {
+    case GcRule::Kind::kNever:
+      return json{{"never", true}};
+    case GcRule::Kind::kMaxVersions:
+      return json{{"max_versions", rule.max_versions}};
+    case GcRule::Kind::kMaxAge:
+      return json{{"max_age_micros", rule.max_age_micros}};
+    case GcRule::Kind::kIntersection:
+    case GcRule::Kind::kUnion: {
+      json list = json::array();
+      for (const GcRule& r : rule.rules) list.push_back(GcRuleToJson(r));
+      return json{{rule.kind == GcRule::Kind::kUnion ? "union" : "intersection", list}};
+    }
+  }
+  return json{{"never", true}};
+}
+
+bool GcRuleFromJson(const json& j, GcRule* out) {
+  if (!j.is_object() || j.size() != 1) return false;
+  if (j.contains("never")) {
+    *out = GcRule::Never();
+  } else if (j.contains("max_versions") && j["max_versions"].is_number_integer()) {
+    *out = GcRule::MaxVersions(j["max_versions"].get<int64_t>());
+  } else if (j.contains("max_age_micros") && j["max_age_micros"].is_number_integer()) {
+    *out = GcRule::MaxAge(j["max_age_micros"].get<int64_t>());
+  } else if ((j.contains("union") || j.contains("intersection")) && j.begin()->is_array()) {
+    std::vector<GcRule> rules;
+    for (const json& sub : *j.begin()) {
+      GcRule r;
+      if (!GcRuleFromJson(sub, &r)) return false;
+      rules.push_back(std::move(r));
+    }
+    *out = j.contains("union") ? GcRule::Union(std::move(rules))
+                               : GcRule::Intersection(std::move(rules));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string EncodeTableSpec(const TableSpec& spec) {
+  json families = json::array();
+  for (const auto& [name, f] : spec.families) {
+    families.push_back(json{{"name", name},
+                            {"gc_rule", GcRuleToJson(f.gc_rule)},
+                            {"value_type", std::string(ValueTypeName(f.value_type))}});
+  }
+  return json{{"id", spec.id}, {"families", families}}.dump();
+}
+
+Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec) {
+  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  auto corrupt = [&] {
+    return Status::Corruption(fmt::format("the catalog entry of table '{}' is malformed", name));
+  };
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_number_unsigned() ||
+      !j.contains("families") || !j["families"].is_array()) {
+    return corrupt();
+  }
+  spec->name = std::string(name);
+  spec->id = j["id"].get<TableId>();
+  spec->families.clear();
+  for (const json& f : j["families"]) {
+    FamilySpec fs;
+    if (!f.is_object() || !f.contains("name") || !f["name"].is_string() ||
+        !f.contains("gc_rule") || !GcRuleFromJson(f["gc_rule"], &fs.gc_rule)) {
+      return corrupt();
+    }
+    fs.name = f["name"].get<std::string>();
+    auto type = ParseValueType(f.value("value_type", std::string("bytes")));
+    if (!type.ok()) return corrupt();
+    fs.value_type = *type;
+    spec->families.emplace(fs.name, std::move(fs));
+  }
+  return Status::OK();
+}
+
+std::string TableKey(std::string_view name) {
+  return std::string(kTableKeyPrefix) + std::string(name);
+}
+
+}  // namespace
+
+Status Catalog::Refresh(Txn* txn) {
+  std::string_view version;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(meta_, kMetaCatalogVersion, &version));
+  if (!found) version = "0";
+  if (loaded_ && version == loaded_version_) return Status::OK();
+
+  std::map<std::string, TableSpec, std::less<>> tables;
+  {
+    LBT_ASSIGN_OR_RETURN(auto cursor, Cursor::Open(txn, catalog_));
+    LBT_ASSIGN_OR_RETURN(bool more, cursor->Seek(kTableKeyPrefix));
+    while (more && cursor->key().substr(0, kTableKeyPrefix.size()) == kTableKeyPrefix) {
+      std::string_view name = cursor->key().substr(kTableKeyPrefix.size());
+      TableSpec spec;
+      LBT_RETURN_IF_ERROR(DecodeTableSpec(name, cursor->value(), &spec));
+      tables.emplace(spec.name, std::move(spec));
+      LBT_ASSIGN_OR_RETURN(more, cursor->Next());
+    }
+  }
+  tables_ = std::move(tables);
+  loaded_version_ = std::string(version);
+  loaded_ = true;
+  return Status::OK();
+}
+
+const TableSpec* Catalog::Find(std::string_view name) const {
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : &it->second;
+}
+
+Result<const TableSpec*> Catalog::Require(std::string_view name) const {
+  const TableSpec* spec = Find(name);
+  if (spec == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", name));
+  return spec;
+}
+
+std::vector<std::string> Catalog::TableNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, spec] : tables_) names.push_back(name);
+  return names;
+}
+
+Status Catalog::BumpVersion(Txn* txn) {
+  std::string_view version;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(meta_, kMetaCatalogVersion, &version));
+  uint64_t v = 0;
+  if (found && !ParseCounter(version, &v)) return BadCounter(kMetaCatalogVersion);
+  LBT_RETURN_IF_ERROR(txn->Put(meta_, kMetaCatalogVersion, std::to_string(v + 1)));
+  // The cache reloads at the next Refresh, so an aborted change never leaks.
+  loaded_ = false;
+  return Status::OK();
+}
+
+Status Catalog::Store(Txn* txn, const TableSpec& spec) {
+  LBT_RETURN_IF_ERROR(txn->Put(catalog_, TableKey(spec.name), EncodeTableSpec(spec)));
+  return BumpVersion(txn);
+}
+
+Status Catalog::Remove(Txn* txn, std::string_view name) {
+  LBT_RETURN_IF_ERROR(txn->Del(catalog_, TableKey(name)).status());
+  return BumpVersion(txn);
+}
+
+Result<TableId> Catalog::AllocateTableId(Txn* txn) {
+  std::string_view next;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(meta_, kMetaNextTableId, &next));
+  uint64_t id = 1;
+  if (found && !ParseCounter(next, &id)) return BadCounter(kMetaNextTableId);
+  if (id > UINT32_MAX) return Status::ResourceExhausted("no table ids are left in this database");
+  LBT_RETURN_IF_ERROR(txn->Put(meta_, kMetaNextTableId, std::to_string(id + 1)));
+  return static_cast<TableId>(id);
+}
+
+}  // namespace lbt

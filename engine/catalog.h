@@ -1,0 +1,68 @@
+// The persisted schema: one JSON document per table in the "catalog"
+// database, plus counters in "meta". Readable with mdb_dump.
+//
+// The catalog caches the specs and reloads them whenever the stored catalog
+// version changes, so a table created by another process is seen by the next
+// transaction here.
+//
+// WARNING: the JSON field names are part of the on-disk format.
+
+#ifndef LBT_ENGINE_CATALOG_H_
+#define LBT_ENGINE_CATALOG_H_
+
+#include <lmdb.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/lmdb_env.h"
+#include "engine/schema.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+class Catalog {
+ public:
+  Catalog() = default;
+  Catalog(MDB_dbi catalog, MDB_dbi meta) : catalog_(catalog), meta_(meta) {}
+
+  // Brings the cache up to date with what `txn` sees. Call at the start of
+  // every transaction before Find/TableNames.
+  Status Refresh(Txn* txn);
+
+  // Returns the spec or nullptr. The pointer dies with the next Refresh.
+  const TableSpec* Find(std::string_view name) const;
+  // Like Find, but a missing table is a NotFound error naming it.
+  Result<const TableSpec*> Require(std::string_view name) const;
+  // Forgets the cache, e.g. after a transaction that changed it aborted.
+  void Invalidate() { loaded_ = false; }
+  // Table names in byte order.
+  std::vector<std::string> TableNames() const;
+
+  // Writes `spec` (new or changed). REQUIRES: txn->is_write()
+  Status Store(Txn* txn, const TableSpec& spec);
+  // Removes the table's spec. REQUIRES: txn->is_write()
+  Status Remove(Txn* txn, std::string_view name);
+  // A table id never used before in this database. REQUIRES: txn->is_write()
+  Result<TableId> AllocateTableId(Txn* txn);
+
+ private:
+  Status BumpVersion(Txn* txn);
+
+  MDB_dbi catalog_ = 0;
+  MDB_dbi meta_ = 0;
+  bool loaded_ = false;
+  std::string loaded_version_;
+  std::map<std::string, TableSpec, std::less<>> tables_;
+};
+
+// Meta keys shared with database.cc.
+inline constexpr std::string_view kMetaFormatVersion = "format_version";
+inline constexpr std::string_view kMetaCatalogVersion = "catalog_version";
+inline constexpr std::string_view kMetaNextTableId = "next_table_id";
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_CATALOG_H_

@@ -1,0 +1,533 @@
+#include "engine/database.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "engine/key_codec.h"
+#include "engine/limits.h"
+#include "engine/lmdb_env.h"
+#include "engine/row_cursor.h"
+#include "engine/row_reader.h"
+#include "engine/row_writer.h"
+#include "engine/stores.h"
+
+namespace lbt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kMetaDb = "meta";
+constexpr const char* kCatalogDb = "catalog";
+constexpr const char* kCellsDb = "cells";
+constexpr const char* kRowsDb = "rows";
+constexpr const char* kOverflowDb = "overflow";
+
+// How many keys one transaction of DropTable deletes, so that dropping a
+// huge table never needs one huge transaction.
+constexpr size_t kDropChunkKeys = 20000;
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// Deletes up to `limit` keys that start with `prefix`; returns how many.
+Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::string& prefix,
+                            size_t limit) {
+  std::vector<std::string> doomed;
+  {
+    LBT_ASSIGN_OR_RETURN(auto it, store.NewIterator(txn));
+    it->Seek(prefix);
+    for (; it->Valid() && StartsWith(it->key(), prefix) && doomed.size() < limit;
+         it->Next()) {
+      doomed.emplace_back(it->key());
+    }
+    LBT_RETURN_IF_ERROR(it->status());
+  }
+  for (const std::string& key : doomed) LBT_RETURN_IF_ERROR(store.Delete(txn, key).status());
+  return doomed.size();
+}
+
+// True if the rule can collect the newest cell of a column, and so hide a
+// row that still has cells on disk.
+bool CanHideNewest(const GcRule& rule) {
+  switch (rule.kind) {
+    case GcRule::Kind::kNever:
+    case GcRule::Kind::kMaxVersions:
+      return false;
+    case GcRule::Kind::kMaxAge:
+      return true;
+    case GcRule::Kind::kIntersection:
+      for (const GcRule& r : rule.rules) {
+        if (!CanHideNewest(r)) return false;
+      }
+      return !rule.rules.empty();
+    case GcRule::Kind::kUnion:
+      for (const GcRule& r : rule.rules) {
+        if (CanHideNewest(r)) return true;
+      }
+      return false;
+  }
+  return true;
+}
+
+Status ValidateFamilies(const std::vector<FamilySpec>& families) {
+  std::set<std::string_view> seen;
+  for (const FamilySpec& f : families) {
+    LBT_RETURN_IF_ERROR(ValidateFamilyName(f.name));
+    LBT_RETURN_IF_ERROR(f.gc_rule.Validate());
+    if (!seen.insert(f.name).second) {
+      return Status::InvalidArgument(fmt::format("column family '{}' is listed twice", f.name));
+    }
+  }
+  return Status::OK();
+}
+
+Result<const FamilySpec*> RequireFamily(const TableSpec& table, std::string_view family) {
+  const FamilySpec* spec = table.FindFamily(family);
+  if (spec == nullptr) {
+    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}",
+                                        family, table.name, table.FamilyList()));
+  }
+  return spec;
+}
+
+}  // namespace
+
+// ---- opening ----
+
+Database::Database(std::string dir, DatabaseOptions options)
+    : dir_(std::move(dir)), options_(std::move(options)), stores_(std::make_unique<Stores>()) {}
+
+Database::~Database() = default;
+
+bool Database::read_only() const { return options_.read_only; }
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
+                                                 const DatabaseOptions& options) {
+  std::error_code ec;
+  const fs::path path(dir);
+  const bool may_create = options.create_if_missing && !options.read_only;
+  if (fs::exists(path, ec)) {
+    if (!fs::is_directory(path, ec)) {
+      return Status::FailedPrecondition(fmt::format("'{}' is not a directory; an lbt database is a directory", dir));
+    }
+  } else if (!may_create) {
+    return Status::NotFound(fmt::format("there is no lbt database at '{}'", dir));
+  } else if (!fs::create_directories(path, ec) && ec) {
+    return Status::IOError(fmt::format("cannot create '{}': {}", dir, ec.message()));
+  }
+  if (!fs::exists(path / "data.mdb", ec)) {
+    if (!may_create) return Status::NotFound(fmt::format("there is no lbt database at '{}'", dir));
+    if (!fs::is_empty(path, ec)) {
+      return Status::FailedPrecondition(fmt::format(
+          "'{}' is not an lbt database: it holds other files and no data.mdb", dir));
+    }
+  }
+
+  std::unique_ptr<Database> db(new Database(dir, options));
+  LmdbOptions lmdb;
+  lmdb.initial_map_bytes = options.initial_map_bytes;
+  lmdb.read_only = options.read_only;
+  lmdb.sync = options.sync;
+  LBT_ASSIGN_OR_RETURN(db->env_, LmdbEnv::Open(dir, lmdb));
+  LBT_RETURN_IF_ERROR(db->Initialize());
+  return db;
+}
+
+namespace {
+
+// Opens every named database of a Stores. Returns NotFound if one is missing
+// and `create` is false.
+Status OpenStores(Txn* txn, bool create, Stores* stores) {
+  LBT_ASSIGN_OR_RETURN(stores->meta, txn->OpenDbi(kMetaDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi catalog, txn->OpenDbi(kCatalogDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi cells, txn->OpenDbi(kCellsDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi rows, txn->OpenDbi(kRowsDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi overflow, txn->OpenDbi(kOverflowDb, create));
+  stores->catalog = Catalog(catalog, stores->meta);
+  stores->cells = OrderedStore(cells, overflow);
+  stores->rows = OrderedStore(rows, overflow);
+  return Status::OK();
+}
+
+Status CheckFormatVersion(Txn* txn, const Stores& stores, const std::string& dir) {
+  std::string_view stored;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(stores.meta, kMetaFormatVersion, &stored));
+  int version = 0;
+  auto [end, ec] = std::from_chars(stored.data(), stored.data() + stored.size(), version);
+  if (!found || ec != std::errc() || end != stored.data() + stored.size() || version < 1) {
+    return Status::Corruption(fmt::format("'{}' has no valid lbt format version", dir));
+  }
+  if (version > kFormatVersion) {
+    return Status::FailedPrecondition(fmt::format(
+        "the database in '{}' has format version {}, newer than this lbt supports ({}); "
+        "open it with a newer lbt",
+        dir, version, kFormatVersion));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Database::Initialize() {
+  // An existing database opens with a read transaction, so opening never
+  // waits for another process's long write.
+  {
+    LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+    Status s = OpenStores(txn.get(), /*create=*/false, stores_.get());
+    if (s.ok()) {
+      LBT_RETURN_IF_ERROR(CheckFormatVersion(txn.get(), *stores_, dir_));
+      return txn->Commit();  // a read transaction must commit to keep its handles
+    }
+    if (!s.IsNotFound()) return s;
+    MDB_dbi main_db;
+    MDB_stat stat;
+    if (mdb_dbi_open(txn->raw(), nullptr, 0, &main_db) == MDB_SUCCESS &&
+        mdb_stat(txn->raw(), main_db, &stat) == MDB_SUCCESS && stat.ms_entries > 0) {
+      return Status::FailedPrecondition(
+          fmt::format("'{}' holds an LMDB database that lbt did not create", dir_));
+    }
+  }
+  if (options_.read_only) {
+    return Status::NotFound(fmt::format("there is no lbt database at '{}'", dir_));
+  }
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
+  LBT_RETURN_IF_ERROR(OpenStores(txn.get(), /*create=*/true, stores_.get()));
+  std::string_view existing;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(stores_->meta, kMetaFormatVersion, &existing));
+  if (found) {
+    // Another process created the database meanwhile.
+    LBT_RETURN_IF_ERROR(CheckFormatVersion(txn.get(), *stores_, dir_));
+  } else {
+    LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(kFormatVersion)));
+  }
+  return txn->Commit();
+}
+
+// ---- transactions ----
+
+Status Database::Update(const std::function<Status(Txn*)>& fn) {
+  for (int attempt = 0;; ++attempt) {
+    LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
+    Status s = stores_->catalog.Refresh(txn.get());
+    if (s.ok()) s = fn(txn.get());
+    if (s.ok()) s = txn->Commit();
+    const bool map_full = txn->map_full();
+    txn.reset();  // aborts unless committed
+    if (s.ok()) return s;
+    stores_->catalog.Invalidate();
+    // A full map is not the user's problem: grow it and run the write again.
+    if (!map_full || attempt >= 40) return s;
+    LBT_RETURN_IF_ERROR(env_->GrowMap());
+  }
+}
+
+Status Database::View(const std::function<Status(Txn*)>& fn) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
+  return fn(txn.get());
+}
+
+int64_t Database::NowMicros() const {
+  int64_t now = options_.clock
+                    ? options_.clock()
+                    : std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  return now - now % kTimestampGranularityMicros;
+}
+
+// ---- schema ----
+
+Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families) {
+  LBT_RETURN_IF_ERROR(ValidateTableName(table));
+  LBT_RETURN_IF_ERROR(ValidateFamilies(families));
+  return Update([&](Txn* txn) -> Status {
+    if (stores_->catalog.Find(table) != nullptr) {
+      return Status::AlreadyExists(fmt::format("table '{}' already exists", table));
+    }
+    TableSpec spec;
+    spec.name = std::string(table);
+    LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
+    for (const FamilySpec& f : families) spec.families.emplace(f.name, f);
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Status Database::DropTable(std::string_view table) {
+  TableId id = 0;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    id = spec->id;
+    return stores_->catalog.Remove(txn, table);
+  }));
+  // The table is gone for every reader now. Its cells are deleted in bounded
+  // transactions; ids are never reused, so any left by a crash stay invisible.
+  const std::string prefix = TablePrefix(id);
+  for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
+    size_t deleted = 0;
+    do {
+      LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+        LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, prefix, kDropChunkKeys));
+        return Status::OK();
+      }));
+    } while (deleted > 0);
+  }
+  return Status::OK();
+}
+
+Result<std::vector<std::string>> Database::ListTables() {
+  std::vector<std::string> names;
+  LBT_RETURN_IF_ERROR(View([&](Txn*) -> Status {
+    names = stores_->catalog.TableNames();
+    return Status::OK();
+  }));
+  return names;
+}
+
+Result<TableSpec> Database::DescribeTable(std::string_view table) {
+  TableSpec out;
+  LBT_RETURN_IF_ERROR(View([&](Txn*) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    out = *spec;
+    return Status::OK();
+  }));
+  return out;
+}
+
+Status Database::CreateFamily(std::string_view table, const FamilySpec& family) {
+  LBT_RETURN_IF_ERROR(ValidateFamilies({family}));
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    if (current->FindFamily(family.name) != nullptr) {
+      return Status::AlreadyExists(
+          fmt::format("column family '{}' already exists in table '{}'", family.name, table));
+    }
+    TableSpec spec = *current;
+    spec.families.emplace(family.name, family);
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Status Database::DropFamily(std::string_view table, std::string_view family) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    LBT_RETURN_IF_ERROR(RequireFamily(*current, family).status());
+    TableSpec spec = *current;
+    RowWriter writer(txn, stores_.get(), &spec, NowMicros());
+    LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(family));
+    spec.families.erase(spec.families.find(family));
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Status Database::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
+  LBT_RETURN_IF_ERROR(rule.Validate());
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    LBT_RETURN_IF_ERROR(RequireFamily(*current, family).status());
+    TableSpec spec = *current;
+    spec.families.find(family)->second.gc_rule = rule;
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+// ---- writes ----
+
+Status Database::ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows) {
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+  for (const RowMutation& row : rows) {
+    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row.row_key, row.mutations));
+  }
+  RowWriter writer(txn, stores_.get(), spec, NowMicros());
+  for (const RowMutation& row : rows) {
+    LBT_RETURN_IF_ERROR(writer.Apply(row.row_key, row.mutations));
+  }
+  return Status::OK();
+}
+
+Status Database::MutateRow(std::string_view table, std::string_view row_key,
+                           const std::vector<Mutation>& mutations) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
+    RowWriter writer(txn, stores_.get(), spec, NowMicros());
+    return writer.Apply(row_key, mutations);
+  });
+}
+
+Status Database::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
+  return Update([&](Txn* txn) { return ApplyRows(txn, table, rows); });
+}
+
+namespace {
+
+// Reads one row's visible cells inside a transaction.
+Result<std::optional<Row>> ReadRowIn(Txn* txn, const Stores& stores, const TableSpec& spec,
+                                     std::string_view row_key, ReadOptions options, int64_t now) {
+  options.rows = RowSet{{std::string(row_key)}, {}};
+  options.reversed = false;
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, stores.cells, spec, std::move(options), now));
+  Row row;
+  LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
+  if (!found) return std::optional<Row>();
+  return std::optional<Row>(std::move(row));
+}
+
+}  // namespace
+
+Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                         const std::vector<ReadModifyWriteRule>& rules) {
+  Row result;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    result = Row{std::string(row_key), {}};
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    const int64_t now = NowMicros();
+    RowWriter writer(txn, stores_.get(), spec, now);
+    for (const ReadModifyWriteRule& rule : rules) {
+      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, RequireFamily(*spec, rule.family));
+      if (IsAggregate(family->value_type)) {
+        return Status::InvalidArgument(fmt::format(
+            "column family '{}' is an aggregate; append and increment need a family of plain bytes",
+            rule.family));
+      }
+      ReadOptions latest;
+      latest.columns = {ColumnSelector{rule.family, rule.qualifier}};
+      latest.cells_per_column_limit = 1;
+      LBT_ASSIGN_OR_RETURN(std::optional<Row> current,
+                           ReadRowIn(txn, *stores_, *spec, row_key, latest, now));
+      Cell cell{rule.family, rule.qualifier, now, {}, {}};
+      if (current) {
+        cell.timestamp = std::max(now, current->cells[0].timestamp);
+        cell.value = std::move(current->cells[0].value);
+      }
+      if (rule.kind == ReadModifyWriteRule::Kind::kAppend) {
+        cell.value += rule.append_value;
+      } else {
+        int64_t n = 0;
+        if (!cell.value.empty() && !DecodeInt64(cell.value, &n)) {
+          return Status::FailedPrecondition(fmt::format(
+              "cannot increment {}:{}: its value is {} bytes, not an 8-byte big-endian integer",
+              rule.family, rule.qualifier, cell.value.size()));
+        }
+        cell.value = EncodeInt64(static_cast<int64_t>(static_cast<uint64_t>(n) +
+                                                      static_cast<uint64_t>(rule.increment)));
+      }
+      std::vector<Mutation> set = {Mutation::SetCell(cell.family, cell.qualifier, cell.value, cell.timestamp)};
+      LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, set));
+      LBT_RETURN_IF_ERROR(writer.Apply(row_key, set));
+      result.cells.push_back(std::move(cell));
+    }
+    return Status::OK();
+  }));
+  return result;
+}
+
+Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                         const RowFilter* predicate,
+                                         const std::vector<Mutation>& true_mutations,
+                                         const std::vector<Mutation>& false_mutations) {
+  bool matched = false;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, true_mutations));
+    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, false_mutations));
+    const int64_t now = NowMicros();
+    ReadOptions check;
+    check.filter = predicate;
+    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, ReadRowIn(txn, *stores_, *spec, row_key, check, now));
+    matched = row.has_value();
+    RowWriter writer(txn, stores_.get(), spec, now);
+    return writer.Apply(row_key, matched ? true_mutations : false_mutations);
+  }));
+  return matched;
+}
+
+Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    const std::string key_prefix = RowKeyPrefix(spec->id, prefix);
+    for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
+      size_t deleted;
+      do {
+        LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, key_prefix, kDropChunkKeys));
+      } while (deleted > 0);
+    }
+    return Status::OK();
+  });
+}
+
+Result<GcStats> Database::CollectGarbage(std::string_view table) {
+  GcStats stats;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    stats = GcStats{};
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    RowWriter writer(txn, stores_.get(), spec, NowMicros());
+    return writer.CollectTable(&stats.cells_examined, &stats.cells_deleted);
+  }));
+  return stats;
+}
+
+// ---- reads ----
+
+Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
+                                                       const ReadOptions& options) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+  for (const ColumnSelector& c : options.columns) {
+    LBT_RETURN_IF_ERROR(RequireFamily(*spec, c.family).status());
+  }
+  LBT_ASSIGN_OR_RETURN(auto cursor,
+                       RowCursor::Open(txn.get(), stores_->cells, *spec, options, NowMicros()));
+  return std::unique_ptr<RowReader>(new RowReader(std::move(txn), std::move(cursor)));
+}
+
+Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string_view row_key,
+                                             const ReadOptions& options) {
+  ReadOptions point = options;
+  point.rows = RowSet{{std::string(row_key)}, {}};
+  LBT_ASSIGN_OR_RETURN(auto reader, NewReader(table, point));
+  Row row;
+  if (reader->Next(&row)) return std::optional<Row>(std::move(row));
+  if (!reader->status().ok()) return reader->status();
+  return std::optional<Row>();
+}
+
+Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {
+  int64_t count = 0;
+  LBT_RETURN_IF_ERROR(View([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    bool rows_store_exact = true;
+    for (const auto& [name, family] : spec->families) {
+      if (CanHideNewest(family.gc_rule)) rows_store_exact = false;
+    }
+    if (rows_store_exact) {
+      // Every row with cells on disk has a visible cell: count size entries.
+      EncodedRange bounds = EncodeRowRange(spec->id, range);
+      LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn));
+      for (it->Seek(bounds.lower); it->Valid() && it->key() < bounds.upper;
+           it->Next()) {
+        ++count;
+      }
+      return it->status();
+    }
+    ReadOptions options;
+    options.rows.row_ranges = {range};
+    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, stores_->cells, *spec, options, NowMicros()));
+    Row row;
+    while (true) {
+      LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
+      if (!found) return Status::OK();
+      ++count;
+    }
+  }));
+  return count;
+}
+
+}  // namespace lbt

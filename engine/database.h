@@ -1,0 +1,143 @@
+// Database: one lbt database directory, i.e. one LMDB environment, which
+// plays the part of a Bigtable instance. It owns the schema and the data of
+// all its tables.
+//
+// Every write runs in one LMDB write transaction: a row's mutations apply
+// all or nothing, and a failed call changes nothing. Several processes may
+// open the same directory at once; readers never block the writer.
+//
+// A Database may be used from one thread at a time. Readers it returns must
+// be destroyed before it is.
+
+#ifndef LBT_ENGINE_DATABASE_H_
+#define LBT_ENGINE_DATABASE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/cell.h"
+#include "engine/mutation.h"
+#include "engine/read_options.h"
+#include "engine/schema.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+class LmdbEnv;
+class RowReader;
+class Txn;
+struct Stores;
+
+// The on-disk format this build writes; databases with a newer one are refused.
+inline constexpr int kFormatVersion = 1;
+
+struct DatabaseOptions {
+  // Create the directory and the database if they do not exist.
+  bool create_if_missing = true;
+  bool read_only = false;
+  // false: no fsync per commit. A crash may lose the latest commits, never
+  // the file's consistency.
+  bool sync = true;
+  // The memory map starts at this size and grows by itself when full.
+  uint64_t initial_map_bytes = 256ull << 20;
+  // The current time in microseconds; the system clock if unset. Tests set
+  // it to make "now" and ages deterministic.
+  std::function<int64_t()> clock;
+};
+
+struct GcStats {
+  int64_t cells_examined = 0;
+  int64_t cells_deleted = 0;
+};
+
+class Database {
+ public:
+  // Opens the database in `dir`. Refuses a directory that holds something
+  // else than an lbt database, and a database of a newer format version.
+  static Result<std::unique_ptr<Database>> Open(const std::string& dir,
+                                                const DatabaseOptions& options = {});
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  bool read_only() const;
+
+  // ---- schema ----
+
+  // Creates a table with the given families (possibly none).
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {});
+  // Deletes a table with all its data.
+  Status DropTable(std::string_view table);
+  // Table names in byte order.
+  Result<std::vector<std::string>> ListTables();
+  Result<TableSpec> DescribeTable(std::string_view table);
+  Status CreateFamily(std::string_view table, const FamilySpec& family);
+  // Deletes a family with all its cells.
+  Status DropFamily(std::string_view table, std::string_view family);
+  // Changes a family's GC rule; cells it makes eligible stop being visible
+  // at once and are removed by the next write to their column or by
+  // CollectGarbage.
+  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule);
+
+  // ---- writes ----
+
+  // Applies `mutations` to one row, in order, atomically.
+  Status MutateRow(std::string_view table, std::string_view row_key,
+                   const std::vector<Mutation>& mutations);
+  // Applies several rows' mutations in one transaction (for bulk loads):
+  // all of them, or none if any is invalid.
+  Status MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
+  // Appends to or increments the latest cell of each rule's column, writing
+  // the result as a new cell at max(now, latest timestamp). Returns the
+  // cells written.
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules);
+  // Reads the row; if `predicate` leaves any cell (predicate nullptr: if the
+  // row has any cell) applies `true_mutations`, else `false_mutations`, in
+  // the same transaction. Returns whether the predicate matched.
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const RowFilter* predicate,
+                                 const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations);
+  // Deletes every row whose key starts with `prefix` ("" = every row).
+  Status DropRowRange(std::string_view table, std::string_view prefix);
+  // Physically removes every cell the table's GC rules make eligible.
+  Result<GcStats> CollectGarbage(std::string_view table);
+
+  // ---- reads ----
+
+  // A streaming reader over a consistent snapshot of the table.
+  Result<std::unique_ptr<RowReader>> NewReader(std::string_view table, const ReadOptions& options);
+  // Reads one row; an absent (or fully filtered) row is an empty optional.
+  Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
+                                     const ReadOptions& options = {});
+  // Counts the rows within `range` that have visible cells.
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range = RowRange::All());
+
+  // The current time in microseconds, truncated to milliseconds.
+  int64_t NowMicros() const;
+
+ private:
+  Database(std::string dir, DatabaseOptions options);
+  Status Initialize();
+  // Runs `fn` in a write transaction, growing the map and retrying when full.
+  Status Update(const std::function<Status(Txn*)>& fn);
+  // Runs `fn` in a read transaction.
+  Status View(const std::function<Status(Txn*)>& fn);
+  Status ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows);
+
+  std::string dir_;
+  DatabaseOptions options_;
+  std::unique_ptr<LmdbEnv> env_;
+  std::unique_ptr<Stores> stores_;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_DATABASE_H_

@@ -1,0 +1,156 @@
+#include "engine/key_codec.h"
+
+#include <cstring>
+
+namespace lbt {
+
+namespace {
+constexpr char kEscapeByte = '\x00';
+constexpr char kEscapedZero = '\xff';
+constexpr char kTerminator = '\x01';
+}  // namespace
+
+void AppendEscaped(std::string* out, std::string_view s) {
+  size_t start = 0;
+  while (true) {
+    size_t zero = s.find('\0', start);
+    if (zero == std::string_view::npos) {
+      out->append(s.data() + start, s.size() - start);
+      break;
+    }
+    out->append(s.data() + start, zero - start);
+    out->push_back(kEscapeByte);
+    out->push_back(kEscapedZero);
+    start = zero + 1;
+  }
+  out->push_back(kEscapeByte);
+  out->push_back(kTerminator);
+}
+
+bool ConsumeEscaped(std::string_view* in, std::string* out) {
+  out->clear();
+  std::string_view s = *in;
+  size_t start = 0;
+  while (true) {
+    size_t zero = s.find('\0', start);
+    if (zero == std::string_view::npos || zero + 1 >= s.size()) return false;
+    out->append(s.data() + start, zero - start);
+    char marker = s[zero + 1];
+    if (marker == kTerminator) {
+      in->remove_prefix(zero + 2);
+      return true;
+    }
+    if (marker != kEscapedZero) return false;
+    out->push_back('\0');
+    start = zero + 2;
+  }
+}
+
+bool SkipEscaped(std::string_view* in) {
+  std::string_view s = *in;
+  size_t start = 0;
+  while (true) {
+    size_t zero = s.find('\0', start);
+    if (zero == std::string_view::npos || zero + 1 >= s.size()) return false;
+    char marker = s[zero + 1];
+    if (marker == kTerminator) {
+      in->remove_prefix(zero + 2);
+      return true;
+    }
+    if (marker != kEscapedZero) return false;
+    start = zero + 2;
+  }
+}
+
+void AppendTableId(std::string* out, TableId id) {
+  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>(id >> shift));
+}
+
+bool ConsumeTableId(std::string_view* in, TableId* id) {
+  if (in->size() < 4) return false;
+  TableId v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
+  *id = v;
+  in->remove_prefix(4);
+  return true;
+}
+
+// Timestamps sort newest first: flip the sign bit so that signed order becomes
+// unsigned order, then invert every bit so that larger sorts first.
+void AppendTimestamp(std::string* out, int64_t timestamp_micros) {
+  uint64_t v = ~(static_cast<uint64_t>(timestamp_micros) ^ (1ull << 63));
+  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>(v >> shift));
+}
+
+bool ConsumeTimestamp(std::string_view* in, int64_t* timestamp_micros) {
+  if (in->size() < 8) return false;
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
+  *timestamp_micros = static_cast<int64_t>(~v ^ (1ull << 63));
+  in->remove_prefix(8);
+  return true;
+}
+
+std::string EncodeCellKey(TableId table, std::string_view row, std::string_view family,
+                          std::string_view qualifier, int64_t timestamp) {
+  std::string key;
+  key.reserve(4 + row.size() + family.size() + qualifier.size() + 6 + 8);
+  AppendTableId(&key, table);
+  AppendEscaped(&key, row);
+  AppendEscaped(&key, family);
+  AppendEscaped(&key, qualifier);
+  AppendTimestamp(&key, timestamp);
+  return key;
+}
+
+bool DecodeCellKey(std::string_view key, CellKey* out) {
+  return ConsumeTableId(&key, &out->table) && ConsumeEscaped(&key, &out->row) &&
+         ConsumeEscaped(&key, &out->family) && ConsumeEscaped(&key, &out->qualifier) &&
+         ConsumeTimestamp(&key, &out->timestamp) && key.empty();
+}
+
+std::string TablePrefix(TableId table) {
+  std::string p;
+  AppendTableId(&p, table);
+  return p;
+}
+
+std::string RowPrefix(TableId table, std::string_view row) {
+  std::string p = TablePrefix(table);
+  AppendEscaped(&p, row);
+  return p;
+}
+
+std::string FamilyPrefix(TableId table, std::string_view row, std::string_view family) {
+  std::string p = RowPrefix(table, row);
+  AppendEscaped(&p, family);
+  return p;
+}
+
+std::string ColumnPrefix(TableId table, std::string_view row, std::string_view family,
+                         std::string_view qualifier) {
+  std::string p = FamilyPrefix(table, row, family);
+  AppendEscaped(&p, qualifier);
+  return p;
+}
+
+std::string RowKeyPrefix(TableId table, std::string_view row_key_prefix) {
+  std::string p = TablePrefix(table);
+  AppendEscaped(&p, row_key_prefix);
+  p.resize(p.size() - 2);  // escaping is prefix-preserving without the terminator
+  return p;
+}
+
+std::string PrefixSuccessor(std::string_view prefix) {
+  std::string s(prefix);
+  while (!s.empty()) {
+    if (static_cast<uint8_t>(s.back()) != 0xff) {
+      s.back() = static_cast<char>(static_cast<uint8_t>(s.back()) + 1);
+      return s;
+    }
+    s.pop_back();
+  }
+  return s;
+}
+
+}  // namespace lbt

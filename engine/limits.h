@@ -1,0 +1,23 @@
+// Bigtable's documented limits, which lbt enforces instead of LMDB's.
+
+#ifndef LBT_ENGINE_LIMITS_H_
+#define LBT_ENGINE_LIMITS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lbt {
+
+inline constexpr size_t kMaxRowKeyBytes = 4 * 1024;
+inline constexpr size_t kMaxQualifierBytes = 16 * 1024;
+inline constexpr size_t kMaxValueBytes = 100 * 1024 * 1024;
+inline constexpr uint64_t kMaxRowBytes = 256ull * 1024 * 1024;
+inline constexpr size_t kMaxTableIdLength = 50;
+inline constexpr size_t kMaxFamilyNameLength = 64;
+
+// Bigtable keeps timestamps in microseconds at millisecond granularity.
+inline constexpr int64_t kTimestampGranularityMicros = 1000;
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_LIMITS_H_

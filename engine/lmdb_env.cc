@@ -1,0 +1,201 @@
+#include "engine/lmdb_env.h"
+
+#include <fmt/format.h>
+
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+
+namespace lbt {
+
+Status LmdbStatus(int rc, std::string_view what) {
+  if (rc == MDB_SUCCESS) return Status::OK();
+  switch (rc) {
+    case MDB_MAP_FULL:
+    case MDB_TXN_FULL:
+      return Status::ResourceExhausted(fmt::format("{}: the database map is full", what));
+    case ENOSPC:
+      return Status::ResourceExhausted(fmt::format("{}: no space left on the device", what));
+    case EDQUOT:
+      return Status::ResourceExhausted(fmt::format("{}: disk quota exceeded", what));
+    case EFBIG:
+      return Status::ResourceExhausted(fmt::format("{}: file size limit exceeded", what));
+    case EACCES:
+    case EROFS:
+      return Status::IOError(fmt::format("{}: permission denied ({})", what, mdb_strerror(rc)));
+    case MDB_CORRUPTED:
+    case MDB_PAGE_NOTFOUND:
+    case MDB_INVALID:
+    case MDB_VERSION_MISMATCH:
+      return Status::Corruption(fmt::format("{}: {}", what, mdb_strerror(rc)));
+    default:
+      return Status::IOError(fmt::format("{}: {}", what, mdb_strerror(rc)));
+  }
+}
+
+// ---- LmdbEnv ----
+
+Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const std::string& dir, const LmdbOptions& opts) {
+  MDB_env* env = nullptr;
+  int rc = mdb_env_create(&env);
+  if (rc != MDB_SUCCESS) return LmdbStatus(rc, "creating the LMDB environment");
+  auto fail = [&](int code, std::string_view what) -> Status {
+    mdb_env_close(env);
+    return LmdbStatus(code, what);
+  };
+  if ((rc = mdb_env_set_maxdbs(env, opts.max_named_dbs)) != MDB_SUCCESS) {
+    return fail(rc, "configuring named databases");
+  }
+  if ((rc = mdb_env_set_mapsize(env, opts.initial_map_bytes)) != MDB_SUCCESS) {
+    return fail(rc, "setting the map size");
+  }
+  // Several processes share one database; readers never block the writer.
+  // MDB_NOTLS lets a thread hold a read transaction while it writes.
+  unsigned flags = MDB_NOTLS;
+  if (opts.read_only) flags |= MDB_RDONLY;
+  if (!opts.sync) flags |= MDB_NOSYNC;
+  if ((rc = mdb_env_open(env, dir.c_str(), flags, 0600)) != MDB_SUCCESS) {
+    return fail(rc, fmt::format("opening the database in {}", dir));
+  }
+  // Another process may have grown the map beyond our initial size.
+  int dead = 0;
+  mdb_reader_check(env, &dead);
+  return std::unique_ptr<LmdbEnv>(new LmdbEnv(env, opts.read_only));
+}
+
+LmdbEnv::~LmdbEnv() { mdb_env_close(env_); }
+
+uint64_t LmdbEnv::map_bytes() const {
+  MDB_envinfo info;
+  mdb_env_info(env_, &info);
+  return info.me_mapsize;
+}
+
+Status LmdbEnv::GrowMap() {
+  uint64_t current = map_bytes();
+  uint64_t step = std::min<uint64_t>(current, 8ull << 30);
+  int rc = mdb_env_set_mapsize(env_, current + step);
+  if (rc == EINVAL) {
+    return Status::ResourceExhausted(
+        "the database map is full and cannot grow while a read is still open");
+  }
+  return LmdbStatus(rc, "growing the database map");
+}
+
+Status LmdbEnv::AdoptMapSize() { return LmdbStatus(mdb_env_set_mapsize(env_, 0), "resizing the map"); }
+
+// ---- Txn ----
+
+Result<std::unique_ptr<Txn>> Txn::Begin(LmdbEnv* env, bool write) {
+  if (write && env->read_only()) {
+    return Status::FailedPrecondition("the database is open read-only");
+  }
+  for (int attempt = 0;; ++attempt) {
+    MDB_txn* txn = nullptr;
+    int rc = mdb_txn_begin(env->raw(), nullptr, write ? 0 : MDB_RDONLY, &txn);
+    if (rc == MDB_SUCCESS) return std::unique_ptr<Txn>(new Txn(txn, write));
+    if (rc == MDB_MAP_RESIZED && attempt < 3) {
+      LBT_RETURN_IF_ERROR(env->AdoptMapSize());
+      continue;
+    }
+    if (rc == MDB_READERS_FULL && attempt < 3) {
+      int dead = 0;
+      mdb_reader_check(env->raw(), &dead);
+      continue;
+    }
+    return LmdbStatus(rc, write ? "starting a write" : "starting a read");
+  }
+}
+
+Txn::~Txn() {
+  if (txn_ != nullptr) Abort();
+}
+
+Status Txn::Fail(int rc, std::string_view what) {
+  if (rc == MDB_MAP_FULL || rc == MDB_TXN_FULL) map_full_ = true;
+  return LmdbStatus(rc, what);
+}
+
+Result<MDB_dbi> Txn::OpenDbi(const char* name, bool create) {
+  MDB_dbi dbi = 0;
+  int rc = mdb_dbi_open(txn_, name, create ? MDB_CREATE : 0, &dbi);
+  if (rc == MDB_NOTFOUND) return Status::NotFound(fmt::format("no table space '{}'", name));
+  if (rc != MDB_SUCCESS) return Fail(rc, fmt::format("opening '{}'", name));
+  return dbi;
+}
+
+Result<bool> Txn::Get(MDB_dbi dbi, std::string_view key, std::string_view* value) {
+  MDB_val k = ToVal(key), v;
+  int rc = mdb_get(txn_, dbi, &k, &v);
+  if (rc == MDB_NOTFOUND) return false;
+  if (rc != MDB_SUCCESS) return Fail(rc, "reading");
+  *value = FromVal(v);
+  return true;
+}
+
+Status Txn::Put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned flags) {
+  assert(write_);
+  MDB_val k = ToVal(key), v = ToVal(value);
+  int rc = mdb_put(txn_, dbi, &k, &v, flags);
+  if (rc != MDB_SUCCESS) return Fail(rc, "writing");
+  return Status::OK();
+}
+
+Result<bool> Txn::Del(MDB_dbi dbi, std::string_view key) {
+  assert(write_);
+  MDB_val k = ToVal(key);
+  int rc = mdb_del(txn_, dbi, &k, nullptr);
+  if (rc == MDB_NOTFOUND) return false;
+  if (rc != MDB_SUCCESS) return Fail(rc, "deleting");
+  return true;
+}
+
+Status Txn::Commit() {
+  assert(open_cursors_ == 0 && "close cursors before committing");
+  int rc = mdb_txn_commit(txn_);
+  txn_ = nullptr;
+  if (rc != MDB_SUCCESS) return Fail(rc, "committing");
+  return Status::OK();
+}
+
+void Txn::Abort() {
+  assert(open_cursors_ == 0 && "close cursors before aborting");
+  if (txn_ != nullptr) mdb_txn_abort(txn_);
+  txn_ = nullptr;
+}
+
+// ---- Cursor ----
+
+Result<std::unique_ptr<Cursor>> Cursor::Open(Txn* txn, MDB_dbi dbi) {
+  MDB_cursor* c = nullptr;
+  int rc = mdb_cursor_open(txn->raw(), dbi, &c);
+  if (rc != MDB_SUCCESS) return txn->Fail(rc, "opening a cursor");
+  ++txn->open_cursors_;
+  return std::unique_ptr<Cursor>(new Cursor(txn, c));
+}
+
+Cursor::~Cursor() {
+  mdb_cursor_close(cursor_);
+  --txn_->open_cursors_;
+}
+
+Result<bool> Cursor::Move(MDB_cursor_op op, std::string_view seek_key) {
+  MDB_val k = ToVal(seek_key), v{0, nullptr};
+  int rc = mdb_cursor_get(cursor_, &k, &v, op);
+  if (rc == MDB_NOTFOUND) return false;
+  if (rc != MDB_SUCCESS) return txn_->Fail(rc, "moving a cursor");
+  key_ = FromVal(k);
+  value_ = FromVal(v);
+  return true;
+}
+
+Result<bool> Cursor::Seek(std::string_view key) {
+  if (key.empty()) return First();
+  return Move(MDB_SET_RANGE, key);
+}
+Result<bool> Cursor::First() { return Move(MDB_FIRST); }
+Result<bool> Cursor::Last() { return Move(MDB_LAST); }
+Result<bool> Cursor::Next() { return Move(MDB_NEXT); }
+Result<bool> Cursor::Prev() { return Move(MDB_PREV); }
+
+}  // namespace lbt

@@ -1,0 +1,141 @@
+// A thin RAII layer over LMDB: the environment, transactions and cursors.
+//
+// Rules that LMDB imposes and this layer keeps visible:
+//  - A Cursor must be destroyed before its transaction commits or aborts.
+//  - A string_view that a Txn or Cursor returns points into the memory map
+//    and dies with the transaction (and, in a write transaction, with the
+//    next write).
+//  - The map size can only change while this process has no transaction open.
+
+#ifndef LBT_ENGINE_LMDB_ENV_H_
+#define LBT_ENGINE_LMDB_ENV_H_
+
+#include <lmdb.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "engine/status.h"
+
+namespace lbt {
+
+struct LmdbOptions {
+  // Initial size of the memory map; it grows by itself when full.
+  uint64_t initial_map_bytes = 256ull << 20;
+  bool read_only = false;
+  // false: no fsync per commit (MDB_NOSYNC); a crash may lose recent commits
+  // but never corrupts the file.
+  bool sync = true;
+  unsigned max_named_dbs = 8;
+};
+
+class LmdbEnv {
+ public:
+  // Opens (creating if needed and not read-only) the environment in `dir`,
+  // which must exist. Data files are created with mode 0600 (minus umask).
+  static Result<std::unique_ptr<LmdbEnv>> Open(const std::string& dir, const LmdbOptions& opts);
+  ~LmdbEnv();
+  LmdbEnv(const LmdbEnv&) = delete;
+  LmdbEnv& operator=(const LmdbEnv&) = delete;
+
+  MDB_env* raw() const { return env_; }
+  bool read_only() const { return read_only_; }
+  uint64_t map_bytes() const;
+
+  // Doubles the memory map (growing by at most 8 GiB at a time).
+  // REQUIRES: this process has no open transaction on this environment.
+  Status GrowMap();
+  // Adopts a map size that another process has set (after MDB_MAP_RESIZED).
+  Status AdoptMapSize();
+
+ private:
+  LmdbEnv(MDB_env* env, bool read_only) : env_(env), read_only_(read_only) {}
+  MDB_env* env_;
+  bool read_only_;
+};
+
+// Turns an LMDB return code into a Status; `what` says what was being done.
+Status LmdbStatus(int rc, std::string_view what);
+
+class Txn {
+ public:
+  // Begins a transaction, adopting a map size grown by another process.
+  static Result<std::unique_ptr<Txn>> Begin(LmdbEnv* env, bool write);
+  ~Txn();  // aborts if neither committed nor aborted
+  Txn(const Txn&) = delete;
+  Txn& operator=(const Txn&) = delete;
+
+  MDB_txn* raw() const { return txn_; }
+  bool is_write() const { return write_; }
+
+  // Opens a named database, creating it when `create` (write txns only).
+  // Returns NotFound if it does not exist and `create` is false.
+  Result<MDB_dbi> OpenDbi(const char* name, bool create);
+
+  // Looks `key` up. Returns false if absent. *value points into the map.
+  Result<bool> Get(MDB_dbi dbi, std::string_view key, std::string_view* value);
+  // REQUIRES: is_write()
+  Status Put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned flags = 0);
+  // Deletes `key`. Returns false if it was absent. REQUIRES: is_write()
+  Result<bool> Del(MDB_dbi dbi, std::string_view key);
+
+  // REQUIRES: no Cursor of this transaction is still open.
+  Status Commit();
+  void Abort();
+
+  // True once any operation failed because the map was full; the caller
+  // should abort, grow the map and retry the whole transaction.
+  bool map_full() const { return map_full_; }
+
+  // Records a failed LMDB call and turns it into a Status.
+  Status Fail(int rc, std::string_view what);
+
+ private:
+  friend class Cursor;
+  Txn(MDB_txn* txn, bool write) : txn_(txn), write_(write) {}
+  MDB_txn* txn_;
+  bool write_;
+  bool map_full_ = false;
+  int open_cursors_ = 0;
+};
+
+class Cursor {
+ public:
+  static Result<std::unique_ptr<Cursor>> Open(Txn* txn, MDB_dbi dbi);
+  ~Cursor();
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+
+  // Positions the cursor. Returns false when there is no such entry.
+  // Seek: the first key >= `key`.
+  Result<bool> Seek(std::string_view key);
+  Result<bool> First();
+  Result<bool> Last();
+  Result<bool> Next();
+  Result<bool> Prev();
+
+  // The entry under the cursor. REQUIRES: the last move returned true.
+  std::string_view key() const { return key_; }
+  std::string_view value() const { return value_; }
+
+ private:
+  Cursor(Txn* txn, MDB_cursor* cursor) : txn_(txn), cursor_(cursor) {}
+  Result<bool> Move(MDB_cursor_op op, std::string_view seek_key = {});
+  Txn* txn_;
+  MDB_cursor* cursor_;
+  std::string_view key_;
+  std::string_view value_;
+};
+
+inline MDB_val ToVal(std::string_view s) {
+  return MDB_val{s.size(), const_cast<char*>(s.data())};
+}
+inline std::string_view FromVal(const MDB_val& v) {
+  return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+}
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_LMDB_ENV_H_

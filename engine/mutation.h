@@ -1,0 +1,71 @@
+// Mutations: the changes a write applies to one row, in order.
+
+#ifndef LBT_ENGINE_MUTATION_H_
+#define LBT_ENGINE_MUTATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/cell.h"
+
+namespace lbt {
+
+// [start, end) in microseconds; end == 0 means no upper bound.
+struct TimestampRange {
+  int64_t start_micros = 0;
+  int64_t end_micros = 0;
+
+  bool Contains(int64_t ts) const {
+    return ts >= start_micros && (end_micros == 0 || ts < end_micros);
+  }
+};
+
+struct Mutation {
+  enum class Kind { kSetCell, kAddToCell, kDeleteFromColumn, kDeleteFromFamily, kDeleteFromRow };
+
+  Kind kind = Kind::kSetCell;
+  std::string family;
+  std::string qualifier;
+  int64_t timestamp = kServerTime;  // kSetCell, kAddToCell
+  std::string value;                // kSetCell
+  int64_t int_value = 0;            // kAddToCell
+  TimestampRange range;             // kDeleteFromColumn
+
+  // Writes `value` at (family, qualifier, timestamp), replacing any cell there.
+  static Mutation SetCell(std::string family, std::string qualifier, std::string value,
+                          int64_t timestamp = kServerTime);
+  // Merges `delta` into the cell at `timestamp` of an aggregate family
+  // (sum, min or max as the family's type says), or creates that cell.
+  static Mutation AddToCell(std::string family, std::string qualifier, int64_t delta,
+                            int64_t timestamp = kServerTime);
+  // Deletes the column's cells within `range` (all of them by default).
+  static Mutation DeleteFromColumn(std::string family, std::string qualifier,
+                                   TimestampRange range = {});
+  static Mutation DeleteFromFamily(std::string family);
+  static Mutation DeleteFromRow();
+};
+
+// A row key and the mutations to apply to it, all or nothing.
+struct RowMutation {
+  std::string row_key;
+  std::vector<Mutation> mutations;
+};
+
+// One rule of ReadModifyWriteRow: append bytes to the latest value of a
+// column, or add to it as an 8-byte big-endian int64 (absent = 0, "").
+struct ReadModifyWriteRule {
+  enum class Kind { kAppend, kIncrement };
+  Kind kind = Kind::kAppend;
+  std::string family;
+  std::string qualifier;
+  std::string append_value;
+  int64_t increment = 0;
+
+  static ReadModifyWriteRule Append(std::string family, std::string qualifier, std::string bytes);
+  static ReadModifyWriteRule Increment(std::string family, std::string qualifier, int64_t delta);
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_MUTATION_H_

@@ -1,0 +1,195 @@
+#include "engine/row_cursor.h"
+
+#include <algorithm>
+
+#include "engine/key_codec.h"
+
+namespace lbt {
+
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+Status Malformed() { return Status::Corruption("a cell key is malformed"); }
+
+}  // namespace
+
+RowCursor::RowCursor(TableSpec table, ReadOptions options, int64_t now)
+    : table_(std::move(table)), options_(std::move(options)), now_(now) {
+  for (const ColumnSelector& c : options_.columns) {
+    if (c.qualifier) {
+      columns_[c.family].insert(*c.qualifier);
+    } else {
+      whole_families_.insert(c.family);
+    }
+  }
+}
+
+Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const OrderedStore& cells,
+                                                   TableSpec table, ReadOptions options,
+                                                   int64_t now_micros) {
+  std::unique_ptr<RowCursor> cursor(new RowCursor(std::move(table), std::move(options), now_micros));
+  LBT_ASSIGN_OR_RETURN(cursor->it_, cells.NewIterator(txn));
+  cursor->PlanRanges();
+  return cursor;
+}
+
+EncodedRange EncodeRowRange(TableId table, const RowRange& range) {
+  EncodedRange e;
+  switch (range.start.kind) {
+    case RowBound::Kind::kClosed: e.lower = RowPrefix(table, range.start.key); break;
+    case RowBound::Kind::kOpen: e.lower = PrefixSuccessor(RowPrefix(table, range.start.key)); break;
+    case RowBound::Kind::kUnbounded: e.lower = TablePrefix(table); break;
+  }
+  switch (range.end.kind) {
+    case RowBound::Kind::kClosed: e.upper = PrefixSuccessor(RowPrefix(table, range.end.key)); break;
+    case RowBound::Kind::kOpen: e.upper = RowPrefix(table, range.end.key); break;
+    case RowBound::Kind::kUnbounded: e.upper = PrefixSuccessor(TablePrefix(table)); break;
+  }
+  return e;
+}
+
+// Turns the row set into sorted, disjoint ranges of encoded cell keys. The
+// key encoding preserves order, so ranges compare and merge as byte strings.
+void RowCursor::PlanRanges() {
+  std::vector<EncodedRange> ranges;
+  if (options_.rows.IsAll()) ranges.push_back(EncodeRowRange(table_.id, RowRange::All()));
+  for (const std::string& key : options_.rows.row_keys) {
+    ranges.push_back(EncodeRowRange(table_.id, RowRange::Closed(key, key)));
+  }
+  for (const RowRange& r : options_.rows.row_ranges) {
+    EncodedRange e = EncodeRowRange(table_.id, r);
+    if (e.lower < e.upper) ranges.push_back(std::move(e));
+  }
+  std::sort(ranges.begin(), ranges.end(),
+            [](const EncodedRange& a, const EncodedRange& b) { return a.lower < b.lower; });
+  for (EncodedRange& r : ranges) {
+    if (!ranges_.empty() && r.lower <= ranges_.back().upper) {
+      ranges_.back().upper = std::max(ranges_.back().upper, r.upper);
+    } else {
+      ranges_.push_back(std::move(r));
+    }
+  }
+  if (options_.reversed) std::reverse(ranges_.begin(), ranges_.end());
+}
+
+bool RowCursor::Selected(const std::string& family, const std::string& qualifier) const {
+  if (options_.columns.empty()) return true;
+  if (whole_families_.count(family) != 0) return true;
+  auto it = columns_.find(family);
+  return it != columns_.end() && it->second.count(qualifier) != 0;
+}
+
+Status RowCursor::AssembleRow(Row* row) {
+  row->cells.clear();
+  std::string_view key = it_->key();
+  std::string_view rest = key.substr(4);
+  if (!ConsumeEscaped(&rest, &row->key)) return Malformed();
+  const std::string row_prefix(key.substr(0, key.size() - rest.size()));
+  ++stats_.rows_seen;
+
+  Cell cell;
+  const FamilySpec* family = nullptr;
+  int64_t index = 0;     // position of the cell in its column, newest first
+  int64_t returned = 0;  // cells of the column returned so far
+  bool first = true;
+  for (; it_->Valid() && StartsWith(it_->key(), row_prefix); it_->Next()) {
+    ++stats_.cells_seen;
+    rest = it_->key().substr(row_prefix.size());
+    std::string family_name, qualifier;
+    if (!ConsumeEscaped(&rest, &family_name) || !ConsumeEscaped(&rest, &qualifier) ||
+        !ConsumeTimestamp(&rest, &cell.timestamp) || !rest.empty()) {
+      return Malformed();
+    }
+    if (first || family_name != cell.family || qualifier != cell.qualifier) {
+      cell.family = std::move(family_name);
+      cell.qualifier = std::move(qualifier);
+      family = table_.FindFamily(cell.family);
+      index = 0;
+      returned = 0;
+      first = false;
+    }
+    // Cells the GC rule makes eligible are gone, whether or not collected yet.
+    if (family == nullptr || family->gc_rule.Collects(index++, cell.timestamp, now_)) continue;
+    if (!Selected(cell.family, cell.qualifier)) continue;
+    if (options_.cells_per_column_limit > 0 && returned >= options_.cells_per_column_limit) continue;
+    ++returned;
+    Cell& out = row->cells.emplace_back();
+    out.family = cell.family;
+    out.qualifier = cell.qualifier;
+    out.timestamp = cell.timestamp;
+    out.value.assign(it_->value());
+  }
+  LBT_RETURN_IF_ERROR(it_->status());
+  if (options_.filter != nullptr && !row->cells.empty()) {
+    LBT_RETURN_IF_ERROR(options_.filter->Apply(row->key, &row->cells));
+  }
+  return Status::OK();
+}
+
+Result<bool> RowCursor::NextForward(Row* row) {
+  while (range_index_ < ranges_.size()) {
+    const EncodedRange& range = ranges_[range_index_];
+    if (!positioned_) {
+      it_->Seek(range.lower);
+      LBT_RETURN_IF_ERROR(it_->status());
+      positioned_ = true;
+    }
+    if (!it_->Valid() || it_->key() >= range.upper) {
+      ++range_index_;
+      positioned_ = false;
+      continue;
+    }
+    LBT_RETURN_IF_ERROR(AssembleRow(row));
+    if (!row->cells.empty()) return true;
+  }
+  return false;
+}
+
+Result<bool> RowCursor::NextReversed(Row* row) {
+  while (range_index_ < ranges_.size()) {
+    const EncodedRange& range = ranges_[range_index_];
+    if (!positioned_) {
+      it_->SeekForPrev(range.upper);
+      if (it_->Valid() && it_->key() >= range.upper) it_->Prev();
+      LBT_RETURN_IF_ERROR(it_->status());
+      positioned_ = true;
+    }
+    if (!it_->Valid() || it_->key() < range.lower) {
+      ++range_index_;
+      positioned_ = false;
+      continue;
+    }
+    // The iterator is on the last cell of a row: go to the row's first cell,
+    // read it forward, then step back before it.
+    std::string_view rest = it_->key().substr(4);
+    if (!SkipEscaped(&rest)) return Malformed();
+    const std::string row_prefix(it_->key().substr(0, it_->key().size() - rest.size()));
+    it_->Seek(row_prefix);
+    LBT_RETURN_IF_ERROR(it_->status());
+    LBT_RETURN_IF_ERROR(AssembleRow(row));
+    it_->Seek(row_prefix);
+    if (it_->Valid()) {
+      it_->Prev();
+    } else {
+      it_->SeekToLast();
+    }
+    LBT_RETURN_IF_ERROR(it_->status());
+    if (!row->cells.empty()) return true;
+  }
+  return false;
+}
+
+Result<bool> RowCursor::Next(Row* row) {
+  if (options_.rows_limit > 0 && stats_.rows_returned >= options_.rows_limit) return false;
+  LBT_ASSIGN_OR_RETURN(bool found, options_.reversed ? NextReversed(row) : NextForward(row));
+  if (found) {
+    ++stats_.rows_returned;
+    stats_.cells_returned += static_cast<int64_t>(row->cells.size());
+  }
+  return found;
+}
+
+}  // namespace lbt

@@ -1,0 +1,68 @@
+// RowCursor assembles rows from the cells store within one transaction,
+// applying garbage collection, column selection, version limits and the
+// read's filter (internal to the engine; RowReader is the public face).
+//
+// It holds one row at a time, so memory is bounded by the largest row.
+
+#ifndef LBT_ENGINE_ROW_CURSOR_H_
+#define LBT_ENGINE_ROW_CURSOR_H_
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/cell.h"
+#include "engine/lmdb_env.h"
+#include "engine/ordered_store.h"
+#include "engine/read_options.h"
+#include "engine/schema.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+// The cell keys of the rows in `range`, as [lower, upper) byte strings.
+struct EncodedRange {
+  std::string lower;
+  std::string upper;
+};
+EncodedRange EncodeRowRange(TableId table, const RowRange& range);
+
+class RowCursor {
+ public:
+  // REQUIRES: `txn` outlives the cursor.
+  static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const OrderedStore& cells,
+                                                 TableSpec table, ReadOptions options,
+                                                 int64_t now_micros);
+
+  // Reads the next row that has cells after filtering. Returns false at
+  // the end.
+  Result<bool> Next(Row* row);
+
+  const ReadStats& stats() const { return stats_; }
+
+ private:
+  RowCursor(TableSpec table, ReadOptions options, int64_t now);
+  void PlanRanges();
+  bool Selected(const std::string& family, const std::string& qualifier) const;
+  // Reads the row whose cells start under the iterator, leaving it past them.
+  Status AssembleRow(Row* row);
+  Result<bool> NextForward(Row* row);
+  Result<bool> NextReversed(Row* row);
+
+  TableSpec table_;
+  ReadOptions options_;
+  int64_t now_;
+  std::unique_ptr<OrderedStore::Iterator> it_;
+  std::vector<EncodedRange> ranges_;
+  size_t range_index_ = 0;
+  bool positioned_ = false;  // the iterator is inside ranges_[range_index_]
+  std::set<std::string, std::less<>> whole_families_;
+  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> columns_;
+  ReadStats stats_;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_ROW_CURSOR_H_

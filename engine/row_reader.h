@@ -1,0 +1,51 @@
+// RowReader streams the rows of a read, one at a time, from a consistent
+// snapshot of the table. Memory stays bounded by the largest row, whatever
+// the table's size.
+//
+//   ASSIGN reader = db->NewReader("t", options);
+//   Row row;
+//   while (reader->Next(&row)) Use(row);
+//   if (!reader->status().ok()) ...
+
+#ifndef LBT_ENGINE_ROW_READER_H_
+#define LBT_ENGINE_ROW_READER_H_
+
+#include <memory>
+
+#include "engine/cell.h"
+#include "engine/read_options.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+class RowCursor;
+class Txn;
+
+class RowReader {
+ public:
+  ~RowReader();
+  RowReader(const RowReader&) = delete;
+  RowReader& operator=(const RowReader&) = delete;
+
+  // Fills *row with the next row. Returns false at the end or on an error;
+  // status() tells which. After false, Next keeps returning false.
+  bool Next(Row* row);
+
+  const Status& status() const { return status_; }
+  // Rows and cells looked at and returned so far.
+  const ReadStats& stats() const;
+
+ private:
+  friend class Database;
+  RowReader(std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor);
+
+  // Declared in this order so that the cursor closes before the transaction.
+  std::unique_ptr<Txn> txn_;
+  std::unique_ptr<RowCursor> cursor_;
+  Status status_;
+  bool done_ = false;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_ROW_READER_H_

@@ -1,0 +1,326 @@
+#include "engine/row_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "engine/key_codec.h"
+#include "engine/limits.h"
+
+namespace lbt {
+
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+int64_t Resolve(int64_t ts, int64_t now) { return ts == kServerTime ? now : ts; }
+
+Result<const FamilySpec*> RequireFamily(const TableSpec& table, std::string_view family) {
+  const FamilySpec* spec = table.FindFamily(family);
+  if (spec == nullptr) {
+    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}",
+                                        family, table.name, table.FamilyList()));
+  }
+  return spec;
+}
+
+Status ValidateRowKey(std::string_view row_key) {
+  if (row_key.empty()) return Status::InvalidArgument("a row key cannot be empty");
+  if (row_key.size() > kMaxRowKeyBytes) {
+    return Status::OutOfRange(fmt::format("row key is {} bytes; Bigtable's limit is {} bytes (4 KiB)",
+                                          row_key.size(), kMaxRowKeyBytes));
+  }
+  return Status::OK();
+}
+
+Status ValidateQualifier(std::string_view qualifier) {
+  if (qualifier.size() > kMaxQualifierBytes) {
+    return Status::OutOfRange(
+        fmt::format("column qualifier is {} bytes; Bigtable's limit is {} bytes (16 KiB)",
+                    qualifier.size(), kMaxQualifierBytes));
+  }
+  return Status::OK();
+}
+
+// Merges an aggregate input into the stored state as the family's type says.
+int64_t Merge(ValueType type, int64_t state, int64_t input) {
+  switch (type) {
+    case ValueType::kIntSum:
+      return static_cast<int64_t>(static_cast<uint64_t>(state) + static_cast<uint64_t>(input));
+    case ValueType::kIntMin:
+      return std::min(state, input);
+    case ValueType::kIntMax:
+      return std::max(state, input);
+    case ValueType::kBytes:
+      break;
+  }
+  return input;
+}
+
+}  // namespace
+
+Status ValidateTimestamp(int64_t ts) {
+  if (ts == kServerTime) return Status::OK();
+  if (ts < 0) {
+    return Status::InvalidArgument(fmt::format("timestamp {} is negative; expected microseconds since the epoch", ts));
+  }
+  if (ts % kTimestampGranularityMicros != 0) {
+    return Status::InvalidArgument(fmt::format(
+        "timestamp {} is not a multiple of 1000: Bigtable timestamps are microseconds "
+        "with millisecond granularity",
+        ts));
+  }
+  return Status::OK();
+}
+
+Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
+                            const std::vector<Mutation>& mutations) {
+  LBT_RETURN_IF_ERROR(ValidateRowKey(row_key));
+  for (const Mutation& m : mutations) {
+    if (m.kind == Mutation::Kind::kDeleteFromRow) continue;
+    LBT_ASSIGN_OR_RETURN(const FamilySpec* family, RequireFamily(table, m.family));
+    switch (m.kind) {
+      case Mutation::Kind::kSetCell:
+        LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
+        LBT_RETURN_IF_ERROR(ValidateTimestamp(m.timestamp));
+        if (m.value.size() > kMaxValueBytes) {
+          return Status::OutOfRange(fmt::format("value is {} bytes; Bigtable's limit is {} bytes (100 MiB)",
+                                                m.value.size(), kMaxValueBytes));
+        }
+        if (IsAggregate(family->value_type) && m.value.size() != 8) {
+          return Status::InvalidArgument(fmt::format(
+              "column family '{}' is an {} aggregate: a value set there must be an 8-byte "
+              "big-endian integer, got {} bytes",
+              family->name, ValueTypeName(family->value_type), m.value.size()));
+        }
+        break;
+      case Mutation::Kind::kAddToCell:
+        LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
+        LBT_RETURN_IF_ERROR(ValidateTimestamp(m.timestamp));
+        if (!IsAggregate(family->value_type)) {
+          return Status::InvalidArgument(fmt::format(
+              "column family '{}' is not an aggregate family; AddToCell needs one of type "
+              "intsum, intmin or intmax",
+              family->name));
+        }
+        break;
+      case Mutation::Kind::kDeleteFromColumn: {
+        LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
+        const TimestampRange& r = m.range;
+        if (r.start_micros < 0 || r.end_micros < 0 ||
+            (r.end_micros != 0 && r.end_micros < r.start_micros)) {
+          return Status::InvalidArgument(fmt::format(
+              "invalid time range [{}, {}): expected 0 <= start <= end (end 0 = no limit)",
+              r.start_micros, r.end_micros));
+        }
+        if (r.start_micros % kTimestampGranularityMicros != 0 ||
+            r.end_micros % kTimestampGranularityMicros != 0) {
+          return Status::InvalidArgument(fmt::format(
+              "time range [{}, {}) is not in whole milliseconds (multiples of 1000 "
+              "microseconds)",
+              r.start_micros, r.end_micros));
+        }
+        break;
+      }
+      case Mutation::Kind::kDeleteFromFamily:
+      case Mutation::Kind::kDeleteFromRow:
+        break;
+    }
+  }
+  return Status::OK();
+}
+
+Result<uint64_t> RowWriter::LoadRowSize(std::string_view row_key) {
+  std::string_view stored;
+  LBT_ASSIGN_OR_RETURN(bool found,
+                       stores_->rows.Get(txn_, RowPrefix(table_->id, row_key), &stored));
+  if (!found) return uint64_t{0};
+  int64_t size = 0;
+  if (!DecodeInt64(std::string(stored), &size) || size < 0) {
+    return Status::Corruption("a row size entry is malformed");
+  }
+  return static_cast<uint64_t>(size);
+}
+
+Status RowWriter::StoreRowSize(std::string_view row_key, uint64_t size) {
+  std::string key = RowPrefix(table_->id, row_key);
+  if (size == 0) return stores_->rows.Delete(txn_, key).status();
+  return stores_->rows.Put(txn_, key, EncodeInt64(static_cast<int64_t>(size)));
+}
+
+Status RowWriter::PutCell(const std::string& key, std::string_view family,
+                          std::string_view qualifier, std::string_view value,
+                          uint64_t* row_size) {
+  std::string_view old;
+  LBT_ASSIGN_OR_RETURN(bool replaced, stores_->cells.Get(txn_, key, &old));
+  if (replaced) *row_size -= CellBytes(family, qualifier, old);
+  *row_size += CellBytes(family, qualifier, value);
+  // Checked before each write, so an oversized row fails before it is built.
+  if (*row_size > kMaxRowBytes) {
+    return Status::OutOfRange(fmt::format(
+        "row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row", *row_size,
+        kMaxRowBytes));
+  }
+  return stores_->cells.Put(txn_, key, value);
+}
+
+Status RowWriter::DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* row_size) {
+  for (const PendingDelete& d : doomed) {
+    LBT_RETURN_IF_ERROR(stores_->cells.Delete(txn_, d.key).status());
+    *row_size -= std::min(*row_size, d.bytes);
+  }
+  return Status::OK();
+}
+
+Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& range,
+                              uint64_t* row_size) {
+  std::vector<PendingDelete> doomed;
+  {
+    LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+    it->Seek(prefix);
+    CellKey cell;
+    for (; it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
+      if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
+      if (!range.Contains(cell.timestamp)) continue;
+      doomed.push_back({std::string(it->key()),
+                        CellBytes(cell.family, cell.qualifier, it->value())});
+    }
+    LBT_RETURN_IF_ERROR(it->status());
+  }
+  return DeleteAll(doomed, row_size);
+}
+
+Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& family,
+                                std::string_view qualifier, uint64_t* row_size) {
+  if (!family.gc_rule.CanCollect()) return Status::OK();
+  std::string prefix = ColumnPrefix(table_->id, row_key, family.name, qualifier);
+  std::vector<PendingDelete> doomed;
+  {
+    LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+    it->Seek(prefix);
+    int64_t index = 0;
+    for (; it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
+      std::string_view rest = it->key().substr(prefix.size());
+      int64_t ts;
+      if (!ConsumeTimestamp(&rest, &ts)) return Status::Corruption("a cell key is malformed");
+      if (family.gc_rule.Collects(index++, ts, now_)) {
+        doomed.push_back({std::string(it->key()), CellBytes(family.name, qualifier, it->value())});
+      }
+    }
+    LBT_RETURN_IF_ERROR(it->status());
+  }
+  return DeleteAll(doomed, row_size);
+}
+
+Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& mutations) {
+  LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
+  std::set<std::pair<std::string, std::string>> written;
+  const TableId id = table_->id;
+  for (const Mutation& m : mutations) {
+    switch (m.kind) {
+      case Mutation::Kind::kSetCell: {
+        std::string key = EncodeCellKey(id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
+        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, &row_size));
+        written.emplace(m.family, m.qualifier);
+        break;
+      }
+      case Mutation::Kind::kAddToCell: {
+        const FamilySpec* family = table_->FindFamily(m.family);
+        std::string key = EncodeCellKey(id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
+        std::string_view old;
+        LBT_ASSIGN_OR_RETURN(bool exists, stores_->cells.Get(txn_, key, &old));
+        int64_t state = m.int_value;
+        if (exists) {
+          int64_t stored;
+          if (!DecodeInt64(std::string(old), &stored)) {
+            return Status::Corruption("an aggregate cell does not hold an 8-byte integer");
+          }
+          state = Merge(family->value_type, stored, m.int_value);
+        }
+        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, EncodeInt64(state), &row_size));
+        written.emplace(m.family, m.qualifier);
+        break;
+      }
+      case Mutation::Kind::kDeleteFromColumn:
+        LBT_RETURN_IF_ERROR(
+            DeleteUnder(ColumnPrefix(id, row_key, m.family, m.qualifier), m.range, &row_size));
+        break;
+      case Mutation::Kind::kDeleteFromFamily:
+        LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(id, row_key, m.family), {}, &row_size));
+        break;
+      case Mutation::Kind::kDeleteFromRow:
+        LBT_RETURN_IF_ERROR(DeleteUnder(RowPrefix(id, row_key), {}, &row_size));
+        break;
+    }
+  }
+  for (const auto& [family, qualifier] : written) {
+    LBT_RETURN_IF_ERROR(CollectColumn(row_key, *table_->FindFamily(family), qualifier, &row_size));
+  }
+  return StoreRowSize(row_key, row_size);
+}
+
+Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted) {
+  const std::string table_prefix = TablePrefix(table_->id);
+  std::string next_row = table_prefix;  // where the next row starts, at least
+  while (true) {
+    std::string row_key;
+    std::vector<PendingDelete> doomed;
+    std::string row_prefix;
+    {
+      LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+      it->Seek(next_row);
+      if (!it->Valid() || !StartsWith(it->key(), table_prefix)) return it->status();
+      CellKey cell;
+      if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
+      row_key = cell.row;
+      row_prefix = RowPrefix(table_->id, row_key);
+      std::string column;
+      int64_t index = 0;
+      for (; it->Valid() && StartsWith(it->key(), row_prefix); it->Next()) {
+        if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
+        ++*examined;
+        std::string this_column = cell.family + '\0' + cell.qualifier;
+        if (this_column != column) {
+          column = std::move(this_column);
+          index = 0;
+        }
+        const FamilySpec* family = table_->FindFamily(cell.family);
+        if (family != nullptr && !family->gc_rule.Collects(index++, cell.timestamp, now_)) continue;
+        doomed.push_back({std::string(it->key()), CellBytes(cell.family, cell.qualifier, it->value())});
+      }
+      LBT_RETURN_IF_ERROR(it->status());
+    }
+    if (!doomed.empty()) {
+      LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
+      LBT_RETURN_IF_ERROR(DeleteAll(doomed, &row_size));
+      LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size));
+      *deleted += static_cast<int64_t>(doomed.size());
+    }
+    next_row = PrefixSuccessor(row_prefix);
+  }
+}
+
+Status RowWriter::DeleteFamilyEverywhere(std::string_view family) {
+  const std::string table_prefix = TablePrefix(table_->id);
+  std::string next_row = table_prefix;
+  while (true) {
+    std::string row_key;
+    {
+      LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+      it->Seek(next_row);
+      if (!it->Valid() || !StartsWith(it->key(), table_prefix)) return it->status();
+      std::string_view rest = it->key().substr(table_prefix.size());
+      if (!ConsumeEscaped(&rest, &row_key)) return Status::Corruption("a cell key is malformed");
+    }
+    LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
+    LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(table_->id, row_key, family), {}, &row_size));
+    LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size));
+    next_row = PrefixSuccessor(RowPrefix(table_->id, row_key));
+  }
+}
+
+}  // namespace lbt

@@ -1,0 +1,79 @@
+// RowWriter applies mutations to rows inside a write transaction, keeps each
+// row's size entry, and collects the garbage of every column it writes
+// (internal to the engine).
+
+#ifndef LBT_ENGINE_ROW_WRITER_H_
+#define LBT_ENGINE_ROW_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/lmdb_env.h"
+#include "engine/mutation.h"
+#include "engine/schema.h"
+#include "engine/status.h"
+#include "engine/stores.h"
+
+namespace lbt {
+
+// Checks a row's mutations against the table's schema and Bigtable's limits
+// without touching the database.
+Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
+                            const std::vector<Mutation>& mutations);
+
+// OK if `ts` is kServerTime or a non-negative multiple of 1000.
+Status ValidateTimestamp(int64_t ts);
+
+class RowWriter {
+ public:
+  // REQUIRES: txn->is_write(); `stores` and `table` outlive the writer.
+  RowWriter(Txn* txn, const Stores* stores, const TableSpec* table, int64_t now_micros)
+      : txn_(txn), stores_(stores), table_(table), now_(now_micros) {}
+
+  // Applies `mutations` to the row in order. On error the caller must abort
+  // the transaction. REQUIRES: ValidateRowMutations(...) is OK.
+  Status Apply(std::string_view row_key, const std::vector<Mutation>& mutations);
+
+  // Deletes every cell of the table that its family's GC rule makes
+  // eligible, row by row.
+  Status CollectTable(int64_t* examined, int64_t* deleted);
+
+  // Deletes every cell of `family` in every row of the table.
+  Status DeleteFamilyEverywhere(std::string_view family);
+
+ private:
+  struct PendingDelete {
+    std::string key;
+    uint64_t bytes;
+  };
+
+  Result<uint64_t> LoadRowSize(std::string_view row_key);
+  Status StoreRowSize(std::string_view row_key, uint64_t size);
+  // Writes one cell, adjusting *row_size for any cell it replaces.
+  Status PutCell(const std::string& key, std::string_view family, std::string_view qualifier,
+                 std::string_view value, uint64_t* row_size);
+  // Deletes cells under `prefix` whose timestamp is in `range`.
+  Status DeleteUnder(const std::string& prefix, const TimestampRange& range,
+                     uint64_t* row_size);
+  // Deletes the cells of one column that its GC rule makes eligible.
+  Status CollectColumn(std::string_view row_key, const FamilySpec& family,
+                       std::string_view qualifier, uint64_t* row_size);
+  Status DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* row_size);
+
+  Txn* txn_;
+  const Stores* stores_;
+  const TableSpec* table_;
+  int64_t now_;
+};
+
+// The bytes a cell counts towards its row's size limit.
+inline uint64_t CellBytes(std::string_view family, std::string_view qualifier,
+                          std::string_view value) {
+  return family.size() + qualifier.size() + value.size() + 8;
+}
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_ROW_WRITER_H_

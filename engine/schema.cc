@@ -1,0 +1,192 @@
+#include "engine/schema.h"
+
+#include <fmt/format.h>
+
+#include "engine/limits.h"
+
+namespace lbt {
+
+GcRule GcRule::MaxVersions(int64_t n) {
+  GcRule r;
+  r.kind = Kind::kMaxVersions;
+  r.max_versions = n;
+  return r;
+}
+
+GcRule GcRule::MaxAge(int64_t micros) {
+  GcRule r;
+  r.kind = Kind::kMaxAge;
+  r.max_age_micros = micros;
+  return r;
+}
+
+GcRule GcRule::Intersection(std::vector<GcRule> rules) {
+  GcRule r;
+  r.kind = Kind::kIntersection;
+  r.rules = std::move(rules);
+  return r;
+}
+
+GcRule GcRule::Union(std::vector<GcRule> rules) {
+  GcRule r;
+  r.kind = Kind::kUnion;
+  r.rules = std::move(rules);
+  return r;
+}
+
+bool GcRule::Collects(int64_t index, int64_t timestamp, int64_t now) const {
+  switch (kind) {
+    case Kind::kNever:
+      return false;
+    case Kind::kMaxVersions:
+      return index >= max_versions;
+    case Kind::kMaxAge:
+      return now - timestamp > max_age_micros;
+    case Kind::kIntersection:
+      for (const GcRule& r : rules) {
+        if (!r.Collects(index, timestamp, now)) return false;
+      }
+      return !rules.empty();
+    case Kind::kUnion:
+      for (const GcRule& r : rules) {
+        if (r.Collects(index, timestamp, now)) return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+bool GcRule::CanCollect() const {
+  switch (kind) {
+    case Kind::kNever:
+      return false;
+    case Kind::kMaxVersions:
+    case Kind::kMaxAge:
+      return true;
+    case Kind::kIntersection:
+      for (const GcRule& r : rules) {
+        if (!r.CanCollect()) return false;
+      }
+      return !rules.empty();
+    case Kind::kUnion:
+      for (const GcRule& r : rules) {
+        if (r.CanCollect()) return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+bool GcRule::UsesAge() const {
+  if (kind == Kind::kMaxAge) return true;
+  for (const GcRule& r : rules) {
+    if (r.UsesAge()) return true;
+  }
+  return false;
+}
+
+Status GcRule::Validate() const {
+  switch (kind) {
+    case Kind::kNever:
+      return Status::OK();
+    case Kind::kMaxVersions:
+      if (max_versions < 1) {
+        return Status::InvalidArgument(
+            fmt::format("maxversions must be at least 1, got {}", max_versions));
+      }
+      return Status::OK();
+    case Kind::kMaxAge:
+      if (max_age_micros < kTimestampGranularityMicros) {
+        return Status::InvalidArgument("maxage must be at least 1ms");
+      }
+      return Status::OK();
+    case Kind::kIntersection:
+    case Kind::kUnion:
+      if (rules.empty()) {
+        return Status::InvalidArgument("a union or intersection GC rule needs at least one rule");
+      }
+      for (const GcRule& r : rules) LBT_RETURN_IF_ERROR(r.Validate());
+      return Status::OK();
+  }
+  return Status::InvalidArgument("unknown GC rule");
+}
+
+bool GcRule::operator==(const GcRule& o) const {
+  return kind == o.kind && max_versions == o.max_versions &&
+         max_age_micros == o.max_age_micros && rules == o.rules;
+}
+
+std::string_view ValueTypeName(ValueType type) {
+  switch (type) {
+    case ValueType::kBytes: return "bytes";
+    case ValueType::kIntSum: return "intsum";
+    case ValueType::kIntMin: return "intmin";
+    case ValueType::kIntMax: return "intmax";
+  }
+  return "bytes";
+}
+
+Result<ValueType> ParseValueType(std::string_view name) {
+  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin,
+                      ValueType::kIntMax}) {
+    if (name == ValueTypeName(t)) return t;
+  }
+  return Status::InvalidArgument(fmt::format(
+      "unknown value type '{}'; expected intsum, intmin or intmax", name));
+}
+
+const FamilySpec* TableSpec::FindFamily(std::string_view family) const {
+  auto it = families.find(family);
+  return it == families.end() ? nullptr : &it->second;
+}
+
+std::string TableSpec::FamilyList() const {
+  std::string out;
+  for (const auto& [name, spec] : families) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out.empty() ? "(none)" : out;
+}
+
+namespace {
+bool IsNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '_' || c == '.';
+}
+}  // namespace
+
+Status ValidateTableName(std::string_view name) {
+  if (name.empty()) return Status::InvalidArgument("a table name cannot be empty");
+  if (name.size() > kMaxTableIdLength) {
+    return Status::InvalidArgument(fmt::format(
+        "table name is {} characters long; the limit is {}", name.size(), kMaxTableIdLength));
+  }
+  bool first_ok = name[0] == '_' || (IsNameChar(name[0]) && name[0] != '-' && name[0] != '.');
+  for (char c : name) {
+    if (!IsNameChar(c) || !first_ok) {
+      return Status::InvalidArgument(fmt::format(
+          "invalid table name '{}': expected letters, digits, '_', '-' and '.', "
+          "not starting with '-' or '.'",
+          name));
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateFamilyName(std::string_view name) {
+  if (name.empty()) return Status::InvalidArgument("a column family name cannot be empty");
+  if (name.size() > kMaxFamilyNameLength) {
+    return Status::InvalidArgument(fmt::format("column family name is {} characters long; the limit is {}",
+                                               name.size(), kMaxFamilyNameLength));
+  }
+  for (char c : name) {
+    if (!IsNameChar(c)) {
+      return Status::InvalidArgument(fmt::format(
+          "invalid column family name '{}': expected letters, digits, '_', '-' and '.'", name));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace lbt

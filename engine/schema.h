@@ -1,0 +1,81 @@
+// Tables, column families, garbage-collection rules and value types.
+
+#ifndef LBT_ENGINE_SCHEMA_H_
+#define LBT_ENGINE_SCHEMA_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/key_codec.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+// A family's garbage-collection rule, as Bigtable's GcRule message.
+struct GcRule {
+  enum class Kind { kNever, kMaxVersions, kMaxAge, kIntersection, kUnion };
+
+  Kind kind = Kind::kNever;
+  int64_t max_versions = 0;    // kMaxVersions: keep the newest N cells
+  int64_t max_age_micros = 0;  // kMaxAge: collect cells older than this
+  std::vector<GcRule> rules;   // kIntersection, kUnion
+
+  static GcRule Never() { return {}; }
+  static GcRule MaxVersions(int64_t n);
+  static GcRule MaxAge(int64_t micros);
+  static GcRule Intersection(std::vector<GcRule> rules);
+  static GcRule Union(std::vector<GcRule> rules);
+
+  // True if a cell is eligible for collection: `index` is its position in
+  // its column (0 = newest), `timestamp` its timestamp, `now` the current
+  // time, all in microseconds. An intersection collects a cell only when all
+  // its rules do; a union when any does.
+  bool Collects(int64_t index, int64_t timestamp, int64_t now) const;
+
+  // True if this rule can ever collect a cell (false for Never).
+  bool CanCollect() const;
+  // True if the rule depends on the age of a cell anywhere in its tree.
+  bool UsesAge() const;
+
+  // OK if versions and ages are positive and unions/intersections non-empty.
+  Status Validate() const;
+
+  bool operator==(const GcRule& other) const;
+};
+
+enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax };
+
+// "bytes", "intsum", "intmin", "intmax".
+std::string_view ValueTypeName(ValueType type);
+// Parses a name produced by ValueTypeName. Returns InvalidArgument otherwise.
+Result<ValueType> ParseValueType(std::string_view name);
+inline bool IsAggregate(ValueType type) { return type != ValueType::kBytes; }
+
+struct FamilySpec {
+  std::string name;
+  GcRule gc_rule;
+  ValueType value_type = ValueType::kBytes;
+};
+
+struct TableSpec {
+  std::string name;
+  TableId id = 0;
+  std::map<std::string, FamilySpec, std::less<>> families;  // by name
+
+  // Returns the family or nullptr.
+  const FamilySpec* FindFamily(std::string_view family) const;
+  // The family names joined with ", ", for error messages.
+  std::string FamilyList() const;
+};
+
+// Bigtable's rules: a table id is [_a-zA-Z0-9][-_.a-zA-Z0-9]* of at most 50
+// characters; a family name is [-_.a-zA-Z0-9]+ of at most 64.
+Status ValidateTableName(std::string_view name);
+Status ValidateFamilyName(std::string_view name);
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_SCHEMA_H_

@@ -1,0 +1,32 @@
+// The named LMDB databases behind a Database (internal to the engine).
+//
+//   meta      format version and counters
+//   catalog   table specs (catalog.h)
+//   cells     cell key (key_codec.h) -> value
+//   rows      RowPrefix(table, row) -> 8-byte big-endian byte size of the
+//             row, present exactly when the row has cells; it enforces the
+//             row size limit and makes row counts cheap
+//   overflow  the long-key groups of `cells` and `rows` (ordered_store.h)
+//
+// WARNING: these names are part of the on-disk format.
+
+#ifndef LBT_ENGINE_STORES_H_
+#define LBT_ENGINE_STORES_H_
+
+#include <lmdb.h>
+
+#include "engine/catalog.h"
+#include "engine/ordered_store.h"
+
+namespace lbt {
+
+struct Stores {
+  MDB_dbi meta = 0;
+  Catalog catalog;
+  OrderedStore cells;
+  OrderedStore rows;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_STORES_H_

@@ -1,0 +1,97 @@
+// The catalog as users see it through Database: tables and families,
+// persisted across reopen and shared between handles.
+
+#include "engine/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/database.h"
+#include "tests/test_util.h"
+
+namespace lbt {
+namespace {
+
+using testing::TempDir;
+
+std::unique_ptr<Database> OpenDb(const std::string& dir) {
+  auto db = Database::Open(dir);
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return db.ok() ? std::move(db).value() : nullptr;
+}
+
+TEST(CatalogTest, TablesAndFamiliesSurviveReopen) {
+  TempDir dir;
+  {
+    auto db = OpenDb(dir.path());
+    ASSERT_OK(db->CreateTable("b", {{"cf", GcRule::MaxVersions(2), ValueType::kBytes}}));
+    ASSERT_OK(db->CreateTable("a"));
+    ASSERT_OK(db->CreateFamily("a", {"sum", GcRule::Never(), ValueType::kIntSum}));
+    ASSERT_OK(db->CreateFamily(
+        "a", {"ts", GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}),
+              ValueType::kBytes}));
+  }
+  auto db = OpenDb(dir.path());
+  ASSERT_OK_AND_ASSIGN(auto tables, db->ListTables());
+  EXPECT_EQ(tables, (std::vector<std::string>{"a", "b"}));
+  ASSERT_OK_AND_ASSIGN(TableSpec a, db->DescribeTable("a"));
+  ASSERT_EQ(a.families.size(), 2u);
+  EXPECT_EQ(a.families.at("sum").value_type, ValueType::kIntSum);
+  EXPECT_EQ(a.families.at("ts").gc_rule,
+            GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}));
+  ASSERT_OK_AND_ASSIGN(TableSpec b, db->DescribeTable("b"));
+  EXPECT_EQ(b.families.at("cf").gc_rule, GcRule::MaxVersions(2));
+}
+
+TEST(CatalogTest, ErrorsNameTheProblem) {
+  TempDir dir;
+  auto db = OpenDb(dir.path());
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  Status s = db->CreateTable("t");
+  EXPECT_TRUE(s.IsAlreadyExists());
+  EXPECT_NE(s.message().find("'t'"), std::string::npos);
+  s = db->DescribeTable("nope").status();
+  EXPECT_TRUE(s.IsNotFound());
+  EXPECT_NE(s.message().find("'nope'"), std::string::npos);
+  EXPECT_TRUE(db->CreateFamily("t", {"cf", {}, ValueType::kBytes}).IsAlreadyExists());
+  s = db->DropFamily("t", "zz");
+  EXPECT_TRUE(s.IsNotFound());
+  EXPECT_NE(s.message().find("cf"), std::string::npos) << "lists the existing families";
+  EXPECT_TRUE(db->CreateTable("bad name").IsInvalidArgument());
+  EXPECT_TRUE(db->CreateTable("t2", {{"a", {}, ValueType::kBytes}, {"a", {}, ValueType::kBytes}})
+                  .IsInvalidArgument());
+  EXPECT_TRUE(db->CreateTable("t3", {{"a", GcRule::MaxVersions(0), ValueType::kBytes}})
+                  .IsInvalidArgument());
+  // Failed calls changed nothing.
+  ASSERT_OK_AND_ASSIGN(auto tables, db->ListTables());
+  EXPECT_EQ(tables, std::vector<std::string>{"t"});
+}
+
+TEST(CatalogTest, ASecondHandleSeesSchemaChanges) {
+  TempDir dir;
+  auto first = OpenDb(dir.path());
+  auto second = OpenDb(dir.path());
+  ASSERT_OK_AND_ASSIGN(auto before, second->ListTables());
+  EXPECT_TRUE(before.empty());
+  ASSERT_OK(first->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  ASSERT_OK_AND_ASSIGN(auto after, second->ListTables());
+  EXPECT_EQ(after, std::vector<std::string>{"t"});
+  ASSERT_OK(first->SetGcRule("t", "cf", GcRule::MaxVersions(3)));
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, second->DescribeTable("t"));
+  EXPECT_EQ(spec.families.at("cf").gc_rule, GcRule::MaxVersions(3));
+}
+
+TEST(CatalogTest, DroppedTableNamesCanBeReusedWithoutOldData) {
+  TempDir dir;
+  auto db = OpenDb(dir.path());
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "old", 1000)}));
+  ASSERT_OK(db->DropTable("t"));
+  EXPECT_TRUE(db->DropTable("t").IsNotFound());
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  EXPECT_TRUE(testing::ReadAll(db.get(), "t").empty());
+  ASSERT_OK_AND_ASSIGN(int64_t n, db->CountRows("t"));
+  EXPECT_EQ(n, 0);
+}
+
+}  // namespace
+}  // namespace lbt

@@ -1,0 +1,226 @@
+// Opening databases: creation, refusal of foreign directories and newer
+// formats, file modes, read-only handles and several processes at once.
+
+#include "engine/database.h"
+
+#include <gtest/gtest.h>
+#include <lmdb.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "tests/test_util.h"
+
+namespace lbt {
+namespace {
+
+using testing::Ms;
+using testing::TempDir;
+
+TEST(DatabaseTest, CreatesTheDirectoryOnFirstOpen) {
+  TempDir dir;
+  const std::string path = dir.Sub("a/b/db");
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(path));
+  EXPECT_TRUE(std::filesystem::exists(path + "/data.mdb"));
+}
+
+TEST(DatabaseTest, MissingDatabasesAreNotCreatedWhenAskedNotTo) {
+  TempDir dir;
+  DatabaseOptions options;
+  options.create_if_missing = false;
+  EXPECT_TRUE(Database::Open(dir.Sub("none"), options).status().IsNotFound());
+  options = {};
+  options.read_only = true;
+  EXPECT_TRUE(Database::Open(dir.Sub("none"), options).status().IsNotFound());
+  EXPECT_FALSE(std::filesystem::exists(dir.Sub("none")));
+}
+
+TEST(DatabaseTest, FilesAreCreatedPrivate) {
+  for (mode_t mask : {022, 0277}) {
+    TempDir dir;
+    mode_t old = ::umask(mask);
+    { ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path())); }
+    ::umask(old);
+    for (const char* file : {"/data.mdb", "/lock.mdb"}) {
+      struct stat st;
+      ASSERT_EQ(::stat((dir.path() + file).c_str(), &st), 0);
+      EXPECT_EQ(st.st_mode & 0777, 0600 & ~mask) << file << " with umask " << std::oct << mask;
+    }
+  }
+}
+
+TEST(DatabaseTest, RefusesDirectoriesThatAreNotLbtDatabases) {
+  TempDir dir;
+  { std::ofstream(dir.Sub("notes.txt")) << "hello"; }
+  Status s = Database::Open(dir.path()).status();
+  EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition);
+  EXPECT_NE(s.message().find("not an lbt database"), std::string::npos) << s.message();
+  EXPECT_FALSE(std::filesystem::exists(dir.Sub("data.mdb")));
+
+  { std::ofstream(dir.Sub("file")) << "x"; }
+  EXPECT_FALSE(Database::Open(dir.Sub("file")).ok());
+
+  // An LMDB environment that some other program wrote.
+  TempDir foreign;
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_open(env, foreign.path().c_str(), 0, 0600), 0);
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  ASSERT_EQ(mdb_dbi_open(txn, nullptr, 0, &dbi), 0);
+  MDB_val k{1, const_cast<char*>("k")}, v{1, const_cast<char*>("v")};
+  ASSERT_EQ(mdb_put(txn, dbi, &k, &v, 0), 0);
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+  s = Database::Open(foreign.path()).status();
+  EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition) << s.ToString();
+}
+
+TEST(DatabaseTest, RefusesANewerFormatVersion) {
+  TempDir dir;
+  { ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path())); }
+  MDB_env* env;
+  MDB_txn* txn;
+  MDB_dbi meta;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  ASSERT_EQ(mdb_env_set_maxdbs(env, 8), 0);
+  ASSERT_EQ(mdb_env_open(env, dir.path().c_str(), 0, 0600), 0);
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  ASSERT_EQ(mdb_dbi_open(txn, "meta", 0, &meta), 0);
+  std::string key = "format_version", value = std::to_string(kFormatVersion + 1);
+  MDB_val k{key.size(), key.data()}, v{value.size(), value.data()};
+  ASSERT_EQ(mdb_put(txn, meta, &k, &v, 0), 0);
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+
+  Status s = Database::Open(dir.path()).status();
+  EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition);
+  EXPECT_NE(s.message().find("newer"), std::string::npos) << s.message();
+}
+
+TEST(DatabaseTest, ReadOnlyHandlesReadButDoNotWrite) {
+  TempDir dir;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+    ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+    ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  }
+  DatabaseOptions ro;
+  ro.read_only = true;
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path(), ro));
+  ASSERT_OK_AND_ASSIGN(auto row, db->ReadRow("t", "r"));
+  EXPECT_TRUE(row.has_value());
+  EXPECT_FALSE(db->MutateRow("t", "r", {Mutation::DeleteFromRow()}).ok());
+  EXPECT_FALSE(db->CreateTable("u").ok());
+}
+
+// Runs `fn` in a child process; returns its exit status.
+template <typename Fn>
+pid_t Spawn(Fn fn) {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(fn());
+  return pid;
+}
+
+int Wait(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(DatabaseTest, SeveralProcessesWriteAndReadAtOnce) {
+  TempDir dir;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+    ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  }
+  constexpr int kWriters = 3, kRows = 200;
+  std::vector<pid_t> children;
+  for (int w = 0; w < kWriters; ++w) {
+    children.push_back(Spawn([&, w] {
+      auto db = Database::Open(dir.path());
+      if (!db.ok()) return 10;
+      for (int i = 0; i < kRows; ++i) {
+        // Every row gets two cells in one mutation: readers must see both or neither.
+        std::string row = "w" + std::to_string(w) + "-" + std::to_string(i);
+        Status s = (*db)->MutateRow("t", row, {Mutation::SetCell("cf", "a", "1", Ms(1)),
+                                               Mutation::SetCell("cf", "b", "2", Ms(1))});
+        if (!s.ok()) return 11;
+      }
+      return 0;
+    }));
+  }
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+  for (int scan = 0; scan < 20; ++scan) {
+    for (const Row& row : testing::ReadAll(db.get(), "t")) {
+      ASSERT_EQ(row.cells.size(), 2u) << "half-applied row " << row.key;
+    }
+  }
+  for (pid_t pid : children) EXPECT_EQ(Wait(pid), 0);
+  ASSERT_OK_AND_ASSIGN(int64_t n, db->CountRows("t"));
+  EXPECT_EQ(n, kWriters * kRows);
+}
+
+TEST(DatabaseTest, ReadersAreNotBlockedByAnOpenWrite) {
+  TempDir dir;
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+    ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+    ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  }
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  // The child holds LMDB's write lock for two seconds.
+  pid_t child = Spawn([&] {
+    MDB_env* env;
+    MDB_txn* txn;
+    if (mdb_env_create(&env) != 0 || mdb_env_set_maxdbs(env, 8) != 0 ||
+        mdb_env_open(env, dir.path().c_str(), 0, 0600) != 0 ||
+        mdb_txn_begin(env, nullptr, 0, &txn) != 0) {
+      return 1;
+    }
+    char c = 'x';
+    if (::write(ready[1], &c, 1) != 1) return 2;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    mdb_txn_abort(txn);
+    mdb_env_close(env);
+    return 0;
+  });
+  char c;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+  ASSERT_OK_AND_ASSIGN(auto row, db->ReadRow("t", "r"));
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(row.has_value());
+  // Not a timing assertion on speed: a blocked reader would wait the full 2 s.
+  EXPECT_LT(elapsed, std::chrono::milliseconds(1500));
+  EXPECT_EQ(Wait(child), 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
+TEST(DatabaseTest, DropRowRangeDeletesByPrefix) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  for (const char* k : {"a", "ab", "abc", "b"}) {
+    ASSERT_OK(db->MutateRow("t", k, {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  }
+  ASSERT_OK(db->MutateRow("t", std::string("a\0", 2), {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  ASSERT_OK(db->DropRowRange("t", "ab"));
+  EXPECT_EQ(testing::RowKeys(testing::ReadAll(db.get(), "t")),
+            (std::vector<std::string>{"a", std::string("a\0", 2), "b"}));
+  ASSERT_OK(db->DropRowRange("t", ""));
+  EXPECT_TRUE(testing::ReadAll(db.get(), "t").empty());
+  ASSERT_OK_AND_ASSIGN(int64_t n, db->CountRows("t"));
+  EXPECT_EQ(n, 0);
+}
+
+}  // namespace
+}  // namespace lbt

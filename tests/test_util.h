@@ -1,0 +1,113 @@
+// Helpers shared by the test suite.
+
+#ifndef LBT_TESTS_TEST_UTIL_H_
+#define LBT_TESTS_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/database.h"
+#include "engine/row_reader.h"
+#include "engine/status.h"
+
+#define ASSERT_OK(expr)                                  \
+  do {                                                   \
+    const ::lbt::Status lbt_s_ = (expr);                 \
+    ASSERT_TRUE(lbt_s_.ok()) << lbt_s_.ToString();       \
+  } while (0)
+#define EXPECT_OK(expr)                                  \
+  do {                                                   \
+    const ::lbt::Status lbt_s_ = (expr);                 \
+    EXPECT_TRUE(lbt_s_.ok()) << lbt_s_.ToString();       \
+  } while (0)
+
+// Declares `lhs` from a Result, failing the test on error.
+#define ASSERT_OK_AND_ASSIGN(lhs, rexpr)                                        \
+  ASSERT_OK_AND_ASSIGN_IMPL_(LBT_CONCAT_(test_result_, __LINE__), lhs, rexpr)
+#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, rexpr)       \
+  auto tmp = (rexpr);                                     \
+  ASSERT_TRUE(tmp.ok()) << tmp.status().ToString();       \
+  lhs = std::move(tmp).value()
+
+namespace lbt::testing {
+
+// A fresh directory under the system's temp dir, removed when destroyed.
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    const char* base = std::getenv("TMPDIR");
+    path_ = std::filesystem::path(base != nullptr ? base : "/tmp") /
+            ("lbt-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string path() const { return path_.string(); }
+  std::string Sub(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A clock the test moves by hand, in microseconds.
+struct FakeClock {
+  int64_t now = 1'700'000'000'000'000;
+  std::function<int64_t()> Fn() {
+    return [this] { return now; };
+  }
+};
+
+// Random bytes that favour 0x00 and 0xFF, the bytes escaping must handle.
+inline std::string RandomBytes(std::mt19937_64& rng, size_t max_len, size_t min_len = 0) {
+  std::uniform_int_distribution<size_t> len(min_len, max_len);
+  std::uniform_int_distribution<int> pick(0, 9);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::string s(len(rng), '\0');
+  for (char& c : s) {
+    int p = pick(rng);
+    c = p < 3 ? '\x00' : p < 6 ? '\xff' : p < 7 ? '\x01' : static_cast<char>(byte(rng));
+  }
+  return s;
+}
+
+// Reads every row of a reader, failing the test on error.
+inline std::vector<Row> Drain(RowReader* reader) {
+  std::vector<Row> rows;
+  Row row;
+  while (reader->Next(&row)) rows.push_back(row);
+  EXPECT_TRUE(reader->status().ok()) << reader->status().ToString();
+  return rows;
+}
+
+inline std::vector<Row> ReadAll(Database* db, const std::string& table, ReadOptions options = {}) {
+  auto reader = db->NewReader(table, options);
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  if (!reader.ok()) return {};
+  return Drain(reader->get());
+}
+
+inline std::vector<std::string> RowKeys(const std::vector<Row>& rows) {
+  std::vector<std::string> keys;
+  for (const Row& r : rows) keys.push_back(r.key);
+  return keys;
+}
+
+// Microseconds for a whole number of milliseconds.
+constexpr int64_t Ms(int64_t ms) { return ms * 1000; }
+
+}  // namespace lbt::testing
+
+#endif  // LBT_TESTS_TEST_UTIL_H_
