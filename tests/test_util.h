@@ -38,6 +38,16 @@
   ASSERT_TRUE(tmp.ok()) << tmp.status().ToString();       \
   lhs = std::move(tmp).value()
 
+namespace lbt {
+// Lets GoogleTest print cells readably in failure messages.
+inline void PrintTo(const Cell& c, std::ostream* os) {
+  *os << "{" << ::testing::PrintToString(c.family) << ":" << ::testing::PrintToString(c.qualifier) << " @"
+      << c.timestamp << " = " << ::testing::PrintToString(c.value);
+  for (const std::string& l : c.labels) *os << " [" << l << "]";
+  *os << "}";
+}
+}  // namespace lbt
+
 namespace lbt::testing {
 
 // A fresh directory under the system's temp dir, removed when destroyed.

@@ -1,0 +1,503 @@
+#include "engine/filter.h"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+
+namespace lbt {
+
+// ---- construction ----
+
+Filter Filter::PassAll() { return Filter{}; }
+
+namespace {
+Filter Make(Filter::Kind kind) {
+  Filter f;
+  f.kind = kind;
+  return f;
+}
+}  // namespace
+
+Filter Filter::BlockAll() { return Make(Kind::kBlockAll); }
+Filter Filter::Sink() { return Make(Kind::kSink); }
+Filter Filter::StripValue() { return Make(Kind::kStripValue); }
+
+Filter Filter::Chain(std::vector<Filter> filters) {
+  Filter f = Make(Kind::kChain);
+  f.children = std::move(filters);
+  return f;
+}
+
+Filter Filter::Interleave(std::vector<Filter> filters) {
+  Filter f = Make(Kind::kInterleave);
+  f.children = std::move(filters);
+  return f;
+}
+
+Filter Filter::Condition(Filter predicate, std::optional<Filter> true_filter,
+                         std::optional<Filter> false_filter) {
+  Filter f = Make(Kind::kCondition);
+  f.children.push_back(std::move(predicate));
+  if (true_filter) f.true_filter = std::make_shared<const Filter>(std::move(*true_filter));
+  if (false_filter) f.false_filter = std::make_shared<const Filter>(std::move(*false_filter));
+  return f;
+}
+
+Filter Filter::RowKeyRegex(std::string regex) {
+  Filter f = Make(Kind::kRowKeyRegex);
+  f.pattern = std::move(regex);
+  return f;
+}
+
+Filter Filter::RowSample(double probability) {
+  Filter f = Make(Kind::kRowSample);
+  f.probability = probability;
+  return f;
+}
+
+Filter Filter::FamilyNameRegex(std::string regex) {
+  Filter f = Make(Kind::kFamilyNameRegex);
+  f.pattern = std::move(regex);
+  return f;
+}
+
+Filter Filter::QualifierRegex(std::string regex) {
+  Filter f = Make(Kind::kQualifierRegex);
+  f.pattern = std::move(regex);
+  return f;
+}
+
+Filter Filter::ColumnRange(std::string family, ByteBound low, ByteBound high) {
+  Filter f = Make(Kind::kColumnRange);
+  f.family = std::move(family);
+  f.low = std::move(low);
+  f.high = std::move(high);
+  return f;
+}
+
+Filter Filter::TimestampRange(int64_t start_micros, int64_t end_micros) {
+  Filter f = Make(Kind::kTimestampRange);
+  f.start_micros = start_micros;
+  f.end_micros = end_micros;
+  return f;
+}
+
+Filter Filter::ValueRegex(std::string regex) {
+  Filter f = Make(Kind::kValueRegex);
+  f.pattern = std::move(regex);
+  return f;
+}
+
+Filter Filter::ValueRange(ByteBound low, ByteBound high) {
+  Filter f = Make(Kind::kValueRange);
+  f.low = std::move(low);
+  f.high = std::move(high);
+  return f;
+}
+
+Filter Filter::CellsPerRowOffset(int64_t n) {
+  Filter f = Make(Kind::kCellsPerRowOffset);
+  f.count = n;
+  return f;
+}
+
+Filter Filter::CellsPerRowLimit(int64_t n) {
+  Filter f = Make(Kind::kCellsPerRowLimit);
+  f.count = n;
+  return f;
+}
+
+Filter Filter::CellsPerColumnLimit(int64_t n) {
+  Filter f = Make(Kind::kCellsPerColumnLimit);
+  f.count = n;
+  return f;
+}
+
+Filter Filter::ApplyLabel(std::string label) {
+  Filter f = Make(Kind::kApplyLabel);
+  f.pattern = std::move(label);
+  return f;
+}
+
+// ---- evaluation ----
+
+namespace {
+
+constexpr int kMaxDepth = 20;
+
+// Storage order: family, qualifier, newest first.
+bool StorageLess(const Cell& a, const Cell& b) {
+  if (a.family != b.family) return a.family < b.family;
+  if (a.qualifier != b.qualifier) return a.qualifier < b.qualifier;
+  return a.timestamp > b.timestamp;
+}
+
+void MergeInStorageOrder(std::vector<Cell>* cells) {
+  std::stable_sort(cells->begin(), cells->end(), StorageLess);
+}
+
+bool InBounds(const std::string& v, const ByteBound& low, const ByteBound& high) {
+  switch (low.kind) {
+    case ByteBound::Kind::kClosed:
+      if (v < low.value) return false;
+      break;
+    case ByteBound::Kind::kOpen:
+      if (v <= low.value) return false;
+      break;
+    case ByteBound::Kind::kUnbounded:
+      break;
+  }
+  switch (high.kind) {
+    case ByteBound::Kind::kClosed:
+      return v <= high.value;
+    case ByteBound::Kind::kOpen:
+      return v < high.value;
+    case ByteBound::Kind::kUnbounded:
+      return true;
+  }
+  return true;
+}
+
+// A deterministic per-row draw in [0, 1), so that a sample is repeatable.
+double RowDraw(std::string_view row_key) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (char c : row_key) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 1099511628211ull;
+  }
+  return static_cast<double>(h >> 11) / static_cast<double>(1ull << 53);
+}
+
+struct EvalContext {
+  std::string_view row_key;
+  std::vector<Cell>* sunk;  // cells a Sink sent to the final output
+};
+
+class Node {
+ public:
+  virtual ~Node() = default;
+  // Transforms the cells of one row, in place.
+  virtual void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const = 0;
+};
+
+using NodePtr = std::unique_ptr<Node>;
+
+template <typename Fn>
+class CellPredicateNode : public Node {
+ public:
+  explicit CellPredicateNode(Fn keep) : keep_(std::move(keep)) {}
+  void Eval(const EvalContext&, std::vector<Cell>* cells) const override {
+    std::erase_if(*cells, [&](const Cell& c) { return !keep_(c); });
+  }
+
+ private:
+  Fn keep_;
+};
+
+template <typename Fn>
+NodePtr KeepIf(Fn keep) {
+  return std::make_unique<CellPredicateNode<Fn>>(std::move(keep));
+}
+
+class LambdaNode : public Node {
+ public:
+  using Fn = std::function<void(const EvalContext&, std::vector<Cell>*)>;
+  explicit LambdaNode(Fn fn) : fn_(std::move(fn)) {}
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override { fn_(ctx, cells); }
+
+ private:
+  Fn fn_;
+};
+
+NodePtr Lambda(LambdaNode::Fn fn) { return std::make_unique<LambdaNode>(std::move(fn)); }
+
+class ChainNode : public Node {
+ public:
+  explicit ChainNode(std::vector<NodePtr> children) : children_(std::move(children)) {}
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    for (const NodePtr& child : children_) {
+      if (cells->empty()) return;
+      child->Eval(ctx, cells);
+    }
+  }
+
+ private:
+  std::vector<NodePtr> children_;
+};
+
+class InterleaveNode : public Node {
+ public:
+  explicit InterleaveNode(std::vector<NodePtr> children) : children_(std::move(children)) {}
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    std::vector<Cell> merged;
+    for (const NodePtr& child : children_) {
+      std::vector<Cell> copy = *cells;
+      child->Eval(ctx, &copy);
+      std::move(copy.begin(), copy.end(), std::back_inserter(merged));
+    }
+    // Duplicates stay, in the order of the filters that produced them.
+    MergeInStorageOrder(&merged);
+    *cells = std::move(merged);
+  }
+
+ private:
+  std::vector<NodePtr> children_;
+};
+
+class ConditionNode : public Node {
+ public:
+  ConditionNode(NodePtr predicate, NodePtr on_true, NodePtr on_false)
+      : predicate_(std::move(predicate)), on_true_(std::move(on_true)), on_false_(std::move(on_false)) {}
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    std::vector<Cell> probe = *cells;
+    predicate_->Eval(ctx, &probe);
+    const NodePtr& branch = probe.empty() ? on_false_ : on_true_;
+    if (branch == nullptr) {
+      cells->clear();
+    } else {
+      branch->Eval(ctx, cells);
+    }
+  }
+
+ private:
+  NodePtr predicate_, on_true_, on_false_;
+};
+
+class SinkNode : public Node {
+ public:
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    std::move(cells->begin(), cells->end(), std::back_inserter(*ctx.sunk));
+    cells->clear();
+  }
+};
+
+std::unique_ptr<RE2> NewLatin1Regex(const std::string& pattern) {
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingLatin1);
+  options.set_log_errors(false);
+  options.set_dot_nl(false);
+  return std::make_unique<RE2>(pattern, options);
+}
+
+bool FullMatch(const RE2& re, const std::string& bytes) {
+  return RE2::FullMatch(re2::StringPiece(bytes.data(), bytes.size()), re);
+}
+
+// Compiles one filter; `path` names it in error messages.
+class Compiler {
+ public:
+  Result<NodePtr> Compile(const Filter& f, const std::string& path, int depth, bool in_condition);
+
+ private:
+  Result<std::shared_ptr<RE2>> Regex(const std::string& pattern, const std::string& path);
+  static bool HasLabel(const Filter& f);
+};
+
+bool Compiler::HasLabel(const Filter& f) {
+  if (f.kind == Filter::Kind::kApplyLabel) return true;
+  for (const Filter& c : f.children) {
+    if (HasLabel(c)) return true;
+  }
+  return (f.true_filter && HasLabel(*f.true_filter)) || (f.false_filter && HasLabel(*f.false_filter));
+}
+
+Result<std::shared_ptr<RE2>> Compiler::Regex(const std::string& pattern, const std::string& path) {
+  std::shared_ptr<RE2> re = NewLatin1Regex(pattern);
+  if (!re->ok()) {
+    return Status::InvalidArgument(fmt::format("{}: invalid regular expression '{}': {}", path,
+                                               pattern, re->error()));
+  }
+  return re;
+}
+
+Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int depth,
+                                  bool in_condition) {
+  using K = Filter::Kind;
+  if (depth > kMaxDepth) {
+    return Status::InvalidArgument(fmt::format("{}: filters nest more than {} levels deep", path, kMaxDepth));
+  }
+  auto positive = [&](const char* what) -> Status {
+    if (f.count <= 0) {
+      return Status::InvalidArgument(fmt::format("{}: {} must be positive, got {}", path, what, f.count));
+    }
+    return Status::OK();
+  };
+  switch (f.kind) {
+    case K::kPassAll:
+      return Lambda([](const EvalContext&, std::vector<Cell>*) {});
+    case K::kBlockAll:
+      return Lambda([](const EvalContext&, std::vector<Cell>* cells) { cells->clear(); });
+    case K::kSink:
+      if (in_condition) {
+        return Status::InvalidArgument(fmt::format("{}: a sink cannot be used inside a condition", path));
+      }
+      return NodePtr(std::make_unique<SinkNode>());
+    case K::kChain:
+    case K::kInterleave: {
+      const char* name = f.kind == K::kChain ? "chain" : "interleave";
+      if (f.children.size() < 2) {
+        return Status::InvalidArgument(
+            fmt::format("{}: a {} needs at least two filters, got {}", path, name, f.children.size()));
+      }
+      if (f.kind == K::kChain) {
+        int labelled = 0;
+        for (const Filter& c : f.children) labelled += HasLabel(c) ? 1 : 0;
+        if (labelled > 1) {
+          return Status::InvalidArgument(
+              fmt::format("{}: a chain may hold at most one label transformer", path));
+        }
+      }
+      std::vector<NodePtr> nodes;
+      for (size_t i = 0; i < f.children.size(); ++i) {
+        LBT_ASSIGN_OR_RETURN(NodePtr n, Compile(f.children[i], fmt::format("{}.{}[{}]", path, name, i),
+                                                depth + 1, in_condition));
+        nodes.push_back(std::move(n));
+      }
+      if (f.kind == K::kChain) return NodePtr(std::make_unique<ChainNode>(std::move(nodes)));
+      return NodePtr(std::make_unique<InterleaveNode>(std::move(nodes)));
+    }
+    case K::kCondition: {
+      if (f.children.size() != 1) {
+        return Status::InvalidArgument(fmt::format("{}: a condition needs a predicate filter", path));
+      }
+      LBT_ASSIGN_OR_RETURN(NodePtr predicate,
+                           Compile(f.children[0], path + ".condition.predicate", depth + 1, true));
+      NodePtr on_true, on_false;
+      if (f.true_filter) {
+        LBT_ASSIGN_OR_RETURN(on_true, Compile(*f.true_filter, path + ".condition.true", depth + 1, true));
+      }
+      if (f.false_filter) {
+        LBT_ASSIGN_OR_RETURN(on_false, Compile(*f.false_filter, path + ".condition.false", depth + 1, true));
+      }
+      return NodePtr(std::make_unique<ConditionNode>(std::move(predicate), std::move(on_true), std::move(on_false)));
+    }
+    case K::kRowKeyRegex: {
+      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".rowKeyRegexFilter"));
+      return Lambda([re](const EvalContext& ctx, std::vector<Cell>* cells) {
+        if (!RE2::FullMatch(re2::StringPiece(ctx.row_key.data(), ctx.row_key.size()), *re)) cells->clear();
+      });
+    }
+    case K::kRowSample: {
+      if (!(f.probability > 0 && f.probability < 1)) {
+        return Status::InvalidArgument(fmt::format(
+            "{}: a row sample probability must lie strictly between 0 and 1, got {}", path, f.probability));
+      }
+      double p = f.probability;
+      return Lambda([p](const EvalContext& ctx, std::vector<Cell>* cells) {
+        if (RowDraw(ctx.row_key) >= p) cells->clear();
+      });
+    }
+    case K::kFamilyNameRegex: {
+      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".familyNameRegexFilter"));
+      return KeepIf([re](const Cell& c) { return FullMatch(*re, c.family); });
+    }
+    case K::kQualifierRegex: {
+      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".columnQualifierRegexFilter"));
+      return KeepIf([re](const Cell& c) { return FullMatch(*re, c.qualifier); });
+    }
+    case K::kValueRegex: {
+      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".valueRegexFilter"));
+      return KeepIf([re](const Cell& c) { return FullMatch(*re, c.value); });
+    }
+    case K::kColumnRange: {
+      if (f.family.empty()) {
+        return Status::InvalidArgument(fmt::format("{}: a column range needs a family name", path));
+      }
+      return KeepIf([family = f.family, low = f.low, high = f.high](const Cell& c) {
+        return c.family == family && InBounds(c.qualifier, low, high);
+      });
+    }
+    case K::kValueRange:
+      return KeepIf([low = f.low, high = f.high](const Cell& c) { return InBounds(c.value, low, high); });
+    case K::kTimestampRange: {
+      if (f.start_micros < 0 || f.end_micros < 0 || (f.end_micros != 0 && f.end_micros < f.start_micros)) {
+        return Status::InvalidArgument(fmt::format(
+            "{}: invalid timestamp range [{}, {}): expected 0 <= start <= end (end 0 = no limit)", path,
+            f.start_micros, f.end_micros));
+      }
+      return KeepIf([start = f.start_micros, end = f.end_micros](const Cell& c) {
+        return c.timestamp >= start && (end == 0 || c.timestamp < end);
+      });
+    }
+    case K::kCellsPerRowOffset: {
+      LBT_RETURN_IF_ERROR(positive("cells_per_row_offset_filter"));
+      int64_t n = f.count;
+      return Lambda([n](const EvalContext&, std::vector<Cell>* cells) {
+        cells->erase(cells->begin(), cells->begin() + std::min<int64_t>(n, cells->size()));
+      });
+    }
+    case K::kCellsPerRowLimit: {
+      LBT_RETURN_IF_ERROR(positive("cells_per_row_limit_filter"));
+      int64_t n = f.count;
+      return Lambda([n](const EvalContext&, std::vector<Cell>* cells) {
+        if (static_cast<int64_t>(cells->size()) > n) cells->resize(n);
+      });
+    }
+    case K::kCellsPerColumnLimit: {
+      LBT_RETURN_IF_ERROR(positive("cells_per_column_limit_filter"));
+      int64_t n = f.count;
+      return Lambda([n](const EvalContext&, std::vector<Cell>* cells) {
+        // Cells of a column are adjacent; count them in place.
+        size_t out = 0;
+        int64_t in_column = 0;
+        for (size_t i = 0; i < cells->size(); ++i) {
+          bool same = out > 0 && (*cells)[out - 1].family == (*cells)[i].family &&
+                      (*cells)[out - 1].qualifier == (*cells)[i].qualifier;
+          in_column = same ? in_column + 1 : 0;
+          if (in_column < n) {
+            if (out != i) (*cells)[out] = std::move((*cells)[i]);
+            ++out;
+          }
+        }
+        cells->resize(out);
+      });
+    }
+    case K::kStripValue:
+      return Lambda([](const EvalContext&, std::vector<Cell>* cells) {
+        for (Cell& c : *cells) c.value.clear();
+      });
+    case K::kApplyLabel: {
+      const std::string& label = f.pattern;
+      bool valid = !label.empty() && label.size() <= 15 &&
+                   std::all_of(label.begin(), label.end(), [](char c) {
+                     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                   });
+      if (!valid) {
+        return Status::InvalidArgument(fmt::format(
+            "{}: invalid label '{}': expected 1 to 15 characters of [a-z0-9-]", path, label));
+      }
+      return Lambda([label](const EvalContext&, std::vector<Cell>* cells) {
+        for (Cell& c : *cells) c.labels.push_back(label);
+      });
+    }
+  }
+  return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
+}
+
+class CompiledFilter : public RowFilter {
+ public:
+  explicit CompiledFilter(NodePtr root) : root_(std::move(root)) {}
+  Status Apply(std::string_view row_key, std::vector<Cell>* cells) const override {
+    std::vector<Cell> sunk;
+    root_->Eval(EvalContext{row_key, &sunk}, cells);
+    if (!sunk.empty()) {
+      std::move(sunk.begin(), sunk.end(), std::back_inserter(*cells));
+      MergeInStorageOrder(cells);
+    }
+    return Status::OK();
+  }
+
+ private:
+  NodePtr root_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter) {
+  Compiler compiler;
+  LBT_ASSIGN_OR_RETURN(NodePtr root, compiler.Compile(filter, "filter", 1, false));
+  return std::unique_ptr<RowFilter>(std::make_unique<CompiledFilter>(std::move(root)));
+}
+
+}  // namespace lbt

@@ -1,0 +1,101 @@
+// Bigtable's RowFilter model (google.bigtable.v2.RowFilter), compiled into
+// a RowFilter that the streaming reader applies row by row.
+//
+// A Filter is a plain value tree; Compile() validates it the way Bigtable
+// does and prepares its regular expressions (RE2 over raw bytes, matched
+// against the whole input).
+
+#ifndef LBT_ENGINE_FILTER_H_
+#define LBT_ENGINE_FILTER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/read_options.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+// One end of a qualifier or value range.
+struct ByteBound {
+  enum class Kind { kUnbounded, kClosed, kOpen };
+  Kind kind = Kind::kUnbounded;
+  std::string value;
+
+  static ByteBound Unbounded() { return {}; }
+  static ByteBound Closed(std::string v) { return {Kind::kClosed, std::move(v)}; }
+  static ByteBound Open(std::string v) { return {Kind::kOpen, std::move(v)}; }
+};
+
+struct Filter {
+  enum class Kind {
+    kPassAll,
+    kBlockAll,
+    kSink,
+    kChain,               // children, in order
+    kInterleave,          // children, outputs merged in storage order
+    kCondition,           // children[0] predicate; true/false branches below
+    kRowKeyRegex,         // pattern
+    kRowSample,           // probability
+    kFamilyNameRegex,     // pattern
+    kQualifierRegex,      // pattern
+    kColumnRange,         // family, low, high (qualifiers)
+    kTimestampRange,      // start_micros, end_micros (0: unbounded)
+    kValueRegex,          // pattern
+    kValueRange,          // low, high
+    kCellsPerRowOffset,   // count
+    kCellsPerRowLimit,    // count
+    kCellsPerColumnLimit, // count
+    kStripValue,
+    kApplyLabel,          // pattern holds the label
+  };
+
+  Kind kind = Kind::kPassAll;
+  std::vector<Filter> children;
+  // kCondition: the branches; a missing branch yields no cells.
+  std::shared_ptr<const Filter> true_filter;
+  std::shared_ptr<const Filter> false_filter;
+  std::string pattern;
+  std::string family;
+  ByteBound low, high;
+  int64_t count = 0;
+  int64_t start_micros = 0;
+  int64_t end_micros = 0;
+  double probability = 0;
+
+  static Filter PassAll();
+  static Filter BlockAll();
+  static Filter Sink();
+  static Filter Chain(std::vector<Filter> filters);
+  static Filter Interleave(std::vector<Filter> filters);
+  static Filter Condition(Filter predicate, std::optional<Filter> true_filter,
+                          std::optional<Filter> false_filter);
+  static Filter RowKeyRegex(std::string regex);
+  static Filter RowSample(double probability);
+  static Filter FamilyNameRegex(std::string regex);
+  static Filter QualifierRegex(std::string regex);
+  static Filter ColumnRange(std::string family, ByteBound low, ByteBound high);
+  static Filter TimestampRange(int64_t start_micros, int64_t end_micros);
+  static Filter ValueRegex(std::string regex);
+  static Filter ValueRange(ByteBound low, ByteBound high);
+  static Filter CellsPerRowOffset(int64_t n);
+  static Filter CellsPerRowLimit(int64_t n);
+  static Filter CellsPerColumnLimit(int64_t n);
+  static Filter StripValue();
+  static Filter ApplyLabel(std::string label);
+};
+
+// Validates `filter` as Bigtable does (chains and interleaves need two or
+// more filters, limits are positive, samples lie in (0, 1), labels match
+// [a-z0-9-]{1,15} with at most one per chain, sinks stay out of conditions,
+// at most 20 levels of nesting, regexes compile) and compiles it. The
+// message of an error names the part of the filter that is wrong.
+Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter);
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_FILTER_H_
