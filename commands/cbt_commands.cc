@@ -1,0 +1,509 @@
+// The cbt dialect: each command takes cbt's arguments and prints what cbt
+// prints for the same data (see renderer.cc for the formats).
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "commands/cbt_args.h"
+#include "commands/command_table.h"
+#include "commands/csv_import.h"
+#include "commands/gc_policy_text.h"
+#include "commands/interrupt.h"
+#include "engine/filter.h"
+#include "engine/row_reader.h"
+
+namespace lbt {
+
+namespace {
+
+Status Ls(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() > 1) return ctx.Usage("ls takes at most one table name");
+  if (args.empty()) {
+    LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
+    std::vector<std::string> tables;
+    if (db != nullptr) {
+      LBT_ASSIGN_OR_RETURN(tables, db->ListTables());
+    }
+    ctx.renderer->Tables(tables);
+    return Status::OK();
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, db->DescribeTable(args[0]));
+  ctx.renderer->TableInfo(spec);
+  return Status::OK();
+}
+
+// "<family>[:<gcpolicy>[:<type>]]", as createtable's families= and
+// createfamily take it.
+Result<FamilySpec> ParseFamilySpec(const std::string& text) {
+  FamilySpec family;
+  size_t colon = text.find(':');
+  family.name = text.substr(0, colon);
+  if (colon == std::string::npos) return family;
+  std::string rest = text.substr(colon + 1);
+  size_t type_colon = rest.find(':');
+  std::string policy = rest.substr(0, type_colon);
+  LBT_ASSIGN_OR_RETURN(family.gc_rule, ParseGcPolicy(policy));
+  if (type_colon != std::string::npos) {
+    std::string type = rest.substr(type_colon + 1);
+    if (type == "inthll") {
+      return Status::InvalidArgument("the inthll value type is not supported by lbt; use intsum, intmin or intmax");
+    }
+    LBT_ASSIGN_OR_RETURN(family.value_type, ParseValueType(type));
+    if (family.value_type == ValueType::kBytes) {
+      return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", type));
+    }
+  }
+  return family;
+}
+
+Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  std::vector<FamilySpec> families;
+  if (const std::string* list = parsed.Find("families")) {
+    size_t start = 0;
+    while (start <= list->size()) {
+      size_t comma = list->find(',', start);
+      std::string item = list->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!item.empty()) {
+        LBT_ASSIGN_OR_RETURN(FamilySpec f, ParseFamilySpec(item));
+        families.push_back(std::move(f));
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  // splits= shapes tablets on a server; a local database has none to shape.
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(true));
+  return db->CreateTable(parsed.positional[0], families);
+}
+
+Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() != 2) return ctx.Usage("createfamily needs a table and a family");
+  LBT_ASSIGN_OR_RETURN(FamilySpec family, ParseFamilySpec(args[1]));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->CreateFamily(args[0], family);
+}
+
+Status DeleteFamily(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() != 2) return ctx.Usage("deletefamily needs a table and a family");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->DropFamily(args[0], args[1]);
+}
+
+Status DeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() != 1) return ctx.Usage("deletetable needs a table");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->DropTable(args[0]);
+}
+
+Status DeleteAllRows(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() != 1) return ctx.Usage("deleteallrows needs a table");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->DropRowRange(args[0], "");
+}
+
+Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() < 3) return ctx.Usage("setgcpolicy needs a table, a family and a policy");
+  std::vector<std::string> words(args.begin() + 2, args.end());
+  // "force" overrides cbt's warning about loosening a replicated policy;
+  // there is nothing to override locally.
+  if (words.back() == "force") words.pop_back();
+  std::string policy;
+  for (const std::string& w : words) policy += (policy.empty() ? "" : " ") + w;
+  LBT_ASSIGN_OR_RETURN(GcRule rule, ParseGcPolicy(policy));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->SetGcRule(args[0], args[1], rule);
+}
+
+// "<family>:<column>=<value>" split into its parts.
+struct CellArg {
+  std::string family, qualifier, value;
+};
+
+Result<CellArg> ParseCellArg(CommandContext& ctx, const std::string& arg) {
+  size_t colon = arg.find(':');
+  size_t eq = colon == std::string::npos ? std::string::npos : arg.find('=', colon);
+  if (colon == std::string::npos || eq == std::string::npos) {
+    return ctx.Usage(fmt::format("bad cell '{}': expected <family>:<column>=<value>[@<timestamp>]", arg));
+  }
+  return CellArg{arg.substr(0, colon), arg.substr(colon + 1, eq - colon - 1), arg.substr(eq + 1)};
+}
+
+// The words after <table> <row> of set/addtocell: options, then cells.
+Result<std::vector<CellArg>> CellArgs(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() < 3) return ctx.Usage(fmt::format("{} needs a table, a row and at least one cell", ctx.spec->name));
+  std::vector<CellArg> cells;
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("app-profile=", 0) == 0) continue;  // one local profile
+    if (arg.rfind("authorized-view=", 0) == 0) {
+      return Status::InvalidArgument("authorized views are not supported by lbt");
+    }
+    LBT_ASSIGN_OR_RETURN(CellArg cell, ParseCellArg(ctx, arg));
+    cells.push_back(std::move(cell));
+  }
+  if (cells.empty()) return ctx.Usage(fmt::format("{} needs at least one cell", ctx.spec->name));
+  return cells;
+}
+
+Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(std::vector<CellArg> cells, CellArgs(ctx, args));
+  std::vector<Mutation> mutations;
+  for (CellArg& c : cells) {
+    ValueAndTimestamp v = SplitTimestamp(c.value);
+    mutations.push_back(Mutation::SetCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->MutateRow(args[0], args[1], mutations);
+}
+
+Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(std::vector<CellArg> cells, CellArgs(ctx, args));
+  std::vector<Mutation> mutations;
+  for (CellArg& c : cells) {
+    ValueAndTimestamp v = SplitTimestamp(c.value);
+    int64_t n;
+    if (!ParseInt64(v.value, &n)) {
+      return Status::InvalidArgument(fmt::format("addtocell takes whole numbers only, got '{}'", v.value));
+    }
+    mutations.push_back(Mutation::AddToCell(c.family, c.qualifier, n, v.timestamp.value_or(kServerTime)));
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->MutateRow(args[0], args[1], mutations);
+}
+
+Status DeleteRow(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->MutateRow(args[0], args[1], {Mutation::DeleteFromRow()});
+}
+
+Status DeleteColumn(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 4));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  return db->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
+}
+
+// cbt's columns= list: "fam:qual" (both regexes), "fam:" (family only),
+// ":qual" or "qual" (qualifier only), comma separated, interleaved.
+Result<Filter> ColumnsFilter(CommandContext& ctx, const std::string& list) {
+  std::vector<Filter> filters;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string column = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (column.empty()) continue;
+    size_t colon = column.find(':');
+    if (colon == std::string::npos) {
+      filters.push_back(Filter::QualifierRegex(column));
+    } else if (column.find(':', colon + 1) != std::string::npos) {
+      return ctx.Usage(fmt::format("bad column '{}' in columns=: expected <family>:<qualifier>", column));
+    } else if (colon + 1 == column.size()) {
+      filters.push_back(Filter::FamilyNameRegex(column.substr(0, colon)));
+    } else if (colon == 0) {
+      filters.push_back(Filter::QualifierRegex(column.substr(1)));
+    } else {
+      filters.push_back(Filter::Chain({Filter::FamilyNameRegex(column.substr(0, colon)),
+                                       Filter::QualifierRegex(column.substr(colon + 1))}));
+    }
+  }
+  if (filters.empty()) return ctx.Usage("columns= needs at least one column");
+  if (filters.size() == 1) return filters[0];
+  return Filter::Interleave(std::move(filters));
+}
+
+// The filter cbt builds from read/lookup options, or nullopt for none.
+Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& args) {
+  std::vector<Filter> chain;
+  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> per_column, PositiveOption(ctx, args, "cells-per-column"));
+  if (per_column) chain.push_back(Filter::CellsPerColumnLimit(*per_column));
+  if (const std::string* regex = args.Find("regex")) chain.push_back(Filter::RowKeyRegex(*regex));
+  if (const std::string* columns = args.Find("columns")) {
+    LBT_ASSIGN_OR_RETURN(Filter f, ColumnsFilter(ctx, *columns));
+    chain.push_back(std::move(f));
+  }
+  LBT_ASSIGN_OR_RETURN(bool keys_only, BoolOption(ctx, args, "keys-only"));
+  if (keys_only) chain.push_back(Filter::StripValue());
+  if (chain.empty()) return std::optional<Filter>();
+  if (chain.size() == 1) return std::optional<Filter>(std::move(chain[0]));
+  return std::optional<Filter>(Filter::Chain(std::move(chain)));
+}
+
+Status CheckUnsupported(const CbtArgs& args) {
+  if (args.Find("authorized-view") != nullptr) return Status::InvalidArgument("authorized views are not supported by lbt");
+  if (args.Find("format-file") != nullptr) {
+    return Status::InvalidArgument("format-file= is not supported by lbt; use --format json or jsonl");
+  }
+  return Status::OK();
+}
+
+Result<bool> WantStats(CommandContext& ctx, const CbtArgs& args) {
+  const std::string* stats = args.Find("include-stats");
+  if (stats == nullptr) return false;
+  if (*stats != "full") return ctx.Usage(fmt::format("bad include-stats '{}': expected full", *stats));
+  return true;
+}
+
+// Streams the rows of a read to the renderer.
+Status StreamRows(CommandContext& ctx, Database* db, const std::string& table, ReadOptions options,
+                  bool with_stats, bool is_lookup) {
+  auto start = std::chrono::steady_clock::now();
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
+  ctx.renderer->BeginRows();
+  Row row;
+  bool any = false;
+  while (reader->Next(&row)) {
+    if (InterruptRequested()) return Status::Cancelled("interrupted");
+    ctx.renderer->Row(row);
+    any = true;
+  }
+  LBT_RETURN_IF_ERROR(reader->status());
+  if (is_lookup && !any) ctx.renderer->AbsentRow();
+  ReadSummary summary;
+  summary.stats = reader->stats();
+  summary.latency_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - start).count();
+  ctx.renderer->EndRows(with_stats ? &summary : nullptr);
+  return Status::OK();
+}
+
+Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
+  LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
+  LBT_ASSIGN_OR_RETURN(std::optional<Filter> filter, ReadFilter(ctx, parsed));
+  LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
+  std::unique_ptr<RowFilter> compiled;
+  if (filter) {
+    LBT_ASSIGN_OR_RETURN(compiled, CompileFilter(*filter));
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  ReadOptions options;
+  options.rows.row_keys = {args[1]};
+  options.filter = compiled.get();
+  return StreamRows(ctx, db, args[0], options, with_stats, /*is_lookup=*/true);
+}
+
+Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
+  const std::string* start = parsed.Find("start");
+  const std::string* end = parsed.Find("end");
+  const std::string* prefix = parsed.Find("prefix");
+  if (prefix != nullptr && (start != nullptr || end != nullptr)) {
+    return ctx.Usage("start= and end= cannot be combined with prefix=");
+  }
+  ReadOptions options;
+  if (prefix != nullptr) {
+    options.rows.row_ranges = {RowRange::Prefix(*prefix)};
+  } else if (start != nullptr || end != nullptr) {
+    options.rows.row_ranges = {RowRange::ClosedOpen(start ? *start : "", end ? *end : "")};
+  }
+  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> count, PositiveOption(ctx, parsed, "count"));
+  options.rows_limit = count.value_or(0);
+  LBT_ASSIGN_OR_RETURN(options.reversed, BoolOption(ctx, parsed, "reversed"));
+  LBT_ASSIGN_OR_RETURN(std::optional<Filter> filter, ReadFilter(ctx, parsed));
+  LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
+  std::unique_ptr<RowFilter> compiled;
+  if (filter) {
+    LBT_ASSIGN_OR_RETURN(compiled, CompileFilter(*filter));
+  }
+  options.filter = compiled.get();
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  return StreamRows(ctx, db, args[0], options, with_stats, /*is_lookup=*/false);
+}
+
+Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  RowRange range = RowRange::All();
+  if (const std::string* prefix = parsed.Find("prefix")) range = RowRange::Prefix(*prefix);
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  LBT_ASSIGN_OR_RETURN(int64_t n, db->CountRows(args[0], range));
+  ctx.renderer->Count(n);
+  return Status::OK();
+}
+
+Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
+  CsvImportOptions options;
+  if (const std::string* family = parsed.Find("column-family")) options.column_family = *family;
+  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> batch, PositiveOption(ctx, parsed, "batch-size"));
+  options.batch_size = batch.value_or(500);
+  LBT_RETURN_IF_ERROR(PositiveOption(ctx, parsed, "workers").status());  // one writer locally
+  if (const std::string* ts = parsed.Find("timestamp")) {
+    if (*ts != "now" && *ts != "value-encoded") {
+      return ctx.Usage(fmt::format("bad timestamp '{}': expected now or value-encoded", *ts));
+    }
+    options.value_encoded_timestamps = *ts == "value-encoded";
+  }
+  std::ifstream in(args[1], std::ios::binary);
+  if (!in) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  LBT_ASSIGN_OR_RETURN(int64_t rows, ImportCsv(db, args[0], &in, options));
+  ctx.err->Write(fmt::format("Done importing {} rows.\n", rows));
+  return Status::OK();
+}
+
+Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() > 1) return ctx.Usage("help takes at most one command name");
+  if (args.size() == 1) {
+    const CommandSpec* spec = FindCommand(args[0]);
+    if (spec == nullptr) {
+      std::string hint = SuggestCommand(args[0]);
+      return Status::NotFound(fmt::format("no command '{}'{}", args[0],
+                                          hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
+    }
+    std::string text = fmt::format("{}\n\n  {}\n", spec->summary, spec->usage);
+    if (!spec->details.empty()) text += fmt::format("\n{}\n", spec->details);
+    ctx.out->Write(text);
+    return Status::OK();
+  }
+  std::string text = "Commands (cbt's language; `help <command>` for details):\n\n";
+  for (const CommandSpec& spec : AllCommands()) {
+    if (spec.summary.empty()) continue;
+    text += fmt::format("  {:<16}{}\n", spec.name, spec.summary);
+  }
+  ctx.out->Write(text);
+  return Status::OK();
+}
+
+Status Version(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (!args.empty()) return ctx.Usage("version takes no arguments");
+  ctx.out->Write("lbt 0.1.0\n");
+  return Status::OK();
+}
+
+Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() != 1) return ctx.Usage("waitforreplication needs a table");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  // One local copy is always caught up; still check that the table exists.
+  return db->DescribeTable(args[0]).status();
+}
+
+Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
+  return Status::FailedPrecondition(fmt::format(
+      "{} is not available: a local lbt database has no instances, clusters or app profiles", ctx.spec->name));
+}
+
+}  // namespace
+
+const std::vector<CommandSpec>& AllCommands() {
+  static const std::vector<CommandSpec> commands = {
+      {"addtocell", "addtocell <table> <row> <family>:<column>=<int>[@<timestamp>] ...",
+       "Add a value to an aggregate cell (write)",
+       "  The family must be of type intsum, intmin or intmax. Cells at the same\n"
+       "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n\n"
+       "  Example: addtocell stats user1 clicks:total=1@1700000000000000",
+       AddToCell, {"app-profile"}},
+      {"count", "count <table> [prefix=<row-key-prefix>]", "Count rows in a table",
+       "  Example: count mobile-time-series prefix=phone#", Count, {"prefix"}},
+      {"createfamily", "createfamily <table> <family>[:<gcpolicy>[:<type>]]", "Create a column family",
+       "  Example: createfamily mobile-time-series stats_summary:maxversions=1", CreateFamily, {}},
+      {"createtable", "createtable <table> [families=<family>:<gcpolicy>:<type>,...] [splits=<row>,...]",
+       "Create a table",
+       "  families  Column families with optional GC policies (see setgcpolicy) and\n"
+       "            value types (intsum, intmin, intmax).\n"
+       "  splits    Accepted for compatibility; a local table has no tablets.\n\n"
+       "  Example: createtable mobile-time-series \"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",
+       CreateTable, {"families", "splits"}},
+      {"deleteallrows", "deleteallrows <table>", "Delete all rows", "  Example: deleteallrows mobile-time-series",
+       DeleteAllRows, {}},
+      {"deletecolumn", "deletecolumn <table> <row> <family> <column>", "Delete all cells in a column",
+       "  Example: deletecolumn mobile-time-series phone#4c410523#20190501 stats_summary os_name", DeleteColumn,
+       {"app-profile"}},
+      {"deletefamily", "deletefamily <table> <family>", "Delete a column family and its data",
+       "  Example: deletefamily mobile-time-series stats_summary", DeleteFamily, {}},
+      {"deleterow", "deleterow <table> <row>", "Delete a row",
+       "  Example: deleterow mobile-time-series phone#4c410523#20190501", DeleteRow, {"app-profile"}},
+      {"deletetable", "deletetable <table>", "Delete a table and its data",
+       "  Example: deletetable mobile-time-series", DeleteTable, {}},
+      {"help", "help [command]", "Print help text", "  Example: help read", Help, {}},
+      {"import",
+       "import <table> <file.csv> [column-family=<family>] [batch-size=<500>] [timestamp=<now|value-encoded>]",
+       "Batch write many rows from a CSV file",
+       "  The file may start with a column family row and must have a qualifier row;\n"
+       "  the first column holds row keys and is empty in the header rows:\n\n"
+       "      ,stats,,meta\n"
+       "      ,cpu,mem,os\n"
+       "      host1,0.5,12,linux\n\n"
+       "  Without a family row, name the family with column-family=. With\n"
+       "  timestamp=value-encoded a cell may be written <value>@<micros>.\n\n"
+       "  Example: import metrics data.csv batch-size=1000",
+       Import, {"column-family", "batch-size", "workers", "timestamp", "app-profile"}},
+      {"lookup",
+       "lookup <table> <row> [columns=<family>:<qualifier>,...] [cells-per-column=<n>] [keys-only=<true|false>] "
+       "[include-stats=full]",
+       "Read from a single row",
+       "  columns=<family>:<qualifier>,...  Read only these columns (regexes; 'fam:' for a family)\n"
+       "  cells-per-column=<n>              Read only this number of cells per column\n"
+       "  keys-only=<true|false>            Print cells without values\n"
+       "  include-stats=full                Print what the read looked at and returned\n\n"
+       "  Example: lookup mobile-time-series phone#4c410523#20190501 columns=stats_summary:os_build,os_name "
+       "cells-per-column=1\n"
+       "  Example: lookup mobile-time-series $'\\x41\\x42'",
+       Lookup, {"columns", "cells-per-column", "keys-only", "include-stats", "app-profile", "format-file",
+                "authorized-view"}},
+      {"ls", "ls [table]", "List tables, or a table's column families",
+       "  Example: ls mobile-time-series", Ls, {}},
+      {"read",
+       "read <table> [start=<row>] [end=<row>] [prefix=<prefix>] [regex=<regex>] [columns=<family>:<qualifier>,...] "
+       "[count=<n>] [cells-per-column=<n>] [reversed=<true|false>] [keys-only=<true|false>] [include-stats=full]",
+       "Read rows",
+       "  start=<row>                       Start reading at this row\n"
+       "  end=<row>                         Stop reading before this row\n"
+       "  prefix=<prefix>                   Read rows with this prefix\n"
+       "  regex=<regex>                     Read rows whose whole key matches this regex\n"
+       "  columns=<family>:<qualifier>,...  Read only these columns (regexes; 'fam:' for a family)\n"
+       "  count=<n>                         Read only this many rows\n"
+       "  cells-per-column=<n>              Read only this many cells per column\n"
+       "  reversed=<true|false>             Read rows in reverse order\n"
+       "  keys-only=<true|false>            Print cells without values\n"
+       "  include-stats=full                Print what the read looked at and returned\n\n"
+       "  Examples:\n"
+       "    read mobile-time-series prefix=phone columns=stats_summary:os_build,os_name count=10\n"
+       "    read mobile-time-series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"
+       "    read mobile-time-series regex=\"phone.*\" cells-per-column=1\n\n"
+       "  A regex without start, end, prefix or count reads the whole table.",
+       Read, {"start", "end", "prefix", "regex", "columns", "count", "cells-per-column", "reversed", "keys-only",
+              "include-stats", "app-profile", "format-file", "authorized-view"}},
+      {"set", "set <table> <row> <family>:<column>=<value>[@<timestamp>] ...", "Set value of a cell (write)",
+       "  <timestamp> is in microseconds since the epoch and must be a multiple of 1000;\n"
+       "  if it is not an integer, '@<timestamp>' is part of the value. Without it the\n"
+       "  current time is used. Quote binary bytes as $'\\x00\\xff'.\n\n"
+       "  Example: set mobile-time-series phone#4c410523#20190501 stats_summary:connected_cell=1@1570041766000000",
+       Set, {"app-profile", "authorized-view"}},
+      {"setgcpolicy",
+       "setgcpolicy <table> <family> ((maxage=<d> | maxversions=<n>) [(and|or) (maxage=<d> | maxversions=<n>),...] "
+       "| never)",
+       "Set the garbage-collection policy (age, versions) for a column family",
+       "  maxage=<d>       Maximum age to keep; units ms, s, m, h, d\n"
+       "  maxversions=<n>  Maximum number of versions to keep\n\n"
+       "  Cells the policy makes eligible disappear from reads at once.\n\n"
+       "  Examples:\n"
+       "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
+       "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",
+       SetGcPolicy, {}},
+      {"version", "version", "Print the lbt version", "", Version, {}},
+      {"waitforreplication", "waitforreplication <table>", "Return once writes are replicated (at once, locally)",
+       "", WaitForReplication, {}},
+      // Instance-level commands have no meaning for a local database.
+      {"createinstance", "createinstance ...", "", "", NoInstances, {}},
+      {"deleteinstance", "deleteinstance ...", "", "", NoInstances, {}},
+      {"listinstances", "listinstances", "", "", NoInstances, {}},
+      {"createcluster", "createcluster ...", "", "", NoInstances, {}},
+      {"deletecluster", "deletecluster ...", "", "", NoInstances, {}},
+      {"updatecluster", "updatecluster ...", "", "", NoInstances, {}},
+      {"listclusters", "listclusters", "", "", NoInstances, {}},
+      {"createappprofile", "createappprofile ...", "", "", NoInstances, {}},
+      {"getappprofile", "getappprofile ...", "", "", NoInstances, {}},
+      {"listappprofile", "listappprofile", "", "", NoInstances, {}},
+      {"updateappprofile", "updateappprofile ...", "", "", NoInstances, {}},
+      {"deleteappprofile", "deleteappprofile ...", "", "", NoInstances, {}},
+  };
+  return commands;
+}
+
+}  // namespace lbt

@@ -1,0 +1,71 @@
+// The command table: one entry per command (name, usage, summary, help,
+// handler) drives dispatch, `help`, completion and "did you mean".
+
+#ifndef LBT_COMMANDS_COMMAND_TABLE_H_
+#define LBT_COMMANDS_COMMAND_TABLE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/output.h"
+#include "commands/renderer.h"
+#include "commands/session.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+struct CommandSpec;
+
+// What a handler works with while it runs.
+struct CommandContext {
+  Session* session;
+  Renderer* renderer;
+  Output* out;  // stdout: results only
+  Output* err;  // stderr: notes and progress, never results
+  const CommandSpec* spec;
+  bool usage_error = false;
+
+  // Marks the failure as a usage error (exit status 2) and returns it.
+  Status Usage(const std::string& message);
+  // The database for a command on `table`: created if `write`; for a read
+  // of a database that does not exist yet, a NotFound error for the table.
+  Result<Database*> DbFor(std::string_view table, bool write);
+};
+
+using CommandHandler = Status (*)(CommandContext& ctx, const std::vector<std::string>& args);
+
+struct CommandSpec {
+  std::string_view name;
+  std::string_view usage;    // "read <table> [start=<row>] ..."
+  std::string_view summary;  // one line
+  std::string_view details;  // option descriptions and examples
+  CommandHandler handler;
+  // The option keys (without '=') the command accepts, for completion.
+  std::vector<std::string_view> options;
+};
+
+// Every command lbt knows, in the order `help` lists them.
+const std::vector<CommandSpec>& AllCommands();
+
+// The command called `name`, or nullptr.
+const CommandSpec* FindCommand(std::string_view name);
+
+// The known name closest to `name` (by edit distance), or "" if none is
+// close enough to be a plausible typo.
+std::string SuggestCommand(std::string_view name);
+std::string SuggestWord(std::string_view word, const std::vector<std::string_view>& candidates);
+
+struct CommandOutcome {
+  Status status;
+  bool usage_error = false;
+  // 0 success, 1 the command failed, 2 usage error.
+  int ExitCode() const { return status.ok() ? 0 : usage_error ? 2 : 1; }
+};
+
+// Runs one tokenized command. An empty word list does nothing.
+CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std::vector<std::string>& words);
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_COMMAND_TABLE_H_

@@ -1,0 +1,130 @@
+#include "commands/csv_import.h"
+
+#include <fmt/format.h>
+
+#include "commands/cbt_args.h"
+
+namespace lbt {
+
+Result<bool> CsvReader::Next(std::vector<std::string>* fields) {
+  fields->clear();
+  std::string line;
+  if (!std::getline(*in_, line)) return false;
+  ++line_;
+  const int64_t first_line = line_;
+  std::string field;
+  bool quoted = false;
+  size_t i = 0;
+  while (true) {
+    if (i >= line.size()) {
+      if (!quoted) break;
+      // A quoted field goes on over the newline.
+      std::string more;
+      if (!std::getline(*in_, more)) {
+        return Status::InvalidArgument(fmt::format("line {}: a quoted field is never closed", first_line));
+      }
+      ++line_;
+      field.push_back('\n');
+      line = std::move(more);
+      i = 0;
+      continue;
+    }
+    char c = line[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          field.push_back('"');
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else {
+        field.push_back(c);
+      }
+    } else if (c == '"' && field.empty()) {
+      quoted = true;
+    } else if (c == ',') {
+      fields->push_back(std::move(field));
+      field.clear();
+    } else if (c == '\r' && i + 1 == line.size()) {
+      // CRLF line endings.
+    } else {
+      field.push_back(c);
+    }
+    ++i;
+  }
+  fields->push_back(std::move(field));
+  return true;
+}
+
+Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* in,
+                          const CsvImportOptions& options) {
+  CsvReader reader(in);
+  std::vector<std::string> record;
+  auto header = [&](const char* what) -> Result<std::vector<std::string>> {
+    LBT_ASSIGN_OR_RETURN(bool found, reader.Next(&record));
+    if (!found) return Status::InvalidArgument(fmt::format("the file ends before its {} row", what));
+    if (record.empty() || !record[0].empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "line {}: the {} row must start with an empty cell (the row key column)", reader.line(), what));
+    }
+    return record;
+  };
+
+  std::vector<std::string> families;
+  if (options.column_family.empty()) {
+    LBT_ASSIGN_OR_RETURN(std::vector<std::string> family_row, header("column family"));
+    std::string current;
+    for (size_t i = 1; i < family_row.size(); ++i) {
+      if (!family_row[i].empty()) current = family_row[i];
+      families.push_back(current);
+    }
+  }
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> qualifiers, header("column qualifier"));
+  qualifiers.erase(qualifiers.begin());
+  if (!options.column_family.empty()) families.assign(qualifiers.size(), options.column_family);
+  for (size_t i = 0; i < qualifiers.size() && i < families.size(); ++i) {
+    if (families[i].empty() && !qualifiers[i].empty()) {
+      return Status::InvalidArgument(fmt::format("column '{}' has no column family; name one in the family row "
+                                                 "or pass column-family=", qualifiers[i]));
+    }
+  }
+
+  int64_t rows = 0;
+  std::vector<RowMutation> batch;
+  auto flush = [&]() -> Status {
+    if (batch.empty()) return Status::OK();
+    LBT_RETURN_IF_ERROR(db->MutateRows(table, batch));
+    rows += static_cast<int64_t>(batch.size());
+    batch.clear();
+    return Status::OK();
+  };
+  while (true) {
+    LBT_ASSIGN_OR_RETURN(bool found, reader.Next(&record));
+    if (!found) break;
+    if (record.size() == 1 && record[0].empty()) continue;  // blank line
+    if (record.size() - 1 > qualifiers.size()) {
+      return Status::InvalidArgument(fmt::format("line {}: {} cells but only {} columns in the header",
+                                                 reader.line(), record.size() - 1, qualifiers.size()));
+    }
+    RowMutation row{record[0], {}};
+    for (size_t i = 1; i < record.size(); ++i) {
+      if (record[i].empty()) continue;
+      int64_t ts = kServerTime;
+      std::string value = record[i];
+      if (options.value_encoded_timestamps) {
+        ValueAndTimestamp split = SplitTimestamp(value);
+        value = std::move(split.value);
+        if (split.timestamp) ts = *split.timestamp;
+      }
+      row.mutations.push_back(Mutation::SetCell(families[i - 1], qualifiers[i - 1], std::move(value), ts));
+    }
+    if (row.mutations.empty()) continue;
+    batch.push_back(std::move(row));
+    if (static_cast<int64_t>(batch.size()) >= options.batch_size) LBT_RETURN_IF_ERROR(flush());
+  }
+  LBT_RETURN_IF_ERROR(flush());
+  return rows;
+}
+
+}  // namespace lbt

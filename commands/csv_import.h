@@ -1,0 +1,51 @@
+// Importing cbt's CSV layout into a table, streamed in batches.
+//
+//   ,family-1,,family-2        optional family row (first cell empty); a
+//                              family covers its column and those to its
+//                              right until the next family
+//   ,col-1,col-2,col-3         qualifier row (first cell empty)
+//   row-key,value,,value       data rows; empty cells write nothing
+
+#ifndef LBT_COMMANDS_CSV_IMPORT_H_
+#define LBT_COMMANDS_CSV_IMPORT_H_
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "engine/database.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+// Reads RFC 4180 CSV records one at a time: quoted fields may hold commas,
+// doubled quotes and newlines.
+class CsvReader {
+ public:
+  explicit CsvReader(std::istream* in) : in_(in) {}
+  // Reads the next record into *fields. Returns false at the end of input.
+  Result<bool> Next(std::vector<std::string>* fields);
+  int64_t line() const { return line_; }
+
+ private:
+  std::istream* in_;
+  int64_t line_ = 0;
+};
+
+struct CsvImportOptions {
+  // With a family, the file has no family row and every column uses it.
+  std::string column_family;
+  int64_t batch_size = 500;
+  // Take timestamps from "<value>@<micros>" cells instead of the clock.
+  bool value_encoded_timestamps = false;
+};
+
+// Imports `in` into `table`; returns the number of rows written. Each
+// batch of rows is one transaction, so a failure keeps earlier batches.
+Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* in,
+                          const CsvImportOptions& options);
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_CSV_IMPORT_H_

@@ -1,0 +1,57 @@
+// Renderers turn command results into bytes: cbt's text, one JSON document
+// per command, or JSON lines streamed row by row. Handlers call a Renderer
+// and never format output themselves.
+//
+// The JSON row object:
+//   {"key": <bytes>, "cells": [{"family": "...", "qualifier": <bytes>,
+//    "timestamp": <micros>, "value": <bytes>, "labels": [...]}, ...]}
+// A bytes field holds a string when its bytes are valid UTF-8, and is
+// otherwise named with a "_b64" suffix and holds standard base64 (always,
+// with BytesMode::kBase64). "labels" appears only on labelled cells.
+
+#ifndef LBT_COMMANDS_RENDERER_H_
+#define LBT_COMMANDS_RENDERER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands/output.h"
+#include "engine/cell.h"
+#include "engine/read_options.h"
+#include "engine/schema.h"
+
+namespace lbt {
+
+enum class OutputFormat { kText, kJson, kJsonl };
+enum class BytesMode { kAuto, kBase64 };
+
+// What a read reports with include-stats=full.
+struct ReadSummary {
+  ReadStats stats;
+  int64_t latency_ms = 0;
+};
+
+class Renderer {
+ public:
+  virtual ~Renderer() = default;
+  static std::unique_ptr<Renderer> Create(OutputFormat format, BytesMode bytes, Output* out);
+
+  virtual void Tables(const std::vector<std::string>& names) = 0;
+  virtual void TableInfo(const TableSpec& table) = 0;
+  virtual void Count(int64_t rows) = 0;
+
+  // A read: BeginRows, Row for each row, EndRows (summary may be null).
+  virtual void BeginRows() = 0;
+  virtual void Row(const Row& row) = 0;
+  // A lookup of a row that does not exist (cbt prints an empty row).
+  virtual void AbsentRow() = 0;
+  virtual void EndRows(const ReadSummary* summary) = 0;
+};
+
+// The JSON row object as one line of text, without a newline.
+std::string RowToJson(const Row& row, BytesMode bytes);
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_RENDERER_H_

@@ -1,0 +1,19 @@
+#include "commands/session.h"
+
+namespace lbt {
+
+Result<Database*> Session::Db(bool create) {
+  if (db_ != nullptr) return db_.get();
+  DatabaseOptions options;
+  options.read_only = options_.read_only;
+  options.create_if_missing = create && !options_.read_only;
+  Result<std::unique_ptr<Database>> db = Database::Open(options_.db_dir, options);
+  if (!db.ok()) {
+    if (db.status().IsNotFound() && !options.create_if_missing) return static_cast<Database*>(nullptr);
+    return db.status();
+  }
+  db_ = std::move(db).value();
+  return db_.get();
+}
+
+}  // namespace lbt

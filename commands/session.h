@@ -1,0 +1,40 @@
+// Session: what every command runs against: one database (opened on first
+// use, created on first write) and the output settings.
+
+#ifndef LBT_COMMANDS_SESSION_H_
+#define LBT_COMMANDS_SESSION_H_
+
+#include <memory>
+#include <string>
+
+#include "commands/renderer.h"
+#include "engine/database.h"
+#include "engine/status.h"
+
+namespace lbt {
+
+struct SessionOptions {
+  std::string db_dir = "lbt-data";
+  OutputFormat format = OutputFormat::kText;
+  BytesMode bytes = BytesMode::kAuto;
+  bool read_only = false;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options) : options_(std::move(options)) {}
+
+  const SessionOptions& options() const { return options_; }
+
+  // The database. If it does not exist yet it is created when `create`,
+  // and otherwise nullptr is returned (a read of an empty place).
+  Result<Database*> Db(bool create);
+
+ private:
+  SessionOptions options_;
+  std::unique_ptr<Database> db_;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_SESSION_H_

@@ -1,0 +1,48 @@
+// lbt: runs one command, a script, or the interactive shell.
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "commands/command_table.h"
+#include "commands/output.h"
+#include "commands/session.h"
+#include "shell/options.h"
+#include "shell/repl.h"
+#include "shell/script_runner.h"
+
+int main(int argc, char** argv) {
+  lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
+  if (parsed.exit_now) return parsed.exit_code;
+  const lbt::ShellOptions& options = parsed.options;
+
+  lbt::Session session(options.session);
+  lbt::Output out(stdout);
+  lbt::Output err(stderr);
+  lbt::ScriptRunner runner(&session, &out, &err, {options.keep_going, options.echo});
+
+  if (!options.words.empty()) {
+    lbt::CommandOutcome outcome = lbt::RunCommand(&session, &out, &err, options.words);
+    if (!outcome.status.ok()) {
+      err.Write("error: " + outcome.status.message() + "\n");
+    }
+    return outcome.ExitCode();
+  }
+  if (!options.commands.empty() || !options.script.empty()) {
+    int worst = 0;
+    for (const std::string& command : options.commands) {
+      int code = runner.RunText(command, "", 0);
+      worst = std::max(worst, code);
+      if (code != 0 && !options.keep_going) return code;
+    }
+    if (!options.script.empty()) {
+      std::ifstream in(options.script, std::ios::binary);
+      int code = runner.Run(&in, options.script);
+      worst = std::max(worst, code);
+    }
+    return worst;
+  }
+  if (isatty(STDIN_FILENO) == 1) return lbt::RunRepl(&session, &runner, &out, &err);
+  return runner.Run(&std::cin, "<stdin>");
+}

@@ -1,0 +1,126 @@
+#include "shell/repl.h"
+
+#include <editline/readline.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "commands/interrupt.h"
+#include "commands/tokenizer.h"
+#include "shell/completion.h"
+
+namespace lbt {
+
+namespace {
+
+Session* g_session = nullptr;
+std::vector<std::string> g_matches;
+
+char* NextMatch(const char*, int state) {
+  if (state < 0 || static_cast<size_t>(state) >= g_matches.size()) return nullptr;
+  return strdup(g_matches[state].c_str());
+}
+
+char** Complete(const char*, int start, int) {
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  g_matches = CompletionCandidates(g_session, std::string(rl_line_buffer, rl_point), start);
+  if (g_matches.empty()) return nullptr;
+  // Keys and families expect more text; only whole words get a space.
+  bool open_ended = g_matches.size() == 1 && (g_matches[0].back() == '=' || g_matches[0].back() == ':');
+  rl_completion_append_character = open_ended ? '\0' : ' ';
+  // readline asks with increasing state until nullptr; feed it the list.
+  char** list = static_cast<char**>(calloc(g_matches.size() + 2, sizeof(char*)));
+  if (g_matches.size() == 1) {
+    list[0] = strdup(g_matches[0].c_str());
+    return list;
+  }
+  // With several matches, the first entry is their common prefix.
+  std::string common = g_matches[0];
+  for (const std::string& m : g_matches) {
+    size_t n = 0;
+    while (n < common.size() && n < m.size() && common[n] == m[n]) ++n;
+    common.resize(n);
+  }
+  list[0] = strdup(common.c_str());
+  for (size_t i = 0; i < g_matches.size(); ++i) list[i + 1] = strdup(g_matches[i].c_str());
+  return list;
+}
+
+void OnInterrupt(int) { RequestInterrupt(); }
+
+std::string HistoryPath() {
+  if (const char* path = std::getenv("LBT_HISTFILE"); path != nullptr && *path != '\0') return path;
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::string(home) + "/.lbt_history";
+  }
+  return "";
+}
+
+}  // namespace
+
+int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
+  g_session = session;
+  rl_attempted_completion_function = Complete;
+  rl_completer_word_break_characters = const_cast<char*>(" \t");
+  using_history();
+  stifle_history(2000);
+  const std::string history = HistoryPath();
+  if (!history.empty()) read_history(history.c_str());
+
+  // Ctrl-C cancels the line being typed or the command running, not lbt.
+  struct sigaction action = {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+
+  const std::string name = std::filesystem::path(session->options().db_dir).filename().string();
+  const std::string prompt = "lbt:" + name + "> ";
+  const std::string more = std::string(prompt.size() - 4, ' ') + "..> ";
+  out->Write("lbt 0.1.0 on " + session->options().db_dir + ". Type 'help' for commands, Ctrl-D to leave.\n");
+  out->Flush();
+
+  std::string pending;
+  while (true) {
+    ClearInterrupt();
+    char* raw = readline(pending.empty() ? prompt.c_str() : more.c_str());
+    if (raw == nullptr) {
+      if (InterruptRequested()) {  // Ctrl-C: drop the line, keep going
+        pending.clear();
+        out->Write("\n");
+        out->Flush();
+        continue;
+      }
+      out->Write("\n");
+      break;
+    }
+    std::string line(raw);
+    free(raw);
+    if (InterruptRequested()) {
+      pending.clear();
+      continue;
+    }
+    pending += line;
+    if (IsIncomplete(pending)) {
+      pending += '\n';
+      continue;
+    }
+    std::string statement = std::move(pending);
+    pending.clear();
+    if (statement.find_first_not_of(" \t") == std::string::npos) continue;
+    add_history(statement.c_str());
+    if (!history.empty()) write_history(history.c_str());
+    std::string trimmed = statement.substr(statement.find_first_not_of(" \t"));
+    trimmed.erase(trimmed.find_last_not_of(" \t;") + 1);
+    if (trimmed == "exit" || trimmed == "quit") break;
+    runner->RunText(statement, "", 0);
+    out->Flush();
+    err->Flush();
+  }
+  out->Flush();
+  return 0;
+}
+
+}  // namespace lbt

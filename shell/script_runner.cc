@@ -1,0 +1,87 @@
+#include "shell/script_runner.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "commands/command_table.h"
+#include "commands/tokenizer.h"
+
+namespace lbt {
+
+int ScriptRunner::Run(std::istream* in, const std::string& name) {
+  std::string pending;
+  int start_line = 0, line_number = 0, worst = 0;
+  std::string line;
+  while (std::getline(*in, line)) {
+    ++line_number;
+    if (pending.empty()) start_line = line_number;
+    pending += line;
+    if (IsIncomplete(pending)) {
+      pending += '\n';
+      continue;
+    }
+    int code = RunText(pending, name, start_line);
+    pending.clear();
+    worst = std::max(worst, code);
+    if (code != 0 && !options_.keep_going) return code;
+  }
+  if (!pending.empty()) {
+    int code = RunText(pending, name, start_line);  // reports the unterminated quote
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+int ScriptRunner::RunText(const std::string& text, const std::string& name, int line) {
+  int worst = 0;
+  for (const std::string& statement : SplitStatements(text)) {
+    int code = RunStatement(statement, name, line);
+    worst = std::max(worst, code);
+    if (code != 0 && !options_.keep_going) return code;
+  }
+  return worst;
+}
+
+int ScriptRunner::RunStatement(const std::string& statement, const std::string& name, int line) {
+  auto report = [&](const Status& status, int code) {
+    failed_ = true;
+    err_->Write(name.empty() ? fmt::format("error: {}\n", status.message())
+                             : fmt::format("{}:{}: error: {}\n", name, line, status.message()));
+    err_->Flush();
+    return code;
+  };
+  Result<std::vector<std::string>> words = Tokenize(statement);
+  if (!words.ok()) return report(words.status(), 1);
+  if (words->empty()) return 0;
+  if (options_.echo) {
+    out_->Write(fmt::format("> {}\n", statement));
+  }
+  if ((*words)[0] == "source") return Source(*words, name, line);
+  CommandOutcome outcome = RunCommand(session_, out_, err_, *words);
+  err_->Flush();
+  if (!outcome.status.ok()) return report(outcome.status, 1);
+  return 0;
+}
+
+int ScriptRunner::Source(const std::vector<std::string>& words, const std::string& name, int line) {
+  auto fail = [&](const std::string& message, int code) {
+    failed_ = true;
+    err_->Write(name.empty() ? fmt::format("error: {}\n", message)
+                             : fmt::format("{}:{}: error: {}\n", name, line, message));
+    err_->Flush();
+    return code;
+  };
+  if (words.size() != 2) return fail("source needs one file name; usage: source <file.cbt>", 1);
+  if (depth_ >= kMaxSourceDepth) {
+    return fail(fmt::format("scripts are sourced more than {} levels deep", kMaxSourceDepth), 1);
+  }
+  std::ifstream in(words[1], std::ios::binary);
+  if (!in) return fail(fmt::format("cannot open '{}'", words[1]), 1);
+  ++depth_;
+  int code = Run(&in, words[1]);
+  --depth_;
+  return code;
+}
+
+}  // namespace lbt
