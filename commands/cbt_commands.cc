@@ -302,8 +302,18 @@ Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
   } else if (start != nullptr || end != nullptr) {
     options.rows.row_ranges = {RowRange::ClosedOpen(start ? *start : "", end ? *end : "")};
   }
-  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> count, PositiveOption(ctx, parsed, "count"));
-  options.rows_limit = count.value_or(0);
+  int64_t count = -1;
+  if (const std::string* text = parsed.Find("count")) {
+    if (!ParseInt64(*text, &count) || count < 0) {
+      return ctx.Usage(fmt::format("bad count '{}': expected a whole number", *text));
+    }
+    if (count == 0) {  // cbt reads no rows for count=0
+      ctx.renderer->BeginRows();
+      ctx.renderer->EndRows(nullptr);
+      return Status::OK();
+    }
+  }
+  options.rows_limit = std::max<int64_t>(count, 0);
   LBT_ASSIGN_OR_RETURN(options.reversed, BoolOption(ctx, parsed, "reversed"));
   LBT_ASSIGN_OR_RETURN(std::optional<Filter> filter, ReadFilter(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
