@@ -1,0 +1,149 @@
+// The cbt dialect beyond what the golden files cover: exit codes, errors
+// that change nothing, bytes that cbt's own CLI cannot carry, JSON output.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "commands/command_table.h"
+#include "commands/tokenizer.h"
+#include "tests/test_util.h"
+
+namespace lbt {
+namespace {
+
+using nlohmann::json;
+
+class CbtCommandsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TZ", "UTC", 1);
+    tzset();
+    Open(OutputFormat::kText);
+  }
+
+  void Open(OutputFormat format) {
+    SessionOptions options;
+    options.db_dir = dir_.Sub("db");
+    options.format = format;
+    session_ = std::make_unique<Session>(options);
+  }
+
+  // Runs one command line; returns its exit code and fills out_/err_.
+  int Run(const std::string& line) {
+    out_.clear();
+    err_.clear();
+    Output out(&out_), err(&err_);
+    auto words = Tokenize(line);
+    EXPECT_TRUE(words.ok()) << line;
+    CommandOutcome outcome = RunCommand(session_.get(), &out, &err, *words);
+    message_ = outcome.status.message();
+    return outcome.ExitCode();
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<Session> session_;
+  std::string out_, err_, message_;
+};
+
+TEST_F(CbtCommandsTest, ReadsOfAMissingDatabaseDoNotCreateIt) {
+  EXPECT_EQ(Run("ls"), 0);
+  EXPECT_EQ(out_, "");
+  EXPECT_EQ(Run("read t"), 1);
+  EXPECT_NE(message_.find("table 't' does not exist"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir_.Sub("db")));
+  EXPECT_EQ(Run("createtable t families=cf"), 0);
+  EXPECT_TRUE(std::filesystem::exists(dir_.Sub("db/data.mdb")));
+}
+
+TEST_F(CbtCommandsTest, UsageErrorsExitTwoAndFailuresOne) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  EXPECT_EQ(Run("raed t"), 2);
+  EXPECT_NE(message_.find("did you mean 'read'"), std::string::npos) << message_;
+  EXPECT_EQ(Run("read"), 2);
+  EXPECT_EQ(Run("read t prefx=a"), 2);
+  EXPECT_NE(message_.find("did you mean 'prefix='"), std::string::npos) << message_;
+  EXPECT_EQ(Run("set t r cfa=1"), 2);
+  EXPECT_EQ(Run("read nope"), 1);
+  EXPECT_EQ(Run("set t r nope:a=1@1000"), 1);
+  EXPECT_NE(message_.find("its families are: cf"), std::string::npos) << message_;
+  EXPECT_EQ(Run("createinstance i"), 1);
+  EXPECT_NE(message_.find("no instances"), std::string::npos);
+}
+
+TEST_F(CbtCommandsTest, AFailedCommandChangesNothing) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  EXPECT_EQ(Run("set t r cf:a=1@1000 cf:b=2@1234"), 1);
+  EXPECT_NE(message_.find("1234"), std::string::npos) << message_;
+  EXPECT_NE(message_.find("multiple of 1000"), std::string::npos) << message_;
+  EXPECT_EQ(Run("set t " + std::string(4097, 'k') + " cf:a=1"), 1);
+  EXPECT_NE(message_.find("4096"), std::string::npos) << message_;
+  EXPECT_EQ(Run("count t"), 0);
+  EXPECT_EQ(out_, "0\n");
+  EXPECT_EQ(Run("setgcpolicy t cf maxversions=0"), 1);
+  EXPECT_EQ(Run("ls t"), 0);
+  EXPECT_NE(out_.find("\ncf\t\t\t\t{}\n"), std::string::npos) << out_;
+}
+
+TEST_F(CbtCommandsTest, NulBytesTravelThroughScriptsQuoting) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run(R"(set t $'r\x00w' cf:$'q\x00'=$'\x00v\xff'@1000)"), 0);
+  ASSERT_EQ(Run(R"(lookup t $'r\x00w')"), 0);
+  const std::string nul(1, '\0');
+  EXPECT_EQ(out_, std::string(40, '-') + "\nr" + nul + "w\n  cf:q" + nul + std::string(35, ' ') +
+                      " @ 1970/01/01-00:00:00.001000\n    \"\\x00v\\xff\"\n\n");
+}
+
+TEST_F(CbtCommandsTest, JsonlOutputIsOneRowPerLine) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run(R"(set t a cf:x=1@1000 cf:y=$'\xff'@2000)"), 0);
+  ASSERT_EQ(Run("set t b cf:x=2@1000"), 0);
+  Open(OutputFormat::kJsonl);
+  ASSERT_EQ(Run("read t"), 0);
+  std::istringstream lines(out_);
+  std::string line;
+  std::vector<json> rows;
+  while (std::getline(lines, line)) rows.push_back(json::parse(line));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["key"], "a");
+  EXPECT_EQ(rows[0]["cells"][1]["value_b64"], "/w==");
+  EXPECT_EQ(rows[1]["cells"][0]["timestamp"], 1000);
+  ASSERT_EQ(Run("count t prefix=a"), 0);
+  EXPECT_EQ(json::parse(out_), (json{{"count", 1}}));
+  ASSERT_EQ(Run("lookup t nope"), 0);
+  EXPECT_EQ(out_, "");
+}
+
+TEST_F(CbtCommandsTest, HelpListsCommandsAndExplainsOne) {
+  ASSERT_EQ(Run("help"), 0);
+  for (const char* name : {"read", "lookup", "set", "createtable", "import", "setgcpolicy"}) {
+    EXPECT_NE(out_.find(std::string("  ") + name), std::string::npos) << name;
+  }
+  EXPECT_EQ(out_.find("createinstance"), std::string::npos) << "instance commands stay out of the list";
+  ASSERT_EQ(Run("help read"), 0);
+  EXPECT_NE(out_.find("prefix=<prefix>"), std::string::npos);
+  EXPECT_NE(out_.find("Examples"), std::string::npos);
+  EXPECT_EQ(Run("help raed"), 1);
+  EXPECT_NE(message_.find("read"), std::string::npos);
+}
+
+TEST_F(CbtCommandsTest, ImportReadsCbtsCsvLayout) {
+  ASSERT_EQ(Run("createtable t families=cf,meta"), 0);
+  std::string csv = dir_.Sub("in.csv");
+  std::ofstream(csv) << ",cf,,meta\n,a,b,os\nr1,1,\"x,y\",linux\nr2,,\"multi\nline\",\n";
+  ASSERT_EQ(Run("import t " + csv + " batch-size=1"), 0);
+  EXPECT_EQ(err_, "Done importing 2 rows.\n");
+  ASSERT_EQ(Run("read t columns=cf:b keys-only=false"), 0);
+  EXPECT_NE(out_.find("\"x,y\""), std::string::npos) << out_;
+  EXPECT_NE(out_.find("\"multi\\nline\""), std::string::npos) << out_;
+  std::ofstream(csv) << ",a\nr3,v\n";
+  EXPECT_EQ(Run("import t " + csv), 1);  // no family row and no column-family=
+  ASSERT_EQ(Run("import t " + csv + " column-family=meta"), 0);
+  ASSERT_EQ(Run("count t"), 0);
+  EXPECT_EQ(out_, "3\n");
+  EXPECT_EQ(Run("import t /nonexistent.csv column-family=cf"), 1);
+}
+
+}  // namespace
+}  // namespace lbt

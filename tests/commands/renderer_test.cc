@@ -1,0 +1,97 @@
+#include "commands/renderer.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+
+namespace lbt {
+namespace {
+
+using nlohmann::json;
+
+Row SampleRow() {
+  return Row{"key", {Cell{"cf", "q", 1000, "v", {}},
+                     Cell{"cf", std::string("\xff", 1), 2000, std::string("\0\xfe", 2), {"lab"}}}};
+}
+
+std::string Render(OutputFormat format, BytesMode bytes, const std::function<void(Renderer*)>& fn) {
+  std::string text;
+  {
+    Output out(&text);
+    auto r = Renderer::Create(format, bytes, &out);
+    fn(r.get());
+  }
+  return text;
+}
+
+TEST(RendererTest, JsonlStreamsOneObjectPerRow) {
+  std::string text = Render(OutputFormat::kJsonl, BytesMode::kAuto, [](Renderer* r) {
+    r->BeginRows();
+    r->Row(SampleRow());
+    r->Row(Row{"k2", {Cell{"cf", "q", 0, "x", {}}}});
+    r->EndRows(nullptr);
+  });
+  std::istringstream lines(text);
+  std::string line;
+  std::vector<json> objects;
+  while (std::getline(lines, line)) objects.push_back(json::parse(line));
+  ASSERT_EQ(objects.size(), 2u);
+  const json& first = objects[0];
+  EXPECT_EQ(first["key"], "key");
+  ASSERT_EQ(first["cells"].size(), 2u);
+  EXPECT_EQ(first["cells"][0], (json{{"family", "cf"}, {"qualifier", "q"}, {"timestamp", 1000}, {"value", "v"}}));
+  // Invalid UTF-8 moves to *_b64 fields; labels appear when present.
+  EXPECT_EQ(first["cells"][1]["qualifier_b64"], "/w==");
+  EXPECT_EQ(first["cells"][1]["value_b64"], "AP4=");
+  EXPECT_FALSE(first["cells"][1].contains("value"));
+  EXPECT_EQ(first["cells"][1]["labels"], json::array({"lab"}));
+  EXPECT_FALSE(first["cells"][0].contains("labels"));
+}
+
+TEST(RendererTest, Base64ModeEncodesEveryBytesField) {
+  std::string text = Render(OutputFormat::kJsonl, BytesMode::kBase64, [](Renderer* r) { r->Row(SampleRow()); });
+  json row = json::parse(text);
+  EXPECT_EQ(row["key_b64"], "a2V5");
+  EXPECT_EQ(row["cells"][0]["qualifier_b64"], "cQ==");
+  EXPECT_EQ(row["cells"][0]["value_b64"], "dg==");
+  EXPECT_EQ(row["cells"][0]["family"], "cf");
+}
+
+TEST(RendererTest, JsonIsOneDocumentPerCommand) {
+  std::string text = Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) {
+    r->BeginRows();
+    r->Row(SampleRow());
+    r->Row(SampleRow());
+    ReadSummary s;
+    s.stats.rows_seen = 3;
+    r->EndRows(&s);
+  });
+  json doc = json::parse(text);
+  EXPECT_EQ(doc["rows"].size(), 2u);
+  EXPECT_EQ(doc["stats"]["rows_seen"], 3);
+  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) { r->Count(7); })),
+            (json{{"count", 7}}));
+  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) { r->Tables({"a", "b"}); })),
+            (json{{"tables", {"a", "b"}}}));
+  TableSpec spec;
+  spec.name = "t";
+  spec.families["cf"] = FamilySpec{"cf", GcRule::MaxVersions(2), ValueType::kIntSum};
+  json info = json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [&](Renderer* r) { r->TableInfo(spec); }));
+  EXPECT_EQ(info, (json{{"table", "t"},
+                        {"families", {{{"name", "cf"}, {"gc_policy", "versions() > 2"}, {"value_type", "intsum"}}}}}));
+  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) {
+              r->BeginRows();
+              r->EndRows(nullptr);
+            })),
+            (json{{"rows", json::array()}}));
+}
+
+TEST(RendererTest, TextPrintsLabelsUnderTheirCell) {
+  std::string text = Render(OutputFormat::kText, BytesMode::kAuto, [](Renderer* r) { r->Row(SampleRow()); });
+  EXPECT_NE(text.find("    \"\\x00\\xfe\"\n    labels: lab\n"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace lbt
