@@ -371,11 +371,16 @@ Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
     ctx.out->Write(text);
     return Status::OK();
   }
+  size_t width = 0;
+  for (const CommandSpec& spec : AllCommands()) {
+    if (!spec.summary.empty()) width = std::max(width, spec.name.size());
+  }
   std::string text = "Commands (cbt's language; `help <command>` for details):\n\n";
   for (const CommandSpec& spec : AllCommands()) {
     if (spec.summary.empty()) continue;
-    text += fmt::format("  {:<16}{}\n", spec.name, spec.summary);
+    text += fmt::format("  {:<{}}  {}\n", spec.name, width, spec.summary);
   }
+  text += "\nIn the shell and in scripts: source <file.cbt>, exit, quit.\n";
   ctx.out->Write(text);
   return Status::OK();
 }

@@ -11,7 +11,7 @@ namespace lbt {
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // keys in the documented order
 
 // Sets `name` (or `name`_b64) on `object` to the bytes.
 void PutBytes(json* object, const char* name, const std::string& bytes, BytesMode mode) {

@@ -80,9 +80,11 @@ Status Scan(std::string_view text, OnWord on_word, OnBreak on_break) {
     } else if (c == '#' && !in_word) {
       while (i < text.size() && text[i] != '\n') ++i;
     } else if (c == '\\') {
-      in_word = true;
       if (i + 1 >= text.size()) return Status::InvalidArgument("a line cannot end with a backslash");
-      if (text[i + 1] != '\n') word.push_back(text[i + 1]);  // backslash-newline joins lines
+      if (text[i + 1] != '\n') {  // backslash-newline only joins lines
+        in_word = true;
+        word.push_back(text[i + 1]);
+      }
       i += 2;
     } else if (c == '\'') {
       in_word = true;

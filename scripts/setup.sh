@@ -16,6 +16,7 @@ LBT_PACKAGES=(
   liblmdb-dev lmdb-utils
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libre2-dev libedit-dev
+  tmux jq
 )
 
 lbt_say() { printf 'lbt setup: %s\n' "$*" >&2; }

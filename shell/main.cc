@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
   lbt::Output err(stderr);
   lbt::ScriptRunner runner(&session, &out, &err, {options.keep_going, options.echo});
 
+  if (!options.words.empty() && options.words[0].size() > 1 && options.words[0][0] == '-') {
+    err.Write("error: unknown option '" + options.words[0] + "' (see lbt --help)\n");
+    return 2;
+  }
   if (!options.words.empty()) {
     lbt::CommandOutcome outcome = lbt::RunCommand(&session, &out, &err, options.words);
     if (!outcome.status.ok()) {

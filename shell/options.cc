@@ -19,7 +19,15 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "With a command, runs it and exits; with -c or -f, runs those; otherwise\n"
       "opens the shell (or reads commands from standard input when it is not a terminal).",
       "lbt"};
-  app.prefix_command();  // everything from the first command word on is the command's
+  app.prefix_command();
+  app.footer(
+      "Examples:\n"
+      "  lbt                                    the shell on ./lbt-data\n"
+      "  lbt --db mydb createtable t families=cf\n"
+      "  lbt --db mydb read t prefix=user# count=10\n"
+      "  lbt --db mydb -f schema.cbt            run a script\n"
+      "  lbt --db mydb --format jsonl read t | jq .key\n"
+      "Inside the shell, 'help' lists the commands.");  // everything from the first command word on is the command's
   app.set_version_flag("--version", "lbt 0.1.0");
   app.option_defaults()->always_capture_default();
 

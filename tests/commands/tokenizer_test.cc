@@ -43,6 +43,8 @@ TEST(TokenizerTest, CommentsAndContinuations) {
   EXPECT_EQ(T("a#b"), (Words{"a#b"}));
   EXPECT_EQ(T("'#not'"), (Words{"#not"}));
   EXPECT_EQ(T("set t r \\\ncf:a=1"), (Words{"set", "t", "r", "cf:a=1"}));
+  EXPECT_EQ(T("set t r \\\n  cf:a=1"), (Words{"set", "t", "r", "cf:a=1"}));
+  EXPECT_EQ(T("ab\\\ncd"), (Words{"abcd"}));
 }
 
 TEST(TokenizerTest, IncompleteInput) {

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Drives the interactive shell in a real pseudo-terminal (tmux): typing a
+# command, completing a table name and an option with Tab, recalling a
+# line with Up, cancelling a line with Ctrl-C, continuing an open quote,
+# and leaving with Ctrl-D. Usage: interactive_test.sh LBT_BINARY
+set -euo pipefail
+lbt="$1"
+work="$(mktemp -d)"
+socket="lbt-test-$$"
+cleanup() { tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  echo "--- screen:" >&2
+  tmux -L "$socket" capture-pane -t lbt -p -N -S -100 >&2 || true
+  exit 1
+}
+
+# Waits until the screen shows text matching $1 (grep -E), or fails.
+wait_for() {
+  for _ in $(seq 1 50); do
+    if tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -qE -- "$1"; then return 0; fi
+    sleep 0.1
+  done
+  fail "the screen never showed /$1/"
+}
+
+tmux -L "$socket" -f /dev/null new-session -d -s lbt -x 150 -y 50 \
+  "cd '$work' && TZ=UTC LBT_HISTFILE='$work/history' '$lbt' --db '$work/mydb'; echo \"EXIT STATUS \$?\"; sleep 30"
+wait_for '^lbt:mydb> $'
+
+keys() { tmux -L "$socket" send-keys -t lbt "$@"; }
+
+keys 'createtable metrics families=cf' Enter
+wait_for '^lbt:mydb> createtable metrics families=cf'
+keys 'set metr' Tab
+wait_for 'set metrics $'
+keys 'host1 cf:cpu=0.5@1000' Enter
+keys 'read metrics pre' Tab
+wait_for 'read metrics prefix=$'
+keys 'host' Enter
+wait_for '"0.5"'
+
+# Up recalls the last line; run it again and two reads are on screen.
+keys Up
+wait_for '^lbt:mydb> read metrics prefix=host$'
+keys Enter
+[ "$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -c '"0.5"')" = 2 ] || fail "Up did not recall the read"
+
+# Ctrl-C drops the line being typed without running it.
+keys 'deletetable metrics'
+keys C-c
+keys 'count metrics' Enter
+wait_for '^1$'
+
+# An unclosed quote continues on the next line.
+keys "set metrics 'host" Enter
+wait_for '\.\.> $'
+keys "2' cf:cpu=0.7@1000" Enter
+keys 'count metrics' Enter
+wait_for '^2$'
+
+keys 'cuont metrics' Enter
+wait_for "did you mean 'count'"
+
+keys C-d
+wait_for 'EXIT STATUS 0'
+grep -q 'prefix=host' "$work/history" || fail "history was not saved"
+echo "interactive shell: ok"
