@@ -11,6 +11,7 @@
 #include "commands/csv_import.h"
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
+#include "commands/progress.h"
 #include "engine/filter.h"
 #include "engine/row_reader.h"
 
@@ -254,13 +255,16 @@ Status StreamRows(CommandContext& ctx, Database* db, const std::string& table, R
   auto start = std::chrono::steady_clock::now();
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
   ctx.renderer->BeginRows();
+  // Rows printed to a terminal show their own progress.
+  Progress progress(ctx.err, "reading " + table, !ctx.out->IsTerminal());
   Row row;
-  bool any = false;
+  int64_t rows = 0;
   while (reader->Next(&row)) {
     if (InterruptRequested()) return Status::Cancelled("interrupted");
     ctx.renderer->Row(row);
-    any = true;
+    progress.Update(++rows);
   }
+  const bool any = rows > 0;
   LBT_RETURN_IF_ERROR(reader->status());
   if (is_lookup && !any) ctx.renderer->AbsentRow();
   ReadSummary summary;
@@ -352,6 +356,15 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   std::ifstream in(args[1], std::ios::binary);
   if (!in) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  in.seekg(0, std::ios::end);
+  const int64_t size = in.tellg();
+  in.seekg(0);
+  Progress progress(ctx.err, "importing " + args[1]);
+  options.on_batch = [&](int64_t rows) {
+    progress.Update(rows, in.tellg(), size);
+    return InterruptRequested() ? Status::Cancelled("interrupted; the rows of earlier batches are kept")
+                                : Status::OK();
+  };
   LBT_ASSIGN_OR_RETURN(int64_t rows, ImportCsv(db, args[0], &in, options));
   ctx.err->Write(fmt::format("Done importing {} rows.\n", rows));
   return Status::OK();

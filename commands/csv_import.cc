@@ -97,7 +97,7 @@ Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* 
     LBT_RETURN_IF_ERROR(db->MutateRows(table, batch));
     rows += static_cast<int64_t>(batch.size());
     batch.clear();
-    return Status::OK();
+    return options.on_batch ? options.on_batch(rows) : Status::OK();
   };
   while (true) {
     LBT_ASSIGN_OR_RETURN(bool found, reader.Next(&record));

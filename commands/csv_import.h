@@ -10,6 +10,7 @@
 #define LBT_COMMANDS_CSV_IMPORT_H_
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ struct CsvImportOptions {
   int64_t batch_size = 500;
   // Take timestamps from "<value>@<micros>" cells instead of the clock.
   bool value_encoded_timestamps = false;
+  // Called after each committed batch with the rows written so far; an
+  // error stops the import (the batches before stay).
+  std::function<Status(int64_t rows)> on_batch;
 };
 
 // Imports `in` into `table`; returns the number of rows written. Each
