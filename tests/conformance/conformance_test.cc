@@ -1,0 +1,368 @@
+// The live conformance suite: every scenario in tests/conformance/scenarios
+// and a stream of random workloads run through Google's cbt against the
+// official emulator and through lbt, and their stdout and success must
+// agree, command by command. Deliberate differences are declared in the
+// scenario ("#! differs <id>: <reason>") and listed in the README.
+//
+// Without cbt or the emulator the suite is skipped, unless LBT_REQUIRE_CBT=1
+// (as in CI), which makes that a failure. LBT_CONFORMANCE_SEED and
+// LBT_CONFORMANCE_ITERATIONS run the random part longer by hand.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "commands/tokenizer.h"
+#include "tests/conformance/process.h"
+#include "tests/test_util.h"
+
+namespace lbt::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Env(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+const std::string kCbt = Env("LBT_CBT", "/usr/bin/cbt");
+const std::string kEmulator =
+    Env("LBT_EMULATOR", "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator");
+constexpr const char* kInstallHint =
+    "the conformance suite needs Google's cbt and the Bigtable emulator (Debian packages "
+    "google-cloud-cli-cbt and google-cloud-cli-bigtable-emulator, or LBT_CBT / LBT_EMULATOR)";
+
+// The emulator, started once per test process on a free loopback port.
+class EmulatorEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (access(kCbt.c_str(), X_OK) != 0 || access(kEmulator.c_str(), X_OK) != 0) return;
+    port_ = FreeLoopbackPort();
+    pid_ = StartProcess({kEmulator, "-host", "127.0.0.1", "-port", std::to_string(port_)});
+    available_ = pid_ > 0 && WaitForPort(port_, 10000);
+    // cbt looks for gcloud credentials unless given some; the emulator
+    // ignores them, and skipping the lookup makes each call ~40x faster.
+    creds_ = (fs::temp_directory_path() / ("lbt-conformance-creds-" + std::to_string(getpid()) + ".json")).string();
+    std::ofstream(creds_) << "{}";
+  }
+  void TearDown() override {
+    StopProcess(pid_);
+    std::error_code ec;
+    fs::remove(creds_, ec);
+  }
+  bool available() const { return available_; }
+  std::string host() const { return "127.0.0.1:" + std::to_string(port_); }
+  const std::string& creds() const { return creds_; }
+
+ private:
+  bool available_ = false;
+  int pid_ = -1;
+  int port_ = 0;
+  std::string creds_;
+};
+
+EmulatorEnvironment* g_emulator = nullptr;
+
+#define REQUIRE_CBT()                                                             \
+  do {                                                                            \
+    if (!g_emulator->available()) {                                               \
+      if (Env("LBT_REQUIRE_CBT", "") == "1") FAIL() << "LBT_REQUIRE_CBT=1: " << kInstallHint; \
+      GTEST_SKIP() << "skipped: " << kInstallHint;                                \
+    }                                                                             \
+  } while (0)
+
+struct Step {
+  int line = 0;
+  std::string text;
+  std::vector<std::string> words;
+  std::string difference;  // "<id>: <reason>" when declared
+};
+
+// Runs one command line through both tools and reports a disagreement.
+class Comparer {
+ public:
+  explicit Comparer(std::string instance) : instance_(std::move(instance)) {}
+
+  // Returns "" when the tools agree, else a readable report.
+  std::string Compare(const Step& step) {
+    std::vector<std::string> cbt = {kCbt, "-project", "conformance", "-instance", instance_, "-creds",
+                                    g_emulator->creds()};
+    cbt.insert(cbt.end(), step.words.begin(), step.words.end());
+    ProcessResult want = RunProcess(cbt, {"BIGTABLE_EMULATOR_HOST=" + g_emulator->host(), "TZ=UTC"});
+    std::vector<std::string> lbt = {LBT_BINARY, "--db", db_.Sub("db")};
+    lbt.insert(lbt.end(), step.words.begin(), step.words.end());
+    ProcessResult got = RunProcess(lbt, {"TZ=UTC", "LBT_HISTFILE=/dev/null"});
+    if (want.out == got.out && (want.status == 0) == (got.status == 0)) return "";
+    std::ostringstream report;
+    report << "line " << step.line << ": " << step.text << "\n";
+    if ((want.status == 0) != (got.status == 0)) {
+      report << "  cbt exit " << want.status << ", lbt exit " << got.status << "\n";
+      report << "  cbt stderr: " << LastLine(want.err) << "\n  lbt stderr: " << LastLine(got.err) << "\n";
+    }
+    if (want.out != got.out) report << FirstDifference(want.out, got.out);
+    return report.str();
+  }
+
+ private:
+  static std::string LastLine(const std::string& text) {
+    std::string t = text;
+    while (!t.empty() && t.back() == '\n') t.pop_back();
+    size_t nl = t.rfind('\n');
+    return nl == std::string::npos ? t : t.substr(nl + 1);
+  }
+
+  static std::vector<std::string> Lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  }
+
+  // The first differing line with a little context from both outputs.
+  static std::string FirstDifference(const std::string& want, const std::string& got) {
+    std::vector<std::string> a = Lines(want), b = Lines(got);
+    size_t i = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+    std::ostringstream out;
+    out << "  stdout differs at line " << i + 1 << " (cbt " << a.size() << " lines, lbt " << b.size()
+        << " lines):\n";
+    size_t from = i >= 2 ? i - 2 : 0;
+    for (size_t k = from; k < i; ++k) out << "      " << a[k] << "\n";
+    for (size_t k = i; k < std::min(a.size(), i + 3); ++k) out << "  cbt " << ::testing::PrintToString(a[k]) << "\n";
+    for (size_t k = i; k < std::min(b.size(), i + 3); ++k) out << "  lbt " << ::testing::PrintToString(b[k]) << "\n";
+    return out.str();
+  }
+
+  std::string instance_;
+  testing::TempDir db_;
+};
+
+// ---- scenarios ----
+
+fs::path ScenarioDir() { return fs::path(LBT_SOURCE_DIR) / "tests/conformance/scenarios"; }
+
+std::vector<Step> ParseScenario(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<Step> steps;
+  std::string pending_difference;
+  int line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    static const std::string kDiffers = "#! differs ";
+    if (line.rfind(kDiffers, 0) == 0) {
+      pending_difference = line.substr(kDiffers.size());
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    Result<std::vector<std::string>> words = Tokenize(line);
+    EXPECT_TRUE(words.ok()) << path << ":" << line_number << ": " << words.status().ToString();
+    if (!words.ok()) continue;
+    for (const std::string& w : *words) {
+      EXPECT_EQ(w.find('\0'), std::string::npos) << path << ":" << line_number << ": cbt cannot take NUL bytes";
+    }
+    steps.push_back(Step{line_number, line, *words, pending_difference});
+    pending_difference.clear();
+  }
+  return steps;
+}
+
+std::vector<std::string> ScenarioNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(ScenarioDir())) {
+    if (entry.path().extension() == ".cbt") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class ScenarioTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScenarioTest, AgreesWithCbt) {
+  REQUIRE_CBT();
+  const std::string name = GetParam();
+  Comparer comparer("s-" + name);
+  for (const Step& step : ParseScenario(ScenarioDir() / (name + ".cbt"))) {
+    std::string report = comparer.Compare(step);
+    if (!step.difference.empty()) {
+      EXPECT_FALSE(report.empty()) << name << ".cbt line " << step.line << ": the declared difference '"
+                                   << step.difference << "' no longer differs; remove the declaration";
+    } else {
+      EXPECT_TRUE(report.empty()) << name << ".cbt " << report;
+    }
+  }
+}
+
+std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param;
+  for (char& c : n) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioTest, ::testing::ValuesIn(ScenarioNames()), TestName);
+
+// Every declared difference names an id from the README's table, so the
+// two lists cannot drift apart.
+TEST(DeclaredDifferences, AreListedInTheReadme) {
+  std::ifstream readme(fs::path(LBT_SOURCE_DIR) / "README.md");
+  std::stringstream text;
+  text << readme.rdbuf();
+  std::set<std::string> ids;
+  std::regex row(R"(^\| `([a-z0-9-]+)` \|)");
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, row)) ids.insert(m[1]);
+  }
+  int declared = 0;
+  for (const std::string& name : ScenarioNames()) {
+    for (const Step& step : ParseScenario(ScenarioDir() / (name + ".cbt"))) {
+      if (step.difference.empty()) continue;
+      ++declared;
+      std::string id = step.difference.substr(0, step.difference.find(':'));
+      EXPECT_TRUE(ids.count(id)) << name << ".cbt line " << step.line << " declares '" << id
+                                 << "', which the README's difference table does not list";
+      EXPECT_NE(step.difference.find(": "), std::string::npos) << "a declaration needs '<id>: <reason>'";
+    }
+  }
+  EXPECT_GT(declared, 0);
+}
+
+TEST(Scenarios, ThereAreAtLeastSixty) { EXPECT_GE(ScenarioNames().size(), 60u); }
+
+// ---- random workloads ----
+
+class WorkloadGenerator {
+ public:
+  explicit WorkloadGenerator(uint64_t seed) : rng_(seed) {}
+
+  std::vector<Step> Generate() {
+    std::vector<Step> steps;
+    auto add = [&](std::vector<std::string> words) {
+      std::string text;
+      for (const std::string& w : words) text += (text.empty() ? "" : " ") + ::testing::PrintToString(w);
+      steps.push_back(Step{static_cast<int>(steps.size() + 1), text, std::move(words), ""});
+    };
+    add({"createtable", "t", "families=f1,f2"});
+    for (int i = Uniform(4, 12); i > 0; --i) {
+      std::vector<std::string> set = {"set", "t", RowKey()};
+      for (int c = Uniform(1, 3); c > 0; --c) {
+        set.push_back(Pick({"f1", "f2"}) + ":" + Qualifier() + "=" + Value() + "@" +
+                      std::to_string(Uniform(1, 40) * 1000));
+      }
+      add(set);
+    }
+    for (int i = Uniform(0, 2); i > 0; --i) {
+      if (Uniform(0, 1) == 0) {
+        add({"deleterow", "t", KnownRow()});
+      } else {
+        add({"deletecolumn", "t", KnownRow(), Pick({"f1", "f2"}), Pick({"a", "b", "c"})});
+      }
+    }
+    for (int i = Uniform(4, 8); i > 0; --i) add(Read());
+    add({"lookup", "t", KnownRow()});
+    add({"count", "t"});
+    add({"count", "t", "prefix=" + Pick({"a", "u", "user#", "\xff", "b"})});
+    return steps;
+  }
+
+ private:
+  int Uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  std::string Pick(std::initializer_list<std::string> options) {
+    auto it = options.begin();
+    std::advance(it, Uniform(0, static_cast<int>(options.size()) - 1));
+    return *it;
+  }
+
+  // Bytes from 0x01 to 0xff, leaving out only what cbt's own CLI mangles:
+  // newlines (cut) and '@' (read as a timestamp).
+  std::string Bytes(int max_len) {
+    std::string s;
+    for (int n = Uniform(0, max_len); n > 0; --n) {
+      char c;
+      do {
+        c = static_cast<char>(Uniform(1, 255));
+      } while (c == '\n' || c == '@');
+      s.push_back(c);
+    }
+    return s;
+  }
+
+  std::string RowKey() {
+    std::string key = Pick({"a", "ab", "abc", "b", "user#", "user#1", "user#12", "\xff", "\xc3\xa9", "z"}) +
+                      (Uniform(0, 2) == 0 ? Bytes(3) : std::to_string(Uniform(0, 9)));
+    rows_.push_back(key);
+    return key;
+  }
+  std::string KnownRow() { return rows_.empty() || Uniform(0, 5) == 0 ? "missing" : rows_[Uniform(0, rows_.size() - 1)]; }
+  std::string Qualifier() { return Pick({"a", "b", "c", "long-qualifier-name", "q\xff", "\xc3\xa9t\xc3\xa9", ""}); }
+  std::string Value() {
+    switch (Uniform(0, 4)) {
+      case 0: return "";
+      case 1: return std::to_string(Uniform(0, 1000000));
+      default: return Bytes(12);
+    }
+  }
+
+  std::vector<std::string> Read() {
+    std::vector<std::string> r = {"read", "t"};
+    switch (Uniform(0, 3)) {
+      case 0: r.push_back("prefix=" + Pick({"a", "ab", "user#", "user#1", "\xff", "\xc3"})); break;
+      case 1: r.push_back("start=" + Pick({"a", "abc", "b", "user#1"})); break;
+      case 2: r.push_back("start=" + Pick({"a", "ab"})), r.push_back("end=" + Pick({"b", "user#", "z"})); break;
+      default: break;
+    }
+    if (Uniform(0, 3) == 0) r.push_back("count=" + std::to_string(Uniform(1, 5)));
+    if (Uniform(0, 3) == 0) r.push_back("reversed=true");
+    if (Uniform(0, 3) == 0) r.push_back("cells-per-column=" + std::to_string(Uniform(1, 3)));
+    if (Uniform(0, 4) == 0) r.push_back("keys-only=true");
+    if (Uniform(0, 3) == 0) r.push_back("columns=" + Pick({"f1:a", "f2:", "a", ":b", "f1:a,f2:b", "f1:[ab]", "f2:.*"}));
+    if (Uniform(0, 4) == 0) r.push_back("regex=" + Pick({"a.*", "user#1.*", ".*b.*", "[ab].", ".*"}));
+    return r;
+  }
+
+  std::mt19937_64 rng_;
+  std::vector<std::string> rows_;
+};
+
+TEST(RandomWorkloads, AgreeWithCbt) {
+  REQUIRE_CBT();
+  const uint64_t seed = std::stoull(Env("LBT_CONFORMANCE_SEED", "20261122"));
+  const int iterations = std::stoi(Env("LBT_CONFORMANCE_ITERATIONS", "25"));
+  for (int i = 0; i < iterations; ++i) {
+    std::vector<Step> steps = WorkloadGenerator(seed + i).Generate();
+    Comparer comparer("r-" + std::to_string(seed) + "-" + std::to_string(i));
+    for (const Step& step : steps) {
+      std::string report = comparer.Compare(step);
+      if (report.empty()) continue;
+      std::string workload;
+      for (const Step& s : steps) workload += "    " + s.text + "\n";
+      FAIL() << "workload " << i << " of seed " << seed << " (rerun with LBT_CONFORMANCE_SEED=" << seed + i
+             << " LBT_CONFORMANCE_ITERATIONS=1) disagrees at " << report << "  the workload:\n"
+             << workload;
+    }
+  }
+  std::cout << "[ conformance ] " << iterations << " random workloads from seed " << seed << " agree\n";
+}
+
+}  // namespace
+}  // namespace lbt::conformance
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  // Scenarios name their data files relative to the source tree.
+  std::filesystem::current_path(LBT_SOURCE_DIR);
+  lbt::conformance::g_emulator = new lbt::conformance::EmulatorEnvironment;
+  ::testing::AddGlobalTestEnvironment(lbt::conformance::g_emulator);
+  return RUN_ALL_TESTS();
+}
