@@ -87,14 +87,6 @@ Status ValidateFamilies(const std::vector<FamilySpec>& families) {
   return Status::OK();
 }
 
-Result<const FamilySpec*> RequireFamily(const TableSpec& table, std::string_view family) {
-  const FamilySpec* spec = table.FindFamily(family);
-  if (spec == nullptr) {
-    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}",
-                                        family, table.name, table.FamilyList()));
-  }
-  return spec;
-}
 
 }  // namespace
 
@@ -317,7 +309,7 @@ Status Database::CreateFamily(std::string_view table, const FamilySpec& family) 
 Status Database::DropFamily(std::string_view table, std::string_view family) {
   return Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    LBT_RETURN_IF_ERROR(RequireFamily(*current, family).status());
+    LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
     TableSpec spec = *current;
     RowWriter writer(txn, stores_.get(), &spec, NowMicros());
     LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(family));
@@ -330,7 +322,7 @@ Status Database::SetGcRule(std::string_view table, std::string_view family, cons
   LBT_RETURN_IF_ERROR(rule.Validate());
   return Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    LBT_RETURN_IF_ERROR(RequireFamily(*current, family).status());
+    LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
     TableSpec spec = *current;
     spec.families.find(family)->second.gc_rule = rule;
     return stores_->catalog.Store(txn, spec);
@@ -390,7 +382,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
     const int64_t now = NowMicros();
     RowWriter writer(txn, stores_.get(), spec, now);
     for (const ReadModifyWriteRule& rule : rules) {
-      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, RequireFamily(*spec, rule.family));
+      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamily(rule.family));
       if (IsAggregate(family->value_type)) {
         return Status::InvalidArgument(fmt::format(
             "column family '{}' is an aggregate; append and increment need a family of plain bytes",
@@ -481,7 +473,7 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
   LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
   LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
   for (const ColumnSelector& c : options.columns) {
-    LBT_RETURN_IF_ERROR(RequireFamily(*spec, c.family).status());
+    LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
   LBT_ASSIGN_OR_RETURN(auto cursor,
                        RowCursor::Open(txn.get(), stores_->cells, *spec, options, NowMicros()));

@@ -137,28 +137,6 @@ void MergeInStorageOrder(std::vector<Cell>* cells) {
   std::stable_sort(cells->begin(), cells->end(), StorageLess);
 }
 
-bool InBounds(const std::string& v, const ByteBound& low, const ByteBound& high) {
-  switch (low.kind) {
-    case ByteBound::Kind::kClosed:
-      if (v < low.value) return false;
-      break;
-    case ByteBound::Kind::kOpen:
-      if (v <= low.value) return false;
-      break;
-    case ByteBound::Kind::kUnbounded:
-      break;
-  }
-  switch (high.kind) {
-    case ByteBound::Kind::kClosed:
-      return v <= high.value;
-    case ByteBound::Kind::kOpen:
-      return v < high.value;
-    case ByteBound::Kind::kUnbounded:
-      return true;
-  }
-  return true;
-}
-
 // A deterministic per-row draw in [0, 1), so that a sample is repeatable.
 double RowDraw(std::string_view row_key) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a

@@ -20,16 +20,7 @@
 
 namespace lbt {
 
-// One end of a qualifier or value range.
-struct ByteBound {
-  enum class Kind { kUnbounded, kClosed, kOpen };
-  Kind kind = Kind::kUnbounded;
-  std::string value;
-
-  static ByteBound Unbounded() { return {}; }
-  static ByteBound Closed(std::string v) { return {Kind::kClosed, std::move(v)}; }
-  static ByteBound Open(std::string v) { return {Kind::kOpen, std::move(v)}; }
-};
+using ByteBound = Bound;  // an end of a qualifier or value range
 
 struct Filter {
   enum class Kind {

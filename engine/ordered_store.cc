@@ -284,23 +284,18 @@ void OrderedStore::Iterator::SeekForPrev(std::string_view target) {
   Prev();
 }
 
-void OrderedStore::Iterator::SeekToFirst() {
+void OrderedStore::Iterator::SeekToEdge(bool first) {
   valid_ = false;
   Result<Cursor*> cursor = CursorAt(0);
   if (!cursor.ok()) return Finish(cursor.status());
-  Result<bool> found = (*cursor)->First();
+  Result<bool> found = first ? (*cursor)->First() : (*cursor)->Last();
   if (!found.ok() || !*found) return Finish(found.status());
-  Finish(Settle(0, /*forward=*/true));
+  Finish(Settle(0, /*forward=*/first));
 }
 
-void OrderedStore::Iterator::SeekToLast() {
-  valid_ = false;
-  Result<Cursor*> cursor = CursorAt(0);
-  if (!cursor.ok()) return Finish(cursor.status());
-  Result<bool> found = (*cursor)->Last();
-  if (!found.ok() || !*found) return Finish(found.status());
-  Finish(Settle(0, /*forward=*/false));
-}
+void OrderedStore::Iterator::SeekToFirst() { SeekToEdge(/*first=*/true); }
+
+void OrderedStore::Iterator::SeekToLast() { SeekToEdge(/*first=*/false); }
 
 void OrderedStore::Iterator::Next() { Finish(StepAt(leaf_level_, /*forward=*/true)); }
 

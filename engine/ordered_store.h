@@ -102,6 +102,7 @@ class OrderedStore::Iterator {
   Status StepAt(size_t level, bool forward);
   Result<bool> SeekIn(size_t level, std::string_view target);
   void BuildKey(size_t leaf_level);
+  void SeekToEdge(bool first);
 
   Txn* txn_;
   const OrderedStore* store_;

@@ -27,40 +27,42 @@ RowRange RowRange::Prefix(std::string_view prefix) {
   return r;
 }
 
-bool RowRange::Contains(std::string_view key) const {
-  switch (start.kind) {
-    case RowBound::Kind::kClosed:
-      if (key < start.key) return false;
+bool InBounds(std::string_view v, const Bound& low, const Bound& high) {
+  switch (low.kind) {
+    case Bound::Kind::kClosed:
+      if (v < low.value) return false;
       break;
-    case RowBound::Kind::kOpen:
-      if (key <= start.key) return false;
+    case Bound::Kind::kOpen:
+      if (v <= low.value) return false;
       break;
-    case RowBound::Kind::kUnbounded:
+    case Bound::Kind::kUnbounded:
       break;
   }
-  switch (end.kind) {
-    case RowBound::Kind::kClosed:
-      return key <= end.key;
-    case RowBound::Kind::kOpen:
-      return key < end.key;
-    case RowBound::Kind::kUnbounded:
+  switch (high.kind) {
+    case Bound::Kind::kClosed:
+      return v <= high.value;
+    case Bound::Kind::kOpen:
+      return v < high.value;
+    case Bound::Kind::kUnbounded:
       return true;
   }
   return true;
 }
+
+bool RowRange::Contains(std::string_view key) const { return InBounds(key, start, end); }
 
 bool RowRange::IsEmpty() const {
   if (start.kind == RowBound::Kind::kUnbounded || end.kind == RowBound::Kind::kUnbounded) {
     return false;
   }
   if (start.kind == RowBound::Kind::kClosed && end.kind == RowBound::Kind::kClosed) {
-    return start.key > end.key;
+    return start.value > end.value;
   }
   if (start.kind == RowBound::Kind::kOpen && end.kind == RowBound::Kind::kOpen) {
     // (a, b) holds a + "\0" when b is longer than it.
-    return end.key <= start.key || end.key == start.key + std::string(1, '\0');
+    return end.value <= start.value || end.value == start.value + std::string(1, '\0');
   }
-  return start.key >= end.key;
+  return start.value >= end.value;
 }
 
 }  // namespace lbt

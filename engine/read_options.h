@@ -14,15 +14,20 @@
 
 namespace lbt {
 
-struct RowBound {
+// One end of a range of byte strings (row keys, qualifiers, values).
+struct Bound {
   enum class Kind { kUnbounded, kClosed, kOpen };
   Kind kind = Kind::kUnbounded;
-  std::string key;
+  std::string value;
 
-  static RowBound Unbounded() { return {}; }
-  static RowBound Closed(std::string key) { return {Kind::kClosed, std::move(key)}; }
-  static RowBound Open(std::string key) { return {Kind::kOpen, std::move(key)}; }
+  static Bound Unbounded() { return {}; }
+  static Bound Closed(std::string v) { return {Kind::kClosed, std::move(v)}; }
+  static Bound Open(std::string v) { return {Kind::kOpen, std::move(v)}; }
 };
+using RowBound = Bound;
+
+// True if `v` lies within [low, high] as their kinds say.
+bool InBounds(std::string_view v, const Bound& low, const Bound& high);
 
 // A contiguous range of row keys.
 struct RowRange {

@@ -39,13 +39,13 @@ Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const OrderedStore&
 EncodedRange EncodeRowRange(TableId table, const RowRange& range) {
   EncodedRange e;
   switch (range.start.kind) {
-    case RowBound::Kind::kClosed: e.lower = RowPrefix(table, range.start.key); break;
-    case RowBound::Kind::kOpen: e.lower = PrefixSuccessor(RowPrefix(table, range.start.key)); break;
+    case RowBound::Kind::kClosed: e.lower = RowPrefix(table, range.start.value); break;
+    case RowBound::Kind::kOpen: e.lower = PrefixSuccessor(RowPrefix(table, range.start.value)); break;
     case RowBound::Kind::kUnbounded: e.lower = TablePrefix(table); break;
   }
   switch (range.end.kind) {
-    case RowBound::Kind::kClosed: e.upper = PrefixSuccessor(RowPrefix(table, range.end.key)); break;
-    case RowBound::Kind::kOpen: e.upper = RowPrefix(table, range.end.key); break;
+    case RowBound::Kind::kClosed: e.upper = PrefixSuccessor(RowPrefix(table, range.end.value)); break;
+    case RowBound::Kind::kOpen: e.upper = RowPrefix(table, range.end.value); break;
     case RowBound::Kind::kUnbounded: e.upper = PrefixSuccessor(TablePrefix(table)); break;
   }
   return e;

@@ -19,14 +19,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 int64_t Resolve(int64_t ts, int64_t now) { return ts == kServerTime ? now : ts; }
 
-Result<const FamilySpec*> RequireFamily(const TableSpec& table, std::string_view family) {
-  const FamilySpec* spec = table.FindFamily(family);
-  if (spec == nullptr) {
-    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}",
-                                        family, table.name, table.FamilyList()));
-  }
-  return spec;
-}
 
 Status ValidateRowKey(std::string_view row_key) {
   if (row_key.empty()) return Status::InvalidArgument("a row key cannot be empty");
@@ -82,7 +74,7 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
   LBT_RETURN_IF_ERROR(ValidateRowKey(row_key));
   for (const Mutation& m : mutations) {
     if (m.kind == Mutation::Kind::kDeleteFromRow) continue;
-    LBT_ASSIGN_OR_RETURN(const FamilySpec* family, RequireFamily(table, m.family));
+    LBT_ASSIGN_OR_RETURN(const FamilySpec* family, table.RequireFamily(m.family));
     switch (m.kind) {
       case Mutation::Kind::kSetCell:
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));

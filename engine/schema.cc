@@ -140,6 +140,15 @@ const FamilySpec* TableSpec::FindFamily(std::string_view family) const {
   return it == families.end() ? nullptr : &it->second;
 }
 
+Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) const {
+  const FamilySpec* spec = FindFamily(family);
+  if (spec == nullptr) {
+    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}",
+                                        family, name, FamilyList()));
+  }
+  return spec;
+}
+
 std::string TableSpec::FamilyList() const {
   std::string out;
   for (const auto& [name, spec] : families) {

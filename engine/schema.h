@@ -67,6 +67,9 @@ struct TableSpec {
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;
+  // Like FindFamily, but a missing family is a NotFound error that lists
+  // the families the table has.
+  Result<const FamilySpec*> RequireFamily(std::string_view family) const;
   // The family names joined with ", ", for error messages.
   std::string FamilyList() const;
 };

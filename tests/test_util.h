@@ -80,6 +80,15 @@ struct FakeClock {
   }
 };
 
+// Opens (creating) a database in `dir` whose clock is `clock`'s.
+inline std::unique_ptr<Database> OpenWithClock(const std::string& dir, FakeClock* clock) {
+  DatabaseOptions options;
+  options.clock = clock->Fn();
+  auto db = Database::Open(dir, options);
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return db.ok() ? std::move(db).value() : nullptr;
+}
+
 // Random bytes that favour 0x00 and 0xFF, the bytes escaping must handle.
 inline std::string RandomBytes(std::mt19937_64& rng, size_t max_len, size_t min_len = 0) {
   std::uniform_int_distribution<size_t> len(min_len, max_len);

@@ -35,6 +35,8 @@ std::string Env(const char* name, const std::string& fallback) {
 }
 
 const std::string kCbt = Env("LBT_CBT", "/usr/bin/cbt");
+// LBT_BINARY lets a long run use a copy of lbt while the build moves on.
+const std::string kLbt = Env("LBT_BINARY", LBT_BINARY);
 const std::string kEmulator =
     Env("LBT_EMULATOR", "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator");
 constexpr const char* kInstallHint =
@@ -98,7 +100,7 @@ class Comparer {
                                     g_emulator->creds()};
     cbt.insert(cbt.end(), step.words.begin(), step.words.end());
     ProcessResult want = RunProcess(cbt, {"BIGTABLE_EMULATOR_HOST=" + g_emulator->host(), "TZ=UTC"});
-    std::vector<std::string> lbt = {LBT_BINARY, "--db", db_.Sub("db")};
+    std::vector<std::string> lbt = {kLbt, "--db", db_.Sub("db")};
     lbt.insert(lbt.end(), step.words.begin(), step.words.end());
     ProcessResult got = RunProcess(lbt, {"TZ=UTC", "LBT_HISTFILE=/dev/null"});
     if (want.out == got.out && (want.status == 0) == (got.status == 0)) return "";

@@ -18,11 +18,8 @@ constexpr int64_t kDay = 86'400'000'000;
 class GcTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    DatabaseOptions options;
-    options.clock = clock_.Fn();
-    auto db = Database::Open(dir_.path(), options);
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
+    db_ = testing::OpenWithClock(dir_.path(), &clock_);
+    ASSERT_NE(db_, nullptr);
     ASSERT_OK(db_->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
   }
 
