@@ -9,6 +9,7 @@
 #include "commands/cbt_args.h"
 #include "commands/command_table.h"
 #include "commands/csv_import.h"
+#include "commands/filter_json.h"
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
 #include "commands/progress.h"
@@ -229,6 +230,10 @@ Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& arg
   }
   LBT_ASSIGN_OR_RETURN(bool keys_only, BoolOption(ctx, args, "keys-only"));
   if (keys_only) chain.push_back(Filter::StripValue());
+  if (const std::string* json = args.Find("filter")) {
+    LBT_ASSIGN_OR_RETURN(Filter f, ParseFilterJson(*json));
+    chain.push_back(std::move(f));
+  }
   if (chain.empty()) return std::optional<Filter>();
   if (chain.size() == 1) return std::optional<Filter>(std::move(chain[0]));
   return std::optional<Filter>(Filter::Chain(std::move(chain)));
@@ -335,7 +340,25 @@ Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   RowRange range = RowRange::All();
   if (const std::string* prefix = parsed.Find("prefix")) range = RowRange::Prefix(*prefix);
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
-  LBT_ASSIGN_OR_RETURN(int64_t n, db->CountRows(args[0], range));
+  const std::string* json = parsed.Find("filter");
+  if (json == nullptr) {
+    LBT_ASSIGN_OR_RETURN(int64_t n, db->CountRows(args[0], range));
+    ctx.renderer->Count(n);
+    return Status::OK();
+  }
+  // With a filter, a row counts when the filter leaves it a cell.
+  LBT_ASSIGN_OR_RETURN(Filter filter, ParseFilterJson(*json));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> compiled, CompileFilter(filter));
+  ReadOptions options;
+  options.rows.row_ranges = {range};
+  options.filter = compiled.get();
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(args[0], options));
+  int64_t n = 0;
+  for (Row row; reader->Next(&row);) {
+    if (InterruptRequested()) return Status::Cancelled("interrupted");
+    ++n;
+  }
+  LBT_RETURN_IF_ERROR(reader->status());
   ctx.renderer->Count(n);
   return Status::OK();
 }
@@ -426,8 +449,9 @@ const std::vector<CommandSpec>& AllCommands() {
        "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n\n"
        "  Example: addtocell stats user1 clicks:total=1@1700000000000000",
        AddToCell, {"app-profile"}},
-      {"count", "count <table> [prefix=<row-key-prefix>]", "Count rows in a table",
-       "  Example: count mobile-time-series prefix=phone#", Count, {"prefix"}},
+      {"count", "count <table> [prefix=<row-key-prefix>] [filter=<json>]", "Count rows in a table",
+       "  With filter=, only rows the filter leaves a cell count (see 'help read').\n\n"
+       "  Example: count mobile-time-series prefix=phone#", Count, {"prefix", "filter"}},
       {"createfamily", "createfamily <table> <family>[:<gcpolicy>[:<type>]]", "Create a column family",
        "  Example: createfamily mobile-time-series stats_summary:maxversions=1", CreateFamily, {}},
       {"createtable", "createtable <table> [families=<family>:<gcpolicy>:<type>,...] [splits=<row>,...]",
@@ -463,7 +487,7 @@ const std::vector<CommandSpec>& AllCommands() {
        Import, {"column-family", "batch-size", "workers", "timestamp", "app-profile"}},
       {"lookup",
        "lookup <table> <row> [columns=<family>:<qualifier>,...] [cells-per-column=<n>] [keys-only=<true|false>] "
-       "[include-stats=full]",
+       "[include-stats=full] [filter=<json>]",
        "Read from a single row",
        "  columns=<family>:<qualifier>,...  Read only these columns (regexes; 'fam:' for a family)\n"
        "  cells-per-column=<n>              Read only this number of cells per column\n"
@@ -472,13 +496,14 @@ const std::vector<CommandSpec>& AllCommands() {
        "  Example: lookup mobile-time-series phone#4c410523#20190501 columns=stats_summary:os_build,os_name "
        "cells-per-column=1\n"
        "  Example: lookup mobile-time-series $'\\x41\\x42'",
-       Lookup, {"columns", "cells-per-column", "keys-only", "include-stats", "app-profile", "format-file",
+       Lookup, {"columns", "cells-per-column", "keys-only", "include-stats", "filter", "app-profile", "format-file",
                 "authorized-view"}},
       {"ls", "ls [table]", "List tables, or a table's column families",
        "  Example: ls mobile-time-series", Ls, {}},
       {"read",
        "read <table> [start=<row>] [end=<row>] [prefix=<prefix>] [regex=<regex>] [columns=<family>:<qualifier>,...] "
-       "[count=<n>] [cells-per-column=<n>] [reversed=<true|false>] [keys-only=<true|false>] [include-stats=full]",
+       "[count=<n>] [cells-per-column=<n>] [reversed=<true|false>] [keys-only=<true|false>] [include-stats=full] "
+       "[filter=<json>]",
        "Read rows",
        "  start=<row>                       Start reading at this row\n"
        "  end=<row>                         Stop reading before this row\n"
@@ -489,14 +514,17 @@ const std::vector<CommandSpec>& AllCommands() {
        "  cells-per-column=<n>              Read only this many cells per column\n"
        "  reversed=<true|false>             Read rows in reverse order\n"
        "  keys-only=<true|false>            Print cells without values\n"
-       "  include-stats=full                Print what the read looked at and returned\n\n"
+       "  include-stats=full                Print what the read looked at and returned\n"
+       "  filter=<json>                     A Bigtable RowFilter in its JSON form (bytes in base64), e.g.\n"
+       "                                    '{\"chain\":{\"filters\":[{\"familyNameRegexFilter\":\"cf\"},\n"
+       "                                    {\"cellsPerColumnLimitFilter\":1}]}}'\n\n"
        "  Examples:\n"
        "    read mobile-time-series prefix=phone columns=stats_summary:os_build,os_name count=10\n"
        "    read mobile-time-series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"
        "    read mobile-time-series regex=\"phone.*\" cells-per-column=1\n\n"
        "  A regex without start, end, prefix or count reads the whole table.",
        Read, {"start", "end", "prefix", "regex", "columns", "count", "cells-per-column", "reversed", "keys-only",
-              "include-stats", "app-profile", "format-file", "authorized-view"}},
+              "include-stats", "filter", "app-profile", "format-file", "authorized-view"}},
       {"set", "set <table> <row> <family>:<column>=<value>[@<timestamp>] ...", "Set value of a cell (write)",
        "  <timestamp> is in microseconds since the epoch and must be a multiple of 1000;\n"
        "  if it is not an integer, '@<timestamp>' is part of the value. Without it the\n"

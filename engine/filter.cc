@@ -453,9 +453,38 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
 }
 
+// The closed range of row keys a filter can leave cells for, from its
+// row key regexes (RE2 knows the smallest and largest string a regex can
+// match); nullopt when any row may pass.
+std::optional<RowRange> RowKeyHint(const Filter& f) {
+  if (f.kind == Filter::Kind::kRowKeyRegex) {
+    RE2::Options options;
+    options.set_encoding(RE2::Options::EncodingLatin1);
+    options.set_log_errors(false);
+    RE2 anchored("^(?:" + f.pattern + ")$", options);
+    std::string min, max;
+    if (!anchored.ok() || !anchored.PossibleMatchRange(&min, &max, 256)) return std::nullopt;
+    return RowRange::Closed(min, max);
+  }
+  if (f.kind != Filter::Kind::kChain) return std::nullopt;
+  // A chain passes a row only if every member does: intersect.
+  std::optional<RowRange> hint;
+  for (const Filter& child : f.children) {
+    std::optional<RowRange> h = RowKeyHint(child);
+    if (!h) continue;
+    if (!hint) {
+      hint = h;
+    } else {
+      hint->start.value = std::max(hint->start.value, h->start.value);
+      hint->end.value = std::min(hint->end.value, h->end.value);
+    }
+  }
+  return hint;
+}
+
 class CompiledFilter : public RowFilter {
  public:
-  explicit CompiledFilter(NodePtr root) : root_(std::move(root)) {}
+  CompiledFilter(NodePtr root, std::optional<RowRange> hint) : root_(std::move(root)), hint_(std::move(hint)) {}
   Status Apply(std::string_view row_key, std::vector<Cell>* cells) const override {
     std::vector<Cell> sunk;
     root_->Eval(EvalContext{row_key, &sunk}, cells);
@@ -466,8 +495,11 @@ class CompiledFilter : public RowFilter {
     return Status::OK();
   }
 
+  std::optional<RowRange> RowKeyHint() const override { return hint_; }
+
  private:
   NodePtr root_;
+  std::optional<RowRange> hint_;
 };
 
 }  // namespace
@@ -475,7 +507,7 @@ class CompiledFilter : public RowFilter {
 Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter) {
   Compiler compiler;
   LBT_ASSIGN_OR_RETURN(NodePtr root, compiler.Compile(filter, "filter", 1, false));
-  return std::unique_ptr<RowFilter>(std::make_unique<CompiledFilter>(std::move(root)));
+  return std::unique_ptr<RowFilter>(std::make_unique<CompiledFilter>(std::move(root), RowKeyHint(filter)));
 }
 
 }  // namespace lbt

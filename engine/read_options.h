@@ -69,6 +69,10 @@ class RowFilter {
   virtual ~RowFilter() = default;
   // Rewrites `cells` (in storage order, which the output keeps).
   virtual Status Apply(std::string_view row_key, std::vector<Cell>* cells) const = 0;
+
+  // A range of row keys outside which this filter leaves no cells, if it
+  // can tell; the reader then does not look at the rest of the table.
+  virtual std::optional<RowRange> RowKeyHint() const { return std::nullopt; }
 };
 
 struct ReadOptions {

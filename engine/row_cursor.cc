@@ -63,6 +63,18 @@ void RowCursor::PlanRanges() {
     EncodedRange e = EncodeRowRange(table_.id, r);
     if (e.lower < e.upper) ranges.push_back(std::move(e));
   }
+  if (options_.filter != nullptr) {
+    if (std::optional<RowRange> hint = options_.filter->RowKeyHint()) {
+      // Rows outside the filter's hint cannot pass it: do not read them.
+      EncodedRange h = EncodeRowRange(table_.id, *hint);
+      std::vector<EncodedRange> narrowed;
+      for (EncodedRange& r : ranges) {
+        EncodedRange n{std::max(r.lower, h.lower), std::min(r.upper, h.upper)};
+        if (n.lower < n.upper) narrowed.push_back(std::move(n));
+      }
+      ranges = std::move(narrowed);
+    }
+  }
   std::sort(ranges.begin(), ranges.end(),
             [](const EncodedRange& a, const EncodedRange& b) { return a.lower < b.lower; });
   for (EncodedRange& r : ranges) {
