@@ -4,6 +4,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 namespace lbt {
 
@@ -120,6 +122,80 @@ Filter Filter::ApplyLabel(std::string label) {
   return f;
 }
 
+Filter Filter::Union(std::vector<Filter> filters) {
+  Filter f = Make(Kind::kUnion);
+  f.children = std::move(filters);
+  return f;
+}
+
+Filter Filter::Skip(Filter filter) {
+  Filter f = Make(Kind::kSkip);
+  f.children.push_back(std::move(filter));
+  return f;
+}
+
+Filter Filter::While(Filter filter) {
+  Filter f = Make(Kind::kWhile);
+  f.children.push_back(std::move(filter));
+  return f;
+}
+
+Filter Filter::Compare(Target target, CompareOp op, Comparator comparator, std::string comparand) {
+  Filter f = Make(Kind::kCompare);
+  f.target = target;
+  f.op = op;
+  f.comparator = comparator;
+  f.comparand = std::move(comparand);
+  return f;
+}
+
+Filter Filter::QualifierRange(ByteBound low, ByteBound high) {
+  Filter f = Make(Kind::kQualifierRange);
+  f.low = std::move(low);
+  f.high = std::move(high);
+  return f;
+}
+
+Filter Filter::ColumnValue(std::string family, std::string qualifier, CompareOp op, Comparator comparator,
+                           std::string comparand, bool filter_if_missing, bool latest_version_only,
+                           bool exclude_column) {
+  Filter f = Make(Kind::kColumnValue);
+  f.family = std::move(family);
+  f.pattern = std::move(qualifier);
+  f.op = op;
+  f.comparator = comparator;
+  f.comparand = std::move(comparand);
+  f.filter_if_missing = filter_if_missing;
+  f.latest_version_only = latest_version_only;
+  f.exclude_column = exclude_column;
+  return f;
+}
+
+Filter Filter::Timestamps(std::vector<int64_t> micros) {
+  Filter f = Make(Kind::kTimestamps);
+  f.timestamps = std::move(micros);
+  return f;
+}
+
+Filter Filter::Page(int64_t rows) {
+  Filter f = Make(Kind::kPage);
+  f.count = rows;
+  return f;
+}
+
+Filter Filter::ColumnCount(int64_t columns) {
+  Filter f = Make(Kind::kColumnCount);
+  f.count = columns;
+  return f;
+}
+
+Filter Filter::ColumnPage(int64_t limit, int64_t offset) {
+  Filter f = Make(Kind::kColumnPage);
+  f.count = limit;
+  f.offset = offset;
+  return f;
+}
+
 // ---- evaluation ----
 
 namespace {
@@ -150,7 +226,22 @@ double RowDraw(std::string_view row_key) {
 struct EvalContext {
   std::string_view row_key;
   std::vector<Cell>* sunk;  // cells a Sink sent to the final output
+  bool* scan_done;          // set when no later row can pass
 };
+
+bool SameColumn(const Cell& a, const Cell& b) { return a.family == b.family && a.qualifier == b.qualifier; }
+
+// Keeps the cells of the columns whose position (0 = first column of the
+// row) lies in [first, first + count).
+void KeepColumns(std::vector<Cell>* cells, int64_t first, int64_t count) {
+  std::vector<Cell> kept;
+  int64_t column = -1;
+  for (size_t i = 0; i < cells->size(); ++i) {
+    if (i == 0 || !SameColumn((*cells)[i - 1], (*cells)[i])) ++column;
+    if (column >= first && column < first + count) kept.push_back((*cells)[i]);
+  }
+  *cells = std::move(kept);
+}
 
 class Node {
  public:
@@ -263,14 +354,17 @@ bool FullMatch(const RE2& re, const std::string& bytes) {
 }
 
 // Compiles one filter; `path` names it in error messages.
+
 class Compiler {
  public:
   Result<NodePtr> Compile(const Filter& f, const std::string& path, int depth, bool in_condition);
 
  private:
+  Result<NodePtr> CompileExtension(const Filter& f, const std::string& path, int depth, bool in_condition);
   Result<std::shared_ptr<RE2>> Regex(const std::string& pattern, const std::string& path);
   static bool HasLabel(const Filter& f);
 };
+
 
 bool Compiler::HasLabel(const Filter& f) {
   if (f.kind == Filter::Kind::kApplyLabel) return true;
@@ -449,9 +543,240 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
         for (Cell& c : *cells) c.labels.push_back(label);
       });
     }
+    case K::kUnion:
+    case K::kSkip:
+    case K::kWhile:
+    case K::kCompare:
+    case K::kQualifierRange:
+    case K::kColumnValue:
+    case K::kTimestamps:
+    case K::kPage:
+    case K::kColumnCount:
+    case K::kColumnPage:
+      return CompileExtension(f, path, depth, in_condition);
   }
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
 }
+
+// A byte-string test as HBase's CompareFilter makes it: op(target, comparand).
+class Matcher {
+ public:
+  static Result<Matcher> Make(Filter::CompareOp op, Filter::Comparator comparator, const std::string& comparand,
+                              const std::string& path) {
+    Matcher m;
+    m.op_ = op;
+    m.comparator_ = comparator;
+    m.comparand_ = comparand;
+    using C = Filter::Comparator;
+    if (comparator == C::kRegex || comparator == C::kSubstring) {
+      if (op != Filter::CompareOp::kEqual && op != Filter::CompareOp::kNotEqual) {
+        return Status::InvalidArgument(fmt::format(
+            "{}: regexstring: and substring: comparators take = or != only", path));
+      }
+    }
+    if (comparator == C::kRegex) {
+      m.regex_ = NewLatin1Regex(comparand);
+      if (!m.regex_->ok()) {
+        return Status::InvalidArgument(fmt::format("{}: invalid regular expression '{}': {}", path, comparand,
+                                                   m.regex_->error()));
+      }
+    }
+    if (comparator == C::kSubstring) {
+      for (char& c : m.comparand_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return m;
+  }
+
+  bool Matches(std::string_view target) const {
+    using C = Filter::Comparator;
+    switch (comparator_) {
+      case C::kBinary: return Holds(target.compare(comparand_));
+      case C::kBinaryPrefix: return Holds(target.substr(0, comparand_.size()).compare(comparand_));
+      case C::kRegex: {
+        bool found = RE2::PartialMatch(re2::StringPiece(target.data(), target.size()), *regex_);
+        return op_ == Filter::CompareOp::kEqual ? found : !found;
+      }
+      case C::kSubstring: {
+        std::string lower(target);
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        bool found = lower.find(comparand_) != std::string::npos;
+        return op_ == Filter::CompareOp::kEqual ? found : !found;
+      }
+    }
+    return false;
+  }
+
+ private:
+  bool Holds(int cmp) const {
+    switch (op_) {
+      case Filter::CompareOp::kLess: return cmp < 0;
+      case Filter::CompareOp::kLessOrEqual: return cmp <= 0;
+      case Filter::CompareOp::kEqual: return cmp == 0;
+      case Filter::CompareOp::kNotEqual: return cmp != 0;
+      case Filter::CompareOp::kGreaterOrEqual: return cmp >= 0;
+      case Filter::CompareOp::kGreater: return cmp > 0;
+    }
+    return false;
+  }
+
+  Filter::CompareOp op_ = Filter::CompareOp::kEqual;
+  Filter::Comparator comparator_ = Filter::Comparator::kBinary;
+  std::string comparand_;
+  std::shared_ptr<RE2> regex_;
+};
+
+class UnionNode : public Node {
+ public:
+  explicit UnionNode(std::vector<NodePtr> children) : children_(std::move(children)) {}
+  // A cell is kept once if any child keeps it, as the first such child left
+  // it; cells are matched to the input by their coordinates.
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    std::vector<std::vector<Cell>> outputs;
+    for (const NodePtr& child : children_) {
+      std::vector<Cell> copy = *cells;
+      child->Eval(ctx, &copy);
+      outputs.push_back(std::move(copy));
+    }
+    std::vector<Cell> result;
+    std::vector<size_t> next(outputs.size(), 0);
+    for (const Cell& in : *cells) {
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        // Outputs keep storage order, so a cursor per output suffices.
+        auto& out = outputs[k];
+        while (next[k] < out.size() && StorageLess(out[next[k]], in)) ++next[k];
+        if (next[k] < out.size() && SameColumn(out[next[k]], in) && out[next[k]].timestamp == in.timestamp) {
+          result.push_back(out[next[k]++]);
+          for (size_t j = k + 1; j < outputs.size(); ++j) {
+            while (next[j] < outputs[j].size() && !StorageLess(in, outputs[j][next[j]])) ++next[j];
+          }
+          break;
+        }
+      }
+    }
+    *cells = std::move(result);
+  }
+
+ private:
+  std::vector<NodePtr> children_;
+};
+
+// SKIP (keep_going) and WHILE (stop at the first failing row).
+class RowGuardNode : public Node {
+ public:
+  RowGuardNode(NodePtr child, bool ends_scan) : child_(std::move(child)), ends_scan_(ends_scan) {}
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    std::vector<Cell> out = *cells;
+    child_->Eval(ctx, &out);
+    if (out.size() == cells->size()) {
+      *cells = std::move(out);
+      return;
+    }
+    cells->clear();
+    if (ends_scan_) *ctx.scan_done = true;
+  }
+
+ private:
+  NodePtr child_;
+  bool ends_scan_;
+};
+
+class PageNode : public Node {
+ public:
+  explicit PageNode(int64_t rows) : rows_(rows) {}
+  void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    if (cells->empty()) return;
+    if (passed_ >= rows_) {
+      cells->clear();
+      *ctx.scan_done = true;
+      return;
+    }
+    if (++passed_ == rows_) *ctx.scan_done = true;
+  }
+
+ private:
+  int64_t rows_;
+  mutable int64_t passed_ = 0;  // state of one scan; a compiled filter serves one read
+};
+
+
+Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& path, int depth, bool in_condition) {
+  using K = Filter::Kind;
+  auto positive = [&](int64_t n, const char* what) -> Status {
+    if (n <= 0) return Status::InvalidArgument(fmt::format("{}: {} must be positive, got {}", path, what, n));
+    return Status::OK();
+  };
+  switch (f.kind) {
+    case K::kUnion: {
+      std::vector<NodePtr> nodes;
+      for (size_t i = 0; i < f.children.size(); ++i) {
+        LBT_ASSIGN_OR_RETURN(NodePtr n, Compile(f.children[i], fmt::format("{}.or[{}]", path, i), depth + 1, in_condition));
+        nodes.push_back(std::move(n));
+      }
+      return NodePtr(std::make_unique<UnionNode>(std::move(nodes)));
+    }
+    case K::kSkip:
+    case K::kWhile: {
+      LBT_ASSIGN_OR_RETURN(NodePtr n, Compile(f.children.at(0), path + (f.kind == K::kSkip ? ".skip" : ".while"),
+                                              depth + 1, in_condition));
+      return NodePtr(std::make_unique<RowGuardNode>(std::move(n), f.kind == K::kWhile));
+    }
+    case K::kCompare: {
+      LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
+      switch (f.target) {
+        case Filter::Target::kRowKey:
+          return Lambda([m](const EvalContext& ctx, std::vector<Cell>* cells) {
+            if (!m.Matches(ctx.row_key)) cells->clear();
+          });
+        case Filter::Target::kFamily:
+          return KeepIf([m](const Cell& c) { return m.Matches(c.family); });
+        case Filter::Target::kQualifier:
+          return KeepIf([m](const Cell& c) { return m.Matches(c.qualifier); });
+        case Filter::Target::kValue:
+          return KeepIf([m](const Cell& c) { return m.Matches(c.value); });
+      }
+      break;
+    }
+    case K::kQualifierRange:
+      return KeepIf([low = f.low, high = f.high](const Cell& c) { return InBounds(c.qualifier, low, high); });
+    case K::kColumnValue: {
+      LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
+      return Lambda([m, f](const EvalContext&, std::vector<Cell>* cells) {
+        bool found = false, passes = false;
+        for (const Cell& c : *cells) {
+          if (c.family != f.family || c.qualifier != f.pattern) continue;
+          if (found && f.latest_version_only) break;  // newest first: only the latest counts
+          found = true;
+          passes = passes || m.Matches(c.value);
+        }
+        if (found ? !passes : f.filter_if_missing) {
+          cells->clear();
+        } else if (f.exclude_column) {
+          std::erase_if(*cells, [&](const Cell& c) { return c.family == f.family && c.qualifier == f.pattern; });
+        }
+      });
+    }
+    case K::kTimestamps: {
+      std::set<int64_t> wanted(f.timestamps.begin(), f.timestamps.end());
+      return KeepIf([wanted](const Cell& c) { return wanted.count(c.timestamp) != 0; });
+    }
+    case K::kPage:
+      LBT_RETURN_IF_ERROR(positive(f.count, "a page size"));
+      return NodePtr(std::make_unique<PageNode>(f.count));
+    case K::kColumnCount:
+      LBT_RETURN_IF_ERROR(positive(f.count, "a column count"));
+      return Lambda([n = f.count](const EvalContext&, std::vector<Cell>* cells) { KeepColumns(cells, 0, n); });
+    case K::kColumnPage:
+      LBT_RETURN_IF_ERROR(positive(f.count, "a column page limit"));
+      if (f.offset < 0) return Status::InvalidArgument(fmt::format("{}: a column offset cannot be negative", path));
+      return Lambda([n = f.count, first = f.offset](const EvalContext&, std::vector<Cell>* cells) {
+        KeepColumns(cells, first, n);
+      });
+    default:
+      break;
+  }
+  return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
+}
+
 
 // The closed range of row keys a filter can leave cells for, from its
 // row key regexes (RE2 knows the smallest and largest string a regex can
@@ -487,7 +812,7 @@ class CompiledFilter : public RowFilter {
   CompiledFilter(NodePtr root, std::optional<RowRange> hint) : root_(std::move(root)), hint_(std::move(hint)) {}
   Status Apply(std::string_view row_key, std::vector<Cell>* cells) const override {
     std::vector<Cell> sunk;
-    root_->Eval(EvalContext{row_key, &sunk}, cells);
+    root_->Eval(EvalContext{row_key, &sunk, &scan_done_}, cells);
     if (!sunk.empty()) {
       std::move(sunk.begin(), sunk.end(), std::back_inserter(*cells));
       MergeInStorageOrder(cells);
@@ -496,10 +821,12 @@ class CompiledFilter : public RowFilter {
   }
 
   std::optional<RowRange> RowKeyHint() const override { return hint_; }
+  bool ScanDone() const override { return scan_done_; }
 
  private:
   NodePtr root_;
   std::optional<RowRange> hint_;
+  mutable bool scan_done_ = false;  // a compiled filter serves one read at a time
 };
 
 }  // namespace

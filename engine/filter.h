@@ -43,7 +43,25 @@ struct Filter {
     kCellsPerColumnLimit, // count
     kStripValue,
     kApplyLabel,          // pattern holds the label
+    // Beyond Bigtable's model, for the HBase filter language:
+    kUnion,               // children; a cell any child keeps, once (HBase OR)
+    kSkip,                // children[0]; drops a row if it drops any of its cells
+    kWhile,               // children[0]; ends the scan at the first such row
+    kCompare,             // target, op, comparator, pattern (HBase CompareFilter)
+    kQualifierRange,      // low, high over qualifiers of any family
+    kColumnValue,         // family, pattern (qualifier), op, comparator, flags
+    kTimestamps,          // timestamps (exact, in microseconds)
+    kPage,                // count: rows to return in the whole scan
+    kColumnCount,         // count: cells of the first N columns of a row
+    kColumnPage,          // count columns starting at offset
   };
+
+  // What a kCompare filter looks at.
+  enum class Target { kRowKey, kFamily, kQualifier, kValue };
+  enum class CompareOp { kLess, kLessOrEqual, kEqual, kNotEqual, kGreaterOrEqual, kGreater };
+  // How the comparand is matched: bytes order, bytes order on the target's
+  // prefix, an unanchored regex search, a case-insensitive substring.
+  enum class Comparator { kBinary, kBinaryPrefix, kRegex, kSubstring };
 
   Kind kind = Kind::kPassAll;
   std::vector<Filter> children;
@@ -57,6 +75,16 @@ struct Filter {
   int64_t start_micros = 0;
   int64_t end_micros = 0;
   double probability = 0;
+  // HBase extensions.
+  Target target = Target::kRowKey;
+  CompareOp op = CompareOp::kEqual;
+  Comparator comparator = Comparator::kBinary;
+  std::string comparand;
+  bool filter_if_missing = false;    // kColumnValue
+  bool latest_version_only = true;   // kColumnValue
+  bool exclude_column = false;       // kColumnValue: SingleColumnValueExcludeFilter
+  int64_t offset = 0;                // kColumnPage
+  std::vector<int64_t> timestamps;   // kTimestamps
 
   static Filter PassAll();
   static Filter BlockAll();
@@ -78,6 +106,19 @@ struct Filter {
   static Filter CellsPerColumnLimit(int64_t n);
   static Filter StripValue();
   static Filter ApplyLabel(std::string label);
+
+  static Filter Union(std::vector<Filter> filters);
+  static Filter Skip(Filter filter);
+  static Filter While(Filter filter);
+  static Filter Compare(Target target, CompareOp op, Comparator comparator, std::string comparand);
+  static Filter QualifierRange(ByteBound low, ByteBound high);
+  static Filter ColumnValue(std::string family, std::string qualifier, CompareOp op, Comparator comparator,
+                            std::string comparand, bool filter_if_missing, bool latest_version_only,
+                            bool exclude_column);
+  static Filter Timestamps(std::vector<int64_t> micros);
+  static Filter Page(int64_t rows);
+  static Filter ColumnCount(int64_t columns);
+  static Filter ColumnPage(int64_t limit, int64_t offset);
 };
 
 // Validates `filter` as Bigtable does (chains and interleaves need two or

@@ -73,6 +73,10 @@ class RowFilter {
   // A range of row keys outside which this filter leaves no cells, if it
   // can tell; the reader then does not look at the rest of the table.
   virtual std::optional<RowRange> RowKeyHint() const { return std::nullopt; }
+
+  // True once the filter will pass no further row (HBase's WHILE and
+  // PageFilter); the reader then stops. Apply may set it.
+  virtual bool ScanDone() const { return false; }
 };
 
 struct ReadOptions {

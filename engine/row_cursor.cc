@@ -156,6 +156,7 @@ Result<bool> RowCursor::NextForward(Row* row) {
     }
     LBT_RETURN_IF_ERROR(AssembleRow(row));
     if (!row->cells.empty()) return true;
+    if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   }
   return false;
 }
@@ -190,12 +191,14 @@ Result<bool> RowCursor::NextReversed(Row* row) {
     }
     LBT_RETURN_IF_ERROR(it_->status());
     if (!row->cells.empty()) return true;
+    if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   }
   return false;
 }
 
 Result<bool> RowCursor::Next(Row* row) {
   if (options_.rows_limit > 0 && stats_.rows_returned >= options_.rows_limit) return false;
+  if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   LBT_ASSIGN_OR_RETURN(bool found, options_.reversed ? NextReversed(row) : NextForward(row));
   if (found) {
     ++stats_.rows_returned;
