@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+
+#include "commands/hbase_commands.h"
+#include "commands/hbase_syntax.h"
+#include "commands/tokenizer.h"
 
 namespace lbt {
 
@@ -79,6 +84,64 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
   Status status = spec->handler(ctx, args);
   out->Flush();
   return {status, ctx.usage_error};
+}
+
+}  // namespace lbt
+
+namespace lbt {
+
+bool IsHBaseStatement(std::string_view statement) {
+  std::string name, args;
+  if (!SplitHBaseCommand(statement, &name, &args)) return false;
+  if (FindHBaseCommand(name) == nullptr) return false;
+  if (FindCommand(name) == nullptr) return true;
+  // Both dialects have `count`: HBase quotes the table or passes options.
+  size_t first = args.find_first_not_of(" \t");
+  if (first == std::string::npos) return false;
+  return args[first] == '\'' || args[first] == '"' || args.find(',') != std::string::npos ||
+         args.find('{') != std::string::npos;
+}
+
+namespace {
+
+CommandOutcome RunHBase(Session* session, Output* out, Output* err, std::string_view statement) {
+  auto start = std::chrono::steady_clock::now();
+  std::string name, text;
+  SplitHBaseCommand(statement, &name, &text);
+  const HBaseCommandSpec* spec = FindHBaseCommand(name);
+  CommandOutcome outcome;
+  outcome.hbase = true;
+  Result<std::vector<HValue>> args = ParseHBaseArgs(text);
+  if (!args.ok()) {
+    outcome.status = Status::InvalidArgument(fmt::format("{}; usage: {}", args.status().message(), spec->usage));
+    outcome.usage_error = true;
+    return outcome;
+  }
+  HBaseContext ctx{session, out, err};
+  outcome.status = spec->handler(ctx, *args);
+  outcome.usage_error = ctx.usage_error;
+  if (!outcome.status.ok() && ctx.usage_error) {
+    outcome.status = Status::InvalidArgument(fmt::format("{}; usage: {}", outcome.status.message(), spec->usage));
+  }
+  if (outcome.status.ok() && session->options().format == OutputFormat::kText) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out->Write(fmt::format("Took {:.4f} seconds\n", seconds));
+  }
+  out->Flush();
+  return outcome;
+}
+
+}  // namespace
+
+CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement) {
+  if (IsHBaseStatement(statement)) return RunHBase(session, out, err, statement);
+  Result<std::vector<std::string>> words = Tokenize(statement);
+  if (!words.ok()) return {words.status(), false};
+  return RunCommand(session, out, err, *words);
+}
+
+std::string ErrorLine(const CommandOutcome& outcome) {
+  return (outcome.hbase ? "ERROR: " : "error: ") + outcome.status.message();
 }
 
 }  // namespace lbt

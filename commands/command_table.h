@@ -59,12 +59,24 @@ std::string SuggestWord(std::string_view word, const std::vector<std::string_vie
 struct CommandOutcome {
   Status status;
   bool usage_error = false;
+  bool hbase = false;  // errors read "ERROR: ..." as in the HBase shell
   // 0 success, 1 the command failed, 2 usage error.
   int ExitCode() const { return status.ok() ? 0 : usage_error ? 2 : 1; }
 };
 
-// Runs one tokenized command. An empty word list does nothing.
+// Runs one tokenized cbt command. An empty word list does nothing.
 CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std::vector<std::string>& words);
+
+// True if `statement` is in the HBase shell's language: its first word is
+// an HBase command, or it is `count` with a quoted table ('t') or options.
+bool IsHBaseStatement(std::string_view statement);
+
+// Runs one statement in whichever dialect its first word names.
+CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement);
+
+// The one line that reports a failed command, e.g. "error: table 't' does
+// not exist" or, for the HBase dialect, "ERROR: Unknown table t!".
+std::string ErrorLine(const CommandOutcome& outcome);
 
 }  // namespace lbt
 

@@ -72,7 +72,9 @@ std::string EncodeTableSpec(const TableSpec& spec) {
                             {"gc_rule", GcRuleToJson(f.gc_rule)},
                             {"value_type", std::string(ValueTypeName(f.value_type))}});
   }
-  return json{{"id", spec.id}, {"families", families}}.dump();
+  json doc = {{"id", spec.id}, {"families", families}};
+  if (!spec.enabled) doc["enabled"] = false;
+  return doc.dump();
 }
 
 Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec) {
@@ -86,6 +88,7 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   }
   spec->name = std::string(name);
   spec->id = j["id"].get<TableId>();
+  spec->enabled = j.value("enabled", true);
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;

@@ -329,10 +329,28 @@ Status Database::SetGcRule(std::string_view table, std::string_view family, cons
   });
 }
 
+Status Database::SetTableEnabled(std::string_view table, bool enabled) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    if (current->enabled == enabled) return Status::OK();
+    TableSpec spec = *current;
+    spec.enabled = enabled;
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+  if (!spec->enabled) {
+    return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", table));
+  }
+  return spec;
+}
+
 // ---- writes ----
 
 Status Database::ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows) {
-  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
   for (const RowMutation& row : rows) {
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row.row_key, row.mutations));
   }
@@ -346,7 +364,7 @@ Status Database::ApplyRows(Txn* txn, std::string_view table, const std::vector<R
 Status Database::MutateRow(std::string_view table, std::string_view row_key,
                            const std::vector<Mutation>& mutations) {
   return Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
     RowWriter writer(txn, stores_.get(), spec, NowMicros());
     return writer.Apply(row_key, mutations);
@@ -378,7 +396,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
   Row result;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     result = Row{std::string(row_key), {}};
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     const int64_t now = NowMicros();
     RowWriter writer(txn, stores_.get(), spec, now);
     for (const ReadModifyWriteRule& rule : rules) {
@@ -426,7 +444,7 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
                                          const std::vector<Mutation>& false_mutations) {
   bool matched = false;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, true_mutations));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, false_mutations));
     const int64_t now = NowMicros();
@@ -471,7 +489,7 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
                                                        const ReadOptions& options) {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
-  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
   for (const ColumnSelector& c : options.columns) {
     LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
@@ -494,7 +512,7 @@ Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {
   int64_t count = 0;
   LBT_RETURN_IF_ERROR(View([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     bool rows_store_exact = true;
     for (const auto& [name, family] : spec->families) {
       if (CanHideNewest(family.gc_rule)) rows_store_exact = false;

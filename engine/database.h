@@ -85,6 +85,10 @@ class Database {
   // CollectGarbage.
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule);
 
+  // Disables or enables a table (HBase's disable/enable). A disabled
+  // table keeps its schema and data but refuses reads and writes.
+  Status SetTableEnabled(std::string_view table, bool enabled);
+
   // ---- writes ----
 
   // Applies `mutations` to one row, in order, atomically.
@@ -131,6 +135,8 @@ class Database {
   // Runs `fn` in a read transaction.
   Status View(const std::function<Status(Txn*)>& fn);
   Status ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows);
+  // The spec of an enabled table, for reads and writes of its data.
+  Result<const TableSpec*> RequireEnabled(std::string_view table);
 
   std::string dir_;
   DatabaseOptions options_;

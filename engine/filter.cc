@@ -778,6 +778,22 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
 }
 
 
+// The more restrictive of two lower bounds: unbounded is the loosest, and
+// at one value an open bound excludes more than a closed one.
+Bound TighterStart(const Bound& a, const Bound& b) {
+  if (a.kind == Bound::Kind::kUnbounded) return b;
+  if (b.kind == Bound::Kind::kUnbounded) return a;
+  if (a.value != b.value) return a.value > b.value ? a : b;
+  return a.kind == Bound::Kind::kOpen ? a : b;
+}
+
+Bound TighterEnd(const Bound& a, const Bound& b) {
+  if (a.kind == Bound::Kind::kUnbounded) return b;
+  if (b.kind == Bound::Kind::kUnbounded) return a;
+  if (a.value != b.value) return a.value < b.value ? a : b;
+  return a.kind == Bound::Kind::kOpen ? a : b;
+}
+
 // The closed range of row keys a filter can leave cells for, from its
 // row key regexes (RE2 knows the smallest and largest string a regex can
 // match); nullopt when any row may pass.
@@ -791,6 +807,21 @@ std::optional<RowRange> RowKeyHint(const Filter& f) {
     if (!anchored.ok() || !anchored.PossibleMatchRange(&min, &max, 256)) return std::nullopt;
     return RowRange::Closed(min, max);
   }
+  if (f.kind == Filter::Kind::kCompare && f.target == Filter::Target::kRowKey) {
+    using O = Filter::CompareOp;
+    RowRange r;
+    if (f.comparator == Filter::Comparator::kBinaryPrefix && f.op == O::kEqual) return RowRange::Prefix(f.comparand);
+    if (f.comparator != Filter::Comparator::kBinary) return std::nullopt;
+    switch (f.op) {
+      case O::kLess: r.end = Bound::Open(f.comparand); break;
+      case O::kLessOrEqual: r.end = Bound::Closed(f.comparand); break;
+      case O::kEqual: r = RowRange::Closed(f.comparand, f.comparand); break;
+      case O::kGreaterOrEqual: r.start = Bound::Closed(f.comparand); break;
+      case O::kGreater: r.start = Bound::Open(f.comparand); break;
+      case O::kNotEqual: return std::nullopt;
+    }
+    return r;
+  }
   if (f.kind != Filter::Kind::kChain) return std::nullopt;
   // A chain passes a row only if every member does: intersect.
   std::optional<RowRange> hint;
@@ -800,8 +831,8 @@ std::optional<RowRange> RowKeyHint(const Filter& f) {
     if (!hint) {
       hint = h;
     } else {
-      hint->start.value = std::max(hint->start.value, h->start.value);
-      hint->end.value = std::min(hint->end.value, h->end.value);
+      hint->start = TighterStart(hint->start, h->start);
+      hint->end = TighterEnd(hint->end, h->end);
     }
   }
   return hint;

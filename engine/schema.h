@@ -64,6 +64,8 @@ struct TableSpec {
   std::string name;
   TableId id = 0;
   std::map<std::string, FamilySpec, std::less<>> families;  // by name
+  // HBase's disable/enable: a disabled table refuses reads and writes.
+  bool enabled = true;
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;

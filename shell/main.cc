@@ -27,10 +27,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!options.words.empty()) {
-    lbt::CommandOutcome outcome = lbt::RunCommand(&session, &out, &err, options.words);
-    if (!outcome.status.ok()) {
-      err.Write("error: " + outcome.status.message() + "\n");
-    }
+    // An HBase statement arrives split by the shell: join it back together.
+    std::string joined;
+    for (const std::string& w : options.words) joined += (joined.empty() ? "" : " ") + w;
+    lbt::CommandOutcome outcome = lbt::IsHBaseStatement(joined)
+                                      ? lbt::RunStatement(&session, &out, &err, joined)
+                                      : lbt::RunCommand(&session, &out, &err, options.words);
+    if (!outcome.status.ok()) err.Write(lbt::ErrorLine(outcome) + "\n");
     return outcome.ExitCode();
   }
   if (!options.commands.empty() || !options.script.empty()) {

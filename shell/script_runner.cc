@@ -44,23 +44,19 @@ int ScriptRunner::RunText(const std::string& text, const std::string& name, int 
 }
 
 int ScriptRunner::RunStatement(const std::string& statement, const std::string& name, int line) {
-  auto report = [&](const Status& status, int code) {
+  auto report = [&](const std::string& error_line) {
     failed_ = true;
-    err_->Write(name.empty() ? fmt::format("error: {}\n", status.message())
-                             : fmt::format("{}:{}: error: {}\n", name, line, status.message()));
+    err_->Write(name.empty() ? error_line + "\n" : fmt::format("{}:{}: {}\n", name, line, error_line));
     err_->Flush();
-    return code;
+    return 1;
   };
   Result<std::vector<std::string>> words = Tokenize(statement);
-  if (!words.ok()) return report(words.status(), 1);
-  if (words->empty()) return 0;
-  if (options_.echo) {
-    out_->Write(fmt::format("> {}\n", statement));
-  }
-  if ((*words)[0] == "source") return Source(*words, name, line);
-  CommandOutcome outcome = RunCommand(session_, out_, err_, *words);
+  if (words.ok() && words->empty()) return 0;
+  if (options_.echo) out_->Write(fmt::format("> {}\n", statement));
+  if (words.ok() && (*words)[0] == "source") return Source(*words, name, line);
+  CommandOutcome outcome = lbt::RunStatement(session_, out_, err_, statement);
   err_->Flush();
-  if (!outcome.status.ok()) return report(outcome.status, 1);
+  if (!outcome.status.ok()) return report(ErrorLine(outcome));
   return 0;
 }
 

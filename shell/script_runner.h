@@ -12,6 +12,7 @@
 #include <istream>
 #include <string>
 
+#include "commands/command_table.h"
 #include "commands/output.h"
 #include "commands/session.h"
 

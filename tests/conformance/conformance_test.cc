@@ -19,6 +19,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "commands/tokenizer.h"
 #include "tests/conformance/process.h"
@@ -55,6 +56,14 @@ class EmulatorEnvironment : public ::testing::Environment {
     // ignores them, and skipping the lookup makes each call ~40x faster.
     creds_ = (fs::temp_directory_path() / ("lbt-conformance-creds-" + std::to_string(getpid()) + ".json")).string();
     std::ofstream(creds_) << "{}";
+    // Accepting connections is not yet serving: wait for a real answer.
+    for (int attempt = 0; available_ && attempt < 50; ++attempt) {
+      ProcessResult r = RunProcess({kCbt, "-project", "conformance", "-instance", "warmup", "-creds", creds_, "ls"},
+                                   {"BIGTABLE_EMULATOR_HOST=" + host()});
+      if (r.status == 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    available_ = false;
   }
   void TearDown() override {
     StopProcess(pid_);

@@ -54,6 +54,9 @@ TEST(FilterTest, RangesAndLimits) {
   EXPECT_EQ(Apply(Filter::ValueRange(ByteBound::Closed("v2"), ByteBound::Open("w"))).size(), 2u);
   EXPECT_EQ(Apply(Filter::CellsPerColumnLimit(1)),
             (std::vector<Cell>{C("a", "x", 3000, "v3"), C("a", "y", 1000, "w"), C("b", "x", 5000, "z")}));
+  // Offset and limit count cells across families, in storage order.
+  EXPECT_EQ(Apply(Filter::Chain({Filter::CellsPerRowOffset(2), Filter::CellsPerRowLimit(2)})),
+            (std::vector<Cell>{C("a", "y", 1000, "w"), C("b", "x", 5000, "z")}));
   EXPECT_EQ(Apply(Filter::Chain({Filter::CellsPerRowOffset(1), Filter::CellsPerRowLimit(2)})),
             (std::vector<Cell>{C("a", "x", 2000, "v2"), C("a", "y", 1000, "w")}));
 }

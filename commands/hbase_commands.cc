@@ -1,0 +1,794 @@
+#include "commands/hbase_commands.h"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "commands/gc_policy_text.h"
+#include "commands/hbase_filter.h"
+#include "commands/interrupt.h"
+#include "commands/renderer.h"
+#include "engine/filter.h"
+#include "engine/row_reader.h"
+
+namespace lbt {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr int64_t kMsPerSecond = 1000;
+constexpr int64_t kMicrosPerMs = 1000;
+constexpr int64_t kUnlimitedVersions = 2147483647;  // HBase's Integer.MAX_VALUE
+
+bool Text(const HBaseContext& ctx) { return ctx.session->options().format == OutputFormat::kText; }
+
+void Line(HBaseContext& ctx, const std::string& text) { ctx.out->Write(text + "\n"); }
+
+Status Usage(HBaseContext& ctx, const std::string& message) {
+  ctx.usage_error = true;
+  return Status::InvalidArgument(message);
+}
+
+Status UnknownTable(std::string_view table) { return Status::NotFound(fmt::format("Unknown table {}!", table)); }
+
+// ---- argument helpers ----
+
+Result<std::string> StringArg(HBaseContext& ctx, const std::vector<HValue>& args, size_t i, const char* what) {
+  if (i >= args.size()) return Usage(ctx, fmt::format("missing {}", what));
+  const HValue& v = args[i];
+  if (v.kind == HValue::Kind::kString) return v.text;
+  if (v.kind == HValue::Kind::kInteger) return std::to_string(v.integer);  // Ruby's to_s
+  return Usage(ctx, fmt::format("{} must be a string, got {}", what, v.Describe()));
+}
+
+Result<int64_t> IntValue(HBaseContext& ctx, const HValue& v, const char* what) {
+  if (v.kind == HValue::Kind::kInteger) return v.integer;
+  return Usage(ctx, fmt::format("{} must be an integer, got {}", what, v.Describe()));
+}
+
+// The hash at args[i], or an empty hash when there is none.
+Result<HValue> OptionsArg(HBaseContext& ctx, const std::vector<HValue>& args, size_t i) {
+  if (i >= args.size()) {
+    HValue empty;
+    empty.kind = HValue::Kind::kHash;
+    return empty;
+  }
+  if (!args[i].IsHash()) return Usage(ctx, fmt::format("expected a hash of options, got {}", args[i].Describe()));
+  return args[i];
+}
+
+Status CheckKeys(HBaseContext& ctx, const HValue& hash, std::initializer_list<const char*> known) {
+  for (const auto& [key, value] : hash.entries) {
+    bool ok = false;
+    for (const char* k : known) ok |= key == k;
+    if (!ok) {
+      std::string list;
+      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      return Usage(ctx, fmt::format("unknown option {}; expected one of {}", key, list));
+    }
+  }
+  return Status::OK();
+}
+
+// "f:q" -> family f, qualifier q ("f" alone: an empty qualifier).
+std::pair<std::string, std::string> SplitColumn(const std::string& column) {
+  size_t colon = column.find(':');
+  if (colon == std::string::npos) return {column, ""};
+  return {column.substr(0, colon), column.substr(colon + 1)};
+}
+
+// ---- database helpers ----
+
+Result<Database*> OpenDb(HBaseContext& ctx, std::string_view table, bool write) {
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(write));
+  if (db == nullptr) return UnknownTable(table);
+  return db;
+}
+
+// The table's spec, with HBase's wording for a missing or disabled table.
+Result<TableSpec> RequireTable(HBaseContext& ctx, Database* db, std::string_view table, bool must_be_enabled) {
+  Result<TableSpec> spec = db->DescribeTable(table);
+  if (!spec.ok()) return spec.status().IsNotFound() ? UnknownTable(table) : spec.status();
+  (void)ctx;
+  if (must_be_enabled && !spec->enabled) {
+    return Status::FailedPrecondition(fmt::format("Table {} is disabled!", table));
+  }
+  return spec;
+}
+
+Result<Database*> DataTable(HBaseContext& ctx, std::string_view table, bool write, TableSpec* spec = nullptr) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, write));
+  LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(ctx, db, table, /*must_be_enabled=*/true));
+  if (spec != nullptr) *spec = std::move(s);
+  return db;
+}
+
+// ---- families: HBase's VERSIONS and TTL as GC rules ----
+
+struct HBaseFamilyShape {
+  int64_t versions = 1;          // kUnlimitedVersions: no limit
+  int64_t ttl_seconds = 0;       // 0: FOREVER
+};
+
+GcRule RuleFor(const HBaseFamilyShape& shape) {
+  std::vector<GcRule> rules;
+  if (shape.ttl_seconds > 0) rules.push_back(GcRule::MaxAge(shape.ttl_seconds * kMsPerSecond * kMicrosPerMs));
+  if (shape.versions < kUnlimitedVersions) rules.push_back(GcRule::MaxVersions(shape.versions));
+  if (rules.empty()) return GcRule::Never();
+  if (rules.size() == 1) return rules[0];
+  return GcRule::Union(std::move(rules));
+}
+
+// The HBase view of a rule, when it has one.
+std::optional<HBaseFamilyShape> ShapeOf(const GcRule& rule) {
+  HBaseFamilyShape shape;
+  shape.versions = kUnlimitedVersions;
+  auto take = [&](const GcRule& r) {
+    if (r.kind == GcRule::Kind::kMaxVersions) {
+      shape.versions = r.max_versions;
+      return true;
+    }
+    if (r.kind == GcRule::Kind::kMaxAge && r.max_age_micros % (kMsPerSecond * kMicrosPerMs) == 0) {
+      shape.ttl_seconds = r.max_age_micros / (kMsPerSecond * kMicrosPerMs);
+      return true;
+    }
+    return r.kind == GcRule::Kind::kNever;
+  };
+  if (rule.kind == GcRule::Kind::kUnion && rule.rules.size() == 2 && rule.rules[0].kind != rule.rules[1].kind) {
+    if (take(rule.rules[0]) && take(rule.rules[1])) return shape;
+    return std::nullopt;
+  }
+  if (take(rule)) return shape;
+  return std::nullopt;
+}
+
+// Reads NAME/VERSIONS/TTL from a family hash into *family; other keys
+// mean nothing locally and are reported on stderr, as HBase reports
+// arguments it ignores.
+Status ApplyFamilyOptions(HBaseContext& ctx, const HValue& hash, FamilySpec* family, HBaseFamilyShape* shape) {
+  for (const auto& [key, value] : hash.entries) {
+    if (key == "NAME" || key == "METHOD") continue;
+    if (key == "VERSIONS") {
+      LBT_ASSIGN_OR_RETURN(shape->versions, IntValue(ctx, value, "VERSIONS"));
+      if (shape->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
+    } else if (key == "TTL") {
+      if (value.kind == HValue::Kind::kString && value.text == "FOREVER") {
+        shape->ttl_seconds = 0;
+      } else {
+        LBT_ASSIGN_OR_RETURN(shape->ttl_seconds, IntValue(ctx, value, "TTL"));
+        if (shape->ttl_seconds < 1) return Usage(ctx, "TTL must be a positive number of seconds or FOREVER");
+      }
+    } else {
+      ctx.err->Write(fmt::format("Argument ignored for column family {}: {} (no meaning for a local database)\n",
+                                 family->name, key));
+    }
+  }
+  family->gc_rule = RuleFor(*shape);
+  return Status::OK();
+}
+
+std::string FormatTtl(int64_t seconds) {
+  if (seconds == 0) return "FOREVER";
+  std::string human;
+  const std::pair<int64_t, const char*> units[] = {{86400, "DAY"}, {3600, "HOUR"}, {60, "MINUTE"}, {1, "SECOND"}};
+  int64_t rest = seconds;
+  for (auto [size, name] : units) {
+    if (rest >= size) {
+      int64_t n = rest / size;
+      rest %= size;
+      human += fmt::format("{}{} {}{}", human.empty() ? "" : " ", n, name, n == 1 ? "" : "S");
+    }
+  }
+  return fmt::format("{} SECONDS ({})", seconds, human);
+}
+
+std::string DescribeFamily(const FamilySpec& f) {
+  std::string out = fmt::format("{{NAME => '{}'", f.name);
+  if (std::optional<HBaseFamilyShape> shape = ShapeOf(f.gc_rule)) {
+    out += fmt::format(", VERSIONS => '{}', TTL => '{}'",
+                       shape->versions == kUnlimitedVersions ? std::string("unlimited") : std::to_string(shape->versions),
+                       FormatTtl(shape->ttl_seconds));
+  } else {
+    out += fmt::format(", GC_POLICY => '{}'", FormatGcPolicy(f.gc_rule));
+  }
+  if (IsAggregate(f.value_type)) out += fmt::format(", AGGREGATE => '{}'", ValueTypeName(f.value_type));
+  return out + "}";
+}
+
+// ---- DDL ----
+
+Status Create(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  std::vector<FamilySpec> families;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const HValue& a = args[i];
+    FamilySpec family;
+    HBaseFamilyShape shape;
+    if (a.IsString()) {
+      family.name = a.text;
+      family.gc_rule = RuleFor(shape);
+    } else if (a.IsHash() && a.Find("NAME") != nullptr) {
+      LBT_ASSIGN_OR_RETURN(family.name, StringArg(ctx, {*a.Find("NAME")}, 0, "NAME"));
+      LBT_RETURN_IF_ERROR(ApplyFamilyOptions(ctx, a, &family, &shape));
+    } else if (a.IsHash()) {
+      for (const auto& [key, value] : a.entries) {
+        ctx.err->Write(fmt::format("Argument ignored for table {}: {} (no meaning for a local database)\n", table, key));
+      }
+      continue;
+    } else {
+      return Usage(ctx, fmt::format("expected a family name or {{NAME => ...}}, got {}", a.Describe()));
+    }
+    families.push_back(std::move(family));
+  }
+  if (families.empty()) return Usage(ctx, "create needs at least one column family");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(true));
+  Status s = db->CreateTable(table, families);
+  if (s.IsAlreadyExists()) return Status::AlreadyExists(fmt::format("Table already exists: {}!", table));
+  LBT_RETURN_IF_ERROR(s);
+  if (Text(ctx)) Line(ctx, "Created table " + table);
+  return Status::OK();
+}
+
+Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  if (args.size() < 2) return Usage(ctx, "alter needs a family change such as NAME => 'f1', VERSIONS => 5");
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
+  for (size_t i = 1; i < args.size(); ++i) {
+    const HValue& change = args[i];
+    if (!change.IsHash()) return Usage(ctx, fmt::format("expected a hash, got {}", change.Describe()));
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+    if (const HValue* doomed = change.Find("delete")) {
+      LBT_RETURN_IF_ERROR(db->DropFamily(table, doomed->text));
+      continue;
+    }
+    const HValue* name = change.Find("NAME");
+    if (name == nullptr || !name->IsString()) return Usage(ctx, "alter needs NAME => 'family'");
+    const HValue* method = change.Find("METHOD");
+    if (method != nullptr && method->text == "delete") {
+      LBT_RETURN_IF_ERROR(db->DropFamily(table, name->text));
+      continue;
+    }
+    FamilySpec family;
+    family.name = name->text;
+    HBaseFamilyShape shape;
+    if (const FamilySpec* existing = spec.FindFamily(name->text)) {
+      family = *existing;
+      shape = ShapeOf(existing->gc_rule).value_or(HBaseFamilyShape{});
+    }
+    LBT_RETURN_IF_ERROR(ApplyFamilyOptions(ctx, change, &family, &shape));
+    if (spec.FindFamily(name->text) != nullptr) {
+      LBT_RETURN_IF_ERROR(db->SetGcRule(table, family.name, family.gc_rule));
+    } else {
+      LBT_RETURN_IF_ERROR(db->CreateFamily(table, family));
+    }
+  }
+  if (Text(ctx)) {
+    Line(ctx, "Updating all regions with the new schema...");
+    Line(ctx, "Done.");
+  }
+  return Status::OK();
+}
+
+Status Describe(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+  if (!Text(ctx)) {
+    Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->TableInfo(spec);
+    return Status::OK();
+  }
+  Line(ctx, fmt::format("Table {} is {}", table, spec.enabled ? "ENABLED" : "DISABLED"));
+  Line(ctx, table);
+  Line(ctx, "COLUMN FAMILIES DESCRIPTION");
+  for (const auto& [name, family] : spec.families) Line(ctx, DescribeFamily(family));
+  Line(ctx, fmt::format("{} row(s)", spec.families.size()));
+  return Status::OK();
+}
+
+Status List(HBaseContext& ctx, const std::vector<HValue>& args) {
+  std::string pattern = ".*";
+  if (!args.empty()) {
+    LBT_ASSIGN_OR_RETURN(pattern, StringArg(ctx, args, 0, "a regular expression"));
+  }
+  RE2 re(pattern);
+  if (!re.ok()) return Usage(ctx, fmt::format("invalid regular expression '{}': {}", pattern, re.error()));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
+  std::vector<std::string> tables;
+  if (db != nullptr) {
+    LBT_ASSIGN_OR_RETURN(std::vector<std::string> all, db->ListTables());
+    for (const std::string& t : all) {
+      if (RE2::FullMatch(t, re)) tables.push_back(t);
+    }
+  }
+  if (!Text(ctx)) {
+    Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->Tables(tables);
+    return Status::OK();
+  }
+  Line(ctx, "TABLE");
+  for (const std::string& t : tables) Line(ctx, t);
+  Line(ctx, fmt::format("{} row(s)", tables.size()));
+  return Status::OK();
+}
+
+Status Exists(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
+  bool exists = db != nullptr && db->DescribeTable(table).ok();
+  if (Text(ctx)) {
+    Line(ctx, fmt::format("Table {} {} exist", table, exists ? "does" : "does not"));
+  } else {
+    Line(ctx, json{{"exists", exists}}.dump());
+  }
+  return Status::OK();
+}
+
+Status SetEnabled(HBaseContext& ctx, const std::vector<HValue>& args, bool enabled) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
+  LBT_RETURN_IF_ERROR(RequireTable(ctx, db, table, false).status());
+  return db->SetTableEnabled(table, enabled);
+}
+
+Status Disable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, false); }
+Status Enable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, true); }
+
+Status IsEnabledOrDisabled(HBaseContext& ctx, const std::vector<HValue>& args, bool ask_enabled) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+  bool answer = ask_enabled ? spec.enabled : !spec.enabled;
+  Line(ctx, Text(ctx) ? (answer ? "true" : "false") : json{{ask_enabled ? "enabled" : "disabled", answer}}.dump());
+  return Status::OK();
+}
+
+Status IsEnabled(HBaseContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, true); }
+Status IsDisabled(HBaseContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, false); }
+
+Status Drop(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+  if (spec.enabled) return Status::FailedPrecondition(fmt::format("Table {} is enabled. Disable it first.", table));
+  return db->DropTable(table);
+}
+
+Status Truncate(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
+  LBT_RETURN_IF_ERROR(RequireTable(ctx, db, table, false).status());
+  if (Text(ctx)) Line(ctx, fmt::format("Truncating '{}' table (it may take a while):", table));
+  LBT_RETURN_IF_ERROR(db->DropRowRange(table, ""));
+  return db->SetTableEnabled(table, true);
+}
+
+// ---- data ----
+
+Result<int64_t> TimestampArg(HBaseContext& ctx, const HValue& v) {
+  LBT_ASSIGN_OR_RETURN(int64_t ms, IntValue(ctx, v, "a timestamp (milliseconds)"));
+  if (ms < 0 || ms > INT64_MAX / kMicrosPerMs) return Usage(ctx, fmt::format("timestamp {} is out of range", ms));
+  return ms * kMicrosPerMs;
+}
+
+Status Put(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() < 4) return Usage(ctx, "put needs a table, a row, a column and a value");
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(std::string row, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
+  int64_t ts = kServerTime;
+  if (args.size() > 4 && !args[4].IsHash()) {
+    LBT_ASSIGN_OR_RETURN(ts, TimestampArg(ctx, args[4]));
+  }
+  auto [family, qualifier] = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+  return db->MutateRow(table, row, {Mutation::SetCell(family, qualifier, value, ts)});
+}
+
+// The read options shared by get and scan: columns, time, versions, filter.
+struct ReadRequest {
+  ReadOptions options;
+  std::vector<Filter> filters;  // chained in order
+  int64_t maxlength = -1;
+};
+
+Status AddColumns(HBaseContext& ctx, const HValue& v, ReadRequest* request) {
+  std::vector<HValue> list = v.kind == HValue::Kind::kArray ? v.items : std::vector<HValue>{v};
+  for (const HValue& c : list) {
+    if (!c.IsString()) return Usage(ctx, fmt::format("a column must be a string, got {}", c.Describe()));
+    size_t colon = c.text.find(':');
+    if (colon == std::string::npos) {
+      request->options.columns.push_back({c.text, std::nullopt});
+    } else {
+      request->options.columns.push_back({c.text.substr(0, colon), c.text.substr(colon + 1)});
+    }
+  }
+  return Status::OK();
+}
+
+Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* request) {
+  if (const HValue* c = opts.Find("COLUMNS")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, request));
+  if (const HValue* c = opts.Find("COLUMN")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, request));
+  if (const HValue* ts = opts.Find("TIMESTAMP")) {
+    LBT_ASSIGN_OR_RETURN(int64_t micros, TimestampArg(ctx, *ts));
+    request->filters.push_back(Filter::TimestampRange(micros, micros + kMicrosPerMs));
+  }
+  if (const HValue* range = opts.Find("TIMERANGE")) {
+    if (range->kind != HValue::Kind::kArray || range->items.size() != 2) {
+      return Usage(ctx, "TIMERANGE takes [start, end] in milliseconds");
+    }
+    LBT_ASSIGN_OR_RETURN(int64_t start, TimestampArg(ctx, range->items[0]));
+    LBT_ASSIGN_OR_RETURN(int64_t end, TimestampArg(ctx, range->items[1]));
+    if (end <= start) return Usage(ctx, "TIMERANGE needs start < end");
+    request->filters.push_back(Filter::TimestampRange(start, end));
+  }
+  int64_t versions = 1;  // HBase returns the newest version unless asked
+  if (const HValue* v = opts.Find("VERSIONS")) {
+    LBT_ASSIGN_OR_RETURN(versions, IntValue(ctx, *v, "VERSIONS"));
+    if (versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
+  }
+  request->options.cells_per_column_limit = versions;
+  if (const HValue* f = opts.Find("FILTER")) {
+    if (!f->IsString()) return Usage(ctx, "FILTER takes a filter string such as \"PrefixFilter('p')\"");
+    LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(f->text));
+    request->filters.push_back(std::move(parsed));
+  }
+  if (const HValue* m = opts.Find("MAXLENGTH")) {
+    LBT_ASSIGN_OR_RETURN(request->maxlength, IntValue(ctx, *m, "MAXLENGTH"));
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<RowFilter>> CompileRequest(const ReadRequest& request) {
+  if (request.filters.empty()) return std::unique_ptr<RowFilter>();
+  if (request.filters.size() == 1) return CompileFilter(request.filters[0]);
+  return CompileFilter(Filter::Chain(request.filters));
+}
+
+std::string CellText(const Cell& c, int64_t maxlength) {
+  std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ToStringBinary(c.value));
+  if (maxlength >= 0 && static_cast<int64_t>(text.size()) > maxlength) text.resize(maxlength);
+  return text;
+}
+
+std::string ColumnText(const Cell& c) { return c.family + ":" + ToStringBinary(c.qualifier); }
+
+Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() < 2) return Usage(ctx, "get needs a table and a row");
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
+  ReadRequest request;
+  for (size_t i = 2; i < args.size(); ++i) {
+    if (args[i].IsHash()) {
+      LBT_RETURN_IF_ERROR(CheckKeys(ctx, args[i], {"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS",
+                                                  "FILTER", "MAXLENGTH", "ATTRIBUTES", "AUTHORIZATIONS",
+                                                  "CONSISTENCY"}));
+      LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, args[i], &request));
+    } else {
+      LBT_RETURN_IF_ERROR(AddColumns(ctx, args[i], &request));
+    }
+  }
+  if (request.options.cells_per_column_limit == 0) request.options.cells_per_column_limit = 1;
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(request));
+  request.options.filter = filter.get();
+  TableSpec spec;
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false, &spec));
+  for (const ColumnSelector& c : request.options.columns) {
+    if (spec.FindFamily(c.family) == nullptr) {
+      return Status::NotFound(fmt::format("Unknown column family '{}' in table {}; its families are: {}", c.family,
+                                          table, spec.FamilyList()));
+    }
+  }
+  LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, request.options));
+  if (!Text(ctx)) {
+    auto renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
+    renderer->BeginRows();
+    if (row) renderer->Row(*row);
+    renderer->EndRows(nullptr);
+    return Status::OK();
+  }
+  Line(ctx, "COLUMN  CELL");
+  size_t cells = 0;
+  if (row) {
+    for (const Cell& c : row->cells) Line(ctx, " " + ColumnText(c) + " " + CellText(c, request.maxlength));
+    cells = row->cells.size();
+  }
+  Line(ctx, fmt::format("{} row(s)", cells));
+  return Status::OK();
+}
+
+// The row range of a scan: ROWPREFIXFILTER wins over STARTROW/STOPROW; a
+// reversed scan starts at STARTROW (inclusive) and goes down to STOPROW
+// (exclusive), as in HBase.
+Status ScanRange(HBaseContext& ctx, const HValue& opts, bool reversed, RowSet* rows) {
+  if (const HValue* prefix = opts.Find("ROWPREFIXFILTER")) {
+    LBT_ASSIGN_OR_RETURN(std::string p, StringArg(ctx, {*prefix}, 0, "ROWPREFIXFILTER"));
+    rows->row_ranges = {RowRange::Prefix(p)};
+    return Status::OK();
+  }
+  std::string start, stop;
+  if (const HValue* s = opts.Find("STARTROW")) {
+    LBT_ASSIGN_OR_RETURN(start, StringArg(ctx, {*s}, 0, "STARTROW"));
+  }
+  if (const HValue* s = opts.Find("STOPROW")) {
+    LBT_ASSIGN_OR_RETURN(stop, StringArg(ctx, {*s}, 0, "STOPROW"));
+  }
+  if (start.empty() && stop.empty()) return Status::OK();
+  RowRange range;
+  if (!reversed) {
+    if (!start.empty()) range.start = Bound::Closed(start);
+    if (!stop.empty()) range.end = Bound::Open(stop);
+  } else {
+    if (!start.empty()) range.end = Bound::Closed(start);
+    if (!stop.empty()) range.start = Bound::Open(stop);
+  }
+  rows->row_ranges = {range};
+  return Status::OK();
+}
+
+Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  if (args.size() > 2) return Usage(ctx, "scan takes a table and one hash of options");
+  LBT_ASSIGN_OR_RETURN(HValue opts, OptionsArg(ctx, args, 1));
+  LBT_RETURN_IF_ERROR(CheckKeys(ctx, opts, {"ROWPREFIXFILTER", "STARTROW", "STOPROW", "LIMIT", "COLUMNS", "COLUMN",
+                                            "TIMESTAMP", "TIMERANGE", "VERSIONS", "REVERSED", "FILTER", "MAXLENGTH",
+                                            "CACHE", "CACHE_BLOCKS", "RAW", "ATTRIBUTES", "AUTHORIZATIONS",
+                                            "CONSISTENCY"}));
+  ReadRequest request;
+  LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, opts, &request));
+  if (const HValue* r = opts.Find("REVERSED")) {
+    if (r->kind != HValue::Kind::kBool) return Usage(ctx, "REVERSED takes true or false");
+    request.options.reversed = r->boolean;
+  }
+  LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, request.options.reversed, &request.options.rows));
+  if (const HValue* limit = opts.Find("LIMIT")) {
+    LBT_ASSIGN_OR_RETURN(request.options.rows_limit, IntValue(ctx, *limit, "LIMIT"));
+    if (request.options.rows_limit < 1) return Usage(ctx, "LIMIT must be at least 1");
+  }
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(request));
+  request.options.filter = filter.get();
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));
+  const bool text = Text(ctx);
+  std::unique_ptr<Renderer> renderer;
+  if (text) {
+    Line(ctx, "ROW  COLUMN+CELL");
+  } else {
+    renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
+    renderer->BeginRows();
+  }
+  int64_t rows = 0;
+  for (Row row; reader->Next(&row); ++rows) {
+    if (InterruptRequested()) return Status::Cancelled("interrupted");
+    if (!text) {
+      renderer->Row(row);
+      continue;
+    }
+    const std::string key = ToStringBinary(row.key);
+    for (const Cell& c : row.cells) {
+      Line(ctx, fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c, request.maxlength)));
+    }
+  }
+  LBT_RETURN_IF_ERROR(reader->status());
+  if (text) {
+    Line(ctx, fmt::format("{} row(s)", rows));
+  } else {
+    renderer->EndRows(nullptr);
+  }
+  return Status::OK();
+}
+
+Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(HValue opts, OptionsArg(ctx, args, 1));
+  LBT_RETURN_IF_ERROR(CheckKeys(ctx, opts, {"INTERVAL", "STARTROW", "STOPROW", "ROWPREFIXFILTER", "FILTER", "CACHE"}));
+  int64_t interval = 1000;
+  if (const HValue* i = opts.Find("INTERVAL")) {
+    LBT_ASSIGN_OR_RETURN(interval, IntValue(ctx, *i, "INTERVAL"));
+    if (interval < 1) return Usage(ctx, "INTERVAL must be at least 1");
+  }
+  ReadRequest request;
+  LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, false, &request.options.rows));
+  if (const HValue* f = opts.Find("FILTER")) {
+    if (!f->IsString()) return Usage(ctx, "FILTER takes a filter string");
+    LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(f->text));
+    request.filters.push_back(std::move(parsed));
+  }
+  request.filters.push_back(Filter::StripValue());  // counting needs no values
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(request));
+  request.options.filter = filter.get();
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));
+  int64_t rows = 0;
+  for (Row row; reader->Next(&row);) {
+    if (InterruptRequested()) return Status::Cancelled("interrupted");
+    if (++rows % interval == 0 && Text(ctx)) {
+      Line(ctx, fmt::format("Current count: {}, row: {}", rows, ToStringBinary(row.key)));
+    }
+  }
+  LBT_RETURN_IF_ERROR(reader->status());
+  if (Text(ctx)) {
+    Line(ctx, fmt::format("{} row(s)", rows));
+  } else {
+    Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->Count(rows);
+  }
+  return Status::OK();
+}
+
+Status Delete(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() < 3) return Usage(ctx, "delete needs a table, a row and a column");
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  auto [family, qualifier] = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+  int64_t ts;
+  if (args.size() > 3 && !args[3].IsHash()) {
+    LBT_ASSIGN_OR_RETURN(ts, TimestampArg(ctx, args[3]));
+  } else {
+    // Without a timestamp, HBase deletes the newest version only.
+    ReadOptions latest;
+    latest.columns = {{family, qualifier}};
+    latest.cells_per_column_limit = 1;
+    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, latest));
+    if (!row) return Status::OK();
+    ts = row->cells[0].timestamp;
+  }
+  return db->MutateRow(table, row_key, {Mutation::DeleteFromColumn(family, qualifier, {ts, ts + kMicrosPerMs})});
+}
+
+Status DeleteAll(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  if (args.size() == 2 && args[1].IsHash()) {
+    const HValue* prefix = args[1].Find("ROWPREFIXFILTER");
+    if (prefix == nullptr || !prefix->IsString()) return Usage(ctx, "deleteall takes a row, or {ROWPREFIXFILTER => 'p'}");
+    LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+    return db->DropRowRange(table, prefix->text);
+  }
+  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+  if (args.size() == 2) return db->MutateRow(table, row_key, {Mutation::DeleteFromRow()});
+  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  auto [family, qualifier] = SplitColumn(column);
+  TimestampRange range;
+  if (args.size() > 3) {
+    // With a timestamp: every version at or before it.
+    LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampArg(ctx, args[3]));
+    range = {0, ts + kMicrosPerMs};
+  }
+  Mutation m = qualifier.empty() && column.find(':') == std::string::npos
+                   ? Mutation::DeleteFromFamily(family)
+                   : Mutation::DeleteFromColumn(family, qualifier, range);
+  return db->MutateRow(table, row_key, {m});
+}
+
+Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() < 3) return Usage(ctx, "incr needs a table, a row and a column");
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  int64_t delta = 1;
+  if (args.size() > 3 && !args[3].IsHash()) {
+    LBT_ASSIGN_OR_RETURN(delta, IntValue(ctx, args[3], "the increment"));
+  }
+  auto [family, qualifier] = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+  LBT_ASSIGN_OR_RETURN(Row out, db->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
+  int64_t value = 0;
+  DecodeInt64(out.cells.at(0).value, &value);
+  Line(ctx, Text(ctx) ? fmt::format("COUNTER VALUE = {}", value) : json{{"counter", value}}.dump());
+  return Status::OK();
+}
+
+Status GetCounter(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() != 3) return Usage(ctx, "get_counter needs a table, a row and a column");
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  auto [family, qualifier] = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
+  ReadOptions latest;
+  latest.columns = {{family, qualifier}};
+  latest.cells_per_column_limit = 1;
+  LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, latest));
+  if (!row) {
+    Line(ctx, Text(ctx) ? "No counter found at specified coordinates" : json{{"counter", nullptr}}.dump());
+    return Status::OK();
+  }
+  int64_t value;
+  if (!DecodeInt64(row->cells[0].value, &value)) {
+    return Status::FailedPrecondition(fmt::format("{} holds {} bytes, not an 8-byte counter", column,
+                                                  row->cells[0].value.size()));
+  }
+  Line(ctx, Text(ctx) ? fmt::format("COUNTER VALUE = {}", value) : json{{"counter", value}}.dump());
+  return Status::OK();
+}
+
+Status Append(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() < 4) return Usage(ctx, "append needs a table, a row, a column and a value");
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
+  auto [family, qualifier] = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+  LBT_ASSIGN_OR_RETURN(Row out, db->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
+  const std::string& now = out.cells.at(0).value;
+  Line(ctx, Text(ctx) ? "CURRENT VALUE = " + ToStringBinary(now) : RowToJson(out, ctx.session->options().bytes));
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string ToStringBinary(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size());
+  for (char ch : bytes) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= ' ' && c <= '~' && c != '\\') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xf]);
+    }
+  }
+  return out;
+}
+
+const std::vector<HBaseCommandSpec>& HBaseCommands() {
+  static const std::vector<HBaseCommandSpec> commands = {
+      {"alter", "alter 't', NAME => 'f', VERSIONS => 5 | alter 't', NAME => 'f', METHOD => 'delete'",
+       "Change, add or delete a column family",
+       "  Example: alter 't', NAME => 'f1', VERSIONS => 5, TTL => 86400", Alter},
+      {"append", "append 't', 'r', 'f:q', 'value'", "Append to a cell's value",
+       "  Prints CURRENT VALUE = <the new value>.", Append},
+      {"count", "count 't' [, {INTERVAL => n, STARTROW => 'r', STOPROW => 'r', FILTER => \"...\"}]",
+       "Count rows (HBase form: the table in quotes)", "  Example: count 'vehicles', {INTERVAL => 10000}", Count},
+      {"create", "create 't', 'f1', 'f2' | create 't', {NAME => 'f1', VERSIONS => 3, TTL => 86400}",
+       "Create a table (HBase form)",
+       "  VERSIONS becomes maxversions and TTL (seconds) maxage; with both, either\n"
+       "  collects a cell. Without VERSIONS a family keeps 1 version, as in HBase.\n"
+       "  Options with no local meaning (BLOOMFILTER, COMPRESSION, ...) are ignored.",
+       Create},
+      {"delete", "delete 't', 'r', 'f:q' [, ts]", "Delete one version of a cell (the newest, or the one at ts)", "",
+       Delete},
+      {"deleteall", "deleteall 't', 'r' [, 'f:q' [, ts]] | deleteall 't', {ROWPREFIXFILTER => 'p'}",
+       "Delete a row, a column, or every row with a prefix", "", DeleteAll},
+      {"desc", "desc 't'", "Describe a table (HBase form)", "", Describe},
+      {"describe", "describe 't'", "Describe a table (HBase form)", "", Describe},
+      {"disable", "disable 't'", "Disable a table: it keeps its data but refuses reads and writes", "", Disable},
+      {"drop", "drop 't'", "Drop a disabled table", "", Drop},
+      {"enable", "enable 't'", "Enable a table", "", Enable},
+      {"exists", "exists 't'", "Tell whether a table exists", "", Exists},
+      {"get", "get 't', 'r' [, 'f:q', ... | {COLUMN(S) =>, TIMESTAMP =>, TIMERANGE => [a, b], VERSIONS =>, FILTER =>}]",
+       "Read one row (HBase form)", "  Example: get 't1', 'r1', {COLUMN => 'f:q', VERSIONS => 3}", Get},
+      {"get_counter", "get_counter 't', 'r', 'f:q'", "Print an 8-byte counter", "", GetCounter},
+      {"incr", "incr 't', 'r', 'f:q' [, n]", "Increment an 8-byte big-endian counter", "", Incr},
+      {"is_disabled", "is_disabled 't'", "Tell whether a table is disabled", "", IsDisabled},
+      {"is_enabled", "is_enabled 't'", "Tell whether a table is enabled", "", IsEnabled},
+      {"list", "list ['regex']", "List tables (HBase form)", "", List},
+      {"put", "put 't', 'r', 'f:q', 'value' [, ts]", "Write a cell (timestamps in milliseconds)", "", Put},
+      {"scan",
+       "scan 't' [, {ROWPREFIXFILTER =>, STARTROW =>, STOPROW =>, LIMIT =>, COLUMNS =>, TIMESTAMP =>, "
+       "TIMERANGE =>, VERSIONS =>, REVERSED =>, FILTER =>, MAXLENGTH =>}]",
+       "Scan rows (HBase form)",
+       "  Example: scan 'vehicles', {ROWPREFIXFILTER => 'STC#22#'}\n"
+       "  Example: scan 't', {FILTER => \"PrefixFilter('user#') AND ValueFilter(=, 'substring:ok')\"}",
+       Scan},
+      {"truncate", "truncate 't'", "Delete every row of a table, keeping its schema", "", Truncate},
+  };
+  return commands;
+}
+
+const HBaseCommandSpec* FindHBaseCommand(std::string_view name) {
+  for (const HBaseCommandSpec& spec : HBaseCommands()) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+}  // namespace lbt
