@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
+#include "commands/bulk_io.h"
 #include "commands/cbt_args.h"
 #include "commands/command_table.h"
 #include "commands/csv_import.h"
@@ -363,33 +366,99 @@ Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// format= if given, else the file's extension: .jsonl/.json or CSV.
+Result<bool> IsJsonl(CommandContext& ctx, const CbtArgs& parsed, const std::string& path) {
+  if (const std::string* format = parsed.Find("format")) {
+    if (*format != "csv" && *format != "jsonl") {
+      return ctx.Usage(fmt::format("bad format '{}': expected csv or jsonl", *format));
+    }
+    return *format == "jsonl";
+  }
+  return EndsWith(path, ".jsonl") || EndsWith(path, ".json");
+}
+
 Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
-  CsvImportOptions options;
-  if (const std::string* family = parsed.Find("column-family")) options.column_family = *family;
+  LBT_ASSIGN_OR_RETURN(bool jsonl, IsJsonl(ctx, parsed, args[1]));
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> batch, PositiveOption(ctx, parsed, "batch-size"));
-  options.batch_size = batch.value_or(500);
   LBT_RETURN_IF_ERROR(PositiveOption(ctx, parsed, "workers").status());  // one writer locally
-  if (const std::string* ts = parsed.Find("timestamp")) {
-    if (*ts != "now" && *ts != "value-encoded") {
-      return ctx.Usage(fmt::format("bad timestamp '{}': expected now or value-encoded", *ts));
-    }
-    options.value_encoded_timestamps = *ts == "value-encoded";
-  }
   std::ifstream in(args[1], std::ios::binary);
   if (!in) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
   in.seekg(0, std::ios::end);
   const int64_t size = in.tellg();
   in.seekg(0);
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
   Progress progress(ctx.err, "importing " + args[1]);
-  options.on_batch = [&](int64_t rows) {
-    progress.Update(rows, in.tellg(), size);
+  auto on_batch = [&](int64_t rows, int64_t bytes) {
+    progress.Update(rows, bytes, size);
     return InterruptRequested() ? Status::Cancelled("interrupted; the rows of earlier batches are kept")
                                 : Status::OK();
   };
-  LBT_ASSIGN_OR_RETURN(int64_t rows, ImportCsv(db, args[0], &in, options));
+  int64_t rows = 0;
+  if (jsonl) {
+    BulkOptions options;
+    options.batch_size = batch.value_or(options.batch_size);
+    options.on_batch = on_batch;
+    LBT_ASSIGN_OR_RETURN(rows, ImportJsonl(db, args[0], &in, options));
+  } else {
+    CsvImportOptions options;
+    if (const std::string* family = parsed.Find("column-family")) options.column_family = *family;
+    options.batch_size = batch.value_or(options.batch_size);
+    if (const std::string* ts = parsed.Find("timestamp")) {
+      if (*ts != "now" && *ts != "value-encoded") {
+        return ctx.Usage(fmt::format("bad timestamp '{}': expected now or value-encoded", *ts));
+      }
+      options.value_encoded_timestamps = *ts == "value-encoded";
+    }
+    options.on_batch = [&](int64_t rows) { return on_batch(rows, in.tellg()); };
+    LBT_ASSIGN_OR_RETURN(rows, ImportCsv(db, args[0], &in, options));
+  }
+  LBT_RETURN_IF_ERROR(db->Sync());
   ctx.err->Write(fmt::format("Done importing {} rows.\n", rows));
+  return Status::OK();
+}
+
+Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
+  LBT_ASSIGN_OR_RETURN(bool jsonl, IsJsonl(ctx, parsed, args[1]));
+  if (!parsed.Find("format") && !jsonl && !EndsWith(args[1], ".csv")) jsonl = true;  // jsonl unless .csv
+  ReadOptions read;
+  const std::string* prefix = parsed.Find("prefix");
+  const std::string* start = parsed.Find("start");
+  const std::string* end = parsed.Find("end");
+  if (prefix != nullptr && (start != nullptr || end != nullptr)) {
+    return ctx.Usage("start= and end= cannot be combined with prefix=");
+  }
+  if (prefix != nullptr) {
+    read.rows.row_ranges = {RowRange::Prefix(*prefix)};
+  } else if (start != nullptr || end != nullptr) {
+    read.rows.row_ranges = {RowRange::ClosedOpen(start ? *start : "", end ? *end : "")};
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  LBT_RETURN_IF_ERROR(db->DescribeTable(args[0]).status());
+  FILE* file = std::fopen(args[1].c_str(), "wb");
+  if (file == nullptr) return Status::IOError(fmt::format("cannot write '{}': {}", args[1], std::strerror(errno)));
+  int64_t rows = 0;
+  Status status;
+  {
+    Output out(file);
+    Progress progress(ctx.err, "exporting " + args[0]);
+    Result<int64_t> written = ExportRows(db, args[0], read, jsonl ? ExportFormat::kJsonl : ExportFormat::kCsv,
+                                         ctx.session->options().bytes, &out, [&](int64_t n) {
+                                           progress.Update(n);
+                                           return InterruptRequested() ? Status::Cancelled("interrupted")
+                                                                       : Status::OK();
+                                         });
+    status = written.status();
+    if (written.ok()) rows = *written;
+  }
+  if (std::fclose(file) != 0 && status.ok()) status = Status::IOError(fmt::format("cannot write '{}'", args[1]));
+  LBT_RETURN_IF_ERROR(status);
+  ctx.err->Write(fmt::format("Exported {} rows to {}.\n", rows, args[1]));
   return Status::OK();
 }
 
@@ -473,9 +542,18 @@ const std::vector<CommandSpec>& AllCommands() {
       {"deletetable", "deletetable <table>", "Delete a table and its data",
        "  Example: deletetable mobile-time-series", DeleteTable, {}},
       {"help", "help [command]", "Print help text", "  Example: help read", Help, {}},
+      {"export", "export <table> <file> [format=jsonl|csv] [prefix=<prefix> | start=<row> end=<row>]",
+       "Write a table's rows to a file",
+       "  jsonl (the default, unless the file ends in .csv) writes every cell as the\n"
+       "  row objects of --format jsonl, and import reads them back exactly. csv writes\n"
+       "  cbt's CSV layout with the newest cell of each column as <value>@<timestamp>\n"
+       "  (import it with timestamp=value-encoded).\n\n"
+       "  Example: export metrics metrics.jsonl prefix=host0137#",
+       Export, {"format", "prefix", "start", "end"}},
       {"import",
-       "import <table> <file.csv> [column-family=<family>] [batch-size=<500>] [timestamp=<now|value-encoded>]",
-       "Batch write many rows from a CSV file",
+       "import <table> <file> [format=csv|jsonl] [column-family=<family>] [batch-size=<10000>] "
+       "[timestamp=<now|value-encoded>]",
+       "Batch write many rows from a CSV or JSON lines file",
        "  The file may start with a column family row and must have a qualifier row;\n"
        "  the first column holds row keys and is empty in the header rows:\n\n"
        "      ,stats,,meta\n"
@@ -483,8 +561,10 @@ const std::vector<CommandSpec>& AllCommands() {
        "      host1,0.5,12,linux\n\n"
        "  Without a family row, name the family with column-family=. With\n"
        "  timestamp=value-encoded a cell may be written <value>@<micros>.\n\n"
+       "  A .jsonl file (or format=jsonl) holds the row objects of --format jsonl.\n"
+       "  Each batch of rows is one transaction; a row is never split.\n\n"
        "  Example: import metrics data.csv batch-size=1000",
-       Import, {"column-family", "batch-size", "workers", "timestamp", "app-profile"}},
+       Import, {"format", "column-family", "batch-size", "workers", "timestamp", "app-profile"}},
       {"lookup",
        "lookup <table> <row> [columns=<family>:<qualifier>,...] [cells-per-column=<n>] [keys-only=<true|false>] "
        "[include-stats=full] [filter=<json>]",

@@ -37,7 +37,7 @@ class CsvReader {
 struct CsvImportOptions {
   // With a family, the file has no family row and every column uses it.
   std::string column_family;
-  int64_t batch_size = 500;
+  int64_t batch_size = 10000;
   // Take timestamps from "<value>@<micros>" cells instead of the clock.
   bool value_encoded_timestamps = false;
   // Called after each committed batch with the rows written so far; an

@@ -2,11 +2,16 @@
 
 namespace lbt {
 
+Session::~Session() {
+  if (db_ != nullptr) db_->Sync();  // with --sync=off, the one flush at the end
+}
+
 Result<Database*> Session::Db(bool create) {
   if (db_ != nullptr) return db_.get();
   DatabaseOptions options;
   options.read_only = options_.read_only;
   options.create_if_missing = create && !options_.read_only;
+  options.sync = options_.sync;
   Result<std::unique_ptr<Database>> db = Database::Open(options_.db_dir, options);
   if (!db.ok()) {
     if (db.status().IsNotFound() && !options.create_if_missing) return static_cast<Database*>(nullptr);

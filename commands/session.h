@@ -18,11 +18,14 @@ struct SessionOptions {
   OutputFormat format = OutputFormat::kText;
   BytesMode bytes = BytesMode::kAuto;
   bool read_only = false;
+  // false: no fsync per transaction, one when a bulk command ends (see README).
+  bool sync = true;
 };
 
 class Session {
  public:
   explicit Session(SessionOptions options) : options_(std::move(options)) {}
+  ~Session();
 
   const SessionOptions& options() const { return options_; }
 

@@ -124,6 +124,9 @@ class Database {
   // Counts the rows within `range` that have visible cells.
   Result<int64_t> CountRows(std::string_view table, const RowRange& range = RowRange::All());
 
+  // Flushes committed writes to disk; a no-op unless opened with sync off.
+  Status Sync();
+
   // The current time in microseconds, truncated to milliseconds.
   int64_t NowMicros() const;
 

@@ -43,6 +43,12 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       ->transform(CLI::CheckedTransformer(bytes, CLI::ignore_case).description("text|base64"))
       ->default_str("text");
   app.add_flag("--read-only", o.session.read_only, "Open the database read-only");
+  std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
+  app.add_option("--sync", o.session.sync,
+                 "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
+                 "loads, and a crash may lose the latest writes (never the file's consistency)")
+      ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
+      ->default_str("full");
   app.add_option("-c,--command", o.commands, "Run this command (repeatable; ';' separates several)");
   app.add_option("-f,--file", o.script, "Run the commands in this script file")->check(CLI::ExistingFile);
   app.add_flag("--keep-going", o.keep_going, "In scripts, run on after a failed command (exit 1 at the end)");
