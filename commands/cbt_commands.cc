@@ -462,6 +462,16 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
+Status Compact(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (!args.empty()) return ctx.Usage("compact takes no arguments");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
+  if (db == nullptr) return Status::NotFound("there is no database to compact yet");
+  LBT_ASSIGN_OR_RETURN(Database::CompactStats stats, db->Compact());
+  ctx.out->Write(fmt::format("compacted {}: {:.1f} MiB -> {:.1f} MiB\n", ctx.session->options().db_dir,
+                             stats.bytes_before / 1048576.0, stats.bytes_after / 1048576.0));
+  return Status::OK();
+}
+
 Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() > 1) return ctx.Usage("help takes at most one command name");
   if (args.size() == 1) {
@@ -518,6 +528,8 @@ const std::vector<CommandSpec>& AllCommands() {
        "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n\n"
        "  Example: addtocell stats user1 clicks:total=1@1700000000000000",
        AddToCell, {"app-profile"}},
+      {"compact", "compact", "Rewrite the database file without free space (lbt)",
+       "  Needs the database to itself: no other process may have it open.", Compact, {}},
       {"count", "count <table> [prefix=<row-key-prefix>] [filter=<json>]", "Count rows in a table",
        "  With filter=, only rows the filter leaves a cell count (see 'help read').\n\n"
        "  Example: count mobile-time-series prefix=phone#", Count, {"prefix", "filter"}},

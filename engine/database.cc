@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <charconv>
 #include <chrono>
 #include <algorithm>
@@ -96,7 +100,11 @@ Status ValidateFamilies(const std::vector<FamilySpec>& families) {
 Database::Database(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)), options_(std::move(options)), stores_(std::make_unique<Stores>()) {}
 
-Database::~Database() = default;
+Database::~Database() {
+  stores_.reset();
+  env_.reset();
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
 
 bool Database::read_only() const { return options_.read_only; }
 
@@ -123,6 +131,10 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
   }
 
   std::unique_ptr<Database> db(new Database(dir, options));
+  // Every handle holds the process lock shared; only Compact needs it alone.
+  // A read-only directory has no lock file to take, and needs none.
+  db->lock_fd_ = ::open((path / "lbt.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (db->lock_fd_ >= 0) ::flock(db->lock_fd_, LOCK_SH);
   LmdbOptions lmdb;
   lmdb.initial_map_bytes = options.initial_map_bytes;
   lmdb.read_only = options.read_only;
@@ -224,6 +236,46 @@ Status Database::View(const std::function<Status(Txn*)>& fn) {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
   return fn(txn.get());
+}
+
+Result<Database::CompactStats> Database::Compact() {
+  if (options_.read_only) return Status::FailedPrecondition("the database is open read-only");
+  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    return Status::FailedPrecondition(
+        "another process has the database open; close it before compacting");
+  }
+  CompactStats stats;
+  const fs::path data = fs::path(dir_) / "data.mdb";
+  const fs::path scratch = fs::path(dir_) / "compact.tmp";
+  std::error_code ec;
+  stats.bytes_before = fs::file_size(data, ec);
+  fs::remove_all(scratch, ec);
+  fs::create_directory(scratch, ec);
+  Status s = LmdbStatus(mdb_env_copy2(env_->raw(), scratch.c_str(), MDB_CP_COMPACT), "compacting");
+  if (s.ok()) {
+    // Swap the compact copy in while nothing has the old file mapped.
+    stores_ = std::make_unique<Stores>();
+    env_.reset();
+    fs::permissions(scratch / "data.mdb", fs::status(data, ec).permissions(), ec);  // stay private
+    fs::rename(scratch / "data.mdb", data, ec);
+    if (ec) s = Status::IOError(fmt::format("cannot replace {}: {}", data.string(), ec.message()));
+    LmdbOptions lmdb;
+    lmdb.initial_map_bytes = options_.initial_map_bytes;
+    lmdb.sync = options_.sync;
+    Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
+    if (env.ok()) {
+      env_ = std::move(env).value();
+      Status init = Initialize();
+      if (s.ok()) s = init;
+    } else if (s.ok()) {
+      s = env.status();
+    }
+  }
+  fs::remove_all(scratch, ec);
+  ::flock(lock_fd_, LOCK_SH);
+  LBT_RETURN_IF_ERROR(s);
+  stats.bytes_after = fs::file_size(data, ec);
+  return stats;
 }
 
 Status Database::Sync() {

@@ -127,6 +127,15 @@ class Database {
   // Flushes committed writes to disk; a no-op unless opened with sync off.
   Status Sync();
 
+  struct CompactStats {
+    uint64_t bytes_before = 0;
+    uint64_t bytes_after = 0;
+  };
+  // Rewrites the data file without free pages (LMDB's compacting copy).
+  // Refused while another process has the database open.
+  // REQUIRES: no reader of this database is alive.
+  Result<CompactStats> Compact();
+
   // The current time in microseconds, truncated to milliseconds.
   int64_t NowMicros() const;
 
@@ -145,6 +154,8 @@ class Database {
   DatabaseOptions options_;
   std::unique_ptr<LmdbEnv> env_;
   std::unique_ptr<Stores> stores_;
+  // A shared flock on DIR/lbt.lock while open; Compact takes it exclusive.
+  int lock_fd_ = -1;
 };
 
 }  // namespace lbt

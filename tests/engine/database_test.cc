@@ -205,6 +205,50 @@ TEST(DatabaseTest, ReadersAreNotBlockedByAnOpenWrite) {
   ::close(ready[1]);
 }
 
+TEST(DatabaseTest, CompactShrinksTheFileAndKeepsTheData) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  std::vector<RowMutation> rows;
+  for (int i = 0; i < 2000; ++i) {
+    rows.push_back({"r" + std::to_string(i), {Mutation::SetCell("cf", "q", std::string(2000, 'v'), Ms(1))}});
+  }
+  ASSERT_OK(db->MutateRows("t", rows));
+  ASSERT_OK(db->DropRowRange("t", "r1"));
+  ASSERT_OK_AND_ASSIGN(int64_t before, db->CountRows("t"));
+  ASSERT_OK_AND_ASSIGN(Database::CompactStats stats, db->Compact());
+  EXPECT_LT(stats.bytes_after, stats.bytes_before / 2) << stats.bytes_before << " -> " << stats.bytes_after;
+  ASSERT_OK_AND_ASSIGN(int64_t after, db->CountRows("t"));
+  EXPECT_EQ(after, before);
+  ASSERT_OK(db->MutateRow("t", "new", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  struct stat st;
+  ASSERT_EQ(::stat((dir.path() + "/data.mdb").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0077, 0u) << "the compacted file stays private";
+}
+
+TEST(DatabaseTest, CompactIsRefusedWhileAnotherProcessHasTheDatabase) {
+  TempDir dir;
+  { ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path())); }
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t child = Spawn([&] {
+    auto db = Database::Open(dir.path());
+    char c = 'x';
+    if (!db.ok() || ::write(ready[1], &c, 1) != 1) return 1;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    return 0;
+  });
+  char c;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
+  Status s = db->Compact().status();
+  EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition) << s.ToString();
+  EXPECT_EQ(Wait(child), 0);
+  EXPECT_OK(db->Compact().status());
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
 TEST(DatabaseTest, DropRowRangeDeletesByPrefix) {
   TempDir dir;
   ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));

@@ -1,0 +1,200 @@
+// Benchmark helpers for scripts/bench.sh (not part of the test suite):
+//
+//   lbt_bench gen ROWS FILE.csv         time-series rows host%04d#<ms>, 4 columns, fixed seed
+//   lbt_bench raw-load FILE.csv DIR     the storage floor: lbt's cell keys put into raw LMDB
+//   lbt_bench raw-scan DIR              a raw LMDB cursor over every entry
+//   lbt_bench lookups DB TABLE FILE.csv N   engine point lookups of random existing rows
+//   lbt_bench prefixes DB TABLE N       engine prefix reads of ~100 rows
+//
+// Each prints one line "name value unit" per figure, for the script to use.
+
+#include <lmdb.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/database.h"
+#include "engine/key_codec.h"
+#include "engine/row_reader.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+int Gen(int64_t rows, const std::string& path) {
+  std::mt19937_64 rng(1700000000);
+  std::ofstream out(path);
+  out << ",stats,,,\n,cpu,mem,disk,net\n";
+  const int64_t hosts = std::max<int64_t>(1, rows / 100);
+  std::uniform_real_distribution<double> pct(0, 100);
+  char line[256];
+  for (int64_t h = 0; h < hosts; ++h) {
+    for (int64_t i = 0; i < rows / hosts; ++i) {
+      int64_t ms = 1700000000000 + i * 60000;
+      snprintf(line, sizeof line, "host%04lld#%lld,%.2f,%.2f,%.2f,%.2f\n", static_cast<long long>(h),
+               static_cast<long long>(ms), pct(rng), pct(rng), pct(rng), pct(rng));
+      out << line;
+    }
+  }
+  return 0;
+}
+
+int RawLoad(const std::string& csv, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  MDB_env* env;
+  mdb_env_create(&env);
+  mdb_env_set_mapsize(env, 64ull << 30);
+  if (mdb_env_open(env, dir.c_str(), MDB_NOSYNC, 0600) != 0) return 1;
+  auto start = Clock::now();
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  std::vector<std::string> qualifiers = SplitCsv(line);
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  mdb_txn_begin(env, nullptr, 0, &txn);
+  mdb_dbi_open(txn, nullptr, 0, &dbi);
+  int64_t rows = 0, bytes = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = SplitCsv(line);
+    for (size_t i = 1; i < f.size(); ++i) {
+      std::string key = lbt::EncodeCellKey(1, f[0], "stats", qualifiers[i], 1700000000000000);
+      MDB_val k{key.size(), key.data()}, v{f[i].size(), f[i].data()};
+      if (mdb_put(txn, dbi, &k, &v, 0) != 0) return 1;
+      bytes += static_cast<int64_t>(f[0].size() + qualifiers[i].size() + f[i].size());
+    }
+    if (++rows % 10000 == 0) {
+      mdb_txn_commit(txn);
+      mdb_txn_begin(env, nullptr, 0, &txn);
+    }
+  }
+  mdb_txn_commit(txn);
+  mdb_env_sync(env, 1);
+  double seconds = Seconds(start);
+  mdb_env_close(env);
+  printf("raw_load_seconds %.3f s\nraw_load_rows %lld rows\nraw_bytes %lld bytes\n", seconds,
+         static_cast<long long>(rows), static_cast<long long>(bytes));
+  return 0;
+}
+
+int RawScan(const std::string& dir) {
+  MDB_env* env;
+  mdb_env_create(&env);
+  mdb_env_set_mapsize(env, 64ull << 30);
+  if (mdb_env_open(env, dir.c_str(), MDB_RDONLY, 0600) != 0) return 1;
+  auto start = Clock::now();
+  MDB_txn* txn;
+  MDB_dbi dbi;
+  MDB_cursor* cursor;
+  mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn);
+  mdb_dbi_open(txn, nullptr, 0, &dbi);
+  mdb_cursor_open(txn, dbi, &cursor);
+  MDB_val k, v;
+  int64_t cells = 0, bytes = 0;
+  for (int rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
+    ++cells;
+    bytes += static_cast<int64_t>(k.mv_size + v.mv_size);
+  }
+  double seconds = Seconds(start);
+  mdb_cursor_close(cursor);
+  mdb_txn_abort(txn);
+  mdb_env_close(env);
+  printf("raw_scan_seconds %.3f s\nraw_scan_cells %lld cells\n", seconds, static_cast<long long>(cells));
+  return bytes > 0 ? 0 : 1;
+}
+
+std::unique_ptr<lbt::Database> OpenOrDie(const std::string& dir) {
+  lbt::DatabaseOptions options;
+  options.create_if_missing = false;
+  auto db = lbt::Database::Open(dir, options);
+  if (!db.ok()) {
+    fprintf(stderr, "%s\n", db.status().ToString().c_str());
+    exit(1);
+  }
+  return std::move(db).value();
+}
+
+void PrintLatencies(const char* name, std::vector<double>& micros, double seconds, int64_t cells) {
+  std::sort(micros.begin(), micros.end());
+  printf("%s_per_second %.0f ops/s\n%s_cells_per_second %.0f cells/s\n%s_p50 %.1f us\n%s_p99 %.1f us\n", name,
+         micros.size() / seconds, name, cells / seconds, name, micros[micros.size() / 2], name,
+         micros[micros.size() * 99 / 100]);
+}
+
+int Lookups(const std::string& dir, const std::string& table, const std::string& csv, int64_t n) {
+  std::vector<std::string> keys;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  while (std::getline(in, line)) keys.push_back(line.substr(0, line.find(',')));
+  auto db = OpenOrDie(dir);
+  std::mt19937_64 rng(42);
+  std::vector<double> micros;
+  micros.reserve(n);
+  int64_t cells = 0;
+  auto start = Clock::now();
+  for (int64_t i = 0; i < n; ++i) {
+    auto t0 = Clock::now();
+    auto row = db->ReadRow(table, keys[rng() % keys.size()]);
+    if (!row.ok() || !row->has_value()) return 1;
+    cells += static_cast<int64_t>((*row)->cells.size());
+    micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  PrintLatencies("engine_lookup", micros, Seconds(start), cells);
+  return 0;
+}
+
+int Prefixes(const std::string& dir, const std::string& table, int64_t n) {
+  auto db = OpenOrDie(dir);
+  std::mt19937_64 rng(43);
+  std::vector<double> micros;
+  int64_t cells = 0;
+  auto start = Clock::now();
+  char prefix[32];
+  for (int64_t i = 0; i < n; ++i) {
+    snprintf(prefix, sizeof prefix, "host%04d#", static_cast<int>(rng() % 1000));
+    auto t0 = Clock::now();
+    lbt::ReadOptions options;
+    options.rows.row_ranges = {lbt::RowRange::Prefix(prefix)};
+    auto reader = db->NewReader(table, options);
+    if (!reader.ok()) return 1;
+    for (lbt::Row row; (*reader)->Next(&row);) cells += static_cast<int64_t>(row.cells.size());
+    micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  PrintLatencies("engine_prefix_read", micros, Seconds(start), cells);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> a(argv + 1, argv + argc);
+  if (a.size() == 3 && a[0] == "gen") return Gen(std::stoll(a[1]), a[2]);
+  if (a.size() == 3 && a[0] == "raw-load") return RawLoad(a[1], a[2]);
+  if (a.size() == 2 && a[0] == "raw-scan") return RawScan(a[1]);
+  if (a.size() == 5 && a[0] == "lookups") return Lookups(a[1], a[2], a[3], std::stoll(a[4]));
+  if (a.size() == 4 && a[0] == "prefixes") return Prefixes(a[1], a[2], std::stoll(a[3]));
+  fprintf(stderr, "usage: see the comment at the top of bench/lbt_bench.cc\n");
+  return 2;
+}
