@@ -13,30 +13,76 @@ namespace {
 
 using json = nlohmann::ordered_json;  // keys in the documented order
 
-// Sets `name` (or `name`_b64) on `object` to the bytes.
-void PutBytes(json* object, const char* name, const std::string& bytes, BytesMode mode) {
+// Appends `s` as a JSON string, escaped as nlohmann::json escapes it (so
+// every JSON document lbt prints looks alike). REQUIRES: valid UTF-8.
+void AppendJsonString(std::string* out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 0xf]);
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+// Appends ,"name":"..." or ,"name_b64":"..." (without the leading comma
+// when `first`).
+void AppendBytesField(std::string* out, const char* name, const std::string& bytes, BytesMode mode, bool first) {
+  if (!first) out->push_back(',');
+  out->push_back('"');
+  out->append(name);
   if (mode == BytesMode::kAuto && IsValidUtf8(bytes)) {
-    (*object)[name] = bytes;
+    out->append("\":");
+    AppendJsonString(out, bytes);
   } else {
-    (*object)[std::string(name) + "_b64"] = Base64Encode(bytes);
+    out->append("_b64\":\"");
+    out->append(Base64Encode(bytes));
+    out->push_back('"');
   }
 }
 
-json RowObject(const Row& row, BytesMode mode) {
-  json object = json::object();
-  PutBytes(&object, "key", row.key, mode);
-  json cells = json::array();
-  for (const Cell& c : row.cells) {
-    json cell = json::object();
-    cell["family"] = c.family;
-    PutBytes(&cell, "qualifier", c.qualifier, mode);
-    cell["timestamp"] = c.timestamp;
-    PutBytes(&cell, "value", c.value, mode);
-    if (!c.labels.empty()) cell["labels"] = c.labels;
-    cells.push_back(std::move(cell));
+// The row object, written directly: reads stream millions of cells, and
+// building a JSON DOM per row would cost several times the read itself.
+void AppendRowJson(std::string* out, const Row& row, BytesMode mode) {
+  out->push_back('{');
+  AppendBytesField(out, "key", row.key, mode, /*first=*/true);
+  out->append(",\"cells\":[");
+  for (size_t i = 0; i < row.cells.size(); ++i) {
+    const Cell& c = row.cells[i];
+    if (i > 0) out->push_back(',');
+    out->append("{\"family\":");
+    AppendJsonString(out, c.family);
+    AppendBytesField(out, "qualifier", c.qualifier, mode, false);
+    out->append(",\"timestamp\":");
+    out->append(std::to_string(c.timestamp));
+    AppendBytesField(out, "value", c.value, mode, false);
+    if (!c.labels.empty()) {
+      out->append(",\"labels\":[");
+      for (size_t l = 0; l < c.labels.size(); ++l) {
+        if (l > 0) out->push_back(',');
+        AppendJsonString(out, c.labels[l]);
+      }
+      out->push_back(']');
+    }
+    out->push_back('}');
   }
-  object["cells"] = std::move(cells);
-  return object;
+  out->append("]}");
 }
 
 json StatsObject(const ReadSummary& s) {
@@ -136,9 +182,11 @@ class JsonRenderer : public Renderer {
     first_ = true;
   }
   void Row(const lbt::Row& row) override {
-    if (!first_) out_->Write(",");
+    buffer_.clear();
+    if (!first_) buffer_.push_back(',');
     first_ = false;
-    out_->Write(Dump(RowObject(row, bytes_)));
+    AppendRowJson(&buffer_, row, bytes_);
+    out_->Write(buffer_);
   }
   void AbsentRow() override {}
   void EndRows(const ReadSummary* s) override {
@@ -152,6 +200,7 @@ class JsonRenderer : public Renderer {
   Output* out_;
   BytesMode bytes_;
   bool first_ = true;
+  std::string buffer_;
 };
 
 class JsonlRenderer : public Renderer {
@@ -162,7 +211,12 @@ class JsonlRenderer : public Renderer {
   void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
   void Count(int64_t rows) override { Line(json{{"count", rows}}); }
   void BeginRows() override {}
-  void Row(const lbt::Row& row) override { Line(RowObject(row, bytes_)); }
+  void Row(const lbt::Row& row) override {
+    buffer_.clear();
+    AppendRowJson(&buffer_, row, bytes_);
+    buffer_.push_back('\n');
+    out_->Write(buffer_);
+  }
   void AbsentRow() override {}
   void EndRows(const ReadSummary* s) override {
     if (s != nullptr) Line(json{{"stats", StatsObject(*s)}});
@@ -172,11 +226,16 @@ class JsonlRenderer : public Renderer {
   void Line(const json& j) { out_->Write(Dump(j) + "\n"); }
   Output* out_;
   BytesMode bytes_;
+  std::string buffer_;
 };
 
 }  // namespace
 
-std::string RowToJson(const Row& row, BytesMode bytes) { return Dump(RowObject(row, bytes)); }
+std::string RowToJson(const Row& row, BytesMode bytes) {
+  std::string out;
+  AppendRowJson(&out, row, bytes);
+  return out;
+}
 
 std::unique_ptr<Renderer> Renderer::Create(OutputFormat format, BytesMode bytes, Output* out) {
   switch (format) {

@@ -185,13 +185,22 @@ std::string FormatCbtTimestamp(int64_t micros) {
     fraction += 1'000'000;
     --seconds;
   }
-  time_t t = static_cast<time_t>(seconds);
-  struct tm local;
-  localtime_r(&t, &local);
-  char date[32];
-  strftime(date, sizeof date, "%Y/%m/%d-%H:%M:%S", &local);
-  char out[48];
-  snprintf(out, sizeof out, "%s.%06lld", date, static_cast<long long>(fraction));
+  // Cells of a row usually share their second; local time conversion is
+  // the costly part, so remember the last one.
+  thread_local int64_t cached_seconds = INT64_MIN;
+  thread_local char date[32];
+  if (seconds != cached_seconds) {
+    time_t t = static_cast<time_t>(seconds);
+    struct tm local;
+    localtime_r(&t, &local);
+    strftime(date, sizeof date, "%Y/%m/%d-%H:%M:%S", &local);
+    cached_seconds = seconds;
+  }
+  std::string out(date);
+  out.push_back('.');
+  char digits[6];
+  for (int i = 5; i >= 0; --i, fraction /= 10) digits[i] = static_cast<char>('0' + fraction % 10);
+  out.append(digits, 6);
   return out;
 }
 

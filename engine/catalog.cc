@@ -117,7 +117,7 @@ Status Catalog::Refresh(Txn* txn) {
   if (!found) version = "0";
   if (loaded_ && version == loaded_version_) return Status::OK();
 
-  std::map<std::string, TableSpec, std::less<>> tables;
+  std::map<std::string, std::shared_ptr<const TableSpec>, std::less<>> tables;
   {
     LBT_ASSIGN_OR_RETURN(auto cursor, Cursor::Open(txn, catalog_));
     LBT_ASSIGN_OR_RETURN(bool more, cursor->Seek(kTableKeyPrefix));
@@ -125,7 +125,8 @@ Status Catalog::Refresh(Txn* txn) {
       std::string_view name = cursor->key().substr(kTableKeyPrefix.size());
       TableSpec spec;
       LBT_RETURN_IF_ERROR(DecodeTableSpec(name, cursor->value(), &spec));
-      tables.emplace(spec.name, std::move(spec));
+      std::string key = spec.name;
+      tables.emplace(std::move(key), std::make_shared<const TableSpec>(std::move(spec)));
       LBT_ASSIGN_OR_RETURN(more, cursor->Next());
     }
   }
@@ -137,7 +138,12 @@ Status Catalog::Refresh(Txn* txn) {
 
 const TableSpec* Catalog::Find(std::string_view name) const {
   auto it = tables_.find(name);
-  return it == tables_.end() ? nullptr : &it->second;
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+std::shared_ptr<const TableSpec> Catalog::Share(std::string_view name) const {
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second;
 }
 
 Result<const TableSpec*> Catalog::Require(std::string_view name) const {

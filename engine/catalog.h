@@ -13,6 +13,7 @@
 #include <lmdb.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,8 @@ class Catalog {
 
   // Returns the spec or nullptr. The pointer dies with the next Refresh.
   const TableSpec* Find(std::string_view name) const;
+  // The same spec, shared: it stays valid after later Refreshes.
+  std::shared_ptr<const TableSpec> Share(std::string_view name) const;
   // Like Find, but a missing table is a NotFound error naming it.
   Result<const TableSpec*> Require(std::string_view name) const;
   // Forgets the cache, e.g. after a transaction that changed it aborted.
@@ -55,7 +58,7 @@ class Catalog {
   MDB_dbi meta_ = 0;
   bool loaded_ = false;
   std::string loaded_version_;
-  std::map<std::string, TableSpec, std::less<>> tables_;
+  std::map<std::string, std::shared_ptr<const TableSpec>, std::less<>> tables_;
 };
 
 // Meta keys shared with database.cc.

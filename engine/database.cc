@@ -447,7 +447,8 @@ Result<std::optional<Row>> ReadRowIn(Txn* txn, const Stores& stores, const Table
                                      std::string_view row_key, ReadOptions options, int64_t now) {
   options.rows = RowSet{{std::string(row_key)}, {}};
   options.reversed = false;
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, stores.cells, spec, std::move(options), now));
+  LBT_ASSIGN_OR_RETURN(auto cursor,
+                       RowCursor::Open(txn, stores.cells, stores.catalog.Share(spec.name), std::move(options), now));
   Row row;
   LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
   if (!found) return std::optional<Row>();
@@ -559,7 +560,7 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
     LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
   LBT_ASSIGN_OR_RETURN(auto cursor,
-                       RowCursor::Open(txn.get(), stores_->cells, *spec, options, NowMicros()));
+                       RowCursor::Open(txn.get(), stores_->cells, stores_->catalog.Share(table), options, NowMicros()));
   return std::unique_ptr<RowReader>(new RowReader(std::move(txn), std::move(cursor)));
 }
 
@@ -594,7 +595,8 @@ Result<int64_t> Database::CountRows(std::string_view table, const RowRange& rang
     }
     ReadOptions options;
     options.rows.row_ranges = {range};
-    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, stores_->cells, *spec, options, NowMicros()));
+    LBT_ASSIGN_OR_RETURN(auto cursor,
+                         RowCursor::Open(txn, stores_->cells, stores_->catalog.Share(table), options, NowMicros()));
     Row row;
     while (true) {
       LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));

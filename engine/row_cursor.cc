@@ -16,7 +16,7 @@ Status Malformed() { return Status::Corruption("a cell key is malformed"); }
 
 }  // namespace
 
-RowCursor::RowCursor(TableSpec table, ReadOptions options, int64_t now)
+RowCursor::RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options, int64_t now)
     : table_(std::move(table)), options_(std::move(options)), now_(now) {
   for (const ColumnSelector& c : options_.columns) {
     if (c.qualifier) {
@@ -28,7 +28,7 @@ RowCursor::RowCursor(TableSpec table, ReadOptions options, int64_t now)
 }
 
 Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const OrderedStore& cells,
-                                                   TableSpec table, ReadOptions options,
+                                                   std::shared_ptr<const TableSpec> table, ReadOptions options,
                                                    int64_t now_micros) {
   std::unique_ptr<RowCursor> cursor(new RowCursor(std::move(table), std::move(options), now_micros));
   LBT_ASSIGN_OR_RETURN(cursor->it_, cells.NewIterator(txn));
@@ -55,18 +55,18 @@ EncodedRange EncodeRowRange(TableId table, const RowRange& range) {
 // key encoding preserves order, so ranges compare and merge as byte strings.
 void RowCursor::PlanRanges() {
   std::vector<EncodedRange> ranges;
-  if (options_.rows.IsAll()) ranges.push_back(EncodeRowRange(table_.id, RowRange::All()));
+  if (options_.rows.IsAll()) ranges.push_back(EncodeRowRange(table_->id, RowRange::All()));
   for (const std::string& key : options_.rows.row_keys) {
-    ranges.push_back(EncodeRowRange(table_.id, RowRange::Closed(key, key)));
+    ranges.push_back(EncodeRowRange(table_->id, RowRange::Closed(key, key)));
   }
   for (const RowRange& r : options_.rows.row_ranges) {
-    EncodedRange e = EncodeRowRange(table_.id, r);
+    EncodedRange e = EncodeRowRange(table_->id, r);
     if (e.lower < e.upper) ranges.push_back(std::move(e));
   }
   if (options_.filter != nullptr) {
     if (std::optional<RowRange> hint = options_.filter->RowKeyHint()) {
       // Rows outside the filter's hint cannot pass it: do not read them.
-      EncodedRange h = EncodeRowRange(table_.id, *hint);
+      EncodedRange h = EncodeRowRange(table_->id, *hint);
       std::vector<EncodedRange> narrowed;
       for (EncodedRange& r : ranges) {
         EncodedRange n{std::max(r.lower, h.lower), std::min(r.upper, h.upper)};
@@ -95,45 +95,55 @@ bool RowCursor::Selected(const std::string& family, const std::string& qualifier
 }
 
 Status RowCursor::AssembleRow(Row* row) {
-  row->cells.clear();
+  // Cells are assigned into the row's existing storage, so a reader that
+  // reuses one Row allocates little once it has warmed up.
+  size_t used = 0;
   std::string_view key = it_->key();
   std::string_view rest = key.substr(4);
   if (!ConsumeEscaped(&rest, &row->key)) return Malformed();
   const std::string row_prefix(key.substr(0, key.size() - rest.size()));
   ++stats_.rows_seen;
 
-  Cell cell;
+  std::string column;  // the escaped family and qualifier of the current column
+  std::string family_name, qualifier;
   const FamilySpec* family = nullptr;
+  bool selected = false;
   int64_t index = 0;     // position of the cell in its column, newest first
   int64_t returned = 0;  // cells of the column returned so far
-  bool first = true;
   for (; it_->Valid() && StartsWith(it_->key(), row_prefix); it_->Next()) {
     ++stats_.cells_seen;
     rest = it_->key().substr(row_prefix.size());
-    std::string family_name, qualifier;
-    if (!ConsumeEscaped(&rest, &family_name) || !ConsumeEscaped(&rest, &qualifier) ||
-        !ConsumeTimestamp(&rest, &cell.timestamp) || !rest.empty()) {
-      return Malformed();
-    }
-    if (first || family_name != cell.family || qualifier != cell.qualifier) {
-      cell.family = std::move(family_name);
-      cell.qualifier = std::move(qualifier);
-      family = table_.FindFamily(cell.family);
+    if (rest.size() < 8) return Malformed();
+    std::string_view this_column = rest.substr(0, rest.size() - 8);
+    if (column.empty() || this_column != column) {
+      // A new column: decode its names once.
+      std::string_view names = this_column;
+      if (!ConsumeEscaped(&names, &family_name) || !ConsumeEscaped(&names, &qualifier) || !names.empty()) {
+        return Malformed();
+      }
+      column.assign(this_column);
+      family = table_->FindFamily(family_name);
+      selected = family != nullptr && Selected(family_name, qualifier);
       index = 0;
       returned = 0;
-      first = false;
     }
+    std::string_view ts_bytes = rest.substr(rest.size() - 8);
+    int64_t timestamp;
+    if (!ConsumeTimestamp(&ts_bytes, &timestamp)) return Malformed();
     // Cells the GC rule makes eligible are gone, whether or not collected yet.
-    if (family == nullptr || family->gc_rule.Collects(index++, cell.timestamp, now_)) continue;
-    if (!Selected(cell.family, cell.qualifier)) continue;
+    if (family == nullptr || family->gc_rule.Collects(index++, timestamp, now_)) continue;
+    if (!selected) continue;
     if (options_.cells_per_column_limit > 0 && returned >= options_.cells_per_column_limit) continue;
     ++returned;
-    Cell& out = row->cells.emplace_back();
-    out.family = cell.family;
-    out.qualifier = cell.qualifier;
-    out.timestamp = cell.timestamp;
+    if (used == row->cells.size()) row->cells.emplace_back();
+    Cell& out = row->cells[used++];
+    out.family = family_name;
+    out.qualifier = qualifier;
+    out.timestamp = timestamp;
     out.value.assign(it_->value());
+    out.labels.clear();
   }
+  row->cells.resize(used);
   LBT_RETURN_IF_ERROR(it_->status());
   if (options_.filter != nullptr && !row->cells.empty()) {
     LBT_RETURN_IF_ERROR(options_.filter->Apply(row->key, &row->cells));

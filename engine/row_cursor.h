@@ -33,7 +33,7 @@ class RowCursor {
  public:
   // REQUIRES: `txn` outlives the cursor.
   static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const OrderedStore& cells,
-                                                 TableSpec table, ReadOptions options,
+                                                 std::shared_ptr<const TableSpec> table, ReadOptions options,
                                                  int64_t now_micros);
 
   // Reads the next row that has cells after filtering. Returns false at
@@ -43,7 +43,7 @@ class RowCursor {
   const ReadStats& stats() const { return stats_; }
 
  private:
-  RowCursor(TableSpec table, ReadOptions options, int64_t now);
+  RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options, int64_t now);
   void PlanRanges();
   bool Selected(const std::string& family, const std::string& qualifier) const;
   // Reads the row whose cells start under the iterator, leaving it past them.
@@ -51,7 +51,7 @@ class RowCursor {
   Result<bool> NextForward(Row* row);
   Result<bool> NextReversed(Row* row);
 
-  TableSpec table_;
+  std::shared_ptr<const TableSpec> table_;
   ReadOptions options_;
   int64_t now_;
   std::unique_ptr<OrderedStore::Iterator> it_;

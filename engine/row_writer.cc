@@ -145,11 +145,13 @@ Status RowWriter::StoreRowSize(std::string_view row_key, uint64_t size) {
 }
 
 Status RowWriter::PutCell(const std::string& key, std::string_view family,
-                          std::string_view qualifier, std::string_view value,
+                          std::string_view qualifier, std::string_view value, bool may_exist,
                           uint64_t* row_size) {
-  std::string_view old;
-  LBT_ASSIGN_OR_RETURN(bool replaced, stores_->cells.Get(txn_, key, &old));
-  if (replaced) *row_size -= CellBytes(family, qualifier, old);
+  if (may_exist) {
+    std::string_view old;
+    LBT_ASSIGN_OR_RETURN(bool replaced, stores_->cells.Get(txn_, key, &old));
+    if (replaced) *row_size -= CellBytes(family, qualifier, old);
+  }
   *row_size += CellBytes(family, qualifier, value);
   // Checked before each write, so an oversized row fails before it is built.
   if (*row_size > kMaxRowBytes) {
@@ -210,14 +212,24 @@ Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& fami
 
 Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& mutations) {
   LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
-  std::set<std::pair<std::string, std::string>> written;
+  // A row with no size entry has no cells: until this write touches a
+  // column twice, none of its cells can replace an older one.
+  const bool new_row = row_size == 0;
+  std::vector<std::pair<std::string_view, std::string_view>> written;  // columns, usually few
+  auto first_write = [&](const Mutation& m) {
+    for (const auto& [f, q] : written) {
+      if (f == m.family && q == m.qualifier) return false;
+    }
+    written.emplace_back(m.family, m.qualifier);
+    return true;
+  };
   const TableId id = table_->id;
   for (const Mutation& m : mutations) {
     switch (m.kind) {
       case Mutation::Kind::kSetCell: {
         std::string key = EncodeCellKey(id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
-        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, &row_size));
-        written.emplace(m.family, m.qualifier);
+        const bool may_exist = !(first_write(m) && new_row);
+        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, may_exist, &row_size));
         break;
       }
       case Mutation::Kind::kAddToCell: {
@@ -233,11 +245,12 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
           }
           state = Merge(family->value_type, stored, m.int_value);
         }
-        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, EncodeInt64(state), &row_size));
-        written.emplace(m.family, m.qualifier);
+        first_write(m);
+        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, EncodeInt64(state), /*may_exist=*/true, &row_size));
         break;
       }
       case Mutation::Kind::kDeleteFromColumn:
+        first_write(m);  // later writes to the column must look for survivors
         LBT_RETURN_IF_ERROR(
             DeleteUnder(ColumnPrefix(id, row_key, m.family, m.qualifier), m.range, &row_size));
         break;
@@ -249,8 +262,17 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
         break;
     }
   }
-  for (const auto& [family, qualifier] : written) {
-    LBT_RETURN_IF_ERROR(CollectColumn(row_key, *table_->FindFamily(family), qualifier, &row_size));
+  for (const Mutation& m : mutations) {
+    if (m.kind != Mutation::Kind::kSetCell && m.kind != Mutation::Kind::kAddToCell) continue;
+    const FamilySpec* family = table_->FindFamily(m.family);
+    if (!family->gc_rule.CanCollect()) continue;
+    bool done_before = false;  // collect each column once
+    for (const Mutation& earlier : mutations) {
+      if (&earlier == &m) break;
+      done_before |= (earlier.kind == Mutation::Kind::kSetCell || earlier.kind == Mutation::Kind::kAddToCell) &&
+                     earlier.family == m.family && earlier.qualifier == m.qualifier;
+    }
+    if (!done_before) LBT_RETURN_IF_ERROR(CollectColumn(row_key, *family, m.qualifier, &row_size));
   }
   return StoreRowSize(row_key, row_size);
 }

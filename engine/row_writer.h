@@ -52,8 +52,9 @@ class RowWriter {
   Result<uint64_t> LoadRowSize(std::string_view row_key);
   Status StoreRowSize(std::string_view row_key, uint64_t size);
   // Writes one cell, adjusting *row_size for any cell it replaces.
+  // `may_exist` false skips looking for one (a row new in this write).
   Status PutCell(const std::string& key, std::string_view family, std::string_view qualifier,
-                 std::string_view value, uint64_t* row_size);
+                 std::string_view value, bool may_exist, uint64_t* row_size);
   // Deletes cells under `prefix` whose timestamp is in `range`.
   Status DeleteUnder(const std::string& prefix, const TimestampRange& range,
                      uint64_t* row_size);

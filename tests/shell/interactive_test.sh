@@ -32,38 +32,58 @@ wait_for '^lbt:mydb> $'
 
 keys() { tmux -L "$socket" send-keys -t lbt "$@"; }
 
+# Waits until the cursor sits on an empty prompt, ready for a new line.
+wait_prompt() {
+  for _ in $(seq 1 50); do
+    last=$(tmux -L "$socket" capture-pane -t lbt -p -N | grep -v '^$' | tail -n 1)
+    [ "$last" = "lbt:mydb> " ] && return 0
+    sleep 0.1
+  done
+  fail "no fresh prompt"
+}
+
 keys 'createtable metrics families=cf' Enter
 wait_for '^lbt:mydb> createtable metrics families=cf'
+wait_prompt
 keys 'set metr' Tab
 wait_for 'set metrics $'
 keys 'host1 cf:cpu=0.5@1000' Enter
+wait_prompt
 keys 'read metrics pre' Tab
 wait_for 'read metrics prefix=$'
 keys 'host' Enter
 wait_for '"0.5"'
 
 # Up recalls the last line; run it again and two reads are on screen.
+wait_prompt
 keys Up
 wait_for '^lbt:mydb> read metrics prefix=host$'
 keys Enter
 [ "$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -c '"0.5"')" = 2 ] || fail "Up did not recall the read"
 
 # Ctrl-C drops the line being typed without running it.
+wait_prompt
 keys 'deletetable metrics'
+wait_for '^lbt:mydb> deletetable metrics$'
 keys C-c
+wait_prompt
 keys 'count metrics' Enter
 wait_for '^1$'
 
 # An unclosed quote continues on the next line.
+wait_prompt
 keys "set metrics 'host" Enter
 wait_for '\.\.> $'
 keys "2' cf:cpu=0.7@1000" Enter
 keys 'count metrics' Enter
 wait_for '^2$'
+wait_prompt
 
+wait_prompt
 keys 'cuont metrics' Enter
 wait_for "did you mean 'count'"
 
+wait_prompt
 keys C-d
 wait_for 'EXIT STATUS 0'
 grep -q 'prefix=host' "$work/history" || fail "history was not saved"
