@@ -5,6 +5,9 @@
 #include <cassert>
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace lbt {
 
@@ -82,6 +85,29 @@ Status LmdbEnv::GrowMap() {
   return LmdbStatus(rc, "growing the database map");
 }
 
+void LmdbEnv::ReleaseMappedPages(const void* inside) {
+  const auto address = reinterpret_cast<uintptr_t>(inside);
+  if (address < map_begin_ || address >= map_end_) {
+    // Find the file mapping that holds the pointer; never touch any other.
+    map_begin_ = map_end_ = 0;
+    std::FILE* maps = std::fopen("/proc/self/maps", "r");
+    if (maps == nullptr) return;
+    char line[4096];
+    while (std::fgets(line, sizeof line, maps) != nullptr) {
+      unsigned long begin = 0, end = 0;
+      if (std::sscanf(line, "%lx-%lx", &begin, &end) != 2 || address < begin || address >= end) continue;
+      if (std::strstr(line, "data.mdb") != nullptr) {
+        map_begin_ = begin;
+        map_end_ = end;
+      }
+      break;
+    }
+    std::fclose(maps);
+    if (map_begin_ == 0) return;
+  }
+  madvise(reinterpret_cast<void*>(map_begin_), map_end_ - map_begin_, MADV_DONTNEED);
+}
+
 Status LmdbEnv::AdoptMapSize() { return LmdbStatus(mdb_env_set_mapsize(env_, 0), "resizing the map"); }
 
 // ---- Txn ----
@@ -93,7 +119,7 @@ Result<std::unique_ptr<Txn>> Txn::Begin(LmdbEnv* env, bool write) {
   for (int attempt = 0;; ++attempt) {
     MDB_txn* txn = nullptr;
     int rc = mdb_txn_begin(env->raw(), nullptr, write ? 0 : MDB_RDONLY, &txn);
-    if (rc == MDB_SUCCESS) return std::unique_ptr<Txn>(new Txn(txn, write));
+    if (rc == MDB_SUCCESS) return std::unique_ptr<Txn>(new Txn(txn, write, env));
     if (rc == MDB_MAP_RESIZED && attempt < 3) {
       LBT_RETURN_IF_ERROR(env->AdoptMapSize());
       continue;
@@ -139,6 +165,15 @@ Status Txn::Put(MDB_dbi dbi, std::string_view key, std::string_view value, unsig
   int rc = mdb_put(txn_, dbi, &k, &v, flags);
   if (rc != MDB_SUCCESS) return Fail(rc, "writing");
   return Status::OK();
+}
+
+Result<bool> Txn::Append(MDB_dbi dbi, std::string_view key, std::string_view value) {
+  assert(write_);
+  MDB_val k = ToVal(key), v = ToVal(value);
+  int rc = mdb_put(txn_, dbi, &k, &v, MDB_APPEND);
+  if (rc == MDB_KEYEXIST) return false;
+  if (rc != MDB_SUCCESS) return Fail(rc, "writing");
+  return true;
 }
 
 Result<bool> Txn::Del(MDB_dbi dbi, std::string_view key) {

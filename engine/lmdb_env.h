@@ -50,10 +50,21 @@ class LmdbEnv {
   // Adopts a map size that another process has set (after MDB_MAP_RESIZED).
   Status AdoptMapSize();
 
+  // Drops this process's mapping of pages it has read, keeping them in the
+  // OS page cache: a long scan then holds little resident memory however
+  // large the file. Safe at any time: the map is read-only and shared, so
+  // a page touched again is mapped back from the cache.
+  // `inside` is any pointer LMDB returned into the map (a value, say); it
+  // locates the map, which LMDB does not report unless it is fixed.
+  void ReleaseMappedPages(const void* inside);
+
  private:
   LmdbEnv(MDB_env* env, bool read_only) : env_(env), read_only_(read_only) {}
   MDB_env* env_;
   bool read_only_;
+  // The data file's mapping, once found in /proc/self/maps.
+  uintptr_t map_begin_ = 0;
+  uintptr_t map_end_ = 0;
 };
 
 // Turns an LMDB return code into a Status; `what` says what was being done.
@@ -69,6 +80,7 @@ class Txn {
 
   MDB_txn* raw() const { return txn_; }
   bool is_write() const { return write_; }
+  LmdbEnv* env() const { return env_; }
 
   // Opens a named database, creating it when `create` (write txns only).
   // Returns NotFound if it does not exist and `create` is false.
@@ -78,6 +90,10 @@ class Txn {
   Result<bool> Get(MDB_dbi dbi, std::string_view key, std::string_view* value);
   // REQUIRES: is_write()
   Status Put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned flags = 0);
+  // Puts `key` at the end of the database (MDB_APPEND), which is much
+  // faster for keys that arrive in order. Returns false, writing nothing,
+  // when `key` does not sort after every key there. REQUIRES: is_write()
+  Result<bool> Append(MDB_dbi dbi, std::string_view key, std::string_view value);
   // Deletes `key`. Returns false if it was absent. REQUIRES: is_write()
   Result<bool> Del(MDB_dbi dbi, std::string_view key);
 
@@ -94,9 +110,10 @@ class Txn {
 
  private:
   friend class Cursor;
-  Txn(MDB_txn* txn, bool write) : txn_(txn), write_(write) {}
+  Txn(MDB_txn* txn, bool write, LmdbEnv* env) : txn_(txn), write_(write), env_(env) {}
   MDB_txn* txn_;
   bool write_;
+  LmdbEnv* env_;
   bool map_full_ = false;
   int open_cursors_ = 0;
 };

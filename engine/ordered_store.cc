@@ -42,6 +42,14 @@ Status BadPointer() { return Status::Corruption("a long-key group pointer is mal
 
 // ---- point operations ----
 
+Status OrderedStore::PutNew(Txn* txn, std::string_view key, std::string_view value) const {
+  if (key.size() <= kMaxDirectKeyBytes) {
+    LBT_ASSIGN_OR_RETURN(bool appended, txn->Append(main_, key, value));
+    if (appended) return Status::OK();
+  }
+  return Put(txn, key, value);
+}
+
 Result<uint64_t> OrderedStore::AllocateNode(Txn* txn) const {
   const std::string counter_key(kNodeBytes, '\0');
   std::string_view current;

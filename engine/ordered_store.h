@@ -48,6 +48,11 @@ class OrderedStore {
   // Inserts or replaces. REQUIRES: txn->is_write(), !key.empty()
   Status Put(Txn* txn, std::string_view key, std::string_view value) const;
 
+  // Like Put for a key known to be absent: appends when it sorts after
+  // every key (a load in key order), and otherwise puts it normally.
+  // REQUIRES: txn->is_write(), `key` is not in the store
+  Status PutNew(Txn* txn, std::string_view key, std::string_view value) const;
+
   // Removes `key`; returns false if it was absent. REQUIRES: txn->is_write()
   Result<bool> Delete(Txn* txn, std::string_view key) const;
 

@@ -32,6 +32,7 @@ Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const OrderedStore&
                                                    int64_t now_micros) {
   std::unique_ptr<RowCursor> cursor(new RowCursor(std::move(table), std::move(options), now_micros));
   LBT_ASSIGN_OR_RETURN(cursor->it_, cells.NewIterator(txn));
+  cursor->txn_ = txn;
   cursor->PlanRanges();
   return cursor;
 }
@@ -98,6 +99,7 @@ Status RowCursor::AssembleRow(Row* row) {
   // Cells are assigned into the row's existing storage, so a reader that
   // reuses one Row allocates little once it has warmed up.
   size_t used = 0;
+  if (row->cells.capacity() == 0) row->cells.reserve(8);
   std::string_view key = it_->key();
   std::string_view rest = key.substr(4);
   if (!ConsumeEscaped(&rest, &row->key)) return Malformed();
@@ -145,6 +147,12 @@ Status RowCursor::AssembleRow(Row* row) {
   }
   row->cells.resize(used);
   LBT_RETURN_IF_ERROR(it_->status());
+  // Keep a long scan's resident memory bounded (see ReleaseMappedPages).
+  constexpr int64_t kCellsBetweenReleases = 1 << 18;
+  if (stats_.cells_seen - released_at_ >= kCellsBetweenReleases && !txn_->is_write() && it_->Valid()) {
+    txn_->env()->ReleaseMappedPages(it_->value().data());
+    released_at_ = stats_.cells_seen;
+  }
   if (options_.filter != nullptr && !row->cells.empty()) {
     LBT_RETURN_IF_ERROR(options_.filter->Apply(row->key, &row->cells));
   }

@@ -54,7 +54,9 @@ class RowCursor {
   std::shared_ptr<const TableSpec> table_;
   ReadOptions options_;
   int64_t now_;
+  Txn* txn_ = nullptr;
   std::unique_ptr<OrderedStore::Iterator> it_;
+  int64_t released_at_ = 0;  // cells_seen when mapped pages were last released
   std::vector<EncodedRange> ranges_;
   size_t range_index_ = 0;
   bool positioned_ = false;  // the iterator is inside ranges_[range_index_]

@@ -138,18 +138,20 @@ Result<uint64_t> RowWriter::LoadRowSize(std::string_view row_key) {
   return static_cast<uint64_t>(size);
 }
 
-Status RowWriter::StoreRowSize(std::string_view row_key, uint64_t size) {
+Status RowWriter::StoreRowSize(std::string_view row_key, uint64_t size, bool existed) {
   std::string key = RowPrefix(table_->id, row_key);
-  if (size == 0) return stores_->rows.Delete(txn_, key).status();
-  return stores_->rows.Put(txn_, key, EncodeInt64(static_cast<int64_t>(size)));
+  if (size == 0) return existed ? stores_->rows.Delete(txn_, key).status() : Status::OK();
+  std::string value = EncodeInt64(static_cast<int64_t>(size));
+  return existed ? stores_->rows.Put(txn_, key, value) : stores_->rows.PutNew(txn_, key, value);
 }
 
 Status RowWriter::PutCell(const std::string& key, std::string_view family,
                           std::string_view qualifier, std::string_view value, bool may_exist,
                           uint64_t* row_size) {
+  bool replaced = false;
   if (may_exist) {
     std::string_view old;
-    LBT_ASSIGN_OR_RETURN(bool replaced, stores_->cells.Get(txn_, key, &old));
+    LBT_ASSIGN_OR_RETURN(replaced, stores_->cells.Get(txn_, key, &old));
     if (replaced) *row_size -= CellBytes(family, qualifier, old);
   }
   *row_size += CellBytes(family, qualifier, value);
@@ -159,6 +161,7 @@ Status RowWriter::PutCell(const std::string& key, std::string_view family,
         "row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row", *row_size,
         kMaxRowBytes));
   }
+  if (!replaced) return stores_->cells.PutNew(txn_, key, value);
   return stores_->cells.Put(txn_, key, value);
 }
 
@@ -274,7 +277,7 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
     }
     if (!done_before) LBT_RETURN_IF_ERROR(CollectColumn(row_key, *family, m.qualifier, &row_size));
   }
-  return StoreRowSize(row_key, row_size);
+  return StoreRowSize(row_key, row_size, !new_row);
 }
 
 Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted) {
@@ -311,7 +314,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted) {
     if (!doomed.empty()) {
       LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
       LBT_RETURN_IF_ERROR(DeleteAll(doomed, &row_size));
-      LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size));
+      LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size, /*existed=*/true));
       *deleted += static_cast<int64_t>(doomed.size());
     }
     next_row = PrefixSuccessor(row_prefix);
@@ -332,7 +335,7 @@ Status RowWriter::DeleteFamilyEverywhere(std::string_view family) {
     }
     LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
     LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(table_->id, row_key, family), {}, &row_size));
-    LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size));
+    LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size, /*existed=*/true));
     next_row = PrefixSuccessor(RowPrefix(table_->id, row_key));
   }
 }

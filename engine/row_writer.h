@@ -50,7 +50,8 @@ class RowWriter {
   };
 
   Result<uint64_t> LoadRowSize(std::string_view row_key);
-  Status StoreRowSize(std::string_view row_key, uint64_t size);
+  // Stores a row's size; `existed` says whether it had an entry before.
+  Status StoreRowSize(std::string_view row_key, uint64_t size, bool existed);
   // Writes one cell, adjusting *row_size for any cell it replaces.
   // `may_exist` false skips looking for one (a row new in this write).
   Status PutCell(const std::string& key, std::string_view family, std::string_view qualifier,
