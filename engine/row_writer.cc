@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 #include <set>
 #include <utility>
 
@@ -215,15 +216,48 @@ Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& fami
 
 Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& mutations) {
   LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
-  // A row with no size entry has no cells: until this write touches a
-  // column twice, none of its cells can replace an older one.
+  // A row with no size entry has no cells yet.
   const bool new_row = row_size == 0;
-  std::vector<std::pair<std::string_view, std::string_view>> written;  // columns, usually few
-  auto first_write = [&](const Mutation& m) {
-    for (const auto& [f, q] : written) {
+  const bool only_sets = std::all_of(mutations.begin(), mutations.end(),
+                                     [](const Mutation& m) { return m.kind == Mutation::Kind::kSetCell; });
+  if (new_row && only_sets) {
+    LBT_RETURN_IF_ERROR(ApplyNewCells(row_key, mutations, &row_size));
+  } else {
+    LBT_RETURN_IF_ERROR(ApplyInOrder(row_key, mutations, new_row, &row_size));
+  }
+  LBT_RETURN_IF_ERROR(CollectWrittenColumns(row_key, mutations, &row_size));
+  return StoreRowSize(row_key, row_size, !new_row);
+}
+
+// Only new cells: writing them in key order gives the same row (a stable
+// sort keeps the last write to a cell last) and lets LMDB append each one,
+// packing pages full.
+Status RowWriter::ApplyNewCells(std::string_view row_key, const std::vector<Mutation>& mutations,
+                                uint64_t* row_size) {
+  std::vector<std::pair<std::string, const Mutation*>> cells;
+  cells.reserve(mutations.size());
+  for (const Mutation& m : mutations) {
+    cells.emplace_back(EncodeCellKey(table_->id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_)), &m);
+  }
+  std::stable_sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Mutation& m = *cells[i].second;
+    const bool may_exist = i > 0 && cells[i - 1].first == cells[i].first;
+    LBT_RETURN_IF_ERROR(PutCell(cells[i].first, m.family, m.qualifier, m.value, may_exist, row_size));
+  }
+  return Status::OK();
+}
+
+Status RowWriter::ApplyInOrder(std::string_view row_key, const std::vector<Mutation>& mutations, bool new_row,
+                               uint64_t* row_size) {
+  // In a new row, a cell can only replace one this write made: look for an
+  // older cell only in columns the write touched before.
+  std::vector<std::pair<std::string_view, std::string_view>> touched;  // usually few
+  auto first_touch = [&](const Mutation& m) {
+    for (const auto& [f, q] : touched) {
       if (f == m.family && q == m.qualifier) return false;
     }
-    written.emplace_back(m.family, m.qualifier);
+    touched.emplace_back(m.family, m.qualifier);
     return true;
   };
   const TableId id = table_->id;
@@ -231,53 +265,63 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
     switch (m.kind) {
       case Mutation::Kind::kSetCell: {
         std::string key = EncodeCellKey(id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
-        const bool may_exist = !(first_write(m) && new_row);
-        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, may_exist, &row_size));
+        const bool may_exist = !(first_touch(m) && new_row);
+        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, may_exist, row_size));
         break;
       }
       case Mutation::Kind::kAddToCell: {
-        const FamilySpec* family = table_->FindFamily(m.family);
-        std::string key = EncodeCellKey(id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
-        std::string_view old;
-        LBT_ASSIGN_OR_RETURN(bool exists, stores_->cells.Get(txn_, key, &old));
-        int64_t state = m.int_value;
-        if (exists) {
-          int64_t stored;
-          if (!DecodeInt64(std::string(old), &stored)) {
-            return Status::Corruption("an aggregate cell does not hold an 8-byte integer");
-          }
-          state = Merge(family->value_type, stored, m.int_value);
-        }
-        first_write(m);
-        LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, EncodeInt64(state), /*may_exist=*/true, &row_size));
+        first_touch(m);
+        LBT_RETURN_IF_ERROR(AddToCell(row_key, m, row_size));
         break;
       }
       case Mutation::Kind::kDeleteFromColumn:
-        first_write(m);  // later writes to the column must look for survivors
-        LBT_RETURN_IF_ERROR(
-            DeleteUnder(ColumnPrefix(id, row_key, m.family, m.qualifier), m.range, &row_size));
+        first_touch(m);
+        LBT_RETURN_IF_ERROR(DeleteUnder(ColumnPrefix(id, row_key, m.family, m.qualifier), m.range, row_size));
         break;
       case Mutation::Kind::kDeleteFromFamily:
-        LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(id, row_key, m.family), {}, &row_size));
+        LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(id, row_key, m.family), {}, row_size));
         break;
       case Mutation::Kind::kDeleteFromRow:
-        LBT_RETURN_IF_ERROR(DeleteUnder(RowPrefix(id, row_key), {}, &row_size));
+        LBT_RETURN_IF_ERROR(DeleteUnder(RowPrefix(id, row_key), {}, row_size));
         break;
     }
   }
+  return Status::OK();
+}
+
+Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_t* row_size) {
+  const FamilySpec* family = table_->FindFamily(m.family);
+  std::string key = EncodeCellKey(table_->id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
+  std::string_view old;
+  LBT_ASSIGN_OR_RETURN(bool exists, stores_->cells.Get(txn_, key, &old));
+  int64_t state = m.int_value;
+  if (exists) {
+    int64_t stored;
+    if (!DecodeInt64(std::string(old), &stored)) {
+      return Status::Corruption("an aggregate cell does not hold an 8-byte integer");
+    }
+    state = Merge(family->value_type, stored, m.int_value);
+  }
+  return PutCell(key, m.family, m.qualifier, EncodeInt64(state), /*may_exist=*/true, row_size);
+}
+
+// Collects each written column once, as its family's GC rule says.
+Status RowWriter::CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations,
+                                        uint64_t* row_size) {
+  auto writes = [](const Mutation& m) {
+    return m.kind == Mutation::Kind::kSetCell || m.kind == Mutation::Kind::kAddToCell;
+  };
   for (const Mutation& m : mutations) {
-    if (m.kind != Mutation::Kind::kSetCell && m.kind != Mutation::Kind::kAddToCell) continue;
+    if (!writes(m)) continue;
     const FamilySpec* family = table_->FindFamily(m.family);
     if (!family->gc_rule.CanCollect()) continue;
-    bool done_before = false;  // collect each column once
-    for (const Mutation& earlier : mutations) {
-      if (&earlier == &m) break;
-      done_before |= (earlier.kind == Mutation::Kind::kSetCell || earlier.kind == Mutation::Kind::kAddToCell) &&
-                     earlier.family == m.family && earlier.qualifier == m.qualifier;
+    bool seen = false;
+    for (const Mutation* earlier = mutations.data(); earlier != &m && !seen; ++earlier) {
+      seen = writes(*earlier) && earlier->family == m.family && earlier->qualifier == m.qualifier;
     }
-    if (!done_before) LBT_RETURN_IF_ERROR(CollectColumn(row_key, *family, m.qualifier, &row_size));
+    if (!seen) LBT_RETURN_IF_ERROR(CollectColumn(row_key, *family, m.qualifier, row_size));
   }
-  return StoreRowSize(row_key, row_size, !new_row);
+  return Status::OK();
 }
 
 Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted) {

@@ -49,6 +49,12 @@ class RowWriter {
     uint64_t bytes;
   };
 
+  Status ApplyNewCells(std::string_view row_key, const std::vector<Mutation>& mutations, uint64_t* row_size);
+  Status ApplyInOrder(std::string_view row_key, const std::vector<Mutation>& mutations, bool new_row,
+                      uint64_t* row_size);
+  Status AddToCell(std::string_view row_key, const Mutation& m, uint64_t* row_size);
+  Status CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations,
+                               uint64_t* row_size);
   Result<uint64_t> LoadRowSize(std::string_view row_key);
   // Stores a row's size; `existed` says whether it had an entry before.
   Status StoreRowSize(std::string_view row_key, uint64_t size, bool existed);

@@ -60,6 +60,20 @@ TEST_F(MutationTest, WritingTheSameCoordinatesReplaces) {
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(7), "new")}));
 }
 
+TEST_F(MutationTest, TheLastWriteToACellInOneListWins) {
+  // A new row written out of key order, with one cell written twice.
+  ASSERT_OK(db_->MutateRow("t", "new", {Mutation::SetCell("cf", "z", "1", Ms(1)),
+                                        Mutation::SetCell("cf", "a", "first", Ms(1)),
+                                        Mutation::SetCell("a", "q", "2", Ms(1)),
+                                        Mutation::SetCell("cf", "a", "second", Ms(1))}));
+  EXPECT_EQ(Cells("new"), (std::vector<Cell>{C("a", "q", Ms(1), "2"), C("cf", "a", Ms(1), "second"),
+                                             C("cf", "z", Ms(1), "1")}));
+  // Deleting the row must leave no size entry behind: it is not counted.
+  ASSERT_OK(db_->MutateRow("t", "new", {Mutation::DeleteFromRow()}));
+  ASSERT_OK_AND_ASSIGN(int64_t n, db_->CountRows("t"));
+  EXPECT_EQ(n, 0);
+}
+
 TEST_F(MutationTest, BinaryKeysQualifiersAndValues) {
   const std::string row("\0\xff\0", 3), qual("\xff\0", 2), value("\0\x01\xff", 3);
   ASSERT_OK(db_->MutateRow("t", row, {Mutation::SetCell("cf", qual, value, Ms(1)),
