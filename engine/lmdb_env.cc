@@ -23,6 +23,12 @@ Status LmdbStatus(int rc, std::string_view what) {
       return Status::ResourceExhausted(fmt::format("{}: disk quota exceeded", what));
     case EFBIG:
       return Status::ResourceExhausted(fmt::format("{}: file size limit exceeded", what));
+    case EIO:
+      // LMDB reports a short write (a full disk, a file size limit) as EIO.
+      return Status::IOError(fmt::format(
+          "{}: input/output error (is the disk full, or a file size limit reached?); the write was "
+          "rolled back",
+          what));
     case EACCES:
     case EROFS:
       return Status::IOError(fmt::format("{}: permission denied ({})", what, mdb_strerror(rc)));
