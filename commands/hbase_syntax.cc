@@ -279,7 +279,7 @@ class Parser {
       if (!Peek("=>")) return Error(fmt::format("expected '=>' after {}", key.Describe()));
       i_ += 2;
       LBT_ASSIGN_OR_RETURN(HValue value, ParseValue());
-      v.entries.emplace_back(key.text, std::move(value));
+      v.entries.push_back(HashEntry{key.text, std::move(value)});
       SkipSpace();
       if (AtEnd()) {
         if (closer != '\0') return Error("a hash is never closed with '}'");

@@ -22,6 +22,8 @@
 
 namespace lbt {
 
+struct HashEntry;
+
 struct HValue {
   enum class Kind { kString, kInteger, kFloat, kBool, kNil, kArray, kHash };
   Kind kind = Kind::kNil;
@@ -30,7 +32,7 @@ struct HValue {
   double real = 0;
   bool boolean = false;
   std::vector<HValue> items;                          // kArray
-  std::vector<std::pair<std::string, HValue>> entries;  // kHash, keys as strings
+  std::vector<HashEntry> entries;  // kHash, in order
 
   bool IsString() const { return kind == Kind::kString; }
   bool IsHash() const { return kind == Kind::kHash; }
@@ -38,6 +40,11 @@ struct HValue {
   const HValue* Find(std::string_view key) const;
   // How the value reads in an error message.
   std::string Describe() const;
+};
+
+struct HashEntry {
+  std::string key;  // a name or a string
+  HValue value;
 };
 
 // Splits a statement into the command name and the text of its arguments.

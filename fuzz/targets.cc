@@ -1,0 +1,113 @@
+#include "fuzz/targets.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <unistd.h>
+#include <string_view>
+
+#include "commands/bulk_io.h"
+#include "commands/csv_import.h"
+#include "commands/filter_json.h"
+#include "commands/gc_policy_text.h"
+#include "commands/hbase_filter.h"
+#include "commands/hbase_syntax.h"
+#include "commands/tokenizer.h"
+#include "engine/database.h"
+#include "engine/filter.h"
+#include "engine/key_codec.h"
+
+namespace lbt::fuzz {
+
+namespace {
+
+std::string_view Text(const uint8_t* data, size_t size) { return {reinterpret_cast<const char*>(data), size}; }
+
+void Check(bool invariant) {
+  if (!invariant) std::abort();
+}
+
+// Runs a compiled filter over a small row with binary bytes.
+void RunFilter(const Result<Filter>& filter) {
+  if (!filter.ok()) return;
+  Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*filter);
+  if (!compiled.ok()) return;
+  std::vector<Cell> cells = {{"a", "x", 3000, "v\xff", {}}, {"a", "x", 1000, "", {}},
+                             {"b", std::string("\0q", 2), 2000, "value", {}}};
+  Check((*compiled)->Apply(std::string_view("r\0w", 3), &cells).ok());
+}
+
+}  // namespace
+
+void Tokenizer(const uint8_t* data, size_t size) {
+  std::string_view text = Text(data, size);
+  Result<std::vector<std::string>> words = Tokenize(text);
+  IsIncomplete(text);
+  for (const std::string& statement : SplitStatements(text)) Tokenize(statement);
+  // A tokenizable line never reports itself incomplete.
+  if (words.ok()) Check(!IsIncomplete(text));
+}
+
+void HBaseSyntax(const uint8_t* data, size_t size) {
+  std::string name, args;
+  SplitHBaseCommand(Text(data, size), &name, &args);
+  ParseHBaseArgs(Text(data, size));
+}
+
+void FilterJson(const uint8_t* data, size_t size) { RunFilter(ParseFilterJson(Text(data, size))); }
+
+void HBaseFilter(const uint8_t* data, size_t size) { RunFilter(ParseHBaseFilter(Text(data, size))); }
+
+void GcPolicy(const uint8_t* data, size_t size) {
+  Result<GcRule> rule = ParseGcPolicy(Text(data, size));
+  if (!rule.ok()) return;
+  // A rule the parser accepts is valid, and printing it is stable.
+  Check(rule->Validate().ok());
+  Check(FormatGcPolicy(*rule) == FormatGcPolicy(*rule));
+}
+
+void Importers(const uint8_t* data, size_t size) {
+  static std::unique_ptr<Database> db = [] {
+    std::string dir = (std::filesystem::temp_directory_path() / ("lbt-fuzz-" + std::to_string(getpid()))).string();
+    std::filesystem::remove_all(dir);
+    auto opened = Database::Open(dir);
+    if (!opened.ok()) std::abort();
+    (*opened)->CreateTable("t", {{"cf", {}, ValueType::kBytes}, {"meta", {}, ValueType::kBytes}});
+    return std::move(opened).value();
+  }();
+  std::string text(Text(data, size));
+  {
+    std::istringstream in(text);
+    ImportCsv(db.get(), "t", &in, {});
+  }
+  {
+    std::istringstream in(text);
+    ImportJsonl(db.get(), "t", &in, {});
+  }
+  Check(db->DropRowRange("t", "").ok());
+}
+
+void KeyCodec(const uint8_t* data, size_t size) {
+  CellKey key;
+  DecodeCellKey(Text(data, size), &key);
+  // Split the input into four parts and check the encoding round-trips.
+  std::string_view s = Text(data, size);
+  size_t q = s.size() / 4;
+  std::string row(s.substr(0, q)), family(s.substr(q, q)), qualifier(s.substr(2 * q, q));
+  int64_t ts = static_cast<int64_t>(std::hash<std::string_view>()(s.substr(3 * q)));
+  std::string encoded = EncodeCellKey(7, row, family, qualifier, ts);
+  CellKey back;
+  Check(DecodeCellKey(encoded, &back));
+  Check(back.table == 7 && back.row == row && back.family == family && back.qualifier == qualifier &&
+        back.timestamp == ts);
+}
+
+const std::vector<NamedTarget>& AllTargets() {
+  static const std::vector<NamedTarget> targets = {
+      {"tokenizer", Tokenizer},     {"hbase_syntax", HBaseSyntax}, {"filter_json", FilterJson},
+      {"hbase_filter", HBaseFilter}, {"gc_policy", GcPolicy},       {"importers", Importers},
+      {"key_codec", KeyCodec}};
+  return targets;
+}
+
+}  // namespace lbt::fuzz
