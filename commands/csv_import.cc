@@ -83,6 +83,8 @@ Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* 
   LBT_ASSIGN_OR_RETURN(std::vector<std::string> qualifiers, header("column qualifier"));
   qualifiers.erase(qualifiers.begin());
   if (!options.column_family.empty()) families.assign(qualifiers.size(), options.column_family);
+  // A family row that stops early: its last family covers the columns to its right.
+  families.resize(qualifiers.size(), families.empty() ? std::string() : families.back());
   for (size_t i = 0; i < qualifiers.size() && i < families.size(); ++i) {
     if (families[i].empty() && !qualifiers[i].empty()) {
       return Status::InvalidArgument(fmt::format("column '{}' has no column family; name one in the family row "

@@ -33,6 +33,9 @@ class Parser {
   Result<Filter> ParseFilter(const json& j, const std::string& path);
 
  private:
+  static constexpr int kMaxDepth = 64;
+  int depth_ = 0;
+
   Status Error(const std::string& path, const std::string& what) {
     return Status::InvalidArgument(fmt::format("{}: {}", path, what));
   }
@@ -123,6 +126,12 @@ class Parser {
 };
 
 Result<Filter> Parser::ParseFilter(const json& j, const std::string& path) {
+  // Bigtable allows 20 levels; stop well before the stack could suffer.
+  if (++depth_ > kMaxDepth) return Error(path, fmt::format("filters nest more than {} deep", kMaxDepth));
+  struct Leave {
+    int* depth;
+    ~Leave() { --*depth; }
+  } leave{&depth_};
   LBT_ASSIGN_OR_RETURN(json fields, Normalize(j, path));
   if (fields.size() != 1) {
     return Error(path, fmt::format("a RowFilter holds exactly one filter, got {} fields", fields.size()));

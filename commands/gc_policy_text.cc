@@ -97,7 +97,9 @@ class Parser {
     const std::string& token = tokens_[pos_];
     if (token == "(") {
       ++pos_;
+      if (++depth_ > kMaxDepth) return Status::InvalidArgument("invalid GC policy: parentheses nest too deeply");
       LBT_ASSIGN_OR_RETURN(GcRule inner, ParseExpr());
+      --depth_;
       if (pos_ >= tokens_.size() || tokens_[pos_] != ")") {
         return Status::InvalidArgument("invalid GC policy: a '(' is not closed");
       }
@@ -129,8 +131,10 @@ class Parser {
     return Status::InvalidArgument(fmt::format("invalid GC policy: unexpected '{}'; {}", tokens_[pos_], kExpected));
   }
 
+  static constexpr int kMaxDepth = 32;
   std::vector<std::string> tokens_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

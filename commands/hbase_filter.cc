@@ -156,6 +156,16 @@ class Parser {
   }
 
   Result<Filter> ParseUnary() {
+    if (depth_ >= kMaxDepth) {
+      return Status::InvalidArgument(fmt::format("FILTER: parentheses, SKIP and WHILE nest more than {} deep", kMaxDepth));
+    }
+    ++depth_;
+    Result<Filter> f = ParseUnaryAt();
+    --depth_;
+    return f;
+  }
+
+  Result<Filter> ParseUnaryAt() {
     if (IsWord("SKIP") || IsWord("WHILE")) {
       bool skip = Take().text == "SKIP";
       LBT_ASSIGN_OR_RETURN(Filter inner, ParseUnary());
@@ -293,6 +303,9 @@ class Parser {
       std::vector<int64_t> micros;
       for (const Token& t : a) {
         LBT_ASSIGN_OR_RETURN(int64_t ms, Number(name, t));
+        if (ms < 0 || ms > INT64_MAX / 1000) {
+          return Status::InvalidArgument(fmt::format("FILTER: TimestampsFilter: timestamp {} is out of range", ms));
+        }
         micros.push_back(ms * 1000);
       }
       return Filter::Timestamps(std::move(micros));
@@ -318,8 +331,10 @@ class Parser {
     return Status::InvalidArgument(fmt::format("FILTER: unknown filter '{}'; lbt knows {}", name, known));
   }
 
+  static constexpr int kMaxDepth = 20;  // Bigtable's limit for filter nesting
   std::vector<Token> tokens_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

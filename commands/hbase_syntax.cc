@@ -107,6 +107,15 @@ class Parser {
   Result<HValue> ParseValue() {
     SkipSpace();
     if (AtEnd()) return Error("expected a value");
+    // Arrays and hashes recurse; a bound keeps hostile input off the stack's end.
+    if (depth_ >= kMaxDepth) return Error(fmt::format("arrays and hashes nest more than {} deep", kMaxDepth));
+    ++depth_;
+    Result<HValue> v = ParseValueAt();
+    --depth_;
+    return v;
+  }
+
+  Result<HValue> ParseValueAt() {
     char c = s_[i_];
     if (c == '\'') return ParseSingle();
     if (c == '"') return ParseDouble();
@@ -300,8 +309,10 @@ class Parser {
     }
   }
 
+  static constexpr int kMaxDepth = 64;
   std::string_view s_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
