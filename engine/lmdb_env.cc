@@ -30,8 +30,11 @@ Status LmdbStatus(int rc, std::string_view what) {
           "rolled back",
           what));
     case EACCES:
+      return Status::IOError(fmt::format(
+          "{}: permission denied; lbt needs to read and write data.mdb and lock.mdb there, even to read",
+          what));
     case EROFS:
-      return Status::IOError(fmt::format("{}: permission denied ({})", what, mdb_strerror(rc)));
+      return Status::IOError(fmt::format("{}: the file system is read-only", what));
     case MDB_CORRUPTED:
     case MDB_PAGE_NOTFOUND:
     case MDB_INVALID:

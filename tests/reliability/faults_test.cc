@@ -104,6 +104,33 @@ TEST(FaultsTest, ACorruptedFileIsRefusedNotACrash) {
   EXPECT_EQ(Wait(child), 0) << "opening a corrupted file must fail with a message, and not crash";
 }
 
+TEST(FaultsTest, ADirectoryWeMayNotWriteIsRefusedClearly) {
+  TempDir dir;
+  {
+    auto db = OpenWithTable(dir.path());
+    ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  }
+  pid_t child = Spawn([&] {
+    // Root ignores permissions, so run as nobody; otherwise drop write access.
+    if (geteuid() == 0) {
+      if (setgid(65534) != 0 || setuid(65534) != 0) return 10;
+    } else if (chmod(dir.path().c_str(), 0555) != 0) {
+      return 11;
+    }
+    for (bool read_only : {false, true}) {
+      DatabaseOptions options;
+      options.read_only = read_only;
+      auto db = Database::Open(dir.path(), options);
+      if (db.ok()) continue;  // allowed where the files happen to be readable
+      const std::string& m = db.status().message();
+      if (m.find(dir.path()) == std::string::npos && m.find("ermission") == std::string::npos) return 12;
+    }
+    return 0;
+  });
+  EXPECT_EQ(Wait(child), 0) << "opening must fail with a message naming the problem, not crash";
+  chmod(dir.path().c_str(), 0755);
+}
+
 TEST(FaultsTest, AWriterKilledHoldingTheLockDoesNotWedgeOthers) {
   TempDir dir;
   { auto db = OpenWithTable(dir.path()); }
