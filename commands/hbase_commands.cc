@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <chrono>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "commands/gc_policy_text.h"
@@ -78,6 +79,22 @@ std::pair<std::string, std::string> SplitColumn(const std::string& column) {
   size_t colon = column.find(':');
   if (colon == std::string::npos) return {column, ""};
   return {column.substr(0, colon), column.substr(colon + 1)};
+}
+
+// 't', 'r', 'f:q' at the front of a data command's arguments.
+struct CellAddress {
+  std::string table, row, column, family, qualifier;
+};
+
+Result<CellAddress> CellAddressArgs(HBaseContext& ctx, const std::vector<HValue>& args, size_t needed,
+                                    const char* usage) {
+  if (args.size() < needed) return Usage(ctx, usage);
+  CellAddress a;
+  LBT_ASSIGN_OR_RETURN(a.table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(a.row, StringArg(ctx, args, 1, "a row key"));
+  LBT_ASSIGN_OR_RETURN(a.column, StringArg(ctx, args, 2, "a column"));
+  std::tie(a.family, a.qualifier) = SplitColumn(a.column);
+  return a;
 }
 
 // ---- database helpers ----
@@ -618,11 +635,8 @@ Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
 }
 
 Status Delete(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() < 3) return Usage(ctx, "delete needs a table, a row and a column");
-  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
-  auto [family, qualifier] = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "delete needs a table, a row and a column"));
+  const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
   int64_t ts;
   if (args.size() > 3 && !args[3].IsHash()) {
@@ -665,15 +679,12 @@ Status DeleteAll(HBaseContext& ctx, const std::vector<HValue>& args) {
 }
 
 Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() < 3) return Usage(ctx, "incr needs a table, a row and a column");
-  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "incr needs a table, a row and a column"));
+  const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   int64_t delta = 1;
   if (args.size() > 3 && !args[3].IsHash()) {
     LBT_ASSIGN_OR_RETURN(delta, IntValue(ctx, args[3], "the increment"));
   }
-  auto [family, qualifier] = SplitColumn(column);
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
   LBT_ASSIGN_OR_RETURN(Row out, db->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
   int64_t value = 0;
@@ -683,11 +694,10 @@ Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
 }
 
 Status GetCounter(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() != 3) return Usage(ctx, "get_counter needs a table, a row and a column");
-  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
-  auto [family, qualifier] = SplitColumn(column);
+  if (args.size() > 3) return Usage(ctx, "get_counter takes a table, a row and a column");
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "get_counter needs a table, a row and a column"));
+  const std::string &table = a.table, &row_key = a.row, &column = a.column, &family = a.family,
+                    &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
   ReadOptions latest;
   latest.columns = {{family, qualifier}};
@@ -707,12 +717,10 @@ Status GetCounter(HBaseContext& ctx, const std::vector<HValue>& args) {
 }
 
 Status Append(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() < 4) return Usage(ctx, "append needs a table, a row, a column and a value");
-  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
+  LBT_ASSIGN_OR_RETURN(CellAddress a,
+                       CellAddressArgs(ctx, args, 4, "append needs a table, a row, a column and a value"));
+  const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
-  auto [family, qualifier] = SplitColumn(column);
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
   LBT_ASSIGN_OR_RETURN(Row out, db->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
   const std::string& now = out.cells.at(0).value;
