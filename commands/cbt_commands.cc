@@ -7,12 +7,14 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 
 #include "commands/bulk_io.h"
 #include "commands/cbt_args.h"
 #include "commands/command_table.h"
 #include "commands/csv_import.h"
 #include "commands/filter_json.h"
+#include "commands/hbase_commands.h"
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
 #include "commands/progress.h"
@@ -222,8 +224,14 @@ Result<Filter> ColumnsFilter(CommandContext& ctx, const std::string& list) {
 }
 
 // The filter cbt builds from read/lookup options, or nullopt for none.
+// The user's filter= runs first, then cbt's options in cbt's order, so
+// cells-per-column counts what the filter kept and keys-only strips last.
 Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& args) {
   std::vector<Filter> chain;
+  if (const std::string* json = args.Find("filter")) {
+    LBT_ASSIGN_OR_RETURN(Filter f, ParseFilterJson(*json));
+    chain.push_back(std::move(f));
+  }
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> per_column, PositiveOption(ctx, args, "cells-per-column"));
   if (per_column) chain.push_back(Filter::CellsPerColumnLimit(*per_column));
   if (const std::string* regex = args.Find("regex")) chain.push_back(Filter::RowKeyRegex(*regex));
@@ -233,10 +241,6 @@ Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& arg
   }
   LBT_ASSIGN_OR_RETURN(bool keys_only, BoolOption(ctx, args, "keys-only"));
   if (keys_only) chain.push_back(Filter::StripValue());
-  if (const std::string* json = args.Find("filter")) {
-    LBT_ASSIGN_OR_RETURN(Filter f, ParseFilterJson(*json));
-    chain.push_back(std::move(f));
-  }
   if (chain.empty()) return std::optional<Filter>();
   if (chain.size() == 1) return std::optional<Filter>(std::move(chain[0]));
   return std::optional<Filter>(Filter::Chain(std::move(chain)));
@@ -370,27 +374,47 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// format= if given, else the file's extension: .jsonl/.json or CSV.
-Result<bool> IsJsonl(CommandContext& ctx, const CbtArgs& parsed, const std::string& path) {
-  if (const std::string* format = parsed.Find("format")) {
-    if (*format != "csv" && *format != "jsonl") {
-      return ctx.Usage(fmt::format("bad format '{}': expected csv or jsonl", *format));
-    }
-    return *format == "jsonl";
+// format= if given; for an export, the file's extension (.csv or not).
+Result<std::optional<bool>> FormatOption(CommandContext& ctx, const CbtArgs& parsed) {
+  const std::string* format = parsed.Find("format");
+  if (format == nullptr) return std::optional<bool>();
+  if (*format != "csv" && *format != "jsonl") {
+    return ctx.Usage(fmt::format("bad format '{}': expected csv or jsonl", *format));
   }
-  return EndsWith(path, ".jsonl") || EndsWith(path, ".json");
+  return std::optional<bool>(*format == "jsonl");
+}
+
+// What an input holds, from its first byte: JSON lines start with '{',
+// cbt's CSV layout with ',' (the empty row-key cell of its header).
+bool LooksLikeJsonl(std::istream& in) {
+  in >> std::ws;
+  bool jsonl = in.peek() == '{';
+  in.clear();
+  in.seekg(0);
+  return jsonl;
 }
 
 Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
-  LBT_ASSIGN_OR_RETURN(bool jsonl, IsJsonl(ctx, parsed, args[1]));
+  LBT_ASSIGN_OR_RETURN(std::optional<bool> format, FormatOption(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> batch, PositiveOption(ctx, parsed, "batch-size"));
   LBT_RETURN_IF_ERROR(PositiveOption(ctx, parsed, "workers").status());  // one writer locally
-  std::ifstream in(args[1], std::ios::binary);
-  if (!in) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
-  in.seekg(0, std::ios::end);
-  const int64_t size = in.tellg();
-  in.seekg(0);
+  // "-" reads standard input, which cannot be sniffed or sized: it is read
+  // as CSV unless format=jsonl says otherwise.
+  const bool from_stdin = args[1] == "-";
+  std::ifstream file;
+  if (!from_stdin) {
+    file.open(args[1], std::ios::binary);
+    if (!file) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
+  }
+  std::istream& in = from_stdin ? std::cin : file;
+  int64_t size = -1;
+  if (!from_stdin) {
+    in.seekg(0, std::ios::end);
+    size = in.tellg();
+    in.seekg(0);
+  }
+  const bool jsonl = format ? *format : (!from_stdin && LooksLikeJsonl(in));
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
   Progress progress(ctx.err, "importing " + args[1]);
   auto on_batch = [&](int64_t rows, int64_t bytes) {
@@ -415,17 +439,24 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
       options.value_encoded_timestamps = *ts == "value-encoded";
     }
     options.on_batch = [&](int64_t rows) { return on_batch(rows, in.tellg()); };
-    LBT_ASSIGN_OR_RETURN(rows, ImportCsv(db, args[0], &in, options));
+    Result<int64_t> imported = ImportCsv(db, args[0], &in, options);
+    if (!imported.ok()) {
+      return Status(imported.status().code() == Status::Code::kInvalidArgument
+                        ? Status::InvalidArgument(imported.status().message() +
+                                                  " (read as CSV; for JSON lines add format=jsonl)")
+                        : imported.status());
+    }
+    rows = *imported;
   }
   LBT_RETURN_IF_ERROR(db->Sync());
-  ctx.err->Write(fmt::format("Done importing {} rows.\n", rows));
+  ctx.err->Write(fmt::format("Done importing {} row{}.\n", rows, rows == 1 ? "" : "s"));
   return Status::OK();
 }
 
 Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
-  LBT_ASSIGN_OR_RETURN(bool jsonl, IsJsonl(ctx, parsed, args[1]));
-  if (!parsed.Find("format") && !jsonl && !EndsWith(args[1], ".csv")) jsonl = true;  // jsonl unless .csv
+  LBT_ASSIGN_OR_RETURN(std::optional<bool> format, FormatOption(ctx, parsed));
+  const bool jsonl = format ? *format : !EndsWith(args[1], ".csv");  // jsonl unless .csv
   ReadOptions read;
   const std::string* prefix = parsed.Find("prefix");
   const std::string* start = parsed.Find("start");
@@ -440,7 +471,8 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   }
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
   LBT_RETURN_IF_ERROR(db->DescribeTable(args[0]).status());
-  FILE* file = std::fopen(args[1].c_str(), "wb");
+  const bool to_stdout = args[1] == "-";
+  FILE* file = to_stdout ? stdout : std::fopen(args[1].c_str(), "wb");
   if (file == nullptr) return Status::IOError(fmt::format("cannot write '{}': {}", args[1], std::strerror(errno)));
   int64_t rows = 0;
   Status status;
@@ -456,9 +488,12 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
     status = written.status();
     if (written.ok()) rows = *written;
   }
-  if (std::fclose(file) != 0 && status.ok()) status = Status::IOError(fmt::format("cannot write '{}'", args[1]));
+  if (!to_stdout && std::fclose(file) != 0 && status.ok()) {
+    status = Status::IOError(fmt::format("cannot write '{}'", args[1]));
+  }
   LBT_RETURN_IF_ERROR(status);
-  ctx.err->Write(fmt::format("Exported {} rows to {}.\n", rows, args[1]));
+  ctx.err->Write(fmt::format("Exported {} row{} to {}.\n", rows, rows == 1 ? "" : "s",
+                             to_stdout ? "standard output" : args[1]));
   return Status::OK();
 }
 
@@ -467,34 +502,54 @@ Status Compact(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
   if (db == nullptr) return Status::NotFound("there is no database to compact yet");
   LBT_ASSIGN_OR_RETURN(Database::CompactStats stats, db->Compact());
-  ctx.out->Write(fmt::format("compacted {}: {:.1f} MiB -> {:.1f} MiB\n", ctx.session->options().db_dir,
-                             stats.bytes_before / 1048576.0, stats.bytes_after / 1048576.0));
+  auto size = [](uint64_t bytes) {
+    if (bytes >= (10u << 20)) return fmt::format("{:.1f} MiB", bytes / 1048576.0);
+    if (bytes >= (10u << 10)) return fmt::format("{:.1f} KiB", bytes / 1024.0);
+    return fmt::format("{} bytes", bytes);
+  };
+  ctx.out->Write(fmt::format("compacted {}: {} -> {}\n", ctx.session->options().db_dir, size(stats.bytes_before),
+                             size(stats.bytes_after)));
   return Status::OK();
+}
+
+std::string HelpFor(std::string_view summary, std::string_view usage, std::string_view details) {
+  std::string text = fmt::format("{}\n\n  {}\n", summary, usage);
+  if (!details.empty()) text += fmt::format("\n{}\n", details);
+  return text;
 }
 
 Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() > 1) return ctx.Usage("help takes at most one command name");
   if (args.size() == 1) {
-    const CommandSpec* spec = FindCommand(args[0]);
-    if (spec == nullptr) {
+    const CommandSpec* cbt = FindCommand(args[0]);
+    const HBaseCommandSpec* hbase = FindHBaseCommand(args[0]);
+    if (cbt == nullptr && hbase == nullptr) {
       std::string hint = SuggestCommand(args[0]);
       return Status::NotFound(fmt::format("no command '{}'{}", args[0],
                                           hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
     }
-    std::string text = fmt::format("{}\n\n  {}\n", spec->summary, spec->usage);
-    if (!spec->details.empty()) text += fmt::format("\n{}\n", spec->details);
+    std::string text;
+    if (cbt != nullptr) text += HelpFor(cbt->summary, cbt->usage, cbt->details);
+    if (cbt != nullptr && hbase != nullptr) text += "\nIn the HBase shell's form:\n\n";
+    if (hbase != nullptr) text += HelpFor(hbase->summary, hbase->usage, hbase->details);
     ctx.out->Write(text);
     return Status::OK();
   }
+  std::vector<std::pair<std::string_view, std::string_view>> cbt, hbase;
+  for (const CommandSpec& spec : AllCommands()) {
+    if (!spec.summary.empty()) cbt.emplace_back(spec.name, spec.summary);
+  }
+  for (const HBaseCommandSpec& spec : HBaseCommands()) hbase.emplace_back(spec.name, spec.summary);
+  std::sort(cbt.begin(), cbt.end());
+  std::sort(hbase.begin(), hbase.end());
   size_t width = 0;
-  for (const CommandSpec& spec : AllCommands()) {
-    if (!spec.summary.empty()) width = std::max(width, spec.name.size());
+  for (const auto& list : {cbt, hbase}) {
+    for (const auto& [name, summary] : list) width = std::max(width, name.size());
   }
-  std::string text = "Commands (cbt's language; `help <command>` for details):\n\n";
-  for (const CommandSpec& spec : AllCommands()) {
-    if (spec.summary.empty()) continue;
-    text += fmt::format("  {:<{}}  {}\n", spec.name, width, spec.summary);
-  }
+  std::string text = "Commands in cbt's language (`help <command>` for details):\n\n";
+  for (const auto& [name, summary] : cbt) text += fmt::format("  {:<{}}  {}\n", name, width, summary);
+  text += "\nCommands in the HBase shell's language (arguments quoted: scan 't', {LIMIT => 5}):\n\n";
+  for (const auto& [name, summary] : hbase) text += fmt::format("  {:<{}}  {}\n", name, width, summary);
   text += "\nIn the shell and in scripts: source <file.cbt>, exit, quit.\n";
   ctx.out->Write(text);
   return Status::OK();
@@ -559,7 +614,7 @@ const std::vector<CommandSpec>& AllCommands() {
        "  jsonl (the default, unless the file ends in .csv) writes every cell as the\n"
        "  row objects of --format jsonl, and import reads them back exactly. csv writes\n"
        "  cbt's CSV layout with the newest cell of each column as <value>@<timestamp>\n"
-       "  (import it with timestamp=value-encoded).\n\n"
+       "  (import it with timestamp=value-encoded). A file of - is standard output.\n\n"
        "  Example: export metrics metrics.jsonl prefix=host0137#",
        Export, {"format", "prefix", "start", "end"}},
       {"import",
@@ -573,7 +628,8 @@ const std::vector<CommandSpec>& AllCommands() {
        "      host1,0.5,12,linux\n\n"
        "  Without a family row, name the family with column-family=. With\n"
        "  timestamp=value-encoded a cell may be written <value>@<micros>.\n\n"
-       "  A .jsonl file (or format=jsonl) holds the row objects of --format jsonl.\n"
+       "  A file that starts with '{' holds JSON lines (the row objects of --format\n"
+       "  jsonl); format= overrides the guess. A file of - is standard input.\n"
        "  Each batch of rows is one transaction; a row is never split.\n\n"
        "  Example: import metrics data.csv batch-size=1000",
        Import, {"format", "column-family", "batch-size", "workers", "timestamp", "app-profile"}},
@@ -607,7 +663,8 @@ const std::vector<CommandSpec>& AllCommands() {
        "  reversed=<true|false>             Read rows in reverse order\n"
        "  keys-only=<true|false>            Print cells without values\n"
        "  include-stats=full                Print what the read looked at and returned\n"
-       "  filter=<json>                     A Bigtable RowFilter in its JSON form (bytes in base64), e.g.\n"
+       "  filter=<json>                     A Bigtable RowFilter in its JSON form (bytes in base64),\n"
+       "                                    applied before the options above, e.g.\n"
        "                                    '{\"chain\":{\"filters\":[{\"familyNameRegexFilter\":\"cf\"},\n"
        "                                    {\"cellsPerColumnLimitFilter\":1}]}}'\n\n"
        "  Examples:\n"

@@ -64,6 +64,7 @@ std::string SuggestWord(std::string_view word, const std::vector<std::string_vie
 std::string SuggestCommand(std::string_view name) {
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : AllCommands()) names.push_back(spec.name);
+  for (const HBaseCommandSpec& spec : HBaseCommands()) names.push_back(spec.name);
   return SuggestWord(name, names);
 }
 
@@ -95,11 +96,16 @@ bool IsHBaseStatement(std::string_view statement) {
   if (!SplitHBaseCommand(statement, &name, &args)) return false;
   if (FindHBaseCommand(name) == nullptr) return false;
   if (FindCommand(name) == nullptr) return true;
-  // Both dialects have `count`: HBase quotes the table or passes options.
+  // Both dialects have `count`. HBase's is `count 't'` or `count 't', {...}`:
+  // a quoted table followed by a comma or nothing. `count "t" prefix=a` is cbt's.
   size_t first = args.find_first_not_of(" \t");
-  if (first == std::string::npos) return false;
-  return args[first] == '\'' || args[first] == '"' || args.find(',') != std::string::npos ||
-         args.find('{') != std::string::npos;
+  if (first == std::string::npos || (args[first] != '\'' && args[first] != '"')) return false;
+  const char quote = args[first];
+  size_t i = first + 1;
+  while (i < args.size() && args[i] != quote) i += args[i] == '\\' ? 2 : 1;
+  if (i >= args.size()) return true;  // unterminated: let the HBase parser say so
+  size_t next = args.find_first_not_of(" \t", i + 1);
+  return next == std::string::npos || args[next] == ',' || args[next] == ';' || args[next] == '#';
 }
 
 namespace {

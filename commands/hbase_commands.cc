@@ -408,6 +408,7 @@ Status Put(HBaseContext& ctx, const std::vector<HValue>& args) {
 struct ReadRequest {
   ReadOptions options;
   std::vector<Filter> filters;  // chained in order
+  int64_t versions = 1;         // HBase returns the newest version unless asked
   int64_t maxlength = -1;
 };
 
@@ -441,12 +442,10 @@ Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* reque
     if (end <= start) return Usage(ctx, "TIMERANGE needs start < end");
     request->filters.push_back(Filter::TimestampRange(start, end));
   }
-  int64_t versions = 1;  // HBase returns the newest version unless asked
   if (const HValue* v = opts.Find("VERSIONS")) {
-    LBT_ASSIGN_OR_RETURN(versions, IntValue(ctx, *v, "VERSIONS"));
-    if (versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
+    LBT_ASSIGN_OR_RETURN(request->versions, IntValue(ctx, *v, "VERSIONS"));
+    if (request->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
   }
-  request->options.cells_per_column_limit = versions;
   if (const HValue* f = opts.Find("FILTER")) {
     if (!f->IsString()) return Usage(ctx, "FILTER takes a filter string such as \"PrefixFilter('p')\"");
     LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(f->text));
@@ -458,10 +457,16 @@ Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* reque
   return Status::OK();
 }
 
-Result<std::unique_ptr<RowFilter>> CompileRequest(const ReadRequest& request) {
-  if (request.filters.empty()) return std::unique_ptr<RowFilter>();
-  if (request.filters.size() == 1) return CompileFilter(request.filters[0]);
-  return CompileFilter(Filter::Chain(request.filters));
+// As in HBase, the time range and the filter choose among all versions,
+// and VERSIONS then keeps the newest of what they let through.
+Result<std::unique_ptr<RowFilter>> CompileRequest(ReadRequest* request) {
+  if (request->filters.empty()) {
+    request->options.cells_per_column_limit = request->versions;  // the reader applies it cheaply
+    return std::unique_ptr<RowFilter>();
+  }
+  std::vector<Filter> chain = request->filters;
+  chain.push_back(Filter::CellsPerColumnLimit(request->versions));
+  return CompileFilter(Filter::Chain(std::move(chain)));
 }
 
 std::string CellText(const Cell& c, int64_t maxlength) {
@@ -487,8 +492,7 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
       LBT_RETURN_IF_ERROR(AddColumns(ctx, args[i], &request));
     }
   }
-  if (request.options.cells_per_column_limit == 0) request.options.cells_per_column_limit = 1;
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(request));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));
   request.options.filter = filter.get();
   TableSpec spec;
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false, &spec));
@@ -564,7 +568,7 @@ Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
     LBT_ASSIGN_OR_RETURN(request.options.rows_limit, IntValue(ctx, *limit, "LIMIT"));
     if (request.options.rows_limit < 1) return Usage(ctx, "LIMIT must be at least 1");
   }
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(request));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));
   request.options.filter = filter.get();
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));
@@ -614,7 +618,7 @@ Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
     request.filters.push_back(std::move(parsed));
   }
   request.filters.push_back(Filter::StripValue());  // counting needs no values
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(request));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));
   request.options.filter = filter.get();
   LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));

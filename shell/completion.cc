@@ -1,6 +1,7 @@
 #include "shell/completion.h"
 
 #include "commands/command_table.h"
+#include "commands/hbase_commands.h"
 #include "commands/tokenizer.h"
 
 namespace lbt {
@@ -40,10 +41,16 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
     for (const CommandSpec& spec : AllCommands()) {
       if (!spec.summary.empty()) pool.emplace_back(spec.name);
     }
+    for (const HBaseCommandSpec& spec : HBaseCommands()) {
+      if (FindCommand(spec.name) == nullptr) pool.emplace_back(spec.name);
+    }
     pool.insert(pool.end(), {"source", "exit", "quit"});
   } else if (words.size() == 1) {
     if (words[0] == "help") {
       for (const CommandSpec& spec : AllCommands()) pool.emplace_back(spec.name);
+      for (const HBaseCommandSpec& spec : HBaseCommands()) {
+        if (FindCommand(spec.name) == nullptr) pool.emplace_back(spec.name);
+      }
     } else if (words[0] != "source") {
       pool = Tables(session);
     }

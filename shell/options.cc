@@ -15,7 +15,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   o.session.db_dir = env_db != nullptr && *env_db != '\0' ? env_db : "lbt-data";
 
   CLI::App app{
-      "lbt: a local, persistent Bigtable with cbt's command language.\n"
+      "lbt: a local, persistent Bigtable that speaks cbt's and the HBase shell's languages.\n"
       "With a command, runs it and exits; with -c or -f, runs those; otherwise\n"
       "opens the shell (or reads commands from standard input when it is not a terminal).",
       "lbt"};
@@ -27,6 +27,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "  lbt --db mydb read t prefix=user# count=10\n"
       "  lbt --db mydb -f schema.cbt            run a script\n"
       "  lbt --db mydb --format jsonl read t | jq .key\n"
+      "  lbt --db mydb \"scan 't', {ROWPREFIXFILTER => 'user#'}\"\n"
       "Inside the shell, 'help' lists the commands.");  // everything from the first command word on is the command's
   app.set_version_flag("--version", "lbt 0.1.0");
   app.option_defaults()->always_capture_default();

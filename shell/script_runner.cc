@@ -52,7 +52,10 @@ int ScriptRunner::RunStatement(const std::string& statement, const std::string& 
   };
   Result<std::vector<std::string>> words = Tokenize(statement);
   if (words.ok() && words->empty()) return 0;
-  if (options_.echo) out_->Write(fmt::format("> {}\n", statement));
+  if (options_.echo) {
+    size_t start = statement.find_first_not_of(" \t\n");
+    out_->Write(fmt::format("> {}\n", statement.substr(start == std::string::npos ? 0 : start)));
+  }
   if (words.ok() && (*words)[0] == "source") return Source(*words, name, line);
   CommandOutcome outcome = lbt::RunStatement(session_, out_, err_, statement);
   err_->Flush();

@@ -115,6 +115,36 @@ TEST_F(CbtCommandsTest, JsonlOutputIsOneRowPerLine) {
   EXPECT_EQ(out_, "");
 }
 
+TEST_F(CbtCommandsTest, CountPicksItsDialectByTheTablesQuotes) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run("set t a1 cf:q=1@1000"), 0);
+  ASSERT_EQ(Run("set t b1 cf:q=2@1000"), 0);
+  // Through RunStatement, as the shell and scripts run lines.
+  auto run = [&](const std::string& line) {
+    out_.clear();
+    Output out(&out_), err(&err_);
+    return RunStatement(session_.get(), &out, &err, line).ExitCode();
+  };
+  ASSERT_EQ(run("count \"t\" prefix=a"), 0);
+  EXPECT_EQ(out_, "1\n") << "quoted table with cbt options is cbt's count";
+  ASSERT_EQ(run("count t filter='{\"passAllFilter\":true}'"), 0);
+  EXPECT_EQ(out_, "2\n");
+  ASSERT_EQ(run("count 't'"), 0);
+  EXPECT_EQ(out_.substr(0, 9), "2 row(s)\n") << "quoted table alone is HBase's count";
+  ASSERT_EQ(run("count 't', {INTERVAL => 1}"), 0);
+  EXPECT_NE(out_.find("Current count: 1, row: a1"), std::string::npos);
+}
+
+TEST_F(CbtCommandsTest, FilterRunsBeforeCbtsOptions) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run("set t r cf:q=v1@1000 cf:q=v2@2000 cf:q=v3@3000"), 0);
+  // The newest cell within the range, and keys-only after a value filter.
+  ASSERT_EQ(Run("lookup t r cells-per-column=1 filter='{\"timestampRangeFilter\":{\"endTimestampMicros\":\"2500\"}}'"), 0);
+  EXPECT_NE(out_.find("\"v2\""), std::string::npos) << out_;
+  ASSERT_EQ(Run("lookup t r keys-only=true filter='{\"valueRegexFilter\":\"djI=\"}'"), 0);
+  EXPECT_NE(out_.find("@ 1970/01/01-00:00:00.002000\n    \"\""), std::string::npos) << out_;
+}
+
 TEST_F(CbtCommandsTest, HelpListsCommandsAndExplainsOne) {
   ASSERT_EQ(Run("help"), 0);
   for (const char* name : {"read", "lookup", "set", "createtable", "import", "setgcpolicy"}) {
@@ -126,6 +156,13 @@ TEST_F(CbtCommandsTest, HelpListsCommandsAndExplainsOne) {
   EXPECT_NE(out_.find("Examples"), std::string::npos);
   EXPECT_EQ(Run("help raed"), 1);
   EXPECT_NE(message_.find("read"), std::string::npos);
+  ASSERT_EQ(Run("help"), 0);
+  EXPECT_NE(out_.find("HBase shell"), std::string::npos);
+  EXPECT_NE(out_.find("  scan "), std::string::npos);
+  ASSERT_EQ(Run("help scan"), 0);
+  EXPECT_NE(out_.find("ROWPREFIXFILTER"), std::string::npos);
+  EXPECT_EQ(Run("help scna"), 1);
+  EXPECT_NE(message_.find("did you mean 'scan'"), std::string::npos) << message_;
 }
 
 TEST_F(CbtCommandsTest, ImportReadsCbtsCsvLayout) {

@@ -30,6 +30,17 @@ jq -c . "$work/out.jsonl" >/dev/null || fail "jsonl output does not parse"
 [ "$(tail -n1 "$work/out.jsonl")" = '{"count":51}' ] || fail "count line: $(tail -n1 "$work/out.jsonl")"
 "$lbt" --db "$db" --format json read t count=2 | jq -e '.rows | length == 2' >/dev/null || fail "json read"
 
+# Export to standard output and import from standard input; a JSON-lines
+# file is recognized by its content, whatever its name.
+"$lbt" --db "$db" export t - prefix=row1 2>/dev/null >"$work/rows.txt"
+[ "$(wc -l <"$work/rows.txt")" = 11 ] || fail "export to - wrote $(wc -l <"$work/rows.txt") lines"
+"$lbt" --db "$work/db2" createtable t families=cf
+"$lbt" --db "$work/db2" import t "$work/rows.txt" 2>/dev/null || fail "a JSON-lines .txt file was not recognized"
+"$lbt" --db "$work/db3" createtable t families=cf
+"$lbt" --db "$work/db3" import t - format=jsonl <"$work/rows.txt" 2>/dev/null || fail "import from - failed"
+cmp -s <("$lbt" --db "$work/db2" --format jsonl read t) <("$lbt" --db "$work/db3" --format jsonl read t) \
+  || fail "import from a file and from stdin differ"
+
 # A shell holding the database open does not block another process.
 mkfifo "$work/fifo"
 "$lbt" --db "$db" <"$work/fifo" >/dev/null &
