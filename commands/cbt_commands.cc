@@ -557,7 +557,8 @@ Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
 
 Status Version(CommandContext& ctx, const std::vector<std::string>& args) {
   if (!args.empty()) return ctx.Usage("version takes no arguments");
-  ctx.out->Write("lbt 0.1.0\n");
+  ctx.out->Write(ctx.session->options().format == OutputFormat::kText ? "lbt 0.1.0\n"
+                                                                       : "{\"version\":\"0.1.0\"}\n");
   return Status::OK();
 }
 

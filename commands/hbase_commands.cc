@@ -385,7 +385,13 @@ Status Truncate(HBaseContext& ctx, const std::vector<HValue>& args) {
 
 Result<int64_t> TimestampArg(HBaseContext& ctx, const HValue& v) {
   LBT_ASSIGN_OR_RETURN(int64_t ms, IntValue(ctx, v, "a timestamp (milliseconds)"));
-  if (ms < 0 || ms > INT64_MAX / kMicrosPerMs) return Usage(ctx, fmt::format("timestamp {} is out of range", ms));
+  // Past the year 9999 in milliseconds: almost surely microseconds or nanoseconds.
+  constexpr int64_t kYear10000Ms = 253402300800000;
+  if (ms < 0 || ms >= kYear10000Ms) {
+    return Usage(ctx, fmt::format("timestamp {} is out of range; HBase timestamps are milliseconds since the "
+                                  "epoch (1700000000000 is November 2023)",
+                                  ms));
+  }
   return ms * kMicrosPerMs;
 }
 
