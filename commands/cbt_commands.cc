@@ -139,6 +139,21 @@ Result<CellArg> ParseCellArg(CommandContext& ctx, const std::string& arg) {
   return CellArg{arg.substr(0, colon), arg.substr(colon + 1, eq - colon - 1), arg.substr(eq + 1)};
 }
 
+// lbt applies GC at once: a cell written older than its family's maxage is
+// never readable. Say so on stderr, since cbt + the emulator would show it.
+void NoteExpiredCells(CommandContext& ctx, Database* db, const std::string& table,
+                      const std::vector<Mutation>& mutations) {
+  Result<TableSpec> spec = db->DescribeTable(table);
+  if (!spec.ok()) return;
+  const int64_t now = db->NowMicros();
+  for (const Mutation& m : mutations) {
+    const FamilySpec* family = spec->FindFamily(m.family);
+    if (family == nullptr || m.timestamp == kServerTime || !family->gc_rule.Collects(0, m.timestamp, now)) continue;
+    ctx.err->Write(fmt::format("note: {}:{} at {} is already past its family's GC policy ({}); it will not be read\n",
+                               m.family, m.qualifier, m.timestamp, FormatGcPolicy(family->gc_rule)));
+  }
+}
+
 // The words after <table> <row> of set/addtocell: options, then cells.
 Result<std::vector<CellArg>> CellArgs(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() < 3) return ctx.Usage(fmt::format("{} needs a table, a row and at least one cell", ctx.spec->name));
@@ -164,7 +179,9 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
     mutations.push_back(Mutation::SetCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
   }
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->MutateRow(args[0], args[1], mutations);
+  LBT_RETURN_IF_ERROR(db->MutateRow(args[0], args[1], mutations));
+  NoteExpiredCells(ctx, db, args[0], mutations);
+  return Status::OK();
 }
 
 Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {

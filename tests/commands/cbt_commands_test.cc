@@ -135,6 +135,15 @@ TEST_F(CbtCommandsTest, CountPicksItsDialectByTheTablesQuotes) {
   EXPECT_NE(out_.find("Current count: 1, row: a1"), std::string::npos);
 }
 
+TEST_F(CbtCommandsTest, WritingAnAlreadyExpiredCellSaysSo) {
+  ASSERT_EQ(Run("createtable t families=m:maxage=7d"), 0);
+  ASSERT_EQ(Run("set t r m:old=1@1000000 m:new=2"), 0);
+  EXPECT_NE(err_.find("note: m:old at 1000000 is already past"), std::string::npos) << err_;
+  EXPECT_EQ(err_.find("m:new"), std::string::npos) << err_;
+  ASSERT_EQ(Run("count t"), 0);
+  EXPECT_EQ(out_, "1\n");
+}
+
 TEST_F(CbtCommandsTest, FilterRunsBeforeCbtsOptions) {
   ASSERT_EQ(Run("createtable t families=cf"), 0);
   ASSERT_EQ(Run("set t r cf:q=v1@1000 cf:q=v2@2000 cf:q=v3@3000"), 0);
