@@ -132,7 +132,7 @@ row "6. database size after compact" "$((size_compact / 1048576)) MiB" "$(ratio 
   echo
   echo "Produced by \`./scripts/bench.sh --rows $rows\` on $(date -u +%Y-%m-%d): $(nproc) cores,"
   echo "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) of memory, $(uname -sr)."
-  echo "Data: $rows time-series rows \`host####\\#<ms>\` (the layout Bigtable's time-series"
+  echo "Data: $rows time-series rows \`host0137#1700000000000\` (the layout Bigtable's time-series"
   echo "guide recommends), 4 cells each in one family, $((csv_bytes / 1048576)) MiB of CSV, generated with a fixed seed."
   echo "Every ratio compares figures measured in the same run."
   echo
