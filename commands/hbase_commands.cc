@@ -106,10 +106,9 @@ Result<Database*> OpenDb(HBaseContext& ctx, std::string_view table, bool write) 
 }
 
 // The table's spec, with HBase's wording for a missing or disabled table.
-Result<TableSpec> RequireTable(HBaseContext& ctx, Database* db, std::string_view table, bool must_be_enabled) {
+Result<TableSpec> RequireTable(Database* db, std::string_view table, bool must_be_enabled) {
   Result<TableSpec> spec = db->DescribeTable(table);
   if (!spec.ok()) return spec.status().IsNotFound() ? UnknownTable(table) : spec.status();
-  (void)ctx;
   if (must_be_enabled && !spec->enabled) {
     return Status::FailedPrecondition(fmt::format("Table {} is disabled!", table));
   }
@@ -118,7 +117,7 @@ Result<TableSpec> RequireTable(HBaseContext& ctx, Database* db, std::string_view
 
 Result<Database*> DataTable(HBaseContext& ctx, std::string_view table, bool write, TableSpec* spec = nullptr) {
   LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, write));
-  LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(ctx, db, table, /*must_be_enabled=*/true));
+  LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(db, table, /*must_be_enabled=*/true));
   if (spec != nullptr) *spec = std::move(s);
   return db;
 }
@@ -256,7 +255,7 @@ Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
   for (size_t i = 1; i < args.size(); ++i) {
     const HValue& change = args[i];
     if (!change.IsHash()) return Usage(ctx, fmt::format("expected a hash, got {}", change.Describe()));
-    LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
     if (const HValue* doomed = change.Find("delete")) {
       LBT_RETURN_IF_ERROR(db->DropFamily(table, doomed->text));
       continue;
@@ -292,7 +291,7 @@ Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
 Status Describe(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
   if (!Text(ctx)) {
     Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->TableInfo(spec);
     return Status::OK();
@@ -345,7 +344,7 @@ Status Exists(HBaseContext& ctx, const std::vector<HValue>& args) {
 Status SetEnabled(HBaseContext& ctx, const std::vector<HValue>& args, bool enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
-  LBT_RETURN_IF_ERROR(RequireTable(ctx, db, table, false).status());
+  LBT_RETURN_IF_ERROR(RequireTable(db, table, false).status());
   return db->SetTableEnabled(table, enabled);
 }
 
@@ -355,7 +354,7 @@ Status Enable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEn
 Status IsEnabledOrDisabled(HBaseContext& ctx, const std::vector<HValue>& args, bool ask_enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
   bool answer = ask_enabled ? spec.enabled : !spec.enabled;
   Line(ctx, Text(ctx) ? (answer ? "true" : "false") : json{{ask_enabled ? "enabled" : "disabled", answer}}.dump());
   return Status::OK();
@@ -367,7 +366,7 @@ Status IsDisabled(HBaseContext& ctx, const std::vector<HValue>& args) { return I
 Status Drop(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, db, table, false));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
   if (spec.enabled) return Status::FailedPrecondition(fmt::format("Table {} is enabled. Disable it first.", table));
   return db->DropTable(table);
 }
@@ -375,7 +374,7 @@ Status Drop(HBaseContext& ctx, const std::vector<HValue>& args) {
 Status Truncate(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
-  LBT_RETURN_IF_ERROR(RequireTable(ctx, db, table, false).status());
+  LBT_RETURN_IF_ERROR(RequireTable(db, table, false).status());
   if (Text(ctx)) Line(ctx, fmt::format("Truncating '{}' table (it may take a while):", table));
   LBT_RETURN_IF_ERROR(db->DropRowRange(table, ""));
   return db->SetTableEnabled(table, true);
