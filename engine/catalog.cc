@@ -112,10 +112,15 @@ std::string TableKey(std::string_view name) {
 }  // namespace
 
 Status Catalog::Refresh(Txn* txn) {
+  // A read snapshot already checked cannot have changed since.
+  if (loaded_ && !txn->is_write() && txn->id() == checked_snapshot_) return Status::OK();
   std::string_view version;
   LBT_ASSIGN_OR_RETURN(bool found, txn->Get(meta_, kMetaCatalogVersion, &version));
   if (!found) version = "0";
-  if (loaded_ && version == loaded_version_) return Status::OK();
+  if (loaded_ && version == loaded_version_) {
+    if (!txn->is_write()) checked_snapshot_ = txn->id();
+    return Status::OK();
+  }
 
   std::map<std::string, std::shared_ptr<const TableSpec>, std::less<>> tables;
   {
@@ -133,6 +138,7 @@ Status Catalog::Refresh(Txn* txn) {
   tables_ = std::move(tables);
   loaded_version_ = std::string(version);
   loaded_ = true;
+  checked_snapshot_ = txn->is_write() ? 0 : txn->id();
   return Status::OK();
 }
 
@@ -166,6 +172,7 @@ Status Catalog::BumpVersion(Txn* txn) {
   LBT_RETURN_IF_ERROR(txn->Put(meta_, kMetaCatalogVersion, std::to_string(v + 1)));
   // The cache reloads at the next Refresh, so an aborted change never leaks.
   loaded_ = false;
+  checked_snapshot_ = 0;
   return Status::OK();
 }
 

@@ -40,7 +40,10 @@ class Catalog {
   // Like Find, but a missing table is a NotFound error naming it.
   Result<const TableSpec*> Require(std::string_view name) const;
   // Forgets the cache, e.g. after a transaction that changed it aborted.
-  void Invalidate() { loaded_ = false; }
+  void Invalidate() {
+    loaded_ = false;
+    checked_snapshot_ = 0;
+  }
   // Table names in byte order.
   std::vector<std::string> TableNames() const;
 
@@ -58,6 +61,7 @@ class Catalog {
   MDB_dbi meta_ = 0;
   bool loaded_ = false;
   std::string loaded_version_;
+  uint64_t checked_snapshot_ = 0;  // the snapshot last checked: no need to look again
   std::map<std::string, std::shared_ptr<const TableSpec>, std::less<>> tables_;
 };
 

@@ -101,6 +101,7 @@ Database::Database(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)), options_(std::move(options)), stores_(std::make_unique<Stores>()) {}
 
 Database::~Database() {
+  spare_read_.reset();
   stores_.reset();
   env_.reset();
   if (lock_fd_ >= 0) ::close(lock_fd_);
@@ -255,6 +256,7 @@ Result<Database::CompactStats> Database::Compact() {
   if (s.ok()) {
     // Swap the compact copy in while nothing has the old file mapped.
     stores_ = std::make_unique<Stores>();
+    spare_read_.reset();
     env_.reset();
     fs::permissions(scratch / "data.mdb", fs::status(data, ec).permissions(), ec);  // stay private
     fs::rename(scratch / "data.mdb", data, ec);
@@ -564,15 +566,31 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
   return std::unique_ptr<RowReader>(new RowReader(std::move(txn), std::move(cursor)));
 }
 
+Result<Txn*> Database::RenewSpareRead() {
+  if (spare_read_ != nullptr) {
+    Status s = spare_read_->Renew();
+    if (s.ok()) return spare_read_.get();
+    spare_read_.reset();  // e.g. another process grew the map: start over
+  }
+  LBT_ASSIGN_OR_RETURN(spare_read_, Txn::Begin(env_.get(), /*write=*/false));
+  return spare_read_.get();
+}
+
 Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string_view row_key,
                                              const ReadOptions& options) {
-  ReadOptions point = options;
-  point.rows = RowSet{{std::string(row_key)}, {}};
-  LBT_ASSIGN_OR_RETURN(auto reader, NewReader(table, point));
-  Row row;
-  if (reader->Next(&row)) return std::optional<Row>(std::move(row));
-  if (!reader->status().ok()) return reader->status();
-  return std::optional<Row>();
+  // Point lookups reuse one read transaction (reset between uses) instead
+  // of beginning a new one each time.
+  LBT_ASSIGN_OR_RETURN(Txn * txn, RenewSpareRead());
+  Result<std::optional<Row>> result = [&]() -> Result<std::optional<Row>> {
+    LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn));
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+    for (const ColumnSelector& c : options.columns) {
+      LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
+    }
+    return ReadRowIn(txn, *stores_, *spec, row_key, options, NowMicros());
+  }();
+  spare_read_->Reset();
+  return result;
 }
 
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {

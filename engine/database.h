@@ -149,11 +149,14 @@ class Database {
   Status ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows);
   // The spec of an enabled table, for reads and writes of its data.
   Result<const TableSpec*> RequireEnabled(std::string_view table);
+  // The kept read transaction, renewed to a fresh snapshot.
+  Result<Txn*> RenewSpareRead();
 
   std::string dir_;
   DatabaseOptions options_;
   std::unique_ptr<LmdbEnv> env_;
   std::unique_ptr<Stores> stores_;
+  std::unique_ptr<Txn> spare_read_;  // reset whenever not in use
   // A shared flock on DIR/lbt.lock while open; Compact takes it exclusive.
   int lock_fd_ = -1;
 };

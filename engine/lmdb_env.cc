@@ -208,6 +208,17 @@ void Txn::Abort() {
   txn_ = nullptr;
 }
 
+void Txn::Reset() {
+  assert(!write_ && open_cursors_ == 0);
+  mdb_txn_reset(txn_);
+}
+
+Status Txn::Renew() {
+  assert(!write_);
+  int rc = mdb_txn_renew(txn_);
+  return rc == MDB_SUCCESS ? Status::OK() : LmdbStatus(rc, "starting a read");
+}
+
 // ---- Cursor ----
 
 Result<std::unique_ptr<Cursor>> Cursor::Open(Txn* txn, MDB_dbi dbi) {

@@ -101,6 +101,15 @@ class Txn {
   Status Commit();
   void Abort();
 
+  // For a read transaction kept for reuse: Reset releases its snapshot,
+  // Renew takes a fresh one (cheaper than Begin). Renew fails with
+  // MDB_MAP_RESIZED's status when another process grew the map.
+  // REQUIRES: !is_write(), no Cursor open
+  void Reset();
+  Status Renew();
+  // The id of the snapshot: equal ids see the same data.
+  uint64_t id() const { return mdb_txn_id(txn_); }
+
   // True once any operation failed because the map was full; the caller
   // should abort, grow the map and retry the whole transaction.
   bool map_full() const { return map_full_; }

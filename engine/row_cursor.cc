@@ -55,6 +55,14 @@ EncodedRange EncodeRowRange(TableId table, const RowRange& range) {
 // Turns the row set into sorted, disjoint ranges of encoded cell keys. The
 // key encoding preserves order, so ranges compare and merge as byte strings.
 void RowCursor::PlanRanges() {
+  const RowSet& rows = options_.rows;
+  if (rows.row_keys.size() == 1 && rows.row_ranges.empty() && options_.filter == nullptr) {
+    // A point lookup, the most common read: one range, nothing to merge.
+    std::string lower = RowPrefix(table_->id, rows.row_keys[0]);
+    std::string upper = PrefixSuccessor(lower);
+    ranges_.push_back({std::move(lower), std::move(upper)});
+    return;
+  }
   std::vector<EncodedRange> ranges;
   if (options_.rows.IsAll()) ranges.push_back(EncodeRowRange(table_->id, RowRange::All()));
   for (const std::string& key : options_.rows.row_keys) {
