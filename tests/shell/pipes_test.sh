@@ -47,8 +47,13 @@ mkfifo "$work/fifo"
 shell_pid=$!
 exec 3>"$work/fifo"
 echo "set t held cf:a=1@1000" >&3
-sleep 0.3
-[ "$("$lbt" --db "$db" --format jsonl lookup t held | jq -r .key)" = held ] || fail "a second process could not read"
+seen=""
+for _ in $(seq 1 100); do
+  seen="$("$lbt" --db "$db" --format jsonl lookup t held | jq -r .key)"
+  [ "$seen" = held ] && break
+  sleep 0.05
+done
+[ "$seen" = held ] || fail "a second process could not read what the held shell wrote"
 "$lbt" --db "$db" set t other cf:a=2@1000 || fail "a second process could not write"
 exec 3>&-
 wait "$shell_pid"

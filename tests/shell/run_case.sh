@@ -19,7 +19,8 @@ fi
 TZ=UTC LBT_HISTFILE=/dev/null "$lbt" --db "$db/db" "${args[@]}" <"$name.cbt" >"$db.out" 2>"$db.err"
 status=$?
 # HBase-dialect timings vary run to run.
-sed -i -E 's/^Took [0-9]+\.[0-9]{4} seconds$/Took N seconds/' "$db.out"
+sed -i -E -e 's/^Took [0-9]+\.[0-9]{4} seconds$/Took N seconds/' \
+  -e 's/^frontend_server_latency: [0-9]+ms$/frontend_server_latency: Nms/' "$db.out"
 
 if [ "$update" = 1 ]; then
   cp "$db.out" "$name.stdout"
