@@ -514,6 +514,18 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
+Status CollectGarbage(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() != 1) return ctx.Usage("gc needs a table");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  Progress progress(ctx.err, "collecting garbage in " + args[0]);
+  LBT_ASSIGN_OR_RETURN(GcStats stats, db->CollectGarbage(args[0], [&](int64_t cells) {
+    progress.Update(cells);
+    return InterruptRequested() ? Status::Cancelled("interrupted; nothing was collected") : Status::OK();
+  }));
+  ctx.out->Write(fmt::format("collected {} of {} cells in {}\n", stats.cells_deleted, stats.cells_examined, args[0]));
+  return Status::OK();
+}
+
 Status Compact(CommandContext& ctx, const std::vector<std::string>& args) {
   if (!args.empty()) return ctx.Usage("compact takes no arguments");
   LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
@@ -626,6 +638,10 @@ const std::vector<CommandSpec>& AllCommands() {
        "  Example: deleterow mobile-time-series phone#4c410523#20190501", DeleteRow, {"app-profile"}},
       {"deletetable", "deletetable <table>", "Delete a table and its data",
        "  Example: deletetable mobile-time-series", DeleteTable, {}},
+      {"gc", "gc <table>", "Remove the cells GC policies make eligible, now (lbt)",
+       "  Reads never return eligible cells, and a write to a column removes that\n"
+       "  column's; gc removes them from the whole table at once, in one transaction.",
+       CollectGarbage, {}},
       {"help", "help [command]", "Print help text", "  Example: help read", Help, {}},
       {"export", "export <table> <file> [format=jsonl|csv] [prefix=<prefix> | start=<row> end=<row>]",
        "Write a table's rows to a file",

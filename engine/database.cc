@@ -540,13 +540,14 @@ Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
   });
 }
 
-Result<GcStats> Database::CollectGarbage(std::string_view table) {
+Result<GcStats> Database::CollectGarbage(std::string_view table,
+                                         const std::function<Status(int64_t cells)>& progress) {
   GcStats stats;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     stats = GcStats{};
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
     RowWriter writer(txn, stores_.get(), spec, NowMicros());
-    return writer.CollectTable(&stats.cells_examined, &stats.cells_deleted);
+    return writer.CollectTable(&stats.cells_examined, &stats.cells_deleted, progress);
   }));
   return stats;
 }

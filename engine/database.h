@@ -111,8 +111,11 @@ class Database {
                                  const std::vector<Mutation>& false_mutations);
   // Deletes every row whose key starts with `prefix` ("" = every row).
   Status DropRowRange(std::string_view table, std::string_view prefix);
-  // Physically removes every cell the table's GC rules make eligible.
-  Result<GcStats> CollectGarbage(std::string_view table);
+  // Physically removes every cell the table's GC rules make eligible, in
+  // one transaction. `progress`, if set, hears the cells examined so far
+  // now and then; returning an error from it stops and rolls back the pass.
+  Result<GcStats> CollectGarbage(std::string_view table,
+                                 const std::function<Status(int64_t cells)>& progress = nullptr);
 
   // ---- reads ----
 

@@ -324,7 +324,8 @@ Status RowWriter::CollectWrittenColumns(std::string_view row_key, const std::vec
   return Status::OK();
 }
 
-Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted) {
+Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
+                               const std::function<Status(int64_t examined)>& progress) {
   const std::string table_prefix = TablePrefix(table_->id);
   std::string next_row = table_prefix;  // where the next row starts, at least
   while (true) {
@@ -361,6 +362,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted) {
       LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size, /*existed=*/true));
       *deleted += static_cast<int64_t>(doomed.size());
     }
+    if (progress) LBT_RETURN_IF_ERROR(progress(*examined));
     next_row = PrefixSuccessor(row_prefix);
   }
 }

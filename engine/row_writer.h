@@ -6,6 +6,7 @@
 #define LBT_ENGINE_ROW_WRITER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,8 @@ class RowWriter {
 
   // Deletes every cell of the table that its family's GC rule makes
   // eligible, row by row.
-  Status CollectTable(int64_t* examined, int64_t* deleted);
+  Status CollectTable(int64_t* examined, int64_t* deleted,
+                      const std::function<Status(int64_t examined)>& progress = nullptr);
 
   // Deletes every cell of `family` in every row of the table.
   Status DeleteFamilyEverywhere(std::string_view family);

@@ -144,6 +144,19 @@ TEST_F(CbtCommandsTest, WritingAnAlreadyExpiredCellSaysSo) {
   EXPECT_EQ(out_, "1\n");
 }
 
+TEST_F(CbtCommandsTest, GcRemovesEligibleCellsFromTheWholeTable) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run("set t a cf:q=1@1000 cf:q=2@2000"), 0);
+  ASSERT_EQ(Run("set t b cf:q=1@1000 cf:q=2@2000 cf:q=3@3000"), 0);
+  ASSERT_EQ(Run("setgcpolicy t cf maxversions=1"), 0);
+  ASSERT_EQ(Run("gc t"), 0);
+  EXPECT_EQ(out_, "collected 3 of 5 cells in t\n");
+  ASSERT_EQ(Run("setgcpolicy t cf never"), 0);
+  ASSERT_EQ(Run("read t keys-only=true"), 0);
+  EXPECT_EQ(std::count(out_.begin(), out_.end(), '@'), 2) << "only the newest cell of each row is left";
+  EXPECT_EQ(Run("gc nope"), 1);
+}
+
 TEST_F(CbtCommandsTest, FilterRunsBeforeCbtsOptions) {
   ASSERT_EQ(Run("createtable t families=cf"), 0);
   ASSERT_EQ(Run("set t r cf:q=v1@1000 cf:q=v2@2000 cf:q=v3@3000"), 0);
