@@ -69,7 +69,8 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const std::string& dir, const Lmd
   if ((rc = mdb_env_open(env, dir.c_str(), flags, 0600)) != MDB_SUCCESS) {
     return fail(rc, fmt::format("opening the database in {}", dir));
   }
-  // Another process may have grown the map beyond our initial size.
+  // Free reader slots left behind by processes that died mid-read, so their
+  // stale snapshots do not pin old pages forever.
   int dead = 0;
   mdb_reader_check(env, &dead);
   return std::unique_ptr<LmdbEnv>(new LmdbEnv(env, opts.read_only));

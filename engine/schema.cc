@@ -77,14 +77,6 @@ bool GcRule::CanCollect() const {
   return false;
 }
 
-bool GcRule::UsesAge() const {
-  if (kind == Kind::kMaxAge) return true;
-  for (const GcRule& r : rules) {
-    if (r.UsesAge()) return true;
-  }
-  return false;
-}
-
 Status GcRule::Validate() const {
   switch (kind) {
     case Kind::kNever:

@@ -37,8 +37,6 @@ struct GcRule {
 
   // True if this rule can ever collect a cell (false for Never).
   bool CanCollect() const;
-  // True if the rule depends on the age of a cell anywhere in its tree.
-  bool UsesAge() const;
 
   // OK if versions and ages are positive and unions/intersections non-empty.
   Status Validate() const;

@@ -44,12 +44,6 @@ int ScriptRunner::RunText(const std::string& text, const std::string& name, int 
 }
 
 int ScriptRunner::RunStatement(const std::string& statement, const std::string& name, int line) {
-  auto report = [&](const std::string& error_line) {
-    failed_ = true;
-    err_->Write(name.empty() ? error_line + "\n" : fmt::format("{}:{}: {}\n", name, line, error_line));
-    err_->Flush();
-    return 1;
-  };
   Result<std::vector<std::string>> words = Tokenize(statement);
   if (words.ok() && words->empty()) return 0;
   if (options_.echo) {
@@ -59,24 +53,26 @@ int ScriptRunner::RunStatement(const std::string& statement, const std::string& 
   if (words.ok() && (*words)[0] == "source") return Source(*words, name, line);
   CommandOutcome outcome = lbt::RunStatement(session_, out_, err_, statement);
   err_->Flush();
-  if (!outcome.status.ok()) return report(ErrorLine(outcome));
+  if (!outcome.status.ok()) return Report(ErrorLine(outcome), name, line);
   return 0;
 }
 
+int ScriptRunner::Report(const std::string& error_line, const std::string& name, int line) {
+  err_->Write(name.empty() ? error_line + "\n" : fmt::format("{}:{}: {}\n", name, line, error_line));
+  err_->Flush();
+  return 1;
+}
+
 int ScriptRunner::Source(const std::vector<std::string>& words, const std::string& name, int line) {
-  auto fail = [&](const std::string& message, int code) {
-    failed_ = true;
-    err_->Write(name.empty() ? fmt::format("error: {}\n", message)
-                             : fmt::format("{}:{}: error: {}\n", name, line, message));
-    err_->Flush();
-    return code;
+  auto fail = [&](const std::string& message) {
+    return Report("error: " + message, name, line);
   };
-  if (words.size() != 2) return fail("source needs one file name; usage: source <file.cbt>", 1);
+  if (words.size() != 2) return fail("source needs one file name; usage: source <file.cbt>");
   if (depth_ >= kMaxSourceDepth) {
-    return fail(fmt::format("scripts are sourced more than {} levels deep", kMaxSourceDepth), 1);
+    return fail(fmt::format("scripts are sourced more than {} levels deep", kMaxSourceDepth));
   }
   std::ifstream in(words[1], std::ios::binary);
-  if (!in) return fail(fmt::format("cannot open '{}'", words[1]), 1);
+  if (!in) return fail(fmt::format("cannot open '{}'", words[1]));
   ++depth_;
   int code = Run(&in, words[1]);
   --depth_;

@@ -34,18 +34,18 @@ class ScriptRunner {
   // Runs one statement (possibly several separated by ';').
   int RunText(const std::string& text, const std::string& name, int line);
 
-  bool failed() const { return failed_; }
-
  private:
   // Runs one complete statement; returns its exit code.
   int RunStatement(const std::string& statement, const std::string& name, int line);
   int Source(const std::vector<std::string>& words, const std::string& name, int line);
+  // Writes `error_line` to err, prefixed with NAME:LINE when reading a file;
+  // returns 1, the exit status of a failed command.
+  int Report(const std::string& error_line, const std::string& name, int line);
 
   Session* session_;
   Output* out_;
   Output* err_;
   ScriptOptions options_;
-  bool failed_ = false;
   int depth_ = 0;
 };
 

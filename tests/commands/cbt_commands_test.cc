@@ -30,14 +30,13 @@ class CbtCommandsTest : public ::testing::Test {
     session_ = std::make_unique<Session>(options);
   }
 
-  // Runs one command line; returns its exit code and fills out_/err_.
+  // Runs one line as the shell and scripts do; returns its exit code and
+  // fills out_/err_.
   int Run(const std::string& line) {
     out_.clear();
     err_.clear();
     Output out(&out_), err(&err_);
-    auto words = Tokenize(line);
-    EXPECT_TRUE(words.ok()) << line;
-    CommandOutcome outcome = RunCommand(session_.get(), &out, &err, *words);
+    CommandOutcome outcome = RunStatement(session_.get(), &out, &err, line);
     message_ = outcome.status.message();
     return outcome.ExitCode();
   }
@@ -119,19 +118,13 @@ TEST_F(CbtCommandsTest, CountPicksItsDialectByTheTablesQuotes) {
   ASSERT_EQ(Run("createtable t families=cf"), 0);
   ASSERT_EQ(Run("set t a1 cf:q=1@1000"), 0);
   ASSERT_EQ(Run("set t b1 cf:q=2@1000"), 0);
-  // Through RunStatement, as the shell and scripts run lines.
-  auto run = [&](const std::string& line) {
-    out_.clear();
-    Output out(&out_), err(&err_);
-    return RunStatement(session_.get(), &out, &err, line).ExitCode();
-  };
-  ASSERT_EQ(run("count \"t\" prefix=a"), 0);
+  ASSERT_EQ(Run("count \"t\" prefix=a"), 0);
   EXPECT_EQ(out_, "1\n") << "quoted table with cbt options is cbt's count";
-  ASSERT_EQ(run("count t filter='{\"passAllFilter\":true}'"), 0);
+  ASSERT_EQ(Run("count t filter='{\"passAllFilter\":true}'"), 0);
   EXPECT_EQ(out_, "2\n");
-  ASSERT_EQ(run("count 't'"), 0);
+  ASSERT_EQ(Run("count 't'"), 0);
   EXPECT_EQ(out_.substr(0, 9), "2 row(s)\n") << "quoted table alone is HBase's count";
-  ASSERT_EQ(run("count 't', {INTERVAL => 1}"), 0);
+  ASSERT_EQ(Run("count 't', {INTERVAL => 1}"), 0);
   EXPECT_NE(out_.find("Current count: 1, row: a1"), std::string::npos);
 }
 
