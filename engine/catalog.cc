@@ -74,6 +74,7 @@ std::string EncodeTableSpec(const TableSpec& spec) {
   }
   json doc = {{"id", spec.id}, {"families", families}};
   if (!spec.enabled) doc["enabled"] = false;
+  if (spec.deletion_protection) doc["deletion_protection"] = true;
   return doc.dump();
 }
 
@@ -89,6 +90,7 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   spec->name = std::string(name);
   spec->id = j["id"].get<TableId>();
   spec->enabled = j.value("enabled", true);
+  spec->deletion_protection = j.value("deletion_protection", false);
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;

@@ -92,16 +92,24 @@ Status ValidateFamilies(const std::vector<FamilySpec>& families) {
   return Status::OK();
 }
 
+Status RequireUnprotected(const TableSpec& spec, std::string_view what) {
+  if (!spec.deletion_protection) return Status::OK();
+  return Status::FailedPrecondition(fmt::format(
+      "table '{}' has deletion protection on; turn it off before deleting {}", spec.name, what));
+}
 
 }  // namespace
 
 // ---- opening ----
 
 Database::Database(std::string dir, DatabaseOptions options)
-    : dir_(std::move(dir)), options_(std::move(options)), stores_(std::make_unique<Stores>()) {}
+    : dir_(std::move(dir)),
+      options_(std::move(options)),
+      stores_(std::make_unique<Stores>()),
+      read_catalog_(std::make_unique<Catalog>()) {}
 
 Database::~Database() {
-  spare_read_.reset();
+  spare_reads_.clear();
   stores_.reset();
   env_.reset();
   if (lock_fd_ >= 0) ::close(lock_fd_);
@@ -188,6 +196,7 @@ Status Database::Initialize() {
     Status s = OpenStores(txn.get(), /*create=*/false, stores_.get());
     if (s.ok()) {
       LBT_RETURN_IF_ERROR(CheckFormatVersion(txn.get(), *stores_, dir_));
+      *read_catalog_ = stores_->catalog;
       return txn->Commit();  // a read transaction must commit to keep its handles
     }
     if (!s.IsNotFound()) return s;
@@ -204,6 +213,7 @@ Status Database::Initialize() {
   }
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
   LBT_RETURN_IF_ERROR(OpenStores(txn.get(), /*create=*/true, stores_.get()));
+  *read_catalog_ = stores_->catalog;
   std::string_view existing;
   LBT_ASSIGN_OR_RETURN(bool found, txn->Get(stores_->meta, kMetaFormatVersion, &existing));
   if (found) {
@@ -218,6 +228,7 @@ Status Database::Initialize() {
 // ---- transactions ----
 
 Status Database::Update(const std::function<Status(Txn*)>& fn) {
+  std::lock_guard<std::mutex> lock(write_mu_);
   for (int attempt = 0;; ++attempt) {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
     Status s = stores_->catalog.Refresh(txn.get());
@@ -233,10 +244,16 @@ Status Database::Update(const std::function<Status(Txn*)>& fn) {
   }
 }
 
-Status Database::View(const std::function<Status(Txn*)>& fn) {
-  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
-  LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
-  return fn(txn.get());
+Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::string_view table,
+                                                           bool require_enabled) {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  LBT_RETURN_IF_ERROR(read_catalog_->Refresh(txn));
+  std::shared_ptr<const TableSpec> spec = read_catalog_->Share(table);
+  if (spec == nullptr) return read_catalog_->Require(table).status();
+  if (require_enabled && !spec->enabled) {
+    return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", table));
+  }
+  return spec;
 }
 
 Result<Database::CompactStats> Database::Compact() {
@@ -256,7 +273,7 @@ Result<Database::CompactStats> Database::Compact() {
   if (s.ok()) {
     // Swap the compact copy in while nothing has the old file mapped.
     stores_ = std::make_unique<Stores>();
-    spare_read_.reset();
+    spare_reads_.clear();
     env_.reset();
     fs::permissions(scratch / "data.mdb", fs::status(data, ec).permissions(), ec);  // stay private
     fs::rename(scratch / "data.mdb", data, ec);
@@ -315,6 +332,7 @@ Status Database::DropTable(std::string_view table) {
   TableId id = 0;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
     id = spec->id;
     return stores_->catalog.Remove(txn, table);
   }));
@@ -334,22 +352,16 @@ Status Database::DropTable(std::string_view table) {
 }
 
 Result<std::vector<std::string>> Database::ListTables() {
-  std::vector<std::string> names;
-  LBT_RETURN_IF_ERROR(View([&](Txn*) -> Status {
-    names = stores_->catalog.TableNames();
-    return Status::OK();
-  }));
-  return names;
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  std::lock_guard<std::mutex> lock(read_mu_);
+  LBT_RETURN_IF_ERROR(read_catalog_->Refresh(txn.get()));
+  return read_catalog_->TableNames();
 }
 
 Result<TableSpec> Database::DescribeTable(std::string_view table) {
-  TableSpec out;
-  LBT_RETURN_IF_ERROR(View([&](Txn*) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
-    out = *spec;
-    return Status::OK();
-  }));
-  return out;
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, false));
+  return *spec;
 }
 
 Status Database::CreateFamily(std::string_view table, const FamilySpec& family) {
@@ -370,6 +382,7 @@ Status Database::DropFamily(std::string_view table, std::string_view family) {
   return Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
+    LBT_RETURN_IF_ERROR(RequireUnprotected(*current, "its column families"));
     TableSpec spec = *current;
     RowWriter writer(txn, stores_.get(), &spec, NowMicros());
     LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(family));
@@ -390,16 +403,26 @@ Status Database::SetGcRule(std::string_view table, std::string_view family, cons
 }
 
 Status Database::SetTableEnabled(std::string_view table, bool enabled) {
+  return ChangeTableFlag(table, &TableSpec::enabled, enabled);
+}
+
+Status Database::SetDeletionProtection(std::string_view table, bool enabled) {
+  return ChangeTableFlag(table, &TableSpec::deletion_protection, enabled);
+}
+
+Status Database::ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value) {
   return Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    if (current->enabled == enabled) return Status::OK();
+    if (current->*flag == value) return Status::OK();
     TableSpec spec = *current;
-    spec.enabled = enabled;
+    spec.*flag = value;
     return stores_->catalog.Store(txn, spec);
   });
 }
 
+
 Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
+  // Writers only: readers check through ReadSpec.
   LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
   if (!spec->enabled) {
     return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", table));
@@ -442,15 +465,69 @@ Status Database::MutateRows(std::string_view table, const std::vector<RowMutatio
   return Update([&](Txn* txn) { return ApplyRows(txn, table, rows); });
 }
 
+Result<std::vector<Status>> Database::MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows) {
+  std::vector<Status> statuses(rows.size());
+  std::vector<bool> failed(rows.size(), false);
+  // Optimistic: apply every valid row in one transaction. A row that fails
+  // while being applied (over the row size limit, say) may have written
+  // part of itself, so the transaction is redone without it. Each round
+  // drops at least one row, and rows rarely fail after validation.
+  while (true) {
+    size_t failed_at = rows.size();
+    Status s = Update([&](Txn* txn) -> Status {
+      LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+      RowWriter writer(txn, stores_.get(), spec, NowMicros());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (failed[i]) continue;
+        statuses[i] = ValidateRowMutations(*spec, rows[i].row_key, rows[i].mutations);
+        if (!statuses[i].ok()) continue;
+        statuses[i] = writer.Apply(rows[i].row_key, rows[i].mutations);
+        if (!statuses[i].ok()) {
+          // A full map is retried whole by Update; anything else is the row's.
+          if (!txn->map_full()) failed_at = i;
+          return statuses[i];
+        }
+      }
+      return Status::OK();
+    });
+    if (s.ok()) return statuses;
+    if (failed_at == rows.size()) return s;  // the table, the disk: every row failed
+    failed[failed_at] = true;
+  }
+}
+
+Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, uint64_t interval_bytes) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+  const std::string prefix = TablePrefix(spec->id);
+  std::vector<KeySample> samples;
+  uint64_t total = 0, last_sample = 0;
+  LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn.get()));
+  for (it->Seek(prefix); it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
+    if (total - last_sample >= interval_bytes) {
+      std::string_view rest = it->key().substr(prefix.size());
+      std::string row_key;
+      if (!ConsumeEscaped(&rest, &row_key)) return Status::Corruption("a row index key does not decode");
+      samples.push_back({std::move(row_key), static_cast<int64_t>(total)});
+      last_sample = total;
+    }
+    uint64_t size = 0;
+    for (unsigned char c : it->value()) size = size << 8 | c;
+    total += size;
+  }
+  LBT_RETURN_IF_ERROR(it->status());
+  samples.push_back({"", static_cast<int64_t>(total)});
+  return samples;
+}
+
 namespace {
 
 // Reads one row's visible cells inside a transaction.
-Result<std::optional<Row>> ReadRowIn(Txn* txn, const Stores& stores, const TableSpec& spec,
+Result<std::optional<Row>> ReadRowIn(Txn* txn, const OrderedStore& cells, std::shared_ptr<const TableSpec> spec,
                                      std::string_view row_key, ReadOptions options, int64_t now) {
   options.rows = RowSet{{std::string(row_key)}, {}};
   options.reversed = false;
-  LBT_ASSIGN_OR_RETURN(auto cursor,
-                       RowCursor::Open(txn, stores.cells, stores.catalog.Share(spec.name), std::move(options), now));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, cells, std::move(spec), std::move(options), now));
   Row row;
   LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
   if (!found) return std::optional<Row>();
@@ -478,7 +555,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
       latest.columns = {ColumnSelector{rule.family, rule.qualifier}};
       latest.cells_per_column_limit = 1;
       LBT_ASSIGN_OR_RETURN(std::optional<Row> current,
-                           ReadRowIn(txn, *stores_, *spec, row_key, latest, now));
+                           ReadRowIn(txn, stores_->cells, stores_->catalog.Share(table), row_key, latest, now));
       Cell cell{rule.family, rule.qualifier, now, {}, {}};
       if (current) {
         cell.timestamp = std::max(now, current->cells[0].timestamp);
@@ -518,7 +595,7 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
     const int64_t now = NowMicros();
     ReadOptions check;
     check.filter = predicate;
-    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, ReadRowIn(txn, *stores_, *spec, row_key, check, now));
+    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, ReadRowIn(txn, stores_->cells, stores_->catalog.Share(table), row_key, check, now));
     matched = row.has_value();
     RowWriter writer(txn, stores_.get(), spec, now);
     return writer.Apply(row_key, matched ? true_mutations : false_mutations);
@@ -557,73 +634,76 @@ Result<GcStats> Database::CollectGarbage(std::string_view table,
 Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
                                                        const ReadOptions& options) {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
-  LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
-  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
   for (const ColumnSelector& c : options.columns) {
     LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
-  LBT_ASSIGN_OR_RETURN(auto cursor,
-                       RowCursor::Open(txn.get(), stores_->cells, stores_->catalog.Share(table), options, NowMicros()));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), options, NowMicros()));
   return std::unique_ptr<RowReader>(new RowReader(std::move(txn), std::move(cursor)));
 }
 
-Result<Txn*> Database::RenewSpareRead() {
-  if (spare_read_ != nullptr) {
-    Status s = spare_read_->Renew();
-    if (s.ok()) return spare_read_.get();
-    spare_read_.reset();  // e.g. another process grew the map: start over
+Result<std::unique_ptr<Txn>> Database::TakeSpareRead() {
+  std::unique_ptr<Txn> txn;
+  {
+    std::lock_guard<std::mutex> lock(read_mu_);
+    if (!spare_reads_.empty()) {
+      txn = std::move(spare_reads_.back());
+      spare_reads_.pop_back();
+    }
   }
-  LBT_ASSIGN_OR_RETURN(spare_read_, Txn::Begin(env_.get(), /*write=*/false));
-  return spare_read_.get();
+  if (txn != nullptr && txn->Renew().ok()) return txn;
+  // None kept, or another process grew the map: begin afresh.
+  txn.reset();
+  return Txn::Begin(env_.get(), /*write=*/false);
+}
+
+void Database::ReturnSpareRead(std::unique_ptr<Txn> txn) {
+  txn->Reset();
+  std::lock_guard<std::mutex> lock(read_mu_);
+  spare_reads_.push_back(std::move(txn));
 }
 
 Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string_view row_key,
                                              const ReadOptions& options) {
-  // Point lookups reuse one read transaction (reset between uses) instead
-  // of beginning a new one each time.
-  LBT_ASSIGN_OR_RETURN(Txn * txn, RenewSpareRead());
+  // Point lookups reuse read transactions (reset between uses) instead of
+  // beginning a new one each time.
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Txn> txn, TakeSpareRead());
   Result<std::optional<Row>> result = [&]() -> Result<std::optional<Row>> {
-    LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn));
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+    LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
     for (const ColumnSelector& c : options.columns) {
       LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
     }
-    return ReadRowIn(txn, *stores_, *spec, row_key, options, NowMicros());
+    return ReadRowIn(txn.get(), stores_->cells, std::move(spec), row_key, options, NowMicros());
   }();
-  spare_read_->Reset();
+  ReturnSpareRead(std::move(txn));
   return result;
 }
 
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+  bool rows_store_exact = true;
+  for (const auto& [name, family] : spec->families) {
+    if (CanHideNewest(family.gc_rule)) rows_store_exact = false;
+  }
   int64_t count = 0;
-  LBT_RETURN_IF_ERROR(View([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-    bool rows_store_exact = true;
-    for (const auto& [name, family] : spec->families) {
-      if (CanHideNewest(family.gc_rule)) rows_store_exact = false;
-    }
-    if (rows_store_exact) {
-      // Every row with cells on disk has a visible cell: count size entries.
-      EncodedRange bounds = EncodeRowRange(spec->id, range);
-      LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn));
-      for (it->Seek(bounds.lower); it->Valid() && it->key() < bounds.upper;
-           it->Next()) {
-        ++count;
-      }
-      return it->status();
-    }
-    ReadOptions options;
-    options.rows.row_ranges = {range};
-    LBT_ASSIGN_OR_RETURN(auto cursor,
-                         RowCursor::Open(txn, stores_->cells, stores_->catalog.Share(table), options, NowMicros()));
-    Row row;
-    while (true) {
-      LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
-      if (!found) return Status::OK();
-      ++count;
-    }
-  }));
-  return count;
+  if (rows_store_exact) {
+    // Every row with cells on disk has a visible cell: count size entries.
+    EncodedRange bounds = EncodeRowRange(spec->id, range);
+    LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn.get()));
+    for (it->Seek(bounds.lower); it->Valid() && it->key() < bounds.upper; it->Next()) ++count;
+    LBT_RETURN_IF_ERROR(it->status());
+    return count;
+  }
+  ReadOptions options;
+  options.rows.row_ranges = {range};
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), options, NowMicros()));
+  Row row;
+  while (true) {
+    LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
+    if (!found) return count;
+    ++count;
+  }
 }
 
 }  // namespace lbt

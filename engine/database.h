@@ -6,8 +6,11 @@
 // all or nothing, and a failed call changes nothing. Several processes may
 // open the same directory at once; readers never block the writer.
 //
-// A Database may be used from one thread at a time. Readers it returns must
-// be destroyed before it is.
+// Threading: a Database may be used from many threads at once, except
+// Compact, which needs it alone. Writes are serialized, in the order their
+// callers reach the write lock; reads run in parallel, each on its own
+// snapshot, and never wait for a write. A RowReader belongs to one thread
+// at a time. Readers a Database returns must be destroyed before it is.
 
 #ifndef LBT_ENGINE_DATABASE_H_
 #define LBT_ENGINE_DATABASE_H_
@@ -15,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +32,7 @@
 
 namespace lbt {
 
+class Catalog;
 class LmdbEnv;
 class RowReader;
 class Txn;
@@ -48,6 +53,14 @@ struct DatabaseOptions {
   // The current time in microseconds; the system clock if unset. Tests set
   // it to make "now" and ages deterministic.
   std::function<int64_t()> clock;
+};
+
+// A row key that splits a table, with the approximate bytes of the rows
+// before it (Bigtable's SampleRowKeys). The last sample has an empty key
+// and the table's total.
+struct KeySample {
+  std::string row_key;
+  int64_t offset_bytes = 0;
 };
 
 struct GcStats {
@@ -88,6 +101,9 @@ class Database {
   // Disables or enables a table (HBase's disable/enable). A disabled
   // table keeps its schema and data but refuses reads and writes.
   Status SetTableEnabled(std::string_view table, bool enabled);
+  // Turns Bigtable's deletion protection on or off. While it is on,
+  // DropTable and DropFamily refuse with FailedPrecondition.
+  Status SetDeletionProtection(std::string_view table, bool enabled);
 
   // ---- writes ----
 
@@ -97,6 +113,11 @@ class Database {
   // Applies several rows' mutations in one transaction (for bulk loads):
   // all of them, or none if any is invalid.
   Status MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
+  // Applies each row's mutations atomically but independently of the
+  // others, as Bigtable's MutateRows does: a row that fails leaves the rest
+  // applied. Returns one status per row, in order. The call's own error
+  // (no such table) means nothing was applied.
+  Result<std::vector<Status>> MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows);
   // Appends to or increments the latest cell of each rule's column, writing
   // the result as a new cell at max(now, latest timestamp). Returns the
   // cells written.
@@ -127,6 +148,10 @@ class Database {
   // Counts the rows within `range` that have visible cells.
   Result<int64_t> CountRows(std::string_view table, const RowRange& range = RowRange::All());
 
+  // Row keys about `interval_bytes` of data apart, from the stored rows'
+  // sizes, then the end marker. Reads the table's row index, not its cells.
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, uint64_t interval_bytes);
+
   // Flushes committed writes to disk; a no-op unless opened with sync off.
   Status Sync();
 
@@ -136,7 +161,8 @@ class Database {
   };
   // Rewrites the data file without free pages (LMDB's compacting copy).
   // Refused while another process has the database open.
-  // REQUIRES: no reader of this database is alive.
+  // REQUIRES: no reader of this database is alive and no other thread
+  // uses it.
   Result<CompactStats> Compact();
 
   // The current time in microseconds, truncated to milliseconds.
@@ -147,19 +173,30 @@ class Database {
   Status Initialize();
   // Runs `fn` in a write transaction, growing the map and retrying when full.
   Status Update(const std::function<Status(Txn*)>& fn);
-  // Runs `fn` in a read transaction.
-  Status View(const std::function<Status(Txn*)>& fn);
+  // Brings the readers' catalog up to date with `txn` and returns the
+  // table's spec as `txn` sees it; it stays valid after other reads.
+  Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
+  Status ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value);
   Status ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows);
-  // The spec of an enabled table, for reads and writes of its data.
+  // The spec of an enabled table, for writes of its data.
+  // REQUIRES: write_mu_ held.
   Result<const TableSpec*> RequireEnabled(std::string_view table);
-  // The kept read transaction, renewed to a fresh snapshot.
-  Result<Txn*> RenewSpareRead();
+  // A kept read transaction renewed to a fresh snapshot, or a new one.
+  Result<std::unique_ptr<Txn>> TakeSpareRead();
+  // Resets `txn` and keeps it for a later TakeSpareRead.
+  void ReturnSpareRead(std::unique_ptr<Txn> txn);
 
   std::string dir_;
   DatabaseOptions options_;
   std::unique_ptr<LmdbEnv> env_;
+  // stores_->catalog is the writers' cache of the schema, guarded by
+  // write_mu_; readers keep their own, which may lag or lead it.
   std::unique_ptr<Stores> stores_;
-  std::unique_ptr<Txn> spare_read_;  // reset whenever not in use
+  std::mutex write_mu_;
+  std::mutex read_mu_;  // guards read_catalog_ and spare_reads_
+  std::unique_ptr<Catalog> read_catalog_;
+  // Point lookups reuse reset read transactions instead of beginning new ones.
+  std::vector<std::unique_ptr<Txn>> spare_reads_;
   // A shared flock on DIR/lbt.lock while open; Compact takes it exclusive.
   int lock_fd_ = -1;
 };

@@ -91,6 +91,12 @@ Filter Filter::ValueRegex(std::string regex) {
   return f;
 }
 
+Filter Filter::ValueBitmask(std::string mask) {
+  Filter f = Make(Kind::kValueBitmask);
+  f.pattern = std::move(mask);
+  return f;
+}
+
 Filter Filter::ValueRange(ByteBound low, ByteBound high) {
   Filter f = Make(Kind::kValueRange);
   f.low = std::move(low);
@@ -349,6 +355,16 @@ std::unique_ptr<RE2> NewLatin1Regex(const std::string& pattern) {
   return std::make_unique<RE2>(pattern, options);
 }
 
+// Bigtable's value bitmask: every bit of the mask is set in the value, and
+// a value of another length never matches.
+bool MatchesBitmask(const std::string& value, const std::string& mask) {
+  if (value.size() != mask.size()) return false;
+  for (size_t i = 0; i < mask.size(); ++i) {
+    if ((value[i] & mask[i]) != mask[i]) return false;
+  }
+  return true;
+}
+
 bool FullMatch(const RE2& re, const std::string& bytes) {
   return RE2::FullMatch(re2::StringPiece(bytes.data(), bytes.size()), re);
 }
@@ -480,6 +496,11 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
         return c.family == family && InBounds(c.qualifier, low, high);
       });
     }
+    case K::kValueBitmask:
+      if (f.pattern.empty()) {
+        return Status::InvalidArgument(fmt::format("{}.valueBitmaskFilter: the mask is required", path));
+      }
+      return KeepIf([mask = f.pattern](const Cell& c) { return MatchesBitmask(c.value, mask); });
     case K::kValueRange:
       return KeepIf([low = f.low, high = f.high](const Cell& c) { return InBounds(c.value, low, high); });
     case K::kTimestampRange: {

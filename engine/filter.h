@@ -43,6 +43,7 @@ struct Filter {
     kCellsPerColumnLimit, // count
     kStripValue,
     kApplyLabel,          // pattern holds the label
+    kValueBitmask,        // pattern holds the mask: (value & mask) == mask, equal lengths
     // Beyond Bigtable's model, for the HBase filter language:
     kUnion,               // children; a cell any child keeps, once (HBase OR)
     kSkip,                // children[0]; drops a row if it drops any of its cells
@@ -106,6 +107,7 @@ struct Filter {
   static Filter CellsPerColumnLimit(int64_t n);
   static Filter StripValue();
   static Filter ApplyLabel(std::string label);
+  static Filter ValueBitmask(std::string mask);
 
   static Filter Union(std::vector<Filter> filters);
   static Filter Skip(Filter filter);

@@ -1,5 +1,9 @@
 #include "engine/lmdb_env.h"
 
+#include <functional>
+#include <mutex>
+#include <thread>
+
 #include <fmt/format.h>
 
 #include <cassert>
@@ -61,6 +65,10 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const std::string& dir, const Lmd
   if ((rc = mdb_env_set_mapsize(env, opts.initial_map_bytes)) != MDB_SUCCESS) {
     return fail(rc, "setting the map size");
   }
+  // A server runs many reads at once, each holding a reader slot.
+  if ((rc = mdb_env_set_maxreaders(env, 1024)) != MDB_SUCCESS) {
+    return fail(rc, "configuring reader slots");
+  }
   // Several processes share one database; readers never block the writer.
   // MDB_NOTLS lets a thread hold a read transaction while it writes.
   unsigned flags = MDB_NOTLS;
@@ -84,19 +92,37 @@ uint64_t LmdbEnv::map_bytes() const {
   return info.me_mapsize;
 }
 
+void LmdbEnv::EnterRead() {
+  while (true) {
+    active_reads_.fetch_add(1);
+    if (!growing_.load()) return;
+    active_reads_.fetch_sub(1);
+    while (growing_.load()) std::this_thread::yield();
+  }
+}
+
+Status LmdbEnv::Remap(const std::function<int()>& set_map_size, std::string_view what) {
+  growing_.store(true);
+  struct Done {
+    std::atomic<bool>* growing;
+    ~Done() { growing->store(false); }
+  } done{&growing_};
+  if (active_reads_.load() != 0) {
+    return Status::ResourceExhausted(fmt::format(
+        "{}: the database map cannot change size while reads are running; try again", what));
+  }
+  return LmdbStatus(set_map_size(), what);
+}
+
 Status LmdbEnv::GrowMap() {
   uint64_t current = map_bytes();
   uint64_t step = std::min<uint64_t>(current, 8ull << 30);
-  int rc = mdb_env_set_mapsize(env_, current + step);
-  if (rc == EINVAL) {
-    return Status::ResourceExhausted(
-        "the database map is full and cannot grow while a read is still open");
-  }
-  return LmdbStatus(rc, "growing the database map");
+  return Remap([&] { return mdb_env_set_mapsize(env_, current + step); }, "growing the database map");
 }
 
 void LmdbEnv::ReleaseMappedPages(const void* inside) {
   const auto address = reinterpret_cast<uintptr_t>(inside);
+  std::lock_guard<std::mutex> lock(map_mu_);
   if (address < map_begin_ || address >= map_end_) {
     // Find the file mapping that holds the pointer; never touch any other.
     map_begin_ = map_end_ = 0;
@@ -118,7 +144,9 @@ void LmdbEnv::ReleaseMappedPages(const void* inside) {
   madvise(reinterpret_cast<void*>(map_begin_), map_end_ - map_begin_, MADV_DONTNEED);
 }
 
-Status LmdbEnv::AdoptMapSize() { return LmdbStatus(mdb_env_set_mapsize(env_, 0), "resizing the map"); }
+Status LmdbEnv::AdoptMapSize() {
+  return Remap([&] { return mdb_env_set_mapsize(env_, 0); }, "adopting the map size another process set");
+}
 
 // ---- Txn ----
 
@@ -128,8 +156,14 @@ Result<std::unique_ptr<Txn>> Txn::Begin(LmdbEnv* env, bool write) {
   }
   for (int attempt = 0;; ++attempt) {
     MDB_txn* txn = nullptr;
+    if (!write) env->EnterRead();
     int rc = mdb_txn_begin(env->raw(), nullptr, write ? 0 : MDB_RDONLY, &txn);
-    if (rc == MDB_SUCCESS) return std::unique_ptr<Txn>(new Txn(txn, write, env));
+    if (rc == MDB_SUCCESS) {
+      std::unique_ptr<Txn> out(new Txn(txn, write, env));
+      out->reading_ = !write;
+      return out;
+    }
+    if (!write) env->LeaveRead();
     if (rc == MDB_MAP_RESIZED && attempt < 3) {
       LBT_RETURN_IF_ERROR(env->AdoptMapSize());
       continue;
@@ -199,6 +233,7 @@ Status Txn::Commit() {
   assert(open_cursors_ == 0 && "close cursors before committing");
   int rc = mdb_txn_commit(txn_);
   txn_ = nullptr;
+  StopReading();
   if (rc != MDB_SUCCESS) return Fail(rc, "committing");
   return Status::OK();
 }
@@ -207,17 +242,30 @@ void Txn::Abort() {
   assert(open_cursors_ == 0 && "close cursors before aborting");
   if (txn_ != nullptr) mdb_txn_abort(txn_);
   txn_ = nullptr;
+  StopReading();
+}
+
+void Txn::StopReading() {
+  if (reading_) env_->LeaveRead();
+  reading_ = false;
 }
 
 void Txn::Reset() {
   assert(!write_ && open_cursors_ == 0);
   mdb_txn_reset(txn_);
+  StopReading();
 }
 
 Status Txn::Renew() {
-  assert(!write_);
+  assert(!write_ && !reading_);
+  env_->EnterRead();
   int rc = mdb_txn_renew(txn_);
-  return rc == MDB_SUCCESS ? Status::OK() : LmdbStatus(rc, "starting a read");
+  if (rc != MDB_SUCCESS) {
+    env_->LeaveRead();
+    return LmdbStatus(rc, "starting a read");
+  }
+  reading_ = true;
+  return Status::OK();
 }
 
 // ---- Cursor ----

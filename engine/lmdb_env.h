@@ -13,7 +13,10 @@
 #include <lmdb.h>
 
 #include <cstdint>
+#include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -44,25 +47,39 @@ class LmdbEnv {
   bool read_only() const { return read_only_; }
   uint64_t map_bytes() const;
 
-  // Doubles the memory map (growing by at most 8 GiB at a time).
-  // REQUIRES: this process has no open transaction on this environment.
+  // Doubles the memory map (growing by at most 8 GiB at a time). Returns
+  // ResourceExhausted, changing nothing, while a read transaction of this
+  // process is active: remapping would pull the pages from under it.
+  // REQUIRES: no write transaction of this process is open.
   Status GrowMap();
   // Adopts a map size that another process has set (after MDB_MAP_RESIZED).
   Status AdoptMapSize();
 
   // Drops this process's mapping of pages it has read, keeping them in the
   // OS page cache: a long scan then holds little resident memory however
-  // large the file. Safe at any time: the map is read-only and shared, so
+  // large the file. Safe at any time and from any thread: the map is read-only and shared, so
   // a page touched again is mapped back from the cache.
   // `inside` is any pointer LMDB returned into the map (a value, say); it
   // locates the map, which LMDB does not report unless it is fixed.
   void ReleaseMappedPages(const void* inside);
 
  private:
+  friend class Txn;
   LmdbEnv(MDB_env* env, bool read_only) : env_(env), read_only_(read_only) {}
+  // A read transaction announces itself before it touches the map and
+  // withdraws when done; GrowMap runs only when none is active, and holds
+  // new ones back meanwhile.
+  void EnterRead();
+  void LeaveRead() { active_reads_.fetch_sub(1); }
+  // Runs `set_map_size` (an mdb_env_set_mapsize call) when no read is active.
+  Status Remap(const std::function<int()>& set_map_size, std::string_view what);
+
   MDB_env* env_;
   bool read_only_;
+  std::atomic<int> active_reads_{0};
+  std::atomic<bool> growing_{false};
   // The data file's mapping, once found in /proc/self/maps.
+  std::mutex map_mu_;  // readers on several threads release pages
   uintptr_t map_begin_ = 0;
   uintptr_t map_end_ = 0;
 };
@@ -119,11 +136,13 @@ class Txn {
 
  private:
   friend class Cursor;
+  void StopReading();
   Txn(MDB_txn* txn, bool write, LmdbEnv* env) : txn_(txn), write_(write), env_(env) {}
   MDB_txn* txn_;
   bool write_;
   LmdbEnv* env_;
   bool map_full_ = false;
+  bool reading_ = false;  // a read transaction holding a snapshot
   int open_cursors_ = 0;
 };
 

@@ -64,6 +64,9 @@ struct TableSpec {
   std::map<std::string, FamilySpec, std::less<>> families;  // by name
   // HBase's disable/enable: a disabled table refuses reads and writes.
   bool enabled = true;
+  // Bigtable's deletion protection: the table and its families cannot be
+  // deleted while it is on.
+  bool deletion_protection = false;
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;

@@ -16,6 +16,7 @@ LBT_PACKAGES=(
   liblmdb-dev lmdb-utils
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libre2-dev libedit-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   tmux jq
 )
 
@@ -61,5 +62,10 @@ lbt_build() {
   fi
 }
 
+# npm fetches the pinned Bigtable .proto files at setup; nodejs runs the
+# client-library tests. A Node.js installed some other way is kept.
+if ! command -v npm >/dev/null 2>&1; then LBT_PACKAGES+=(nodejs npm); fi
+
 lbt_install_packages
+"$LBT_ROOT/scripts/fetch-protos.sh" "$LBT_BUILD_DIR/protos"
 lbt_build

@@ -11,11 +11,13 @@
 #include "shell/options.h"
 #include "shell/repl.h"
 #include "shell/script_runner.h"
+#include "shell/serve_command.h"
 
 int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
   if (parsed.exit_now) return parsed.exit_code;
   const lbt::ShellOptions& options = parsed.options;
+  if (!options.words.empty() && options.words[0] == "serve") return lbt::RunServe(options.words, options.session);
 
   lbt::Session session(options.session);
   lbt::Output out(stdout);

@@ -105,7 +105,7 @@ TEST_F(MutationTest, AFailedMutationListChangesNothing) {
   Status s = db_->MutateRow("t", "r", {Mutation::DeleteFromRow(),
                                        Mutation::SetCell("cf", "q", "x", Ms(2)),
                                        Mutation::SetCell("nope", "q", "x", Ms(2))});
-  EXPECT_TRUE(s.IsNotFound());
+  EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(s.message().find("'nope'"), std::string::npos);
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(1), "keep")}));
 }

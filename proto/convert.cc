@@ -1,0 +1,623 @@
+#include "proto/convert.h"
+
+#include <fmt/format.h>
+
+#include "engine/limits.h"
+
+namespace lbt::proto {
+
+namespace {
+
+Status Invalid(std::string_view field, std::string_view what) {
+  return Status::InvalidArgument(fmt::format("{}: {}", field, what));
+}
+
+// Splits "a/b/c" into its segments.
+std::vector<std::string_view> Segments(std::string_view name) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (true) {
+    size_t slash = name.find('/', start);
+    out.push_back(name.substr(start, slash == std::string_view::npos ? slash : slash - start));
+    if (slash == std::string_view::npos) return out;
+    start = slash + 1;
+  }
+}
+
+bool IsInstanceName(const std::vector<std::string_view>& parts) {
+  return parts.size() >= 4 && parts[0] == "projects" && !parts[1].empty() && parts[2] == "instances" &&
+         !parts[3].empty();
+}
+
+}  // namespace
+
+// ---- statuses ----
+
+grpc::Status ToGrpcStatus(const Status& status) {
+  using C = Status::Code;
+  grpc::StatusCode code = grpc::StatusCode::INTERNAL;
+  switch (status.code()) {
+    case C::kOk: return grpc::Status::OK;
+    case C::kNotFound: code = grpc::StatusCode::NOT_FOUND; break;
+    case C::kAlreadyExists: code = grpc::StatusCode::ALREADY_EXISTS; break;
+    case C::kInvalidArgument: code = grpc::StatusCode::INVALID_ARGUMENT; break;
+    case C::kFailedPrecondition: code = grpc::StatusCode::FAILED_PRECONDITION; break;
+    case C::kOutOfRange: code = grpc::StatusCode::INVALID_ARGUMENT; break;
+    case C::kResourceExhausted: code = grpc::StatusCode::RESOURCE_EXHAUSTED; break;
+    case C::kCorruption: code = grpc::StatusCode::DATA_LOSS; break;
+    case C::kIOError: code = grpc::StatusCode::INTERNAL; break;
+    case C::kCancelled: code = grpc::StatusCode::CANCELLED; break;
+  }
+  return grpc::Status(code, status.message());
+}
+
+// ---- resource names ----
+
+Result<TableName> ParseTableName(std::string_view name, std::string_view field) {
+  std::vector<std::string_view> parts = Segments(name);
+  if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != "tables" || parts[5].empty()) {
+    return Invalid(field, fmt::format("'{}' is not a table name of the form "
+                                      "projects/<project>/instances/<instance>/tables/<table>",
+                                      name));
+  }
+  size_t instance_end = name.size() - parts[5].size() - std::string_view("/tables/").size();
+  return TableName{std::string(name.substr(0, instance_end)), std::string(parts[5])};
+}
+
+Status ValidateInstanceName(std::string_view name, std::string_view field) {
+  std::vector<std::string_view> parts = Segments(name);
+  if (parts.size() != 4 || !IsInstanceName(parts)) {
+    return Invalid(field, fmt::format("'{}' is not an instance name of the form "
+                                      "projects/<project>/instances/<instance>",
+                                      name));
+  }
+  return Status::OK();
+}
+
+std::string FullTableName(std::string_view instance, std::string_view table) {
+  return fmt::format("{}/tables/{}", instance, table);
+}
+
+// ---- row sets ----
+
+namespace {
+
+Bound StartBound(const v2::RowRange& r) {
+  switch (r.start_key_case()) {
+    case v2::RowRange::kStartKeyClosed: return Bound::Closed(r.start_key_closed());
+    case v2::RowRange::kStartKeyOpen: return Bound::Open(r.start_key_open());
+    default: return Bound::Unbounded();
+  }
+}
+
+Bound EndBound(const v2::RowRange& r) {
+  switch (r.end_key_case()) {
+    case v2::RowRange::kEndKeyClosed: return Bound::Closed(r.end_key_closed());
+    case v2::RowRange::kEndKeyOpen: return Bound::Open(r.end_key_open());
+    default: return Bound::Unbounded();
+  }
+}
+
+// Production refuses a range whose start lies after its end, or on it
+// unless both ends are closed.
+bool IsInverted(const RowRange& range) {
+  if (range.start.kind == Bound::Kind::kUnbounded || range.end.kind == Bound::Kind::kUnbounded) return false;
+  if (range.start.value != range.end.value) return range.start.value > range.end.value;
+  return range.start.kind != Bound::Kind::kClosed || range.end.kind != Bound::Kind::kClosed;
+}
+
+}  // namespace
+
+Result<RowSet> FromProto(const v2::RowSet& rows, std::string_view field) {
+  RowSet out;
+  for (int i = 0; i < rows.row_keys_size(); ++i) {
+    if (rows.row_keys(i).empty()) {
+      return Invalid(fmt::format("{}.row_keys[{}]", field, i), "a row key must not be empty");
+    }
+    out.row_keys.push_back(rows.row_keys(i));
+  }
+  for (int i = 0; i < rows.row_ranges_size(); ++i) {
+    const v2::RowRange& r = rows.row_ranges(i);
+    RowRange range{StartBound(r), EndBound(r)};
+    // An empty end key means "no end", as an unset one does.
+    if (range.end.value.empty()) range.end = Bound::Unbounded();
+    if (IsInverted(range)) {
+      return Invalid(fmt::format("{}.row_ranges[{}]", field, i), "start_key must be less than end_key");
+    }
+    out.row_ranges.push_back(std::move(range));
+  }
+  return out;
+}
+
+v2::RowSet ToProto(const RowSet& rows) {
+  v2::RowSet out;
+  for (const std::string& key : rows.row_keys) out.add_row_keys(key);
+  for (const RowRange& range : rows.row_ranges) {
+    v2::RowRange* r = out.add_row_ranges();
+    if (range.start.kind == Bound::Kind::kClosed) r->set_start_key_closed(range.start.value);
+    if (range.start.kind == Bound::Kind::kOpen) r->set_start_key_open(range.start.value);
+    if (range.end.kind == Bound::Kind::kClosed) r->set_end_key_closed(range.end.value);
+    if (range.end.kind == Bound::Kind::kOpen) r->set_end_key_open(range.end.value);
+  }
+  return out;
+}
+
+// ---- filters ----
+
+namespace {
+
+// Bigtable allows 20 levels of nesting; CompileFilter enforces that. This
+// bound only keeps a hostile request from exhausting the stack first.
+constexpr int kMaxConvertDepth = 64;
+
+Result<Filter> FilterFromProto(const v2::RowFilter& f, const std::string& path, int depth);
+
+Result<std::vector<Filter>> FilterList(const google::protobuf::RepeatedPtrField<v2::RowFilter>& list,
+                                       const std::string& path, int depth) {
+  std::vector<Filter> out;
+  for (int i = 0; i < list.size(); ++i) {
+    LBT_ASSIGN_OR_RETURN(Filter child, FilterFromProto(list[i], fmt::format("{}[{}]", path, i), depth + 1));
+    out.push_back(std::move(child));
+  }
+  return out;
+}
+
+Bound QualifierStart(const v2::ColumnRange& r) {
+  if (r.start_qualifier_case() == v2::ColumnRange::kStartQualifierClosed) {
+    return Bound::Closed(r.start_qualifier_closed());
+  }
+  if (r.start_qualifier_case() == v2::ColumnRange::kStartQualifierOpen) return Bound::Open(r.start_qualifier_open());
+  return Bound::Unbounded();
+}
+
+Bound QualifierEnd(const v2::ColumnRange& r) {
+  if (r.end_qualifier_case() == v2::ColumnRange::kEndQualifierClosed) return Bound::Closed(r.end_qualifier_closed());
+  if (r.end_qualifier_case() == v2::ColumnRange::kEndQualifierOpen) return Bound::Open(r.end_qualifier_open());
+  return Bound::Unbounded();
+}
+
+Bound ValueStart(const v2::ValueRange& r) {
+  if (r.start_value_case() == v2::ValueRange::kStartValueClosed) return Bound::Closed(r.start_value_closed());
+  if (r.start_value_case() == v2::ValueRange::kStartValueOpen) return Bound::Open(r.start_value_open());
+  return Bound::Unbounded();
+}
+
+Bound ValueEnd(const v2::ValueRange& r) {
+  if (r.end_value_case() == v2::ValueRange::kEndValueClosed) return Bound::Closed(r.end_value_closed());
+  if (r.end_value_case() == v2::ValueRange::kEndValueOpen) return Bound::Open(r.end_value_open());
+  return Bound::Unbounded();
+}
+
+Result<Filter> ConditionFromProto(const v2::RowFilter::Condition& c, const std::string& path, int depth) {
+  if (!c.has_predicate_filter()) return Invalid(path, "a condition needs a predicate_filter");
+  LBT_ASSIGN_OR_RETURN(Filter predicate, FilterFromProto(c.predicate_filter(), path + ".predicate", depth + 1));
+  std::optional<Filter> on_true, on_false;
+  if (c.has_true_filter()) {
+    LBT_ASSIGN_OR_RETURN(on_true, FilterFromProto(c.true_filter(), path + ".true", depth + 1));
+  }
+  if (c.has_false_filter()) {
+    LBT_ASSIGN_OR_RETURN(on_false, FilterFromProto(c.false_filter(), path + ".false", depth + 1));
+  }
+  return Filter::Condition(std::move(predicate), std::move(on_true), std::move(on_false));
+}
+
+// A boolean filter field is meaningful only when true.
+Result<Filter> IfTrue(bool set, Filter filter, const std::string& path) {
+  if (!set) return Invalid(path, "must be true when set");
+  return filter;
+}
+
+Result<Filter> FilterFromProto(const v2::RowFilter& f, const std::string& path, int depth) {
+  if (depth > kMaxConvertDepth) return Invalid(path, "filters nest too deeply");
+  using F = v2::RowFilter;
+  switch (f.filter_case()) {
+    case F::kChain: {
+      LBT_ASSIGN_OR_RETURN(auto list, FilterList(f.chain().filters(), path + ".chain", depth));
+      return Filter::Chain(std::move(list));
+    }
+    case F::kInterleave: {
+      LBT_ASSIGN_OR_RETURN(auto list, FilterList(f.interleave().filters(), path + ".interleave", depth));
+      return Filter::Interleave(std::move(list));
+    }
+    case F::kCondition: return ConditionFromProto(f.condition(), path + ".condition", depth);
+    case F::kSink: return IfTrue(f.sink(), Filter::Sink(), path + ".sink");
+    case F::kPassAllFilter: return IfTrue(f.pass_all_filter(), Filter::PassAll(), path + ".passAllFilter");
+    case F::kBlockAllFilter: return IfTrue(f.block_all_filter(), Filter::BlockAll(), path + ".blockAllFilter");
+    case F::kStripValueTransformer:
+      return IfTrue(f.strip_value_transformer(), Filter::StripValue(), path + ".stripValueTransformer");
+    case F::kRowKeyRegexFilter: return Filter::RowKeyRegex(f.row_key_regex_filter());
+    case F::kRowSampleFilter: return Filter::RowSample(f.row_sample_filter());
+    case F::kFamilyNameRegexFilter: return Filter::FamilyNameRegex(f.family_name_regex_filter());
+    case F::kColumnQualifierRegexFilter: return Filter::QualifierRegex(f.column_qualifier_regex_filter());
+    case F::kColumnRangeFilter: {
+      const v2::ColumnRange& r = f.column_range_filter();
+      return Filter::ColumnRange(r.family_name(), QualifierStart(r), QualifierEnd(r));
+    }
+    case F::kTimestampRangeFilter:
+      return Filter::TimestampRange(f.timestamp_range_filter().start_timestamp_micros(),
+                                    f.timestamp_range_filter().end_timestamp_micros());
+    case F::kValueRegexFilter: return Filter::ValueRegex(f.value_regex_filter());
+    case F::kValueRangeFilter:
+      return Filter::ValueRange(ValueStart(f.value_range_filter()), ValueEnd(f.value_range_filter()));
+    case F::kCellsPerRowOffsetFilter: return Filter::CellsPerRowOffset(f.cells_per_row_offset_filter());
+    case F::kCellsPerRowLimitFilter: return Filter::CellsPerRowLimit(f.cells_per_row_limit_filter());
+    case F::kCellsPerColumnLimitFilter: return Filter::CellsPerColumnLimit(f.cells_per_column_limit_filter());
+    case F::kApplyLabelTransformer: return Filter::ApplyLabel(f.apply_label_transformer());
+    case F::kValueBitmaskFilter: return Filter::ValueBitmask(f.value_bitmask_filter().mask());
+    case F::FILTER_NOT_SET: break;
+  }
+  return Invalid(path, "a RowFilter must set one filter");
+}
+
+}  // namespace
+
+Result<Filter> FromProto(const v2::RowFilter& filter, std::string_view field) {
+  return FilterFromProto(filter, std::string(field), 0);
+}
+
+namespace {
+
+Status Inexpressible(const Filter& f) {
+  return Status::InvalidArgument(fmt::format(
+      "filter kind {} is not part of Bigtable's RowFilter and cannot be sent to Bigtable",
+      static_cast<int>(f.kind)));
+}
+
+Status ChildrenToProto(const std::vector<Filter>& children,
+                       google::protobuf::RepeatedPtrField<v2::RowFilter>* out) {
+  for (const Filter& child : children) {
+    LBT_ASSIGN_OR_RETURN(*out->Add(), ToProto(child));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<v2::RowFilter> ToProto(const Filter& f) {
+  using K = Filter::Kind;
+  v2::RowFilter out;
+  switch (f.kind) {
+    case K::kPassAll: out.set_pass_all_filter(true); break;
+    case K::kBlockAll: out.set_block_all_filter(true); break;
+    case K::kSink: out.set_sink(true); break;
+    case K::kStripValue: out.set_strip_value_transformer(true); break;
+    case K::kChain: LBT_RETURN_IF_ERROR(ChildrenToProto(f.children, out.mutable_chain()->mutable_filters())); break;
+    case K::kInterleave:
+      LBT_RETURN_IF_ERROR(ChildrenToProto(f.children, out.mutable_interleave()->mutable_filters()));
+      break;
+    case K::kCondition: {
+      v2::RowFilter::Condition* c = out.mutable_condition();
+      LBT_ASSIGN_OR_RETURN(*c->mutable_predicate_filter(), ToProto(f.children.at(0)));
+      if (f.true_filter) {
+        LBT_ASSIGN_OR_RETURN(*c->mutable_true_filter(), ToProto(*f.true_filter));
+      }
+      if (f.false_filter) {
+        LBT_ASSIGN_OR_RETURN(*c->mutable_false_filter(), ToProto(*f.false_filter));
+      }
+      break;
+    }
+    case K::kRowKeyRegex: out.set_row_key_regex_filter(f.pattern); break;
+    case K::kRowSample: out.set_row_sample_filter(f.probability); break;
+    case K::kFamilyNameRegex: out.set_family_name_regex_filter(f.pattern); break;
+    case K::kQualifierRegex: out.set_column_qualifier_regex_filter(f.pattern); break;
+    case K::kColumnRange: {
+      v2::ColumnRange* r = out.mutable_column_range_filter();
+      r->set_family_name(f.family);
+      if (f.low.kind == Bound::Kind::kClosed) r->set_start_qualifier_closed(f.low.value);
+      if (f.low.kind == Bound::Kind::kOpen) r->set_start_qualifier_open(f.low.value);
+      if (f.high.kind == Bound::Kind::kClosed) r->set_end_qualifier_closed(f.high.value);
+      if (f.high.kind == Bound::Kind::kOpen) r->set_end_qualifier_open(f.high.value);
+      break;
+    }
+    case K::kTimestampRange:
+      out.mutable_timestamp_range_filter()->set_start_timestamp_micros(f.start_micros);
+      out.mutable_timestamp_range_filter()->set_end_timestamp_micros(f.end_micros);
+      break;
+    case K::kValueRegex: out.set_value_regex_filter(f.pattern); break;
+    case K::kValueRange: {
+      v2::ValueRange* r = out.mutable_value_range_filter();
+      if (f.low.kind == Bound::Kind::kClosed) r->set_start_value_closed(f.low.value);
+      if (f.low.kind == Bound::Kind::kOpen) r->set_start_value_open(f.low.value);
+      if (f.high.kind == Bound::Kind::kClosed) r->set_end_value_closed(f.high.value);
+      if (f.high.kind == Bound::Kind::kOpen) r->set_end_value_open(f.high.value);
+      break;
+    }
+    case K::kCellsPerRowOffset: out.set_cells_per_row_offset_filter(static_cast<int32_t>(f.count)); break;
+    case K::kCellsPerRowLimit: out.set_cells_per_row_limit_filter(static_cast<int32_t>(f.count)); break;
+    case K::kCellsPerColumnLimit: out.set_cells_per_column_limit_filter(static_cast<int32_t>(f.count)); break;
+    case K::kApplyLabel: out.set_apply_label_transformer(f.pattern); break;
+    case K::kValueBitmask: out.mutable_value_bitmask_filter()->set_mask(f.pattern); break;
+    default: return Inexpressible(f);
+  }
+  return out;
+}
+
+// ---- mutations ----
+
+namespace {
+
+// AddToCell's qualifier and timestamp are typed Values; Bigtable accepts
+// raw bytes (or a bytes value) for the qualifier and raw micros (or an
+// int) for the timestamp.
+Result<std::string> QualifierValue(const v2::Value& v, const std::string& path) {
+  if (v.kind_case() == v2::Value::kRawValue) return v.raw_value();
+  if (v.kind_case() == v2::Value::kBytesValue) return v.bytes_value();
+  if (v.kind_case() == v2::Value::kStringValue) return v.string_value();
+  return Invalid(path, "expected raw_value bytes");
+}
+
+Result<int64_t> TimestampValue(const v2::Value& v, const std::string& path) {
+  if (v.kind_case() == v2::Value::kRawTimestampMicros) return v.raw_timestamp_micros();
+  if (v.kind_case() == v2::Value::kIntValue) return v.int_value();
+  if (v.kind_case() == v2::Value::KIND_NOT_SET) return kServerTime;
+  return Invalid(path, "expected raw_timestamp_micros");
+}
+
+Result<int64_t> IntInput(const v2::Value& v, const std::string& path) {
+  if (v.kind_case() == v2::Value::kIntValue) return v.int_value();
+  if (v.kind_case() == v2::Value::kRawValue) {
+    int64_t n = 0;
+    if (DecodeInt64(v.raw_value(), &n)) return n;
+    return Invalid(path, fmt::format("expected an 8-byte big-endian int64, got {} bytes", v.raw_value().size()));
+  }
+  return Invalid(path, "expected int_value");
+}
+
+Status CheckTimestamp(int64_t micros, const std::string& path) {
+  if (micros == kServerTime) return Status::OK();
+  if (micros < 0) return Invalid(path, fmt::format("timestamp {} is negative; -1 asks for the server's time", micros));
+  if (micros % kTimestampGranularityMicros != 0) {
+    return Invalid(path, fmt::format("timestamp {} is not a multiple of 1000: Bigtable keeps milliseconds", micros));
+  }
+  return Status::OK();
+}
+
+template <typename AggregateMutation>
+Result<Mutation> AggregateFromProto(const AggregateMutation& m, const std::string& path) {
+  LBT_ASSIGN_OR_RETURN(std::string qualifier, QualifierValue(m.column_qualifier(), path + ".column_qualifier"));
+  LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampValue(m.timestamp(), path + ".timestamp"));
+  LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".timestamp"));
+  LBT_ASSIGN_OR_RETURN(int64_t input, IntInput(m.input(), path + ".input"));
+  return Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts);
+}
+
+}  // namespace
+
+Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
+  const std::string path(field);
+  switch (m.mutation_case()) {
+    case v2::Mutation::kSetCell: {
+      const auto& s = m.set_cell();
+      LBT_RETURN_IF_ERROR(CheckTimestamp(s.timestamp_micros(), path + ".set_cell.timestamp_micros"));
+      return Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), s.timestamp_micros());
+    }
+    case v2::Mutation::kAddToCell: return AggregateFromProto(m.add_to_cell(), path + ".add_to_cell");
+    // Merging an int64 aggregate's state is adding it as an input.
+    case v2::Mutation::kMergeToCell: return AggregateFromProto(m.merge_to_cell(), path + ".merge_to_cell");
+    case v2::Mutation::kDeleteFromColumn: {
+      const auto& d = m.delete_from_column();
+      TimestampRange range{d.time_range().start_timestamp_micros(), d.time_range().end_timestamp_micros()};
+      return Mutation::DeleteFromColumn(d.family_name(), d.column_qualifier(), range);
+    }
+    case v2::Mutation::kDeleteFromFamily: return Mutation::DeleteFromFamily(m.delete_from_family().family_name());
+    case v2::Mutation::kDeleteFromRow: return Mutation::DeleteFromRow();
+    case v2::Mutation::MUTATION_NOT_SET: break;
+  }
+  return Invalid(path, "a mutation must set one of set_cell, add_to_cell, merge_to_cell, "
+                       "delete_from_column, delete_from_family or delete_from_row");
+}
+
+Result<std::vector<Mutation>> FromProto(const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations,
+                                        std::string_view field) {
+  if (mutations.empty()) return Invalid(field, "at least one mutation is required");
+  if (mutations.size() > kMaxMutationsPerRequest) {
+    return Invalid(field, fmt::format("{} mutations; Bigtable allows at most {} in one request",
+                                      mutations.size(), kMaxMutationsPerRequest));
+  }
+  std::vector<Mutation> out;
+  out.reserve(mutations.size());
+  for (int i = 0; i < mutations.size(); ++i) {
+    LBT_ASSIGN_OR_RETURN(Mutation m, FromProto(mutations[i], fmt::format("{}[{}]", field, i)));
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+v2::Mutation ToProto(const Mutation& m) {
+  v2::Mutation out;
+  switch (m.kind) {
+    case Mutation::Kind::kSetCell: {
+      auto* s = out.mutable_set_cell();
+      s->set_family_name(m.family);
+      s->set_column_qualifier(m.qualifier);
+      s->set_timestamp_micros(m.timestamp);
+      s->set_value(m.value);
+      break;
+    }
+    case Mutation::Kind::kAddToCell: {
+      auto* a = out.mutable_add_to_cell();
+      a->set_family_name(m.family);
+      a->mutable_column_qualifier()->set_raw_value(m.qualifier);
+      a->mutable_timestamp()->set_raw_timestamp_micros(m.timestamp);
+      a->mutable_input()->set_int_value(m.int_value);
+      break;
+    }
+    case Mutation::Kind::kDeleteFromColumn: {
+      auto* d = out.mutable_delete_from_column();
+      d->set_family_name(m.family);
+      d->set_column_qualifier(m.qualifier);
+      if (m.range.start_micros != 0 || m.range.end_micros != 0) {
+        d->mutable_time_range()->set_start_timestamp_micros(m.range.start_micros);
+        d->mutable_time_range()->set_end_timestamp_micros(m.range.end_micros);
+      }
+      break;
+    }
+    case Mutation::Kind::kDeleteFromFamily: out.mutable_delete_from_family()->set_family_name(m.family); break;
+    case Mutation::Kind::kDeleteFromRow: out.mutable_delete_from_row(); break;
+  }
+  return out;
+}
+
+Result<ReadModifyWriteRule> FromProto(const v2::ReadModifyWriteRule& rule, std::string_view field) {
+  switch (rule.rule_case()) {
+    case v2::ReadModifyWriteRule::kAppendValue:
+      return ReadModifyWriteRule::Append(rule.family_name(), rule.column_qualifier(), rule.append_value());
+    case v2::ReadModifyWriteRule::kIncrementAmount:
+      return ReadModifyWriteRule::Increment(rule.family_name(), rule.column_qualifier(), rule.increment_amount());
+    case v2::ReadModifyWriteRule::RULE_NOT_SET: break;
+  }
+  return Invalid(field, "a rule must set append_value or increment_amount");
+}
+
+v2::ReadModifyWriteRule ToProto(const ReadModifyWriteRule& rule) {
+  v2::ReadModifyWriteRule out;
+  out.set_family_name(rule.family);
+  out.set_column_qualifier(rule.qualifier);
+  if (rule.kind == ReadModifyWriteRule::Kind::kAppend) {
+    out.set_append_value(rule.append_value);
+  } else {
+    out.set_increment_amount(rule.increment);
+  }
+  return out;
+}
+
+v2::Row ToProto(const Row& row) {
+  v2::Row out;
+  out.set_key(row.key);
+  v2::Family* family = nullptr;
+  v2::Column* column = nullptr;
+  for (const Cell& cell : row.cells) {
+    if (family == nullptr || family->name() != cell.family) {
+      family = out.add_families();
+      family->set_name(cell.family);
+      column = nullptr;
+    }
+    if (column == nullptr || column->qualifier() != cell.qualifier) {
+      column = family->add_columns();
+      column->set_qualifier(cell.qualifier);
+    }
+    v2::Cell* c = column->add_cells();
+    c->set_timestamp_micros(cell.timestamp);
+    c->set_value(cell.value);
+    for (const std::string& label : cell.labels) c->add_labels(label);
+  }
+  return out;
+}
+
+// ---- schema ----
+
+Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field) {
+  const std::string path(field);
+  switch (rule.rule_case()) {
+    case admin::GcRule::kMaxNumVersions:
+      if (rule.max_num_versions() <= 0) {
+        return Invalid(path + ".max_num_versions", fmt::format("must be positive, got {}", rule.max_num_versions()));
+      }
+      return GcRule::MaxVersions(rule.max_num_versions());
+    case admin::GcRule::kMaxAge: {
+      const auto& d = rule.max_age();
+      int64_t micros = d.seconds() * 1000000 + d.nanos() / 1000;
+      if (micros <= 0) return Invalid(path + ".max_age", "must be a positive duration");
+      return GcRule::MaxAge(micros);
+    }
+    case admin::GcRule::kIntersection:
+    case admin::GcRule::kUnion: {
+      const bool is_union = rule.rule_case() == admin::GcRule::kUnion;
+      const auto& rules = is_union ? rule.union_().rules() : rule.intersection().rules();
+      const std::string at = path + (is_union ? ".union.rules" : ".intersection.rules");
+      std::vector<GcRule> children;
+      for (int i = 0; i < rules.size(); ++i) {
+        LBT_ASSIGN_OR_RETURN(GcRule child, FromProto(rules[i], fmt::format("{}[{}]", at, i)));
+        children.push_back(std::move(child));
+      }
+      if (children.empty()) return Invalid(at, "needs at least one rule");
+      return is_union ? GcRule::Union(std::move(children)) : GcRule::Intersection(std::move(children));
+    }
+    case admin::GcRule::RULE_NOT_SET: break;
+  }
+  return GcRule::Never();
+}
+
+admin::GcRule ToProto(const GcRule& rule) {
+  admin::GcRule out;
+  switch (rule.kind) {
+    case GcRule::Kind::kNever: break;
+    case GcRule::Kind::kMaxVersions: out.set_max_num_versions(static_cast<int32_t>(rule.max_versions)); break;
+    case GcRule::Kind::kMaxAge:
+      out.mutable_max_age()->set_seconds(rule.max_age_micros / 1000000);
+      out.mutable_max_age()->set_nanos(static_cast<int32_t>(rule.max_age_micros % 1000000) * 1000);
+      break;
+    case GcRule::Kind::kIntersection:
+      for (const GcRule& r : rule.rules) *out.mutable_intersection()->add_rules() = ToProto(r);
+      break;
+    case GcRule::Kind::kUnion:
+      for (const GcRule& r : rule.rules) *out.mutable_union_()->add_rules() = ToProto(r);
+      break;
+  }
+  return out;
+}
+
+Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view field) {
+  switch (type.kind_case()) {
+    case admin::Type::KIND_NOT_SET:
+    case admin::Type::kBytesType:
+      return ValueType::kBytes;
+    case admin::Type::kAggregateType: {
+      const auto& agg = type.aggregate_type();
+      if (agg.input_type().kind_case() != admin::Type::kInt64Type) {
+        return Invalid(std::string(field) + ".aggregate_type.input_type", "lbt supports int64 aggregates only");
+      }
+      switch (agg.aggregator_case()) {
+        case admin::Type::Aggregate::kSum: return ValueType::kIntSum;
+        case admin::Type::Aggregate::kMin: return ValueType::kIntMin;
+        case admin::Type::Aggregate::kMax: return ValueType::kIntMax;
+        default:
+          return Invalid(std::string(field) + ".aggregate_type",
+                         "lbt supports the sum, min and max aggregators");
+      }
+    }
+    default: break;
+  }
+  return Invalid(field, "a family's value type must be bytes or an int64 aggregate (sum, min, max)");
+}
+
+admin::Type ToProto(ValueType type) {
+  admin::Type out;
+  if (!IsAggregate(type)) return out;
+  admin::Type::Aggregate* agg = out.mutable_aggregate_type();
+  agg->mutable_input_type()->mutable_int64_type()->mutable_encoding()->mutable_big_endian_bytes();
+  agg->mutable_state_type()->mutable_int64_type()->mutable_encoding()->mutable_big_endian_bytes();
+  if (type == ValueType::kIntSum) agg->mutable_sum();
+  if (type == ValueType::kIntMin) agg->mutable_min();
+  if (type == ValueType::kIntMax) agg->mutable_max();
+  return out;
+}
+
+Result<FamilySpec> FromProto(std::string_view name, const admin::ColumnFamily& family, std::string_view field) {
+  FamilySpec out;
+  out.name = std::string(name);
+  LBT_ASSIGN_OR_RETURN(out.gc_rule, FromProto(family.gc_rule(), std::string(field) + ".gc_rule"));
+  if (family.has_value_type()) {
+    LBT_ASSIGN_OR_RETURN(out.value_type, ValueTypeFromProto(family.value_type(), std::string(field) + ".value_type"));
+  }
+  return out;
+}
+
+admin::ColumnFamily ToProto(const FamilySpec& family) {
+  admin::ColumnFamily out;
+  *out.mutable_gc_rule() = ToProto(family.gc_rule);
+  if (IsAggregate(family.value_type)) *out.mutable_value_type() = ToProto(family.value_type);
+  return out;
+}
+
+admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::Table::View view) {
+  admin::Table out;
+  out.set_name(FullTableName(instance, table.name));
+  if (view == admin::Table::NAME_ONLY) return out;
+  for (const auto& [name, family] : table.families) (*out.mutable_column_families())[name] = ToProto(family);
+  out.set_granularity(admin::Table::MILLIS);
+  out.set_deletion_protection(table.deletion_protection);
+  return out;
+}
+
+}  // namespace lbt::proto

@@ -1,0 +1,106 @@
+// The one module that converts between lbt's engine model and Bigtable's
+// protos (google.bigtable.v2 and google.bigtable.admin.v2): statuses, row
+// sets, filters, mutations, read-modify-write rules, GC rules, value types,
+// families and tables. The server uses it to turn requests into engine
+// calls; a client of a remote Bigtable uses it the other way round.
+//
+// Every FromProto validates what it converts the way Bigtable's service
+// does, and an error names the offending field by its proto path, e.g.
+// "mutations[2].set_cell.timestamp_micros: ...".
+
+#ifndef LBT_PROTO_CONVERT_H_
+#define LBT_PROTO_CONVERT_H_
+
+#include <grpcpp/support/status.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/filter.h"
+#include "engine/mutation.h"
+#include "engine/read_options.h"
+#include "engine/schema.h"
+#include "engine/status.h"
+#include "google/bigtable/admin/v2/table.pb.h"
+#include "google/bigtable/admin/v2/types.pb.h"
+#include "google/bigtable/v2/data.pb.h"
+
+namespace lbt::proto {
+
+namespace v2 = ::google::bigtable::v2;
+namespace admin = ::google::bigtable::admin::v2;
+
+// Bigtable's limit on the mutations of one request (entries added up).
+inline constexpr int kMaxMutationsPerRequest = 100000;
+
+// ---- statuses ----
+
+// The gRPC status a client sees for an engine status. Limits exceeded are
+// INVALID_ARGUMENT, as Bigtable reports them.
+grpc::Status ToGrpcStatus(const Status& status);
+
+// ---- resource names ----
+
+// The parts of "projects/P/instances/I/tables/T".
+struct TableName {
+  std::string instance;  // "projects/P/instances/I"
+  std::string table;     // "T"
+};
+
+// Parses a table's resource name; `field` names the request field in errors.
+Result<TableName> ParseTableName(std::string_view name, std::string_view field);
+// Parses "projects/P/instances/I".
+Status ValidateInstanceName(std::string_view name, std::string_view field);
+std::string FullTableName(std::string_view instance, std::string_view table);
+
+// ---- reads ----
+
+// An empty RowSet means every row. A range whose start is not below its end
+// is INVALID_ARGUMENT, as production answers it.
+Result<RowSet> FromProto(const v2::RowSet& rows, std::string_view field);
+v2::RowSet ToProto(const RowSet& rows);
+
+// The whole RowFilter of the pinned proto. Structural problems (no filter
+// set) are reported here; the rest (chains of one, bad regexes, negative
+// limits) by CompileFilter, under the same path.
+Result<Filter> FromProto(const v2::RowFilter& filter, std::string_view field);
+// The filters Bigtable's RowFilter can express. HBase-only kinds (union,
+// skip, while, compare, pages, ...) are INVALID_ARGUMENT here.
+Result<v2::RowFilter> ToProto(const Filter& filter);
+
+// ---- writes ----
+
+Result<Mutation> FromProto(const v2::Mutation& mutation, std::string_view field);
+// All of a row's mutations; an empty list is INVALID_ARGUMENT.
+Result<std::vector<Mutation>> FromProto(
+    const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations, std::string_view field);
+v2::Mutation ToProto(const Mutation& mutation);
+
+Result<ReadModifyWriteRule> FromProto(const v2::ReadModifyWriteRule& rule, std::string_view field);
+v2::ReadModifyWriteRule ToProto(const ReadModifyWriteRule& rule);
+
+// A row as Bigtable's Row message (families grouped, columns grouped).
+v2::Row ToProto(const Row& row);
+
+// ---- schema ----
+
+Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field);
+admin::GcRule ToProto(const GcRule& rule);
+
+// An unset type is bytes; int64 aggregates (sum, min, max) map to intsum,
+// intmin and intmax; other types are INVALID_ARGUMENT.
+Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view field);
+admin::Type ToProto(ValueType type);
+
+Result<FamilySpec> FromProto(std::string_view name, const admin::ColumnFamily& family,
+                             std::string_view field);
+admin::ColumnFamily ToProto(const FamilySpec& family);
+
+// The table as the view asks: NAME_ONLY gives the name only; every other
+// view adds the families and deletion protection.
+admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::Table::View view);
+
+}  // namespace lbt::proto
+
+#endif  // LBT_PROTO_CONVERT_H_

@@ -1,0 +1,241 @@
+#include "server/admin_service.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "proto/convert.h"
+
+namespace lbt::server {
+
+namespace {
+
+using proto::ToGrpcStatus;
+
+// The table a request names, and the instance it was named under.
+Result<proto::TableName> TableOf(const std::string& name) { return proto::ParseTableName(name, "name"); }
+
+// The table as a response shows it; an unset view is SCHEMA_VIEW.
+grpc::Status Describe(Database* db, const proto::TableName& name, admin::Table::View view, admin::Table* out) {
+  Result<TableSpec> spec = db->DescribeTable(name.table);
+  if (!spec.ok()) return ToGrpcStatus(spec.status());
+  if (view == admin::Table::VIEW_UNSPECIFIED) view = admin::Table::SCHEMA_VIEW;
+  *out = proto::ToProto(*spec, name.instance, view);
+  return grpc::Status::OK;
+}
+
+Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
+  std::vector<FamilySpec> families;
+  for (const auto& [name, family] : table.column_families()) {
+    LBT_ASSIGN_OR_RETURN(FamilySpec spec,
+                         proto::FromProto(name, family, fmt::format("table.column_families[{}]", name)));
+    families.push_back(std::move(spec));
+  }
+  // The map's order is unspecified; the engine keeps families by name anyway.
+  std::sort(families.begin(), families.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return families;
+}
+
+}  // namespace
+
+grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
+                                       admin::Table* response) {
+  if (Status s = proto::ValidateInstanceName(request->parent(), "parent"); !s.ok()) return ToGrpcStatus(s);
+  if (request->table_id().empty()) return ToGrpcStatus(Status::InvalidArgument("table_id: must not be empty"));
+  Result<std::vector<FamilySpec>> families = FamiliesOf(request->table());
+  if (!families.ok()) return ToGrpcStatus(families.status());
+  // initial_splits shape tablets; a local database has none to shape.
+  if (Status s = db_->CreateTable(request->table_id(), *families); !s.ok()) return ToGrpcStatus(s);
+  if (request->table().deletion_protection()) {
+    if (Status s = db_->SetDeletionProtection(request->table_id(), true); !s.ok()) return ToGrpcStatus(s);
+  }
+  return Describe(db_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
+}
+
+grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
+                                      admin::ListTablesResponse* response) {
+  if (Status s = proto::ValidateInstanceName(request->parent(), "parent"); !s.ok()) return ToGrpcStatus(s);
+  if (request->page_size() < 0) {
+    return ToGrpcStatus(Status::InvalidArgument("page_size: must not be negative"));
+  }
+  Result<std::vector<std::string>> names = db_->ListTables();
+  if (!names.ok()) return ToGrpcStatus(names.status());
+  // A page token is the last name of the page before: names are sorted.
+  auto it = std::upper_bound(names->begin(), names->end(), request->page_token());
+  if (request->page_token().empty()) it = names->begin();
+  const admin::Table::View view =
+      request->view() == admin::Table::VIEW_UNSPECIFIED ? admin::Table::NAME_ONLY : request->view();
+  std::string last_listed;
+  for (; it != names->end(); ++it) {
+    if (request->page_size() > 0 && response->tables_size() == request->page_size()) {
+      response->set_next_page_token(last_listed);
+      break;
+    }
+    admin::Table table;
+    grpc::Status s = Describe(db_, {request->parent(), *it}, view, &table);
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) continue;  // dropped meanwhile
+    if (!s.ok()) return s;
+    *response->add_tables() = std::move(table);
+    last_listed = *it;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableRequest* request,
+                                    admin::Table* response) {
+  Result<proto::TableName> name = TableOf(request->name());
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  return Describe(db_, *name, request->view(), response);
+}
+
+grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::UpdateTableRequest* request,
+                                       google::longrunning::Operation* response) {
+  Result<proto::TableName> name = proto::ParseTableName(request->table().name(), "table.name");
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  if (request->update_mask().paths().empty()) {
+    return ToGrpcStatus(Status::InvalidArgument("update_mask: name at least one field to update"));
+  }
+  for (const std::string& path : request->update_mask().paths()) {
+    if (path != "deletion_protection") {
+      return ToGrpcStatus(Status::InvalidArgument(fmt::format(
+          "update_mask: lbt can update deletion_protection only, not '{}'", path)));
+    }
+  }
+  if (Status s = db_->SetDeletionProtection(name->table, request->table().deletion_protection()); !s.ok()) {
+    return ToGrpcStatus(s);
+  }
+  admin::Table table;
+  if (grpc::Status s = Describe(db_, *name, admin::Table::SCHEMA_VIEW, &table); !s.ok()) return s;
+  // The change is made: the operation comes back already done.
+  static std::atomic<int64_t> next_operation{1};
+  const std::string full_name = proto::FullTableName(name->instance, name->table);
+  response->set_name(fmt::format("{}/operations/{}", full_name, next_operation++));
+  response->set_done(true);
+  admin::UpdateTableMetadata metadata;
+  metadata.set_name(full_name);
+  response->mutable_metadata()->PackFrom(metadata);
+  response->mutable_response()->PackFrom(table);
+  return grpc::Status::OK;
+}
+
+grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::DeleteTableRequest* request,
+                                       google::protobuf::Empty*) {
+  Result<proto::TableName> name = TableOf(request->name());
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  return ToGrpcStatus(db_->DropTable(name->table));
+}
+
+namespace {
+
+// Checks one modification against the table as the earlier ones leave it,
+// so that a request that would fail part way changes nothing.
+Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
+                            TableSpec* table) {
+  using M = admin::ModifyColumnFamiliesRequest::Modification;
+  const bool exists = table->FindFamily(m.id()) != nullptr;
+  switch (m.mod_case()) {
+    case M::kCreate: {
+      if (exists) return Status::AlreadyExists(fmt::format("{}.id: column family '{}' already exists", field, m.id()));
+      LBT_RETURN_IF_ERROR(ValidateFamilyName(m.id()));
+      LBT_ASSIGN_OR_RETURN(FamilySpec family, proto::FromProto(m.id(), m.create(), field + ".create"));
+      table->families.emplace(m.id(), std::move(family));
+      return Status::OK();
+    }
+    case M::kUpdate:
+    case M::kDrop:
+      if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
+      if (m.mod_case() == M::kDrop) table->families.erase(m.id());
+      return Status::OK();
+    case M::MOD_NOT_SET: break;
+  }
+  return Status::InvalidArgument(fmt::format("{}: set one of create, update or drop", field));
+}
+
+Status ApplyModification(Database* db, const std::string& table,
+                         const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field) {
+  using M = admin::ModifyColumnFamiliesRequest::Modification;
+  switch (m.mod_case()) {
+    case M::kCreate: {
+      LBT_ASSIGN_OR_RETURN(FamilySpec family, proto::FromProto(m.id(), m.create(), field + ".create"));
+      return db->CreateFamily(table, family);
+    }
+    case M::kUpdate: {
+      for (const std::string& path : m.update_mask().paths()) {
+        if (path != "gc_rule") {
+          return Status::InvalidArgument(fmt::format("{}.update_mask: lbt can update gc_rule only, not '{}'", field, path));
+        }
+      }
+      LBT_ASSIGN_OR_RETURN(GcRule rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
+      return db->SetGcRule(table, m.id(), rule);
+    }
+    case M::kDrop: return db->DropFamily(table, m.id());
+    case M::MOD_NOT_SET: break;
+  }
+  return Status::InvalidArgument(fmt::format("{}: set one of create, update or drop", field));
+}
+
+}  // namespace
+
+grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
+                                                const admin::ModifyColumnFamiliesRequest* request,
+                                                admin::Table* response) {
+  Result<proto::TableName> name = TableOf(request->name());
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  Result<TableSpec> spec = db_->DescribeTable(name->table);
+  if (!spec.ok()) return ToGrpcStatus(spec.status());
+  TableSpec planned = *spec;
+  for (int i = 0; i < request->modifications_size(); ++i) {
+    Status s = ValidateModification(request->modifications(i), fmt::format("modifications[{}]", i), &planned);
+    if (!s.ok()) return ToGrpcStatus(s);
+  }
+  for (int i = 0; i < request->modifications_size(); ++i) {
+    Status s = ApplyModification(db_, name->table, request->modifications(i), fmt::format("modifications[{}]", i));
+    if (!s.ok()) return ToGrpcStatus(s);
+  }
+  return Describe(db_, *name, admin::Table::SCHEMA_VIEW, response);
+}
+
+grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropRowRangeRequest* request,
+                                        google::protobuf::Empty*) {
+  Result<proto::TableName> name = TableOf(request->name());
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  switch (request->target_case()) {
+    case admin::DropRowRangeRequest::kRowKeyPrefix:
+      if (request->row_key_prefix().empty()) {
+        return ToGrpcStatus(Status::InvalidArgument(
+            "row_key_prefix: must not be empty; use delete_all_data_from_table to drop every row"));
+      }
+      return ToGrpcStatus(db_->DropRowRange(name->table, request->row_key_prefix()));
+    case admin::DropRowRangeRequest::kDeleteAllDataFromTable:
+      if (!request->delete_all_data_from_table()) break;
+      return ToGrpcStatus(db_->DropRowRange(name->table, ""));
+    case admin::DropRowRangeRequest::TARGET_NOT_SET: break;
+  }
+  return ToGrpcStatus(Status::InvalidArgument("set row_key_prefix or delete_all_data_from_table"));
+}
+
+grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
+                                                    const admin::GenerateConsistencyTokenRequest* request,
+                                                    admin::GenerateConsistencyTokenResponse* response) {
+  Result<proto::TableName> name = TableOf(request->name());
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
+  // One copy of the data: every write is consistent once acknowledged.
+  response->set_consistency_token("lbt-consistent");
+  return grpc::Status::OK;
+}
+
+grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
+                                            admin::CheckConsistencyResponse* response) {
+  Result<proto::TableName> name = TableOf(request->name());
+  if (!name.ok()) return ToGrpcStatus(name.status());
+  if (request->consistency_token().empty()) {
+    return ToGrpcStatus(Status::InvalidArgument("consistency_token: must not be empty"));
+  }
+  if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
+  response->set_consistent(true);
+  return grpc::Status::OK;
+}
+
+}  // namespace lbt::server

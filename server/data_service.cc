@@ -1,0 +1,331 @@
+#include "server/data_service.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+
+#include "engine/row_reader.h"
+#include "proto/convert.h"
+#include "server/unimplemented.h"
+
+namespace lbt::server {
+
+namespace {
+
+using proto::ToGrpcStatus;
+
+// A response is sent once its chunks hold about this many bytes, and a
+// value longer than this is split over several chunks.
+constexpr size_t kResponseBytes = 1 << 20;
+// SampleRowKeys reports a key about every this many bytes of data.
+constexpr uint64_t kSampleIntervalBytes = 4 << 20;
+
+// The table a data request names; it must name one.
+Result<std::string> TableOf(const std::string& table_name, const std::string& authorized_view) {
+  if (!authorized_view.empty()) {
+    return Status::InvalidArgument("authorized_view_name: lbt has no authorized views; name the table");
+  }
+  LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(table_name, "table_name"));
+  return name.table;
+}
+
+Status ValidateRowKey(const std::string& key) {
+  if (key.empty()) return Status::InvalidArgument("row_key: must not be empty");
+  return Status::OK();
+}
+
+// Streams rows as ReadRowsResponse chunks, batched to about kResponseBytes.
+class ChunkWriter {
+ public:
+  explicit ChunkWriter(grpc::ServerWriter<v2::ReadRowsResponse>* writer) : writer_(writer) {}
+
+  // Adds the row's cells; returns false if the client went away.
+  bool AddRow(const Row& row) {
+    for (size_t i = 0; i < row.cells.size(); ++i) {
+      const Cell& cell = row.cells[i];
+      const bool new_family = i == 0 || row.cells[i - 1].family != cell.family;
+      const bool new_column = new_family || row.cells[i - 1].qualifier != cell.qualifier;
+      if (!AddCell(i == 0 ? &row.key : nullptr, new_family, new_column, cell, i + 1 == row.cells.size())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Sends what is pending; `stats`, if set, rides on the last response.
+  bool Finish(const v2::RequestStats* stats) {
+    if (stats != nullptr) *response_.mutable_request_stats() = *stats;
+    if (response_.chunks_size() == 0 && stats == nullptr) return true;
+    return Flush();
+  }
+
+ private:
+  bool AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell, bool last) {
+    size_t offset = 0;
+    do {
+      const size_t piece = std::min(kResponseBytes, cell.value.size() - offset);
+      v2::ReadRowsResponse::CellChunk* chunk = response_.add_chunks();
+      if (offset == 0) {
+        if (row_key != nullptr) chunk->set_row_key(*row_key);
+        if (new_family) chunk->mutable_family_name()->set_value(cell.family);
+        if (new_column) chunk->mutable_qualifier()->set_value(cell.qualifier);
+        chunk->set_timestamp_micros(cell.timestamp);
+        for (const std::string& label : cell.labels) chunk->add_labels(label);
+        pending_bytes_ += cell.family.size() + cell.qualifier.size() + (row_key ? row_key->size() : 0);
+      }
+      chunk->set_value(cell.value.substr(offset, piece));
+      offset += piece;
+      const bool more = offset < cell.value.size();
+      // value_size announces a split value on every chunk but its last.
+      if (more) chunk->set_value_size(static_cast<int32_t>(cell.value.size()));
+      if (!more && last) chunk->set_commit_row(true);
+      pending_bytes_ += piece + 16;
+      if (pending_bytes_ >= kResponseBytes && !Flush()) return false;
+    } while (offset < cell.value.size());
+    return true;
+  }
+
+  bool Flush() {
+    bool ok = writer_->Write(response_);
+    response_.Clear();
+    pending_bytes_ = 0;
+    return ok;
+  }
+
+  grpc::ServerWriter<v2::ReadRowsResponse>* writer_;
+  v2::ReadRowsResponse response_;
+  size_t pending_bytes_ = 0;
+};
+
+v2::RequestStats FullStats(const ReadStats& stats, std::chrono::steady_clock::duration elapsed) {
+  v2::RequestStats out;
+  auto* view = out.mutable_full_read_stats_view();
+  auto* iteration = view->mutable_read_iteration_stats();
+  iteration->set_rows_seen_count(stats.rows_seen);
+  iteration->set_rows_returned_count(stats.rows_returned);
+  iteration->set_cells_seen_count(stats.cells_seen);
+  iteration->set_cells_returned_count(stats.cells_returned);
+  auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+  auto* latency = view->mutable_request_latency_stats()->mutable_frontend_server_latency();
+  latency->set_seconds(nanos / 1000000000);
+  latency->set_nanos(static_cast<int32_t>(nanos % 1000000000));
+  return out;
+}
+
+Result<ReadOptions> ReadOptionsOf(const v2::ReadRowsRequest& request) {
+  ReadOptions options;
+  LBT_ASSIGN_OR_RETURN(options.rows, proto::FromProto(request.rows(), "rows"));
+  if (request.rows_limit() < 0) {
+    return Status::InvalidArgument(fmt::format("rows_limit: must not be negative, got {}", request.rows_limit()));
+  }
+  options.rows_limit = request.rows_limit();
+  options.reversed = request.reversed();
+  return options;
+}
+
+}  // namespace
+
+grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
+                                   grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
+  const auto started = std::chrono::steady_clock::now();
+  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
+  if (!table.ok()) return ToGrpcStatus(table.status());
+  if (!request->materialized_view_name().empty()) {
+    return ToGrpcStatus(Status::InvalidArgument("materialized_view_name: lbt has no materialized views"));
+  }
+  Result<ReadOptions> options = ReadOptionsOf(*request);
+  if (!options.ok()) return ToGrpcStatus(options.status());
+  std::unique_ptr<RowFilter> filter;
+  if (request->has_filter()) {
+    Result<Filter> parsed = proto::FromProto(request->filter(), "filter");
+    if (!parsed.ok()) return ToGrpcStatus(parsed.status());
+    Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*parsed);
+    if (!compiled.ok()) return ToGrpcStatus(compiled.status());
+    filter = std::move(compiled).value();
+    options->filter = filter.get();
+  }
+  Result<std::unique_ptr<RowReader>> reader = db_->NewReader(*table, *options);
+  if (!reader.ok()) return ToGrpcStatus(reader.status());
+
+  ChunkWriter chunks(writer);
+  Row row;
+  while ((*reader)->Next(&row)) {
+    if (context->IsCancelled() || !chunks.AddRow(row)) {
+      return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the read");
+    }
+  }
+  if (!(*reader)->status().ok()) return ToGrpcStatus((*reader)->status());
+  v2::RequestStats stats;
+  const bool full = request->request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL;
+  if (full) stats = FullStats((*reader)->stats(), std::chrono::steady_clock::now() - started);
+  chunks.Finish(full ? &stats : nullptr);
+  return grpc::Status::OK;
+}
+
+grpc::Status DataService::SampleRowKeys(grpc::ServerContext*, const v2::SampleRowKeysRequest* request,
+                                        grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
+  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
+  if (!table.ok()) return ToGrpcStatus(table.status());
+  Result<std::vector<KeySample>> samples = db_->SampleRowKeys(*table, kSampleIntervalBytes);
+  if (!samples.ok()) return ToGrpcStatus(samples.status());
+  for (const KeySample& sample : *samples) {
+    v2::SampleRowKeysResponse response;
+    response.set_row_key(sample.row_key);
+    response.set_offset_bytes(sample.offset_bytes);
+    if (!writer->Write(response)) break;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request,
+                                    v2::MutateRowResponse*) {
+  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
+  if (!table.ok()) return ToGrpcStatus(table.status());
+  if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
+  Result<std::vector<Mutation>> mutations = proto::FromProto(request->mutations(), "mutations");
+  if (!mutations.ok()) return ToGrpcStatus(mutations.status());
+  return ToGrpcStatus(db_->MutateRow(*table, request->row_key(), *mutations));
+}
+
+namespace {
+
+// Converts the entries; an entry that does not convert gets its own status
+// and an empty mutation list, which MutateRowsEach is never shown.
+Status EntriesFromProto(const v2::MutateRowsRequest& request, std::vector<RowMutation>* rows,
+                        std::vector<Status>* invalid) {
+  if (request.entries().empty()) return Status::InvalidArgument("entries: at least one entry is required");
+  int64_t total = 0;
+  for (const auto& entry : request.entries()) total += entry.mutations_size();
+  if (total > proto::kMaxMutationsPerRequest) {
+    return Status::InvalidArgument(fmt::format("entries: {} mutations in all; Bigtable allows at most {} in one request",
+                                               total, proto::kMaxMutationsPerRequest));
+  }
+  for (int i = 0; i < request.entries_size(); ++i) {
+    const auto& entry = request.entries(i);
+    Status s = ValidateRowKey(entry.row_key());
+    Result<std::vector<Mutation>> mutations =
+        proto::FromProto(entry.mutations(), fmt::format("entries[{}].mutations", i));
+    if (s.ok() && !mutations.ok()) s = mutations.status();
+    invalid->push_back(s);
+    rows->push_back({entry.row_key(), s.ok() ? std::move(mutations).value() : std::vector<Mutation>{}});
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+grpc::Status DataService::MutateRows(grpc::ServerContext*, const v2::MutateRowsRequest* request,
+                                     grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
+  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
+  if (!table.ok()) return ToGrpcStatus(table.status());
+  std::vector<RowMutation> rows;
+  std::vector<Status> statuses;
+  if (Status s = EntriesFromProto(*request, &rows, &statuses); !s.ok()) return ToGrpcStatus(s);
+  // Only the entries that converted reach the engine.
+  std::vector<RowMutation> valid;
+  std::vector<size_t> index_of;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!statuses[i].ok()) continue;
+    valid.push_back(std::move(rows[i]));
+    index_of.push_back(i);
+  }
+  Result<std::vector<Status>> applied = db_->MutateRowsEach(*table, valid);
+  if (!applied.ok()) return ToGrpcStatus(applied.status());
+  for (size_t j = 0; j < index_of.size(); ++j) statuses[index_of[j]] = (*applied)[j];
+
+  v2::MutateRowsResponse response;
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    auto* entry = response.add_entries();
+    entry->set_index(static_cast<int64_t>(i));
+    grpc::Status g = ToGrpcStatus(statuses[i]);
+    entry->mutable_status()->set_code(g.error_code());
+    entry->mutable_status()->set_message(g.error_message());
+  }
+  writer->Write(response);
+  return grpc::Status::OK;
+}
+
+grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::CheckAndMutateRowRequest* request,
+                                            v2::CheckAndMutateRowResponse* response) {
+  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
+  if (!table.ok()) return ToGrpcStatus(table.status());
+  if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
+  std::vector<Mutation> on_true, on_false;
+  // Either list may be empty, but not both, and together they obey the limit.
+  if (request->true_mutations().empty() && request->false_mutations().empty()) {
+    return ToGrpcStatus(Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required"));
+  }
+  if (request->true_mutations_size() + request->false_mutations_size() > proto::kMaxMutationsPerRequest) {
+    return ToGrpcStatus(Status::InvalidArgument(
+        fmt::format("true_mutations, false_mutations: Bigtable allows at most {} mutations in one request",
+                    proto::kMaxMutationsPerRequest)));
+  }
+  for (auto [list, out, field] : {std::tuple{&request->true_mutations(), &on_true, "true_mutations"},
+                                  std::tuple{&request->false_mutations(), &on_false, "false_mutations"}}) {
+    if (list->empty()) continue;
+    Result<std::vector<Mutation>> converted = proto::FromProto(*list, field);
+    if (!converted.ok()) return ToGrpcStatus(converted.status());
+    *out = std::move(converted).value();
+  }
+  std::unique_ptr<RowFilter> predicate;
+  if (request->has_predicate_filter()) {
+    Result<Filter> parsed = proto::FromProto(request->predicate_filter(), "predicate_filter");
+    if (!parsed.ok()) return ToGrpcStatus(parsed.status());
+    Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*parsed);
+    if (!compiled.ok()) return ToGrpcStatus(compiled.status());
+    predicate = std::move(compiled).value();
+  }
+  Result<bool> matched = db_->CheckAndMutateRow(*table, request->row_key(), predicate.get(), on_true, on_false);
+  if (!matched.ok()) return ToGrpcStatus(matched.status());
+  response->set_predicate_matched(*matched);
+  return grpc::Status::OK;
+}
+
+grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWarmRequest* request,
+                                      v2::PingAndWarmResponse*) {
+  return ToGrpcStatus(proto::ValidateInstanceName(request->name(), "name"));
+}
+
+grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,
+                                             v2::ReadModifyWriteRowResponse* response) {
+  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
+  if (!table.ok()) return ToGrpcStatus(table.status());
+  if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
+  if (request->rules().empty()) return ToGrpcStatus(Status::InvalidArgument("rules: at least one rule is required"));
+  std::vector<ReadModifyWriteRule> rules;
+  for (int i = 0; i < request->rules_size(); ++i) {
+    Result<ReadModifyWriteRule> rule = proto::FromProto(request->rules(i), fmt::format("rules[{}]", i));
+    if (!rule.ok()) return ToGrpcStatus(rule.status());
+    rules.push_back(std::move(rule).value());
+  }
+  Result<Row> row = db_->ReadModifyWriteRow(*table, request->row_key(), rules);
+  if (!row.ok()) return ToGrpcStatus(row.status());
+  *response->mutable_row() = proto::ToProto(*row);
+  return grpc::Status::OK;
+}
+
+// ---- not served ----
+
+grpc::Status DataService::GenerateInitialChangeStreamPartitions(
+    grpc::ServerContext*, const v2::GenerateInitialChangeStreamPartitionsRequest*,
+    grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>*) {
+  return Unimplemented("GenerateInitialChangeStreamPartitions", "lbt has no change streams");
+}
+
+grpc::Status DataService::ReadChangeStream(grpc::ServerContext*, const v2::ReadChangeStreamRequest*,
+                                           grpc::ServerWriter<v2::ReadChangeStreamResponse>*) {
+  return Unimplemented("ReadChangeStream", "lbt has no change streams");
+}
+
+grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest*,
+                                       v2::PrepareQueryResponse*) {
+  return Unimplemented("PrepareQuery", "SQL is not served yet");
+}
+
+grpc::Status DataService::ExecuteQuery(grpc::ServerContext*, const v2::ExecuteQueryRequest*,
+                                       grpc::ServerWriter<v2::ExecuteQueryResponse>*) {
+  return Unimplemented("ExecuteQuery", "SQL is not served yet");
+}
+
+}  // namespace lbt::server

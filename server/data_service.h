@@ -1,0 +1,56 @@
+// google.bigtable.v2.Bigtable over an lbt Database: thin handlers that
+// convert requests with proto/convert.h, call the engine, and convert the
+// results back. Every project and instance name maps to the one database;
+// a table is named by the last segment of its resource name.
+//
+// Threading: gRPC calls the handlers from many threads at once; the
+// Database serializes writes and gives each read its own snapshot.
+
+#ifndef LBT_SERVER_DATA_SERVICE_H_
+#define LBT_SERVER_DATA_SERVICE_H_
+
+#include "engine/database.h"
+#include "google/bigtable/v2/bigtable.grpc.pb.h"
+
+namespace lbt::server {
+
+namespace v2 = ::google::bigtable::v2;
+
+class DataService final : public v2::Bigtable::Service {
+ public:
+  // `db` is not owned and must outlive the service.
+  explicit DataService(Database* db) : db_(db) {}
+
+  grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
+                        grpc::ServerWriter<v2::ReadRowsResponse>* writer) override;
+  grpc::Status SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
+                             grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) override;
+  grpc::Status MutateRow(grpc::ServerContext* context, const v2::MutateRowRequest* request,
+                         v2::MutateRowResponse* response) override;
+  grpc::Status MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
+                          grpc::ServerWriter<v2::MutateRowsResponse>* writer) override;
+  grpc::Status CheckAndMutateRow(grpc::ServerContext* context, const v2::CheckAndMutateRowRequest* request,
+                                 v2::CheckAndMutateRowResponse* response) override;
+  grpc::Status PingAndWarm(grpc::ServerContext* context, const v2::PingAndWarmRequest* request,
+                           v2::PingAndWarmResponse* response) override;
+  grpc::Status ReadModifyWriteRow(grpc::ServerContext* context, const v2::ReadModifyWriteRowRequest* request,
+                                  v2::ReadModifyWriteRowResponse* response) override;
+
+  // Not served: each answers UNIMPLEMENTED naming itself.
+  grpc::Status GenerateInitialChangeStreamPartitions(
+      grpc::ServerContext* context, const v2::GenerateInitialChangeStreamPartitionsRequest* request,
+      grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>* writer) override;
+  grpc::Status ReadChangeStream(grpc::ServerContext* context, const v2::ReadChangeStreamRequest* request,
+                                grpc::ServerWriter<v2::ReadChangeStreamResponse>* writer) override;
+  grpc::Status PrepareQuery(grpc::ServerContext* context, const v2::PrepareQueryRequest* request,
+                            v2::PrepareQueryResponse* response) override;
+  grpc::Status ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
+                            grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) override;
+
+ private:
+  Database* db_;
+};
+
+}  // namespace lbt::server
+
+#endif  // LBT_SERVER_DATA_SERVICE_H_

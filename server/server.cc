@@ -1,0 +1,77 @@
+#include "server/server.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <grpcpp/grpcpp.h>
+#include <signal.h>
+
+#include <memory>
+
+#include "server/admin_service.h"
+#include "server/data_service.h"
+
+namespace lbt::server {
+
+namespace {
+
+// Bigtable's values reach 100 MiB and rows 256 MiB; requests carry them whole.
+constexpr int kMaxMessageBytes = 512 << 20;
+
+std::string Bracketed(const std::string& host) {
+  return host.find(':') != std::string::npos && host.front() != '[' ? "[" + host + "]" : host;
+}
+
+}  // namespace
+
+bool IsLoopbackHost(const std::string& host) {
+  if (host == "localhost" || host == "::1" || host == "[::1]") return true;
+  in_addr v4;
+  return inet_pton(AF_INET, host.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127;
+}
+
+Status Serve(Database* db, const ServeOptions& options,
+             const std::function<void(const std::string& address)>& listening) {
+  if (!options.allow_remote && !IsLoopbackHost(options.host)) {
+    return Status::InvalidArgument(fmt::format(
+        "refusing to listen on {}: the server has no authentication; pass --allow-remote to serve "
+        "beyond this machine",
+        options.host));
+  }
+  if (options.port < 0 || options.port > 65535) {
+    return Status::InvalidArgument(fmt::format("--port {} is not a port number (0 to 65535)", options.port));
+  }
+  // Signals go to the thread that waits for them, never to gRPC's threads.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  DataService data(db);
+  AdminService admin(db);
+  grpc::ServerBuilder builder;
+  int bound_port = 0;
+  const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
+  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  builder.SetMaxSendMessageSize(kMaxMessageBytes);
+  // A port another process holds must fail, not be shared.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.RegisterService(&data);
+  builder.RegisterService(&admin);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || bound_port == 0) {
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+    return Status::IOError(fmt::format("cannot listen on {}: the port is in use or the address is not this machine's",
+                                       address));
+  }
+  listening(fmt::format("{}:{}", Bracketed(options.host), bound_port));
+
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  server->Shutdown(std::chrono::system_clock::now() + options.drain);
+  server->Wait();
+  return Status::OK();
+}
+
+}  // namespace lbt::server

@@ -1,0 +1,41 @@
+// `lbt serve`: Bigtable's Data API and Table Admin API over one database,
+// for every client library and cbt through BIGTABLE_EMULATOR_HOST.
+
+#ifndef LBT_SERVER_SERVER_H_
+#define LBT_SERVER_SERVER_H_
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "engine/database.h"
+#include "engine/status.h"
+
+namespace lbt::server {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8086;  // 0: any free port
+  // The server has no authentication, so only loopback addresses are
+  // served unless this is set.
+  bool allow_remote = false;
+  // On shutdown, in-flight RPCs get this long to finish before they are cancelled.
+  std::chrono::milliseconds drain = std::chrono::seconds(5);
+};
+
+// True for 127.0.0.0/8, ::1 and "localhost".
+bool IsLoopbackHost(const std::string& host);
+
+// Serves `db` until SIGINT or SIGTERM arrives, then stops accepting, lets
+// in-flight RPCs finish (for at most options.drain) and returns OK. Once
+// listening, calls `listening` with the address actually bound
+// ("127.0.0.1:8086"). Returns an error, having served nothing, when the
+// address is refused or cannot be bound.
+// REQUIRES: called from the main thread, before any other thread starts
+// (it blocks SIGINT and SIGTERM for the threads gRPC creates).
+Status Serve(Database* db, const ServeOptions& options,
+             const std::function<void(const std::string& address)>& listening);
+
+}  // namespace lbt::server
+
+#endif  // LBT_SERVER_SERVER_H_
