@@ -1,0 +1,215 @@
+// The Table Admin API through gRPC.
+
+#include "tests/server/server_fixture.h"
+
+namespace lbt::testing {
+namespace {
+
+using grpc::StatusCode;
+
+class AdminServiceTest : public ServerTest {
+ protected:
+  grpc::Status Create(const std::string& id, const admin::Table& table, admin::Table* out = nullptr) {
+    admin::CreateTableRequest request;
+    request.set_parent(kInstance);
+    request.set_table_id(id);
+    *request.mutable_table() = table;
+    admin::Table response;
+    grpc::ClientContext context;
+    grpc::Status s = admin_->CreateTable(&context, request, &response);
+    if (out != nullptr) *out = response;
+    return s;
+  }
+
+  admin::Table Get(const std::string& id) {
+    admin::GetTableRequest request;
+    request.set_name(TableName(id));
+    admin::Table response;
+    grpc::ClientContext context;
+    grpc::Status s = admin_->GetTable(&context, request, &response);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return response;
+  }
+
+  grpc::Status Delete(const std::string& id) {
+    admin::DeleteTableRequest request;
+    request.set_name(TableName(id));
+    google::protobuf::Empty response;
+    grpc::ClientContext context;
+    return admin_->DeleteTable(&context, request, &response);
+  }
+
+  grpc::Status Protect(const std::string& id, bool on) {
+    admin::UpdateTableRequest request;
+    request.mutable_table()->set_name(TableName(id));
+    request.mutable_table()->set_deletion_protection(on);
+    request.mutable_update_mask()->add_paths("deletion_protection");
+    google::longrunning::Operation op;
+    grpc::ClientContext context;
+    grpc::Status s = admin_->UpdateTable(&context, request, &op);
+    if (s.ok()) EXPECT_TRUE(op.done());
+    return s;
+  }
+
+  // A union of a max age and an intersection of versions and age.
+  static admin::GcRule NestedRule() {
+    admin::GcRule rule;
+    rule.mutable_union_()->add_rules()->mutable_max_age()->set_seconds(86400);
+    auto* both = rule.mutable_union_()->add_rules()->mutable_intersection();
+    both->add_rules()->set_max_num_versions(2);
+    both->add_rules()->mutable_max_age()->set_seconds(3600);
+    return rule;
+  }
+};
+
+TEST_F(AdminServiceTest, CreatesTablesWithNestedRulesAndAggregates) {
+  admin::Table table;
+  *(*table.mutable_column_families())["cf"].mutable_gc_rule() = NestedRule();
+  *(*table.mutable_column_families())["sum"].mutable_value_type() = proto::ToProto(ValueType::kIntSum);
+  admin::Table created;
+  ASSERT_TRUE(Create("t", table, &created).ok());
+  EXPECT_EQ(created.name(), TableName("t"));
+  admin::Table got = Get("t");
+  ASSERT_EQ(got.column_families_size(), 2);
+  EXPECT_EQ(got.column_families().at("cf").gc_rule().SerializeAsString(), NestedRule().SerializeAsString());
+  EXPECT_TRUE(got.column_families().at("sum").value_type().aggregate_type().has_sum());
+  auto spec = db_->DescribeTable("t");
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->families.at("sum").value_type, ValueType::kIntSum);
+  EXPECT_EQ(Create("t", table).error_code(), StatusCode::ALREADY_EXISTS);
+}
+
+TEST_F(AdminServiceTest, ListsTablesInPages) {
+  for (const char* id : {"a", "b", "c", "d", "e"}) ASSERT_TRUE(Create(id, {}).ok());
+  std::vector<std::string> names;
+  std::string token;
+  int pages = 0;
+  do {
+    admin::ListTablesRequest request;
+    request.set_parent(kInstance);
+    request.set_page_size(2);
+    request.set_page_token(token);
+    admin::ListTablesResponse response;
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->ListTables(&context, request, &response).ok());
+    for (const auto& t : response.tables()) names.push_back(t.name());
+    token = response.next_page_token();
+    ++pages;
+  } while (!token.empty());
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(names, (std::vector<std::string>{TableName("a"), TableName("b"), TableName("c"), TableName("d"),
+                                             TableName("e")}));
+}
+
+TEST_F(AdminServiceTest, DeletionProtectionRefusesDeletes) {
+  admin::Table table;
+  (*table.mutable_column_families())["cf"];
+  table.set_deletion_protection(true);
+  ASSERT_TRUE(Create("t", table).ok());
+  EXPECT_TRUE(Get("t").deletion_protection());
+  EXPECT_EQ(Delete("t").error_code(), StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(Protect("t", false).ok());
+  EXPECT_TRUE(Delete("t").ok());
+  EXPECT_EQ(Delete("t").error_code(), StatusCode::NOT_FOUND);
+}
+
+TEST_F(AdminServiceTest, ModifiesFamiliesAllOrNothing) {
+  CreateTable("t", {"cf"});
+  auto modify = [&](std::vector<admin::ModifyColumnFamiliesRequest::Modification> mods) {
+    admin::ModifyColumnFamiliesRequest request;
+    request.set_name(TableName("t"));
+    for (auto& m : mods) *request.add_modifications() = m;
+    admin::Table response;
+    grpc::ClientContext context;
+    return admin_->ModifyColumnFamilies(&context, request, &response);
+  };
+  admin::ModifyColumnFamiliesRequest::Modification create, update, drop, drop_missing;
+  create.set_id("new");
+  create.mutable_create()->mutable_gc_rule()->set_max_num_versions(1);
+  update.set_id("cf");
+  *update.mutable_update()->mutable_gc_rule() = NestedRule();
+  update.mutable_update_mask()->add_paths("gc_rule");
+  drop.set_id("cf");
+  drop.set_drop(true);
+  drop_missing.set_id("ghost");
+  drop_missing.set_drop(true);
+
+  const std::string before = Dump();
+  EXPECT_EQ(modify({create, drop_missing}).error_code(), StatusCode::NOT_FOUND);
+  EXPECT_EQ(Dump(), before) << "a request that fails part way changes nothing";
+  ASSERT_TRUE(modify({create, update}).ok());
+  admin::Table got = Get("t");
+  EXPECT_EQ(got.column_families().at("new").gc_rule().max_num_versions(), 1);
+  EXPECT_TRUE(got.column_families().at("cf").gc_rule().has_union_());
+  ASSERT_TRUE(modify({drop}).ok());
+  EXPECT_EQ(Get("t").column_families_size(), 1);
+}
+
+TEST_F(AdminServiceTest, DropsRowRanges) {
+  CreateTable("t", {"cf"});
+  for (const char* key : {"user#1", "user#2", "item#1"}) {
+    ASSERT_TRUE(MutateRow("t", key, {Mutation::SetCell("cf", "q", "v", Ms(1))}).ok());
+  }
+  auto drop = [&](admin::DropRowRangeRequest request) {
+    request.set_name(TableName("t"));
+    google::protobuf::Empty response;
+    grpc::ClientContext context;
+    return admin_->DropRowRange(&context, request, &response);
+  };
+  admin::DropRowRangeRequest by_prefix;
+  by_prefix.set_row_key_prefix("user#");
+  ASSERT_TRUE(drop(by_prefix).ok());
+  EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"item#1"}));
+  admin::DropRowRangeRequest all;
+  all.set_delete_all_data_from_table(true);
+  ASSERT_TRUE(drop(all).ok());
+  EXPECT_TRUE(ReadAll(db_.get(), "t").empty());
+}
+
+TEST_F(AdminServiceTest, IsAlwaysConsistent) {
+  CreateTable("t", {"cf"});
+  admin::GenerateConsistencyTokenRequest generate;
+  generate.set_name(TableName("t"));
+  admin::GenerateConsistencyTokenResponse token;
+  grpc::ClientContext c1;
+  ASSERT_TRUE(admin_->GenerateConsistencyToken(&c1, generate, &token).ok());
+  admin::CheckConsistencyRequest check;
+  check.set_name(TableName("t"));
+  check.set_consistency_token(token.consistency_token());
+  admin::CheckConsistencyResponse consistent;
+  grpc::ClientContext c2;
+  ASSERT_TRUE(admin_->CheckConsistency(&c2, check, &consistent).ok());
+  EXPECT_TRUE(consistent.consistent());
+}
+
+TEST_F(AdminServiceTest, BadRequestsNameTheField) {
+  admin::Table table;
+  (*table.mutable_column_families())["bad name!"];
+  grpc::Status s = Create("t", table);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  admin::Table zero_versions;
+  (*zero_versions.mutable_column_families())["cf"].mutable_gc_rule()->set_max_num_versions(0);
+  s = Create("t", zero_versions);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("max_num_versions"), std::string::npos) << s.error_message();
+  admin::CreateTableRequest no_parent;
+  no_parent.set_table_id("t");
+  admin::Table response;
+  grpc::ClientContext context;
+  s = admin_->CreateTable(&context, no_parent, &response);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("parent"), std::string::npos);
+  EXPECT_EQ(Dump(), "");
+}
+
+TEST_F(AdminServiceTest, RpcsLbtDoesNotServeSayWhich) {
+  admin::CreateBackupRequest request;
+  google::longrunning::Operation response;
+  grpc::ClientContext context;
+  grpc::Status s = admin_->CreateBackup(&context, request, &response);
+  EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(s.error_message().find("CreateBackup"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lbt::testing

@@ -1,0 +1,255 @@
+// The Data API through gRPC: reads, writes, and production's answers to bad
+// requests, each of which must leave the database as it was.
+
+#include <thread>
+
+#include "tests/server/server_fixture.h"
+
+namespace lbt::testing {
+namespace {
+
+using grpc::StatusCode;
+
+class DataServiceTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    CreateTable("t", {"cf", "other"});
+    for (const char* key : {"a", "b", "c", "d"}) {
+      ASSERT_TRUE(MutateRow("t", key, {Mutation::SetCell("cf", "q", std::string("v") + key, Ms(1))}).ok());
+    }
+  }
+
+  // Asserts the call fails with `code` and a message naming `field`, and
+  // that the database did not change.
+  template <typename Call>
+  void ExpectRefused(Call call, StatusCode code, const std::string& field) {
+    const std::string before = Dump();
+    grpc::Status s = call();
+    EXPECT_EQ(s.error_code(), code) << s.error_message();
+    EXPECT_NE(s.error_message().find(field), std::string::npos) << s.error_message();
+    EXPECT_EQ(Dump(), before);
+  }
+
+  static v2::ReadRowsRequest Range(v2::RowRange range) {
+    v2::ReadRowsRequest r;
+    *r.mutable_rows()->add_row_ranges() = std::move(range);
+    return r;
+  }
+};
+
+TEST_F(DataServiceTest, ReadsEveryBoundKind) {
+  v2::RowRange r;
+  r.set_start_key_open("a");
+  r.set_end_key_closed("c");
+  EXPECT_EQ(RowKeys(Read(Range(r)).rows), (std::vector<std::string>{"b", "c"}));
+  r.set_start_key_closed("a");
+  r.set_end_key_open("c");
+  EXPECT_EQ(RowKeys(Read(Range(r)).rows), (std::vector<std::string>{"a", "b"}));
+  v2::ReadRowsRequest keys;
+  keys.mutable_rows()->add_row_keys("d");
+  keys.mutable_rows()->add_row_keys("b");
+  EXPECT_EQ(RowKeys(Read(keys).rows), (std::vector<std::string>{"b", "d"}));
+}
+
+TEST_F(DataServiceTest, ReadsReversedWithALimit) {
+  v2::ReadRowsRequest r;
+  r.set_reversed(true);
+  r.set_rows_limit(3);
+  EXPECT_EQ(RowKeys(Read(r).rows), (std::vector<std::string>{"d", "c", "b"}));
+}
+
+TEST_F(DataServiceTest, AppliesFilters) {
+  v2::ReadRowsRequest r;
+  auto* chain = r.mutable_filter()->mutable_chain();
+  chain->add_filters()->set_row_key_regex_filter("[bc]");
+  chain->add_filters()->set_strip_value_transformer(true);
+  ReadResult result = Read(r);
+  ASSERT_EQ(RowKeys(result.rows), (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(result.rows[0].cells[0].value, "");
+}
+
+TEST_F(DataServiceTest, FullStatsRideOnTheLastResponse) {
+  v2::ReadRowsRequest r;
+  r.set_request_stats_view(v2::ReadRowsRequest::REQUEST_STATS_FULL);
+  r.mutable_filter()->set_value_regex_filter("va");
+  ReadResult result = Read(r);
+  const auto& stats = result.stats.full_read_stats_view().read_iteration_stats();
+  EXPECT_EQ(stats.rows_seen_count(), 4);
+  EXPECT_EQ(stats.rows_returned_count(), 1);
+  EXPECT_EQ(stats.cells_returned_count(), 1);
+}
+
+TEST_F(DataServiceTest, ALargeValueArrivesInPiecesAndWhole) {
+  std::string big(5 << 20, 'x');
+  for (size_t i = 0; i < big.size(); i += 4096) big[i] = static_cast<char>(i / 4096);
+  ASSERT_TRUE(MutateRow("t", "big", {Mutation::SetCell("cf", "q", big, Ms(2)), Mutation::SetCell("cf", "r", "small", Ms(2))}).ok());
+  v2::ReadRowsRequest r;
+  r.mutable_rows()->add_row_keys("big");
+  ReadResult result = Read(r);
+  ASSERT_TRUE(result.status.ok()) << result.status.error_message();
+  ASSERT_EQ(result.rows.size(), 1u);
+  ASSERT_EQ(result.rows[0].cells.size(), 2u);
+  EXPECT_EQ(result.rows[0].cells[0].value, big);
+  EXPECT_EQ(result.rows[0].cells[1].value, "small");
+  EXPECT_GE(result.responses, 5) << "responses are batched to about 1 MiB";
+}
+
+TEST_F(DataServiceTest, MutateRowsReportsEachEntry) {
+  v2::MutateRowsRequest request;
+  request.set_table_name(TableName("t"));
+  auto add = [&](const std::string& key, const std::string& family) {
+    auto* e = request.add_entries();
+    e->set_row_key(key);
+    *e->add_mutations() = proto::ToProto(Mutation::SetCell(family, "q", "new", Ms(5)));
+  };
+  add("x", "cf");
+  add("y", "nope");
+  add("", "cf");
+  add("z", "cf");
+  grpc::ClientContext context;
+  auto stream = bigtable_->MutateRows(&context, request);
+  std::vector<int> codes(4, -1);
+  v2::MutateRowsResponse response;
+  while (stream->Read(&response)) {
+    for (const auto& e : response.entries()) codes[e.index()] = e.status().code();
+  }
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(codes, (std::vector<int>{0, StatusCode::INVALID_ARGUMENT, StatusCode::INVALID_ARGUMENT, 0}));
+  EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"a", "b", "c", "d", "x", "z"}));
+}
+
+TEST_F(DataServiceTest, CheckAndMutateTakesTheBranchThePredicateChooses) {
+  v2::CheckAndMutateRowRequest request;
+  request.set_table_name(TableName("t"));
+  request.set_row_key("a");
+  request.mutable_predicate_filter()->set_value_regex_filter("va");
+  *request.add_true_mutations() = proto::ToProto(Mutation::SetCell("cf", "hit", "1", Ms(3)));
+  *request.add_false_mutations() = proto::ToProto(Mutation::SetCell("cf", "miss", "1", Ms(3)));
+  v2::CheckAndMutateRowResponse response;
+  grpc::ClientContext context;
+  ASSERT_TRUE(bigtable_->CheckAndMutateRow(&context, request, &response).ok());
+  EXPECT_TRUE(response.predicate_matched());
+  auto row = db_->ReadRow("t", "a");
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_EQ((*row)->cells[0].qualifier, "hit");
+}
+
+TEST_F(DataServiceTest, ReadModifyWriteReturnsTheNewCells) {
+  v2::ReadModifyWriteRowRequest request;
+  request.set_table_name(TableName("t"));
+  request.set_row_key("counter");
+  *request.add_rules() = proto::ToProto(ReadModifyWriteRule::Increment("cf", "n", 5));
+  *request.add_rules() = proto::ToProto(ReadModifyWriteRule::Append("cf", "s", "ab"));
+  for (int i = 0; i < 2; ++i) {
+    v2::ReadModifyWriteRowResponse response;
+    grpc::ClientContext context;
+    ASSERT_TRUE(bigtable_->ReadModifyWriteRow(&context, request, &response).ok());
+    ASSERT_EQ(response.row().families(0).columns_size(), 2);
+    EXPECT_EQ(response.row().families(0).columns(0).cells(0).value(), EncodeInt64(5 * (i + 1)));
+    EXPECT_EQ(response.row().families(0).columns(1).cells(0).value(), i == 0 ? "ab" : "abab");
+  }
+}
+
+TEST_F(DataServiceTest, SampleRowKeysEndsWithTheTotal) {
+  std::string value(100 << 10, 'v');
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_TRUE(MutateRow("t", fmt::format("k{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
+  }
+  v2::SampleRowKeysRequest request;
+  request.set_table_name(TableName("t"));
+  grpc::ClientContext context;
+  auto stream = bigtable_->SampleRowKeys(&context, request);
+  std::vector<v2::SampleRowKeysResponse> samples;
+  v2::SampleRowKeysResponse response;
+  while (stream->Read(&response)) samples.push_back(response);
+  ASSERT_TRUE(stream->Finish().ok());
+  ASSERT_GE(samples.size(), 4u) << "20 MiB of data sampled about every 4 MiB";
+  for (size_t i = 1; i < samples.size(); ++i) EXPECT_GT(samples[i].offset_bytes(), samples[i - 1].offset_bytes());
+  EXPECT_EQ(samples.back().row_key(), "");
+  EXPECT_GE(samples.back().offset_bytes(), 200 * (100 << 10));
+}
+
+TEST_F(DataServiceTest, BadWritesAreRefusedAsProductionRefusesThem) {
+  auto write = [&](std::string key, Mutation m) { return [=, this] { return MutateRow("t", key, {m}); }; };
+  ExpectRefused(write("", Mutation::SetCell("cf", "q", "v", Ms(1))), StatusCode::INVALID_ARGUMENT, "row_key");
+  ExpectRefused(write(std::string(4097, 'k'), Mutation::SetCell("cf", "q", "v", Ms(1))), StatusCode::INVALID_ARGUMENT,
+                "4096");
+  ExpectRefused(write("a", Mutation::SetCell("cf", std::string(16 * 1024 + 1, 'q'), "v", Ms(1))),
+                StatusCode::INVALID_ARGUMENT, "qualifier");
+  ExpectRefused(write("a", Mutation::SetCell("cf", "q", "v", 1234)), StatusCode::INVALID_ARGUMENT, "timestamp_micros");
+  ExpectRefused(write("a", Mutation::SetCell("nope", "q", "v", Ms(1))), StatusCode::INVALID_ARGUMENT, "nope");
+  ExpectRefused([&] { return MutateRow("missing", "a", {Mutation::SetCell("cf", "q", "v", Ms(1))}); },
+                StatusCode::NOT_FOUND, "missing");
+  ExpectRefused([&] { return MutateRow("t", "a", std::vector<Mutation>(100001, Mutation::DeleteFromRow())); },
+                StatusCode::INVALID_ARGUMENT, "100000");
+  ExpectRefused([&] { return MutateRow("t", "a", {}); }, StatusCode::INVALID_ARGUMENT, "mutations");
+}
+
+TEST_F(DataServiceTest, BadReadsAreRefusedAsProductionRefusesThem) {
+  auto read = [&](v2::ReadRowsRequest r) { return [=, this] { return Read(r).status; }; };
+  v2::RowRange inverted;
+  inverted.set_start_key_closed("c");
+  inverted.set_end_key_open("a");
+  ExpectRefused(read(Range(inverted)), StatusCode::INVALID_ARGUMENT, "start_key must be less than end_key");
+  v2::RowRange empty;
+  empty.set_start_key_closed("c");
+  empty.set_end_key_open("c");
+  ExpectRefused(read(Range(empty)), StatusCode::INVALID_ARGUMENT, "rows.row_ranges[0]");
+
+  v2::ReadRowsRequest one_chain;
+  one_chain.mutable_filter()->mutable_chain()->add_filters()->set_pass_all_filter(true);
+  ExpectRefused(read(one_chain), StatusCode::INVALID_ARGUMENT, "at least two");
+  v2::ReadRowsRequest bad_regex;
+  bad_regex.mutable_filter()->set_value_regex_filter("(");
+  ExpectRefused(read(bad_regex), StatusCode::INVALID_ARGUMENT, "valueRegexFilter");
+  v2::ReadRowsRequest negative;
+  negative.mutable_filter()->set_cells_per_row_limit_filter(-1);
+  ExpectRefused(read(negative), StatusCode::INVALID_ARGUMENT, "must be positive");
+  v2::ReadRowsRequest negative_limit;
+  negative_limit.set_rows_limit(-1);
+  ExpectRefused(read(negative_limit), StatusCode::INVALID_ARGUMENT, "rows_limit");
+  v2::ReadRowsRequest unknown;
+  unknown.set_table_name(TableName("missing"));
+  ExpectRefused(read(unknown), StatusCode::NOT_FOUND, "missing");
+  v2::ReadRowsRequest bad_name;
+  bad_name.set_table_name("tables/t");
+  ExpectRefused(read(bad_name), StatusCode::INVALID_ARGUMENT, "table_name");
+}
+
+TEST_F(DataServiceTest, RpcsLbtDoesNotServeSayWhich) {
+  v2::PrepareQueryRequest request;
+  v2::PrepareQueryResponse response;
+  grpc::ClientContext context;
+  grpc::Status s = bigtable_->PrepareQuery(&context, request, &response);
+  EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(s.error_message().find("PrepareQuery"), std::string::npos);
+}
+
+// Writers and readers on many threads at once: every acknowledged write is
+// read back, and no read sees half a row.
+TEST_F(DataServiceTest, ConcurrentClientsSeeWholeRows) {
+  constexpr int kThreads = 8, kRowsEach = 50;
+  std::atomic<int> torn{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kRowsEach; ++i) {
+        const std::string key = fmt::format("w{}-{:03}", t, i);
+        grpc::Status s = MutateRow("t", key, {Mutation::SetCell("cf", "a", key, Ms(1)),
+                                              Mutation::SetCell("other", "b", key, Ms(1))});
+        EXPECT_TRUE(s.ok()) << s.error_message();
+        v2::ReadRowsRequest r;
+        r.mutable_rows()->add_row_keys(key);
+        ReadResult result = Read(r);
+        if (result.rows.size() != 1 || result.rows[0].cells.size() != 2) ++torn;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(torn.load(), 0);
+  EXPECT_EQ(ReadAll(db_.get(), "t").size(), 4u + kThreads * kRowsEach);
+}
+
+}  // namespace
+}  // namespace lbt::testing

@@ -1,0 +1,125 @@
+// A DataService and an AdminService over a fresh database, reached through
+// gRPC's in-process channel, for the server's tests.
+
+#ifndef LBT_TESTS_SERVER_SERVER_FIXTURE_H_
+#define LBT_TESTS_SERVER_SERVER_FIXTURE_H_
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "proto/convert.h"
+#include "proto/row_assembler.h"
+#include "server/admin_service.h"
+#include "server/data_service.h"
+#include "tests/test_util.h"
+
+namespace lbt::testing {
+
+namespace v2 = ::google::bigtable::v2;
+namespace admin = ::google::bigtable::admin::v2;
+
+inline constexpr char kInstance[] = "projects/p/instances/i";
+inline std::string TableName(const std::string& table) { return std::string(kInstance) + "/tables/" + table; }
+
+// What a ReadRows call returned.
+struct ReadResult {
+  grpc::Status status;
+  std::vector<Row> rows;
+  int responses = 0;
+  v2::RequestStats stats;
+};
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = Database::Open(dir_.Sub("db"));
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    data_ = std::make_unique<server::DataService>(db_.get());
+    admin_service_ = std::make_unique<server::AdminService>(db_.get());
+    grpc::ServerBuilder builder;
+    builder.SetMaxReceiveMessageSize(512 << 20);
+    builder.RegisterService(data_.get());
+    builder.RegisterService(admin_service_.get());
+    server_ = builder.BuildAndStart();
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(512 << 20);
+    args.SetMaxSendMessageSize(512 << 20);
+    auto channel = server_->InProcessChannel(args);
+    bigtable_ = v2::Bigtable::NewStub(channel);
+    admin_ = admin::BigtableTableAdmin::NewStub(channel);
+  }
+  void TearDown() override {
+    server_->Shutdown();
+    server_.reset();
+  }
+
+  // Creates table `t` with the given families (no GC).
+  void CreateTable(const std::string& table, const std::vector<std::string>& families) {
+    std::vector<FamilySpec> specs;
+    for (const std::string& f : families) specs.push_back({f, GcRule::Never(), ValueType::kBytes});
+    ASSERT_OK(db_->CreateTable(table, specs));
+  }
+
+  grpc::Status MutateRow(const std::string& table, const std::string& key, std::vector<Mutation> mutations) {
+    v2::MutateRowRequest request;
+    request.set_table_name(TableName(table));
+    request.set_row_key(key);
+    for (const Mutation& m : mutations) *request.add_mutations() = proto::ToProto(m);
+    v2::MutateRowResponse response;
+    grpc::ClientContext context;
+    return bigtable_->MutateRow(&context, request, &response);
+  }
+
+  ReadResult Read(v2::ReadRowsRequest request) {
+    if (request.table_name().empty()) request.set_table_name(TableName("t"));
+    grpc::ClientContext context;
+    auto stream = bigtable_->ReadRows(&context, request);
+    ReadResult result;
+    proto::RowAssembler assembler;
+    v2::ReadRowsResponse response;
+    while (stream->Read(&response)) {
+      ++result.responses;
+      Status s = assembler.Add(response, &result.rows);
+      EXPECT_TRUE(s.ok()) << s.ToString();
+      if (response.has_request_stats()) result.stats = response.request_stats();
+    }
+    result.status = stream->Finish();
+    if (result.status.ok()) EXPECT_TRUE(assembler.Finish().ok());
+    return result;
+  }
+
+  // Every cell of every table, to show that a refused request changed nothing.
+  std::string Dump() {
+    std::string out;
+    auto tables = db_->ListTables();
+    EXPECT_TRUE(tables.ok());
+    for (const std::string& t : *tables) {
+      auto spec = db_->DescribeTable(t);
+      out += "table " + t + (spec->deletion_protection ? " protected" : "") + "\n";
+      for (const auto& [name, family] : spec->families) out += " family " + name + "\n";
+      for (const Row& row : ReadAll(db_.get(), t)) {
+        for (const Cell& c : row.cells) {
+          out += row.key + "/" + c.family + ":" + c.qualifier + "@" + std::to_string(c.timestamp) + "=" + c.value + "\n";
+        }
+      }
+    }
+    return out;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<server::DataService> data_;
+  std::unique_ptr<server::AdminService> admin_service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v2::Bigtable::Stub> bigtable_;
+  std::unique_ptr<admin::BigtableTableAdmin::Stub> admin_;
+};
+
+}  // namespace lbt::testing
+
+#endif  // LBT_TESTS_SERVER_SERVER_FIXTURE_H_
