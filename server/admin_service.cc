@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "proto/convert.h"
+#include "server/rpc_gate.h"
 
 namespace lbt::server {
 
@@ -41,6 +42,7 @@ Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
 
 grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                                        admin::Table* response) {
+  LBT_ADMIT(gate_);
   if (Status s = proto::ValidateInstanceName(request->parent(), "parent"); !s.ok()) return ToGrpcStatus(s);
   if (request->table_id().empty()) return ToGrpcStatus(Status::InvalidArgument("table_id: must not be empty"));
   Result<std::vector<FamilySpec>> families = FamiliesOf(request->table());
@@ -55,6 +57,7 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
 
 grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
                                       admin::ListTablesResponse* response) {
+  LBT_ADMIT(gate_);
   if (Status s = proto::ValidateInstanceName(request->parent(), "parent"); !s.ok()) return ToGrpcStatus(s);
   if (request->page_size() < 0) {
     return ToGrpcStatus(Status::InvalidArgument("page_size: must not be negative"));
@@ -84,6 +87,7 @@ grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTab
 
 grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableRequest* request,
                                     admin::Table* response) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
   return Describe(db_, *name, request->view(), response);
@@ -91,6 +95,7 @@ grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableR
 
 grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::UpdateTableRequest* request,
                                        google::longrunning::Operation* response) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = proto::ParseTableName(request->table().name(), "table.name");
   if (!name.ok()) return ToGrpcStatus(name.status());
   if (request->update_mask().paths().empty()) {
@@ -121,6 +126,7 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
 
 grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::DeleteTableRequest* request,
                                        google::protobuf::Empty*) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
   return ToGrpcStatus(db_->DropTable(name->table));
@@ -180,6 +186,7 @@ Status ApplyModification(Database* db, const std::string& table,
 grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
                                                 const admin::ModifyColumnFamiliesRequest* request,
                                                 admin::Table* response) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
   Result<TableSpec> spec = db_->DescribeTable(name->table);
@@ -198,6 +205,7 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
 
 grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropRowRangeRequest* request,
                                         google::protobuf::Empty*) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
   switch (request->target_case()) {
@@ -218,6 +226,7 @@ grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropR
 grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
                                                     const admin::GenerateConsistencyTokenRequest* request,
                                                     admin::GenerateConsistencyTokenResponse* response) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
   if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
@@ -228,6 +237,7 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
 
 grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
                                             admin::CheckConsistencyResponse* response) {
+  LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
   if (request->consistency_token().empty()) {

@@ -9,6 +9,7 @@
 #define LBT_SERVER_ADMIN_SERVICE_H_
 
 #include "engine/database.h"
+#include "server/rpc_gate.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "server/unimplemented.h"
 
@@ -24,8 +25,9 @@ namespace admin = ::google::bigtable::admin::v2;
 
 class AdminService final : public admin::BigtableTableAdmin::Service {
  public:
-  // `db` is not owned and must outlive the service.
-  explicit AdminService(Database* db) : db_(db) {}
+  // `db` and `gate` are not owned and must outlive the service. Every RPC
+  // passes through `gate`.
+  AdminService(Database* db, RpcGate* gate) : db_(db), gate_(gate) {}
 
   grpc::Status CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                            admin::Table* response) override;
@@ -89,6 +91,7 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
 
  private:
   Database* db_;
+  RpcGate* gate_;
 };
 
 #undef LBT_NOT_SERVED

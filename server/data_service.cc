@@ -7,6 +7,7 @@
 
 #include "engine/row_reader.h"
 #include "proto/convert.h"
+#include "server/rpc_gate.h"
 #include "server/unimplemented.h"
 
 namespace lbt::server {
@@ -128,6 +129,7 @@ Result<ReadOptions> ReadOptionsOf(const v2::ReadRowsRequest& request) {
 
 grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                                    grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
+  LBT_ADMIT(gate_);
   const auto started = std::chrono::steady_clock::now();
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
@@ -165,6 +167,7 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
 
 grpc::Status DataService::SampleRowKeys(grpc::ServerContext*, const v2::SampleRowKeysRequest* request,
                                         grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
+  LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
   Result<std::vector<KeySample>> samples = db_->SampleRowKeys(*table, kSampleIntervalBytes);
@@ -180,6 +183,7 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext*, const v2::SampleRo
 
 grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request,
                                     v2::MutateRowResponse*) {
+  LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
   if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
@@ -217,6 +221,7 @@ Status EntriesFromProto(const v2::MutateRowsRequest& request, std::vector<RowMut
 
 grpc::Status DataService::MutateRows(grpc::ServerContext*, const v2::MutateRowsRequest* request,
                                      grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
+  LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
   std::vector<RowMutation> rows;
@@ -248,6 +253,7 @@ grpc::Status DataService::MutateRows(grpc::ServerContext*, const v2::MutateRowsR
 
 grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::CheckAndMutateRowRequest* request,
                                             v2::CheckAndMutateRowResponse* response) {
+  LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
   if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
@@ -284,11 +290,13 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
 
 grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWarmRequest* request,
                                       v2::PingAndWarmResponse*) {
+  LBT_ADMIT(gate_);
   return ToGrpcStatus(proto::ValidateInstanceName(request->name(), "name"));
 }
 
 grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,
                                              v2::ReadModifyWriteRowResponse* response) {
+  LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
   if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
@@ -310,21 +318,25 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
 grpc::Status DataService::GenerateInitialChangeStreamPartitions(
     grpc::ServerContext*, const v2::GenerateInitialChangeStreamPartitionsRequest*,
     grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>*) {
+  LBT_ADMIT(gate_);
   return Unimplemented("GenerateInitialChangeStreamPartitions", "lbt has no change streams");
 }
 
 grpc::Status DataService::ReadChangeStream(grpc::ServerContext*, const v2::ReadChangeStreamRequest*,
                                            grpc::ServerWriter<v2::ReadChangeStreamResponse>*) {
+  LBT_ADMIT(gate_);
   return Unimplemented("ReadChangeStream", "lbt has no change streams");
 }
 
 grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest*,
                                        v2::PrepareQueryResponse*) {
+  LBT_ADMIT(gate_);
   return Unimplemented("PrepareQuery", "SQL is not served yet");
 }
 
 grpc::Status DataService::ExecuteQuery(grpc::ServerContext*, const v2::ExecuteQueryRequest*,
                                        grpc::ServerWriter<v2::ExecuteQueryResponse>*) {
+  LBT_ADMIT(gate_);
   return Unimplemented("ExecuteQuery", "SQL is not served yet");
 }
 

@@ -10,6 +10,7 @@
 #define LBT_SERVER_DATA_SERVICE_H_
 
 #include "engine/database.h"
+#include "server/rpc_gate.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 
 namespace lbt::server {
@@ -18,8 +19,9 @@ namespace v2 = ::google::bigtable::v2;
 
 class DataService final : public v2::Bigtable::Service {
  public:
-  // `db` is not owned and must outlive the service.
-  explicit DataService(Database* db) : db_(db) {}
+  // `db` and `gate` are not owned and must outlive the service. Every RPC
+  // passes through `gate`.
+  DataService(Database* db, RpcGate* gate) : db_(db), gate_(gate) {}
 
   grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                         grpc::ServerWriter<v2::ReadRowsResponse>* writer) override;
@@ -49,6 +51,7 @@ class DataService final : public v2::Bigtable::Service {
 
  private:
   Database* db_;
+  RpcGate* gate_;
 };
 
 }  // namespace lbt::server

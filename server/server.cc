@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
+#include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
 
@@ -40,6 +41,9 @@ Status Serve(Database* db, const ServeOptions& options,
   if (options.port < 0 || options.port > 65535) {
     return Status::InvalidArgument(fmt::format("--port {} is not a port number (0 to 65535)", options.port));
   }
+  // gRPC would log a failed bind and the like on stderr; lbt reports
+  // them itself, in one line.
+  gpr_set_log_function([](gpr_log_func_args*) {});
   // Signals go to the thread that waits for them, never to gRPC's threads.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -47,8 +51,9 @@ Status Serve(Database* db, const ServeOptions& options,
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  DataService data(db);
-  AdminService admin(db);
+  RpcGate gate;
+  DataService data(db, &gate);
+  AdminService admin(db, &gate);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);
@@ -57,6 +62,8 @@ Status Serve(Database* db, const ServeOptions& options,
   builder.SetMaxSendMessageSize(kMaxMessageBytes);
   // A port another process holds must fail, not be shared.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // Shutdown waits for the sync server's pollers, which wake this often.
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC, 100);
   builder.RegisterService(&data);
   builder.RegisterService(&admin);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -69,7 +76,10 @@ Status Serve(Database* db, const ServeOptions& options,
 
   int signal = 0;
   sigwait(&stop_signals, &signal);
-  server->Shutdown(std::chrono::system_clock::now() + options.drain);
+  // Idle connections would hold a plain Shutdown until its deadline: wait
+  // for the RPCs in flight only, then cancel whatever outlived the drain.
+  gate.CloseAndDrain(options.drain);
+  server->Shutdown(std::chrono::system_clock::now());
   server->Wait();
   return Status::OK();
 }

@@ -113,10 +113,10 @@ int StartProcess(const std::vector<std::string>& argv_in) {
   return rc == 0 ? pid : -1;
 }
 
-void StopProcess(int pid) {
-  if (pid <= 0) return;
-  kill(pid, SIGTERM);
-  WaitStatus(pid);
+int StopProcess(int pid, int signal) {
+  if (pid <= 0) return -1;
+  kill(pid, signal);
+  return WaitStatus(pid);
 }
 
 int FreeLoopbackPort() {

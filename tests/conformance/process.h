@@ -21,7 +21,9 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::vector
 
 // Starts argv[0] in the background; returns its pid.
 int StartProcess(const std::vector<std::string>& argv);
-void StopProcess(int pid);
+// Sends `signal` and waits; returns the exit status, or 128 + the signal
+// that ended it.
+int StopProcess(int pid, int signal = 15 /* SIGTERM */);
 
 // A TCP port on 127.0.0.1 that nothing listens on right now.
 int FreeLoopbackPort();

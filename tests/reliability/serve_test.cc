@@ -1,0 +1,193 @@
+// `lbt serve` as a process: what it prints, how it refuses, how it stops,
+// sharing a database with the shell, and SIGKILL in the middle of writes
+// from several clients.
+
+#include <fmt/format.h>
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <atomic>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "proto/convert.h"
+#include "proto/row_assembler.h"
+#include "tests/conformance/process.h"
+#include "tests/test_util.h"
+
+namespace lbt::testing {
+namespace {
+
+namespace v2 = ::google::bigtable::v2;
+using conformance::FreeLoopbackPort;
+using conformance::ProcessResult;
+using conformance::RunProcess;
+using conformance::StartProcess;
+using conformance::StopProcess;
+using conformance::WaitForPort;
+
+constexpr char kTable[] = "projects/p/instances/i/tables/t";
+
+// One `lbt serve` process on `db` and a free port.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::string& db, std::vector<std::string> extra = {}) : port_(FreeLoopbackPort()) {
+    std::vector<std::string> argv = {LBT_BINARY, "serve", "--db", db, "--port", std::to_string(port_)};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    pid_ = StartProcess(argv);
+    EXPECT_TRUE(WaitForPort(port_, 10000)) << "lbt serve did not start";
+    stub_ = v2::Bigtable::NewStub(grpc::CreateChannel(address(), grpc::InsecureChannelCredentials()));
+  }
+  ~ServeProcess() { Stop(SIGTERM); }
+
+  int Stop(int signal) {
+    int status = StopProcess(pid_, signal);
+    pid_ = -1;
+    return status;
+  }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
+  v2::Bigtable::Stub* stub() { return stub_.get(); }
+
+ private:
+  int port_;
+  int pid_ = -1;
+  std::unique_ptr<v2::Bigtable::Stub> stub_;
+};
+
+grpc::Status Write(v2::Bigtable::Stub* stub, const std::string& key, const std::vector<Mutation>& mutations) {
+  v2::MutateRowRequest request;
+  request.set_table_name(kTable);
+  request.set_row_key(key);
+  for (const Mutation& m : mutations) *request.add_mutations() = proto::ToProto(m);
+  v2::MutateRowResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  return stub->MutateRow(&context, request, &response);
+}
+
+std::vector<Row> ReadEverything(v2::Bigtable::Stub* stub) {
+  v2::ReadRowsRequest request;
+  request.set_table_name(kTable);
+  grpc::ClientContext context;
+  auto stream = stub->ReadRows(&context, request);
+  std::vector<Row> rows;
+  proto::RowAssembler assembler;
+  v2::ReadRowsResponse response;
+  while (stream->Read(&response)) EXPECT_TRUE(assembler.Add(response, &rows).ok());
+  grpc::Status s = stream->Finish();
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return rows;
+}
+
+ProcessResult Lbt(const std::string& db, std::vector<std::string> words) {
+  words.insert(words.begin(), {LBT_BINARY, "--db", db});
+  return RunProcess(words, {"TZ=UTC"});
+}
+
+TEST(ServeTest, PrintsWhereItListensAndStopsCleanly) {
+  TempDir dir;
+  const int port = FreeLoopbackPort();
+  // RunProcess waits for the end, so let a helper thread stop the server.
+  std::thread stopper([&] {
+    if (WaitForPort(port, 10000)) RunProcess({"pkill", "-TERM", "-f", "lbt serve --db " + dir.Sub("db")}, {});
+  });
+  ProcessResult r = RunProcess({LBT_BINARY, "serve", "--db", dir.Sub("db"), "--port", std::to_string(port)}, {});
+  stopper.join();
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("export BIGTABLE_EMULATOR_HOST=127.0.0.1:" + std::to_string(port)), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+TEST(ServeTest, ABusyPortIsOneLineAndExitOne) {
+  TempDir dir;
+  ServeProcess first(dir.Sub("a"));
+  ProcessResult r = RunProcess({LBT_BINARY, "serve", "--db", dir.Sub("b"), "--port", std::to_string(first.port())}, {});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot listen"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(ServeTest, OnlyLoopbackUnlessAllowed) {
+  TempDir dir;
+  ProcessResult r = RunProcess({LBT_BINARY, "serve", "--db", dir.Sub("db"), "--host", "0.0.0.0", "--port", "0"}, {});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--allow-remote"), std::string::npos) << r.err;
+}
+
+TEST(ServeTest, ADatabaseItCannotOpenIsOneLineAndExitOne) {
+  TempDir dir;
+  const std::string file = dir.Sub("not-a-dir");
+  std::ofstream(file) << "x";
+  ProcessResult r = RunProcess({LBT_BINARY, "serve", "--db", file, "--port", "0"}, {});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("not a directory"), std::string::npos) << r.err;
+}
+
+// A client's write is read at once by the shell, and the shell's by a client.
+TEST(ServeTest, TheShellAndClientsShareTheDatabase) {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  ASSERT_EQ(Lbt(db, {"createtable", "t", "families=cf"}).status, 0);
+  ServeProcess server(db);
+  ASSERT_TRUE(Write(server.stub(), "from-client", {Mutation::SetCell("cf", "q", "hello", Ms(1))}).ok());
+  ProcessResult read = Lbt(db, {"--format", "jsonl", "lookup", "t", "from-client"});
+  EXPECT_NE(read.out.find("\"value\":\"hello\""), std::string::npos) << read.out << read.err;
+
+  ASSERT_EQ(Lbt(db, {"set", "t", "from-shell", "cf:q=world@2000"}).status, 0);
+  std::vector<Row> rows = ReadEverything(server.stub());
+  ASSERT_EQ(RowKeys(rows), (std::vector<std::string>{"from-client", "from-shell"}));
+  EXPECT_EQ(rows[1].cells[0].value, "world");
+}
+
+// SIGKILL while four clients write: after a restart every acknowledged row
+// is there with both its cells.
+TEST(ServeTest, SurvivesSigkillWithEveryAcknowledgedWrite) {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  ASSERT_EQ(Lbt(db, {"createtable", "t", "families=a,b"}).status, 0);
+  std::mt19937_64 rng(20261122);
+  for (int round = 0; round < 3; ++round) {
+    std::mutex mu;
+    std::vector<std::string> acknowledged;
+    {
+      ServeProcess server(db);
+      std::atomic<bool> stop{false};
+      std::vector<std::thread> clients;
+      for (int c = 0; c < 4; ++c) {
+        clients.emplace_back([&, c] {
+          for (int i = 0; !stop; ++i) {
+            const std::string key = fmt::format("r{}-c{}-{:05}", round, c, i);
+            grpc::Status s = Write(server.stub(), key, {Mutation::SetCell("a", "q", key, Ms(1)),
+                                                        Mutation::SetCell("b", "q", key, Ms(1))});
+            if (!s.ok()) return;
+            std::lock_guard<std::mutex> lock(mu);
+            acknowledged.push_back(key);
+          }
+        });
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(150 + rng() % 300));
+      EXPECT_EQ(server.Stop(SIGKILL), 128 + SIGKILL);
+      stop = true;
+      for (auto& t : clients) t.join();
+    }
+    ASSERT_GT(acknowledged.size(), 0u);
+    ServeProcess restarted(db);
+    std::map<std::string, Row> stored;
+    for (Row& row : ReadEverything(restarted.stub())) stored[row.key] = std::move(row);
+    for (const std::string& key : acknowledged) {
+      auto it = stored.find(key);
+      ASSERT_NE(it, stored.end()) << "acknowledged row " << key << " is lost";
+      EXPECT_EQ(it->second.cells.size(), 2u) << key << " is half written";
+    }
+    for (const auto& [key, row] : stored) EXPECT_EQ(row.cells.size(), 2u) << key << " is half written";
+  }
+}
+
+}  // namespace
+}  // namespace lbt::testing
