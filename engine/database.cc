@@ -244,6 +244,69 @@ Status Database::Update(const std::function<Status(Txn*)>& fn) {
   }
 }
 
+struct Database::PendingWrite {
+  const WriteStep* step;
+  Status status;
+  bool left_out = false;  // failed: not run again in the group's transaction
+  bool done = false;
+};
+
+Status Database::UpdateGrouped(const WriteStep& step) {
+  PendingWrite mine{&step};
+  std::unique_lock<std::mutex> lock(queue_mu_);
+  write_queue_.push_back(&mine);
+  while (!mine.done) {
+    if (group_leader_active_) {
+      queue_cv_.wait(lock);
+      continue;
+    }
+    // Lead: commit everything queued so far, this write included, while
+    // writes that arrive meanwhile queue up for the next group.
+    group_leader_active_ = true;
+    std::vector<PendingWrite*> group;
+    group.swap(write_queue_);
+    lock.unlock();
+    CommitGroup(group);
+    lock.lock();
+    for (PendingWrite* w : group) w->done = true;
+    group_leader_active_ = false;
+    queue_cv_.notify_all();
+  }
+  return mine.status;
+}
+
+void Database::CommitGroup(const std::vector<PendingWrite*>& group) {
+  auto left_out = [](const PendingWrite* w) { return w->left_out; };
+  while (!std::all_of(group.begin(), group.end(), left_out)) {
+    PendingWrite* failed = nullptr;
+    bool redo = false;
+    Status s = Update([&](Txn* txn) -> Status {
+      failed = nullptr;
+      redo = false;
+      for (PendingWrite* w : group) {
+        if (w->left_out) continue;
+        Status step = (*w->step)(txn, &redo);
+        if (step.ok()) continue;
+        // A full map is Update's to handle; anything else is the step's.
+        if (!txn->map_full() && !redo) {
+          w->status = step;
+          failed = w;
+        }
+        return step;
+      }
+      return Status::OK();
+    });
+    if (failed != nullptr) {
+      failed->left_out = true;  // run the group again without it
+    } else if (!redo || s.ok()) {
+      for (PendingWrite* w : group) {
+        if (!w->left_out) w->status = s;
+      }
+      return;
+    }
+  }
+}
+
 Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::string_view table,
                                                            bool require_enabled) {
   std::lock_guard<std::mutex> lock(read_mu_);
@@ -453,7 +516,7 @@ Status Database::ApplyRows(Txn* txn, std::string_view table, const std::vector<R
 
 Status Database::MutateRow(std::string_view table, std::string_view row_key,
                            const std::vector<Mutation>& mutations) {
-  return Update([&](Txn* txn) -> Status {
+  return UpdateGrouped([&](Txn* txn, bool*) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
     RowWriter writer(txn, stores_.get(), spec, NowMicros());
@@ -468,32 +531,29 @@ Status Database::MutateRows(std::string_view table, const std::vector<RowMutatio
 Result<std::vector<Status>> Database::MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows) {
   std::vector<Status> statuses(rows.size());
   std::vector<bool> failed(rows.size(), false);
-  // Optimistic: apply every valid row in one transaction. A row that fails
-  // while being applied (over the row size limit, say) may have written
-  // part of itself, so the transaction is redone without it. Each round
-  // drops at least one row, and rows rarely fail after validation.
-  while (true) {
-    size_t failed_at = rows.size();
-    Status s = Update([&](Txn* txn) -> Status {
-      LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-      RowWriter writer(txn, stores_.get(), spec, NowMicros());
-      for (size_t i = 0; i < rows.size(); ++i) {
-        if (failed[i]) continue;
-        statuses[i] = ValidateRowMutations(*spec, rows[i].row_key, rows[i].mutations);
-        if (!statuses[i].ok()) continue;
-        statuses[i] = writer.Apply(rows[i].row_key, rows[i].mutations);
-        if (!statuses[i].ok()) {
-          // A full map is retried whole by Update; anything else is the row's.
-          if (!txn->map_full()) failed_at = i;
-          return statuses[i];
+  // A row that fails while being applied (over the row size limit, say)
+  // may have written part of itself: it is marked, and the transaction is
+  // redone without it. Each redo drops a row, and rows rarely fail after
+  // validation, which writes nothing.
+  LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool* redo) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+    RowWriter writer(txn, stores_.get(), spec, NowMicros());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (failed[i]) continue;
+      statuses[i] = ValidateRowMutations(*spec, rows[i].row_key, rows[i].mutations);
+      if (!statuses[i].ok()) continue;
+      statuses[i] = writer.Apply(rows[i].row_key, rows[i].mutations);
+      if (!statuses[i].ok()) {
+        if (!txn->map_full()) {
+          failed[i] = true;
+          *redo = true;
         }
+        return statuses[i];
       }
-      return Status::OK();
-    });
-    if (s.ok()) return statuses;
-    if (failed_at == rows.size()) return s;  // the table, the disk: every row failed
-    failed[failed_at] = true;
-  }
+    }
+    return Status::OK();
+  }));
+  return statuses;
 }
 
 Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, uint64_t interval_bytes) {
@@ -539,7 +599,7 @@ Result<std::optional<Row>> ReadRowIn(Txn* txn, const OrderedStore& cells, std::s
 Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                          const std::vector<ReadModifyWriteRule>& rules) {
   Row result;
-  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+  LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool*) -> Status {
     result = Row{std::string(row_key), {}};
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     const int64_t now = NowMicros();
@@ -588,7 +648,7 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
                                          const std::vector<Mutation>& true_mutations,
                                          const std::vector<Mutation>& false_mutations) {
   bool matched = false;
-  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+  LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool*) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, true_mutations));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, false_mutations));

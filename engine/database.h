@@ -9,7 +9,11 @@
 // Threading: a Database may be used from many threads at once, except
 // Compact, which needs it alone. Writes are serialized, in the order their
 // callers reach the write lock; reads run in parallel, each on its own
-// snapshot, and never wait for a write. A RowReader belongs to one thread
+// snapshot, and never wait for a write. Row writes from several threads
+// (MutateRow, MutateRowsEach, CheckAndMutateRow, ReadModifyWriteRow) commit
+// in groups: one LMDB transaction and one fsync for all that queued while
+// the previous group committed. Each is still atomic on its own, fails on
+// its own, and returns only once its group is committed. A RowReader belongs to one thread
 // at a time. Readers a Database returns must be destroyed before it is.
 
 #ifndef LBT_ENGINE_DATABASE_H_
@@ -18,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -173,6 +178,19 @@ class Database {
   Status Initialize();
   // Runs `fn` in a write transaction, growing the map and retrying when full.
   Status Update(const std::function<Status(Txn*)>& fn);
+
+  // Group commit. A write of one request runs as a step that may share its
+  // LMDB transaction (and its fsync) with the steps other threads queued
+  // meanwhile; it returns once that transaction committed. A step must be
+  // re-runnable from scratch: when a step fails, the shared transaction is
+  // aborted and run again without it, so that its partial writes vanish.
+  // A step that sets *redo keeps its place and runs again in the new
+  // transaction instead (it has recorded what to leave out).
+  using WriteStep = std::function<Status(Txn* txn, bool* redo)>;
+  Status UpdateGrouped(const WriteStep& step);
+  struct PendingWrite;
+  // Runs a batch of queued steps as one transaction; sets each one's status.
+  void CommitGroup(const std::vector<PendingWrite*>& group);
   // Brings the readers' catalog up to date with `txn` and returns the
   // table's spec as `txn` sees it; it stays valid after other reads.
   Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
@@ -193,6 +211,10 @@ class Database {
   // write_mu_; readers keep their own, which may lag or lead it.
   std::unique_ptr<Stores> stores_;
   std::mutex write_mu_;
+  std::mutex queue_mu_;  // guards the queue of grouped writes
+  std::condition_variable queue_cv_;
+  std::vector<PendingWrite*> write_queue_;
+  bool group_leader_active_ = false;
   std::mutex read_mu_;  // guards read_catalog_ and spare_reads_
   std::unique_ptr<Catalog> read_catalog_;
   // Point lookups reuse reset read transactions instead of beginning new ones.

@@ -266,5 +266,39 @@ TEST(DatabaseTest, DropRowRangeDeletesByPrefix) {
   EXPECT_EQ(n, 0);
 }
 
+// Threads of one process share a Database: concurrent writes commit in
+// groups, a write that fails leaves the others of its group applied, and
+// readers on other threads see whole rows.
+TEST(DatabaseTest, ManyThreadsWriteAndReadOneDatabase) {
+  testing::TempDir dir;
+  auto opened = Database::Open(dir.path());
+  ASSERT_TRUE(opened.ok());
+  std::unique_ptr<Database> db = std::move(opened).value();
+  ASSERT_OK(db->CreateTable("t", {{"a", GcRule::Never(), ValueType::kBytes}, {"b", GcRule::Never(), ValueType::kBytes}}));
+  constexpr int kThreads = 8, kWrites = 100;
+  std::atomic<int> torn{0}, refused{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kWrites; ++i) {
+        const std::string key = "t" + std::to_string(t) + "-" + std::to_string(i);
+        // Every tenth write names a family the table lacks and must fail alone.
+        const std::string family = i % 10 == 9 ? "nope" : "b";
+        Status s = db->MutateRow("t", key, {Mutation::SetCell("a", "q", key, 1000), Mutation::SetCell(family, "q", key, 1000)});
+        if (!s.ok()) {
+          ++refused;
+          continue;
+        }
+        auto row = db->ReadRow("t", key);
+        if (!row.ok() || !row->has_value() || (*row)->cells.size() != 2) ++torn;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(torn.load(), 0);
+  EXPECT_EQ(refused.load(), kThreads * kWrites / 10);
+  EXPECT_EQ(testing::ReadAll(db.get(), "t").size(), static_cast<size_t>(kThreads * kWrites * 9 / 10));
+}
+
 }  // namespace
 }  // namespace lbt
