@@ -1,6 +1,7 @@
 // Benchmark helpers for scripts/bench.sh (not part of the test suite):
 //
 //   lbt_bench gen ROWS FILE.csv         time-series rows host%04d#<ms>, 4 columns, fixed seed
+//   lbt_bench gen-timeorder ROWS FILE.csv   the same layout from 1,000 hosts, in arrival (time) order
 //   lbt_bench raw-load FILE.csv DIR     the storage floor: lbt's cell keys put into raw LMDB
 //   lbt_bench raw-scan DIR              a raw LMDB cursor over every entry
 //   lbt_bench lookups DB TABLE FILE.csv N   engine point lookups of random existing rows
@@ -54,6 +55,24 @@ int Gen(int64_t rows, const std::string& path) {
                static_cast<long long>(ms), pct(rng), pct(rng), pct(rng), pct(rng));
       out << line;
     }
+  }
+  return 0;
+}
+
+// Rows as a fleet reports them: every host's sample for a minute, then the
+// next minute, so consecutive rows are spread over the whole key space.
+int GenTimeOrder(int64_t rows, const std::string& path) {
+  std::mt19937_64 rng(1700000000);
+  std::ofstream out(path);
+  out << ",stats,,,\n,cpu,mem,disk,net\n";
+  const int64_t hosts = 1000;
+  std::uniform_real_distribution<double> pct(0, 100);
+  char line[256];
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t ms = 1700000000000 + (i / hosts) * 60000;
+    snprintf(line, sizeof line, "host%04lld#%lld,%.2f,%.2f,%.2f,%.2f\n", static_cast<long long>(i % hosts),
+             static_cast<long long>(ms), pct(rng), pct(rng), pct(rng), pct(rng));
+    out << line;
   }
   return 0;
 }
@@ -191,6 +210,7 @@ int Prefixes(const std::string& dir, const std::string& table, int64_t n) {
 int main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
   if (a.size() == 3 && a[0] == "gen") return Gen(std::stoll(a[1]), a[2]);
+  if (a.size() == 3 && a[0] == "gen-timeorder") return GenTimeOrder(std::stoll(a[1]), a[2]);
   if (a.size() == 3 && a[0] == "raw-load") return RawLoad(a[1], a[2]);
   if (a.size() == 2 && a[0] == "raw-scan") return RawScan(a[1]);
   if (a.size() == 5 && a[0] == "lookups") return Lookups(a[1], a[2], a[3], std::stoll(a[4]));

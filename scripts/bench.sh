@@ -5,18 +5,21 @@
 #
 #   ./scripts/bench.sh              100,000 time-series rows (4 cells each)
 #   ./scripts/bench.sh --rows 1000000
-#   ./scripts/bench.sh --no-cbt     skip the cbt + emulator baselines
+#   ./scripts/bench.sh --no-cbt     skip the cbt + emulator baselines (and section 7)
+#   ./scripts/bench.sh --only serve  section 7 alone: lbt serve against the emulator
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cd "$LBT_ROOT"
 
 rows=100000
 with_cbt=1
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --rows) rows="$2"; shift 2 ;;
     --no-cbt) with_cbt=0; shift ;;
-    *) echo "usage: $0 [--rows N] [--no-cbt]" >&2; exit 2 ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "usage: $0 [--rows N] [--no-cbt] [--only serve]" >&2; exit 2 ;;
   esac
 done
 command -v /usr/bin/time >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
@@ -25,7 +28,11 @@ if [ "$with_cbt" = 1 ] && ! command -v cbt >/dev/null 2>&1; then with_cbt=0; fi
 lbt="$LBT_BUILD_DIR/lbt"
 bench="$LBT_BUILD_DIR/bench/lbt_bench"
 work="$(mktemp -d)"
-cleanup() { [ -n "${LBT_EMULATOR_PID:-}" ] && kill "$LBT_EMULATOR_PID" 2>/dev/null; rm -rf "$work"; }
+cleanup() {
+  [ -n "${LBT_EMULATOR_PID:-}" ] && kill "$LBT_EMULATOR_PID" 2>/dev/null
+  [ -n "${serve_pid:-}" ] && kill "$serve_pid" 2>/dev/null
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 now() { date +%s.%N; }
@@ -38,6 +45,87 @@ value() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 results=()
 row() { results+=("| $1 | $2 | $3 | $4 |"); printf '%-44s %-22s %-26s %s\n' "$1" "$2" "$3" "$4"; }
+
+# 7. lbt serve against the official emulator, through the same clients:
+# cbt import and read, and a gRPC load generator at 1, 8 and 32 clients.
+serve_results=()
+serve_row() { serve_results+=("| $1 | $2 | $3 | $4 | $5 |"); printf '%-34s %-24s %-24s %-20s %s\n' "$1" "$2" "$3" "$4" "$5"; }
+anon_mib() { awk '/RssAnon/ { printf "%d", $2 / 1024 }' "/proc/$1/status"; }
+# Runs cbt import, cbt read and the load at a server; prints "key value" lines.
+bench_server() {
+  local host="$1" pid="$2" out="$3" start
+  cbt_at() { BIGTABLE_EMULATOR_HOST="$host" command cbt -project bench -instance bench -creds "$work/creds.json" "$@"; }
+  cbt_at createtable ts families=stats >/dev/null
+  start=$(now); cbt_at import ts "$work/timeorder.csv" workers=4 >/dev/null 2>&1; echo "import $(elapsed "$start")" >"$out"
+  start=$(now); cbt_at read ts >/dev/null; echo "read $(elapsed "$start")" >>"$out"
+  echo "anon_after_load $(anon_mib "$pid")" >>"$out"
+  for mode in read write; do
+    for clients in 1 8 32; do
+      "$LBT_BUILD_DIR/bench/serve_load" "$host" ts "$mode" "$clients" 3 "$work/timeorder.csv" >"$work/load.txt"
+      for key in ops_per_second p50_us p99_us; do echo "${mode}_${clients}_$key $(value "$key" "$work/load.txt")" >>"$out"; done
+    done
+  done
+  echo "anon_after_all $(anon_mib "$pid")" >>"$out"
+}
+bench_serve() {
+  echo "section 7: lbt serve (--sync=full) against the emulator, $rows time-ordered rows from 1,000 hosts"
+  "$bench" gen-timeorder "$rows" "$work/timeorder.csv"
+  echo '{"type":"service_account"}' >"$work/creds.json"
+  source scripts/cbt-emulator.sh
+  lbt_start_emulator
+  trap cleanup EXIT
+  bench_server "$BIGTABLE_EMULATOR_HOST" "$LBT_EMULATOR_PID" "$work/emulator.txt"
+  "$lbt" serve --db "$work/served" --port 0 >"$work/serve.out" &
+  serve_pid=$!
+  for _ in $(seq 1 100); do grep -q 'BIGTABLE_EMULATOR_HOST=' "$work/serve.out" && break; sleep 0.1; done
+  local host
+  host=$(grep -o 'BIGTABLE_EMULATOR_HOST=[0-9.:]*' "$work/serve.out" | cut -d= -f2)
+  bench_server "$host" "$serve_pid" "$work/served.txt"
+  kill "$serve_pid"; wait "$serve_pid" || true; serve_pid=""
+  local e="$work/emulator.txt" l="$work/served.txt"
+  serve_row "cbt import, workers=4" "$(value import "$l")s" "$(value import "$e")s" "$(ratio "$(value import "$e")" "$(value import "$l")")x" "at least as fast"
+  serve_row "cbt read, whole table" "$(value read "$l")s" "$(value read "$e")s" "$(ratio "$(value read "$e")" "$(value read "$l")")x" "at least as fast"
+  for mode in read write; do
+    for clients in 1 8 32; do
+      local k="${mode}_${clients}"
+      serve_row "single-row $mode, $clients clients" \
+        "$(value "${k}_ops_per_second" "$l")/s, p50 $(value "${k}_p50_us" "$l")us, p99 $(value "${k}_p99_us" "$l")us" \
+        "$(value "${k}_ops_per_second" "$e")/s, p50 $(value "${k}_p50_us" "$e")us, p99 $(value "${k}_p99_us" "$e")us" \
+        "$(ratio "$(value "${k}_ops_per_second" "$l")" "$(value "${k}_ops_per_second" "$e")")x" \
+        "$([ "$k" = read_32 ] && echo ">= 2x")$([ "$k" = read_8 ] && echo "p99 < 1 ms")"
+    done
+  done
+  serve_row "server private memory (RssAnon)" "$(value anon_after_load "$l") MiB loaded, $(value anon_after_all "$l") MiB at end" \
+    "$(value anon_after_load "$e") MiB loaded, $(value anon_after_all "$e") MiB at end" "" "flat, < 128 MiB"
+}
+serve_section() {
+  echo "## lbt serve against the emulator"
+  echo
+  echo "Section 7: the same clients against the official emulator and against \`lbt serve --sync=full\`"
+  echo "(every write on disk before it is acknowledged): \`cbt import\` of $rows time-ordered rows from"
+  echo "1,000 hosts, \`cbt read\` of the table, and \`build/bench/serve_load\`, a gRPC client issuing"
+  echo "single-row MutateRow or ReadRows calls for 3 s at 1, 8 and 32 concurrent clients."
+  echo
+  echo "| Benchmark | lbt serve | emulator | lbt / emulator | Target |"
+  echo "| --- | --- | --- | --- | --- |"
+  printf '%s\n' "${serve_results[@]}"
+}
+# Replaces the section 7 table in docs/benchmarks.md, keeping the rest.
+write_serve_section() {
+  serve_section >"$work/serve.md"
+  awk -v section="$work/serve.md" '
+    /^## lbt serve against the emulator/ { while ((getline l < section) > 0) print l; skip = 1; next }
+    skip && /^## / { skip = 0; print "" }
+    !skip { print }' docs/benchmarks.md >docs/benchmarks.md.new
+  grep -q '^## lbt serve against the emulator' docs/benchmarks.md.new || { echo; cat "$work/serve.md"; } >>docs/benchmarks.md.new
+  mv docs/benchmarks.md.new docs/benchmarks.md
+}
+if [ "$only" = serve ]; then
+  bench_serve
+  write_serve_section
+  echo "section 7 written to docs/benchmarks.md"
+  exit 0
+fi
 
 echo "lbt benchmarks: $rows rows x 4 cells; $(nproc) cores; $(uname -sr)"
 "$bench" gen "$rows" "$work/data.csv"
@@ -58,6 +146,7 @@ row "1. bulk load, lbt import (--sync=full)" "${lbt_load_full}s" "$(ratio "$lbt_
 if [ "$with_cbt" = 1 ]; then
   source scripts/cbt-emulator.sh
   lbt_start_emulator
+  trap cleanup EXIT
   echo '{}' >"$work/creds.json"
   cbt() { command cbt -project bench -instance bench -creds "$work/creds.json" "$@"; }
   cbt createtable ts families=stats >/dev/null 2>&1
@@ -127,6 +216,11 @@ size_compact=$(stat -c %s "$work/db/data.mdb")
 row "6. database size after import" "$((size_import / 1048576)) MiB" "$(ratio "$size_import" "$raw_bytes")x raw key+value bytes" ""
 row "6. database size after compact" "$((size_compact / 1048576)) MiB" "$(ratio "$size_compact" "$raw_bytes")x raw key+value bytes" ""
 
+if [ "$with_cbt" = 1 ]; then
+  [ -n "${LBT_EMULATOR_PID:-}" ] && kill "$LBT_EMULATOR_PID" 2>/dev/null && LBT_EMULATOR_PID=""
+  bench_serve
+fi
+
 {
   echo "# Benchmarks"
   echo
@@ -139,6 +233,7 @@ row "6. database size after compact" "$((size_compact / 1048576)) MiB" "$(ratio 
   echo "| Benchmark | lbt | Against the baseline | Target |"
   echo "| --- | --- | --- | --- |"
   printf '%s\n' "${results[@]}"
+  if [ "$with_cbt" = 1 ]; then echo; serve_section; fi
 } >docs/benchmarks.md.new
 echo
 echo "results written to docs/benchmarks.md (notes in that file are kept below the table)"

@@ -16,8 +16,10 @@ namespace {
 
 using proto::ToGrpcStatus;
 
-// A response is sent once its chunks hold about this many bytes, and a
-// value longer than this is split over several chunks.
+// A response is sent once its rows hold about this many bytes, and a value
+// longer than this is split over several chunks. A row never spans two
+// responses: clients (Go's, for one) check that each response ends on a
+// row boundary, as production's do.
 constexpr size_t kResponseBytes = 1 << 20;
 // SampleRowKeys reports a key about every this many bytes of data.
 constexpr uint64_t kSampleIntervalBytes = 4 << 20;
@@ -41,17 +43,16 @@ class ChunkWriter {
  public:
   explicit ChunkWriter(grpc::ServerWriter<v2::ReadRowsResponse>* writer) : writer_(writer) {}
 
-  // Adds the row's cells; returns false if the client went away.
+  // Adds the row's cells, and sends them if enough are pending; returns
+  // false if the client went away.
   bool AddRow(const Row& row) {
     for (size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& cell = row.cells[i];
       const bool new_family = i == 0 || row.cells[i - 1].family != cell.family;
       const bool new_column = new_family || row.cells[i - 1].qualifier != cell.qualifier;
-      if (!AddCell(i == 0 ? &row.key : nullptr, new_family, new_column, cell, i + 1 == row.cells.size())) {
-        return false;
-      }
+      AddCell(i == 0 ? &row.key : nullptr, new_family, new_column, cell, i + 1 == row.cells.size());
     }
-    return true;
+    return pending_bytes_ < kResponseBytes || Flush();
   }
 
   // Sends what is pending; `stats`, if set, rides on the last response.
@@ -62,7 +63,7 @@ class ChunkWriter {
   }
 
  private:
-  bool AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell, bool last) {
+  void AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell, bool last) {
     size_t offset = 0;
     do {
       const size_t piece = std::min(kResponseBytes, cell.value.size() - offset);
@@ -82,9 +83,7 @@ class ChunkWriter {
       if (more) chunk->set_value_size(static_cast<int32_t>(cell.value.size()));
       if (!more && last) chunk->set_commit_row(true);
       pending_bytes_ += piece + 16;
-      if (pending_bytes_ >= kResponseBytes && !Flush()) return false;
     } while (offset < cell.value.size());
-    return true;
   }
 
   bool Flush() {

@@ -145,6 +145,28 @@ TEST(ServeTest, TheShellAndClientsShareTheDatabase) {
   EXPECT_EQ(rows[1].cells[0].value, "world");
 }
 
+// A read of many rows over TCP fills many responses, each row whole.
+TEST(ServeTest, StreamsALargeReadWhole) {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  {
+    auto opened = Database::Open(db);
+    ASSERT_TRUE(opened.ok());
+    std::unique_ptr<Database> local = std::move(opened).value();
+    ASSERT_OK(local->CreateTable("t", {{"stats", GcRule::Never(), ValueType::kBytes}}));
+    std::vector<RowMutation> rows;
+    for (int i = 0; i < 20000; ++i) {
+      std::vector<Mutation> cells;
+      for (const char* q : {"cpu", "mem", "disk", "net"}) cells.push_back(Mutation::SetCell("stats", q, "12.34", Ms(1)));
+      rows.push_back({fmt::format("host{:04}#{}", i % 1000, 1700000000000 + i / 1000 * 60000), cells});
+    }
+    ASSERT_OK(local->MutateRows("t", rows));
+  }
+  ServeProcess server(db);
+  std::vector<Row> rows = ReadEverything(server.stub());
+  EXPECT_EQ(rows.size(), 20000u);
+}
+
 // SIGKILL while four clients write: after a restart every acknowledged row
 // is there with both its cells.
 TEST(ServeTest, SurvivesSigkillWithEveryAcknowledgedWrite) {

@@ -30,6 +30,7 @@ struct ReadResult {
   grpc::Status status;
   std::vector<Row> rows;
   int responses = 0;
+  int chunks = 0;
   v2::RequestStats stats;
 };
 
@@ -84,8 +85,11 @@ class ServerTest : public ::testing::Test {
     v2::ReadRowsResponse response;
     while (stream->Read(&response)) {
       ++result.responses;
+      result.chunks += response.chunks_size();
       Status s = assembler.Add(response, &result.rows);
       EXPECT_TRUE(s.ok()) << s.ToString();
+      // Clients such as Go's require every response to end between rows.
+      EXPECT_TRUE(assembler.Finish().ok()) << "response " << result.responses << " ends inside a row";
       if (response.has_request_stats()) result.stats = response.request_stats();
     }
     result.status = stream->Finish();
