@@ -693,6 +693,7 @@ Result<GcStats> Database::CollectGarbage(std::string_view table,
 
 Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
                                                        const ReadOptions& options) {
+  LBT_RETURN_IF_ERROR(options.rows.Validate());
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
   for (const ColumnSelector& c : options.columns) {
@@ -740,6 +741,7 @@ Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string
 }
 
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {
+  LBT_RETURN_IF_ERROR((RowSet{{}, {range}}.Validate()));
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
   bool rows_store_exact = true;

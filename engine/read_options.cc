@@ -1,5 +1,8 @@
 #include "engine/read_options.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "engine/key_codec.h"
 
 namespace lbt {
@@ -63,6 +66,23 @@ bool RowRange::IsEmpty() const {
     return end.value <= start.value || end.value == start.value + std::string(1, '\0');
   }
   return start.value >= end.value;
+}
+
+bool RowRange::IsInverted() const {
+  if (start.kind == RowBound::Kind::kUnbounded || end.kind == RowBound::Kind::kUnbounded) return false;
+  if (start.value != end.value) return start.value > end.value;
+  return start.kind != RowBound::Kind::kClosed || end.kind != RowBound::Kind::kClosed;
+}
+
+Status RowSet::Validate() const {
+  for (const RowRange& r : row_ranges) {
+    if (r.IsInverted()) {
+      return Status::InvalidArgument(fmt::format(
+          "the row range from {:?} to {:?} is inverted: start_key must be less than end_key", r.start.value,
+          r.end.value));
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace lbt

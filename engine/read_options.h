@@ -45,6 +45,10 @@ struct RowRange {
   bool Contains(std::string_view row_key) const;
   // True when no row key can be inside.
   bool IsEmpty() const;
+  // True when the start lies after the end, or on it unless both ends are
+  // closed: a range Bigtable refuses ("start_key must be less than
+  // end_key"), where an empty but well-formed one just reads nothing.
+  bool IsInverted() const;
 };
 
 // Rows to read: the union of the keys and ranges, in key order.
@@ -54,6 +58,8 @@ struct RowSet {
   std::vector<RowRange> row_ranges;
 
   bool IsAll() const { return row_keys.empty() && row_ranges.empty(); }
+  // InvalidArgument naming the first inverted range, if any.
+  Status Validate() const;
 };
 
 // A family, or one column of it.

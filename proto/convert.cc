@@ -98,14 +98,6 @@ Bound EndBound(const v2::RowRange& r) {
   }
 }
 
-// Production refuses a range whose start lies after its end, or on it
-// unless both ends are closed.
-bool IsInverted(const RowRange& range) {
-  if (range.start.kind == Bound::Kind::kUnbounded || range.end.kind == Bound::Kind::kUnbounded) return false;
-  if (range.start.value != range.end.value) return range.start.value > range.end.value;
-  return range.start.kind != Bound::Kind::kClosed || range.end.kind != Bound::Kind::kClosed;
-}
-
 }  // namespace
 
 Result<RowSet> FromProto(const v2::RowSet& rows, std::string_view field) {
@@ -121,7 +113,7 @@ Result<RowSet> FromProto(const v2::RowSet& rows, std::string_view field) {
     RowRange range{StartBound(r), EndBound(r)};
     // An empty end key means "no end", as an unset one does.
     if (range.end.value.empty()) range.end = Bound::Unbounded();
-    if (IsInverted(range)) {
+    if (range.IsInverted()) {
       return Invalid(fmt::format("{}.row_ranges[{}]", field, i), "start_key must be less than end_key");
     }
     out.row_ranges.push_back(std::move(range));
