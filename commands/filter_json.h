@@ -8,6 +8,10 @@
 // bytes fields (row key, qualifier and value regexes, range bounds) in
 // base64; int64 fields as a JSON string or number; sink, passAllFilter,
 // blockAllFilter and stripValueTransformer take true.
+//
+// The text is parsed by protobuf's own proto3 JSON mapping into Bigtable's
+// RowFilter message, then converted by proto/convert.h, as the server
+// converts the filters clients send.
 
 #ifndef LBT_COMMANDS_FILTER_JSON_H_
 #define LBT_COMMANDS_FILTER_JSON_H_

@@ -195,7 +195,7 @@ Result<Filter> ConditionFromProto(const v2::RowFilter::Condition& c, const std::
 
 // A boolean filter field is meaningful only when true.
 Result<Filter> IfTrue(bool set, Filter filter, const std::string& path) {
-  if (!set) return Invalid(path, "must be true when set");
+  if (!set) return Invalid(path, "expected true");
   return filter;
 }
 
@@ -238,7 +238,7 @@ Result<Filter> FilterFromProto(const v2::RowFilter& f, const std::string& path, 
     case F::kValueBitmaskFilter: return Filter::ValueBitmask(f.value_bitmask_filter().mask());
     case F::FILTER_NOT_SET: break;
   }
-  return Invalid(path, "a RowFilter must set one filter");
+  return Invalid(path, "a RowFilter holds exactly one filter; none is set");
 }
 
 }  // namespace
