@@ -181,9 +181,18 @@ Result<bool> RowCursor::NextForward(Row* row) {
       continue;
     }
     LBT_RETURN_IF_ERROR(AssembleRow(row));
-    if (!row->cells.empty()) return true;
+    if (NoteSkipped(*row)) return true;
     if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   }
+  return false;
+}
+
+bool RowCursor::NoteSkipped(const Row& row) {
+  if (!row.cells.empty()) {
+    skipped_tail_key_.clear();
+    return true;
+  }
+  skipped_tail_key_ = row.key;
   return false;
 }
 
@@ -216,7 +225,7 @@ Result<bool> RowCursor::NextReversed(Row* row) {
       it_->SeekToLast();
     }
     LBT_RETURN_IF_ERROR(it_->status());
-    if (!row->cells.empty()) return true;
+    if (NoteSkipped(*row)) return true;
     if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   }
   return false;

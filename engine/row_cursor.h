@@ -41,6 +41,9 @@ class RowCursor {
   Result<bool> Next(Row* row);
 
   const ReadStats& stats() const { return stats_; }
+  // The key of the last row looked at and left out (every cell filtered),
+  // when no row was returned after it; empty otherwise.
+  const std::string& skipped_tail_key() const { return skipped_tail_key_; }
 
  private:
   RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options, int64_t now);
@@ -48,6 +51,8 @@ class RowCursor {
   bool Selected(const std::string& family, const std::string& qualifier) const;
   // Reads the row whose cells start under the iterator, leaving it past them.
   Status AssembleRow(Row* row);
+  // Records a row the filters emptied; returns true if `row` has cells.
+  bool NoteSkipped(const Row& row);
   Result<bool> NextForward(Row* row);
   Result<bool> NextReversed(Row* row);
 
@@ -63,6 +68,7 @@ class RowCursor {
   std::set<std::string, std::less<>> whole_families_;
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> columns_;
   ReadStats stats_;
+  std::string skipped_tail_key_;
 };
 
 }  // namespace lbt

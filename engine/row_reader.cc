@@ -21,6 +21,8 @@ bool RowReader::Next(Row* row) {
   return !done_;
 }
 
+const std::string& RowReader::skipped_tail_key() const { return cursor_->skipped_tail_key(); }
+
 const ReadStats& RowReader::stats() const { return cursor_->stats(); }
 
 }  // namespace lbt

@@ -34,6 +34,10 @@ class RowReader {
   const Status& status() const { return status_; }
   // Rows and cells looked at and returned so far.
   const ReadStats& stats() const;
+  // The key of the last row looked at and left out by the filters, when
+  // no row was returned after it; empty otherwise. A server reports it so
+  // that a client resuming the read skips what was already scanned.
+  const std::string& skipped_tail_key() const;
 
  private:
   friend class Database;

@@ -1,11 +1,13 @@
 #include "server/data_service.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/stubs/strutil.h>
 
 #include <chrono>
 #include <memory>
 
 #include "engine/row_reader.h"
+#include "google/bigtable/v2/feature_flags.pb.h"
 #include "proto/convert.h"
 #include "server/rpc_gate.h"
 #include "server/unimplemented.h"
@@ -55,10 +57,13 @@ class ChunkWriter {
     return pending_bytes_ < kResponseBytes || Flush();
   }
 
-  // Sends what is pending; `stats`, if set, rides on the last response.
-  bool Finish(const v2::RequestStats* stats) {
+  // Sends what is pending. `stats`, if set, rides on the last response,
+  // and so does `last_scanned`, if not empty: the key of the last row the
+  // read looked at, past every row returned.
+  bool Finish(const v2::RequestStats* stats, const std::string& last_scanned) {
     if (stats != nullptr) *response_.mutable_request_stats() = *stats;
-    if (response_.chunks_size() == 0 && stats == nullptr) return true;
+    if (!last_scanned.empty()) response_.set_last_scanned_row_key(last_scanned);
+    if (response_.chunks_size() == 0 && stats == nullptr && last_scanned.empty()) return true;
     return Flush();
   }
 
@@ -113,6 +118,19 @@ v2::RequestStats FullStats(const ReadStats& stats, std::chrono::steady_clock::du
   return out;
 }
 
+// The features a client announces in the bigtable-features header: a
+// FeatureFlags message in web-safe base64.
+v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
+  v2::FeatureFlags flags;
+  auto it = context.client_metadata().find("bigtable-features");
+  if (it == context.client_metadata().end()) return flags;
+  std::string bytes;
+  if (google::protobuf::WebSafeBase64Unescape(std::string(it->second.data(), it->second.size()), &bytes)) {
+    flags.ParseFromString(bytes);
+  }
+  return flags;
+}
+
 Result<ReadOptions> ReadOptionsOf(const v2::ReadRowsRequest& request) {
   ReadOptions options;
   LBT_ASSIGN_OR_RETURN(options.rows, proto::FromProto(request.rows(), "rows"));
@@ -160,7 +178,8 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
   v2::RequestStats stats;
   const bool full = request->request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL;
   if (full) stats = FullStats((*reader)->stats(), std::chrono::steady_clock::now() - started);
-  chunks.Finish(full ? &stats : nullptr);
+  const bool report_scanned = ClientFeatures(*context).last_scanned_row_responses();
+  chunks.Finish(full ? &stats : nullptr, report_scanned ? (*reader)->skipped_tail_key() : std::string());
   return grpc::Status::OK;
 }
 

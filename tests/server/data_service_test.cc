@@ -1,7 +1,11 @@
 // The Data API through gRPC: reads, writes, and production's answers to bad
 // requests, each of which must leave the database as it was.
 
+#include <google/protobuf/stubs/strutil.h>
+
 #include <thread>
+
+#include "google/bigtable/v2/feature_flags.pb.h"
 
 #include "tests/server/server_fixture.h"
 
@@ -78,6 +82,32 @@ TEST_F(DataServiceTest, FullStatsRideOnTheLastResponse) {
   EXPECT_EQ(stats.rows_seen_count(), 4);
   EXPECT_EQ(stats.rows_returned_count(), 1);
   EXPECT_EQ(stats.cells_returned_count(), 1);
+}
+
+// A client that announces last_scanned_row_responses learns how far a read
+// looked past its last row, so a retry need not scan those rows again.
+TEST_F(DataServiceTest, ReportsTheLastScannedRowWhenTheClientAsks) {
+  v2::ReadRowsRequest r;
+  r.set_table_name(TableName("t"));
+  r.mutable_filter()->set_value_regex_filter("v[ab]");
+  for (bool announce : {false, true}) {
+    grpc::ClientContext context;
+    if (announce) {
+      v2::FeatureFlags flags;
+      flags.set_last_scanned_row_responses(true);
+      std::string encoded;
+      google::protobuf::WebSafeBase64Escape(flags.SerializeAsString(), &encoded);
+      context.AddMetadata("bigtable-features", encoded);
+    }
+    auto stream = bigtable_->ReadRows(&context, r);
+    std::string last_scanned;
+    v2::ReadRowsResponse response;
+    while (stream->Read(&response)) {
+      if (!response.last_scanned_row_key().empty()) last_scanned = response.last_scanned_row_key();
+    }
+    ASSERT_TRUE(stream->Finish().ok());
+    EXPECT_EQ(last_scanned, announce ? "d" : "");
+  }
 }
 
 TEST_F(DataServiceTest, ALargeValueArrivesInPiecesAndWhole) {
