@@ -92,6 +92,12 @@ Status ValidateFamilies(const std::vector<FamilySpec>& families) {
   return Status::OK();
 }
 
+// HBase's disable: a disabled table refuses reads and writes of its data.
+Status RequireEnabledSpec(const TableSpec& spec) {
+  if (spec.enabled) return Status::OK();
+  return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", spec.name));
+}
+
 Status RequireUnprotected(const TableSpec& spec, std::string_view what) {
   if (!spec.deletion_protection) return Status::OK();
   return Status::FailedPrecondition(fmt::format(
@@ -313,9 +319,7 @@ Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::strin
   LBT_RETURN_IF_ERROR(read_catalog_->Refresh(txn));
   std::shared_ptr<const TableSpec> spec = read_catalog_->Share(table);
   if (spec == nullptr) return read_catalog_->Require(table).status();
-  if (require_enabled && !spec->enabled) {
-    return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", table));
-  }
+  if (require_enabled) LBT_RETURN_IF_ERROR(RequireEnabledSpec(*spec));
   return spec;
 }
 
@@ -487,9 +491,7 @@ Status Database::ChangeTableFlag(std::string_view table, bool TableSpec::*flag, 
 Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
   // Writers only: readers check through ReadSpec.
   LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
-  if (!spec->enabled) {
-    return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", table));
-  }
+  LBT_RETURN_IF_ERROR(RequireEnabledSpec(*spec));
   return spec;
 }
 

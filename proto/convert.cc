@@ -82,20 +82,22 @@ std::string FullTableName(std::string_view instance, std::string_view table) {
 
 namespace {
 
+// One end of a range whose closed and open forms are a proto oneof.
+template <typename Case>
+Bound BoundOf(Case which, Case closed_case, const std::string& closed, Case open_case, const std::string& open) {
+  if (which == closed_case) return Bound::Closed(closed);
+  if (which == open_case) return Bound::Open(open);
+  return Bound::Unbounded();
+}
+
 Bound StartBound(const v2::RowRange& r) {
-  switch (r.start_key_case()) {
-    case v2::RowRange::kStartKeyClosed: return Bound::Closed(r.start_key_closed());
-    case v2::RowRange::kStartKeyOpen: return Bound::Open(r.start_key_open());
-    default: return Bound::Unbounded();
-  }
+  return BoundOf(r.start_key_case(), v2::RowRange::kStartKeyClosed, r.start_key_closed(),
+                 v2::RowRange::kStartKeyOpen, r.start_key_open());
 }
 
 Bound EndBound(const v2::RowRange& r) {
-  switch (r.end_key_case()) {
-    case v2::RowRange::kEndKeyClosed: return Bound::Closed(r.end_key_closed());
-    case v2::RowRange::kEndKeyOpen: return Bound::Open(r.end_key_open());
-    default: return Bound::Unbounded();
-  }
+  return BoundOf(r.end_key_case(), v2::RowRange::kEndKeyClosed, r.end_key_closed(), v2::RowRange::kEndKeyOpen,
+                 r.end_key_open());
 }
 
 }  // namespace
@@ -155,29 +157,23 @@ Result<std::vector<Filter>> FilterList(const google::protobuf::RepeatedPtrField<
 }
 
 Bound QualifierStart(const v2::ColumnRange& r) {
-  if (r.start_qualifier_case() == v2::ColumnRange::kStartQualifierClosed) {
-    return Bound::Closed(r.start_qualifier_closed());
-  }
-  if (r.start_qualifier_case() == v2::ColumnRange::kStartQualifierOpen) return Bound::Open(r.start_qualifier_open());
-  return Bound::Unbounded();
+  return BoundOf(r.start_qualifier_case(), v2::ColumnRange::kStartQualifierClosed, r.start_qualifier_closed(),
+                 v2::ColumnRange::kStartQualifierOpen, r.start_qualifier_open());
 }
 
 Bound QualifierEnd(const v2::ColumnRange& r) {
-  if (r.end_qualifier_case() == v2::ColumnRange::kEndQualifierClosed) return Bound::Closed(r.end_qualifier_closed());
-  if (r.end_qualifier_case() == v2::ColumnRange::kEndQualifierOpen) return Bound::Open(r.end_qualifier_open());
-  return Bound::Unbounded();
+  return BoundOf(r.end_qualifier_case(), v2::ColumnRange::kEndQualifierClosed, r.end_qualifier_closed(),
+                 v2::ColumnRange::kEndQualifierOpen, r.end_qualifier_open());
 }
 
 Bound ValueStart(const v2::ValueRange& r) {
-  if (r.start_value_case() == v2::ValueRange::kStartValueClosed) return Bound::Closed(r.start_value_closed());
-  if (r.start_value_case() == v2::ValueRange::kStartValueOpen) return Bound::Open(r.start_value_open());
-  return Bound::Unbounded();
+  return BoundOf(r.start_value_case(), v2::ValueRange::kStartValueClosed, r.start_value_closed(),
+                 v2::ValueRange::kStartValueOpen, r.start_value_open());
 }
 
 Bound ValueEnd(const v2::ValueRange& r) {
-  if (r.end_value_case() == v2::ValueRange::kEndValueClosed) return Bound::Closed(r.end_value_closed());
-  if (r.end_value_case() == v2::ValueRange::kEndValueOpen) return Bound::Open(r.end_value_open());
-  return Bound::Unbounded();
+  return BoundOf(r.end_value_case(), v2::ValueRange::kEndValueClosed, r.end_value_closed(),
+                 v2::ValueRange::kEndValueOpen, r.end_value_open());
 }
 
 Result<Filter> ConditionFromProto(const v2::RowFilter::Condition& c, const std::string& path, int depth) {

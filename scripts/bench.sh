@@ -82,8 +82,22 @@ bench_serve() {
   host=$(grep -o 'BIGTABLE_EMULATOR_HOST=[0-9.:]*' "$work/serve.out" | cut -d= -f2)
   bench_server "$host" "$serve_pid" "$work/served.txt"
   kill "$serve_pid"; wait "$serve_pid" || true; serve_pid=""
+  # The same import acknowledged before its fsync, to show what durability costs.
+  "$lbt" serve --db "$work/served-nosync" --port 0 --sync=off >"$work/serve.out" &
+  serve_pid=$!
+  for _ in $(seq 1 100); do grep -q 'BIGTABLE_EMULATOR_HOST=' "$work/serve.out" && break; sleep 0.1; done
+  host=$(grep -o 'BIGTABLE_EMULATOR_HOST=[0-9.:]*' "$work/serve.out" | cut -d= -f2)
+  BIGTABLE_EMULATOR_HOST="$host" command cbt -project bench -instance bench -creds "$work/creds.json" createtable ts families=stats >/dev/null
+  local start
+  start=$(now)
+  BIGTABLE_EMULATOR_HOST="$host" command cbt -project bench -instance bench -creds "$work/creds.json" \
+    import ts "$work/timeorder.csv" workers=4 >/dev/null 2>&1
+  local import_nosync
+  import_nosync=$(elapsed "$start")
+  kill "$serve_pid"; wait "$serve_pid" || true; serve_pid=""
   local e="$work/emulator.txt" l="$work/served.txt"
   serve_row "cbt import, workers=4" "$(value import "$l")s" "$(value import "$e")s" "$(ratio "$(value import "$e")" "$(value import "$l")")x" "at least as fast"
+  serve_row "cbt import, workers=4, lbt --sync=off" "${import_nosync}s" "$(value import "$e")s" "$(ratio "$(value import "$e")" "$import_nosync")x" ""
   serve_row "cbt read, whole table" "$(value read "$l")s" "$(value read "$e")s" "$(ratio "$(value read "$e")" "$(value read "$l")")x" "at least as fast"
   for mode in read write; do
     for clients in 1 8 32; do
@@ -109,6 +123,29 @@ serve_section() {
   echo "| Benchmark | lbt serve | emulator | lbt / emulator | Target |"
   echo "| --- | --- | --- | --- | --- |"
   printf '%s\n' "${serve_results[@]}"
+  cat <<'NOTES'
+
+Where a target is missed, and why:
+
+- **Imports and single-row writes with `--sync=full`.** Every acknowledged
+  write is on disk: a group of writes costs one LMDB commit, which
+  fdatasyncs its pages and then its meta page, while the emulator keeps
+  everything in memory and syncs nothing. Concurrent writes share commits
+  (group commit), which is why write throughput grows with clients, but
+  cbt's import (4 workers sending batches of 500 rows) and single-row
+  writers still wait on the disk. Rows that arrive in time order land all
+  over the key space, so each commit rewrites pages across the whole table.
+  The `--sync=off` row is the same import acknowledged before the fsync.
+  Cheaper unsorted writes belong to the load-performance work.
+- **Single-row reads: 2x the emulator at 32 clients, p99 under 1 ms at 8.**
+  The machine has 2 cores and the load generator runs on them too. Measured
+  with `/usr/bin/time` and `/proc`, it spends about as much CPU per call
+  (~80 µs, in gRPC's client) as the server does (~85 µs, nearly all in
+  gRPC's synchronous server: thread hand-offs and system calls; the
+  engine's lookup takes ~3 µs). Sharing two cores, client and server top
+  out near 13-14k calls/s, and the tail is queueing behind the client's own
+  threads. Measured the same way, the emulator is slower at every client count.
+NOTES
 }
 # Replaces the section 7 table in docs/benchmarks.md, keeping the rest.
 write_serve_section() {

@@ -134,6 +134,22 @@ grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::Delete
 
 namespace {
 
+// An update may change the GC rule. Bigtable refuses to change a family to
+// or from an aggregate type, and lbt keeps no other value types.
+Status ValidateUpdateMask(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field) {
+  for (const std::string& path : m.update_mask().paths()) {
+    if (path == "gc_rule") continue;
+    if (path == "value_type") {
+      return Status::InvalidArgument(fmt::format(
+          "{}.update_mask: a family's value type cannot change: updating to or from an aggregate type is "
+          "not supported, and lbt stores every other family as bytes",
+          field));
+    }
+    return Status::InvalidArgument(fmt::format("{}.update_mask: lbt can update gc_rule only, not '{}'", field, path));
+  }
+  return Status::OK();
+}
+
 // Checks one modification against the table as the earlier ones leave it,
 // so that a request that would fail part way changes nothing.
 Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
@@ -149,9 +165,11 @@ Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modificati
       return Status::OK();
     }
     case M::kUpdate:
+      if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
+      return ValidateUpdateMask(m, field);
     case M::kDrop:
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
-      if (m.mod_case() == M::kDrop) table->families.erase(m.id());
+      table->families.erase(m.id());
       return Status::OK();
     case M::MOD_NOT_SET: break;
   }
@@ -167,11 +185,6 @@ Status ApplyModification(Database* db, const std::string& table,
       return db->CreateFamily(table, family);
     }
     case M::kUpdate: {
-      for (const std::string& path : m.update_mask().paths()) {
-        if (path != "gc_rule") {
-          return Status::InvalidArgument(fmt::format("{}.update_mask: lbt can update gc_rule only, not '{}'", field, path));
-        }
-      }
       LBT_ASSIGN_OR_RETURN(GcRule rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
       return db->SetGcRule(table, m.id(), rule);
     }

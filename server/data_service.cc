@@ -131,6 +131,13 @@ v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
   return flags;
 }
 
+// The request's filter, compiled; nullptr when the request sets none.
+Result<std::unique_ptr<RowFilter>> CompileIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
+  if (!set) return std::unique_ptr<RowFilter>();
+  LBT_ASSIGN_OR_RETURN(Filter parsed, proto::FromProto(filter, field));
+  return CompileFilter(parsed);
+}
+
 Result<ReadOptions> ReadOptionsOf(const v2::ReadRowsRequest& request) {
   ReadOptions options;
   LBT_ASSIGN_OR_RETURN(options.rows, proto::FromProto(request.rows(), "rows"));
@@ -155,15 +162,9 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
   }
   Result<ReadOptions> options = ReadOptionsOf(*request);
   if (!options.ok()) return ToGrpcStatus(options.status());
-  std::unique_ptr<RowFilter> filter;
-  if (request->has_filter()) {
-    Result<Filter> parsed = proto::FromProto(request->filter(), "filter");
-    if (!parsed.ok()) return ToGrpcStatus(parsed.status());
-    Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*parsed);
-    if (!compiled.ok()) return ToGrpcStatus(compiled.status());
-    filter = std::move(compiled).value();
-    options->filter = filter.get();
-  }
+  Result<std::unique_ptr<RowFilter>> filter = CompileIfSet(request->has_filter(), request->filter(), "filter");
+  if (!filter.ok()) return ToGrpcStatus(filter.status());
+  options->filter = filter->get();
   Result<std::unique_ptr<RowReader>> reader = db_->NewReader(*table, *options);
   if (!reader.ok()) return ToGrpcStatus(reader.status());
 
@@ -292,15 +293,10 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
     if (!converted.ok()) return ToGrpcStatus(converted.status());
     *out = std::move(converted).value();
   }
-  std::unique_ptr<RowFilter> predicate;
-  if (request->has_predicate_filter()) {
-    Result<Filter> parsed = proto::FromProto(request->predicate_filter(), "predicate_filter");
-    if (!parsed.ok()) return ToGrpcStatus(parsed.status());
-    Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*parsed);
-    if (!compiled.ok()) return ToGrpcStatus(compiled.status());
-    predicate = std::move(compiled).value();
-  }
-  Result<bool> matched = db_->CheckAndMutateRow(*table, request->row_key(), predicate.get(), on_true, on_false);
+  Result<std::unique_ptr<RowFilter>> predicate =
+      CompileIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter");
+  if (!predicate.ok()) return ToGrpcStatus(predicate.status());
+  Result<bool> matched = db_->CheckAndMutateRow(*table, request->row_key(), predicate->get(), on_true, on_false);
   if (!matched.ok()) return ToGrpcStatus(matched.status());
   response->set_predicate_matched(*matched);
   return grpc::Status::OK;

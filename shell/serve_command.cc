@@ -58,6 +58,8 @@ int RunServe(const std::vector<std::string>& words, const SessionOptions& defaul
 
   DatabaseOptions db_options;
   db_options.sync = o.sync;
+  // lbt --read-only serve: every write is refused with FAILED_PRECONDITION.
+  db_options.read_only = defaults.read_only;
   db_options.initial_map_bytes = kServerMapBytes;
   Result<std::unique_ptr<Database>> db = Database::Open(o.db_dir, db_options);
   if (!db.ok()) {
