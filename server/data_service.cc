@@ -354,4 +354,28 @@ grpc::Status DataService::ExecuteQuery(grpc::ServerContext*, const v2::ExecuteQu
   return Unimplemented("ExecuteQuery", "SQL is not served yet");
 }
 
+grpc::Status DataService::GetClientConfiguration(grpc::ServerContext*, const v2::GetClientConfigurationRequest*,
+                                                 v2::ClientConfiguration*) {
+  LBT_ADMIT(gate_);
+  return Unimplemented("GetClientConfiguration", "clients use their defaults");
+}
+
+grpc::Status DataService::OpenTable(grpc::ServerContext*,
+                                    grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
+  LBT_ADMIT(gate_);
+  return Unimplemented("OpenTable", "lbt has no sessions");
+}
+
+grpc::Status DataService::OpenAuthorizedView(grpc::ServerContext*,
+                                             grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
+  LBT_ADMIT(gate_);
+  return Unimplemented("OpenAuthorizedView", "lbt has no sessions");
+}
+
+grpc::Status DataService::OpenMaterializedView(grpc::ServerContext*,
+                                               grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
+  LBT_ADMIT(gate_);
+  return Unimplemented("OpenMaterializedView", "lbt has no sessions");
+}
+
 }  // namespace lbt::server

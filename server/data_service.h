@@ -48,6 +48,14 @@ class DataService final : public v2::Bigtable::Service {
                             v2::PrepareQueryResponse* response) override;
   grpc::Status ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
                             grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) override;
+  grpc::Status GetClientConfiguration(grpc::ServerContext* context, const v2::GetClientConfigurationRequest* request,
+                                      v2::ClientConfiguration* response) override;
+  grpc::Status OpenTable(grpc::ServerContext* context,
+                         grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>* stream) override;
+  grpc::Status OpenAuthorizedView(grpc::ServerContext* context,
+                                  grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>* stream) override;
+  grpc::Status OpenMaterializedView(grpc::ServerContext* context,
+                                    grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>* stream) override;
 
  private:
   Database* db_;
