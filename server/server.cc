@@ -30,8 +30,7 @@ bool IsLoopbackHost(const std::string& host) {
   return inet_pton(AF_INET, host.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127;
 }
 
-Status Serve(Database* db, const ServeOptions& options,
-             const std::function<void(const std::string& address)>& listening) {
+Status ValidateServeOptions(const ServeOptions& options) {
   if (!options.allow_remote && !IsLoopbackHost(options.host)) {
     return Status::InvalidArgument(fmt::format(
         "refusing to listen on {}: the server has no authentication; pass --allow-remote to serve "
@@ -41,6 +40,12 @@ Status Serve(Database* db, const ServeOptions& options,
   if (options.port < 0 || options.port > 65535) {
     return Status::InvalidArgument(fmt::format("--port {} is not a port number (0 to 65535)", options.port));
   }
+  return Status::OK();
+}
+
+Status Serve(Database* db, const ServeOptions& options,
+             const std::function<void(const std::string& address)>& listening) {
+  LBT_RETURN_IF_ERROR(ValidateServeOptions(options));
   // gRPC would log a failed bind and the like on stderr; lbt reports
   // them itself, in one line.
   gpr_set_log_function([](gpr_log_func_args*) {});

@@ -26,6 +26,10 @@ struct ServeOptions {
 // True for 127.0.0.0/8, ::1 and "localhost".
 bool IsLoopbackHost(const std::string& host);
 
+// OK if `options` may be served: a port number, and a loopback host unless
+// remote clients are allowed.
+Status ValidateServeOptions(const ServeOptions& options);
+
 // Serves `db` until SIGINT or SIGTERM arrives, then stops accepting, lets
 // in-flight RPCs finish (for at most options.drain) and returns OK. Once
 // listening, calls `listening` with the address actually bound

@@ -28,7 +28,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "  lbt --db mydb -f schema.cbt            run a script\n"
       "  lbt --db mydb --format jsonl read t | jq .key\n"
       "  lbt --db mydb \"scan 't', {ROWPREFIXFILTER => 'user#'}\"\n"
-      "  lbt --db mydb serve --port 8086       Bigtable's gRPC API for cbt and client libraries\n"
+      "  lbt --db mydb serve --port 8086        Bigtable's gRPC API for cbt and client libraries\n"
       "Inside the shell, 'help' lists the commands.");  // everything from the first command word on is the command's
   app.set_version_flag("--version", "lbt 0.1.0");
   app.option_defaults()->always_capture_default();

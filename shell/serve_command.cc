@@ -36,7 +36,9 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
   app.add_option("--sync", o->sync, "full: a write is acknowledged once on disk; off: faster, and a crash may "
                                     "lose the latest acknowledged writes")
-      ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"));
+      ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
+      ->type_name("full|off")
+      ->default_str("full");
   app.add_flag("--allow-remote", o->serve.allow_remote,
                "Listen on an address other than loopback (anyone who can reach it can read and write)");
   std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
@@ -55,6 +57,11 @@ int RunServe(const std::vector<std::string>& words, const SessionOptions& defaul
   o.db_dir = defaults.db_dir;
   o.sync = defaults.sync;
   if (int code = ParseServeOptions(words, &o); code >= 0) return code;
+  // Refuse bad options before the database is opened, and perhaps created.
+  if (Status s = server::ValidateServeOptions(o.serve); !s.ok()) {
+    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    return 1;
+  }
 
   DatabaseOptions db_options;
   db_options.sync = o.sync;
