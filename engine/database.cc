@@ -9,6 +9,7 @@
 #include <charconv>
 #include <chrono>
 #include <algorithm>
+#include <tuple>
 #include <filesystem>
 #include <set>
 
@@ -598,6 +599,27 @@ Result<std::optional<Row>> ReadRowIn(Txn* txn, const OrderedStore& cells, std::s
 
 }  // namespace
 
+namespace {
+
+// A row with one cell per column, its last one, in storage order: what
+// ReadModifyWriteRow returns when several rules change one column.
+Row LatestPerColumn(Row row) {
+  std::vector<Cell> cells;
+  for (auto it = row.cells.rbegin(); it != row.cells.rend(); ++it) {
+    bool seen = std::any_of(cells.begin(), cells.end(), [&](const Cell& c) {
+      return c.family == it->family && c.qualifier == it->qualifier;
+    });
+    if (!seen) cells.push_back(std::move(*it));
+  }
+  std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
+    return std::tie(a.family, a.qualifier) < std::tie(b.family, b.qualifier);
+  });
+  row.cells = std::move(cells);
+  return row;
+}
+
+}  // namespace
+
 Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                          const std::vector<ReadModifyWriteRule>& rules) {
   Row result;
@@ -607,7 +629,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
     const int64_t now = NowMicros();
     RowWriter writer(txn, stores_.get(), spec, now);
     for (const ReadModifyWriteRule& rule : rules) {
-      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamily(rule.family));
+      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamilyForWrite(rule.family));
       if (IsAggregate(family->value_type)) {
         return Status::InvalidArgument(fmt::format(
             "column family '{}' is an aggregate; append and increment need a family of plain bytes",
@@ -642,7 +664,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
     }
     return Status::OK();
   }));
-  return result;
+  return LatestPerColumn(std::move(result));
 }
 
 Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_view row_key,

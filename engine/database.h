@@ -124,8 +124,9 @@ class Database {
   // (no such table) means nothing was applied.
   Result<std::vector<Status>> MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows);
   // Appends to or increments the latest cell of each rule's column, writing
-  // the result as a new cell at max(now, latest timestamp). Returns the
-  // cells written.
+  // the result as a new cell at max(now, latest timestamp). Rules apply in
+  // order, so two on one column compound. Returns each changed column's
+  // final cell, in storage order.
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                  const std::vector<ReadModifyWriteRule>& rules);
   // Reads the row; if `predicate` leaves any cell (predicate nullptr: if the

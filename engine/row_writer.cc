@@ -75,10 +75,7 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
   LBT_RETURN_IF_ERROR(ValidateRowKey(row_key));
   for (const Mutation& m : mutations) {
     if (m.kind == Mutation::Kind::kDeleteFromRow) continue;
-    // Writing to a family the table lacks is a bad request, as Bigtable
-    // answers it, rather than a missing resource.
-    const FamilySpec* family = table.FindFamily(m.family);
-    if (family == nullptr) return Status::InvalidArgument(table.RequireFamily(m.family).status().message());
+    LBT_ASSIGN_OR_RETURN(const FamilySpec* family, table.RequireFamilyForWrite(m.family));
     switch (m.kind) {
       case Mutation::Kind::kSetCell:
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));

@@ -141,6 +141,12 @@ Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) cons
   return spec;
 }
 
+Result<const FamilySpec*> TableSpec::RequireFamilyForWrite(std::string_view family) const {
+  Result<const FamilySpec*> found = RequireFamily(family);
+  if (!found.ok()) return Status::InvalidArgument(found.status().message());
+  return found;
+}
+
 std::string TableSpec::FamilyList() const {
   std::string out;
   for (const auto& [name, spec] : families) {

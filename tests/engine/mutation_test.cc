@@ -227,9 +227,9 @@ TEST_F(MutationTest, ReadModifyWriteAppendsAndIncrements) {
                                     {ReadModifyWriteRule::Append("cf", "s", "cd"),
                                      ReadModifyWriteRule::Increment("cf", "n", 2),
                                      ReadModifyWriteRule::Increment("cf", "fresh", -3)}));
-  EXPECT_EQ(out.cells, (std::vector<Cell>{C("cf", "s", Ms(100), "abcd"),
+  EXPECT_EQ(out.cells, (std::vector<Cell>{C("cf", "fresh", Ms(100), EncodeInt64(-3)),
                                           C("cf", "n", Ms(500), EncodeInt64(42)),
-                                          C("cf", "fresh", Ms(100), EncodeInt64(-3))}));
+                                          C("cf", "s", Ms(100), "abcd")}));
   // The newer timestamp wins, so the latest value is the result.
   ReadOptions latest;
   latest.cells_per_column_limit = 1;
@@ -241,6 +241,20 @@ TEST_F(MutationTest, ReadModifyWriteAppendsAndIncrements) {
                 .status()
                 .code(),
             Status::Code::kFailedPrecondition);
+}
+
+// Two rules on one column compound, and the answer holds the column once.
+TEST_F(MutationTest, ReadModifyWriteReturnsEachColumnOnce) {
+  clock_.now = Ms(100);
+  ASSERT_OK_AND_ASSIGN(Row out, db_->ReadModifyWriteRow("t", "r",
+                                                        {ReadModifyWriteRule::Append("cf", "s", "ab"),
+                                                         ReadModifyWriteRule::Increment("cf", "n", 1),
+                                                         ReadModifyWriteRule::Append("cf", "s", "cd"),
+                                                         ReadModifyWriteRule::Increment("cf", "n", 2)}));
+  EXPECT_EQ(out.cells, (std::vector<Cell>{C("cf", "n", Ms(100), EncodeInt64(3)), C("cf", "s", Ms(100), "abcd")}));
+  EXPECT_TRUE(db_->ReadModifyWriteRow("t", "r", {ReadModifyWriteRule::Append("nope", "s", "x")})
+                  .status()
+                  .IsInvalidArgument());
 }
 
 class HasValue : public RowFilter {

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The real client library test: Google's Node client for Bigtable
+# (@google-cloud/bigtable, pinned in package.json) runs one workload against
+# the official Bigtable emulator and against `lbt serve`; the results must
+# agree step by step, except where compare.mjs declares that the emulator
+# departs from production. Then lbt serve is stopped and started again on
+# the same database, and what it reads back must not have changed.
+#
+# Usage: node_client_test.sh LBT_BINARY BUILD_DIR
+#   The client is installed under BUILD_DIR/client-node (once per pinned
+#   version); the last run's results and server logs stay in
+#   BUILD_DIR/client-node/results.
+# Environment:
+#   LBT_EMULATOR     the emulator binary (default: the Google Cloud SDK's)
+#   LBT_REQUIRE_CBT  1: a missing node, npm or emulator fails the test
+#                    instead of skipping it (exit 77)
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+if [ $# -ne 2 ]; then
+  echo "usage: $0 LBT_BINARY BUILD_DIR" >&2
+  exit 2
+fi
+lbt="$1"
+build="$2"
+emulator="${LBT_EMULATOR:-/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator}"
+client="$build/client-node"
+results="$client/results"
+work="$(mktemp -d)"
+emulator_pid=""
+lbt_pid=""
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# What the test needs but the machine may lack: skipped (77) unless required.
+skip() {
+  if [ "${LBT_REQUIRE_CBT:-}" = 1 ]; then fail "$* (LBT_REQUIRE_CBT=1)"; fi
+  echo "SKIP: $*"
+  exit 77
+}
+
+stop_servers() {
+  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null || true; fi
+  if [ -n "$lbt_pid" ]; then kill "$lbt_pid" 2>/dev/null || true; fi
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap stop_servers EXIT
+
+check_prerequisites() {
+  command -v node >/dev/null || skip "node is not installed"
+  command -v npm >/dev/null || skip "npm is not installed"
+  node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' ||
+    skip "node $(node --version) is older than 18, which the client needs"
+  [ -x "$emulator" ] || skip "no Bigtable emulator at $emulator (set LBT_EMULATOR)"
+  [ -x "$lbt" ] || fail "no lbt binary at $lbt"
+  "$lbt" serve --help >/dev/null || fail "$lbt has no serve command"
+}
+
+# The version package.json pins, and the one installed (empty if none).
+pinned_version() {
+  node -e 'console.log(require(process.argv[1]).dependencies["@google-cloud/bigtable"])' "$here/package.json"
+}
+installed_version() {
+  local manifest="$client/node_modules/@google-cloud/bigtable/package.json"
+  if [ -f "$manifest" ]; then node -e 'console.log(require(process.argv[1]).version)' "$manifest"; fi
+}
+
+# Installs the pinned client into the build tree; nothing lands in the
+# source tree (no lock file, no node_modules). Install scripts are not run:
+# the client needs none (its only native part, a CRC32C, is optional).
+install_client() {
+  mkdir -p "$client"
+  # One install at a time if several runs share the build tree.
+  exec 9>"$client/.install-lock"
+  if command -v flock >/dev/null; then flock 9; fi
+  if cmp -s "$here/package.json" "$client/package.json" && [ "$(installed_version)" = "$(pinned_version)" ]; then
+    return
+  fi
+  cp "$here/package.json" "$client/package.json"
+  echo "installing @google-cloud/bigtable $(pinned_version) into $client"
+  if ! npm install --prefix "$client" --no-package-lock --no-audit --no-fund --ignore-scripts \
+      >"$work/npm.log" 2>&1; then
+    cat "$work/npm.log" >&2
+    rm -f "$client/package.json"  # so that the next run tries again
+    skip "npm could not install the client"
+  fi
+  [ "$(installed_version)" = "$(pinned_version)" ] || fail "npm installed $(installed_version), not $(pinned_version)"
+}
+
+free_port() {
+  node -e 'const s = require("net").createServer();
+           s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
+}
+
+# Waits up to 10 s for a line matching PATTERN in FILE while PID lives.
+wait_for_line() {
+  local file="$1" pattern="$2" pid="$3"
+  for _ in $(seq 100); do
+    if grep -q "$pattern" "$file" 2>/dev/null; then return 0; fi
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# Starts the emulator on a free loopback port (again on another one if the
+# port was taken meanwhile); sets emulator_host.
+start_emulator() {
+  local attempt port
+  for attempt in 1 2 3; do
+    port="$(free_port)"
+    "$emulator" -host 127.0.0.1 -port "$port" >"$results/emulator.log" 2>&1 &
+    emulator_pid=$!
+    if wait_for_line "$results/emulator.log" "running on" "$emulator_pid"; then
+      emulator_host="127.0.0.1:$port"
+      return
+    fi
+    kill "$emulator_pid" 2>/dev/null || true
+    wait "$emulator_pid" 2>/dev/null || true
+    emulator_pid=""
+  done
+  cat "$results/emulator.log" >&2
+  fail "the emulator did not start"
+}
+
+# Starts lbt serve on DB with a port of its choosing; sets lbt_host from the
+# line it prints.
+start_lbt() {
+  local db="$1" log="$2"
+  "$lbt" serve --db "$db" --host 127.0.0.1 --port 0 >"$log" 2>&1 &
+  lbt_pid=$!
+  if ! wait_for_line "$log" "BIGTABLE_EMULATOR_HOST=" "$lbt_pid"; then
+    cat "$log" >&2
+    fail "lbt serve did not start"
+  fi
+  lbt_host="$(grep -o 'BIGTABLE_EMULATOR_HOST=[0-9.:]*' "$log" | head -n1 | cut -d= -f2)"
+  case "$lbt_host" in
+    127.0.0.1:*) ;;
+    *) fail "lbt serve does not listen on loopback: '$lbt_host'" ;;
+  esac
+}
+
+# SIGTERM must stop lbt serve cleanly: exit status 0.
+stop_lbt() {
+  local status=0
+  kill -TERM "$lbt_pid"
+  wait "$lbt_pid" || status=$?
+  lbt_pid=""
+  [ "$status" -eq 0 ] || fail "lbt serve exited with status $status on SIGTERM"
+}
+
+# run_workload HOST OUT [ARGS...]: the workload through the installed client.
+run_workload() {
+  local host="$1" out="$2"
+  shift 2
+  if ! (cd "$client" && BIGTABLE_EMULATOR_HOST="$host" timeout 90 node "$here/workload.mjs" "$@" >"$out"); then
+    fail "the workload did not complete against $host"
+  fi
+}
+
+main() {
+  check_prerequisites
+  install_client
+  rm -rf "$results"
+  mkdir -p "$results"
+
+  start_emulator
+  run_workload "$emulator_host" "$results/emulator.json"
+  kill "$emulator_pid"
+  wait "$emulator_pid" 2>/dev/null || true
+  emulator_pid=""
+
+  start_lbt "$work/db" "$results/lbt.log"
+  run_workload "$lbt_host" "$results/lbt.json"
+  stop_lbt
+
+  start_lbt "$work/db" "$results/lbt-restarted.log"
+  run_workload "$lbt_host" "$results/lbt-restarted.json" --only persist.
+  stop_lbt
+
+  local status=0
+  echo "== the Node client against the emulator and lbt serve"
+  node "$here/compare.mjs" "$results/emulator.json" "$results/lbt.json" || status=1
+  echo "== lbt serve after a restart on the same database"
+  node "$here/compare.mjs" --same "$results/lbt.json" "$results/lbt-restarted.json" || status=1
+  if [ "$status" -ne 0 ]; then
+    echo "results and server logs: $results" >&2
+  fi
+  return "$status"
+}
+
+main
