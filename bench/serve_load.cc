@@ -3,7 +3,10 @@
 // single-row ReadRows calls for a fixed time, and the latencies of all
 // calls give the throughput and the 50th and 99th percentiles.
 //
-//   serve_load HOST:PORT TABLE read|write CLIENTS SECONDS KEYS.csv
+//   serve_load HOST:PORT TABLE read|write|ping CLIENTS SECONDS KEYS.csv
+//
+// ping issues PingAndWarm: the cost of a call that does no work, a floor
+// for the others.
 //
 // KEYS.csv is lbt_bench's data: the first field of each line from the
 // third on is a row key. Prints "name value" lines for scripts/bench.sh.
@@ -37,9 +40,17 @@ std::vector<std::string> LoadKeys(const std::string& csv) {
   return keys;
 }
 
-bool Call(v2::Bigtable::Stub* stub, const std::string& table, const std::string& key, bool write) {
+enum class Mode { kRead, kWrite, kPing };
+
+bool Call(v2::Bigtable::Stub* stub, const std::string& table, const std::string& key, Mode mode) {
   grpc::ClientContext context;
-  if (write) {
+  if (mode == Mode::kPing) {
+    v2::PingAndWarmRequest request;
+    request.set_name("projects/bench/instances/bench");
+    v2::PingAndWarmResponse response;
+    return stub->PingAndWarm(&context, request, &response).ok();
+  }
+  if (mode == Mode::kWrite) {
     v2::MutateRowRequest request;
     request.set_table_name(table);
     request.set_row_key(key);
@@ -65,12 +76,13 @@ bool Call(v2::Bigtable::Stub* stub, const std::string& table, const std::string&
 
 int main(int argc, char** argv) {
   if (argc != 7) {
-    std::fprintf(stderr, "usage: serve_load HOST:PORT TABLE read|write CLIENTS SECONDS KEYS.csv\n");
+    std::fprintf(stderr, "usage: serve_load HOST:PORT TABLE read|write|ping CLIENTS SECONDS KEYS.csv\n");
     return 2;
   }
   const std::string host = argv[1];
   const std::string table = std::string("projects/bench/instances/bench/tables/") + argv[2];
-  const bool write = std::string(argv[3]) == "write";
+  const std::string mode_name = argv[3];
+  const Mode mode = mode_name == "write" ? Mode::kWrite : mode_name == "ping" ? Mode::kPing : Mode::kRead;
   const int clients = std::stoi(argv[4]);
   const double seconds = std::stod(argv[5]);
   const std::vector<std::string> keys = LoadKeys(argv[6]);
@@ -89,7 +101,7 @@ int main(int argc, char** argv) {
       std::uniform_int_distribution<size_t> pick(0, keys.size() - 1);
       while (Clock::now() < deadline) {
         const auto start = Clock::now();
-        if (!Call(stub.get(), table, keys[pick(rng)], write)) ++failures;
+        if (!Call(stub.get(), table, keys[pick(rng)], mode)) ++failures;
         latencies[c].push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
       }
     });

@@ -64,7 +64,8 @@ class ChunkWriter {
     if (stats != nullptr) *response_.mutable_request_stats() = *stats;
     if (!last_scanned.empty()) response_.set_last_scanned_row_key(last_scanned);
     if (response_.chunks_size() == 0 && stats == nullptr && last_scanned.empty()) return true;
-    return Flush();
+    // The last response goes out with the call's status, in one write.
+    return Flush(grpc::WriteOptions().set_last_message());
   }
 
  private:
@@ -91,8 +92,8 @@ class ChunkWriter {
     } while (offset < cell.value.size());
   }
 
-  bool Flush() {
-    bool ok = writer_->Write(response_);
+  bool Flush(grpc::WriteOptions options = {}) {
+    bool ok = writer_->Write(response_, options);
     response_.Clear();
     pending_bytes_ = 0;
     return ok;
