@@ -75,7 +75,8 @@ Status DescribeJsonError(std::string_view message) {
   while (start < path.size()) {
     size_t dot = path.find('.', start);
     if (dot == std::string::npos) dot = path.size();
-    where += "." + CamelCase(std::string_view(path).substr(start, dot - start));
+    where.push_back('.');
+    where.append(CamelCase(std::string_view(path).substr(start, dot - start)));
     start = dot + 1;
   }
   return Status::InvalidArgument(fmt::format("{}: {}", where, Reason(rest, field, path.empty())));

@@ -1,17 +1,15 @@
 // The one module that converts between lbt's engine model and Bigtable's
-// protos (google.bigtable.v2 and google.bigtable.admin.v2): statuses, row
-// sets, filters, mutations, read-modify-write rules, GC rules, value types,
+// protos (google.bigtable.v2 and google.bigtable.admin.v2): row sets, filters, mutations, read-modify-write rules, GC rules, value types,
 // families and tables. The server uses it to turn requests into engine
 // calls; a client of a remote Bigtable uses it the other way round.
 //
 // Every FromProto validates what it converts the way Bigtable's service
 // does, and an error names the offending field by its proto path, e.g.
-// "mutations[2].set_cell.timestamp_micros: ...".
+// "mutations[2].set_cell.timestamp_micros: ...". It needs protobuf only;
+// statuses map to gRPC's in proto/grpc_status.h.
 
 #ifndef LBT_PROTO_CONVERT_H_
 #define LBT_PROTO_CONVERT_H_
-
-#include <grpcpp/support/status.h>
 
 #include <string>
 #include <string_view>
@@ -33,12 +31,6 @@ namespace admin = ::google::bigtable::admin::v2;
 
 // Bigtable's limit on the mutations of one request (entries added up).
 inline constexpr int kMaxMutationsPerRequest = 100000;
-
-// ---- statuses ----
-
-// The gRPC status a client sees for an engine status. Limits exceeded are
-// INVALID_ARGUMENT, as Bigtable reports them.
-grpc::Status ToGrpcStatus(const Status& status);
 
 // ---- resource names ----
 

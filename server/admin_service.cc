@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "proto/convert.h"
+#include "proto/grpc_status.h"
 #include "server/rpc_gate.h"
 
 namespace lbt::server {

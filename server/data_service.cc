@@ -9,6 +9,7 @@
 #include "engine/row_reader.h"
 #include "google/bigtable/v2/feature_flags.pb.h"
 #include "proto/convert.h"
+#include "proto/grpc_status.h"
 #include "server/rpc_gate.h"
 #include "server/unimplemented.h"
 

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
   if (parsed.exit_now) return parsed.exit_code;
   const lbt::ShellOptions& options = parsed.options;
-  if (!options.words.empty() && options.words[0] == "serve") return lbt::RunServe(options.words, options.session);
+  if (!options.words.empty() && options.words[0] == "serve") return lbt::RunServe(argv, options);
 
   lbt::Session session(options.session);
   lbt::Output out(stdout);

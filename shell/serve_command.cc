@@ -52,7 +52,10 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
 
 }  // namespace
 
-int RunServe(const std::vector<std::string>& words, const SessionOptions& defaults) {
+int RunServe(char**, const ShellOptions& options) {
+  // The global --db, --sync and --read-only are the defaults.
+  const std::vector<std::string>& words = options.words;
+  const SessionOptions& defaults = options.session;
   ServeCommandOptions o;
   o.db_dir = defaults.db_dir;
   o.sync = defaults.sync;

@@ -1,19 +1,20 @@
-// `lbt serve`: parses its options, opens the database and runs the server.
+// `lbt serve`. Two implementations, chosen when linking: lbt-grpc's
+// (serve_command.cc) parses the options, opens the database and runs the
+// server; lbt's (serve_exec.cc) runs lbt-grpc with the same arguments, so
+// that local commands never load gRPC.
 
 #ifndef LBT_SHELL_SERVE_COMMAND_H_
 #define LBT_SHELL_SERVE_COMMAND_H_
 
-#include <string>
-#include <vector>
-
-#include "commands/session.h"
+#include "shell/options.h"
 
 namespace lbt {
 
-// `words` starts with "serve"; `defaults` carries the global --db and
-// --sync. Returns the process's exit status: 0 after a clean stop on
-// SIGINT or SIGTERM, 1 when the server cannot start, 2 for a usage error.
-int RunServe(const std::vector<std::string>& words, const SessionOptions& defaults);
+// `argv` is the process's own and `options` what ParseOptions made of it;
+// its command words start with "serve". Returns the process's exit status:
+// 0 after a clean stop on SIGINT or SIGTERM, 1 when the server cannot
+// start, 2 for a usage error.
+int RunServe(char** argv, const ShellOptions& options);
 
 }  // namespace lbt
 

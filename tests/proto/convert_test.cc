@@ -1,6 +1,7 @@
 // The conversion between the engine's model and Bigtable's protos.
 
 #include "proto/convert.h"
+#include "proto/grpc_status.h"
 
 #include <gtest/gtest.h>
 
