@@ -230,6 +230,10 @@ row "3. lookups through one lbt script" "$(rate "$n_script" "$script_lookups") l
 start=$(now)
 for _ in $(seq 1 50); do "$lbt" --db "$work/small" count t >/dev/null; done
 startup=$(awk -v s="$(elapsed "$start")" 'BEGIN { printf "%.1f", s * 1000 / 50 }')
+# Starting any process costs something here too: /bin/true is the floor.
+start=$(now)
+for _ in $(seq 1 50); do /bin/true; done
+spawn=$(awk -v s="$(elapsed "$start")" 'BEGIN { printf "%.1f", s * 1000 / 50 }')
 if [ "$with_cbt" = 1 ]; then
   cbt createtable small families=cf >/dev/null 2>&1
   start=$(now)
@@ -238,9 +242,9 @@ if [ "$with_cbt" = 1 ]; then
   start=$(now)
   for _ in 1 2 3; do command cbt -project bench -instance bench count small >/dev/null 2>&1; done
   cbt_plain=$(awk -v s="$(elapsed "$start")" 'BEGIN { printf "%.1f", s * 1000 / 3 }')
-  row "4. startup, lbt count (small table)" "${startup} ms" "cbt count: ${cbt_plain} ms (${cbt_startup} ms with -creds)" "target < 10 ms"
+  row "4. startup, lbt count (small table)" "${startup} ms (/bin/true: ${spawn} ms)" "cbt count: ${cbt_plain} ms (${cbt_startup} ms with -creds)" "target < 10 ms"
 else
-  row "4. startup, lbt count (small table)" "${startup} ms" "" "target < 10 ms"
+  row "4. startup, lbt count (small table)" "${startup} ms (/bin/true: ${spawn} ms)" "" "target < 10 ms"
 fi
 
 # 5. Peak memory.
