@@ -281,6 +281,7 @@ fi
 echo
 echo "results written to docs/benchmarks.md (notes in that file are kept below the table)"
 if [ -f docs/benchmarks.md ] && grep -q '^## Notes' docs/benchmarks.md; then
-  { echo; sed -n '/^## Notes/,$p' docs/benchmarks.md; } >>docs/benchmarks.md.new
+  { echo; awk '/^## Notes/ { keep = 1 } keep && /^## / && !/^## Notes/ { keep = 0 } keep' docs/benchmarks.md; } \
+    >>docs/benchmarks.md.new
 fi
 mv docs/benchmarks.md.new docs/benchmarks.md
