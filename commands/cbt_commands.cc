@@ -247,6 +247,9 @@ Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& arg
   std::vector<Filter> chain;
   if (const std::string* json = args.Find("filter")) {
     LBT_ASSIGN_OR_RETURN(Filter f, ParseFilterJson(*json));
+    // Checked alone, so that an error's path is the one the user wrote
+    // rather than one inside the chain built here.
+    LBT_RETURN_IF_ERROR(CompileFilter(f).status());
     chain.push_back(std::move(f));
   }
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> per_column, PositiveOption(ctx, args, "cells-per-column"));

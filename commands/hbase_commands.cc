@@ -431,6 +431,16 @@ Status AddColumns(HBaseContext& ctx, const HValue& v, ReadRequest* request) {
   return Status::OK();
 }
 
+// Adds FILTER's value to the request. It is checked alone, so that an
+// error names the user's FILTER rather than the chain CompileRequest builds.
+Status AddUserFilter(HBaseContext& ctx, const HValue& value, ReadRequest* request) {
+  if (!value.IsString()) return Usage(ctx, "FILTER takes a filter string such as \"PrefixFilter('p')\"");
+  LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(value.text));
+  LBT_RETURN_IF_ERROR(CompileFilter(parsed, "FILTER").status());
+  request->filters.push_back(std::move(parsed));
+  return Status::OK();
+}
+
 Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* request) {
   if (const HValue* c = opts.Find("COLUMNS")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, request));
   if (const HValue* c = opts.Find("COLUMN")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, request));
@@ -452,9 +462,7 @@ Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* reque
     if (request->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
   }
   if (const HValue* f = opts.Find("FILTER")) {
-    if (!f->IsString()) return Usage(ctx, "FILTER takes a filter string such as \"PrefixFilter('p')\"");
-    LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(f->text));
-    request->filters.push_back(std::move(parsed));
+    LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, request));
   }
   if (const HValue* m = opts.Find("MAXLENGTH")) {
     LBT_ASSIGN_OR_RETURN(request->maxlength, IntValue(ctx, *m, "MAXLENGTH"));
@@ -618,9 +626,7 @@ Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
   ReadRequest request;
   LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, false, &request.options.rows));
   if (const HValue* f = opts.Find("FILTER")) {
-    if (!f->IsString()) return Usage(ctx, "FILTER takes a filter string");
-    LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(f->text));
-    request.filters.push_back(std::move(parsed));
+    LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, &request));
   }
   request.filters.push_back(Filter::StripValue());  // counting needs no values
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));

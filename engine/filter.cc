@@ -438,7 +438,7 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
       }
       std::vector<NodePtr> nodes;
       for (size_t i = 0; i < f.children.size(); ++i) {
-        LBT_ASSIGN_OR_RETURN(NodePtr n, Compile(f.children[i], fmt::format("{}.{}[{}]", path, name, i),
+        LBT_ASSIGN_OR_RETURN(NodePtr n, Compile(f.children[i], fmt::format("{}.{}.filters[{}]", path, name, i),
                                                 depth + 1, in_condition));
         nodes.push_back(std::move(n));
       }
@@ -450,13 +450,13 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
         return Status::InvalidArgument(fmt::format("{}: a condition needs a predicate filter", path));
       }
       LBT_ASSIGN_OR_RETURN(NodePtr predicate,
-                           Compile(f.children[0], path + ".condition.predicate", depth + 1, true));
+                           Compile(f.children[0], path + ".condition.predicateFilter", depth + 1, true));
       NodePtr on_true, on_false;
       if (f.true_filter) {
-        LBT_ASSIGN_OR_RETURN(on_true, Compile(*f.true_filter, path + ".condition.true", depth + 1, true));
+        LBT_ASSIGN_OR_RETURN(on_true, Compile(*f.true_filter, path + ".condition.trueFilter", depth + 1, true));
       }
       if (f.false_filter) {
-        LBT_ASSIGN_OR_RETURN(on_false, Compile(*f.false_filter, path + ".condition.false", depth + 1, true));
+        LBT_ASSIGN_OR_RETURN(on_false, Compile(*f.false_filter, path + ".condition.falseFilter", depth + 1, true));
       }
       return NodePtr(std::make_unique<ConditionNode>(std::move(predicate), std::move(on_true), std::move(on_false)));
     }
@@ -883,9 +883,9 @@ class CompiledFilter : public RowFilter {
 
 }  // namespace
 
-Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter) {
+Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter, std::string_view name) {
   Compiler compiler;
-  LBT_ASSIGN_OR_RETURN(NodePtr root, compiler.Compile(filter, "filter", 1, false));
+  LBT_ASSIGN_OR_RETURN(NodePtr root, compiler.Compile(filter, std::string(name), 1, false));
   return std::unique_ptr<RowFilter>(std::make_unique<CompiledFilter>(std::move(root), RowKeyHint(filter)));
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/read_options.h"
@@ -127,8 +128,10 @@ struct Filter {
 // more filters, limits are positive, samples lie in (0, 1), labels match
 // [a-z0-9-]{1,15} with at most one per chain, sinks stay out of conditions,
 // at most 20 levels of nesting, regexes compile) and compiles it. The
-// message of an error names the part of the filter that is wrong.
-Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter);
+// message of an error names the part of the filter that is wrong by its
+// path from `name`, with the field names of RowFilter's JSON mapping:
+// "filter.chain.filters[1].valueRegexFilter".
+Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter, std::string_view name = "filter");
 
 }  // namespace lbt
 

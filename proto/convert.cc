@@ -130,7 +130,7 @@ Result<std::vector<Filter>> FilterList(const google::protobuf::RepeatedPtrField<
                                        const std::string& path, int depth) {
   std::vector<Filter> out;
   for (int i = 0; i < list.size(); ++i) {
-    LBT_ASSIGN_OR_RETURN(Filter child, FilterFromProto(list[i], fmt::format("{}[{}]", path, i), depth + 1));
+    LBT_ASSIGN_OR_RETURN(Filter child, FilterFromProto(list[i], fmt::format("{}.filters[{}]", path, i), depth + 1));
     out.push_back(std::move(child));
   }
   return out;
@@ -157,14 +157,14 @@ Bound ValueEnd(const v2::ValueRange& r) {
 }
 
 Result<Filter> ConditionFromProto(const v2::RowFilter::Condition& c, const std::string& path, int depth) {
-  if (!c.has_predicate_filter()) return Invalid(path, "a condition needs a predicate_filter");
-  LBT_ASSIGN_OR_RETURN(Filter predicate, FilterFromProto(c.predicate_filter(), path + ".predicate", depth + 1));
+  if (!c.has_predicate_filter()) return Invalid(path, "a condition needs a predicateFilter");
+  LBT_ASSIGN_OR_RETURN(Filter predicate, FilterFromProto(c.predicate_filter(), path + ".predicateFilter", depth + 1));
   std::optional<Filter> on_true, on_false;
   if (c.has_true_filter()) {
-    LBT_ASSIGN_OR_RETURN(on_true, FilterFromProto(c.true_filter(), path + ".true", depth + 1));
+    LBT_ASSIGN_OR_RETURN(on_true, FilterFromProto(c.true_filter(), path + ".trueFilter", depth + 1));
   }
   if (c.has_false_filter()) {
-    LBT_ASSIGN_OR_RETURN(on_false, FilterFromProto(c.false_filter(), path + ".false", depth + 1));
+    LBT_ASSIGN_OR_RETURN(on_false, FilterFromProto(c.false_filter(), path + ".falseFilter", depth + 1));
   }
   return Filter::Condition(std::move(predicate), std::move(on_true), std::move(on_false));
 }

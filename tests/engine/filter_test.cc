@@ -111,7 +111,7 @@ TEST(FilterTest, InvalidShapesAreRefusedWithThePartNamed) {
   EXPECT_FALSE(CompileError(Filter::Condition(Filter::Sink(), std::nullopt, std::nullopt)).ok());
   EXPECT_FALSE(CompileError(Filter::TimestampRange(5000, 1000)).ok());
   Status bad = CompileError(Filter::Chain({Filter::PassAll(), Filter::ValueRegex("(")}));
-  EXPECT_NE(bad.message().find("chain[1]"), std::string::npos) << bad.message();
+  EXPECT_NE(bad.message().find("chain.filters[1]"), std::string::npos) << bad.message();
   Filter deep = Filter::PassAll();
   for (int i = 0; i < 25; ++i) deep = Filter::Chain({deep, Filter::PassAll()});
   EXPECT_FALSE(CompileError(deep).ok());

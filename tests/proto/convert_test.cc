@@ -70,7 +70,7 @@ TEST(ConvertTest, AnEmptyFilterIsRefusedWhereItStands) {
   f.mutable_chain()->add_filters();
   Result<Filter> r = FromProto(f, "filter");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("filter.chain[1]"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("filter.chain.filters[1]"), std::string::npos) << r.status().message();
 }
 
 TEST(ConvertTest, MutationsRoundTripAndTimestampsAreChecked) {
