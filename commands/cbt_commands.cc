@@ -28,7 +28,7 @@ namespace {
 Status Ls(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() > 1) return ctx.Usage("ls takes at most one table name");
   if (args.empty()) {
-    LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
+    LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->DbOrNote(ctx.err));
     std::vector<std::string> tables;
     if (db != nullptr) {
       LBT_ASSIGN_OR_RETURN(tables, db->ListTables());

@@ -311,7 +311,7 @@ Status List(HBaseContext& ctx, const std::vector<HValue>& args) {
   }
   RE2 re(pattern);
   if (!re.ok()) return Usage(ctx, fmt::format("invalid regular expression '{}': {}", pattern, re.error()));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->DbOrNote(ctx.err));
   std::vector<std::string> tables;
   if (db != nullptr) {
     LBT_ASSIGN_OR_RETURN(std::vector<std::string> all, db->ListTables());

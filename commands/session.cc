@@ -1,5 +1,7 @@
 #include "commands/session.h"
 
+#include <fmt/format.h>
+
 namespace lbt {
 
 Session::~Session() {
@@ -19,6 +21,15 @@ Result<Database*> Session::Db(bool create) {
   }
   db_ = std::move(db).value();
   return db_.get();
+}
+
+Result<Database*> Session::DbOrNote(Output* err) {
+  LBT_ASSIGN_OR_RETURN(Database * db, Db(false));
+  if (db == nullptr) {
+    err->Write(fmt::format("note: there is no lbt database at '{}' yet; the first command that writes creates it\n",
+                           options_.db_dir));
+  }
+  return db;
 }
 
 }  // namespace lbt

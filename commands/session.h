@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "commands/output.h"
 #include "commands/renderer.h"
 #include "engine/database.h"
 #include "engine/status.h"
@@ -32,6 +33,11 @@ class Session {
   // The database. If it does not exist yet it is created when `create`,
   // and otherwise nullptr is returned (a read of an empty place).
   Result<Database*> Db(bool create);
+
+  // For commands that list what is there: the database, or nullptr with a
+  // note on `err` that none is there yet, so that a mistyped --db does not
+  // pass for an empty database.
+  Result<Database*> DbOrNote(Output* err);
 
  private:
   SessionOptions options_;
