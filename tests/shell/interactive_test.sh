@@ -17,9 +17,10 @@ fail() {
   exit 1
 }
 
-# Waits until the screen shows text matching $1 (grep -E), or fails.
+# Waits until the screen shows text matching $1 (grep -E), or fails after
+# 15 s: a loaded machine (the suite runs tests in parallel) can be slow.
 wait_for() {
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 150); do
     if tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -qE -- "$1"; then return 0; fi
     sleep 0.1
   done
@@ -34,7 +35,7 @@ keys() { tmux -L "$socket" send-keys -t lbt "$@"; }
 
 # Waits until the cursor sits on an empty prompt, ready for a new line.
 wait_prompt() {
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 150); do
     last=$(tmux -L "$socket" capture-pane -t lbt -p -N | grep -v '^$' | tail -n 1)
     [ "$last" = "lbt:mydb> " ] && return 0
     sleep 0.1
