@@ -8,10 +8,23 @@
 #include "commands/command_table.h"
 #include "commands/output.h"
 #include "commands/session.h"
+#include "commands/tokenizer.h"
 #include "shell/options.h"
 #include "shell/repl.h"
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
+
+namespace {
+
+// A command quoted whole (`lbt "read t prefix=x"`) is split as the shell
+// splits a line; separate words are taken as they are, so that an argument
+// the shell kept together (`"cf:a=hello world"`) stays one.
+lbt::Result<std::vector<std::string>> CommandWords(const std::vector<std::string>& words) {
+  if (words.size() != 1 || words[0].find_first_of(" \t") == std::string::npos) return words;
+  return lbt::Tokenize(words[0]);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
@@ -32,9 +45,13 @@ int main(int argc, char** argv) {
     // An HBase statement arrives split by the shell: join it back together.
     std::string joined;
     for (const std::string& w : options.words) joined += (joined.empty() ? "" : " ") + w;
-    lbt::CommandOutcome outcome = lbt::IsHBaseStatement(joined)
-                                      ? lbt::RunStatement(&session, &out, &err, joined)
-                                      : lbt::RunCommand(&session, &out, &err, options.words);
+    lbt::Result<std::vector<std::string>> words = CommandWords(options.words);
+    if (!words.ok()) {
+      err.Write("error: " + words.status().message() + "\n");
+      return 2;
+    }
+    lbt::CommandOutcome outcome = lbt::IsHBaseStatement(joined) ? lbt::RunStatement(&session, &out, &err, joined)
+                                                                : lbt::RunCommand(&session, &out, &err, *words);
     if (!outcome.status.ok()) err.Write(lbt::ErrorLine(outcome) + "\n");
     return outcome.ExitCode();
   }
