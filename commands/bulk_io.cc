@@ -98,8 +98,9 @@ Result<int64_t> ExportRows(Database* db, const std::string& table, const ReadOpt
   int64_t rows = 0;
   if (format == ExportFormat::kJsonl) {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, read));
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, db->DescribeTable(table));
     for (Row row; reader->Next(&row);) {
-      out->Write(RowToJson(row, bytes));
+      out->Write(RowToJson(row, bytes, &spec));
       out->Write("\n");
       LBT_RETURN_IF_ERROR(on_row(++rows));
     }

@@ -286,7 +286,8 @@ Status StreamRows(CommandContext& ctx, Database* db, const std::string& table, R
                   bool with_stats, bool is_lookup) {
   auto start = std::chrono::steady_clock::now();
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
-  ctx.renderer->BeginRows();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, db->DescribeTable(table));
+  ctx.renderer->BeginRows(&spec);
   // Rows printed to a terminal show their own progress.
   Progress progress(ctx.err, "reading " + table, !ctx.out->IsTerminal());
   Row row;
@@ -344,7 +345,7 @@ Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
       return ctx.Usage(fmt::format("bad count '{}': expected a whole number", *text));
     }
     if (count == 0) {  // cbt reads no rows for count=0
-      ctx.renderer->BeginRows();
+      ctx.renderer->BeginRows(nullptr);
       ctx.renderer->EndRows(nullptr);
       return Status::OK();
     }

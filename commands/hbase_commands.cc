@@ -518,7 +518,7 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, request.options));
   if (!Text(ctx)) {
     auto renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
-    renderer->BeginRows();
+    renderer->BeginRows(&spec);
     if (row) renderer->Row(*row);
     renderer->EndRows(nullptr);
     return Status::OK();
@@ -587,11 +587,13 @@ Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));
   const bool text = Text(ctx);
   std::unique_ptr<Renderer> renderer;
+  TableSpec spec;
   if (text) {
     Line(ctx, "ROW  COLUMN+CELL");
   } else {
+    LBT_ASSIGN_OR_RETURN(spec, db->DescribeTable(table));
     renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
-    renderer->BeginRows();
+    renderer->BeginRows(&spec);
   }
   int64_t rows = 0;
   for (Row row; reader->Next(&row); ++rows) {

@@ -57,9 +57,20 @@ void AppendBytesField(std::string* out, const char* name, const std::string& byt
   }
 }
 
+// Appends ,"value_int":N for a cell of an aggregate family, whose value is
+// an 8-byte big-endian integer that base64 would hide.
+void AppendAggregateValue(std::string* out, const Cell& c, const TableSpec* table) {
+  if (table == nullptr) return;
+  const FamilySpec* family = table->FindFamily(c.family);
+  int64_t n = 0;
+  if (family == nullptr || !IsAggregate(family->value_type) || !DecodeInt64(c.value, &n)) return;
+  out->append(",\"value_int\":");
+  out->append(std::to_string(n));
+}
+
 // The row object, written directly: reads stream millions of cells, and
 // building a JSON DOM per row would cost several times the read itself.
-void AppendRowJson(std::string* out, const Row& row, BytesMode mode) {
+void AppendRowJson(std::string* out, const Row& row, BytesMode mode, const TableSpec* table) {
   out->push_back('{');
   AppendBytesField(out, "key", row.key, mode, /*first=*/true);
   out->append(",\"cells\":[");
@@ -72,6 +83,7 @@ void AppendRowJson(std::string* out, const Row& row, BytesMode mode) {
     out->append(",\"timestamp\":");
     out->append(std::to_string(c.timestamp));
     AppendBytesField(out, "value", c.value, mode, false);
+    AppendAggregateValue(out, c, table);
     if (!c.labels.empty()) {
       out->append(",\"labels\":[");
       for (size_t l = 0; l < c.labels.size(); ++l) {
@@ -128,7 +140,7 @@ class TextRenderer : public Renderer {
 
   void Count(int64_t rows) override { out_->Write(fmt::format("{}\n", rows)); }
 
-  void BeginRows() override {}
+  void BeginRows(const TableSpec*) override {}
 
   void Row(const lbt::Row& row) override {
     std::string text(40, '-');
@@ -177,15 +189,16 @@ class JsonRenderer : public Renderer {
   void Count(int64_t rows) override { Line(json{{"count", rows}}); }
 
   // Rows stream inside one document: {"rows":[...]} is written piece by piece.
-  void BeginRows() override {
+  void BeginRows(const TableSpec* table) override {
     out_->Write("{\"rows\":[");
     first_ = true;
+    table_ = table;
   }
   void Row(const lbt::Row& row) override {
     buffer_.clear();
     if (!first_) buffer_.push_back(',');
     first_ = false;
-    AppendRowJson(&buffer_, row, bytes_);
+    AppendRowJson(&buffer_, row, bytes_, table_);
     out_->Write(buffer_);
   }
   void AbsentRow() override {}
@@ -200,6 +213,7 @@ class JsonRenderer : public Renderer {
   Output* out_;
   BytesMode bytes_;
   bool first_ = true;
+  const TableSpec* table_ = nullptr;  // of the read under way
   std::string buffer_;
 };
 
@@ -210,10 +224,10 @@ class JsonlRenderer : public Renderer {
   void Tables(const std::vector<std::string>& names) override { Line(json{{"tables", names}}); }
   void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
   void Count(int64_t rows) override { Line(json{{"count", rows}}); }
-  void BeginRows() override {}
+  void BeginRows(const TableSpec* table) override { table_ = table; }
   void Row(const lbt::Row& row) override {
     buffer_.clear();
-    AppendRowJson(&buffer_, row, bytes_);
+    AppendRowJson(&buffer_, row, bytes_, table_);
     buffer_.push_back('\n');
     out_->Write(buffer_);
   }
@@ -226,14 +240,15 @@ class JsonlRenderer : public Renderer {
   void Line(const json& j) { out_->Write(Dump(j) + "\n"); }
   Output* out_;
   BytesMode bytes_;
+  const TableSpec* table_ = nullptr;  // of the read under way
   std::string buffer_;
 };
 
 }  // namespace
 
-std::string RowToJson(const Row& row, BytesMode bytes) {
+std::string RowToJson(const Row& row, BytesMode bytes, const TableSpec* table) {
   std::string out;
-  AppendRowJson(&out, row, bytes);
+  AppendRowJson(&out, row, bytes, table);
   return out;
 }
 

@@ -42,15 +42,18 @@ class Renderer {
   virtual void Count(int64_t rows) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
-  virtual void BeginRows() = 0;
+  // `table`, if known, is the table read: JSON then also shows each cell
+  // of an aggregate family as the integer it holds ("value_int").
+  virtual void BeginRows(const TableSpec* table) = 0;
   virtual void Row(const Row& row) = 0;
   // A lookup of a row that does not exist (cbt prints an empty row).
   virtual void AbsentRow() = 0;
   virtual void EndRows(const ReadSummary* summary) = 0;
 };
 
-// The JSON row object as one line of text, without a newline.
-std::string RowToJson(const Row& row, BytesMode bytes);
+// The JSON row object as one line of text, without a newline; with
+// `table`, cells of its aggregate families carry "value_int" too.
+std::string RowToJson(const Row& row, BytesMode bytes, const TableSpec* table = nullptr);
 
 }  // namespace lbt
 

@@ -28,7 +28,7 @@ std::string Render(OutputFormat format, BytesMode bytes, const std::function<voi
 
 TEST(RendererTest, JsonlStreamsOneObjectPerRow) {
   std::string text = Render(OutputFormat::kJsonl, BytesMode::kAuto, [](Renderer* r) {
-    r->BeginRows();
+    r->BeginRows(nullptr);
     r->Row(SampleRow());
     r->Row(Row{"k2", {Cell{"cf", "q", 0, "x", {}}}});
     r->EndRows(nullptr);
@@ -50,6 +50,25 @@ TEST(RendererTest, JsonlStreamsOneObjectPerRow) {
   EXPECT_FALSE(first["cells"][0].contains("labels"));
 }
 
+// Cells of an aggregate family also show the integer their bytes hold.
+TEST(RendererTest, AggregateCellsCarryTheirInteger) {
+  TableSpec table;
+  table.families.emplace("sum", FamilySpec{"sum", GcRule::Never(), ValueType::kIntSum});
+  table.families.emplace("cf", FamilySpec{"cf", GcRule::Never(), ValueType::kBytes});
+  Row row{"k", {Cell{"cf", "q", 0, EncodeInt64(42), {}}, Cell{"sum", "n", 0, EncodeInt64(-7), {}}}};
+  for (OutputFormat format : {OutputFormat::kJson, OutputFormat::kJsonl}) {
+    std::string text = Render(format, BytesMode::kAuto, [&](Renderer* r) {
+      r->BeginRows(&table);
+      r->Row(row);
+      r->EndRows(nullptr);
+    });
+    json parsed = json::parse(text);
+    const json& cells = format == OutputFormat::kJson ? parsed["rows"][0]["cells"] : parsed["cells"];
+    EXPECT_FALSE(cells[0].contains("value_int")) << "a bytes family's 8 bytes stay bytes";
+    EXPECT_EQ(cells[1]["value_int"], -7);
+  }
+}
+
 TEST(RendererTest, Base64ModeEncodesEveryBytesField) {
   std::string text = Render(OutputFormat::kJsonl, BytesMode::kBase64, [](Renderer* r) { r->Row(SampleRow()); });
   json row = json::parse(text);
@@ -61,7 +80,7 @@ TEST(RendererTest, Base64ModeEncodesEveryBytesField) {
 
 TEST(RendererTest, JsonIsOneDocumentPerCommand) {
   std::string text = Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) {
-    r->BeginRows();
+    r->BeginRows(nullptr);
     r->Row(SampleRow());
     r->Row(SampleRow());
     ReadSummary s;
@@ -82,7 +101,7 @@ TEST(RendererTest, JsonIsOneDocumentPerCommand) {
   EXPECT_EQ(info, (json{{"table", "t"},
                         {"families", {{{"name", "cf"}, {"gc_policy", "versions() > 2"}, {"value_type", "intsum"}}}}}));
   EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) {
-              r->BeginRows();
+              r->BeginRows(nullptr);
               r->EndRows(nullptr);
             })),
             (json{{"rows", json::array()}}));
