@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "commands/command_table.h"
@@ -63,6 +66,20 @@ int ScriptRunner::Report(const std::string& error_line, const std::string& name,
   return 1;
 }
 
+namespace {
+
+// A relative path in a script file names a file next to that script, so
+// that scripts which source each other work from any directory; typed at
+// the prompt, given with -c or read from standard input, it is relative to
+// the current directory.
+std::string SourcePath(const std::string& file, const std::string& from) {
+  const std::filesystem::path path(file);
+  if (path.is_absolute() || from.empty() || from.front() == '<') return file;
+  return (std::filesystem::path(from).parent_path() / path).string();
+}
+
+}  // namespace
+
 int ScriptRunner::Source(const std::vector<std::string>& words, const std::string& name, int line) {
   auto fail = [&](const std::string& message) {
     return Report("error: " + message, name, line);
@@ -71,10 +88,11 @@ int ScriptRunner::Source(const std::vector<std::string>& words, const std::strin
   if (depth_ >= kMaxSourceDepth) {
     return fail(fmt::format("scripts are sourced more than {} levels deep", kMaxSourceDepth));
   }
-  std::ifstream in(words[1], std::ios::binary);
-  if (!in) return fail(fmt::format("cannot open '{}'", words[1]));
+  const std::string path = SourcePath(words[1], name);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   ++depth_;
-  int code = Run(&in, words[1]);
+  int code = Run(&in, path);
   --depth_;
   return code;
 }
