@@ -91,6 +91,19 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
 
 namespace lbt {
 
+bool ContinuesOnNextLine(std::string* pending) {
+  if (IsIncomplete(*pending)) {
+    pending->push_back('\n');
+    return true;
+  }
+  std::string name, args;
+  if (IsHBaseStatement(*pending) && SplitHBaseCommand(*pending, &name, &args) && HBaseArgsAreIncomplete(args)) {
+    pending->push_back(' ');
+    return true;
+  }
+  return false;
+}
+
 bool IsHBaseStatement(std::string_view statement) {
   std::string name, args;
   if (!SplitHBaseCommand(statement, &name, &args)) return false;

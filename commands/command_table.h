@@ -71,6 +71,13 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
 // an HBase command, or it is `count` with a quoted table ('t') or options.
 bool IsHBaseStatement(std::string_view statement);
 
+// If the text read so far should go on with the next line, appends what
+// joins the two and returns true. It goes on when it ends inside a quote
+// or after a continuing backslash (joined by the newline, which is part of
+// the text), or, for an HBase statement, inside an open hash, array or
+// call or after a comma (joined by a space: one statement, not two lines).
+bool ContinuesOnNextLine(std::string* pending);
+
 // Runs one statement in whichever dialect its first word names.
 CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement);
 

@@ -319,4 +319,34 @@ class Parser {
 
 Result<std::vector<HValue>> ParseHBaseArgs(std::string_view text) { return Parser(text).ParseArgs(); }
 
+bool HBaseArgsAreIncomplete(std::string_view args) {
+  int depth = 0;
+  char quote = 0;
+  size_t last = std::string_view::npos;  // the last character outside quotes and blanks
+  for (size_t i = 0; i < args.size(); ++i) {
+    const char c = args[i];
+    if (quote != 0) {
+      if (c == '\\') {
+        ++i;  // an escaped character, the closing quote included
+      } else if (c == quote) {
+        quote = 0;
+        last = i;
+      }
+      continue;
+    }
+    if (c == '#') break;  // a comment runs to the end of the line
+    if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '{' || c == '[' || c == '(') {
+      ++depth;
+    } else if (c == '}' || c == ']' || c == ')') {
+      --depth;
+    }
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') last = i;
+  }
+  if (quote != 0 || depth > 0) return true;
+  if (last == std::string_view::npos) return false;
+  return args[last] == ',' || (args[last] == '>' && last > 0 && args[last - 1] == '=');
+}
+
 }  // namespace lbt

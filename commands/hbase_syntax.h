@@ -54,6 +54,11 @@ bool SplitHBaseCommand(std::string_view statement, std::string* name, std::strin
 // Parses the arguments after the command name.
 Result<std::vector<HValue>> ParseHBaseArgs(std::string_view text);
 
+// True if `args` ends inside a quote, an open hash, array or call, or
+// after a comma or `=>`: the statement goes on on the next line, as it
+// would in the HBase shell.
+bool HBaseArgsAreIncomplete(std::string_view args);
+
 }  // namespace lbt
 
 #endif  // LBT_COMMANDS_HBASE_SYNTAX_H_

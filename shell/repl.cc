@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "commands/command_table.h"
 #include "commands/interrupt.h"
 #include "commands/tokenizer.h"
 #include "shell/completion.h"
@@ -103,10 +104,7 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
       continue;
     }
     pending += line;
-    if (IsIncomplete(pending)) {
-      pending += '\n';
-      continue;
-    }
+    if (ContinuesOnNextLine(&pending)) continue;
     std::string statement = std::move(pending);
     pending.clear();
     if (statement.find_first_not_of(" \t") == std::string::npos) continue;

@@ -20,10 +20,7 @@ int ScriptRunner::Run(std::istream* in, const std::string& name) {
     ++line_number;
     if (pending.empty()) start_line = line_number;
     pending += line;
-    if (IsIncomplete(pending)) {
-      pending += '\n';
-      continue;
-    }
+    if (ContinuesOnNextLine(&pending)) continue;
     int code = RunText(pending, name, start_line);
     pending.clear();
     worst = std::max(worst, code);
