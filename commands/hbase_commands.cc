@@ -74,6 +74,21 @@ Status CheckKeys(HBaseContext& ctx, const HValue& hash, std::initializer_list<co
   return Status::OK();
 }
 
+// Read options that HBase accepts and a local database has no use for:
+// each one given is noted on stderr, as create notes the family options
+// it ignores, rather than dropped without a word.
+void NoteIgnoredReadOptions(HBaseContext& ctx, const HValue& hash) {
+  static const std::pair<const char*, const char*> kIgnored[] = {
+      {"RAW", "lbt keeps no delete markers, and collected cells are gone"},
+      {"CONSISTENCY", "one copy of the data is always consistent"},
+      {"AUTHORIZATIONS", "lbt has no cell visibility labels"},
+      {"ATTRIBUTES", "no meaning for a local database"},
+  };
+  for (const auto& [key, why] : kIgnored) {
+    if (hash.Find(key) != nullptr) ctx.err->Write(fmt::format("Argument ignored: {} ({})\n", key, why));
+  }
+}
+
 // "f:q" -> family f, qualifier q ("f" alone: an empty qualifier).
 std::pair<std::string, std::string> SplitColumn(const std::string& column) {
   size_t colon = column.find(':');
@@ -500,6 +515,7 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
       LBT_RETURN_IF_ERROR(CheckKeys(ctx, args[i], {"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS",
                                                   "FILTER", "MAXLENGTH", "ATTRIBUTES", "AUTHORIZATIONS",
                                                   "CONSISTENCY"}));
+      NoteIgnoredReadOptions(ctx, args[i]);
       LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, args[i], &request));
     } else {
       LBT_RETURN_IF_ERROR(AddColumns(ctx, args[i], &request));
@@ -570,6 +586,7 @@ Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
                                             "TIMESTAMP", "TIMERANGE", "VERSIONS", "REVERSED", "FILTER", "MAXLENGTH",
                                             "CACHE", "CACHE_BLOCKS", "RAW", "ATTRIBUTES", "AUTHORIZATIONS",
                                             "CONSISTENCY"}));
+  NoteIgnoredReadOptions(ctx, opts);
   ReadRequest request;
   LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, opts, &request));
   if (const HValue* r = opts.Find("REVERSED")) {
