@@ -4,6 +4,8 @@
 #include <re2/re2.h>
 
 #include <chrono>
+#include <optional>
+#include <map>
 #include <tuple>
 #include <nlohmann/json.hpp>
 
@@ -425,12 +427,25 @@ Status Put(HBaseContext& ctx, const std::vector<HValue>& args) {
 }
 
 // The read options shared by get and scan: columns, time, versions, filter.
+// How the HBase shell prints a column's values when COLUMNS names it
+// 'f:q:toInt': Bytes.toInt and its kin over the value's big-endian bytes.
+enum class ValueFormat { kBinary, kString, kInt, kLong, kShort };
+
 struct ReadRequest {
   ReadOptions options;
   std::vector<Filter> filters;  // chained in order
   int64_t versions = 1;         // HBase returns the newest version unless asked
   int64_t maxlength = -1;
+  std::map<std::pair<std::string, std::string>, ValueFormat> formats;  // by (family, qualifier)
 };
+
+Result<ValueFormat> ParseValueFormat(HBaseContext& ctx, const std::string& name) {
+  if (name == "toString") return ValueFormat::kString;
+  if (name == "toInt") return ValueFormat::kInt;
+  if (name == "toLong") return ValueFormat::kLong;
+  if (name == "toShort") return ValueFormat::kShort;
+  return Usage(ctx, fmt::format("unknown column formatter '{}'; lbt knows toString, toInt, toLong and toShort", name));
+}
 
 Status AddColumns(HBaseContext& ctx, const HValue& v, ReadRequest* request) {
   std::vector<HValue> list = v.kind == HValue::Kind::kArray ? v.items : std::vector<HValue>{v};
@@ -439,9 +454,16 @@ Status AddColumns(HBaseContext& ctx, const HValue& v, ReadRequest* request) {
     size_t colon = c.text.find(':');
     if (colon == std::string::npos) {
       request->options.columns.push_back({c.text, std::nullopt});
-    } else {
-      request->options.columns.push_back({c.text.substr(0, colon), c.text.substr(colon + 1)});
+      continue;
     }
+    std::string family = c.text.substr(0, colon), qualifier = c.text.substr(colon + 1);
+    // As in the HBase shell, a third part names how to print the values.
+    if (size_t second = qualifier.find(':'); second != std::string::npos) {
+      LBT_ASSIGN_OR_RETURN(ValueFormat format, ParseValueFormat(ctx, qualifier.substr(second + 1)));
+      qualifier.resize(second);
+      request->formats[{family, qualifier}] = format;
+    }
+    request->options.columns.push_back({std::move(family), std::move(qualifier)});
   }
   return Status::OK();
 }
@@ -497,8 +519,36 @@ Result<std::unique_ptr<RowFilter>> CompileRequest(ReadRequest* request) {
   return CompileFilter(Filter::Chain(std::move(chain)));
 }
 
-std::string CellText(const Cell& c, int64_t maxlength) {
-  std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ToStringBinary(c.value));
+// A big-endian signed integer of exactly `width` bytes, as Bytes.toInt and
+// its kin read it; nullopt for a value of another length.
+std::optional<int64_t> BigEndian(const std::string& value, size_t width) {
+  if (value.size() != width) return std::nullopt;
+  uint64_t n = 0;
+  for (unsigned char b : value) n = n << 8 | b;
+  const int shift = 64 - static_cast<int>(width) * 8;
+  return static_cast<int64_t>(n << shift) >> shift;  // sign-extend
+}
+
+// A value as the request's formatter for its column prints it; a value
+// the formatter cannot read (the wrong length) is shown as raw bytes.
+std::string ValueText(const Cell& c, const ReadRequest& request) {
+  auto it = request.formats.find({c.family, c.qualifier});
+  std::optional<int64_t> n;
+  if (it != request.formats.end()) {
+    switch (it->second) {
+      case ValueFormat::kString: return c.value;
+      case ValueFormat::kInt: n = BigEndian(c.value, 4); break;
+      case ValueFormat::kLong: n = BigEndian(c.value, 8); break;
+      case ValueFormat::kShort: n = BigEndian(c.value, 2); break;
+      case ValueFormat::kBinary: break;
+    }
+  }
+  return n ? std::to_string(*n) : ToStringBinary(c.value);
+}
+
+std::string CellText(const Cell& c, const ReadRequest& request) {
+  const int64_t maxlength = request.maxlength;
+  std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ValueText(c, request));
   if (maxlength >= 0 && static_cast<int64_t>(text.size()) > maxlength) text.resize(maxlength);
   return text;
 }
@@ -542,7 +592,7 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
   Line(ctx, "COLUMN  CELL");
   size_t cells = 0;
   if (row) {
-    for (const Cell& c : row->cells) Line(ctx, " " + ColumnText(c) + " " + CellText(c, request.maxlength));
+    for (const Cell& c : row->cells) Line(ctx, " " + ColumnText(c) + " " + CellText(c, request));
     cells = row->cells.size();
   }
   Line(ctx, fmt::format("{} row(s)", cells));
@@ -621,7 +671,7 @@ Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
     }
     const std::string key = ToStringBinary(row.key);
     for (const Cell& c : row.cells) {
-      Line(ctx, fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c, request.maxlength)));
+      Line(ctx, fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c, request)));
     }
   }
   LBT_RETURN_IF_ERROR(reader->status());
