@@ -33,6 +33,16 @@ wait_for '^lbt:mydb> $'
 
 keys() { tmux -L "$socket" send-keys -t lbt "$@"; }
 
+# Waits until $1 (grep -E) is on $2 lines of the screen: output comes when
+# the shell gets to it, which on a loaded machine is not at once.
+wait_for_count() {
+  for _ in $(seq 1 150); do
+    [ "$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -cE -- "$1")" = "$2" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # Waits until the cursor sits on an empty prompt, ready for a new line.
 wait_prompt() {
   for _ in $(seq 1 150); do
@@ -60,7 +70,7 @@ wait_prompt
 keys Up
 wait_for '^lbt:mydb> read metrics prefix=host$'
 keys Enter
-[ "$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -c '"0.5"')" = 2 ] || fail "Up did not recall the read"
+wait_for_count '"0.5"' 2 || fail "Up did not recall the read"
 
 # Ctrl-C drops the line being typed without running it.
 wait_prompt
