@@ -35,6 +35,10 @@ struct CommandContext {
 
 using CommandHandler = Status (*)(CommandContext& ctx, const std::vector<std::string>& args);
 
+// cbt options that lbt recognizes only to refuse them with a clear line;
+// completion does not offer them.
+inline constexpr std::string_view kRefusedOptions[] = {"format-file", "authorized-view"};
+
 struct CommandSpec {
   std::string_view name;
   std::string_view usage;    // "read <table> [start=<row>] ..."

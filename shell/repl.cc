@@ -29,8 +29,9 @@ char** Complete(const char*, int start, int) {
   rl_attempted_completion_over = 1;  // never fall back to file names
   g_matches = CompletionCandidates(g_session, std::string(rl_line_buffer, rl_point), start);
   if (g_matches.empty()) return nullptr;
-  // Keys and families expect more text; only whole words get a space.
-  bool open_ended = g_matches.size() == 1 && (g_matches[0].back() == '=' || g_matches[0].back() == ':');
+  // Keys, families and folders expect more text; only whole words get a space.
+  const char last = g_matches.size() == 1 ? g_matches[0].back() : '\0';
+  bool open_ended = last == '=' || last == ':' || last == '/';
   rl_completion_append_character = open_ended ? '\0' : ' ';
   // readline asks with increasing state until nullptr; feed it the list.
   char** list = static_cast<char**>(calloc(g_matches.size() + 2, sizeof(char*)));
