@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <optional>
 #include <map>
@@ -355,6 +358,65 @@ Status Exists(HBaseContext& ctx, const std::vector<HValue>& args) {
   } else {
     Line(ctx, json{{"exists", exists}}.dump());
   }
+  return Status::OK();
+}
+
+// ---- informational commands of the HBase shell ----
+
+Status ShowFilters(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (!args.empty()) return Usage(ctx, "show_filters takes no arguments");
+  if (!Text(ctx)) {
+    Line(ctx, json{{"filters", HBaseFilterNames()}}.dump());
+    return Status::OK();
+  }
+  for (const std::string& name : HBaseFilterNames()) Line(ctx, name);
+  return Status::OK();
+}
+
+// One namespace: HBase's default, where every table lives.
+Status ListNamespace(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() > 1) return Usage(ctx, "list_namespace takes at most one regular expression");
+  if (!Text(ctx)) {
+    Line(ctx, json{{"namespaces", {"default"}}}.dump());
+    return Status::OK();
+  }
+  Line(ctx, "NAMESPACE");
+  Line(ctx, "default");
+  Line(ctx, "1 row(s)");
+  return Status::OK();
+}
+
+Status Whoami(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (!args.empty()) return Usage(ctx, "whoami takes no arguments");
+  const passwd* pw = getpwuid(geteuid());
+  const std::string user = pw != nullptr ? pw->pw_name : std::to_string(geteuid());
+  Line(ctx, Text(ctx) ? user + " (auth:SIMPLE)" : json{{"user", user}}.dump());
+  return Status::OK();
+}
+
+// A local database is one server holding one region per table.
+Status ClusterStatus(HBaseContext& ctx, const std::vector<HValue>& args) {
+  if (args.size() > 1) return Usage(ctx, "status takes at most one of 'simple', 'summary' or 'detailed'");
+  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->DbOrNote(ctx.err));
+  size_t tables = 0;
+  if (db != nullptr) {
+    LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, db->ListTables());
+    tables = names.size();
+  }
+  if (!Text(ctx)) {
+    Line(ctx, json{{"servers", 1}, {"dead", 0}, {"regions", tables}}.dump());
+    return Status::OK();
+  }
+  Line(ctx, fmt::format("1 active master, 0 backup masters, 1 servers, 0 dead, {}.0000 average load", tables));
+  return Status::OK();
+}
+
+// A table is one region, so it has no split keys.
+Status GetSplits(HBaseContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
+  LBT_RETURN_IF_ERROR(RequireTable(db, table, false).status());
+  Line(ctx, Text(ctx) ? "Total number of splits = 1" : json{{"splits", json::array()}}.dump());
   return Status::OK();
 }
 
@@ -859,10 +921,12 @@ const std::vector<HBaseCommandSpec>& HBaseCommands() {
       {"get", "get 't', 'r' [, 'f:q', ... | {COLUMN(S) =>, TIMESTAMP =>, TIMERANGE => [a, b], VERSIONS =>, FILTER =>}]",
        "Read one row (HBase form)", "  Example: get 't1', 'r1', {COLUMN => 'f:q', VERSIONS => 3}", Get},
       {"get_counter", "get_counter 't', 'r', 'f:q'", "Print an 8-byte counter", "", GetCounter},
+      {"get_splits", "get_splits 't'", "Print a table's split keys (a local table is one region)", "", GetSplits},
       {"incr", "incr 't', 'r', 'f:q' [, n]", "Increment an 8-byte big-endian counter", "", Incr},
       {"is_disabled", "is_disabled 't'", "Tell whether a table is disabled", "", IsDisabled},
       {"is_enabled", "is_enabled 't'", "Tell whether a table is enabled", "", IsEnabled},
       {"list", "list ['regex']", "List tables (HBase form)", "", List},
+      {"list_namespace", "list_namespace ['regex']", "List namespaces (only default, locally)", "", ListNamespace},
       {"put", "put 't', 'r', 'f:q', 'value' [, ts]", "Write a cell (timestamps in milliseconds)", "", Put},
       {"scan",
        "scan 't' [, {ROWPREFIXFILTER =>, STARTROW =>, STOPROW =>, LIMIT =>, COLUMNS =>, TIMESTAMP =>, "
@@ -871,7 +935,10 @@ const std::vector<HBaseCommandSpec>& HBaseCommands() {
        "  Example: scan 'vehicles', {ROWPREFIXFILTER => 'STC#22#'}\n"
        "  Example: scan 't', {FILTER => \"PrefixFilter('user#') AND ValueFilter(=, 'substring:ok')\"}",
        Scan},
+      {"show_filters", "show_filters", "List the filters FILTER => \"...\" knows", "", ShowFilters},
+      {"status", "status ['simple']", "Show the cluster's status (one local server)", "", ClusterStatus},
       {"truncate", "truncate 't'", "Delete every row of a table, keeping its schema", "", Truncate},
+      {"whoami", "whoami", "Show the current user", "", Whoami},
   };
   return commands;
 }
