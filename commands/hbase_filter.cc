@@ -105,7 +105,7 @@ Result<ComparatorSpec> ParseComparator(const std::string& text) {
 const std::vector<std::string> kFilterNames = {
     "ColumnCountGetFilter", "ColumnPaginationFilter", "ColumnPrefixFilter", "ColumnRangeFilter",
     "FamilyFilter", "FirstKeyOnlyFilter", "InclusiveStopFilter", "KeyOnlyFilter",
-    "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
+    "ColumnValueFilter", "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
     "SingleColumnValueExcludeFilter", "SingleColumnValueFilter", "TimestampsFilter", "ValueFilter"};
 
 class Parser {
@@ -279,6 +279,18 @@ class Parser {
       T target = name == "RowFilter" ? T::kRowKey : name == "FamilyFilter" ? T::kFamily
                : name == "QualifierFilter" ? T::kQualifier : T::kValue;
       return Filter::Compare(target, op, cmp.comparator, std::move(cmp.value));
+    }
+    if (name == "ColumnValueFilter") {
+      // The cells of one column whose value passes the test, and nothing
+      // else of the row (unlike SingleColumnValueFilter, which keeps it).
+      LBT_RETURN_IF_ERROR(ArgCount(name, a, 4, 4));
+      LBT_ASSIGN_OR_RETURN(std::string family, String(name, a[0]));
+      LBT_ASSIGN_OR_RETURN(std::string qualifier, String(name, a[1]));
+      LBT_ASSIGN_OR_RETURN(Filter::CompareOp op, Op(name, a[2]));
+      LBT_ASSIGN_OR_RETURN(std::string text, String(name, a[3]));
+      LBT_ASSIGN_OR_RETURN(ComparatorSpec cmp, ParseComparator(text));
+      return Filter::Chain({Filter::ColumnRange(std::move(family), ByteBound::Closed(qualifier), ByteBound::Closed(qualifier)),
+                            Filter::Compare(T::kValue, op, cmp.comparator, std::move(cmp.value))});
     }
     if (name == "SingleColumnValueFilter" || name == "SingleColumnValueExcludeFilter") {
       if (a.size() != 4 && a.size() != 6) {
