@@ -104,8 +104,8 @@ Result<ComparatorSpec> ParseComparator(const std::string& text) {
 
 const std::vector<std::string> kFilterNames = {
     "ColumnCountGetFilter", "ColumnPaginationFilter", "ColumnPrefixFilter", "ColumnRangeFilter",
-    "FamilyFilter", "FirstKeyOnlyFilter", "InclusiveStopFilter", "KeyOnlyFilter",
-    "ColumnValueFilter", "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
+    "ColumnValueFilter", "FamilyFilter", "FirstKeyOnlyFilter", "InclusiveStopFilter", "KeyOnlyFilter",
+    "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
     "SingleColumnValueExcludeFilter", "SingleColumnValueFilter", "TimestampsFilter", "ValueFilter"};
 
 class Parser {
