@@ -559,14 +559,17 @@ Result<std::vector<Status>> Database::MutateRowsEach(std::string_view table, con
   return statuses;
 }
 
-Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, uint64_t interval_bytes) {
+Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, uint64_t interval_bytes,
+                                                       const RowRange& range) {
+  LBT_RETURN_IF_ERROR((RowSet{{}, {range}}.Validate()));
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
   const std::string prefix = TablePrefix(spec->id);
+  const EncodedRange bounds = EncodeRowRange(spec->id, range);
   std::vector<KeySample> samples;
   uint64_t total = 0, last_sample = 0;
   LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn.get()));
-  for (it->Seek(prefix); it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
+  for (it->Seek(bounds.lower); it->Valid() && it->key() < bounds.upper; it->Next()) {
     if (total - last_sample >= interval_bytes) {
       std::string_view rest = it->key().substr(prefix.size());
       std::string row_key;

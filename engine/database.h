@@ -154,9 +154,11 @@ class Database {
   // Counts the rows within `range` that have visible cells.
   Result<int64_t> CountRows(std::string_view table, const RowRange& range = RowRange::All());
 
-  // Row keys about `interval_bytes` of data apart, from the stored rows'
-  // sizes, then the end marker. Reads the table's row index, not its cells.
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, uint64_t interval_bytes);
+  // Row keys within `range` about `interval_bytes` of data apart, from the
+  // stored rows' sizes, then the end marker; offsets count from the start
+  // of the range. Reads the table's row index, not its cells.
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, uint64_t interval_bytes,
+                                               const RowRange& range = RowRange::All());
 
   // Flushes committed writes to disk; a no-op unless opened with sync off.
   Status Sync();

@@ -191,7 +191,16 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext*, const v2::SampleRo
   LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
   if (!table.ok()) return ToGrpcStatus(table.status());
-  Result<std::vector<KeySample>> samples = db_->SampleRowKeys(*table, kSampleIntervalBytes);
+  // An optional row_range limits the samples to it.
+  RowRange range = RowRange::All();
+  if (request->has_row_range()) {
+    v2::RowSet rows;
+    *rows.add_row_ranges() = request->row_range();
+    Result<RowSet> converted = proto::FromProto(rows, "row_range");
+    if (!converted.ok()) return ToGrpcStatus(converted.status());
+    range = converted->row_ranges.front();
+  }
+  Result<std::vector<KeySample>> samples = db_->SampleRowKeys(*table, kSampleIntervalBytes, range);
   if (!samples.ok()) return ToGrpcStatus(samples.status());
   for (const KeySample& sample : *samples) {
     v2::SampleRowKeysResponse response;

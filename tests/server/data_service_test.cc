@@ -198,6 +198,22 @@ TEST_F(DataServiceTest, SampleRowKeysEndsWithTheTotal) {
   for (size_t i = 1; i < samples.size(); ++i) EXPECT_GT(samples[i].offset_bytes(), samples[i - 1].offset_bytes());
   EXPECT_EQ(samples.back().row_key(), "");
   EXPECT_GE(samples.back().offset_bytes(), 200 * (100 << 10));
+
+  // A row range limits the samples to it, offsets counted from its start.
+  request.mutable_row_range()->set_start_key_closed("k0100");
+  request.mutable_row_range()->set_end_key_open("k0150");
+  grpc::ClientContext ranged_context;
+  auto ranged = bigtable_->SampleRowKeys(&ranged_context, request);
+  std::vector<v2::SampleRowKeysResponse> in_range;
+  while (ranged->Read(&response)) in_range.push_back(response);
+  ASSERT_TRUE(ranged->Finish().ok());
+  ASSERT_GE(in_range.size(), 2u);
+  for (size_t i = 0; i + 1 < in_range.size(); ++i) {
+    EXPECT_GE(in_range[i].row_key(), "k0100");
+    EXPECT_LT(in_range[i].row_key(), "k0150");
+  }
+  EXPECT_GE(in_range.back().offset_bytes(), 50 * (100 << 10));
+  EXPECT_LT(in_range.back().offset_bytes(), 60 * (100 << 10));
 }
 
 TEST_F(DataServiceTest, BadWritesAreRefusedAsProductionRefusesThem) {
