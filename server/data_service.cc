@@ -83,7 +83,7 @@ class ChunkWriter {
         for (const std::string& label : cell.labels) chunk->add_labels(label);
         pending_bytes_ += cell.family.size() + cell.qualifier.size() + (row_key ? row_key->size() : 0);
       }
-      chunk->set_value(cell.value.substr(offset, piece));
+      chunk->set_value(cell.value.data() + offset, piece);  // no temporary copy per cell
       offset += piece;
       const bool more = offset < cell.value.size();
       // value_size announces a split value on every chunk but its last.

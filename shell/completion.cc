@@ -50,7 +50,7 @@ std::vector<std::string> Paths(const std::string& word) {
 
 // What a positional argument of a cbt command names, read from the usage
 // line the command table holds: "set <table> <row> <family>:<column>=...".
-enum class ArgKind { kTable, kFamily, kFamilyColumn, kFile, kCommand, kOther };
+enum class ArgKind { kTable, kFamily, kFamilyColumn, kFile, kOther };
 
 struct Positionals {
   std::vector<ArgKind> kinds;
@@ -124,7 +124,6 @@ std::vector<std::string> CbtCandidates(Session* session, const CommandSpec& spec
     case ArgKind::kFamilyColumn:
       for (const std::string& f : Families(session, table)) pool.push_back(f + ":");
       return pool;
-    case ArgKind::kCommand:
     case ArgKind::kOther: break;
   }
   if (position < positionals.kinds.size()) return pool;  // a required argument: no options yet
