@@ -7,7 +7,6 @@
 #include <set>
 
 #include "commands/text_format.h"
-#include "engine/row_reader.h"
 
 namespace lbt {
 
@@ -72,13 +71,13 @@ std::string CsvField(const std::string& s) {
 
 }  // namespace
 
-Result<int64_t> ImportJsonl(Database* db, const std::string& table, std::istream* in, const BulkOptions& options) {
+Result<int64_t> ImportJsonl(std::istream* in, const RowBatchSink& sink, const BulkOptions& options) {
   std::vector<RowMutation> batch;
   int64_t rows = 0, line_number = 0;
   auto flush = [&]() -> Status {
     if (batch.empty()) return Status::OK();
-    LBT_RETURN_IF_ERROR(db->MutateRows(table, batch));
     rows += static_cast<int64_t>(batch.size());
+    LBT_RETURN_IF_ERROR(sink(std::move(batch)));
     batch.clear();
     return options.on_batch ? options.on_batch(rows, in->tellg()) : Status::OK();
   };
@@ -93,12 +92,12 @@ Result<int64_t> ImportJsonl(Database* db, const std::string& table, std::istream
   return rows;
 }
 
-Result<int64_t> ExportRows(Database* db, const std::string& table, const ReadOptions& read, ExportFormat format,
+Result<int64_t> ExportRows(Bigtable* bigtable, const std::string& table, const ReadRequest& read, ExportFormat format,
                            BytesMode bytes, Output* out, const std::function<Status(int64_t rows)>& on_row) {
   int64_t rows = 0;
   if (format == ExportFormat::kJsonl) {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, read));
-    LBT_ASSIGN_OR_RETURN(TableSpec spec, db->DescribeTable(table));
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(table));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, bigtable->ReadRows(table, read));
     for (Row row; reader->Next(&row);) {
       out->Write(RowToJson(row, bytes, &spec));
       out->Write("\n");
@@ -111,7 +110,7 @@ Result<int64_t> ExportRows(Database* db, const std::string& table, const ReadOpt
   // the number of distinct columns, not of rows).
   std::map<std::string, std::set<std::string>> columns;
   {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, read));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, bigtable->ReadRows(table, read));
     for (Row row; reader->Next(&row);) {
       for (const Cell& c : row.cells) columns[c.family].insert(c.qualifier);
     }
@@ -129,7 +128,7 @@ Result<int64_t> ExportRows(Database* db, const std::string& table, const ReadOpt
     }
   }
   out->Write(family_row + "\n" + qualifier_row + "\n");
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, read));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, bigtable->ReadRows(table, read));
   std::vector<std::string> fields(position.size());
   for (Row row; reader->Next(&row);) {
     std::fill(fields.begin(), fields.end(), std::string());

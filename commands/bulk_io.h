@@ -18,25 +18,29 @@
 
 #include "commands/output.h"
 #include "commands/renderer.h"
-#include "engine/database.h"
-#include "engine/status.h"
+#include "api/bigtable.h"
+#include "api/status.h"
 
 namespace lbt {
 
+// Where an import sends its rows, a batch at a time (a BatchWriter).
+using RowBatchSink = std::function<Status(std::vector<RowMutation> batch)>;
+
 struct BulkOptions {
-  // Rows per write transaction; a row is never split across two.
+  // Rows per batch; a row is never split across two.
   int64_t batch_size = 10000;
-  // Called after each committed batch with the rows so far and the input
+  // Called after each batch is handed on with the rows so far and the input
   // bytes consumed; an error stops the work (earlier batches stay).
   std::function<Status(int64_t rows, int64_t bytes)> on_batch;
 };
 
-Result<int64_t> ImportJsonl(Database* db, const std::string& table, std::istream* in, const BulkOptions& options);
+// Parses JSON lines from `in` into batches for `sink`; returns the rows read.
+Result<int64_t> ImportJsonl(std::istream* in, const RowBatchSink& sink, const BulkOptions& options);
 
 enum class ExportFormat { kJsonl, kCsv };
 
 // Writes the rows `read` selects to `out`; returns how many.
-Result<int64_t> ExportRows(Database* db, const std::string& table, const ReadOptions& read, ExportFormat format,
+Result<int64_t> ExportRows(Bigtable* bigtable, const std::string& table, const ReadRequest& read, ExportFormat format,
                            BytesMode bytes, Output* out, const std::function<Status(int64_t rows)>& on_row);
 
 }  // namespace lbt

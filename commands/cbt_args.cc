@@ -63,4 +63,20 @@ ValueAndTimestamp SplitTimestamp(const std::string& text) {
   return {text, std::nullopt};
 }
 
+Result<RowSet> RowsFromOptions(CommandContext& ctx, const CbtArgs& args) {
+  const std::string* start = args.Find("start");
+  const std::string* end = args.Find("end");
+  const std::string* prefix = args.Find("prefix");
+  if (prefix != nullptr && (start != nullptr || end != nullptr)) {
+    return ctx.Usage("start= and end= cannot be combined with prefix=");
+  }
+  RowSet rows;
+  if (prefix != nullptr) {
+    rows.row_ranges = {RowRange::Prefix(*prefix)};
+  } else if (start != nullptr || end != nullptr) {
+    rows.row_ranges = {RowRange::ClosedOpen(start ? *start : "", end ? *end : "")};
+  }
+  return rows;
+}
+
 }  // namespace lbt

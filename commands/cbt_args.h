@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "commands/command_table.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -32,6 +32,9 @@ Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>
 // An option's value as a positive integer / a boolean ("true"/"false").
 Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
 Result<bool> BoolOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
+
+// The rows cbt's start=/end= or prefix= select (every row without them).
+Result<RowSet> RowsFromOptions(CommandContext& ctx, const CbtArgs& args);
 
 // Splits cbt's "<val>[@<timestamp>]": the text after the last '@' is a
 // timestamp if it parses as an integer, and part of the value otherwise.

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "commands/batch_writer.h"
 #include "commands/bulk_io.h"
 #include "commands/cbt_args.h"
 #include "commands/command_table.h"
@@ -18,8 +19,8 @@
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
 #include "commands/progress.h"
-#include "engine/filter.h"
-#include "engine/row_reader.h"
+#include "commands/read_helpers.h"
+#include "filter/row_filter.h"
 
 namespace lbt {
 
@@ -28,16 +29,15 @@ namespace {
 Status Ls(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() > 1) return ctx.Usage("ls takes at most one table name");
   if (args.empty()) {
-    LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->DbOrNote(ctx.err));
     std::vector<std::string> tables;
-    if (db != nullptr) {
-      LBT_ASSIGN_OR_RETURN(tables, db->ListTables());
+    if (ctx.session->ExistsOrNote(ctx.err)) {
+      LBT_ASSIGN_OR_RETURN(tables, ctx.bigtable()->ListTables());
     }
     ctx.renderer->Tables(tables);
     return Status::OK();
   }
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, db->DescribeTable(args[0]));
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(args[0]));
   ctx.renderer->TableInfo(spec);
   return Status::OK();
 }
@@ -83,33 +83,33 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
     }
   }
   // splits= shapes tablets on a server; a local database has none to shape.
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(true));
-  return db->CreateTable(parsed.positional[0], families);
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->CreateTable(parsed.positional[0], families);
 }
 
 Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() != 2) return ctx.Usage("createfamily needs a table and a family");
   LBT_ASSIGN_OR_RETURN(FamilySpec family, ParseFamilySpec(args[1]));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->CreateFamily(args[0], family);
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->CreateFamily(args[0], family);
 }
 
 Status DeleteFamily(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() != 2) return ctx.Usage("deletefamily needs a table and a family");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->DropFamily(args[0], args[1]);
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->DeleteFamily(args[0], args[1]);
 }
 
 Status DeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() != 1) return ctx.Usage("deletetable needs a table");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->DropTable(args[0]);
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->DeleteTable(args[0]);
 }
 
 Status DeleteAllRows(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() != 1) return ctx.Usage("deleteallrows needs a table");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->DropRowRange(args[0], "");
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->DropRowRange(args[0], "");
 }
 
 Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -121,8 +121,8 @@ Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
   std::string policy;
   for (const std::string& w : words) policy += (policy.empty() ? "" : " ") + w;
   LBT_ASSIGN_OR_RETURN(GcRule rule, ParseGcPolicy(policy));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->SetGcRule(args[0], args[1], rule);
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->SetGcRule(args[0], args[1], rule);
 }
 
 // "<family>:<column>=<value>" split into its parts.
@@ -141,11 +141,11 @@ Result<CellArg> ParseCellArg(CommandContext& ctx, const std::string& arg) {
 
 // lbt applies GC at once: a cell written older than its family's maxage is
 // never readable. Say so on stderr, since cbt + the emulator would show it.
-void NoteExpiredCells(CommandContext& ctx, Database* db, const std::string& table,
+void NoteExpiredCells(CommandContext& ctx, Bigtable* bigtable, const std::string& table,
                       const std::vector<Mutation>& mutations) {
-  Result<TableSpec> spec = db->DescribeTable(table);
+  Result<TableSpec> spec = bigtable->GetTable(table);
   if (!spec.ok()) return;
-  const int64_t now = db->NowMicros();
+  const int64_t now = bigtable->NowMicros();
   for (const Mutation& m : mutations) {
     const FamilySpec* family = spec->FindFamily(m.family);
     if (family == nullptr || m.timestamp == kServerTime || !family->gc_rule.Collects(0, m.timestamp, now)) continue;
@@ -178,9 +178,9 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
     ValueAndTimestamp v = SplitTimestamp(c.value);
     mutations.push_back(Mutation::SetCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
   }
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  LBT_RETURN_IF_ERROR(db->MutateRow(args[0], args[1], mutations));
-  NoteExpiredCells(ctx, db, args[0], mutations);
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_RETURN_IF_ERROR(bigtable->MutateRow(args[0], args[1], mutations));
+  NoteExpiredCells(ctx, bigtable, args[0], mutations);
   return Status::OK();
 }
 
@@ -195,20 +195,20 @@ Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
     }
     mutations.push_back(Mutation::AddToCell(c.family, c.qualifier, n, v.timestamp.value_or(kServerTime)));
   }
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->MutateRow(args[0], args[1], mutations);
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->MutateRow(args[0], args[1], mutations);
 }
 
 Status DeleteRow(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->MutateRow(args[0], args[1], {Mutation::DeleteFromRow()});
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->MutateRow(args[0], args[1], {Mutation::DeleteFromRow()});
 }
 
 Status DeleteColumn(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 4));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
-  return db->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
 }
 
 // cbt's columns= list: "fam:qual" (both regexes), "fam:" (family only),
@@ -282,26 +282,23 @@ Result<bool> WantStats(CommandContext& ctx, const CbtArgs& args) {
 }
 
 // Streams the rows of a read to the renderer.
-Status StreamRows(CommandContext& ctx, Database* db, const std::string& table, ReadOptions options,
-                  bool with_stats, bool is_lookup) {
+Status StreamRows(CommandContext& ctx, const std::string& table, const ReadRequest& request, bool with_stats,
+                  bool is_lookup) {
   auto start = std::chrono::steady_clock::now();
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, db->DescribeTable(table));
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(table));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
   ctx.renderer->BeginRows(&spec);
   // Rows printed to a terminal show their own progress.
   Progress progress(ctx.err, "reading " + table, !ctx.out->IsTerminal());
-  Row row;
-  int64_t rows = 0;
-  while (reader->Next(&row)) {
-    if (InterruptRequested()) return Status::Cancelled("interrupted");
+  LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
     ctx.renderer->Row(row);
-    progress.Update(++rows);
-  }
-  const bool any = rows > 0;
-  LBT_RETURN_IF_ERROR(reader->status());
-  if (is_lookup && !any) ctx.renderer->AbsentRow();
+    progress.Update(n);
+  }));
+  if (is_lookup && rows == 0) ctx.renderer->AbsentRow();
   ReadSummary summary;
-  summary.stats = reader->stats();
+  summary.stats = stream->stats();
+  summary.filter_placement = stream->FilterPlacement();
   summary.latency_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - start).count();
   ctx.renderer->EndRows(with_stats ? &summary : nullptr);
@@ -311,34 +308,18 @@ Status StreamRows(CommandContext& ctx, Database* db, const std::string& table, R
 Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
-  LBT_ASSIGN_OR_RETURN(std::optional<Filter> filter, ReadFilter(ctx, parsed));
+  ReadRequest request;
+  request.rows.row_keys = {args[1]};
+  LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
-  std::unique_ptr<RowFilter> compiled;
-  if (filter) {
-    LBT_ASSIGN_OR_RETURN(compiled, CompileFilter(*filter));
-  }
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
-  ReadOptions options;
-  options.rows.row_keys = {args[1]};
-  options.filter = compiled.get();
-  return StreamRows(ctx, db, args[0], options, with_stats, /*is_lookup=*/true);
+  return StreamRows(ctx, args[0], request, with_stats, /*is_lookup=*/true);
 }
 
 Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
-  const std::string* start = parsed.Find("start");
-  const std::string* end = parsed.Find("end");
-  const std::string* prefix = parsed.Find("prefix");
-  if (prefix != nullptr && (start != nullptr || end != nullptr)) {
-    return ctx.Usage("start= and end= cannot be combined with prefix=");
-  }
-  ReadOptions options;
-  if (prefix != nullptr) {
-    options.rows.row_ranges = {RowRange::Prefix(*prefix)};
-  } else if (start != nullptr || end != nullptr) {
-    options.rows.row_ranges = {RowRange::ClosedOpen(start ? *start : "", end ? *end : "")};
-  }
+  ReadRequest request;
+  LBT_ASSIGN_OR_RETURN(request.rows, RowsFromOptions(ctx, parsed));
   int64_t count = -1;
   if (const std::string* text = parsed.Find("count")) {
     if (!ParseInt64(*text, &count) || count < 0) {
@@ -350,43 +331,32 @@ Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
       return Status::OK();
     }
   }
-  options.rows_limit = std::max<int64_t>(count, 0);
-  LBT_ASSIGN_OR_RETURN(options.reversed, BoolOption(ctx, parsed, "reversed"));
-  LBT_ASSIGN_OR_RETURN(std::optional<Filter> filter, ReadFilter(ctx, parsed));
+  request.rows_limit = std::max<int64_t>(count, 0);
+  LBT_ASSIGN_OR_RETURN(request.reversed, BoolOption(ctx, parsed, "reversed"));
+  LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
-  std::unique_ptr<RowFilter> compiled;
-  if (filter) {
-    LBT_ASSIGN_OR_RETURN(compiled, CompileFilter(*filter));
-  }
-  options.filter = compiled.get();
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
-  return StreamRows(ctx, db, args[0], options, with_stats, /*is_lookup=*/false);
+  return StreamRows(ctx, args[0], request, with_stats, /*is_lookup=*/false);
 }
 
 Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   RowRange range = RowRange::All();
   if (const std::string* prefix = parsed.Find("prefix")) range = RowRange::Prefix(*prefix);
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  Bigtable* bigtable = ctx.bigtable();
   const std::string* json = parsed.Find("filter");
   if (json == nullptr) {
-    LBT_ASSIGN_OR_RETURN(int64_t n, db->CountRows(args[0], range));
+    LBT_ASSIGN_OR_RETURN(int64_t n, bigtable->CountRows(args[0], range));
     ctx.renderer->Count(n);
     return Status::OK();
   }
   // With a filter, a row counts when the filter leaves it a cell.
+  ReadRequest request;
+  request.rows.row_ranges = {range};
   LBT_ASSIGN_OR_RETURN(Filter filter, ParseFilterJson(*json));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> compiled, CompileFilter(filter));
-  ReadOptions options;
-  options.rows.row_ranges = {range};
-  options.filter = compiled.get();
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(args[0], options));
-  int64_t n = 0;
-  for (Row row; reader->Next(&row);) {
-    if (InterruptRequested()) return Status::Cancelled("interrupted");
-    ++n;
-  }
-  LBT_RETURN_IF_ERROR(reader->status());
+  LBT_RETURN_IF_ERROR(CompileFilter(filter).status());
+  request.filter = Filter::Chain({std::move(filter), Filter::StripValue()});
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(args[0], request));
+  LBT_ASSIGN_OR_RETURN(int64_t n, ForEachRow(stream.get(), [](const Row&, int64_t) {}));
   ctx.renderer->Count(n);
   return Status::OK();
 }
@@ -419,7 +389,7 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   LBT_ASSIGN_OR_RETURN(std::optional<bool> format, FormatOption(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> batch, PositiveOption(ctx, parsed, "batch-size"));
-  LBT_RETURN_IF_ERROR(PositiveOption(ctx, parsed, "workers").status());  // one writer locally
+  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> workers, PositiveOption(ctx, parsed, "workers"));
   // "-" reads standard input, which cannot be sniffed or sized: it is read
   // as CSV unless format=jsonl says otherwise.
   const bool from_stdin = args[1] == "-";
@@ -436,7 +406,13 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
     in.seekg(0);
   }
   const bool jsonl = format ? *format : (!from_stdin && LooksLikeJsonl(in));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  Bigtable* bigtable = ctx.bigtable();
+  // A local database has one writer: batches from several workers would
+  // only queue for it. A remote one takes several in flight.
+  const int default_workers = bigtable->local() != nullptr ? 1 : 4;
+  BatchWriter writer(bigtable, args[0], static_cast<int>(std::min<int64_t>(workers.value_or(default_workers), 64)),
+                     ctx.err);
+  auto sink = [&](std::vector<RowMutation> rows) { return writer.Write(std::move(rows)); };
   Progress progress(ctx.err, "importing " + args[1]);
   auto on_batch = [&](int64_t rows, int64_t bytes) {
     progress.Update(rows, bytes, size);
@@ -448,7 +424,7 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
     BulkOptions options;
     options.batch_size = batch.value_or(options.batch_size);
     options.on_batch = on_batch;
-    LBT_ASSIGN_OR_RETURN(rows, ImportJsonl(db, args[0], &in, options));
+    LBT_ASSIGN_OR_RETURN(rows, ImportJsonl(&in, sink, options));
   } else {
     CsvImportOptions options;
     if (const std::string* family = parsed.Find("column-family")) options.column_family = *family;
@@ -460,7 +436,7 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
       options.value_encoded_timestamps = *ts == "value-encoded";
     }
     options.on_batch = [&](int64_t rows) { return on_batch(rows, in.tellg()); };
-    Result<int64_t> imported = ImportCsv(db, args[0], &in, options);
+    Result<int64_t> imported = ImportCsv(&in, sink, options);
     if (!imported.ok()) {
       return Status(imported.status().code() == Status::Code::kInvalidArgument
                         ? Status::InvalidArgument(imported.status().message() +
@@ -469,7 +445,9 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
     }
     rows = *imported;
   }
-  LBT_RETURN_IF_ERROR(db->Sync());
+  LBT_RETURN_IF_ERROR(writer.Finish());
+  LBT_RETURN_IF_ERROR(bigtable->Flush());
+  rows = writer.rows_written();
   ctx.err->Write(fmt::format("Done importing {} row{}.\n", rows, rows == 1 ? "" : "s"));
   return Status::OK();
 }
@@ -478,20 +456,10 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   LBT_ASSIGN_OR_RETURN(std::optional<bool> format, FormatOption(ctx, parsed));
   const bool jsonl = format ? *format : !EndsWith(args[1], ".csv");  // jsonl unless .csv
-  ReadOptions read;
-  const std::string* prefix = parsed.Find("prefix");
-  const std::string* start = parsed.Find("start");
-  const std::string* end = parsed.Find("end");
-  if (prefix != nullptr && (start != nullptr || end != nullptr)) {
-    return ctx.Usage("start= and end= cannot be combined with prefix=");
-  }
-  if (prefix != nullptr) {
-    read.rows.row_ranges = {RowRange::Prefix(*prefix)};
-  } else if (start != nullptr || end != nullptr) {
-    read.rows.row_ranges = {RowRange::ClosedOpen(start ? *start : "", end ? *end : "")};
-  }
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
-  LBT_RETURN_IF_ERROR(db->DescribeTable(args[0]).status());
+  ReadRequest read;
+  LBT_ASSIGN_OR_RETURN(read.rows, RowsFromOptions(ctx, parsed));
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_RETURN_IF_ERROR(bigtable->GetTable(args[0]).status());
   const bool to_stdout = args[1] == "-";
   FILE* file = to_stdout ? stdout : std::fopen(args[1].c_str(), "wb");
   if (file == nullptr) return Status::IOError(fmt::format("cannot write '{}': {}", args[1], std::strerror(errno)));
@@ -500,7 +468,7 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   {
     Output out(file);
     Progress progress(ctx.err, "exporting " + args[0]);
-    Result<int64_t> written = ExportRows(db, args[0], read, jsonl ? ExportFormat::kJsonl : ExportFormat::kCsv,
+    Result<int64_t> written = ExportRows(bigtable, args[0], read, jsonl ? ExportFormat::kJsonl : ExportFormat::kCsv,
                                          ctx.session->options().bytes, &out, [&](int64_t n) {
                                            progress.Update(n);
                                            return InterruptRequested() ? Status::Cancelled("interrupted")
@@ -520,9 +488,9 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
 
 Status CollectGarbage(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() != 1) return ctx.Usage("gc needs a table");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], true));
+  LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, ctx.LocalOnly());
   Progress progress(ctx.err, "collecting garbage in " + args[0]);
-  LBT_ASSIGN_OR_RETURN(GcStats stats, db->CollectGarbage(args[0], [&](int64_t cells) {
+  LBT_ASSIGN_OR_RETURN(GcStats stats, local->CollectGarbage(args[0], [&](int64_t cells) {
     progress.Update(cells);
     return InterruptRequested() ? Status::Cancelled("interrupted; nothing was collected") : Status::OK();
   }));
@@ -532,15 +500,14 @@ Status CollectGarbage(CommandContext& ctx, const std::vector<std::string>& args)
 
 Status Compact(CommandContext& ctx, const std::vector<std::string>& args) {
   if (!args.empty()) return ctx.Usage("compact takes no arguments");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
-  if (db == nullptr) return Status::NotFound("there is no database to compact yet");
-  LBT_ASSIGN_OR_RETURN(Database::CompactStats stats, db->Compact());
+  LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, ctx.LocalOnly());
+  LBT_ASSIGN_OR_RETURN(CompactStats stats, local->Compact());
   auto size = [](uint64_t bytes) {
     if (bytes >= (10u << 20)) return fmt::format("{:.1f} MiB", bytes / 1048576.0);
     if (bytes >= (10u << 10)) return fmt::format("{:.1f} KiB", bytes / 1024.0);
     return fmt::format("{} bytes", bytes);
   };
-  ctx.out->Write(fmt::format("compacted {}: {} -> {}\n", ctx.session->options().db_dir, size(stats.bytes_before),
+  ctx.out->Write(fmt::format("compacted {}: {} -> {}\n", local->dir(), size(stats.bytes_before),
                              size(stats.bytes_after)));
   return Status::OK();
 }
@@ -597,9 +564,9 @@ Status Version(CommandContext& ctx, const std::vector<std::string>& args) {
 
 Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args.size() != 1) return ctx.Usage("waitforreplication needs a table");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.DbFor(args[0], false));
+  Bigtable* bigtable = ctx.bigtable();
   // One local copy is always caught up; still check that the table exists.
-  return db->DescribeTable(args[0]).status();
+  return bigtable->GetTable(args[0]).status();
 }
 
 Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {

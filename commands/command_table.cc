@@ -16,10 +16,10 @@ Status CommandContext::Usage(const std::string& message) {
   return Status::InvalidArgument(fmt::format("{}; usage: {}", message, spec->usage));
 }
 
-Result<Database*> CommandContext::DbFor(std::string_view table, bool write) {
-  LBT_ASSIGN_OR_RETURN(Database * db, session->Db(write));
-  if (db == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", table));
-  return db;
+Result<LocalMaintenance*> CommandContext::LocalOnly() const {
+  if (LocalMaintenance* local = bigtable()->local()) return local;
+  return Status::FailedPrecondition(fmt::format(
+      "{} works on a local database only; {} runs its own maintenance", spec->name, bigtable()->Describe()));
 }
 
 const CommandSpec* FindCommand(std::string_view name) {

@@ -11,7 +11,7 @@
 #include "commands/output.h"
 #include "commands/renderer.h"
 #include "commands/session.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -28,9 +28,10 @@ struct CommandContext {
 
   // Marks the failure as a usage error (exit status 2) and returns it.
   Status Usage(const std::string& message);
-  // The database for a command on `table`: created if `write`; for a read
-  // of a database that does not exist yet, a NotFound error for the table.
-  Result<Database*> DbFor(std::string_view table, bool write);
+  Bigtable* bigtable() const { return session->bigtable(); }
+  // What only a local database can do; a FailedPrecondition naming the
+  // command for a remote Bigtable.
+  Result<LocalMaintenance*> LocalOnly() const;
 };
 
 using CommandHandler = Status (*)(CommandContext& ctx, const std::vector<std::string>& args);

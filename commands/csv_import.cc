@@ -57,8 +57,7 @@ Result<bool> CsvReader::Next(std::vector<std::string>* fields) {
   return true;
 }
 
-Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* in,
-                          const CsvImportOptions& options) {
+Result<int64_t> ImportCsv(std::istream* in, const RowBatchSink& sink, const CsvImportOptions& options) {
   CsvReader reader(in);
   std::vector<std::string> record;
   auto header = [&](const char* what) -> Result<std::vector<std::string>> {
@@ -96,8 +95,8 @@ Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* 
   std::vector<RowMutation> batch;
   auto flush = [&]() -> Status {
     if (batch.empty()) return Status::OK();
-    LBT_RETURN_IF_ERROR(db->MutateRows(table, batch));
     rows += static_cast<int64_t>(batch.size());
+    LBT_RETURN_IF_ERROR(sink(std::move(batch)));
     batch.clear();
     return options.on_batch ? options.on_batch(rows) : Status::OK();
   };

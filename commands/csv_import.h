@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/database.h"
-#include "engine/status.h"
+#include "commands/bulk_io.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -45,10 +45,9 @@ struct CsvImportOptions {
   std::function<Status(int64_t rows)> on_batch;
 };
 
-// Imports `in` into `table`; returns the number of rows written. Each
-// batch of rows is one transaction, so a failure keeps earlier batches.
-Result<int64_t> ImportCsv(Database* db, const std::string& table, std::istream* in,
-                          const CsvImportOptions& options);
+// Parses cbt's CSV layout from `in` into batches for `sink`; returns the
+// rows read. A failure keeps the batches handed on before it.
+Result<int64_t> ImportCsv(std::istream* in, const RowBatchSink& sink, const CsvImportOptions& options);
 
 }  // namespace lbt
 

@@ -18,8 +18,8 @@
 
 #include <string_view>
 
-#include "engine/filter.h"
-#include "engine/status.h"
+#include "filter/row_filter.h"
+#include "api/status.h"
 
 namespace lbt {
 

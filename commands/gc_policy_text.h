@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/schema.h"
-#include "engine/status.h"
+#include "api/schema.h"
+#include "api/status.h"
 
 namespace lbt {
 

@@ -16,8 +16,8 @@
 #include "commands/hbase_filter.h"
 #include "commands/interrupt.h"
 #include "commands/renderer.h"
-#include "engine/filter.h"
-#include "engine/row_reader.h"
+#include "commands/read_helpers.h"
+#include "filter/row_filter.h"
 
 namespace lbt {
 
@@ -36,6 +36,13 @@ void Line(HBaseContext& ctx, const std::string& text) { ctx.out->Write(text + "\
 Status Usage(HBaseContext& ctx, const std::string& message) {
   ctx.usage_error = true;
   return Status::InvalidArgument(message);
+}
+
+// Bigtable tables are always enabled: disable and enable are local only.
+Result<LocalMaintenance*> LocalOnly(HBaseContext& ctx, std::string_view command) {
+  if (LocalMaintenance* local = ctx.bigtable()->local()) return local;
+  return Status::FailedPrecondition(fmt::format("{} works on a local database only; Bigtable tables are always enabled",
+                                                command));
 }
 
 Status UnknownTable(std::string_view table) { return Status::NotFound(fmt::format("Unknown table {}!", table)); }
@@ -94,13 +101,6 @@ void NoteIgnoredReadOptions(HBaseContext& ctx, const HValue& hash) {
   }
 }
 
-// "f:q" -> family f, qualifier q ("f" alone: an empty qualifier).
-std::pair<std::string, std::string> SplitColumn(const std::string& column) {
-  size_t colon = column.find(':');
-  if (colon == std::string::npos) return {column, ""};
-  return {column.substr(0, colon), column.substr(colon + 1)};
-}
-
 // 't', 'r', 'f:q' at the front of a data command's arguments.
 struct CellAddress {
   std::string table, row, column, family, qualifier;
@@ -113,21 +113,17 @@ Result<CellAddress> CellAddressArgs(HBaseContext& ctx, const std::vector<HValue>
   LBT_ASSIGN_OR_RETURN(a.table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(a.row, StringArg(ctx, args, 1, "a row key"));
   LBT_ASSIGN_OR_RETURN(a.column, StringArg(ctx, args, 2, "a column"));
-  std::tie(a.family, a.qualifier) = SplitColumn(a.column);
+  ColumnName name = SplitColumn(a.column);
+  a.family = std::move(name.family);
+  a.qualifier = std::move(name.qualifier);
   return a;
 }
 
-// ---- database helpers ----
-
-Result<Database*> OpenDb(HBaseContext& ctx, std::string_view table, bool write) {
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(write));
-  if (db == nullptr) return UnknownTable(table);
-  return db;
-}
+// ---- table helpers ----
 
 // The table's spec, with HBase's wording for a missing or disabled table.
-Result<TableSpec> RequireTable(Database* db, std::string_view table, bool must_be_enabled) {
-  Result<TableSpec> spec = db->DescribeTable(table);
+Result<TableSpec> RequireTable(HBaseContext& ctx, std::string_view table, bool must_be_enabled) {
+  Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
   if (!spec.ok()) return spec.status().IsNotFound() ? UnknownTable(table) : spec.status();
   if (must_be_enabled && !spec->enabled) {
     return Status::FailedPrecondition(fmt::format("Table {} is disabled!", table));
@@ -135,11 +131,12 @@ Result<TableSpec> RequireTable(Database* db, std::string_view table, bool must_b
   return spec;
 }
 
-Result<Database*> DataTable(HBaseContext& ctx, std::string_view table, bool write, TableSpec* spec = nullptr) {
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, write));
-  LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(db, table, /*must_be_enabled=*/true));
+// The bigtable for reading or writing `table`'s data, once the table is
+// known to exist and be enabled; its spec in *spec if asked.
+Result<Bigtable*> DataTable(HBaseContext& ctx, std::string_view table, TableSpec* spec = nullptr) {
+  LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(ctx, table, /*must_be_enabled=*/true));
   if (spec != nullptr) *spec = std::move(s);
-  return db;
+  return ctx.bigtable();
 }
 
 // ---- families: HBase's VERSIONS and TTL as GC rules ----
@@ -260,8 +257,8 @@ Status Create(HBaseContext& ctx, const std::vector<HValue>& args) {
     families.push_back(std::move(family));
   }
   if (families.empty()) return Usage(ctx, "create needs at least one column family");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(true));
-  Status s = db->CreateTable(table, families);
+  Bigtable* bigtable = ctx.bigtable();
+  Status s = bigtable->CreateTable(table, families);
   if (s.IsAlreadyExists()) return Status::AlreadyExists(fmt::format("Table already exists: {}!", table));
   LBT_RETURN_IF_ERROR(s);
   if (Text(ctx)) Line(ctx, "Created table " + table);
@@ -271,20 +268,20 @@ Status Create(HBaseContext& ctx, const std::vector<HValue>& args) {
 Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   if (args.size() < 2) return Usage(ctx, "alter needs a family change such as NAME => 'f1', VERSIONS => 5");
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
+  Bigtable* bigtable = ctx.bigtable();
   for (size_t i = 1; i < args.size(); ++i) {
     const HValue& change = args[i];
     if (!change.IsHash()) return Usage(ctx, fmt::format("expected a hash, got {}", change.Describe()));
-    LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
     if (const HValue* doomed = change.Find("delete")) {
-      LBT_RETURN_IF_ERROR(db->DropFamily(table, doomed->text));
+      LBT_RETURN_IF_ERROR(bigtable->DeleteFamily(table, doomed->text));
       continue;
     }
     const HValue* name = change.Find("NAME");
     if (name == nullptr || !name->IsString()) return Usage(ctx, "alter needs NAME => 'family'");
     const HValue* method = change.Find("METHOD");
     if (method != nullptr && method->text == "delete") {
-      LBT_RETURN_IF_ERROR(db->DropFamily(table, name->text));
+      LBT_RETURN_IF_ERROR(bigtable->DeleteFamily(table, name->text));
       continue;
     }
     FamilySpec family;
@@ -296,9 +293,9 @@ Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
     }
     LBT_RETURN_IF_ERROR(ApplyFamilyOptions(ctx, change, &family, &shape));
     if (spec.FindFamily(name->text) != nullptr) {
-      LBT_RETURN_IF_ERROR(db->SetGcRule(table, family.name, family.gc_rule));
+      LBT_RETURN_IF_ERROR(bigtable->SetGcRule(table, family.name, family.gc_rule));
     } else {
-      LBT_RETURN_IF_ERROR(db->CreateFamily(table, family));
+      LBT_RETURN_IF_ERROR(bigtable->CreateFamily(table, family));
     }
   }
   if (Text(ctx)) {
@@ -310,8 +307,8 @@ Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
 
 Status Describe(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
   if (!Text(ctx)) {
     Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->TableInfo(spec);
     return Status::OK();
@@ -331,10 +328,9 @@ Status List(HBaseContext& ctx, const std::vector<HValue>& args) {
   }
   RE2 re(pattern);
   if (!re.ok()) return Usage(ctx, fmt::format("invalid regular expression '{}': {}", pattern, re.error()));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->DbOrNote(ctx.err));
   std::vector<std::string> tables;
-  if (db != nullptr) {
-    LBT_ASSIGN_OR_RETURN(std::vector<std::string> all, db->ListTables());
+  if (ctx.session->ExistsOrNote(ctx.err)) {
+    LBT_ASSIGN_OR_RETURN(std::vector<std::string> all, ctx.bigtable()->ListTables());
     for (const std::string& t : all) {
       if (RE2::FullMatch(t, re)) tables.push_back(t);
     }
@@ -351,8 +347,9 @@ Status List(HBaseContext& ctx, const std::vector<HValue>& args) {
 
 Status Exists(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->Db(false));
-  bool exists = db != nullptr && db->DescribeTable(table).ok();
+  Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
+  if (!spec.ok() && !spec.status().IsNotFound()) return spec.status();
+  const bool exists = spec.ok();
   if (Text(ctx)) {
     Line(ctx, fmt::format("Table {} {} exist", table, exists ? "does" : "does not"));
   } else {
@@ -397,10 +394,9 @@ Status Whoami(HBaseContext& ctx, const std::vector<HValue>& args) {
 // A local database is one server holding one region per table.
 Status ClusterStatus(HBaseContext& ctx, const std::vector<HValue>& args) {
   if (args.size() > 1) return Usage(ctx, "status takes at most one of 'simple', 'summary' or 'detailed'");
-  LBT_ASSIGN_OR_RETURN(Database * db, ctx.session->DbOrNote(ctx.err));
   size_t tables = 0;
-  if (db != nullptr) {
-    LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, db->ListTables());
+  if (ctx.session->ExistsOrNote(ctx.err)) {
+    LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, ctx.bigtable()->ListTables());
     tables = names.size();
   }
   if (!Text(ctx)) {
@@ -414,17 +410,18 @@ Status ClusterStatus(HBaseContext& ctx, const std::vector<HValue>& args) {
 // A table is one region, so it has no split keys.
 Status GetSplits(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
-  LBT_RETURN_IF_ERROR(RequireTable(db, table, false).status());
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
   Line(ctx, Text(ctx) ? "Total number of splits = 1" : json{{"splits", json::array()}}.dump());
   return Status::OK();
 }
 
 Status SetEnabled(HBaseContext& ctx, const std::vector<HValue>& args, bool enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
-  LBT_RETURN_IF_ERROR(RequireTable(db, table, false).status());
-  return db->SetTableEnabled(table, enabled);
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
+  LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, LocalOnly(ctx, enabled ? "enable" : "disable"));
+  return local->SetTableEnabled(table, enabled);
 }
 
 Status Disable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, false); }
@@ -432,8 +429,8 @@ Status Enable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEn
 
 Status IsEnabledOrDisabled(HBaseContext& ctx, const std::vector<HValue>& args, bool ask_enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, false));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
   bool answer = ask_enabled ? spec.enabled : !spec.enabled;
   Line(ctx, Text(ctx) ? (answer ? "true" : "false") : json{{ask_enabled ? "enabled" : "disabled", answer}}.dump());
   return Status::OK();
@@ -444,19 +441,21 @@ Status IsDisabled(HBaseContext& ctx, const std::vector<HValue>& args) { return I
 
 Status Drop(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(db, table, false));
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
   if (spec.enabled) return Status::FailedPrecondition(fmt::format("Table {} is enabled. Disable it first.", table));
-  return db->DropTable(table);
+  return bigtable->DeleteTable(table);
 }
 
 Status Truncate(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  LBT_ASSIGN_OR_RETURN(Database * db, OpenDb(ctx, table, true));
-  LBT_RETURN_IF_ERROR(RequireTable(db, table, false).status());
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
   if (Text(ctx)) Line(ctx, fmt::format("Truncating '{}' table (it may take a while):", table));
-  LBT_RETURN_IF_ERROR(db->DropRowRange(table, ""));
-  return db->SetTableEnabled(table, true);
+  LBT_RETURN_IF_ERROR(bigtable->DropRowRange(table, ""));
+  // HBase leaves a truncated table enabled.
+  if (LocalMaintenance* local = bigtable->local()) return local->SetTableEnabled(table, true);
+  return Status::OK();
 }
 
 // ---- data ----
@@ -483,18 +482,18 @@ Status Put(HBaseContext& ctx, const std::vector<HValue>& args) {
   if (args.size() > 4 && !args[4].IsHash()) {
     LBT_ASSIGN_OR_RETURN(ts, TimestampArg(ctx, args[4]));
   }
-  auto [family, qualifier] = SplitColumn(column);
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
-  return db->MutateRow(table, row, {Mutation::SetCell(family, qualifier, value, ts)});
+  ColumnName name = SplitColumn(column);
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  return bigtable->MutateRow(table, row, {Mutation::SetCell(name.family, name.qualifier, value, ts)});
 }
 
-// The read options shared by get and scan: columns, time, versions, filter.
 // How the HBase shell prints a column's values when COLUMNS names it
 // 'f:q:toInt': Bytes.toInt and its kin over the value's big-endian bytes.
 enum class ValueFormat { kBinary, kString, kInt, kLong, kShort };
 
-struct ReadRequest {
-  ReadOptions options;
+// The read options shared by get and scan: columns, time, versions, filter.
+struct HBaseRead {
+  ReadRequest request;
   std::vector<Filter> filters;  // chained in order
   int64_t versions = 1;         // HBase returns the newest version unless asked
   int64_t maxlength = -1;
@@ -509,43 +508,42 @@ Result<ValueFormat> ParseValueFormat(HBaseContext& ctx, const std::string& name)
   return Usage(ctx, fmt::format("unknown column formatter '{}'; lbt knows toString, toInt, toLong and toShort", name));
 }
 
-Status AddColumns(HBaseContext& ctx, const HValue& v, ReadRequest* request) {
+Status AddColumns(HBaseContext& ctx, const HValue& v, HBaseRead* read) {
   std::vector<HValue> list = v.kind == HValue::Kind::kArray ? v.items : std::vector<HValue>{v};
   for (const HValue& c : list) {
     if (!c.IsString()) return Usage(ctx, fmt::format("a column must be a string, got {}", c.Describe()));
-    size_t colon = c.text.find(':');
-    if (colon == std::string::npos) {
-      request->options.columns.push_back({c.text, std::nullopt});
+    ColumnName name = SplitColumn(c.text);
+    if (!name.has_colon) {
+      read->request.columns.push_back({name.family, std::nullopt});
       continue;
     }
-    std::string family = c.text.substr(0, colon), qualifier = c.text.substr(colon + 1);
     // As in the HBase shell, a third part names how to print the values.
-    if (size_t second = qualifier.find(':'); second != std::string::npos) {
-      LBT_ASSIGN_OR_RETURN(ValueFormat format, ParseValueFormat(ctx, qualifier.substr(second + 1)));
-      qualifier.resize(second);
-      request->formats[{family, qualifier}] = format;
+    if (size_t second = name.qualifier.find(':'); second != std::string::npos) {
+      LBT_ASSIGN_OR_RETURN(ValueFormat format, ParseValueFormat(ctx, name.qualifier.substr(second + 1)));
+      name.qualifier.resize(second);
+      read->formats[{name.family, name.qualifier}] = format;
     }
-    request->options.columns.push_back({std::move(family), std::move(qualifier)});
+    read->request.columns.push_back({std::move(name.family), std::move(name.qualifier)});
   }
   return Status::OK();
 }
 
 // Adds FILTER's value to the request. It is checked alone, so that an
-// error names the user's FILTER rather than the chain CompileRequest builds.
-Status AddUserFilter(HBaseContext& ctx, const HValue& value, ReadRequest* request) {
+// error names the user's FILTER rather than the chain FinishRequest builds.
+Status AddUserFilter(HBaseContext& ctx, const HValue& value, HBaseRead* read) {
   if (!value.IsString()) return Usage(ctx, "FILTER takes a filter string such as \"PrefixFilter('p')\"");
   LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(value.text));
   LBT_RETURN_IF_ERROR(CompileFilter(parsed, "FILTER").status());
-  request->filters.push_back(std::move(parsed));
+  read->filters.push_back(std::move(parsed));
   return Status::OK();
 }
 
-Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* request) {
-  if (const HValue* c = opts.Find("COLUMNS")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, request));
-  if (const HValue* c = opts.Find("COLUMN")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, request));
+Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, HBaseRead* read) {
+  if (const HValue* c = opts.Find("COLUMNS")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, read));
+  if (const HValue* c = opts.Find("COLUMN")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, read));
   if (const HValue* ts = opts.Find("TIMESTAMP")) {
     LBT_ASSIGN_OR_RETURN(int64_t micros, TimestampArg(ctx, *ts));
-    request->filters.push_back(Filter::TimestampRange(micros, micros + kMicrosPerMs));
+    read->filters.push_back(Filter::TimestampRange(micros, micros + kMicrosPerMs));
   }
   if (const HValue* range = opts.Find("TIMERANGE")) {
     if (range->kind != HValue::Kind::kArray || range->items.size() != 2) {
@@ -554,31 +552,31 @@ Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, ReadRequest* reque
     LBT_ASSIGN_OR_RETURN(int64_t start, TimestampArg(ctx, range->items[0]));
     LBT_ASSIGN_OR_RETURN(int64_t end, TimestampArg(ctx, range->items[1]));
     if (end <= start) return Usage(ctx, "TIMERANGE needs start < end");
-    request->filters.push_back(Filter::TimestampRange(start, end));
+    read->filters.push_back(Filter::TimestampRange(start, end));
   }
   if (const HValue* v = opts.Find("VERSIONS")) {
-    LBT_ASSIGN_OR_RETURN(request->versions, IntValue(ctx, *v, "VERSIONS"));
-    if (request->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
+    LBT_ASSIGN_OR_RETURN(read->versions, IntValue(ctx, *v, "VERSIONS"));
+    if (read->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
   }
   if (const HValue* f = opts.Find("FILTER")) {
-    LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, request));
+    LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, read));
   }
   if (const HValue* m = opts.Find("MAXLENGTH")) {
-    LBT_ASSIGN_OR_RETURN(request->maxlength, IntValue(ctx, *m, "MAXLENGTH"));
+    LBT_ASSIGN_OR_RETURN(read->maxlength, IntValue(ctx, *m, "MAXLENGTH"));
   }
   return Status::OK();
 }
 
 // As in HBase, the time range and the filter choose among all versions,
 // and VERSIONS then keeps the newest of what they let through.
-Result<std::unique_ptr<RowFilter>> CompileRequest(ReadRequest* request) {
-  if (request->filters.empty()) {
-    request->options.cells_per_column_limit = request->versions;  // the reader applies it cheaply
-    return std::unique_ptr<RowFilter>();
+void FinishRequest(HBaseRead* read) {
+  if (read->filters.empty()) {
+    read->request.cells_per_column_limit = read->versions;  // the reader applies it cheaply
+    return;
   }
-  std::vector<Filter> chain = request->filters;
-  chain.push_back(Filter::CellsPerColumnLimit(request->versions));
-  return CompileFilter(Filter::Chain(std::move(chain)));
+  std::vector<Filter> chain = read->filters;
+  chain.push_back(Filter::CellsPerColumnLimit(read->versions));
+  read->request.filter = Filter::Chain(std::move(chain));
 }
 
 // A big-endian signed integer of exactly `width` bytes, as Bytes.toInt and
@@ -593,10 +591,10 @@ std::optional<int64_t> BigEndian(const std::string& value, size_t width) {
 
 // A value as the request's formatter for its column prints it; a value
 // the formatter cannot read (the wrong length) is shown as raw bytes.
-std::string ValueText(const Cell& c, const ReadRequest& request) {
-  auto it = request.formats.find({c.family, c.qualifier});
+std::string ValueText(const Cell& c, const HBaseRead& read) {
+  auto it = read.formats.find({c.family, c.qualifier});
   std::optional<int64_t> n;
-  if (it != request.formats.end()) {
+  if (it != read.formats.end()) {
     switch (it->second) {
       case ValueFormat::kString: return c.value;
       case ValueFormat::kInt: n = BigEndian(c.value, 4); break;
@@ -608,9 +606,9 @@ std::string ValueText(const Cell& c, const ReadRequest& request) {
   return n ? std::to_string(*n) : ToStringBinary(c.value);
 }
 
-std::string CellText(const Cell& c, const ReadRequest& request) {
-  const int64_t maxlength = request.maxlength;
-  std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ValueText(c, request));
+std::string CellText(const Cell& c, const HBaseRead& read) {
+  const int64_t maxlength = read.maxlength;
+  std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ValueText(c, read));
   if (maxlength >= 0 && static_cast<int64_t>(text.size()) > maxlength) text.resize(maxlength);
   return text;
 }
@@ -621,29 +619,31 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
   if (args.size() < 2) return Usage(ctx, "get needs a table and a row");
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  ReadRequest request;
+  HBaseRead read;
   for (size_t i = 2; i < args.size(); ++i) {
     if (args[i].IsHash()) {
       LBT_RETURN_IF_ERROR(CheckKeys(ctx, args[i], {"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS",
                                                   "FILTER", "MAXLENGTH", "ATTRIBUTES", "AUTHORIZATIONS",
                                                   "CONSISTENCY"}));
       NoteIgnoredReadOptions(ctx, args[i]);
-      LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, args[i], &request));
+      LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, args[i], &read));
     } else {
-      LBT_RETURN_IF_ERROR(AddColumns(ctx, args[i], &request));
+      LBT_RETURN_IF_ERROR(AddColumns(ctx, args[i], &read));
     }
   }
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));
-  request.options.filter = filter.get();
+  FinishRequest(&read);
   TableSpec spec;
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false, &spec));
-  for (const ColumnSelector& c : request.options.columns) {
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table, &spec));
+  for (const ColumnSelector& c : read.request.columns) {
     if (spec.FindFamily(c.family) == nullptr) {
       return Status::NotFound(fmt::format("Unknown column family '{}' in table {}; its families are: {}", c.family,
                                           table, spec.FamilyList()));
     }
   }
-  LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, request.options));
+  read.request.rows.row_keys = {row_key};
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
+  std::optional<Row> row;
+  LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& r, int64_t) { row = r; }).status());
   if (!Text(ctx)) {
     auto renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
     renderer->BeginRows(&spec);
@@ -654,7 +654,7 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
   Line(ctx, "COLUMN  CELL");
   size_t cells = 0;
   if (row) {
-    for (const Cell& c : row->cells) Line(ctx, " " + ColumnText(c) + " " + CellText(c, request));
+    for (const Cell& c : row->cells) Line(ctx, " " + ColumnText(c) + " " + CellText(c, read));
     cells = row->cells.size();
   }
   Line(ctx, fmt::format("{} row(s)", cells));
@@ -699,44 +699,40 @@ Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
                                             "CACHE", "CACHE_BLOCKS", "RAW", "ATTRIBUTES", "AUTHORIZATIONS",
                                             "CONSISTENCY"}));
   NoteIgnoredReadOptions(ctx, opts);
-  ReadRequest request;
-  LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, opts, &request));
+  HBaseRead read;
+  LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, opts, &read));
   if (const HValue* r = opts.Find("REVERSED")) {
     if (r->kind != HValue::Kind::kBool) return Usage(ctx, "REVERSED takes true or false");
-    request.options.reversed = r->boolean;
+    read.request.reversed = r->boolean;
   }
-  LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, request.options.reversed, &request.options.rows));
+  LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, read.request.reversed, &read.request.rows));
   if (const HValue* limit = opts.Find("LIMIT")) {
-    LBT_ASSIGN_OR_RETURN(request.options.rows_limit, IntValue(ctx, *limit, "LIMIT"));
-    if (request.options.rows_limit < 1) return Usage(ctx, "LIMIT must be at least 1");
+    LBT_ASSIGN_OR_RETURN(read.request.rows_limit, IntValue(ctx, *limit, "LIMIT"));
+    if (read.request.rows_limit < 1) return Usage(ctx, "LIMIT must be at least 1");
   }
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));
-  request.options.filter = filter.get();
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));
+  FinishRequest(&read);
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
   const bool text = Text(ctx);
   std::unique_ptr<Renderer> renderer;
   TableSpec spec;
   if (text) {
     Line(ctx, "ROW  COLUMN+CELL");
   } else {
-    LBT_ASSIGN_OR_RETURN(spec, db->DescribeTable(table));
+    LBT_ASSIGN_OR_RETURN(spec, bigtable->GetTable(table));
     renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
     renderer->BeginRows(&spec);
   }
-  int64_t rows = 0;
-  for (Row row; reader->Next(&row); ++rows) {
-    if (InterruptRequested()) return Status::Cancelled("interrupted");
+  LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t) {
     if (!text) {
       renderer->Row(row);
-      continue;
+      return;
     }
     const std::string key = ToStringBinary(row.key);
     for (const Cell& c : row.cells) {
-      Line(ctx, fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c, request)));
+      Line(ctx, fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c, read)));
     }
-  }
-  LBT_RETURN_IF_ERROR(reader->status());
+  }));
   if (text) {
     Line(ctx, fmt::format("{} row(s)", rows));
   } else {
@@ -754,24 +750,20 @@ Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
     LBT_ASSIGN_OR_RETURN(interval, IntValue(ctx, *i, "INTERVAL"));
     if (interval < 1) return Usage(ctx, "INTERVAL must be at least 1");
   }
-  ReadRequest request;
-  LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, false, &request.options.rows));
+  HBaseRead read;
+  LBT_RETURN_IF_ERROR(ScanRange(ctx, opts, false, &read.request.rows));
   if (const HValue* f = opts.Find("FILTER")) {
-    LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, &request));
+    LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, &read));
   }
-  request.filters.push_back(Filter::StripValue());  // counting needs no values
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileRequest(&request));
-  request.options.filter = filter.get();
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, request.options));
-  int64_t rows = 0;
-  for (Row row; reader->Next(&row);) {
-    if (InterruptRequested()) return Status::Cancelled("interrupted");
-    if (++rows % interval == 0 && Text(ctx)) {
-      Line(ctx, fmt::format("Current count: {}, row: {}", rows, ToStringBinary(row.key)));
+  read.filters.push_back(Filter::StripValue());  // counting needs no values
+  FinishRequest(&read);
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
+  LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
+    if (n % interval == 0 && Text(ctx)) {
+      Line(ctx, fmt::format("Current count: {}, row: {}", n, ToStringBinary(row.key)));
     }
-  }
-  LBT_RETURN_IF_ERROR(reader->status());
+  }));
   if (Text(ctx)) {
     Line(ctx, fmt::format("{} row(s)", rows));
   } else {
@@ -783,20 +775,17 @@ Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
 Status Delete(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "delete needs a table, a row and a column"));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
   int64_t ts;
   if (args.size() > 3 && !args[3].IsHash()) {
     LBT_ASSIGN_OR_RETURN(ts, TimestampArg(ctx, args[3]));
   } else {
     // Without a timestamp, HBase deletes the newest version only.
-    ReadOptions latest;
-    latest.columns = {{family, qualifier}};
-    latest.cells_per_column_limit = 1;
-    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, latest));
-    if (!row) return Status::OK();
-    ts = row->cells[0].timestamp;
+    LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(bigtable, table, row_key, family, qualifier));
+    if (!latest) return Status::OK();
+    ts = latest->timestamp;
   }
-  return db->MutateRow(table, row_key, {Mutation::DeleteFromColumn(family, qualifier, {ts, ts + kMicrosPerMs})});
+  return bigtable->MutateRow(table, row_key, {Mutation::DeleteFromColumn(family, qualifier, {ts, ts + kMicrosPerMs})});
 }
 
 Status DeleteAll(HBaseContext& ctx, const std::vector<HValue>& args) {
@@ -804,24 +793,23 @@ Status DeleteAll(HBaseContext& ctx, const std::vector<HValue>& args) {
   if (args.size() == 2 && args[1].IsHash()) {
     const HValue* prefix = args[1].Find("ROWPREFIXFILTER");
     if (prefix == nullptr || !prefix->IsString()) return Usage(ctx, "deleteall takes a row, or {ROWPREFIXFILTER => 'p'}");
-    LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
-    return db->DropRowRange(table, prefix->text);
+    LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+    return bigtable->DropRowRange(table, prefix->text);
   }
   LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
-  if (args.size() == 2) return db->MutateRow(table, row_key, {Mutation::DeleteFromRow()});
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  if (args.size() == 2) return bigtable->MutateRow(table, row_key, {Mutation::DeleteFromRow()});
   LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
-  auto [family, qualifier] = SplitColumn(column);
+  ColumnName name = SplitColumn(column);
   TimestampRange range;
   if (args.size() > 3) {
     // With a timestamp: every version at or before it.
     LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampArg(ctx, args[3]));
     range = {0, ts + kMicrosPerMs};
   }
-  Mutation m = qualifier.empty() && column.find(':') == std::string::npos
-                   ? Mutation::DeleteFromFamily(family)
-                   : Mutation::DeleteFromColumn(family, qualifier, range);
-  return db->MutateRow(table, row_key, {m});
+  Mutation m = name.has_colon ? Mutation::DeleteFromColumn(name.family, name.qualifier, range)
+                             : Mutation::DeleteFromFamily(name.family);
+  return bigtable->MutateRow(table, row_key, {m});
 }
 
 Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
@@ -831,8 +819,8 @@ Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
   if (args.size() > 3 && !args[3].IsHash()) {
     LBT_ASSIGN_OR_RETURN(delta, IntValue(ctx, args[3], "the increment"));
   }
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
-  LBT_ASSIGN_OR_RETURN(Row out, db->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
   int64_t value = 0;
   DecodeInt64(out.cells.at(0).value, &value);
   Line(ctx, Text(ctx) ? fmt::format("COUNTER VALUE = {}", value) : json{{"counter", value}}.dump());
@@ -844,19 +832,16 @@ Status GetCounter(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "get_counter needs a table, a row and a column"));
   const std::string &table = a.table, &row_key = a.row, &column = a.column, &family = a.family,
                     &qualifier = a.qualifier;
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, false));
-  ReadOptions latest;
-  latest.columns = {{family, qualifier}};
-  latest.cells_per_column_limit = 1;
-  LBT_ASSIGN_OR_RETURN(std::optional<Row> row, db->ReadRow(table, row_key, latest));
-  if (!row) {
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(bigtable, table, row_key, family, qualifier));
+  if (!latest) {
     Line(ctx, Text(ctx) ? "No counter found at specified coordinates" : json{{"counter", nullptr}}.dump());
     return Status::OK();
   }
   int64_t value;
-  if (!DecodeInt64(row->cells[0].value, &value)) {
+  if (!DecodeInt64(latest->value, &value)) {
     return Status::FailedPrecondition(fmt::format("{} holds {} bytes, not an 8-byte counter", column,
-                                                  row->cells[0].value.size()));
+                                                  latest->value.size()));
   }
   Line(ctx, Text(ctx) ? fmt::format("COUNTER VALUE = {}", value) : json{{"counter", value}}.dump());
   return Status::OK();
@@ -867,8 +852,8 @@ Status Append(HBaseContext& ctx, const std::vector<HValue>& args) {
                        CellAddressArgs(ctx, args, 4, "append needs a table, a row, a column and a value"));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
-  LBT_ASSIGN_OR_RETURN(Database * db, DataTable(ctx, table, true));
-  LBT_ASSIGN_OR_RETURN(Row out, db->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
   const std::string& now = out.cells.at(0).value;
   Line(ctx, Text(ctx) ? "CURRENT VALUE = " + ToStringBinary(now) : RowToJson(out, ctx.session->options().bytes));
   return Status::OK();

@@ -14,7 +14,7 @@
 #include "commands/hbase_syntax.h"
 #include "commands/output.h"
 #include "commands/session.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -23,6 +23,8 @@ struct HBaseContext {
   Output* out;
   Output* err;
   bool usage_error = false;
+
+  Bigtable* bigtable() const { return session->bigtable(); }
 };
 
 using HBaseHandler = Status (*)(HBaseContext& ctx, const std::vector<HValue>& args);

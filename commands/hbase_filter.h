@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/filter.h"
-#include "engine/status.h"
+#include "filter/row_filter.h"
+#include "api/status.h"
 
 namespace lbt {
 

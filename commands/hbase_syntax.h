@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 

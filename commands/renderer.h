@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "commands/output.h"
-#include "engine/cell.h"
-#include "engine/read_options.h"
-#include "engine/schema.h"
+#include "api/cell.h"
+#include "api/row_set.h"
+#include "api/schema.h"
 
 namespace lbt {
 
@@ -30,6 +30,8 @@ enum class BytesMode { kAuto, kBase64 };
 struct ReadSummary {
   ReadStats stats;
   int64_t latency_ms = 0;
+  // Where the filter ran, when part of it ran on the client ("" otherwise).
+  std::string filter_placement;
 };
 
 class Renderer {

@@ -1,5 +1,5 @@
-// Session: what every command runs against: one database (opened on first
-// use, created on first write) and the output settings.
+// Session: what every command runs against: a Bigtable (a local database
+// or a remote instance, chosen by the shell) and the output settings.
 
 #ifndef LBT_COMMANDS_SESSION_H_
 #define LBT_COMMANDS_SESSION_H_
@@ -7,41 +7,35 @@
 #include <memory>
 #include <string>
 
+#include "api/bigtable.h"
+#include "api/status.h"
 #include "commands/output.h"
 #include "commands/renderer.h"
-#include "engine/database.h"
-#include "engine/status.h"
 
 namespace lbt {
 
 struct SessionOptions {
-  std::string db_dir = "lbt-data";
   OutputFormat format = OutputFormat::kText;
   BytesMode bytes = BytesMode::kAuto;
-  bool read_only = false;
-  // false: no fsync per transaction, one when a bulk command ends (see README).
-  bool sync = true;
 };
 
 class Session {
  public:
-  explicit Session(SessionOptions options) : options_(std::move(options)) {}
-  ~Session();
+  // `bigtable` must not be null.
+  Session(SessionOptions options, std::unique_ptr<Bigtable> bigtable)
+      : options_(std::move(options)), bigtable_(std::move(bigtable)) {}
 
   const SessionOptions& options() const { return options_; }
+  Bigtable* bigtable() const { return bigtable_.get(); }
 
-  // The database. If it does not exist yet it is created when `create`,
-  // and otherwise nullptr is returned (a read of an empty place).
-  Result<Database*> Db(bool create);
-
-  // For commands that list what is there: the database, or nullptr with a
-  // note on `err` that none is there yet, so that a mistyped --db does not
-  // pass for an empty database.
-  Result<Database*> DbOrNote(Output* err);
+  // For commands that list what is there: false, with a note on `err`, when
+  // no database exists yet, so that a mistyped --db does not pass for an
+  // empty database.
+  bool ExistsOrNote(Output* err) const;
 
  private:
   SessionOptions options_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<Bigtable> bigtable_;
 };
 
 }  // namespace lbt

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "engine/lmdb_env.h"
-#include "engine/schema.h"
-#include "engine/status.h"
+#include "api/schema.h"
+#include "api/status.h"
 
 namespace lbt {
 

@@ -14,7 +14,7 @@
 #include <set>
 
 #include "engine/key_codec.h"
-#include "engine/limits.h"
+#include "api/limits.h"
 #include "engine/lmdb_env.h"
 #include "engine/row_cursor.h"
 #include "engine/row_reader.h"
@@ -324,7 +324,7 @@ Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::strin
   return spec;
 }
 
-Result<Database::CompactStats> Database::Compact() {
+Result<CompactStats> Database::Compact() {
   if (options_.read_only) return Status::FailedPrecondition("the database is open read-only");
   if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     return Status::FailedPrecondition(

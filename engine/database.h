@@ -29,11 +29,12 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/cell.h"
-#include "engine/mutation.h"
+#include "api/bigtable.h"
+#include "api/cell.h"
+#include "api/mutation.h"
 #include "engine/read_options.h"
-#include "engine/schema.h"
-#include "engine/status.h"
+#include "api/schema.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -58,19 +59,6 @@ struct DatabaseOptions {
   // The current time in microseconds; the system clock if unset. Tests set
   // it to make "now" and ages deterministic.
   std::function<int64_t()> clock;
-};
-
-// A row key that splits a table, with the approximate bytes of the rows
-// before it (Bigtable's SampleRowKeys). The last sample has an empty key
-// and the table's total.
-struct KeySample {
-  std::string row_key;
-  int64_t offset_bytes = 0;
-};
-
-struct GcStats {
-  int64_t cells_examined = 0;
-  int64_t cells_deleted = 0;
 };
 
 class Database {
@@ -163,10 +151,6 @@ class Database {
   // Flushes committed writes to disk; a no-op unless opened with sync off.
   Status Sync();
 
-  struct CompactStats {
-    uint64_t bytes_before = 0;
-    uint64_t bytes_after = 0;
-  };
   // Rewrites the data file without free pages (LMDB's compacting copy).
   // Refused while another process has the database open.
   // REQUIRES: no reader of this database is alive and no other thread

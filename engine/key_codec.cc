@@ -141,16 +141,4 @@ std::string RowKeyPrefix(TableId table, std::string_view row_key_prefix) {
   return p;
 }
 
-std::string PrefixSuccessor(std::string_view prefix) {
-  std::string s(prefix);
-  while (!s.empty()) {
-    if (static_cast<uint8_t>(s.back()) != 0xff) {
-      s.back() = static_cast<char>(static_cast<uint8_t>(s.back()) + 1);
-      return s;
-    }
-    s.pop_back();
-  }
-  return s;
-}
-
 }  // namespace lbt

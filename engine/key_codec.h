@@ -23,9 +23,11 @@
 #include <string>
 #include <string_view>
 
+#include "api/row_set.h"
+#include "api/schema.h"
+
 namespace lbt {
 
-using TableId = uint32_t;
 
 // Appends escape(s) to *out.
 void AppendEscaped(std::string* out, std::string_view s);
@@ -66,10 +68,6 @@ std::string ColumnPrefix(TableId table, std::string_view row, std::string_view f
 // The prefix that every cell key of every row whose key starts with
 // `row_key_prefix` begins with (and no other cell key does).
 std::string RowKeyPrefix(TableId table, std::string_view row_key_prefix);
-
-// The smallest string greater than every string that starts with `prefix`,
-// or "" if there is none (prefix empty or all 0xFF).
-std::string PrefixSuccessor(std::string_view prefix);
 
 }  // namespace lbt
 

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "engine/lmdb_env.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/cell.h"
+#include "api/cell.h"
 #include "engine/lmdb_env.h"
 #include "engine/ordered_store.h"
 #include "engine/read_options.h"
-#include "engine/schema.h"
-#include "engine/status.h"
+#include "api/schema.h"
+#include "api/status.h"
 
 namespace lbt {
 

@@ -12,9 +12,9 @@
 
 #include <memory>
 
-#include "engine/cell.h"
+#include "api/cell.h"
 #include "engine/read_options.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "engine/key_codec.h"
-#include "engine/limits.h"
+#include "api/limits.h"
 
 namespace lbt {
 

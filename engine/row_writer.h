@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "engine/lmdb_env.h"
-#include "engine/mutation.h"
-#include "engine/schema.h"
-#include "engine/status.h"
+#include "api/mutation.h"
+#include "api/schema.h"
+#include "api/status.h"
 #include "engine/stores.h"
 
 namespace lbt {

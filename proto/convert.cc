@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/limits.h"
+#include "api/limits.h"
 
 namespace lbt::proto {
 
@@ -585,6 +585,38 @@ admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::T
   for (const auto& [name, family] : table.families) (*out.mutable_column_families())[name] = ToProto(family);
   out.set_granularity(admin::Table::MILLIS);
   out.set_deletion_protection(table.deletion_protection);
+  return out;
+}
+
+Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
+  TableSpec out;
+  LBT_ASSIGN_OR_RETURN(TableName name, ParseTableName(table.name(), std::string(field) + ".name"));
+  out.name = std::move(name.table);
+  out.deletion_protection = table.deletion_protection();
+  for (const auto& [family_name, family] : table.column_families()) {
+    LBT_ASSIGN_OR_RETURN(FamilySpec spec, FromProto(family_name, family,
+                                                    fmt::format("{}.column_families[{}]", field, family_name)));
+    out.families.emplace(family_name, std::move(spec));
+  }
+  return out;
+}
+
+Row FromProto(const v2::Row& row) {
+  Row out;
+  out.key = row.key();
+  for (const v2::Family& family : row.families()) {
+    for (const v2::Column& column : family.columns()) {
+      for (const v2::Cell& cell : column.cells()) {
+        Cell c;
+        c.family = family.name();
+        c.qualifier = column.qualifier();
+        c.timestamp = cell.timestamp_micros();
+        c.value = cell.value();
+        c.labels.assign(cell.labels().begin(), cell.labels().end());
+        out.cells.push_back(std::move(c));
+      }
+    }
+  }
   return out;
 }
 

@@ -15,11 +15,11 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/filter.h"
-#include "engine/mutation.h"
-#include "engine/read_options.h"
-#include "engine/schema.h"
-#include "engine/status.h"
+#include "api/filter.h"
+#include "api/mutation.h"
+#include "api/row_set.h"
+#include "api/schema.h"
+#include "api/status.h"
 #include "google/bigtable/admin/v2/table.pb.h"
 #include "google/bigtable/admin/v2/types.pb.h"
 #include "google/bigtable/v2/data.pb.h"
@@ -74,6 +74,8 @@ v2::ReadModifyWriteRule ToProto(const ReadModifyWriteRule& rule);
 
 // A row as Bigtable's Row message (families grouped, columns grouped).
 v2::Row ToProto(const Row& row);
+// And back, cells in the message's order.
+Row FromProto(const v2::Row& row);
 
 // ---- schema ----
 
@@ -92,6 +94,8 @@ admin::ColumnFamily ToProto(const FamilySpec& family);
 // The table as the view asks: NAME_ONLY gives the name only; every other
 // view adds the families and deletion protection.
 admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::Table::View view);
+// A table a service describes; `field` names it in errors.
+Result<TableSpec> FromProto(const admin::Table& table, std::string_view field);
 
 }  // namespace lbt::proto
 

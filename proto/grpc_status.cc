@@ -16,8 +16,40 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case C::kCorruption: code = grpc::StatusCode::DATA_LOSS; break;
     case C::kIOError: code = grpc::StatusCode::INTERNAL; break;
     case C::kCancelled: code = grpc::StatusCode::CANCELLED; break;
+    case C::kAborted: code = grpc::StatusCode::ABORTED; break;
+    case C::kUnavailable: code = grpc::StatusCode::UNAVAILABLE; break;
+    case C::kDeadlineExceeded: code = grpc::StatusCode::DEADLINE_EXCEEDED; break;
+    case C::kPermissionDenied: code = grpc::StatusCode::PERMISSION_DENIED; break;
+    case C::kUnauthenticated: code = grpc::StatusCode::UNAUTHENTICATED; break;
+    case C::kUnimplemented: code = grpc::StatusCode::UNIMPLEMENTED; break;
+    case C::kInternal: code = grpc::StatusCode::INTERNAL; break;
   }
   return grpc::Status(code, status.message());
+}
+
+Status FromGrpcStatus(const grpc::Status& status) {
+  using G = grpc::StatusCode;
+  using C = Status::Code;
+  C code = C::kInternal;
+  switch (status.error_code()) {
+    case G::OK: return Status::OK();
+    case G::NOT_FOUND: code = C::kNotFound; break;
+    case G::ALREADY_EXISTS: code = C::kAlreadyExists; break;
+    case G::INVALID_ARGUMENT: code = C::kInvalidArgument; break;
+    case G::FAILED_PRECONDITION: code = C::kFailedPrecondition; break;
+    case G::OUT_OF_RANGE: code = C::kOutOfRange; break;
+    case G::RESOURCE_EXHAUSTED: code = C::kResourceExhausted; break;
+    case G::DATA_LOSS: code = C::kCorruption; break;
+    case G::CANCELLED: code = C::kCancelled; break;
+    case G::ABORTED: code = C::kAborted; break;
+    case G::UNAVAILABLE: code = C::kUnavailable; break;
+    case G::DEADLINE_EXCEEDED: code = C::kDeadlineExceeded; break;
+    case G::PERMISSION_DENIED: code = C::kPermissionDenied; break;
+    case G::UNAUTHENTICATED: code = C::kUnauthenticated; break;
+    case G::UNIMPLEMENTED: code = C::kUnimplemented; break;
+    default: code = C::kInternal; break;
+  }
+  return Status::FromCode(code, status.error_message());
 }
 
 }  // namespace lbt::proto

@@ -1,4 +1,4 @@
-// Engine statuses as the gRPC statuses Bigtable's clients see: the one
+// Statuses as the gRPC statuses Bigtable's clients see, and back: the one
 // place where lbt's status codes meet gRPC's.
 
 #ifndef LBT_PROTO_GRPC_STATUS_H_
@@ -6,13 +6,17 @@
 
 #include <grpcpp/support/status.h>
 
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt::proto {
 
 // The gRPC status for an engine status. Limits exceeded are
 // INVALID_ARGUMENT, as Bigtable reports them.
 grpc::Status ToGrpcStatus(const Status& status);
+
+// The other way, for a client: a service's answer as a Status with the
+// service's message.
+Status FromGrpcStatus(const grpc::Status& status);
 
 }  // namespace lbt::proto
 

@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "engine/cell.h"
-#include "engine/status.h"
+#include "api/cell.h"
+#include "api/status.h"
 #include "google/bigtable/v2/bigtable.pb.h"
 
 namespace lbt::proto {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/database.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt::server {
 

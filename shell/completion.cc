@@ -15,16 +15,12 @@ namespace {
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::vector<std::string> Tables(Session* session) {
-  Result<Database*> db = session->Db(false);
-  if (!db.ok() || *db == nullptr) return {};
-  Result<std::vector<std::string>> tables = (*db)->ListTables();
+  Result<std::vector<std::string>> tables = session->bigtable()->ListTables();
   return tables.ok() ? *tables : std::vector<std::string>{};
 }
 
 std::vector<std::string> Families(Session* session, const std::string& table) {
-  Result<Database*> db = session->Db(false);
-  if (!db.ok() || *db == nullptr) return {};
-  Result<TableSpec> spec = (*db)->DescribeTable(table);
+  Result<TableSpec> spec = session->bigtable()->GetTable(table);
   std::vector<std::string> out;
   if (spec.ok()) {
     for (const auto& [name, f] : spec->families) out.push_back(name);

@@ -13,6 +13,7 @@
 #include "shell/repl.h"
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
+#include "shell/target.h"
 
 namespace {
 
@@ -32,9 +33,14 @@ int main(int argc, char** argv) {
   const lbt::ShellOptions& options = parsed.options;
   if (!options.words.empty() && options.words[0] == "serve") return lbt::RunServe(argv, options);
 
-  lbt::Session session(options.session);
   lbt::Output out(stdout);
   lbt::Output err(stderr);
+  lbt::Result<std::unique_ptr<lbt::Bigtable>> target = lbt::OpenTarget(argv, options);
+  if (!target.ok()) {
+    err.Write("error: " + target.status().message() + "\n");
+    return 1;
+  }
+  lbt::Session session(options.session, std::move(target).value());
   lbt::ScriptRunner runner(&session, &out, &err, {options.keep_going, options.echo});
 
   if (!options.words.empty() && options.words[0].size() > 1 && options.words[0][0] == '-') {

@@ -2,17 +2,152 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 
 namespace lbt {
 
+namespace {
+
+// cbt's global flags, as given on the command line.
+struct RemoteFlags {
+  std::string project, instance, creds, admin_endpoint, data_endpoint, app_profile, timeout, auth_token;
+  bool Selected() const { return !project.empty() || !instance.empty(); }
+};
+
+constexpr const char* kCbtFlags[] = {"project",       "instance",    "creds",   "admin-endpoint",
+                                     "data-endpoint", "app-profile", "timeout", "auth-token"};
+
+// cbt spells its flags with one dash (-project p); CLI11 wants two. The
+// flags before the command are rewritten; the command's words are not.
+std::vector<std::string> CbtFlagsAsLong(int argc, char** argv) {
+  std::vector<std::string> args;
+  bool in_command = false;
+  bool value_next = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (!in_command && !value_next && arg.size() > 1 && arg[0] == '-' && arg[1] != '-') {
+      std::string name = arg.substr(1, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 1);
+      for (const char* flag : kCbtFlags) {
+        if (name == flag) arg = "-" + arg;
+      }
+    }
+    if (!in_command && !value_next && (arg.empty() || arg[0] != '-')) in_command = true;
+    // Options that take a value as the next word.
+    static const char* kValued[] = {"--db", "--format", "--bytes", "--sync", "-c", "--command", "-f", "--file",
+                                    "--project", "--instance", "--creds", "--admin-endpoint", "--data-endpoint",
+                                    "--app-profile", "--timeout", "--auth-token"};
+    bool valued = false;
+    for (const char* v : kValued) valued |= arg == v;
+    value_next = !in_command && !value_next && valued;
+    args.push_back(std::move(arg));
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes them reversed
+  return args;
+}
+
+void AddRemoteFlags(CLI::App* app, RemoteFlags* r) {
+  const char* group = "A remote Bigtable (cbt's flags, also with one dash; see README)";
+  app->add_option("--project", r->project, "Project of a remote instance: commands run there")->group(group);
+  app->add_option("--instance", r->instance, "Remote instance: commands run there")->group(group);
+  app->add_option("--creds", r->creds, "Service account key file (default: application-default credentials)")
+      ->group(group);
+  app->add_option("--data-endpoint", r->data_endpoint, "host:port of the Data API")->group(group);
+  app->add_option("--admin-endpoint", r->admin_endpoint, "host:port of the Table Admin API")->group(group);
+  app->add_option("--app-profile", r->app_profile, "App profile for data requests")->group(group);
+  app->add_option("--timeout", r->timeout, "Deadline of each call, e.g. 10s, 500ms, 1m")->group(group);
+  app->add_option("--auth-token", r->auth_token, "Not supported")->group(group);
+}
+
+// A Go duration as cbt takes it ("1m30s", "500ms") in milliseconds, or -1.
+int64_t ParseDurationMillis(const std::string& text) {
+  static const std::pair<const char*, double> kUnits[] = {{"ms", 1}, {"us", 1e-3}, {"µs", 1e-3}, {"ns", 1e-6},
+                                                          {"s", 1000}, {"m", 60000}, {"h", 3600000}};
+  double total = 0;
+  size_t i = 0;
+  if (text.empty()) return -1;
+  while (i < text.size()) {
+    size_t start = i;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+    if (i == start) return -1;
+    double n = std::stod(text.substr(start, i - start));
+    bool matched = false;
+    for (const auto& [unit, millis] : kUnits) {
+      if (text.compare(i, std::strlen(unit), unit) == 0) {
+        total += n * millis;
+        i += std::strlen(unit);
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) return -1;
+  }
+  return static_cast<int64_t>(total);
+}
+
+// ~/.cbtrc: "key = value" lines, as cbt reads them; # starts a comment.
+std::map<std::string, std::string> ReadCbtrc() {
+  std::map<std::string, std::string> settings;
+  const char* home = std::getenv("HOME");
+  if (home == nullptr) return settings;
+  std::ifstream in(std::string(home) + "/.cbtrc");
+  for (std::string line; std::getline(in, line);) {
+    size_t eq = line.find('=');
+    if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
+    auto trim = [](std::string t) {
+      t.erase(0, t.find_first_not_of(" \t\r"));
+      t.erase(t.find_last_not_of(" \t\r") + 1);
+      return t;
+    };
+    settings[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
+  }
+  return settings;
+}
+
+// Flags first, then ~/.cbtrc, then BIGTABLE_EMULATOR_HOST; "" or an error.
+std::string ResolveRemote(const RemoteFlags& flags, std::optional<RemoteOptions>* out) {
+  if (!flags.auth_token.empty()) {
+    return "-auth-token is not supported by lbt; use -creds <service-account.json> or application-default "
+           "credentials";
+  }
+  std::map<std::string, std::string> rc = ReadCbtrc();
+  auto pick = [&](const std::string& flag, const char* key) { return flag.empty() ? rc[key] : flag; };
+  RemoteOptions r;
+  r.project = pick(flags.project, "project");
+  r.instance = pick(flags.instance, "instance");
+  r.creds = pick(flags.creds, "creds");
+  r.data_endpoint = pick(flags.data_endpoint, "data-endpoint");
+  r.admin_endpoint = pick(flags.admin_endpoint, "admin-endpoint");
+  r.app_profile = pick(flags.app_profile, "app-profile");
+  const std::string timeout = pick(flags.timeout, "timeout");
+  if (!timeout.empty()) {
+    r.timeout_ms = ParseDurationMillis(timeout);
+    if (r.timeout_ms <= 0) return "bad -timeout '" + timeout + "': expected a duration such as 10s, 500ms or 1m";
+  }
+  if (r.project.empty()) return "-instance needs -project (or project = ... in ~/.cbtrc)";
+  if (r.instance.empty()) return "-project needs -instance (or instance = ... in ~/.cbtrc)";
+  if (const char* emulator = std::getenv("BIGTABLE_EMULATOR_HOST"); emulator != nullptr && *emulator != '\0') {
+    r.emulator_host = emulator;
+  }
+  *out = std::move(r);
+  return "";
+}
+
+}  // namespace
+
 ParsedOptions ParseOptions(int argc, char** argv) {
   ParsedOptions parsed;
   ShellOptions& o = parsed.options;
   const char* env_db = std::getenv("LBT_DB");
-  o.session.db_dir = env_db != nullptr && *env_db != '\0' ? env_db : "lbt-data";
+  if (env_db != nullptr && *env_db != '\0') o.local.db_dir = env_db;
+  RemoteFlags remote;
+  std::vector<std::string> args = CbtFlagsAsLong(argc, argv);
 
   CLI::App app{
       "lbt: a local, persistent Bigtable that speaks cbt's and the HBase shell's languages.\n"
@@ -33,7 +168,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.set_version_flag("--version", "lbt 0.1.0");
   app.option_defaults()->always_capture_default();
 
-  app.add_option("--db", o.session.db_dir, "Database directory (default: $LBT_DB, else ./lbt-data)");
+  CLI::Option* db = app.add_option("--db", o.local.db_dir, "Database directory (default: $LBT_DB, else ./lbt-data)");
   std::map<std::string, OutputFormat> formats = {
       {"text", OutputFormat::kText}, {"json", OutputFormat::kJson}, {"jsonl", OutputFormat::kJsonl}};
   app.add_option("--format", o.session.format, "Output: text (cbt's), json or jsonl")
@@ -44,9 +179,9 @@ ParsedOptions ParseOptions(int argc, char** argv) {
                  "JSON bytes fields: text (UTF-8 as strings, else *_b64) or base64 (always *_b64)")
       ->transform(CLI::CheckedTransformer(bytes, CLI::ignore_case).description("text|base64"))
       ->default_str("text");
-  app.add_flag("--read-only", o.session.read_only, "Open the database read-only");
+  CLI::Option* read_only = app.add_flag("--read-only", o.local.read_only, "Open the database read-only");
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
-  app.add_option("--sync", o.session.sync,
+  CLI::Option* sync = app.add_option("--sync", o.local.sync,
                  "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
                  "loads, and a crash may lose the latest writes (never the file's consistency)")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
@@ -56,14 +191,28 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   app.add_flag("--keep-going", o.keep_going, "In scripts, run on after a failed command (exit 1 at the end)");
   app.add_flag("--echo", o.echo, "Print each command before its output");
 
+  AddRemoteFlags(&app, &remote);
+
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     parsed.exit_now = true;
     parsed.exit_code = app.exit(e) == 0 ? 0 : 2;
     return parsed;
   }
   o.words = app.remaining();
+  if (remote.Selected()) {
+    std::string error;
+    if (db->count() > 0) error = "--db names a local database and -project/-instance a remote one; choose one";
+    if (sync->count() > 0) error = "--sync applies to a local database only";
+    if (read_only->count() > 0) error = "--read-only applies to a local database only";
+    if (error.empty()) error = ResolveRemote(remote, &o.remote);
+    if (!error.empty()) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      parsed.exit_now = true;
+      parsed.exit_code = 2;
+    }
+  }
   return parsed;
 }
 

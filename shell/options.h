@@ -3,15 +3,28 @@
 #ifndef LBT_SHELL_OPTIONS_H_
 #define LBT_SHELL_OPTIONS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands/session.h"
+#include "remote/remote_options.h"
 
 namespace lbt {
 
+// The local database: --db, else $LBT_DB, else ./lbt-data.
+struct LocalOptions {
+  std::string db_dir = "lbt-data";
+  bool read_only = false;
+  // false: no fsync per transaction, one when a bulk command ends (see README).
+  bool sync = true;
+};
+
 struct ShellOptions {
   SessionOptions session;
+  LocalOptions local;
+  // Set when -project or -instance select a remote instance.
+  std::optional<RemoteOptions> remote;
   std::vector<std::string> commands;  // -c, in order
   std::string script;                 // -f
   bool keep_going = false;

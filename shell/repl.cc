@@ -78,10 +78,14 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
 
-  const std::string name = std::filesystem::path(session->options().db_dir).filename().string();
+  Bigtable* bigtable = session->bigtable();
+  const LocalMaintenance* local = bigtable->local();
+  const std::string name =
+      local != nullptr ? std::filesystem::path(local->dir()).filename().string() : bigtable->PromptName();
   const std::string prompt = "lbt:" + name + "> ";
   const std::string more = std::string(prompt.size() - 4, ' ') + "..> ";
-  out->Write("lbt 0.1.0 on " + session->options().db_dir + ". Type 'help' for commands, Ctrl-D to leave.\n");
+  out->Write("lbt 0.1.0 on " + (local != nullptr ? local->dir() : bigtable->Describe()) +
+             ". Type 'help' for commands, Ctrl-D to leave.\n");
   out->Flush();
 
   std::string pending;

@@ -55,7 +55,7 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
 int RunServe(char**, const ShellOptions& options) {
   // The global --db, --sync and --read-only are the defaults.
   const std::vector<std::string>& words = options.words;
-  const SessionOptions& defaults = options.session;
+  const LocalOptions& defaults = options.local;
   ServeCommandOptions o;
   o.db_dir = defaults.db_dir;
   o.sync = defaults.sync;

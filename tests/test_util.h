@@ -17,7 +17,7 @@
 
 #include "engine/database.h"
 #include "engine/row_reader.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 #define ASSERT_OK(expr)                                  \
   do {                                                   \

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "engine/local_bigtable.h"
 #include "commands/command_table.h"
 #include "commands/tokenizer.h"
 #include "tests/test_util.h"
@@ -25,9 +26,8 @@ class CbtCommandsTest : public ::testing::Test {
 
   void Open(OutputFormat format) {
     SessionOptions options;
-    options.db_dir = dir_.Sub("db");
     options.format = format;
-    session_ = std::make_unique<Session>(options);
+    session_ = std::make_unique<Session>(options, std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{}));
   }
 
   // Runs one line as the shell and scripts do; returns its exit code and

@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 
+#include "engine/local_bigtable.h"
 #include "commands/command_table.h"
 #include "commands/tokenizer.h"
 #include "tests/test_util.h"
@@ -41,9 +42,7 @@ TEST_P(GoldenTest, MatchesRealCbt) {
   const fs::path dir = fs::path(LBT_SOURCE_DIR) / "tests/golden/cbt";
   const std::string name = GetParam();
   testing::TempDir db_dir;
-  SessionOptions options;
-  options.db_dir = db_dir.Sub("db");
-  Session session(options);
+  Session session(SessionOptions{}, std::make_unique<LocalBigtable>(db_dir.Sub("db"), DatabaseOptions{}));
   std::string stdout_text, stderr_text;
   Output out(&stdout_text), err(&stderr_text);
 

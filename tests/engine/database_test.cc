@@ -216,7 +216,7 @@ TEST(DatabaseTest, CompactShrinksTheFileAndKeepsTheData) {
   ASSERT_OK(db->MutateRows("t", rows));
   ASSERT_OK(db->DropRowRange("t", "r1"));
   ASSERT_OK_AND_ASSIGN(int64_t before, db->CountRows("t"));
-  ASSERT_OK_AND_ASSIGN(Database::CompactStats stats, db->Compact());
+  ASSERT_OK_AND_ASSIGN(CompactStats stats, db->Compact());
   EXPECT_LT(stats.bytes_after, stats.bytes_before / 2) << stats.bytes_before << " -> " << stats.bytes_after;
   ASSERT_OK_AND_ASSIGN(int64_t after, db->CountRows("t"));
   EXPECT_EQ(after, before);

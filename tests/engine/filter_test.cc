@@ -1,4 +1,4 @@
-#include "engine/filter.h"
+#include "filter/row_filter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // Mutations through Database: SetCell, deletes, AddToCell, atomicity,
 // timestamps, limits, ReadModifyWrite and CheckAndMutate.
 
-#include "engine/mutation.h"
+#include "api/mutation.h"
 
 #include <gtest/gtest.h>
 
 #include "engine/database.h"
-#include "engine/limits.h"
+#include "api/limits.h"
 #include "tests/test_util.h"
 
 namespace lbt {

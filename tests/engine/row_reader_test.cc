@@ -9,7 +9,7 @@
 #include <random>
 
 #include "engine/database.h"
-#include "engine/limits.h"
+#include "api/limits.h"
 #include "tests/test_util.h"
 
 namespace lbt {

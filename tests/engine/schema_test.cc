@@ -1,4 +1,4 @@
-#include "engine/schema.h"
+#include "api/schema.h"
 
 #include <gtest/gtest.h>
 

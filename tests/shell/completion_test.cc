@@ -1,6 +1,7 @@
 // Tab completion, driven by the command table: what each place in a line
 // is offered.
 
+#include "engine/local_bigtable.h"
 #include "shell/completion.h"
 
 #include <gtest/gtest.h>
@@ -16,12 +17,9 @@ namespace {
 class CompletionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    SessionOptions options;
-    options.db_dir = dir_.Sub("db");
-    session_ = std::make_unique<Session>(options);
-    auto db = session_->Db(true);
-    ASSERT_TRUE(db.ok());
-    ASSERT_OK((*db)->CreateTable("metrics", {{"cf", GcRule::Never(), ValueType::kBytes},
+    session_ = std::make_unique<Session>(SessionOptions{},
+                                         std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{}));
+    ASSERT_OK(session_->bigtable()->CreateTable("metrics", {{"cf", GcRule::Never(), ValueType::kBytes},
                                              {"stats", GcRule::Never(), ValueType::kBytes}}));
   }
 

@@ -1,7 +1,7 @@
 // Cells and rows as reads return them and mutations describe them.
 
-#ifndef LBT_ENGINE_CELL_H_
-#define LBT_ENGINE_CELL_H_
+#ifndef LBT_API_CELL_H_
+#define LBT_API_CELL_H_
 
 #include <cstdint>
 #include <string>
@@ -40,4 +40,4 @@ bool DecodeInt64(const std::string& bytes, int64_t* v);
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_CELL_H_
+#endif  // LBT_API_CELL_H_

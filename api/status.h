@@ -5,8 +5,8 @@
 // wrong and, where it helps, what was expected. "Row not found" is not an
 // error; methods that look a row up return an empty optional instead.
 
-#ifndef LBT_ENGINE_STATUS_H_
-#define LBT_ENGINE_STATUS_H_
+#ifndef LBT_API_STATUS_H_
+#define LBT_API_STATUS_H_
 
 #include <cassert>
 #include <optional>
@@ -29,6 +29,14 @@ class Status {
     kCorruption,          // stored bytes are not what lbt wrote
     kIOError,             // the operating system refused
     kCancelled,           // the caller asked to stop
+    // From a remote Bigtable:
+    kAborted,             // the request conflicted with another; or some rows of a batch failed
+    kUnavailable,         // the service cannot be reached now; a retry may succeed
+    kDeadlineExceeded,    // the request ran out of time
+    kPermissionDenied,    // the credentials may not do this
+    kUnauthenticated,     // no valid credentials
+    kUnimplemented,       // the service does not offer this
+    kInternal,            // the service failed
   };
 
   // Creates an OK status.
@@ -48,6 +56,9 @@ class Status {
   static Status Corruption(std::string msg) { return {Code::kCorruption, std::move(msg)}; }
   static Status IOError(std::string msg) { return {Code::kIOError, std::move(msg)}; }
   static Status Cancelled(std::string msg) { return {Code::kCancelled, std::move(msg)}; }
+  static Status Aborted(std::string msg) { return {Code::kAborted, std::move(msg)}; }
+  static Status Unavailable(std::string msg) { return {Code::kUnavailable, std::move(msg)}; }
+  static Status FromCode(Code code, std::string msg) { return {code, std::move(msg)}; }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
@@ -124,4 +135,4 @@ class Result {
   if (!tmp.ok()) return tmp.status();               \
   lhs = std::move(tmp).value()
 
-#endif  // LBT_ENGINE_STATUS_H_
+#endif  // LBT_API_STATUS_H_

@@ -1,13 +1,13 @@
 // Mutations: the changes a write applies to one row, in order.
 
-#ifndef LBT_ENGINE_MUTATION_H_
-#define LBT_ENGINE_MUTATION_H_
+#ifndef LBT_API_MUTATION_H_
+#define LBT_API_MUTATION_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "engine/cell.h"
+#include "api/cell.h"
 
 namespace lbt {
 
@@ -68,4 +68,4 @@ struct ReadModifyWriteRule {
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_MUTATION_H_
+#endif  // LBT_API_MUTATION_H_

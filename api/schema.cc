@@ -1,8 +1,8 @@
-#include "engine/schema.h"
+#include "api/schema.h"
 
 #include <fmt/format.h>
 
-#include "engine/limits.h"
+#include "api/limits.h"
 
 namespace lbt {
 

@@ -1,12 +1,9 @@
-// Bigtable's RowFilter model (google.bigtable.v2.RowFilter), compiled into
-// a RowFilter that the streaming reader applies row by row.
-//
-// A Filter is a plain value tree; Compile() validates it the way Bigtable
-// does and prepares its regular expressions (RE2 over raw bytes, matched
-// against the whole input).
+// Bigtable's RowFilter model (google.bigtable.v2.RowFilter), with the HBase
+// filter language's extensions, as a plain value tree. Requests carry
+// filters as values; filter/row_filter.h compiles one for evaluation.
 
-#ifndef LBT_ENGINE_FILTER_H_
-#define LBT_ENGINE_FILTER_H_
+#ifndef LBT_API_FILTER_H_
+#define LBT_API_FILTER_H_
 
 #include <cstdint>
 #include <functional>
@@ -16,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/read_options.h"
-#include "engine/status.h"
+#include "api/row_set.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -124,15 +121,6 @@ struct Filter {
   static Filter ColumnPage(int64_t limit, int64_t offset);
 };
 
-// Validates `filter` as Bigtable does (chains and interleaves need two or
-// more filters, limits are positive, samples lie in (0, 1), labels match
-// [a-z0-9-]{1,15} with at most one per chain, sinks stay out of conditions,
-// at most 20 levels of nesting, regexes compile) and compiles it. The
-// message of an error names the part of the filter that is wrong by its
-// path from `name`, with the field names of RowFilter's JSON mapping:
-// "filter.chain.filters[1].valueRegexFilter".
-Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter, std::string_view name = "filter");
-
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_FILTER_H_
+#endif  // LBT_API_FILTER_H_

@@ -1,7 +1,7 @@
 // Bigtable's documented limits, which lbt enforces instead of LMDB's.
 
-#ifndef LBT_ENGINE_LIMITS_H_
-#define LBT_ENGINE_LIMITS_H_
+#ifndef LBT_API_LIMITS_H_
+#define LBT_API_LIMITS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -20,4 +20,4 @@ inline constexpr int64_t kTimestampGranularityMicros = 1000;
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_LIMITS_H_
+#endif  // LBT_API_LIMITS_H_

@@ -1,4 +1,4 @@
-#include "engine/mutation.h"
+#include "api/mutation.h"
 
 namespace lbt {
 

@@ -1,7 +1,7 @@
 // Tables, column families, garbage-collection rules and value types.
 
-#ifndef LBT_ENGINE_SCHEMA_H_
-#define LBT_ENGINE_SCHEMA_H_
+#ifndef LBT_API_SCHEMA_H_
+#define LBT_API_SCHEMA_H_
 
 #include <cstdint>
 #include <map>
@@ -9,10 +9,12 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/key_codec.h"
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
+
+// A table's number in the engine's keys (see engine/key_codec.h).
+using TableId = uint32_t;
 
 // A family's garbage-collection rule, as Bigtable's GcRule message.
 struct GcRule {
@@ -88,4 +90,4 @@ Status ValidateFamilyName(std::string_view name);
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_SCHEMA_H_
+#endif  // LBT_API_SCHEMA_H_

@@ -1,4 +1,4 @@
-#include "engine/status.h"
+#include "api/status.h"
 
 namespace lbt {
 
@@ -15,6 +15,13 @@ const char* CodeName(Status::Code code) {
     case Status::Code::kCorruption: return "corruption";
     case Status::Code::kIOError: return "I/O error";
     case Status::Code::kCancelled: return "cancelled";
+    case Status::Code::kAborted: return "aborted";
+    case Status::Code::kUnavailable: return "unavailable";
+    case Status::Code::kDeadlineExceeded: return "deadline exceeded";
+    case Status::Code::kPermissionDenied: return "permission denied";
+    case Status::Code::kUnauthenticated: return "unauthenticated";
+    case Status::Code::kUnimplemented: return "unimplemented";
+    case Status::Code::kInternal: return "internal";
   }
   return "unknown";
 }

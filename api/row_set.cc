@@ -1,11 +1,22 @@
-#include "engine/read_options.h"
+#include "api/row_set.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "engine/key_codec.h"
 
 namespace lbt {
+
+std::string PrefixSuccessor(std::string_view prefix) {
+  std::string s(prefix);
+  while (!s.empty()) {
+    if (static_cast<uint8_t>(s.back()) != 0xff) {
+      s.back() = static_cast<char>(static_cast<uint8_t>(s.back()) + 1);
+      return s;
+    }
+    s.pop_back();
+  }
+  return s;
+}
 
 RowRange RowRange::ClosedOpen(std::string start, std::string end) {
   RowRange r;

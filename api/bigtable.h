@@ -1,0 +1,173 @@
+// Bigtable: what every command runs against. Its operations are Bigtable's
+// data and admin operations; the local engine (engine/local_bigtable.h)
+// and a gRPC client of a remote Bigtable (remote/remote_bigtable.h)
+// implement it, and only the shell's composition root picks which.
+//
+// Errors are Status values with Bigtable's codes: NotFound for a missing
+// table, InvalidArgument for a bad request, and so on. A failed call
+// changes nothing, except where a method says otherwise (MutateRows).
+//
+// Threading: an implementation may be used from several threads at once
+// (import sends batches from workers). A RowStream belongs to one thread.
+
+#ifndef LBT_API_BIGTABLE_H_
+#define LBT_API_BIGTABLE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/cell.h"
+#include "api/filter.h"
+#include "api/mutation.h"
+#include "api/row_set.h"
+#include "api/schema.h"
+#include "api/status.h"
+
+namespace lbt {
+
+// A read, as ReadRows takes it. The filter travels as a value: the local
+// engine compiles it, a remote client sends what Bigtable's RowFilter can
+// express and runs the rest over the stream.
+struct ReadRequest {
+  RowSet rows;
+  bool reversed = false;
+  // At most this many rows (0: no limit). Only rows with cells count.
+  int64_t rows_limit = 0;
+  // At most this many newest cells per column, before the filter (0: no limit).
+  int64_t cells_per_column_limit = 0;
+  // Only cells of these families/columns, before the filter (empty: all).
+  std::vector<ColumnSelector> columns;
+  std::optional<Filter> filter;
+};
+
+// The rows of one read, streamed in key order (reverse order for a
+// reversed read). Memory stays bounded by the largest row.
+//
+//   ASSIGN stream = bigtable->ReadRows("t", request);
+//   for (Row row; stream->Next(&row);) Use(row);
+//   if (!stream->status().ok()) ...
+class RowStream {
+ public:
+  virtual ~RowStream() = default;
+  // Fills *row with the next row. Returns false at the end or on an error;
+  // status() tells which. After false, Next keeps returning false.
+  virtual bool Next(Row* row) = 0;
+  virtual Status status() const = 0;
+  // Rows and cells looked at and returned so far, as far as known.
+  virtual ReadStats stats() const = 0;
+  // For include-stats=full: where the filter ran, when not all of it ran
+  // where the data is ("" then).
+  virtual std::string FilterPlacement() const { return {}; }
+};
+
+// A row key that splits a table, with the approximate bytes of the rows
+// before it (Bigtable's SampleRowKeys). The last sample has an empty key
+// and the table's total.
+struct KeySample {
+  std::string row_key;
+  int64_t offset_bytes = 0;
+};
+
+struct GcStats {
+  int64_t cells_examined = 0;
+  int64_t cells_deleted = 0;
+};
+
+struct CompactStats {
+  uint64_t bytes_before = 0;
+  uint64_t bytes_after = 0;
+};
+
+// What only a local database can do. A remote Bigtable collects garbage
+// and compacts on its own schedule.
+class LocalMaintenance {
+ public:
+  virtual ~LocalMaintenance() = default;
+  // The database's directory.
+  virtual const std::string& dir() const = 0;
+  // Physically removes the cells the table's GC rules make eligible.
+  // `progress` hears the cells examined now and then; an error from it
+  // stops and rolls back the pass.
+  virtual Result<GcStats> CollectGarbage(std::string_view table,
+                                         const std::function<Status(int64_t cells)>& progress) = 0;
+  // Rewrites the data file without free pages. NotFound if no database
+  // exists yet.
+  virtual Result<CompactStats> Compact() = 0;
+  // HBase's disable/enable: a disabled table refuses reads and writes.
+  virtual Status SetTableEnabled(std::string_view table, bool enabled) = 0;
+};
+
+class Bigtable {
+ public:
+  virtual ~Bigtable() = default;
+
+  // Where commands run, for banners and notes: "database 'lbt-data'",
+  // "instance p/i at localhost:8086".
+  virtual std::string Describe() const = 0;
+  // The prompt's name for it: "lbt" locally, "p/i" for an instance.
+  virtual std::string PromptName() const = 0;
+
+  // ---- data ----
+
+  virtual Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) = 0;
+  // Counts the rows within `range` that have cells.
+  virtual Result<int64_t> CountRows(std::string_view table, const RowRange& range) = 0;
+  // Applies `mutations` to one row, in order, atomically.
+  virtual Status MutateRow(std::string_view table, std::string_view row_key,
+                           const std::vector<Mutation>& mutations) = 0;
+  // Applies each row's mutations atomically but independently, as
+  // Bigtable's MutateRows does: returns one status per row, in order. The
+  // call's own error (no such table) means nothing was applied.
+  virtual Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) = 0;
+  // If `predicate` leaves any cell of the row (nullopt: if the row has any
+  // cell), applies `true_mutations`, else `false_mutations`, atomically.
+  // Returns whether the predicate matched.
+  virtual Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                         const std::optional<Filter>& predicate,
+                                         const std::vector<Mutation>& true_mutations,
+                                         const std::vector<Mutation>& false_mutations) = 0;
+  // Appends to or increments the latest cell of each rule's column; returns
+  // each changed column's new cell.
+  virtual Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                         const std::vector<ReadModifyWriteRule>& rules) = 0;
+  virtual Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) = 0;
+
+  // ---- admin ----
+
+  virtual Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families) = 0;
+  virtual Status DeleteTable(std::string_view table) = 0;
+  // Table names in byte order.
+  virtual Result<std::vector<std::string>> ListTables() = 0;
+  virtual Result<TableSpec> GetTable(std::string_view table) = 0;
+  virtual Status CreateFamily(std::string_view table, const FamilySpec& family) = 0;
+  virtual Status DeleteFamily(std::string_view table, std::string_view family) = 0;
+  virtual Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) = 0;
+  virtual Status SetDeletionProtection(std::string_view table, bool enabled) = 0;
+  // Deletes every row whose key starts with `prefix` ("" = every row).
+  virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;
+
+  // ---- the place itself ----
+
+  // False when a local database does not exist yet: listing commands then
+  // say so rather than show an empty list. A remote instance always exists.
+  virtual bool Exists() = 0;
+  // Makes the writes so far durable (after a bulk load with sync off).
+  virtual Status Flush() { return Status::OK(); }
+  // The current time in microseconds, as writes without a timestamp get it.
+  virtual int64_t NowMicros() const = 0;
+  // Local-only operations, or nullptr for a remote Bigtable.
+  virtual LocalMaintenance* local() { return nullptr; }
+
+  // Reads one row; an absent (or fully filtered) row is an empty optional.
+  Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
+                                     std::optional<Filter> filter = std::nullopt);
+};
+
+}  // namespace lbt
+
+#endif  // LBT_API_BIGTABLE_H_

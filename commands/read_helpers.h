@@ -1,0 +1,38 @@
+// Helpers every dialect's reads share: the streaming loop with its
+// interrupt check, a column's latest cell, and "family:qualifier" text.
+
+#ifndef LBT_COMMANDS_READ_HELPERS_H_
+#define LBT_COMMANDS_READ_HELPERS_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "api/bigtable.h"
+
+namespace lbt {
+
+// Calls `fn(row, n)` for each row of `stream`, n counting from 1. Stops
+// with Cancelled when the user interrupts (destroying the stream then
+// cancels a remote read). Returns the rows seen, or the stream's error.
+Result<int64_t> ForEachRow(RowStream* stream, const std::function<void(const Row& row, int64_t n)>& fn);
+
+// The newest cell of one column of a row, or nullopt if it has none.
+Result<std::optional<Cell>> LatestCell(Bigtable* bigtable, std::string_view table, std::string_view row_key,
+                                       const std::string& family, const std::string& qualifier);
+
+// "f:q" as family f and qualifier q; "f" alone is the family with an empty
+// qualifier, and `has_colon` tells the two apart.
+struct ColumnName {
+  std::string family;
+  std::string qualifier;
+  bool has_colon = false;
+};
+ColumnName SplitColumn(std::string_view column);
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_READ_HELPERS_H_

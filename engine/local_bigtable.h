@@ -1,0 +1,83 @@
+// LocalBigtable: the Bigtable interface over one lbt database directory.
+//
+// The database is opened on first use and created by the first write, so
+// that a read of a place where nothing was written yet changes nothing on
+// disk: reads of tables there answer NotFound, and ListTables an empty
+// list (Exists() tells the two apart).
+//
+// Threading: as Database; the lazy open is guarded.
+
+#ifndef LBT_ENGINE_LOCAL_BIGTABLE_H_
+#define LBT_ENGINE_LOCAL_BIGTABLE_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "api/bigtable.h"
+#include "engine/database.h"
+
+namespace lbt {
+
+class LocalBigtable final : public Bigtable, private LocalMaintenance {
+ public:
+  LocalBigtable(std::string dir, DatabaseOptions options);
+  // Over a database that is already open (the server's, tests'); `db` must
+  // outlive this object.
+  explicit LocalBigtable(Database* db);
+  ~LocalBigtable() override;
+
+  std::string Describe() const override;
+  std::string PromptName() const override { return "lbt"; }
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override;
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override;
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override;
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override;
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
+
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families) override;
+  Status DeleteTable(std::string_view table) override;
+  Result<std::vector<std::string>> ListTables() override;
+  Result<TableSpec> GetTable(std::string_view table) override;
+  Status CreateFamily(std::string_view table, const FamilySpec& family) override;
+  Status DeleteFamily(std::string_view table, std::string_view family) override;
+  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
+  Status SetDeletionProtection(std::string_view table, bool enabled) override;
+  Status DropRowRange(std::string_view table, std::string_view prefix) override;
+
+  bool Exists() override;
+  Status Flush() override;
+  int64_t NowMicros() const override;
+  LocalMaintenance* local() override { return this; }
+
+ private:
+  // LocalMaintenance
+  const std::string& dir() const override { return dir_; }
+  Result<GcStats> CollectGarbage(std::string_view table,
+                                 const std::function<Status(int64_t cells)>& progress) override;
+  Result<CompactStats> Compact() override;
+  Status SetTableEnabled(std::string_view table, bool enabled) override;
+
+  // The database, opened now if need be. If it does not exist yet it is
+  // created when `create`; otherwise nullptr is returned.
+  Result<Database*> Open(bool create);
+  // The database for an operation on `table`: created if `write`; for a
+  // read where no database exists yet, NotFound for the table.
+  Result<Database*> For(std::string_view table, bool write);
+
+  std::string dir_;
+  DatabaseOptions options_;
+  std::mutex open_mu_;
+  std::unique_ptr<Database> owned_;
+  Database* db_ = nullptr;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_LOCAL_BIGTABLE_H_

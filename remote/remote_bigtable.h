@@ -1,0 +1,32 @@
+// RemoteBigtable: the Bigtable interface as a gRPC client of Cloud
+// Bigtable, its emulator or `lbt serve`.
+//
+// Every call carries the routing header (x-goog-request-params) and
+// bigtable-features, and the app profile if one is set. Reads stream and
+// resume after the last row received when the service answers UNAVAILABLE
+// or DEADLINE_EXCEEDED; MutateRows retries the failed entries that are
+// idempotent (never an increment, an append, an AddToCell or a cell
+// written at the server's time). Filters the service cannot run, run here
+// (remote/filter_plan.h).
+//
+// Threading: safe to use from several threads; a RowStream belongs to one.
+
+#ifndef LBT_REMOTE_REMOTE_BIGTABLE_H_
+#define LBT_REMOTE_REMOTE_BIGTABLE_H_
+
+#include <memory>
+#include <string>
+
+#include "api/bigtable.h"
+#include "remote/remote_options.h"
+
+namespace lbt {
+
+// Opens channels to the instance `options` names. Fails with one line when
+// options are missing or credentials cannot be loaded; an unreachable
+// service shows on the first call, within its deadline.
+Result<std::unique_ptr<Bigtable>> ConnectRemote(const RemoteOptions& options);
+
+}  // namespace lbt
+
+#endif  // LBT_REMOTE_REMOTE_BIGTABLE_H_

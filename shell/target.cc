@@ -1,0 +1,15 @@
+#include "shell/target.h"
+
+#include "engine/local_bigtable.h"
+
+namespace lbt {
+
+Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& options) {
+  if (options.remote) return OpenRemote(argv, *options.remote);
+  DatabaseOptions db;
+  db.read_only = options.local.read_only;
+  db.sync = options.local.sync;
+  return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(options.local.db_dir, db));
+}
+
+}  // namespace lbt
