@@ -118,9 +118,11 @@ class Parser {
     if (token.rfind("maxversions=", 0) == 0) {
       ++pos_;
       int64_t n;
-      if (!ParseInt(std::string_view(token).substr(12), &n) || n < 1) {
+      // 0 parses: whether a policy may keep no version is the service's
+      // call (lbt's engine refuses it, the emulator takes it).
+      if (!ParseInt(std::string_view(token).substr(12), &n) || n < 0) {
         return Status::InvalidArgument(fmt::format(
-            "invalid GC policy: bad version count '{}'; expected a whole number of at least 1", token.substr(12)));
+            "invalid GC policy: bad version count '{}'; expected a whole number", token.substr(12)));
       }
       return GcRule::MaxVersions(n);
     }
@@ -140,9 +142,8 @@ class Parser {
 }  // namespace
 
 Result<GcRule> ParseGcPolicy(std::string_view text) {
-  LBT_ASSIGN_OR_RETURN(GcRule rule, Parser(Lex(text)).ParseAll());
-  LBT_RETURN_IF_ERROR(rule.Validate());
-  return rule;
+  // The rule's values are for the service to judge (GcRule::Validate).
+  return Parser(Lex(text)).ParseAll();
 }
 
 std::string FormatAge(int64_t micros) {

@@ -474,18 +474,22 @@ v2::Row ToProto(const Row& row) {
 
 // ---- schema ----
 
-Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field) {
+namespace {
+
+// `strict`: judge the values as a request's (positive counts and ages);
+// otherwise take a service's description as it is.
+Result<GcRule> GcRuleFromProto(const admin::GcRule& rule, std::string_view field, bool strict) {
   const std::string path(field);
   switch (rule.rule_case()) {
     case admin::GcRule::kMaxNumVersions:
-      if (rule.max_num_versions() <= 0) {
+      if (strict && rule.max_num_versions() <= 0) {
         return Invalid(path + ".max_num_versions", fmt::format("must be positive, got {}", rule.max_num_versions()));
       }
       return GcRule::MaxVersions(rule.max_num_versions());
     case admin::GcRule::kMaxAge: {
       const auto& d = rule.max_age();
       int64_t micros = d.seconds() * 1000000 + d.nanos() / 1000;
-      if (micros <= 0) return Invalid(path + ".max_age", "must be a positive duration");
+      if (strict && micros <= 0) return Invalid(path + ".max_age", "must be a positive duration");
       return GcRule::MaxAge(micros);
     }
     case admin::GcRule::kIntersection:
@@ -495,15 +499,21 @@ Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field) {
       const std::string at = path + (is_union ? ".union.rules" : ".intersection.rules");
       std::vector<GcRule> children;
       for (int i = 0; i < rules.size(); ++i) {
-        LBT_ASSIGN_OR_RETURN(GcRule child, FromProto(rules[i], fmt::format("{}[{}]", at, i)));
+        LBT_ASSIGN_OR_RETURN(GcRule child, GcRuleFromProto(rules[i], fmt::format("{}[{}]", at, i), strict));
         children.push_back(std::move(child));
       }
-      if (children.empty()) return Invalid(at, "needs at least one rule");
+      if (strict && children.empty()) return Invalid(at, "needs at least one rule");
       return is_union ? GcRule::Union(std::move(children)) : GcRule::Intersection(std::move(children));
     }
     case admin::GcRule::RULE_NOT_SET: break;
   }
   return GcRule::Never();
+}
+
+}  // namespace
+
+Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field) {
+  return GcRuleFromProto(rule, field, /*strict=*/true);
 }
 
 admin::GcRule ToProto(const GcRule& rule) {
@@ -593,9 +603,15 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   LBT_ASSIGN_OR_RETURN(TableName name, ParseTableName(table.name(), std::string(field) + ".name"));
   out.name = std::move(name.table);
   out.deletion_protection = table.deletion_protection();
+  // What a service describes is shown as it is, even rules lbt would refuse.
   for (const auto& [family_name, family] : table.column_families()) {
-    LBT_ASSIGN_OR_RETURN(FamilySpec spec, FromProto(family_name, family,
-                                                    fmt::format("{}.column_families[{}]", field, family_name)));
+    const std::string at = fmt::format("{}.column_families[{}]", field, family_name);
+    FamilySpec spec;
+    spec.name = family_name;
+    LBT_ASSIGN_OR_RETURN(spec.gc_rule, GcRuleFromProto(family.gc_rule(), at + ".gc_rule", /*strict=*/false));
+    if (family.has_value_type()) {
+      LBT_ASSIGN_OR_RETURN(spec.value_type, ValueTypeFromProto(family.value_type(), at + ".value_type"));
+    }
     out.families.emplace(family_name, std::move(spec));
   }
   return out;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "api/limits.h"
 #include "filter/row_filter.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
@@ -56,7 +57,7 @@ std::string FeatureHeader() {
   flags.set_reverse_scans(true);
   flags.set_last_scanned_row_responses(true);
   std::string encoded;
-  google::protobuf::WebSafeBase64Escape(flags.SerializeAsString(), &encoded);
+  google::protobuf::WebSafeBase64EscapeWithPadding(flags.SerializeAsString(), &encoded);
   return encoded;
 }
 
@@ -82,6 +83,14 @@ Result<std::shared_ptr<grpc::ChannelCredentials>> Credentials(const RemoteOption
                             "GOOGLE_APPLICATION_CREDENTIALS, or pass -creds <service-account.json>");
   }
   return adc;
+}
+
+// A service may send a row's families in any order; lbt keeps cells in
+// storage order (family, then qualifier, newest first), as cbt prints them
+// and as filters run on the client expect.
+void SortFamilies(Row* row) {
+  std::stable_sort(row->cells.begin(), row->cells.end(),
+                   [](const Cell& a, const Cell& b) { return a.family < b.family; });
 }
 
 class RemoteBigtable;
@@ -305,6 +314,7 @@ bool RemoteRowStream::ReadResponse() {
         received_any_ = true;
       }
       if (!pending_.empty()) {
+        for (Row& row : pending_) SortFamilies(&row);
         resume_after_ = pending_.back().key;
         received_any_ = true;
         rows_from_service_ += static_cast<int64_t>(pending_.size());
@@ -408,10 +418,21 @@ Result<std::vector<KeySample>> RemoteBigtable::SampleRowKeys(std::string_view ta
 
 // ---- writes ----
 
+// A mutation as sent. Bigtable assigns the time of a SetCell itself but
+// wants an AddToCell's from the client: the client's clock, in milliseconds.
+v2::Mutation MutationProto(const Mutation& m) {
+  if (m.kind != Mutation::Kind::kAddToCell || m.timestamp != kServerTime) return proto::ToProto(m);
+  Mutation timed = m;
+  const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  timed.timestamp = now - now % kTimestampGranularityMicros;
+  return proto::ToProto(timed);
+}
+
 template <typename Request>
 void AddMutations(const std::vector<Mutation>& mutations, Request* request,
                   google::protobuf::RepeatedPtrField<v2::Mutation>* (Request::*field)()) {
-  for (const Mutation& m : mutations) *(request->*field)()->Add() = proto::ToProto(m);
+  for (const Mutation& m : mutations) *(request->*field)()->Add() = MutationProto(m);
 }
 
 Status RemoteBigtable::MutateRow(std::string_view table, std::string_view row_key,
@@ -445,7 +466,7 @@ Status RemoteBigtable::SendMutateRows(std::string_view table, const std::vector<
   for (size_t i : indexes) {
     v2::MutateRowsRequest::Entry* entry = request.add_entries();
     entry->set_row_key(rows[i].row_key);
-    for (const Mutation& m : rows[i].mutations) *entry->add_mutations() = proto::ToProto(m);
+    for (const Mutation& m : rows[i].mutations) *entry->add_mutations() = MutationProto(m);
   }
   auto context = NewContext("table_name", request.table_name(), deadline);
   auto reader = data_->MutateRows(context.get(), request);

@@ -48,13 +48,22 @@ TEST(GcPolicyTextTest, FormatsAgesAsCbtDoes) {
 }
 
 TEST(GcPolicyTextTest, RejectsMalformedPolicies) {
-  for (const char* bad : {"", "bogus", "maxage=10", "maxage=10y", "maxage=d", "maxversions=0",
+  for (const char* bad : {"", "bogus", "maxage=10", "maxage=10y", "maxage=d", "maxversions=-1",
                           "maxversions=x", "maxversions=1 and", "(maxversions=1", "maxversions=1)",
                           "and maxversions=1", "maxversions=1 maxage=1d"}) {
     Result<GcRule> r = ParseGcPolicy(bad);
     EXPECT_FALSE(r.ok()) << "'" << bad << "' parsed";
     if (!r.ok()) EXPECT_NE(r.status().message().find("GC policy"), std::string::npos) << r.status().message();
   }
+}
+
+// Whether a policy may keep no version is the service's call: the text
+// parses, the engine refuses it, a remote service decides for itself.
+TEST(GcPolicyTextTest, ZeroVersionsParseAndTheRuleIsInvalid) {
+  Result<GcRule> r = ParseGcPolicy("maxversions=0");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(FormatGcPolicy(*r), "versions() > 0");
+  EXPECT_FALSE(r->Validate().ok());
 }
 
 TEST(GcPolicyTextTest, ValueTypesPrintAsCbtDoes) {

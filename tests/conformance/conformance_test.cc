@@ -100,8 +100,21 @@ struct Step {
 };
 
 // What the reference (cbt against the emulator) is compared with: lbt's
-// own shell on a database, or the real cbt against `lbt serve` on one.
-enum class Subject { kShell, kServed };
+// own shell on a database, the real cbt against `lbt serve` on one, or
+// lbt as a client of a remote Bigtable: of the same emulator (another
+// instance there), or of `lbt serve`.
+enum class Subject { kShell, kServed, kRemoteEmulator, kRemoteServed };
+
+// The instance prefix of each way, so that no two share emulator state.
+std::string InstancePrefix(Subject subject, bool random) {
+  switch (subject) {
+    case Subject::kShell: return random ? "r-" : "s-";
+    case Subject::kServed: return random ? "rv-" : "v-";
+    case Subject::kRemoteEmulator: return random ? "re-" : "e-";
+    case Subject::kRemoteServed: return random ? "rl-" : "l-";
+  }
+  return "";
+}
 
 // `lbt serve` on a fresh database and a free port, stopped when destroyed.
 class ServedDatabase {
@@ -123,8 +136,9 @@ class ServedDatabase {
 // Runs one command line through both tools and reports a disagreement.
 class Comparer {
  public:
-  Comparer(std::string instance, Subject subject = Subject::kShell) : instance_(std::move(instance)) {
-    if (subject == Subject::kServed) {
+  Comparer(std::string instance, Subject subject = Subject::kShell)
+      : instance_(std::move(instance)), subject_(subject) {
+    if (subject == Subject::kServed || subject == Subject::kRemoteServed) {
       served_ = std::make_unique<ServedDatabase>(db_.Sub("db"));
       EXPECT_TRUE(served_->ready()) << "lbt serve did not start";
     }
@@ -137,8 +151,16 @@ class Comparer {
     cbt.insert(cbt.end(), step.words.begin(), step.words.end());
     ProcessResult want = RunProcess(cbt, {"BIGTABLE_EMULATOR_HOST=" + g_emulator->host(), "TZ=UTC"});
     ProcessResult got;
-    if (served_ != nullptr) {
+    if (subject_ == Subject::kServed) {
       got = RunProcess(cbt, {"BIGTABLE_EMULATOR_HOST=" + served_->host(), "TZ=UTC"});
+    } else if (subject_ == Subject::kRemoteEmulator || subject_ == Subject::kRemoteServed) {
+      // lbt with cbt's own flags; on the emulator, an instance of its own.
+      const bool emulator = subject_ == Subject::kRemoteEmulator;
+      std::vector<std::string> lbt = {kLbt, "-project", "conformance", "-instance",
+                                      emulator ? instance_ + "-lbt" : instance_, "-creds", g_emulator->creds()};
+      lbt.insert(lbt.end(), step.words.begin(), step.words.end());
+      got = RunProcess(lbt, {"BIGTABLE_EMULATOR_HOST=" + (emulator ? g_emulator->host() : served_->host()), "TZ=UTC",
+                             "LBT_HISTFILE=/dev/null"});
     } else {
       std::vector<std::string> lbt = {kLbt, "--db", db_.Sub("db")};
       lbt.insert(lbt.end(), step.words.begin(), step.words.end());
@@ -190,6 +212,7 @@ class Comparer {
   }
 
   std::string instance_;
+  Subject subject_;
   testing::TempDir db_;
   std::unique_ptr<ServedDatabase> served_;  // declared after db_: stops before it is removed
 };
@@ -251,14 +274,28 @@ const std::set<std::string> kClientSideDifferences = {"newline-values", "ignored
 
 std::string DifferenceId(const Step& step) { return step.difference.substr(0, step.difference.find(':')); }
 
+// Whether a declared difference still shows in this way of running: engine
+// differences show wherever lbt's engine answers, client-side ones
+// wherever lbt's shell parses and prints.
+bool DifferenceShows(const Step& step, Subject subject) {
+  if (step.difference.empty()) return false;
+  const bool client_side = kClientSideDifferences.count(DifferenceId(step)) > 0;
+  switch (subject) {
+    case Subject::kShell:
+    case Subject::kRemoteServed: return true;
+    case Subject::kServed: return !client_side;
+    case Subject::kRemoteEmulator: return client_side;
+  }
+  return true;
+}
+
 void RunScenario(const std::string& name, Subject subject) {
   // Each run gets its own emulator instance: the emulator keeps every table.
-  Comparer comparer(std::string(subject == Subject::kServed ? "v-" : "s-") + name, subject);
+  Comparer comparer(InstancePrefix(subject, false) + name, subject);
   for (const Step& step : ParseScenario(ScenarioDir() / (name + ".cbt"))) {
     std::string report = comparer.Compare(step);
     if (step.difference_may_vanish) continue;  // either outcome is expected
-    const bool declared = !step.difference.empty() &&
-                          !(subject == Subject::kServed && kClientSideDifferences.count(DifferenceId(step)));
+    const bool declared = DifferenceShows(step, subject);
     if (declared) {
       EXPECT_FALSE(report.empty()) << name << ".cbt line " << step.line << ": the declared difference '"
                                    << step.difference << "' no longer differs; remove the declaration";
@@ -279,6 +316,18 @@ TEST_P(ScenarioTest, AgreesWithCbt) {
 TEST_P(ScenarioTest, CbtThroughServeAgreesWithCbt) {
   REQUIRE_CBT();
   RunScenario(GetParam(), Subject::kServed);
+}
+
+// lbt as a client of the emulator: the service answers, lbt prints.
+TEST_P(ScenarioTest, LbtRemoteOnEmulatorAgreesWithCbt) {
+  REQUIRE_CBT();
+  RunScenario(GetParam(), Subject::kRemoteEmulator);
+}
+
+// lbt as a client of `lbt serve`: lbt at both ends of the wire.
+TEST_P(ScenarioTest, LbtRemoteOnServeAgreesWithCbt) {
+  REQUIRE_CBT();
+  RunScenario(GetParam(), Subject::kRemoteServed);
 }
 
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
@@ -422,9 +471,7 @@ void RunRandomWorkloads(Subject subject, int default_iterations) {
   const int iterations = std::stoi(Env("LBT_CONFORMANCE_ITERATIONS", std::to_string(default_iterations)));
   for (int i = 0; i < iterations; ++i) {
     std::vector<Step> steps = WorkloadGenerator(seed + i).Generate();
-    Comparer comparer(std::string(subject == Subject::kServed ? "rv-" : "r-") + std::to_string(seed) + "-" +
-                          std::to_string(i),
-                      subject);
+    Comparer comparer(InstancePrefix(subject, true) + std::to_string(seed) + "-" + std::to_string(i), subject);
     for (const Step& step : steps) {
       std::string report = comparer.Compare(step);
       if (report.empty()) continue;
@@ -446,6 +493,16 @@ TEST(RandomWorkloads, AgreeWithCbt) {
 TEST(RandomWorkloads, CbtThroughServeAgreesWithCbt) {
   REQUIRE_CBT();
   RunRandomWorkloads(Subject::kServed, 10);
+}
+
+TEST(RandomWorkloads, LbtRemoteOnEmulatorAgreesWithCbt) {
+  REQUIRE_CBT();
+  RunRandomWorkloads(Subject::kRemoteEmulator, 10);
+}
+
+TEST(RandomWorkloads, LbtRemoteOnServeAgreesWithCbt) {
+  REQUIRE_CBT();
+  RunRandomWorkloads(Subject::kRemoteServed, 10);
 }
 
 }  // namespace
