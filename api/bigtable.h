@@ -162,6 +162,10 @@ class Bigtable {
   virtual int64_t NowMicros() const = 0;
   // Local-only operations, or nullptr for a remote Bigtable.
   virtual LocalMaintenance* local() { return nullptr; }
+  // Ends the calls in flight to a remote Bigtable (they fail with
+  // Cancelled): what Ctrl-C does in the shell. Safe from any thread. A
+  // local read stops at its next row instead, where the command checks.
+  virtual void CancelCalls() {}
 
   // Reads one row; an absent (or fully filtered) row is an empty optional.
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,

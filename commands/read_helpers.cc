@@ -10,7 +10,9 @@ Result<int64_t> ForEachRow(RowStream* stream, const std::function<void(const Row
     if (InterruptRequested()) return Status::Cancelled("interrupted");
     fn(row, ++n);
   }
-  LBT_RETURN_IF_ERROR(stream->status());
+  Status status = stream->status();
+  if (!status.ok() && InterruptRequested()) return Status::Cancelled("interrupted");
+  LBT_RETURN_IF_ERROR(status);
   return n;
 }
 

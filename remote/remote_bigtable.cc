@@ -5,6 +5,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <mutex>
+#include <set>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -94,6 +96,7 @@ void SortFamilies(Row* row) {
 }
 
 class RemoteBigtable;
+class Call;
 using Clock = std::chrono::system_clock;
 
 // One ReadRows call, resumed after the last row received when it breaks
@@ -108,7 +111,7 @@ class RemoteRowStream final : public RowStream {
         client_filter_(std::move(client_filter)),
         rows_limit_(rows_limit),
         placement_(std::move(placement)) {}
-  ~RemoteRowStream() override { Stop(); }
+  ~RemoteRowStream() override;
 
   bool Next(Row* row) override;
   Status status() const override { return status_; }
@@ -131,7 +134,7 @@ class RemoteRowStream final : public RowStream {
   int64_t rows_limit_;
   std::string placement_;
 
-  std::unique_ptr<grpc::ClientContext> context_;
+  std::unique_ptr<Call> call_;
   std::unique_ptr<grpc::ClientReader<v2::ReadRowsResponse>> reader_;
   proto::RowAssembler assembler_;
   std::vector<Row> pending_;
@@ -184,6 +187,19 @@ class RemoteBigtable final : public Bigtable {
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
 
   bool Exists() override { return true; }
+  void CancelCalls() override {
+    std::lock_guard<std::mutex> lock(calls_mu_);
+    for (grpc::ClientContext* context : calls_) context->TryCancel();
+  }
+  // Calls in flight register so that CancelCalls reaches them.
+  void Register(grpc::ClientContext* context) {
+    std::lock_guard<std::mutex> lock(calls_mu_);
+    calls_.insert(context);
+  }
+  void Unregister(grpc::ClientContext* context) {
+    std::lock_guard<std::mutex> lock(calls_mu_);
+    calls_.erase(context);
+  }
   int64_t NowMicros() const override {
     return std::chrono::duration_cast<std::chrono::microseconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -223,6 +239,25 @@ class RemoteBigtable final : public Bigtable {
   std::unique_ptr<v2::Bigtable::Stub> data_;
   std::unique_ptr<admin::BigtableTableAdmin::Stub> admin_;
   std::string features_;
+  std::mutex calls_mu_;
+  std::set<grpc::ClientContext*> calls_;
+};
+
+// A call's context, registered for CancelCalls while it lives.
+class Call {
+ public:
+  Call(RemoteBigtable* owner, std::unique_ptr<grpc::ClientContext> context)
+      : owner_(owner), context_(std::move(context)) {
+    owner_->Register(context_.get());
+  }
+  ~Call() { owner_->Unregister(context_.get()); }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  grpc::ClientContext* get() const { return context_.get(); }
+
+ private:
+  RemoteBigtable* owner_;
+  std::unique_ptr<grpc::ClientContext> context_;
 };
 
 std::unique_ptr<grpc::ClientContext> RemoteBigtable::NewContext(std::string_view routing_key,
@@ -239,21 +274,24 @@ std::unique_ptr<grpc::ClientContext> RemoteBigtable::NewContext(std::string_view
 
 // ---- reads ----
 
+RemoteRowStream::~RemoteRowStream() { Stop(); }
+
 void RemoteRowStream::Start() {
   if (deadline_ == Clock::time_point()) deadline_ = owner_->Deadline();
-  context_ = owner_->NewContext("table_name", request_.table_name(), deadline_);
-  reader_ = owner_->data()->ReadRows(context_.get(), request_);
+  call_ = std::make_unique<Call>(owner_, owner_->NewContext("table_name", request_.table_name(), deadline_));
+  reader_ = owner_->data()->ReadRows(call_->get(), request_);
   started_ = true;
 }
 
 void RemoteRowStream::Stop() {
   if (reader_ == nullptr) return;
-  context_->TryCancel();
+  call_->get()->TryCancel();
   v2::ReadRowsResponse ignored;
   while (reader_->Read(&ignored)) {
   }
   reader_->Finish();
   reader_.reset();
+  call_.reset();
 }
 
 bool RemoteRowStream::NarrowToRemaining() {
@@ -406,7 +444,7 @@ Result<std::vector<KeySample>> RemoteBigtable::SampleRowKeys(std::string_view ta
   v2::SampleRowKeysRequest request;
   request.set_table_name(TableName(table));
   request.set_app_profile_id(options_.app_profile);
-  auto context = NewContext("table_name", request.table_name());
+  Call context(this, NewContext("table_name", request.table_name()));
   auto reader = data_->SampleRowKeys(context.get(), request);
   std::vector<KeySample> samples;
   for (v2::SampleRowKeysResponse response; reader->Read(&response);) {
@@ -443,7 +481,7 @@ Status RemoteBigtable::MutateRow(std::string_view table, std::string_view row_ke
   request.set_row_key(std::string(row_key));
   AddMutations(mutations, &request, &v2::MutateRowRequest::mutable_mutations);
   v2::MutateRowResponse response;
-  auto context = NewContext("table_name", request.table_name());
+  Call context(this, NewContext("table_name", request.table_name()));
   return proto::FromGrpcStatus(data_->MutateRow(context.get(), request, &response));
 }
 
@@ -468,7 +506,7 @@ Status RemoteBigtable::SendMutateRows(std::string_view table, const std::vector<
     entry->set_row_key(rows[i].row_key);
     for (const Mutation& m : rows[i].mutations) *entry->add_mutations() = MutationProto(m);
   }
-  auto context = NewContext("table_name", request.table_name(), deadline);
+  Call context(this, NewContext("table_name", request.table_name(), deadline));
   auto reader = data_->MutateRows(context.get(), request);
   for (v2::MutateRowsResponse response; reader->Read(&response);) {
     for (const v2::MutateRowsResponse::Entry& e : response.entries()) {
@@ -525,7 +563,7 @@ Result<bool> RemoteBigtable::CheckAndMutateRow(std::string_view table, std::stri
   AddMutations(true_mutations, &request, &v2::CheckAndMutateRowRequest::mutable_true_mutations);
   AddMutations(false_mutations, &request, &v2::CheckAndMutateRowRequest::mutable_false_mutations);
   v2::CheckAndMutateRowResponse response;
-  auto context = NewContext("table_name", request.table_name());
+  Call context(this, NewContext("table_name", request.table_name()));
   LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(data_->CheckAndMutateRow(context.get(), request, &response)));
   return response.predicate_matched();
 }
@@ -538,7 +576,7 @@ Result<Row> RemoteBigtable::ReadModifyWriteRow(std::string_view table, std::stri
   request.set_row_key(std::string(row_key));
   for (const ReadModifyWriteRule& rule : rules) *request.add_rules() = proto::ToProto(rule);
   v2::ReadModifyWriteRowResponse response;
-  auto context = NewContext("table_name", request.table_name());
+  Call context(this, NewContext("table_name", request.table_name()));
   LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(data_->ReadModifyWriteRow(context.get(), request, &response)));
   return proto::FromProto(response.row());
 }
@@ -554,7 +592,7 @@ Status RemoteBigtable::CreateTable(std::string_view table, const std::vector<Fam
     (*request.mutable_table()->mutable_column_families())[f.name] = proto::ToProto(f);
   }
   admin::Table response;
-  auto context = NewContext("parent", instance_);
+  Call context(this, NewContext("parent", instance_));
   return proto::FromGrpcStatus(admin_->CreateTable(context.get(), request, &response));
 }
 
@@ -562,7 +600,7 @@ Status RemoteBigtable::DeleteTable(std::string_view table) {
   admin::DeleteTableRequest request;
   request.set_name(TableName(table));
   google::protobuf::Empty response;
-  auto context = NewContext("name", request.name());
+  Call context(this, NewContext("name", request.name()));
   return proto::FromGrpcStatus(admin_->DeleteTable(context.get(), request, &response));
 }
 
@@ -573,7 +611,7 @@ Result<std::vector<std::string>> RemoteBigtable::ListTables() {
   request.set_view(admin::Table::NAME_ONLY);
   do {
     admin::ListTablesResponse response;
-    auto context = NewContext("parent", instance_);
+    Call context(this, NewContext("parent", instance_));
     LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(admin_->ListTables(context.get(), request, &response)));
     for (const admin::Table& t : response.tables()) {
       LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(t.name(), "tables.name"));
@@ -590,7 +628,7 @@ Result<TableSpec> RemoteBigtable::GetTable(std::string_view table) {
   request.set_name(TableName(table));
   request.set_view(admin::Table::SCHEMA_VIEW);
   admin::Table response;
-  auto context = NewContext("name", request.name());
+  Call context(this, NewContext("name", request.name()));
   LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(admin_->GetTable(context.get(), request, &response)));
   return proto::FromProto(response, "table");
 }
@@ -601,7 +639,7 @@ Status RemoteBigtable::ModifyFamily(std::string_view table,
   request.set_name(TableName(table));
   *request.add_modifications() = std::move(modification);
   admin::Table response;
-  auto context = NewContext("name", request.name());
+  Call context(this, NewContext("name", request.name()));
   return proto::FromGrpcStatus(admin_->ModifyColumnFamilies(context.get(), request, &response));
 }
 
@@ -632,7 +670,7 @@ Status RemoteBigtable::SetDeletionProtection(std::string_view table, bool enable
   request.mutable_table()->set_deletion_protection(enabled);
   request.mutable_update_mask()->add_paths("deletion_protection");
   google::longrunning::Operation response;
-  auto context = NewContext("table.name", request.table().name());
+  Call context(this, NewContext("table.name", request.table().name()));
   LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(admin_->UpdateTable(context.get(), request, &response)));
   if (response.has_error()) {
     return proto::FromGrpcStatus(
@@ -650,7 +688,7 @@ Status RemoteBigtable::DropRowRange(std::string_view table, std::string_view pre
     request.set_row_key_prefix(std::string(prefix));
   }
   google::protobuf::Empty response;
-  auto context = NewContext("name", request.name());
+  Call context(this, NewContext("name", request.name()));
   return proto::FromGrpcStatus(admin_->DropRowRange(context.get(), request, &response));
 }
 

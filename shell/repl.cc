@@ -3,10 +3,14 @@
 #include <editline/readline.h>
 #include <signal.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "commands/command_table.h"
 #include "commands/interrupt.h"
@@ -16,6 +20,38 @@
 namespace lbt {
 
 namespace {
+
+// While a command runs against a remote Bigtable, Ctrl-C also ends the call
+// it is waiting on: the SIGINT handler can only raise a flag, so a thread
+// watches the flag and cancels the calls in flight.
+class CancelOnInterrupt {
+ public:
+  explicit CancelOnInterrupt(Bigtable* bigtable) {
+    if (bigtable->local() != nullptr) return;  // local reads check the flag between rows
+    thread_ = std::thread([this, bigtable] {
+      std::unique_lock<std::mutex> lock(mu_);
+      while (!done_) {
+        cv_.wait_for(lock, std::chrono::milliseconds(50));
+        if (InterruptRequested()) bigtable->CancelCalls();
+      }
+    });
+  }
+  ~CancelOnInterrupt() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
 
 Session* g_session = nullptr;
 std::vector<std::string> g_matches;
@@ -118,7 +154,10 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
     std::string trimmed = statement.substr(statement.find_first_not_of(" \t"));
     trimmed.erase(trimmed.find_last_not_of(" \t;") + 1);
     if (trimmed == "exit" || trimmed == "quit") break;
-    runner->RunText(statement, "", 0);
+    {
+      CancelOnInterrupt cancel(session->bigtable());
+      runner->RunText(statement, "", 0);
+    }
     out->Flush();
     err->Flush();
   }

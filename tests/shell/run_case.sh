@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs one shell golden case against the lbt binary and compares stdout,
 # stderr and exit status. Usage: run_case.sh [--update] LBT_BINARY NAME
+# With LBT_REMOTE_HOST=host:port, the case runs in remote mode against the
+# Bigtable there (an emulator or lbt serve), on an instance of its own.
 set -uo pipefail
 update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
@@ -16,7 +18,13 @@ if [ -f "$name.args" ]; then
     args+=("${arg//@DB/$db/db}")
   done <"$name.args"
 fi
-TZ=UTC LBT_HISTFILE=/dev/null "$lbt" --db "$db/db" "${args[@]}" <"$name.cbt" >"$db.out" 2>"$db.err"
+if [ -n "${LBT_REMOTE_HOST:-}" ]; then
+  target=(-project cases -instance "$name-$$")
+  export BIGTABLE_EMULATOR_HOST="$LBT_REMOTE_HOST"
+else
+  target=(--db "$db/db")
+fi
+TZ=UTC LBT_HISTFILE=/dev/null "$lbt" "${target[@]}" "${args[@]}" <"$name.cbt" >"$db.out" 2>"$db.err"
 status=$?
 # HBase-dialect timings vary run to run.
 sed -i -E -e 's/^Took [0-9]+\.[0-9]{4} seconds$/Took N seconds/' \

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The shell's golden cases in remote mode. lbt as a client of the official
+# emulator, and of lbt serve, must print what the local shell prints: the
+# same command table and renderers run whichever Bigtable answers. The
+# cases listed below print what only a local database or only lbt's engine
+# says, and are left out of a way, each for the reason given.
+# Usage: cases_test.sh LBT_BINARY
+set -uo pipefail
+lbt="$1"
+here="$(cd "$(dirname "$0")" && pwd)"
+cases="$here/../shell/cases"
+emulator="${LBT_EMULATOR:-/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator}"
+results="$(mktemp -d)"
+emulator_pid=""
+lbt_pid=""
+cleanup() {
+  [ -n "$emulator_pid" ] && kill "$emulator_pid" 2>/dev/null
+  [ -n "$lbt_pid" ] && kill "$lbt_pid" 2>/dev/null
+  rm -rf "$results"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if [ ! -x "$emulator" ] || ! command -v node >/dev/null; then
+  echo "SKIP: the official emulator or node is not installed" >&2
+  exit 77
+fi
+# shellcheck source=../lib/servers.sh
+. "$here/../lib/servers.sh"
+
+# Cases whose output is a local database's own.
+declare -A local_only=(
+  [missing_database_note]="the note about a database not created yet"
+  [hbase_ddl]="disable and enable: Bigtable tables are always enabled"
+  [hbase_errors]="disabled tables"
+)
+# Cases whose output is the emulator's: its error messages and its garbage
+# collection, which runs in the background rather than at once.
+declare -A emulator_words=(
+  [basic]="the emulator collects versions past maxversions later"
+  [error_stops]="the emulator's message for an unknown family"
+  [error_stops_then_count]="the emulator's message for a bad timestamp"
+  [file_error]="the emulator's message for an unknown family"
+  [keep_going]="the emulator's message for an unknown family"
+  [quoted_command]="the emulator's message for a missing table"
+)
+
+# Cases whose output is lbt serve's: errors that name the request's field.
+declare -A served_words=(
+  [error_stops_then_count]="the server names the mutation's field in its message"
+)
+
+failed=0
+run() {  # run WAY HOST CASE
+  if LBT_REMOTE_HOST="$2" "$here/../shell/run_case.sh" "$lbt" "$3" >"$results/$1-$3.log" 2>&1; then
+    echo "ok   $1 $3"
+  else
+    echo "FAIL $1 $3" >&2
+    cat "$results/$1-$3.log" >&2
+    failed=1
+  fi
+}
+
+start_emulator
+for file in "$cases"/*.cbt; do
+  name="$(basename "$file" .cbt)"
+  [ -n "${local_only[$name]:-}" ] || [ -n "${emulator_words[$name]:-}" ] && continue
+  run emulator "$emulator_host" "$name"
+done
+# lbt serve holds one instance: each case gets a fresh server.
+for file in "$cases"/*.cbt; do
+  name="$(basename "$file" .cbt)"
+  [ -n "${local_only[$name]:-}" ] || [ -n "${served_words[$name]:-}" ] && continue
+  start_lbt "$results/db-$name" "$results/serve-$name.log"
+  run serve "$lbt_host" "$name"
+  kill -TERM "$lbt_pid"; wait "$lbt_pid" 2>/dev/null; lbt_pid=""
+done
+exit $failed

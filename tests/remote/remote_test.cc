@@ -1,0 +1,238 @@
+// lbt in remote mode, as a process, against a Bigtable that misbehaves on
+// purpose: a fake service in this test that breaks a read in the middle,
+// goes away, or refuses. Every failure must be one line and exit status 1
+// within the deadline; a transient break must be retried with every row
+// arriving exactly once.
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
+#include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "tests/conformance/process.h"
+
+namespace lbt {
+namespace {
+
+namespace v2 = ::google::bigtable::v2;
+namespace admin = ::google::bigtable::admin::v2;
+using conformance::FreeLoopbackPort;
+using conformance::ProcessResult;
+using conformance::RunProcess;
+
+constexpr int kRows = 1000;
+
+std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "row%04d", i);
+  return buf;
+}
+
+// The first row a request asks for, of a table "row0000".."row0999" (the
+// client resumes with an open start key).
+int FirstRow(const v2::ReadRowsRequest& request) {
+  if (request.rows().row_ranges_size() == 0) return 0;
+  const v2::RowRange& range = request.rows().row_ranges(0);
+  int i = 0;
+  while (i < kRows && ((range.has_start_key_open() && Key(i) <= range.start_key_open()) ||
+                       (range.has_start_key_closed() && Key(i) < range.start_key_closed()))) {
+    ++i;
+  }
+  return i;
+}
+
+// What the fake does to a read.
+enum class Misbehaviour {
+  kNone,
+  kUnavailableOnce,  // breaks the first read after kBreakAfter rows
+  kHang,             // sends kBreakAfter rows, then waits until shut down
+  kDenyPermission,   // refuses every call
+};
+constexpr int kBreakAfter = 300;
+
+class FakeData final : public v2::Bigtable::Service {
+ public:
+  explicit FakeData(Misbehaviour m) : misbehaviour_(m) {}
+
+  grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
+                        grpc::ServerWriter<v2::ReadRowsResponse>* writer) override {
+    if (misbehaviour_ == Misbehaviour::kDenyPermission) {
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "caller may not read");
+    }
+    const int call = ++calls_;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      requests_.push_back(*request);
+    }
+    for (int i = FirstRow(*request), sent = 0; i < kRows; ++i, ++sent) {
+      if (sent == kBreakAfter && call == 1 && misbehaviour_ == Misbehaviour::kUnavailableOnce) {
+        return grpc::Status(grpc::StatusCode::UNAVAILABLE, "tablet moved");
+      }
+      if (sent == kBreakAfter && misbehaviour_ == Misbehaviour::kHang) {
+        hanging_ = true;
+        while (!context->IsCancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return grpc::Status(grpc::StatusCode::CANCELLED, "gone");
+      }
+      v2::ReadRowsResponse response;
+      v2::ReadRowsResponse::CellChunk* chunk = response.add_chunks();
+      chunk->set_row_key(Key(i));
+      chunk->mutable_family_name()->set_value("cf");
+      chunk->mutable_qualifier()->set_value("q");
+      chunk->set_timestamp_micros(1000);
+      chunk->set_value("v" + std::to_string(i));
+      chunk->set_commit_row(true);
+      if (!writer->Write(response)) return grpc::Status::CANCELLED;
+    }
+    return grpc::Status::OK;
+  }
+
+  std::vector<v2::ReadRowsRequest> requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+  bool hanging() const { return hanging_; }
+
+ private:
+  const Misbehaviour misbehaviour_;
+  std::atomic<int> calls_{0};
+  std::atomic<bool> hanging_{false};
+  std::mutex mu_;
+  std::vector<v2::ReadRowsRequest> requests_;
+};
+
+class FakeAdmin final : public admin::BigtableTableAdmin::Service {
+ public:
+  explicit FakeAdmin(Misbehaviour m) : misbehaviour_(m) {}
+  grpc::Status GetTable(grpc::ServerContext*, const admin::GetTableRequest* request, admin::Table* table) override {
+    if (misbehaviour_ == Misbehaviour::kDenyPermission) {
+      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "caller may not describe tables");
+    }
+    table->set_name(request->name());
+    (*table->mutable_column_families())["cf"] = admin::ColumnFamily();
+    return grpc::Status::OK;
+  }
+
+ private:
+  const Misbehaviour misbehaviour_;
+};
+
+// The fake services on a free loopback port.
+class FakeBigtable {
+ public:
+  explicit FakeBigtable(Misbehaviour m) : data_(m), admin_(m) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(&data_);
+    builder.RegisterService(&admin_);
+    server_ = builder.BuildAndStart();
+  }
+  ~FakeBigtable() { Shutdown(); }
+  void Shutdown() {
+    if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now());
+  }
+  std::string host() const { return "127.0.0.1:" + std::to_string(port_); }
+  FakeData& data() { return data_; }
+
+ private:
+  FakeData data_;
+  FakeAdmin admin_;
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+};
+
+ProcessResult RunLbt(const std::string& host, const std::vector<std::string>& words) {
+  std::vector<std::string> argv = {LBT_BINARY, "-project", "p", "-instance", "i"};
+  argv.insert(argv.end(), words.begin(), words.end());
+  return RunProcess(argv, {"BIGTABLE_EMULATOR_HOST=" + host, "LBT_HISTFILE=/dev/null"});
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(RemoteFaults, ATransientBreakMidReadIsResumedAndEveryRowArrivesOnce) {
+  FakeBigtable fake(Misbehaviour::kUnavailableOnce);
+  ProcessResult r = RunLbt(fake.host(), {"--format", "jsonl", "read", "t"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), static_cast<size_t>(kRows));
+  for (int i = 0; i < kRows; ++i) {
+    EXPECT_NE(lines[i].find("\"key\":\"" + Key(i) + "\""), std::string::npos) << "line " << i << ": " << lines[i];
+  }
+  // The retry asked only for what was left.
+  std::vector<v2::ReadRowsRequest> requests = fake.data().requests();
+  ASSERT_EQ(requests.size(), 2u);
+  ASSERT_EQ(requests[1].rows().row_ranges_size(), 1);
+  EXPECT_EQ(requests[1].rows().row_ranges(0).start_key_open(), Key(kBreakAfter - 1));
+}
+
+TEST(RemoteFaults, ARowLimitIsNarrowedOnRetry) {
+  FakeBigtable fake(Misbehaviour::kUnavailableOnce);
+  ProcessResult r = RunLbt(fake.host(), {"--format", "jsonl", "read", "t", "count=500"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(Lines(r.out).size(), 500u);
+  std::vector<v2::ReadRowsRequest> requests = fake.data().requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].rows_limit(), 500);
+  EXPECT_EQ(requests[1].rows_limit(), 500 - kBreakAfter);
+}
+
+TEST(RemoteFaults, AServerGoneMidReadIsOneLineAndNoPartialOutput) {
+  FakeBigtable fake(Misbehaviour::kHang);
+  std::thread killer([&] {
+    while (!fake.data().hanging()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    fake.Shutdown();
+  });
+  ProcessResult r = RunLbt(fake.host(), {"-timeout", "3s", "--format", "jsonl", "read", "t"});
+  killer.join();
+  EXPECT_EQ(r.status, 1);
+  std::vector<std::string> err = Lines(r.err);
+  ASSERT_EQ(err.size(), 1u) << r.err;
+  EXPECT_EQ(err[0].rfind("error: ", 0), 0u) << err[0];
+  // Whole JSON lines only: the rows before the break, each complete.
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.back(), '\n');
+  for (const std::string& line : Lines(r.out)) {
+    EXPECT_TRUE(line.front() == '{' && line.back() == '}') << line;
+  }
+}
+
+TEST(RemoteFaults, AnUnreachableEndpointFailsWithinItsTimeout) {
+  const std::string nowhere = "127.0.0.1:" + std::to_string(FreeLoopbackPort());
+  auto start = std::chrono::steady_clock::now();
+  ProcessResult r = RunLbt(nowhere, {"-timeout", "2s", "read", "t"});
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  // The deadline is the behaviour under test: a hang would blow through it.
+  EXPECT_LT(elapsed, std::chrono::seconds(3));
+}
+
+TEST(RemoteFaults, PermissionDeniedIsOneLine) {
+  FakeBigtable fake(Misbehaviour::kDenyPermission);
+  ProcessResult r = RunLbt(fake.host(), {"read", "t"});
+  EXPECT_EQ(r.status, 1);
+  ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("caller may not"), std::string::npos) << r.err;
+}
+
+TEST(RemoteFaults, AMissingCredentialsFileIsOneLine) {
+  ProcessResult r = RunProcess({LBT_BINARY, "-project", "p", "-instance", "i", "-creds", "/nonexistent/key.json", "ls"},
+                               {"BIGTABLE_EMULATOR_HOST="});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "error: cannot read the credentials file '/nonexistent/key.json'\n");
+}
+
+}  // namespace
+}  // namespace lbt
