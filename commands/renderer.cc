@@ -98,11 +98,13 @@ void AppendRowJson(std::string* out, const Row& row, BytesMode mode, const Table
 }
 
 json StatsObject(const ReadSummary& s) {
-  return json{{"rows_seen", s.stats.rows_seen},
-              {"rows_returned", s.stats.rows_returned},
-              {"cells_seen", s.stats.cells_seen},
-              {"cells_returned", s.stats.cells_returned},
-              {"latency_ms", s.latency_ms}};
+  json stats{{"rows_seen", s.stats.rows_seen},
+             {"rows_returned", s.stats.rows_returned},
+             {"cells_seen", s.stats.cells_seen},
+             {"cells_returned", s.stats.cells_returned},
+             {"latency_ms", s.latency_ms}};
+  if (!s.filter_placement.empty()) stats["filter_placement"] = s.filter_placement;
+  return stats;
 }
 
 json TableObject(const TableSpec& table) {
@@ -174,6 +176,9 @@ class TextRenderer : public Renderer {
         "cells_seen_count: {}\ncells_returned_count: {}\nfrontend_server_latency: {}ms\n\n",
         s->stats.rows_seen, s->stats.rows_returned, s->stats.cells_seen, s->stats.cells_returned,
         s->latency_ms));
+    // Only when part of the filter ran on the client (remote mode), so that
+    // the rest matches cbt line for line.
+    if (s->filter_placement.find("client") != std::string::npos) out_->Write("filter_placement: " + s->filter_placement + "\n\n");
   }
 
  private:

@@ -30,7 +30,8 @@ enum class BytesMode { kAuto, kBase64 };
 struct ReadSummary {
   ReadStats stats;
   int64_t latency_ms = 0;
-  // Where the filter ran, when part of it ran on the client ("" otherwise).
+  // Where a remote read's filter ran (see remote/filter_plan.h); "" for a
+  // local read. Text shows it only when part ran on the client.
   std::string filter_placement;
 };
 

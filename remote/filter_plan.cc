@@ -101,14 +101,16 @@ FilterPlan PlanFilter(const ReadRequest& request) {
     }
   }
   FilterPlan plan;
-  if (!service.empty()) plan.service = ChainOf(std::move(service));
+  if (!service.empty()) {
+    plan.service = ChainOf(std::move(service));
+    plan.placement = "service";
+  }
   if (!client.empty()) {
     std::vector<std::string> names;
     for (const Filter& f : client) CollectClientKinds(f, &names);
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    plan.placement = fmt::format("{} and what follows ran on the client; {} ran on the service", list,
-                                 plan.service ? "the rest" : "nothing else");
+    plan.placement = fmt::format("{}client (from {} on)", plan.service ? "service, then " : "", list);
     plan.client = ChainOf(std::move(client));
   }
   return plan;

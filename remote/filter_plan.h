@@ -31,7 +31,8 @@ namespace lbt {
 struct FilterPlan {
   std::optional<Filter> service;  // sent with the request
   std::optional<Filter> client;   // run over the stream
-  // For include-stats=full, when `client` is set: what ran where.
+  // For include-stats=full: "service", "client (from PageFilter on)" or
+  // "service, then client (from ... on)"; "" without a filter.
   std::string placement;
 };
 
