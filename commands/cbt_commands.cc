@@ -15,7 +15,6 @@
 #include "commands/command_table.h"
 #include "commands/csv_import.h"
 #include "commands/filter_json.h"
-#include "commands/hbase_commands.h"
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
 #include "commands/progress.h"
@@ -27,7 +26,6 @@ namespace lbt {
 namespace {
 
 Status Ls(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() > 1) return ctx.Usage("ls takes at most one table name");
   if (args.empty()) {
     std::vector<std::string> tables;
     if (ctx.session->ExistsOrNote(ctx.err)) {
@@ -88,32 +86,27 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() != 2) return ctx.Usage("createfamily needs a table and a family");
   LBT_ASSIGN_OR_RETURN(FamilySpec family, ParseFamilySpec(args[1]));
   Bigtable* bigtable = ctx.bigtable();
   return bigtable->CreateFamily(args[0], family);
 }
 
 Status DeleteFamily(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() != 2) return ctx.Usage("deletefamily needs a table and a family");
   Bigtable* bigtable = ctx.bigtable();
   return bigtable->DeleteFamily(args[0], args[1]);
 }
 
 Status DeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() != 1) return ctx.Usage("deletetable needs a table");
   Bigtable* bigtable = ctx.bigtable();
   return bigtable->DeleteTable(args[0]);
 }
 
 Status DeleteAllRows(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() != 1) return ctx.Usage("deleteallrows needs a table");
   Bigtable* bigtable = ctx.bigtable();
   return bigtable->DropRowRange(args[0], "");
 }
 
 Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() < 3) return ctx.Usage("setgcpolicy needs a table, a family and a policy");
   std::vector<std::string> words(args.begin() + 2, args.end());
   // "force" overrides cbt's warning about loosening a replicated policy;
   // there is nothing to override locally.
@@ -156,7 +149,6 @@ void NoteExpiredCells(CommandContext& ctx, Bigtable* bigtable, const std::string
 
 // The words after <table> <row> of set/addtocell: options, then cells.
 Result<std::vector<CellArg>> CellArgs(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() < 3) return ctx.Usage(fmt::format("{} needs a table, a row and at least one cell", ctx.spec->name));
   std::vector<CellArg> cells;
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -490,7 +482,6 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status CollectGarbage(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() != 1) return ctx.Usage("gc needs a table");
   LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, ctx.LocalOnly());
   Progress progress(ctx.err, "collecting garbage in " + args[0]);
   LBT_ASSIGN_OR_RETURN(GcStats stats, local->CollectGarbage(args[0], [&](int64_t cells) {
@@ -502,7 +493,6 @@ Status CollectGarbage(CommandContext& ctx, const std::vector<std::string>& args)
 }
 
 Status Compact(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (!args.empty()) return ctx.Usage("compact takes no arguments");
   LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, ctx.LocalOnly());
   LBT_ASSIGN_OR_RETURN(CompactStats stats, local->Compact());
   auto size = [](uint64_t bytes) {
@@ -522,11 +512,11 @@ std::string HelpFor(std::string_view summary, std::string_view usage, std::strin
 }
 
 Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() > 1) return ctx.Usage("help takes at most one command name");
   if (args.size() == 1) {
-    const CommandSpec* cbt = FindCommand(args[0]);
-    const HBaseCommandSpec* hbase = FindHBaseCommand(args[0]);
-    if (cbt == nullptr && hbase == nullptr) {
+    const CommandSpec* cbt = FindCommand(args[0], Dialect::kCbt);
+    const CommandSpec* hbase = FindCommand(args[0], Dialect::kHBase);
+    const CommandSpec* shell = FindCommand(args[0], Dialect::kShell);
+    if (cbt == nullptr && hbase == nullptr && shell == nullptr) {
       std::string hint = SuggestCommand(args[0]);
       return Status::NotFound(fmt::format("no command '{}'{}", args[0],
                                           hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
@@ -535,38 +525,40 @@ Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
     if (cbt != nullptr) text += HelpFor(cbt->summary, cbt->usage, cbt->details);
     if (cbt != nullptr && hbase != nullptr) text += "\nIn the HBase shell's form:\n\n";
     if (hbase != nullptr) text += HelpFor(hbase->summary, hbase->usage, hbase->details);
+    if (shell != nullptr) text += HelpFor(shell->summary, shell->usage, shell->details);
     ctx.out->Write(text);
     return Status::OK();
   }
   std::vector<std::pair<std::string_view, std::string_view>> cbt, hbase;
+  std::string shell;
+  size_t width = 0;
   for (const CommandSpec& spec : AllCommands()) {
-    if (!spec.summary.empty()) cbt.emplace_back(spec.name, spec.summary);
+    if (spec.summary.empty()) continue;
+    if (spec.dialect == Dialect::kShell) {
+      shell += (shell.empty() ? "" : ", ") + std::string(spec.usage);
+      continue;
+    }
+    (spec.dialect == Dialect::kCbt ? cbt : hbase).emplace_back(spec.name, spec.summary);
+    width = std::max(width, spec.name.size());
   }
-  for (const HBaseCommandSpec& spec : HBaseCommands()) hbase.emplace_back(spec.name, spec.summary);
   std::sort(cbt.begin(), cbt.end());
   std::sort(hbase.begin(), hbase.end());
-  size_t width = 0;
-  for (const auto& list : {cbt, hbase}) {
-    for (const auto& [name, summary] : list) width = std::max(width, name.size());
-  }
   std::string text = "Commands in cbt's language (`help <command>` for details):\n\n";
   for (const auto& [name, summary] : cbt) text += fmt::format("  {:<{}}  {}\n", name, width, summary);
   text += "\nCommands in the HBase shell's language (arguments quoted: scan 't', {LIMIT => 5}):\n\n";
   for (const auto& [name, summary] : hbase) text += fmt::format("  {:<{}}  {}\n", name, width, summary);
-  text += "\nIn the shell and in scripts: source <file.cbt>, exit, quit.\n";
+  text += "\nIn the shell and in scripts: " + shell + ".\n";
   ctx.out->Write(text);
   return Status::OK();
 }
 
 Status Version(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (!args.empty()) return ctx.Usage("version takes no arguments");
   ctx.out->Write(ctx.session->options().format == OutputFormat::kText ? "lbt 0.1.0\n"
                                                                        : "{\"version\":\"0.1.0\"}\n");
   return Status::OK();
 }
 
 Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& args) {
-  if (args.size() != 1) return ctx.Usage("waitforreplication needs a table");
   Bigtable* bigtable = ctx.bigtable();
   // One local copy is always caught up; still check that the table exists.
   return bigtable->GetTable(args[0]).status();
@@ -579,53 +571,54 @@ Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
 
 }  // namespace
 
-const std::vector<CommandSpec>& AllCommands() {
-  static const std::vector<CommandSpec> commands = {
-      {"addtocell", "addtocell <table> <row> <family>:<column>=<int>[@<timestamp>] ...",
+std::vector<CommandSpec> CbtCommands() {
+  constexpr int kMany = ArgCount::kMany;
+  const ArgCount table{1, 1, "a table"};
+  return {
+      CbtCommand("addtocell", "addtocell <table> <row> <family>:<column>=<int>[@<timestamp>] ...",
        "Add a value to an aggregate cell (write)",
        "  The family must be of type intsum, intmin or intmax. Cells at the same\n"
        "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n\n"
        "  Example: addtocell stats user1 clicks:total=1@1700000000000000",
-       AddToCell, {"app-profile"}},
-      {"compact", "compact", "Rewrite the database file without free space (lbt)",
-       "  Needs the database to itself: no other process may have it open.", Compact, {}},
-      {"count", "count <table> [prefix=<row-key-prefix>] [filter=<json>]", "Count rows in a table",
+       AddToCell, {3, kMany, "a table, a row and at least one cell"}, {"app-profile"}),
+      CbtCommand("compact", "compact", "Rewrite the database file without free space (lbt)",
+       "  Needs the database to itself: no other process may have it open.", Compact, {0, 0, "no arguments"}),
+      CbtCommand("count", "count <table> [prefix=<row-key-prefix>] [filter=<json>]", "Count rows in a table",
        "  With filter=, only rows the filter leaves a cell count (see 'help read').\n\n"
-       "  Example: count mobile-time-series prefix=phone#", Count, {"prefix", "filter"}},
-      {"createfamily", "createfamily <table> <family>[:<gcpolicy>[:<type>]]", "Create a column family",
-       "  Example: createfamily mobile-time-series stats_summary:maxversions=1", CreateFamily, {}},
-      {"createtable", "createtable <table> [families=<family>:<gcpolicy>:<type>,...] [splits=<row>,...]",
+       "  Example: count mobile-time-series prefix=phone#", Count, {1, 3, "a table, then prefix= and filter="}, {"prefix", "filter"}),
+      CbtCommand("createfamily", "createfamily <table> <family>[:<gcpolicy>[:<type>]]", "Create a column family",
+       "  Example: createfamily mobile-time-series stats_summary:maxversions=1", CreateFamily, {2, 2, "a table and a family"}),
+      CbtCommand("createtable", "createtable <table> [families=<family>:<gcpolicy>:<type>,...] [splits=<row>,...]",
        "Create a table",
        "  families  Column families with optional GC policies (see setgcpolicy) and\n"
        "            value types (intsum, intmin, intmax).\n"
        "  splits    Accepted for compatibility; a local table has no tablets.\n\n"
        "  Example: createtable mobile-time-series \"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",
-       CreateTable, {"families", "splits"}},
-      {"deleteallrows", "deleteallrows <table>", "Delete all rows", "  Example: deleteallrows mobile-time-series",
-       DeleteAllRows, {}},
-      {"deletecolumn", "deletecolumn <table> <row> <family> <column>", "Delete all cells in a column",
-       "  Example: deletecolumn mobile-time-series phone#4c410523#20190501 stats_summary os_name", DeleteColumn,
-       {"app-profile"}},
-      {"deletefamily", "deletefamily <table> <family>", "Delete a column family and its data",
-       "  Example: deletefamily mobile-time-series stats_summary", DeleteFamily, {}},
-      {"deleterow", "deleterow <table> <row>", "Delete a row",
-       "  Example: deleterow mobile-time-series phone#4c410523#20190501", DeleteRow, {"app-profile"}},
-      {"deletetable", "deletetable <table>", "Delete a table and its data",
-       "  Example: deletetable mobile-time-series", DeleteTable, {}},
-      {"gc", "gc <table>", "Remove the cells GC policies make eligible, now (lbt)",
+       CreateTable, {1, 3, "a table, then families= and splits="}, {"families", "splits"}),
+      CbtCommand("deleteallrows", "deleteallrows <table>", "Delete all rows", "  Example: deleteallrows mobile-time-series",
+       DeleteAllRows, table),
+      CbtCommand("deletecolumn", "deletecolumn <table> <row> <family> <column>", "Delete all cells in a column",
+       "  Example: deletecolumn mobile-time-series phone#4c410523#20190501 stats_summary os_name", DeleteColumn, {4, 5, "a table, a row, a family and a column"}, {"app-profile"}),
+      CbtCommand("deletefamily", "deletefamily <table> <family>", "Delete a column family and its data",
+       "  Example: deletefamily mobile-time-series stats_summary", DeleteFamily, {2, 2, "a table and a family"}),
+      CbtCommand("deleterow", "deleterow <table> <row>", "Delete a row",
+       "  Example: deleterow mobile-time-series phone#4c410523#20190501", DeleteRow, {2, 3, "a table and a row"}, {"app-profile"}),
+      CbtCommand("deletetable", "deletetable <table>", "Delete a table and its data",
+       "  Example: deletetable mobile-time-series", DeleteTable, table),
+      CbtCommand("gc", "gc <table>", "Remove the cells GC policies make eligible, now (lbt)",
        "  Reads never return eligible cells, and a write to a column removes that\n"
        "  column's; gc removes them from the whole table at once, in one transaction.",
-       CollectGarbage, {}},
-      {"help", "help [command]", "Print help text", "  Example: help read", Help, {}},
-      {"export", "export <table> <file> [format=jsonl|csv] [prefix=<prefix> | start=<row> end=<row>]",
+       CollectGarbage, table),
+      CbtCommand("help", "help [command]", "Print help text", "  Example: help read", Help, {0, 1, "at most one command name"}),
+      CbtCommand("export", "export <table> <file> [format=jsonl|csv] [prefix=<prefix> | start=<row> end=<row>]",
        "Write a table's rows to a file",
        "  jsonl (the default, unless the file ends in .csv) writes every cell as the\n"
        "  row objects of --format jsonl, and import reads them back exactly. csv writes\n"
        "  cbt's CSV layout with the newest cell of each column as <value>@<timestamp>\n"
        "  (import it with timestamp=value-encoded). A file of - is standard output.\n\n"
        "  Example: export metrics metrics.jsonl prefix=host0137#",
-       Export, {"format", "prefix", "start", "end"}},
-      {"import",
+       Export, {2, kMany, "a table and a file"}, {"format", "prefix", "start", "end"}),
+      CbtCommand("import",
        "import <table> <file> [format=csv|jsonl] [column-family=<family>] [batch-size=<n>] [workers=<n>] "
        "[timestamp=<now|value-encoded>]",
        "Batch write many rows from a CSV or JSON lines file",
@@ -643,8 +636,8 @@ const std::vector<CommandSpec>& AllCommands() {
        "  4 by default). Each row applies on its own: a row that fails is reported\n"
        "  with its key, the others are written, and the exit status is 1.\n\n"
        "  Example: import metrics data.csv batch-size=1000",
-       Import, {"format", "column-family", "batch-size", "workers", "timestamp", "app-profile"}},
-      {"lookup",
+       Import, {2, kMany, "a table and a file"}, {"format", "column-family", "batch-size", "workers", "timestamp", "app-profile"}),
+      CbtCommand("lookup",
        "lookup <table> <row> [columns=<family>:<qualifier>,...] [cells-per-column=<n>] [keys-only=<true|false>] "
        "[include-stats=full] [filter=<json>]",
        "Read from a single row",
@@ -655,11 +648,11 @@ const std::vector<CommandSpec>& AllCommands() {
        "  Example: lookup mobile-time-series phone#4c410523#20190501 columns=stats_summary:os_build,os_name "
        "cells-per-column=1\n"
        "  Example: lookup mobile-time-series $'\\x41\\x42'",
-       Lookup, {"columns", "cells-per-column", "keys-only", "include-stats", "filter", "app-profile", "format-file",
-                "authorized-view"}},
-      {"ls", "ls [table]", "List tables, or a table's column families",
-       "  Example: ls mobile-time-series", Ls, {}},
-      {"read",
+       Lookup, {2, kMany, "a table and a row"}, {"columns", "cells-per-column", "keys-only", "include-stats", "filter", "app-profile", "format-file",
+                "authorized-view"}),
+      CbtCommand("ls", "ls [table]", "List tables, or a table's column families",
+       "  Example: ls mobile-time-series", Ls, {0, 1, "at most one table name"}),
+      CbtCommand("read",
        "read <table> [start=<row>] [end=<row>] [prefix=<prefix>] [regex=<regex>] [columns=<family>:<qualifier>,...] "
        "[count=<n>] [cells-per-column=<n>] [reversed=<true|false>] [keys-only=<true|false>] [include-stats=full] "
        "[filter=<json>]",
@@ -683,15 +676,15 @@ const std::vector<CommandSpec>& AllCommands() {
        "    read mobile-time-series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"
        "    read mobile-time-series regex=\"phone.*\" cells-per-column=1\n\n"
        "  A regex without start, end, prefix or count reads the whole table.",
-       Read, {"start", "end", "prefix", "regex", "columns", "count", "cells-per-column", "reversed", "keys-only",
-              "include-stats", "filter", "app-profile", "format-file", "authorized-view"}},
-      {"set", "set <table> <row> <family>:<column>=<value>[@<timestamp>] ...", "Set value of a cell (write)",
+       Read, {1, kMany, "a table"}, {"start", "end", "prefix", "regex", "columns", "count", "cells-per-column", "reversed", "keys-only",
+              "include-stats", "filter", "app-profile", "format-file", "authorized-view"}),
+      CbtCommand("set", "set <table> <row> <family>:<column>=<value>[@<timestamp>] ...", "Set value of a cell (write)",
        "  <timestamp> is in microseconds since the epoch and must be a multiple of 1000;\n"
        "  if it is not an integer, '@<timestamp>' is part of the value. Without it the\n"
        "  current time is used. Quote binary bytes as $'\\x00\\xff'.\n\n"
        "  Example: set mobile-time-series phone#4c410523#20190501 stats_summary:connected_cell=1@1570041766000000",
-       Set, {"app-profile", "authorized-view"}},
-      {"setgcpolicy",
+       Set, {3, kMany, "a table, a row and at least one cell"}, {"app-profile", "authorized-view"}),
+      CbtCommand("setgcpolicy",
        "setgcpolicy <table> <family> ((maxage=<d> | maxversions=<n>) [(and|or) (maxage=<d> | maxversions=<n>),...] "
        "| never)",
        "Set the garbage-collection policy (age, versions) for a column family",
@@ -701,25 +694,24 @@ const std::vector<CommandSpec>& AllCommands() {
        "  Examples:\n"
        "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
        "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",
-       SetGcPolicy, {}},
-      {"version", "version", "Print the lbt version", "", Version, {}},
-      {"waitforreplication", "waitforreplication <table>", "Return once writes are replicated (at once, locally)",
-       "", WaitForReplication, {}},
+       SetGcPolicy, {3, kMany, "a table, a family and a policy"}),
+      CbtCommand("version", "version", "Print the lbt version", "", Version, {0, 0, "no arguments"}),
+      CbtCommand("waitforreplication", "waitforreplication <table>", "Return once writes are replicated (at once, locally)",
+       "", WaitForReplication, table),
       // Instance-level commands have no meaning for a local database.
-      {"createinstance", "createinstance ...", "", "", NoInstances, {}},
-      {"deleteinstance", "deleteinstance ...", "", "", NoInstances, {}},
-      {"listinstances", "listinstances", "", "", NoInstances, {}},
-      {"createcluster", "createcluster ...", "", "", NoInstances, {}},
-      {"deletecluster", "deletecluster ...", "", "", NoInstances, {}},
-      {"updatecluster", "updatecluster ...", "", "", NoInstances, {}},
-      {"listclusters", "listclusters", "", "", NoInstances, {}},
-      {"createappprofile", "createappprofile ...", "", "", NoInstances, {}},
-      {"getappprofile", "getappprofile ...", "", "", NoInstances, {}},
-      {"listappprofile", "listappprofile", "", "", NoInstances, {}},
-      {"updateappprofile", "updateappprofile ...", "", "", NoInstances, {}},
-      {"deleteappprofile", "deleteappprofile ...", "", "", NoInstances, {}},
+      CbtCommand("createinstance", "createinstance ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("deleteinstance", "deleteinstance ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("listinstances", "listinstances", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("createcluster", "createcluster ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("deletecluster", "deletecluster ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("updatecluster", "updatecluster ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("listclusters", "listclusters", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("createappprofile", "createappprofile ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("getappprofile", "getappprofile ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("listappprofile", "listappprofile", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("updateappprofile", "updateappprofile ...", "", "", NoInstances, {0, kMany, "its arguments"}),
+      CbtCommand("deleteappprofile", "deleteappprofile ...", "", "", NoInstances, {0, kMany, "its arguments"}),
   };
-  return commands;
 }
 
 }  // namespace lbt

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "commands/hbase_commands.h"
 #include "commands/hbase_syntax.h"
 #include "commands/tokenizer.h"
 
@@ -22,11 +21,57 @@ Result<LocalMaintenance*> CommandContext::LocalOnly() const {
       "{} works on a local database only; {} runs its own maintenance", spec->name, bigtable()->Describe()));
 }
 
-const CommandSpec* FindCommand(std::string_view name) {
+CommandSpec CbtCommand(std::string_view name, std::string_view usage, std::string_view summary,
+                       std::string_view details, CbtHandler handler, ArgCount args,
+                       std::vector<std::string_view> options) {
+  return CommandSpec{name, Dialect::kCbt, usage, summary, details, handler, nullptr, args, std::move(options)};
+}
+
+CommandSpec HBaseCommand(std::string_view name, std::string_view usage, std::string_view summary,
+                         std::string_view details, HBaseHandler handler, ArgCount args,
+                         std::vector<std::string_view> options) {
+  return CommandSpec{name, Dialect::kHBase, usage, summary, details, nullptr, handler, args, std::move(options)};
+}
+
+const std::vector<CommandSpec>& AllCommands() {
+  static const std::vector<CommandSpec> commands = [] {
+    std::vector<CommandSpec> all = CbtCommands();
+    for (CommandSpec& spec : HBaseCommands()) all.push_back(std::move(spec));
+    // Run by the shell and the script runner around the commands above;
+    // here for help, completion and "did you mean".
+    all.push_back({"source", Dialect::kShell, "source <file.cbt>", "Run the commands in a script file",
+                   "  A relative path is relative to the sourcing script's folder.", nullptr, nullptr,
+                   {1, 1, "one file name"}, {}});
+    all.push_back({"exit", Dialect::kShell, "exit", "Leave the shell", "", nullptr, nullptr, {0, 0, "no arguments"}, {}});
+    all.push_back({"quit", Dialect::kShell, "quit", "Leave the shell", "", nullptr, nullptr, {0, 0, "no arguments"}, {}});
+    return all;
+  }();
+  return commands;
+}
+
+const CommandSpec* FindCommand(std::string_view name, Dialect dialect) {
   for (const CommandSpec& spec : AllCommands()) {
-    if (spec.name == name) return &spec;
+    if (spec.name == name && spec.dialect == dialect) return &spec;
   }
   return nullptr;
+}
+
+const CommandSpec* FindAnyCommand(std::string_view name) {
+  for (Dialect d : {Dialect::kCbt, Dialect::kHBase, Dialect::kShell}) {
+    if (const CommandSpec* spec = FindCommand(name, d)) return spec;
+  }
+  return nullptr;
+}
+
+Status CheckArgCount(const CommandSpec& spec, size_t args) {
+  const ArgCount& count = spec.args;
+  if (args < static_cast<size_t>(count.min)) {
+    return Status::InvalidArgument(fmt::format("{} needs {}", spec.name, count.what));
+  }
+  if (args <= static_cast<size_t>(count.max)) return Status::OK();
+  if (count.min == count.max) return Status::InvalidArgument(fmt::format("{} takes {}", spec.name, count.what));
+  return Status::InvalidArgument(
+      fmt::format("{} takes at most {} argument{}", spec.name, count.max, count.max == 1 ? "" : "s"));
 }
 
 namespace {
@@ -64,13 +109,15 @@ std::string SuggestWord(std::string_view word, const std::vector<std::string_vie
 std::string SuggestCommand(std::string_view name) {
   std::vector<std::string_view> names;
   for (const CommandSpec& spec : AllCommands()) names.push_back(spec.name);
-  for (const HBaseCommandSpec& spec : HBaseCommands()) names.push_back(spec.name);
   return SuggestWord(name, names);
 }
 
 CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std::vector<std::string>& words) {
   if (words.empty()) return {};
   const CommandSpec* spec = FindCommand(words[0]);
+  if (spec == nullptr && FindCommand(words[0], Dialect::kShell) != nullptr) {
+    return {Status::InvalidArgument(fmt::format("{} works in the shell and in scripts", words[0])), true};
+  }
   if (spec == nullptr) {
     std::string suggestion = SuggestCommand(words[0]);
     std::string message = fmt::format("unknown command '{}'", words[0]);
@@ -82,7 +129,12 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
       Renderer::Create(session->options().format, session->options().bytes, out);
   CommandContext ctx{session, renderer.get(), out, err, spec};
   std::vector<std::string> args(words.begin() + 1, words.end());
-  Status status = spec->handler(ctx, args);
+  Status status = CheckArgCount(*spec, args.size());
+  if (!status.ok()) {
+    status = ctx.Usage(status.message());
+  } else {
+    status = spec->cbt(ctx, args);
+  }
   out->Flush();
   return {status, ctx.usage_error};
 }
@@ -107,7 +159,7 @@ bool ContinuesOnNextLine(std::string* pending) {
 bool IsHBaseStatement(std::string_view statement) {
   std::string name, args;
   if (!SplitHBaseCommand(statement, &name, &args)) return false;
-  if (FindHBaseCommand(name) == nullptr) return false;
+  if (FindCommand(name, Dialect::kHBase) == nullptr) return false;
   if (FindCommand(name) == nullptr) return true;
   // Both dialects have `count`. HBase's is `count 't'` or `count 't', {...}`:
   // a quoted table followed by a comma or nothing. `count "t" prefix=a` is cbt's.
@@ -127,24 +179,23 @@ CommandOutcome RunHBase(Session* session, Output* out, Output* err, std::string_
   auto start = std::chrono::steady_clock::now();
   std::string name, text;
   SplitHBaseCommand(statement, &name, &text);
-  const HBaseCommandSpec* spec = FindHBaseCommand(name);
+  const CommandSpec* spec = FindCommand(name, Dialect::kHBase);
   CommandOutcome outcome;
   outcome.hbase = true;
+  std::unique_ptr<Renderer> renderer =
+      Renderer::Create(session->options().format, session->options().bytes, out, TextStyle::kHBase);
+  CommandContext ctx{session, renderer.get(), out, err, spec};
   Result<std::vector<HValue>> args = ParseHBaseArgs(text);
   if (!args.ok()) {
-    outcome.status = Status::InvalidArgument(fmt::format("{}; usage: {}", args.status().message(), spec->usage));
-    outcome.usage_error = true;
-    return outcome;
+    outcome.status = ctx.Usage(args.status().message());
+  } else if (Status count = CheckArgCount(*spec, args->size()); !count.ok()) {
+    outcome.status = ctx.Usage(count.message());
+  } else {
+    outcome.status = spec->hbase(ctx, *args);
   }
-  HBaseContext ctx{session, out, err};
-  outcome.status = spec->handler(ctx, *args);
   outcome.usage_error = ctx.usage_error;
-  if (!outcome.status.ok() && ctx.usage_error) {
-    outcome.status = Status::InvalidArgument(fmt::format("{}; usage: {}", outcome.status.message(), spec->usage));
-  }
-  if (outcome.status.ok() && session->options().format == OutputFormat::kText) {
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out->Write(fmt::format("Took {:.4f} seconds\n", seconds));
+  if (outcome.status.ok()) {
+    renderer->Elapsed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   out->Flush();
   return outcome;

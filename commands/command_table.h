@@ -1,5 +1,8 @@
-// The command table: one entry per command (name, usage, summary, help,
-// handler) drives dispatch, `help`, completion and "did you mean".
+// The command table: one entry per command of every dialect (cbt's, the
+// HBase shell's, and the shell's own source/exit/quit) with its name,
+// usage, help, argument count and handler. It drives dispatch, `help`,
+// completion and "did you mean", and checks argument counts before a
+// handler runs.
 
 #ifndef LBT_COMMANDS_COMMAND_TABLE_H_
 #define LBT_COMMANDS_COMMAND_TABLE_H_
@@ -8,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/hbase_syntax.h"
 #include "commands/output.h"
 #include "commands/renderer.h"
 #include "commands/session.h"
@@ -17,7 +21,13 @@ namespace lbt {
 
 struct CommandSpec;
 
-// What a handler works with while it runs.
+enum class Dialect {
+  kCbt,    // read t prefix=a: words, then key=value options
+  kHBase,  // scan 't', {LIMIT => 1}: Ruby-like arguments
+  kShell,  // source, exit, quit: run by the shell itself, around commands
+};
+
+// What a handler of either dialect works with while it runs.
 struct CommandContext {
   Session* session;
   Renderer* renderer;
@@ -34,7 +44,19 @@ struct CommandContext {
   Result<LocalMaintenance*> LocalOnly() const;
 };
 
-using CommandHandler = Status (*)(CommandContext& ctx, const std::vector<std::string>& args);
+using CbtHandler = Status (*)(CommandContext& ctx, const std::vector<std::string>& args);
+using HBaseHandler = Status (*)(CommandContext& ctx, const std::vector<HValue>& args);
+
+// How many arguments a command takes (cbt: words after the name, options
+// included; HBase: comma-separated arguments), checked before its handler
+// runs, and what they are, for the message: "createfamily needs a table
+// and a family".
+struct ArgCount {
+  static constexpr int kMany = 1 << 30;
+  int min = 0;
+  int max = kMany;
+  std::string_view what;
+};
 
 // cbt options that lbt recognizes only to refuse them with a clear line;
 // completion does not offer them.
@@ -42,19 +64,39 @@ inline constexpr std::string_view kRefusedOptions[] = {"format-file", "authorize
 
 struct CommandSpec {
   std::string_view name;
+  Dialect dialect = Dialect::kCbt;
   std::string_view usage;    // "read <table> [start=<row>] ..."
-  std::string_view summary;  // one line
+  std::string_view summary;  // one line ("" for commands help does not list)
   std::string_view details;  // option descriptions and examples
-  CommandHandler handler;
-  // The option keys (without '=') the command accepts, for completion.
+  CbtHandler cbt = nullptr;      // set for Dialect::kCbt
+  HBaseHandler hbase = nullptr;  // set for Dialect::kHBase
+  ArgCount args;
+  // The option keys the command accepts: cbt's key= options (without '='),
+  // or the keys of an HBase command's hash. Parsing and completion use them.
   std::vector<std::string_view> options;
 };
 
-// Every command lbt knows, in the order `help` lists them.
+// Entries of each dialect, built by the module that holds its handlers.
+CommandSpec CbtCommand(std::string_view name, std::string_view usage, std::string_view summary,
+                       std::string_view details, CbtHandler handler, ArgCount args,
+                       std::vector<std::string_view> options = {});
+CommandSpec HBaseCommand(std::string_view name, std::string_view usage, std::string_view summary,
+                         std::string_view details, HBaseHandler handler, ArgCount args,
+                         std::vector<std::string_view> options = {});
+std::vector<CommandSpec> CbtCommands();    // cbt_commands.cc
+std::vector<CommandSpec> HBaseCommands();  // hbase_commands.cc
+
+// Every command lbt knows, of every dialect, in the order `help` lists them.
 const std::vector<CommandSpec>& AllCommands();
 
-// The command called `name`, or nullptr.
-const CommandSpec* FindCommand(std::string_view name);
+// The command of `dialect` called `name`, or nullptr.
+const CommandSpec* FindCommand(std::string_view name, Dialect dialect = Dialect::kCbt);
+// The command called `name` in any dialect (cbt's first), or nullptr.
+const CommandSpec* FindAnyCommand(std::string_view name);
+
+// The usage error for `args` arguments if the spec's count refuses them,
+// else OK.
+Status CheckArgCount(const CommandSpec& spec, size_t args);
 
 // The known name closest to `name` (by edit distance), or "" if none is
 // close enough to be a plausible typo.

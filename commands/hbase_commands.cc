@@ -1,4 +1,10 @@
-#include "commands/hbase_commands.h"
+// The HBase shell dialect: create, alter, describe, list, exists, disable,
+// enable, drop, truncate, put, get, scan, count, delete, deleteall, incr,
+// get_counter and append, with the HBase shell's non-terminal output.
+// HBase timestamps are milliseconds: lbt stores ts * 1000 microseconds and
+// prints them back in milliseconds, so both dialects agree on a cell.
+
+#include "commands/command_table.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
@@ -14,6 +20,7 @@
 
 #include "commands/gc_policy_text.h"
 #include "commands/hbase_filter.h"
+#include "commands/hbase_schema.h"
 #include "commands/interrupt.h"
 #include "commands/renderer.h"
 #include "commands/read_helpers.h"
@@ -25,21 +32,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr int64_t kMsPerSecond = 1000;
-constexpr int64_t kMicrosPerMs = 1000;
-constexpr int64_t kUnlimitedVersions = 2147483647;  // HBase's Integer.MAX_VALUE
 
-bool Text(const HBaseContext& ctx) { return ctx.session->options().format == OutputFormat::kText; }
-
-void Line(HBaseContext& ctx, const std::string& text) { ctx.out->Write(text + "\n"); }
-
-Status Usage(HBaseContext& ctx, const std::string& message) {
-  ctx.usage_error = true;
-  return Status::InvalidArgument(message);
-}
+Status Usage(CommandContext& ctx, const std::string& message) { return ctx.Usage(message); }
 
 // Bigtable tables are always enabled: disable and enable are local only.
-Result<LocalMaintenance*> LocalOnly(HBaseContext& ctx, std::string_view command) {
+Result<LocalMaintenance*> LocalOnly(CommandContext& ctx, std::string_view command) {
   if (LocalMaintenance* local = ctx.bigtable()->local()) return local;
   return Status::FailedPrecondition(fmt::format("{} works on a local database only; Bigtable tables are always enabled",
                                                 command));
@@ -49,7 +46,7 @@ Status UnknownTable(std::string_view table) { return Status::NotFound(fmt::forma
 
 // ---- argument helpers ----
 
-Result<std::string> StringArg(HBaseContext& ctx, const std::vector<HValue>& args, size_t i, const char* what) {
+Result<std::string> StringArg(CommandContext& ctx, const std::vector<HValue>& args, size_t i, const char* what) {
   if (i >= args.size()) return Usage(ctx, fmt::format("missing {}", what));
   const HValue& v = args[i];
   if (v.kind == HValue::Kind::kString) return v.text;
@@ -57,13 +54,13 @@ Result<std::string> StringArg(HBaseContext& ctx, const std::vector<HValue>& args
   return Usage(ctx, fmt::format("{} must be a string, got {}", what, v.Describe()));
 }
 
-Result<int64_t> IntValue(HBaseContext& ctx, const HValue& v, const char* what) {
+Result<int64_t> IntValue(CommandContext& ctx, const HValue& v, const char* what) {
   if (v.kind == HValue::Kind::kInteger) return v.integer;
   return Usage(ctx, fmt::format("{} must be an integer, got {}", what, v.Describe()));
 }
 
 // The hash at args[i], or an empty hash when there is none.
-Result<HValue> OptionsArg(HBaseContext& ctx, const std::vector<HValue>& args, size_t i) {
+Result<HValue> OptionsArg(CommandContext& ctx, const std::vector<HValue>& args, size_t i) {
   if (i >= args.size()) {
     HValue empty;
     empty.kind = HValue::Kind::kHash;
@@ -73,15 +70,14 @@ Result<HValue> OptionsArg(HBaseContext& ctx, const std::vector<HValue>& args, si
   return args[i];
 }
 
-Status CheckKeys(HBaseContext& ctx, const HValue& hash, std::initializer_list<const char*> known) {
+// Refuses a key of `hash` that the command's table entry does not list.
+Status CheckKeys(CommandContext& ctx, const HValue& hash) {
+  const std::vector<std::string_view>& known = ctx.spec->options;
   for (const auto& [key, value] : hash.entries) {
-    bool ok = false;
-    for (const char* k : known) ok |= key == k;
-    if (!ok) {
-      std::string list;
-      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-      return Usage(ctx, fmt::format("unknown option {}; expected one of {}", key, list));
-    }
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    return Usage(ctx, fmt::format("unknown option {}; expected one of {}", key, list));
   }
   return Status::OK();
 }
@@ -89,7 +85,7 @@ Status CheckKeys(HBaseContext& ctx, const HValue& hash, std::initializer_list<co
 // Read options that HBase accepts and a local database has no use for:
 // each one given is noted on stderr, as create notes the family options
 // it ignores, rather than dropped without a word.
-void NoteIgnoredReadOptions(HBaseContext& ctx, const HValue& hash) {
+void NoteIgnoredReadOptions(CommandContext& ctx, const HValue& hash) {
   static const std::pair<const char*, const char*> kIgnored[] = {
       {"RAW", "lbt keeps no delete markers, and collected cells are gone"},
       {"CONSISTENCY", "one copy of the data is always consistent"},
@@ -106,9 +102,8 @@ struct CellAddress {
   std::string table, row, column, family, qualifier;
 };
 
-Result<CellAddress> CellAddressArgs(HBaseContext& ctx, const std::vector<HValue>& args, size_t needed,
-                                    const char* usage) {
-  if (args.size() < needed) return Usage(ctx, usage);
+// REQUIRES: the table checked that there are at least three arguments.
+Result<CellAddress> CellAddressArgs(CommandContext& ctx, const std::vector<HValue>& args) {
   CellAddress a;
   LBT_ASSIGN_OR_RETURN(a.table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(a.row, StringArg(ctx, args, 1, "a row key"));
@@ -122,7 +117,7 @@ Result<CellAddress> CellAddressArgs(HBaseContext& ctx, const std::vector<HValue>
 // ---- table helpers ----
 
 // The table's spec, with HBase's wording for a missing or disabled table.
-Result<TableSpec> RequireTable(HBaseContext& ctx, std::string_view table, bool must_be_enabled) {
+Result<TableSpec> RequireTable(CommandContext& ctx, std::string_view table, bool must_be_enabled) {
   Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
   if (!spec.ok()) return spec.status().IsNotFound() ? UnknownTable(table) : spec.status();
   if (must_be_enabled && !spec->enabled) {
@@ -133,55 +128,16 @@ Result<TableSpec> RequireTable(HBaseContext& ctx, std::string_view table, bool m
 
 // The bigtable for reading or writing `table`'s data, once the table is
 // known to exist and be enabled; its spec in *spec if asked.
-Result<Bigtable*> DataTable(HBaseContext& ctx, std::string_view table, TableSpec* spec = nullptr) {
+Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table, TableSpec* spec = nullptr) {
   LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(ctx, table, /*must_be_enabled=*/true));
   if (spec != nullptr) *spec = std::move(s);
   return ctx.bigtable();
 }
 
-// ---- families: HBase's VERSIONS and TTL as GC rules ----
-
-struct HBaseFamilyShape {
-  int64_t versions = 1;          // kUnlimitedVersions: no limit
-  int64_t ttl_seconds = 0;       // 0: FOREVER
-};
-
-GcRule RuleFor(const HBaseFamilyShape& shape) {
-  std::vector<GcRule> rules;
-  if (shape.ttl_seconds > 0) rules.push_back(GcRule::MaxAge(shape.ttl_seconds * kMsPerSecond * kMicrosPerMs));
-  if (shape.versions < kUnlimitedVersions) rules.push_back(GcRule::MaxVersions(shape.versions));
-  if (rules.empty()) return GcRule::Never();
-  if (rules.size() == 1) return rules[0];
-  return GcRule::Union(std::move(rules));
-}
-
-// The HBase view of a rule, when it has one.
-std::optional<HBaseFamilyShape> ShapeOf(const GcRule& rule) {
-  HBaseFamilyShape shape;
-  shape.versions = kUnlimitedVersions;
-  auto take = [&](const GcRule& r) {
-    if (r.kind == GcRule::Kind::kMaxVersions) {
-      shape.versions = r.max_versions;
-      return true;
-    }
-    if (r.kind == GcRule::Kind::kMaxAge && r.max_age_micros % (kMsPerSecond * kMicrosPerMs) == 0) {
-      shape.ttl_seconds = r.max_age_micros / (kMsPerSecond * kMicrosPerMs);
-      return true;
-    }
-    return r.kind == GcRule::Kind::kNever;
-  };
-  if (rule.kind == GcRule::Kind::kUnion && rule.rules.size() == 2 && rule.rules[0].kind != rule.rules[1].kind) {
-    if (take(rule.rules[0]) && take(rule.rules[1])) return shape;
-    return std::nullopt;
-  }
-  if (take(rule)) return shape;
-  return std::nullopt;
-}
-
 // Reads NAME/VERSIONS/TTL from a family hash into *family; other keys
 // mean nothing locally and are reported on stderr, as HBase reports
 // arguments it ignores.
-Status ApplyFamilyOptions(HBaseContext& ctx, const HValue& hash, FamilySpec* family, HBaseFamilyShape* shape) {
+Status ApplyFamilyOptions(CommandContext& ctx, const HValue& hash, FamilySpec* family, HBaseFamilyShape* shape) {
   for (const auto& [key, value] : hash.entries) {
     if (key == "NAME" || key == "METHOD") continue;
     if (key == "VERSIONS") {
@@ -203,37 +159,9 @@ Status ApplyFamilyOptions(HBaseContext& ctx, const HValue& hash, FamilySpec* fam
   return Status::OK();
 }
 
-std::string FormatTtl(int64_t seconds) {
-  if (seconds == 0) return "FOREVER";
-  std::string human;
-  const std::pair<int64_t, const char*> units[] = {{86400, "DAY"}, {3600, "HOUR"}, {60, "MINUTE"}, {1, "SECOND"}};
-  int64_t rest = seconds;
-  for (auto [size, name] : units) {
-    if (rest >= size) {
-      int64_t n = rest / size;
-      rest %= size;
-      human += fmt::format("{}{} {}{}", human.empty() ? "" : " ", n, name, n == 1 ? "" : "S");
-    }
-  }
-  return fmt::format("{} SECONDS ({})", seconds, human);
-}
-
-std::string DescribeFamily(const FamilySpec& f) {
-  std::string out = fmt::format("{{NAME => '{}'", f.name);
-  if (std::optional<HBaseFamilyShape> shape = ShapeOf(f.gc_rule)) {
-    out += fmt::format(", VERSIONS => '{}', TTL => '{}'",
-                       shape->versions == kUnlimitedVersions ? std::string("unlimited") : std::to_string(shape->versions),
-                       FormatTtl(shape->ttl_seconds));
-  } else {
-    out += fmt::format(", GC_POLICY => '{}'", FormatGcPolicy(f.gc_rule));
-  }
-  if (IsAggregate(f.value_type)) out += fmt::format(", AGGREGATE => '{}'", ValueTypeName(f.value_type));
-  return out + "}";
-}
-
 // ---- DDL ----
 
-Status Create(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Create(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   std::vector<FamilySpec> families;
   for (size_t i = 1; i < args.size(); ++i) {
@@ -261,13 +189,12 @@ Status Create(HBaseContext& ctx, const std::vector<HValue>& args) {
   Status s = bigtable->CreateTable(table, families);
   if (s.IsAlreadyExists()) return Status::AlreadyExists(fmt::format("Table already exists: {}!", table));
   LBT_RETURN_IF_ERROR(s);
-  if (Text(ctx)) Line(ctx, "Created table " + table);
+  ctx.renderer->TableCreated(table);
   return Status::OK();
 }
 
-Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Alter(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  if (args.size() < 2) return Usage(ctx, "alter needs a family change such as NAME => 'f1', VERSIONS => 5");
   Bigtable* bigtable = ctx.bigtable();
   for (size_t i = 1; i < args.size(); ++i) {
     const HValue& change = args[i];
@@ -298,30 +225,19 @@ Status Alter(HBaseContext& ctx, const std::vector<HValue>& args) {
       LBT_RETURN_IF_ERROR(bigtable->CreateFamily(table, family));
     }
   }
-  if (Text(ctx)) {
-    Line(ctx, "Updating all regions with the new schema...");
-    Line(ctx, "Done.");
-  }
+  ctx.renderer->SchemaAltered();
   return Status::OK();
 }
 
-Status Describe(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Describe(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
-  if (!Text(ctx)) {
-    Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->TableInfo(spec);
-    return Status::OK();
-  }
-  Line(ctx, fmt::format("Table {} is {}", table, spec.enabled ? "ENABLED" : "DISABLED"));
-  Line(ctx, table);
-  Line(ctx, "COLUMN FAMILIES DESCRIPTION");
-  for (const auto& [name, family] : spec.families) Line(ctx, DescribeFamily(family));
-  Line(ctx, fmt::format("{} row(s)", spec.families.size()));
+  ctx.renderer->TableInfo(spec);
   return Status::OK();
 }
 
-Status List(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status List(CommandContext& ctx, const std::vector<HValue>& args) {
   std::string pattern = ".*";
   if (!args.empty()) {
     LBT_ASSIGN_OR_RETURN(pattern, StringArg(ctx, args, 0, "a regular expression"));
@@ -335,88 +251,59 @@ Status List(HBaseContext& ctx, const std::vector<HValue>& args) {
       if (RE2::FullMatch(t, re)) tables.push_back(t);
     }
   }
-  if (!Text(ctx)) {
-    Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->Tables(tables);
-    return Status::OK();
-  }
-  Line(ctx, "TABLE");
-  for (const std::string& t : tables) Line(ctx, t);
-  Line(ctx, fmt::format("{} row(s)", tables.size()));
+  ctx.renderer->Tables(tables);
   return Status::OK();
 }
 
-Status Exists(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Exists(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
   if (!spec.ok() && !spec.status().IsNotFound()) return spec.status();
   const bool exists = spec.ok();
-  if (Text(ctx)) {
-    Line(ctx, fmt::format("Table {} {} exist", table, exists ? "does" : "does not"));
-  } else {
-    Line(ctx, json{{"exists", exists}}.dump());
-  }
+  ctx.renderer->TableExists(table, exists);
   return Status::OK();
 }
 
 // ---- informational commands of the HBase shell ----
 
-Status ShowFilters(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (!args.empty()) return Usage(ctx, "show_filters takes no arguments");
-  if (!Text(ctx)) {
-    Line(ctx, json{{"filters", HBaseFilterNames()}}.dump());
-    return Status::OK();
-  }
-  for (const std::string& name : HBaseFilterNames()) Line(ctx, name);
+Status ShowFilters(CommandContext& ctx, const std::vector<HValue>& args) {
+  ctx.renderer->Names("filters", HBaseFilterNames());
   return Status::OK();
 }
 
 // One namespace: HBase's default, where every table lives.
-Status ListNamespace(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() > 1) return Usage(ctx, "list_namespace takes at most one regular expression");
-  if (!Text(ctx)) {
-    Line(ctx, json{{"namespaces", {"default"}}}.dump());
-    return Status::OK();
-  }
-  Line(ctx, "NAMESPACE");
-  Line(ctx, "default");
-  Line(ctx, "1 row(s)");
+Status ListNamespace(CommandContext& ctx, const std::vector<HValue>& args) {
+  ctx.renderer->Names("namespaces", {"default"});
   return Status::OK();
 }
 
-Status Whoami(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (!args.empty()) return Usage(ctx, "whoami takes no arguments");
+Status Whoami(CommandContext& ctx, const std::vector<HValue>& args) {
   const passwd* pw = getpwuid(geteuid());
-  const std::string user = pw != nullptr ? pw->pw_name : std::to_string(geteuid());
-  Line(ctx, Text(ctx) ? user + " (auth:SIMPLE)" : json{{"user", user}}.dump());
+  ctx.renderer->User(pw != nullptr ? pw->pw_name : std::to_string(geteuid()));
   return Status::OK();
 }
 
 // A local database is one server holding one region per table.
-Status ClusterStatus(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() > 1) return Usage(ctx, "status takes at most one of 'simple', 'summary' or 'detailed'");
+Status ClusterStatus(CommandContext& ctx, const std::vector<HValue>& args) {
   size_t tables = 0;
   if (ctx.session->ExistsOrNote(ctx.err)) {
     LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, ctx.bigtable()->ListTables());
     tables = names.size();
   }
-  if (!Text(ctx)) {
-    Line(ctx, json{{"servers", 1}, {"dead", 0}, {"regions", tables}}.dump());
-    return Status::OK();
-  }
-  Line(ctx, fmt::format("1 active master, 0 backup masters, 1 servers, 0 dead, {}.0000 average load", tables));
+  ctx.renderer->ServerStatus(static_cast<int64_t>(tables));
   return Status::OK();
 }
 
 // A table is one region, so it has no split keys.
-Status GetSplits(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status GetSplits(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
-  Line(ctx, Text(ctx) ? "Total number of splits = 1" : json{{"splits", json::array()}}.dump());
+  ctx.renderer->Splits({});
   return Status::OK();
 }
 
-Status SetEnabled(HBaseContext& ctx, const std::vector<HValue>& args, bool enabled) {
+Status SetEnabled(CommandContext& ctx, const std::vector<HValue>& args, bool enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
@@ -424,22 +311,22 @@ Status SetEnabled(HBaseContext& ctx, const std::vector<HValue>& args, bool enabl
   return local->SetTableEnabled(table, enabled);
 }
 
-Status Disable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, false); }
-Status Enable(HBaseContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, true); }
+Status Disable(CommandContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, false); }
+Status Enable(CommandContext& ctx, const std::vector<HValue>& args) { return SetEnabled(ctx, args, true); }
 
-Status IsEnabledOrDisabled(HBaseContext& ctx, const std::vector<HValue>& args, bool ask_enabled) {
+Status IsEnabledOrDisabled(CommandContext& ctx, const std::vector<HValue>& args, bool ask_enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
   bool answer = ask_enabled ? spec.enabled : !spec.enabled;
-  Line(ctx, Text(ctx) ? (answer ? "true" : "false") : json{{ask_enabled ? "enabled" : "disabled", answer}}.dump());
+  ctx.renderer->TableState(ask_enabled ? "enabled" : "disabled", answer);
   return Status::OK();
 }
 
-Status IsEnabled(HBaseContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, true); }
-Status IsDisabled(HBaseContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, false); }
+Status IsEnabled(CommandContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, true); }
+Status IsDisabled(CommandContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, false); }
 
-Status Drop(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Drop(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
@@ -447,11 +334,11 @@ Status Drop(HBaseContext& ctx, const std::vector<HValue>& args) {
   return bigtable->DeleteTable(table);
 }
 
-Status Truncate(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Truncate(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
-  if (Text(ctx)) Line(ctx, fmt::format("Truncating '{}' table (it may take a while):", table));
+  ctx.renderer->Truncating(table);
   LBT_RETURN_IF_ERROR(bigtable->DropRowRange(table, ""));
   // HBase leaves a truncated table enabled.
   if (LocalMaintenance* local = bigtable->local()) return local->SetTableEnabled(table, true);
@@ -460,7 +347,7 @@ Status Truncate(HBaseContext& ctx, const std::vector<HValue>& args) {
 
 // ---- data ----
 
-Result<int64_t> TimestampArg(HBaseContext& ctx, const HValue& v) {
+Result<int64_t> TimestampArg(CommandContext& ctx, const HValue& v) {
   LBT_ASSIGN_OR_RETURN(int64_t ms, IntValue(ctx, v, "a timestamp (milliseconds)"));
   // Past the year 9999 in milliseconds: almost surely microseconds or nanoseconds.
   constexpr int64_t kYear10000Ms = 253402300800000;
@@ -472,8 +359,7 @@ Result<int64_t> TimestampArg(HBaseContext& ctx, const HValue& v) {
   return ms * kMicrosPerMs;
 }
 
-Status Put(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() < 4) return Usage(ctx, "put needs a table, a row, a column and a value");
+Status Put(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(std::string row, StringArg(ctx, args, 1, "a row key"));
   LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
@@ -487,20 +373,15 @@ Status Put(HBaseContext& ctx, const std::vector<HValue>& args) {
   return bigtable->MutateRow(table, row, {Mutation::SetCell(name.family, name.qualifier, value, ts)});
 }
 
-// How the HBase shell prints a column's values when COLUMNS names it
-// 'f:q:toInt': Bytes.toInt and its kin over the value's big-endian bytes.
-enum class ValueFormat { kBinary, kString, kInt, kLong, kShort };
-
 // The read options shared by get and scan: columns, time, versions, filter.
 struct HBaseRead {
   ReadRequest request;
   std::vector<Filter> filters;  // chained in order
   int64_t versions = 1;         // HBase returns the newest version unless asked
-  int64_t maxlength = -1;
-  std::map<std::pair<std::string, std::string>, ValueFormat> formats;  // by (family, qualifier)
+  RowsView view;                // column formatters and MAXLENGTH, for the renderer
 };
 
-Result<ValueFormat> ParseValueFormat(HBaseContext& ctx, const std::string& name) {
+Result<ValueFormat> ParseValueFormat(CommandContext& ctx, const std::string& name) {
   if (name == "toString") return ValueFormat::kString;
   if (name == "toInt") return ValueFormat::kInt;
   if (name == "toLong") return ValueFormat::kLong;
@@ -508,7 +389,7 @@ Result<ValueFormat> ParseValueFormat(HBaseContext& ctx, const std::string& name)
   return Usage(ctx, fmt::format("unknown column formatter '{}'; lbt knows toString, toInt, toLong and toShort", name));
 }
 
-Status AddColumns(HBaseContext& ctx, const HValue& v, HBaseRead* read) {
+Status AddColumns(CommandContext& ctx, const HValue& v, HBaseRead* read) {
   std::vector<HValue> list = v.kind == HValue::Kind::kArray ? v.items : std::vector<HValue>{v};
   for (const HValue& c : list) {
     if (!c.IsString()) return Usage(ctx, fmt::format("a column must be a string, got {}", c.Describe()));
@@ -521,7 +402,7 @@ Status AddColumns(HBaseContext& ctx, const HValue& v, HBaseRead* read) {
     if (size_t second = name.qualifier.find(':'); second != std::string::npos) {
       LBT_ASSIGN_OR_RETURN(ValueFormat format, ParseValueFormat(ctx, name.qualifier.substr(second + 1)));
       name.qualifier.resize(second);
-      read->formats[{name.family, name.qualifier}] = format;
+      read->view.formats[{name.family, name.qualifier}] = format;
     }
     read->request.columns.push_back({std::move(name.family), std::move(name.qualifier)});
   }
@@ -530,7 +411,7 @@ Status AddColumns(HBaseContext& ctx, const HValue& v, HBaseRead* read) {
 
 // Adds FILTER's value to the request. It is checked alone, so that an
 // error names the user's FILTER rather than the chain FinishRequest builds.
-Status AddUserFilter(HBaseContext& ctx, const HValue& value, HBaseRead* read) {
+Status AddUserFilter(CommandContext& ctx, const HValue& value, HBaseRead* read) {
   if (!value.IsString()) return Usage(ctx, "FILTER takes a filter string such as \"PrefixFilter('p')\"");
   LBT_ASSIGN_OR_RETURN(Filter parsed, ParseHBaseFilter(value.text));
   LBT_RETURN_IF_ERROR(CompileFilter(parsed, "FILTER").status());
@@ -538,7 +419,7 @@ Status AddUserFilter(HBaseContext& ctx, const HValue& value, HBaseRead* read) {
   return Status::OK();
 }
 
-Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, HBaseRead* read) {
+Status ReadOptionsFrom(CommandContext& ctx, const HValue& opts, HBaseRead* read) {
   if (const HValue* c = opts.Find("COLUMNS")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, read));
   if (const HValue* c = opts.Find("COLUMN")) LBT_RETURN_IF_ERROR(AddColumns(ctx, *c, read));
   if (const HValue* ts = opts.Find("TIMESTAMP")) {
@@ -562,7 +443,7 @@ Status ReadOptionsFrom(HBaseContext& ctx, const HValue& opts, HBaseRead* read) {
     LBT_RETURN_IF_ERROR(AddUserFilter(ctx, *f, read));
   }
   if (const HValue* m = opts.Find("MAXLENGTH")) {
-    LBT_ASSIGN_OR_RETURN(read->maxlength, IntValue(ctx, *m, "MAXLENGTH"));
+    LBT_ASSIGN_OR_RETURN(read->view.maxlength, IntValue(ctx, *m, "MAXLENGTH"));
   }
   return Status::OK();
 }
@@ -579,52 +460,14 @@ void FinishRequest(HBaseRead* read) {
   read->request.filter = Filter::Chain(std::move(chain));
 }
 
-// A big-endian signed integer of exactly `width` bytes, as Bytes.toInt and
-// its kin read it; nullopt for a value of another length.
-std::optional<int64_t> BigEndian(const std::string& value, size_t width) {
-  if (value.size() != width) return std::nullopt;
-  uint64_t n = 0;
-  for (unsigned char b : value) n = n << 8 | b;
-  const int shift = 64 - static_cast<int>(width) * 8;
-  return static_cast<int64_t>(n << shift) >> shift;  // sign-extend
-}
 
-// A value as the request's formatter for its column prints it; a value
-// the formatter cannot read (the wrong length) is shown as raw bytes.
-std::string ValueText(const Cell& c, const HBaseRead& read) {
-  auto it = read.formats.find({c.family, c.qualifier});
-  std::optional<int64_t> n;
-  if (it != read.formats.end()) {
-    switch (it->second) {
-      case ValueFormat::kString: return c.value;
-      case ValueFormat::kInt: n = BigEndian(c.value, 4); break;
-      case ValueFormat::kLong: n = BigEndian(c.value, 8); break;
-      case ValueFormat::kShort: n = BigEndian(c.value, 2); break;
-      case ValueFormat::kBinary: break;
-    }
-  }
-  return n ? std::to_string(*n) : ToStringBinary(c.value);
-}
-
-std::string CellText(const Cell& c, const HBaseRead& read) {
-  const int64_t maxlength = read.maxlength;
-  std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ValueText(c, read));
-  if (maxlength >= 0 && static_cast<int64_t>(text.size()) > maxlength) text.resize(maxlength);
-  return text;
-}
-
-std::string ColumnText(const Cell& c) { return c.family + ":" + ToStringBinary(c.qualifier); }
-
-Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() < 2) return Usage(ctx, "get needs a table and a row");
+Status Get(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
   HBaseRead read;
   for (size_t i = 2; i < args.size(); ++i) {
     if (args[i].IsHash()) {
-      LBT_RETURN_IF_ERROR(CheckKeys(ctx, args[i], {"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS",
-                                                  "FILTER", "MAXLENGTH", "ATTRIBUTES", "AUTHORIZATIONS",
-                                                  "CONSISTENCY"}));
+      LBT_RETURN_IF_ERROR(CheckKeys(ctx, args[i]));
       NoteIgnoredReadOptions(ctx, args[i]);
       LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, args[i], &read));
     } else {
@@ -644,27 +487,18 @@ Status Get(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
   std::optional<Row> row;
   LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& r, int64_t) { row = r; }).status());
-  if (!Text(ctx)) {
-    auto renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
-    renderer->BeginRows(&spec);
-    if (row) renderer->Row(*row);
-    renderer->EndRows(nullptr);
-    return Status::OK();
-  }
-  Line(ctx, "COLUMN  CELL");
-  size_t cells = 0;
-  if (row) {
-    for (const Cell& c : row->cells) Line(ctx, " " + ColumnText(c) + " " + CellText(c, read));
-    cells = row->cells.size();
-  }
-  Line(ctx, fmt::format("{} row(s)", cells));
+  read.view.table = &spec;
+  read.view.layout = RowsLayout::kHBaseGet;
+  ctx.renderer->BeginRows(read.view);
+  if (row) ctx.renderer->Row(*row);
+  ctx.renderer->EndRows(nullptr);
   return Status::OK();
 }
 
 // The row range of a scan: ROWPREFIXFILTER wins over STARTROW/STOPROW; a
 // reversed scan starts at STARTROW (inclusive) and goes down to STOPROW
 // (exclusive), as in HBase.
-Status ScanRange(HBaseContext& ctx, const HValue& opts, bool reversed, RowSet* rows) {
+Status ScanRange(CommandContext& ctx, const HValue& opts, bool reversed, RowSet* rows) {
   if (const HValue* prefix = opts.Find("ROWPREFIXFILTER")) {
     LBT_ASSIGN_OR_RETURN(std::string p, StringArg(ctx, {*prefix}, 0, "ROWPREFIXFILTER"));
     rows->row_ranges = {RowRange::Prefix(p)};
@@ -690,14 +524,10 @@ Status ScanRange(HBaseContext& ctx, const HValue& opts, bool reversed, RowSet* r
   return Status::OK();
 }
 
-Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Scan(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  if (args.size() > 2) return Usage(ctx, "scan takes a table and one hash of options");
   LBT_ASSIGN_OR_RETURN(HValue opts, OptionsArg(ctx, args, 1));
-  LBT_RETURN_IF_ERROR(CheckKeys(ctx, opts, {"ROWPREFIXFILTER", "STARTROW", "STOPROW", "LIMIT", "COLUMNS", "COLUMN",
-                                            "TIMESTAMP", "TIMERANGE", "VERSIONS", "REVERSED", "FILTER", "MAXLENGTH",
-                                            "CACHE", "CACHE_BLOCKS", "RAW", "ATTRIBUTES", "AUTHORIZATIONS",
-                                            "CONSISTENCY"}));
+  LBT_RETURN_IF_ERROR(CheckKeys(ctx, opts));
   NoteIgnoredReadOptions(ctx, opts);
   HBaseRead read;
   LBT_RETURN_IF_ERROR(ReadOptionsFrom(ctx, opts, &read));
@@ -711,40 +541,21 @@ Status Scan(HBaseContext& ctx, const std::vector<HValue>& args) {
     if (read.request.rows_limit < 1) return Usage(ctx, "LIMIT must be at least 1");
   }
   FinishRequest(&read);
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
-  const bool text = Text(ctx);
-  std::unique_ptr<Renderer> renderer;
   TableSpec spec;
-  if (text) {
-    Line(ctx, "ROW  COLUMN+CELL");
-  } else {
-    LBT_ASSIGN_OR_RETURN(spec, bigtable->GetTable(table));
-    renderer = Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out);
-    renderer->BeginRows(&spec);
-  }
-  LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t) {
-    if (!text) {
-      renderer->Row(row);
-      return;
-    }
-    const std::string key = ToStringBinary(row.key);
-    for (const Cell& c : row.cells) {
-      Line(ctx, fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c, read)));
-    }
-  }));
-  if (text) {
-    Line(ctx, fmt::format("{} row(s)", rows));
-  } else {
-    renderer->EndRows(nullptr);
-  }
+  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table, &spec));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
+  read.view.table = &spec;
+  read.view.layout = RowsLayout::kHBaseScan;
+  ctx.renderer->BeginRows(read.view);
+  LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& row, int64_t) { ctx.renderer->Row(row); }).status());
+  ctx.renderer->EndRows(nullptr);
   return Status::OK();
 }
 
-Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Count(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_ASSIGN_OR_RETURN(HValue opts, OptionsArg(ctx, args, 1));
-  LBT_RETURN_IF_ERROR(CheckKeys(ctx, opts, {"INTERVAL", "STARTROW", "STOPROW", "ROWPREFIXFILTER", "FILTER", "CACHE"}));
+  LBT_RETURN_IF_ERROR(CheckKeys(ctx, opts));
   int64_t interval = 1000;
   if (const HValue* i = opts.Find("INTERVAL")) {
     LBT_ASSIGN_OR_RETURN(interval, IntValue(ctx, *i, "INTERVAL"));
@@ -760,20 +571,14 @@ Status Count(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
   LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
-    if (n % interval == 0 && Text(ctx)) {
-      Line(ctx, fmt::format("Current count: {}, row: {}", n, ToStringBinary(row.key)));
-    }
+    if (n % interval == 0) ctx.renderer->CountProgress(n, row.key);
   }));
-  if (Text(ctx)) {
-    Line(ctx, fmt::format("{} row(s)", rows));
-  } else {
-    Renderer::Create(ctx.session->options().format, ctx.session->options().bytes, ctx.out)->Count(rows);
-  }
+  ctx.renderer->Count(rows);
   return Status::OK();
 }
 
-Status Delete(HBaseContext& ctx, const std::vector<HValue>& args) {
-  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "delete needs a table, a row and a column"));
+Status Delete(CommandContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
   int64_t ts;
@@ -788,7 +593,7 @@ Status Delete(HBaseContext& ctx, const std::vector<HValue>& args) {
   return bigtable->MutateRow(table, row_key, {Mutation::DeleteFromColumn(family, qualifier, {ts, ts + kMicrosPerMs})});
 }
 
-Status DeleteAll(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status DeleteAll(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   if (args.size() == 2 && args[1].IsHash()) {
     const HValue* prefix = args[1].Find("ROWPREFIXFILTER");
@@ -812,8 +617,8 @@ Status DeleteAll(HBaseContext& ctx, const std::vector<HValue>& args) {
   return bigtable->MutateRow(table, row_key, {m});
 }
 
-Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
-  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "incr needs a table, a row and a column"));
+Status Incr(CommandContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   int64_t delta = 1;
   if (args.size() > 3 && !args[3].IsHash()) {
@@ -823,19 +628,18 @@ Status Incr(HBaseContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
   int64_t value = 0;
   DecodeInt64(out.cells.at(0).value, &value);
-  Line(ctx, Text(ctx) ? fmt::format("COUNTER VALUE = {}", value) : json{{"counter", value}}.dump());
+  ctx.renderer->Counter(value);
   return Status::OK();
 }
 
-Status GetCounter(HBaseContext& ctx, const std::vector<HValue>& args) {
-  if (args.size() > 3) return Usage(ctx, "get_counter takes a table, a row and a column");
-  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args, 3, "get_counter needs a table, a row and a column"));
+Status GetCounter(CommandContext& ctx, const std::vector<HValue>& args) {
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &column = a.column, &family = a.family,
                     &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
   LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(bigtable, table, row_key, family, qualifier));
   if (!latest) {
-    Line(ctx, Text(ctx) ? "No counter found at specified coordinates" : json{{"counter", nullptr}}.dump());
+    ctx.renderer->Counter(std::nullopt);
     return Status::OK();
   }
   int64_t value;
@@ -843,96 +647,99 @@ Status GetCounter(HBaseContext& ctx, const std::vector<HValue>& args) {
     return Status::FailedPrecondition(fmt::format("{} holds {} bytes, not an 8-byte counter", column,
                                                   latest->value.size()));
   }
-  Line(ctx, Text(ctx) ? fmt::format("COUNTER VALUE = {}", value) : json{{"counter", value}}.dump());
+  ctx.renderer->Counter(value);
   return Status::OK();
 }
 
-Status Append(HBaseContext& ctx, const std::vector<HValue>& args) {
+Status Append(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(CellAddress a,
-                       CellAddressArgs(ctx, args, 4, "append needs a table, a row, a column and a value"));
+                       CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
   LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
   LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
-  const std::string& now = out.cells.at(0).value;
-  Line(ctx, Text(ctx) ? "CURRENT VALUE = " + ToStringBinary(now) : RowToJson(out, ctx.session->options().bytes));
+  ctx.renderer->AppendedRow(out);
   return Status::OK();
 }
 
 }  // namespace
 
-std::string ToStringBinary(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(bytes.size());
-  for (char ch : bytes) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c >= ' ' && c <= '~' && c != '\\') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += "\\x";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 0xf]);
-    }
-  }
-  return out;
-}
-
-const std::vector<HBaseCommandSpec>& HBaseCommands() {
-  static const std::vector<HBaseCommandSpec> commands = {
-      {"alter", "alter 't', NAME => 'f', VERSIONS => 5 | alter 't', NAME => 'f', METHOD => 'delete'",
-       "Change, add or delete a column family",
-       "  Example: alter 't', NAME => 'f1', VERSIONS => 5, TTL => 86400", Alter},
-      {"append", "append 't', 'r', 'f:q', 'value'", "Append to a cell's value",
-       "  Prints CURRENT VALUE = <the new value>.", Append},
-      {"count", "count 't' [, {INTERVAL => n, STARTROW => 'r', STOPROW => 'r', FILTER => \"...\"}]",
-       "Count rows (HBase form: the table in quotes)", "  Example: count 'vehicles', {INTERVAL => 10000}", Count},
-      {"create", "create 't', 'f1', 'f2' | create 't', {NAME => 'f1', VERSIONS => 3, TTL => 86400}",
-       "Create a table (HBase form)",
-       "  VERSIONS becomes maxversions and TTL (seconds) maxage; with both, either\n"
-       "  collects a cell. Without VERSIONS a family keeps 1 version, as in HBase.\n"
-       "  Options with no local meaning (BLOOMFILTER, COMPRESSION, ...) are ignored.",
-       Create},
-      {"delete", "delete 't', 'r', 'f:q' [, ts]", "Delete one version of a cell (the newest, or the one at ts)", "",
-       Delete},
-      {"deleteall", "deleteall 't', 'r' [, 'f:q' [, ts]] | deleteall 't', {ROWPREFIXFILTER => 'p'}",
-       "Delete a row, a column, or every row with a prefix", "", DeleteAll},
-      {"desc", "desc 't'", "Describe a table (HBase form)", "", Describe},
-      {"describe", "describe 't'", "Describe a table (HBase form)", "", Describe},
-      {"disable", "disable 't'", "Disable a table: it keeps its data but refuses reads and writes", "", Disable},
-      {"drop", "drop 't'", "Drop a disabled table", "", Drop},
-      {"enable", "enable 't'", "Enable a table", "", Enable},
-      {"exists", "exists 't'", "Tell whether a table exists", "", Exists},
-      {"get", "get 't', 'r' [, 'f:q', ... | {COLUMN(S) =>, TIMESTAMP =>, TIMERANGE => [a, b], VERSIONS =>, FILTER =>}]",
-       "Read one row (HBase form)", "  Example: get 't1', 'r1', {COLUMN => 'f:q', VERSIONS => 3}", Get},
-      {"get_counter", "get_counter 't', 'r', 'f:q'", "Print an 8-byte counter", "", GetCounter},
-      {"get_splits", "get_splits 't'", "Print a table's split keys (a local table is one region)", "", GetSplits},
-      {"incr", "incr 't', 'r', 'f:q' [, n]", "Increment an 8-byte big-endian counter", "", Incr},
-      {"is_disabled", "is_disabled 't'", "Tell whether a table is disabled", "", IsDisabled},
-      {"is_enabled", "is_enabled 't'", "Tell whether a table is enabled", "", IsEnabled},
-      {"list", "list ['regex']", "List tables (HBase form)", "", List},
-      {"list_namespace", "list_namespace ['regex']", "List namespaces (only default, locally)", "", ListNamespace},
-      {"put", "put 't', 'r', 'f:q', 'value' [, ts]", "Write a cell (timestamps in milliseconds)", "", Put},
-      {"scan",
-       "scan 't' [, {ROWPREFIXFILTER =>, STARTROW =>, STOPROW =>, LIMIT =>, COLUMNS =>, TIMESTAMP =>, "
-       "TIMERANGE =>, VERSIONS =>, REVERSED =>, FILTER =>, MAXLENGTH =>}]",
-       "Scan rows (HBase form)",
-       "  Example: scan 'vehicles', {ROWPREFIXFILTER => 'STC#22#'}\n"
-       "  Example: scan 't', {FILTER => \"PrefixFilter('user#') AND ValueFilter(=, 'substring:ok')\"}",
-       Scan},
-      {"show_filters", "show_filters", "List the filters FILTER => \"...\" knows", "", ShowFilters},
-      {"status", "status ['simple']", "Show the cluster's status (one local server)", "", ClusterStatus},
-      {"truncate", "truncate 't'", "Delete every row of a table, keeping its schema", "", Truncate},
-      {"whoami", "whoami", "Show the current user", "", Whoami},
+std::vector<CommandSpec> HBaseCommands() {
+  constexpr int kMany = ArgCount::kMany;
+  const std::vector<std::string_view> read_keys = {"COLUMN", "COLUMNS", "TIMESTAMP", "TIMERANGE", "VERSIONS",
+                                                   "FILTER", "MAXLENGTH", "ATTRIBUTES", "AUTHORIZATIONS",
+                                                   "CONSISTENCY"};
+  const std::vector<std::string_view> scan_keys = {
+      "ROWPREFIXFILTER", "STARTROW", "STOPROW", "LIMIT",        "COLUMNS",    "COLUMN",
+      "TIMESTAMP",       "TIMERANGE", "VERSIONS", "REVERSED",   "FILTER",     "MAXLENGTH",
+      "CACHE",           "CACHE_BLOCKS", "RAW",   "ATTRIBUTES", "AUTHORIZATIONS", "CONSISTENCY"};
+  return {
+      HBaseCommand("alter", "alter 't', NAME => 'f', VERSIONS => 5 | alter 't', NAME => 'f', METHOD => 'delete'",
+                   "Change, add or delete a column family",
+                   "  Example: alter 't', NAME => 'f1', VERSIONS => 5, TTL => 86400", Alter,
+                   {2, kMany, "a table and a family change such as NAME => 'f1', VERSIONS => 5"},
+                   {"NAME", "VERSIONS", "TTL", "METHOD"}),
+      HBaseCommand("append", "append 't', 'r', 'f:q', 'value'", "Append to a cell's value",
+                   "  Prints CURRENT VALUE = <the new value>.", Append, {4, 4, "a table, a row, a column and a value"}),
+      HBaseCommand("count", "count 't' [, {INTERVAL => n, STARTROW => 'r', STOPROW => 'r', FILTER => \"...\"}]",
+                   "Count rows (HBase form: the table in quotes)", "  Example: count 'vehicles', {INTERVAL => 10000}",
+                   Count, {1, 2, "a table and one hash of options"},
+                   {"INTERVAL", "STARTROW", "STOPROW", "ROWPREFIXFILTER", "FILTER", "CACHE"}),
+      HBaseCommand("create", "create 't', 'f1', 'f2' | create 't', {NAME => 'f1', VERSIONS => 3, TTL => 86400}",
+                   "Create a table (HBase form)",
+                   "  VERSIONS becomes maxversions and TTL (seconds) maxage; with both, either\n"
+                   "  collects a cell. Without VERSIONS a family keeps 1 version, as in HBase.\n"
+                   "  Options with no local meaning (BLOOMFILTER, COMPRESSION, ...) are ignored.",
+                   Create, {2, kMany, "a table and at least one column family"}, {"NAME", "VERSIONS", "TTL"}),
+      HBaseCommand("delete", "delete 't', 'r', 'f:q' [, ts]",
+                   "Delete one version of a cell (the newest, or the one at ts)", "", Delete,
+                   {3, 4, "a table, a row and a column"}),
+      HBaseCommand("deleteall", "deleteall 't', 'r' [, 'f:q' [, ts]] | deleteall 't', {ROWPREFIXFILTER => 'p'}",
+                   "Delete a row, a column, or every row with a prefix", "", DeleteAll,
+                   {2, 4, "a table and a row, or a table and {ROWPREFIXFILTER => 'p'}"},
+                   {"ROWPREFIXFILTER"}),
+      HBaseCommand("desc", "desc 't'", "Describe a table (HBase form)", "", Describe, {1, 1, "a table"}),
+      HBaseCommand("describe", "describe 't'", "Describe a table (HBase form)", "", Describe, {1, 1, "a table"}),
+      HBaseCommand("disable", "disable 't'", "Disable a table: it keeps its data but refuses reads and writes", "",
+                   Disable, {1, 1, "a table"}),
+      HBaseCommand("drop", "drop 't'", "Drop a disabled table", "", Drop, {1, 1, "a table"}),
+      HBaseCommand("enable", "enable 't'", "Enable a table", "", Enable, {1, 1, "a table"}),
+      HBaseCommand("exists", "exists 't'", "Tell whether a table exists", "", Exists, {1, 1, "a table"}),
+      HBaseCommand("get",
+                   "get 't', 'r' [, 'f:q', ... | {COLUMN(S) =>, TIMESTAMP =>, TIMERANGE => [a, b], VERSIONS =>, "
+                   "FILTER =>}]",
+                   "Read one row (HBase form)", "  Example: get 't1', 'r1', {COLUMN => 'f:q', VERSIONS => 3}", Get,
+                   {2, kMany, "a table and a row"}, read_keys),
+      HBaseCommand("get_counter", "get_counter 't', 'r', 'f:q'", "Print an 8-byte counter", "", GetCounter,
+                   {3, 3, "a table, a row and a column"}),
+      HBaseCommand("get_splits", "get_splits 't'", "Print a table's split keys (a local table is one region)", "",
+                   GetSplits, {1, 1, "a table"}),
+      HBaseCommand("incr", "incr 't', 'r', 'f:q' [, n]", "Increment an 8-byte big-endian counter", "", Incr,
+                   {3, 4, "a table, a row and a column"}),
+      HBaseCommand("is_disabled", "is_disabled 't'", "Tell whether a table is disabled", "", IsDisabled,
+                   {1, 1, "a table"}),
+      HBaseCommand("is_enabled", "is_enabled 't'", "Tell whether a table is enabled", "", IsEnabled, {1, 1, "a table"}),
+      HBaseCommand("list", "list ['regex']", "List tables (HBase form)", "", List,
+                   {0, 1, "at most one regular expression"}),
+      HBaseCommand("list_namespace", "list_namespace ['regex']", "List namespaces (only default, locally)", "",
+                   ListNamespace, {0, 1, "at most one regular expression"}),
+      HBaseCommand("put", "put 't', 'r', 'f:q', 'value' [, ts]", "Write a cell (timestamps in milliseconds)", "", Put,
+                   {4, 5, "a table, a row, a column and a value"}),
+      HBaseCommand("scan",
+                   "scan 't' [, {ROWPREFIXFILTER =>, STARTROW =>, STOPROW =>, LIMIT =>, COLUMNS =>, TIMESTAMP =>, "
+                   "TIMERANGE =>, VERSIONS =>, REVERSED =>, FILTER =>, MAXLENGTH =>}]",
+                   "Scan rows (HBase form)",
+                   "  Example: scan 'vehicles', {ROWPREFIXFILTER => 'STC#22#'}\n"
+                   "  Example: scan 't', {FILTER => \"PrefixFilter('user#') AND ValueFilter(=, 'substring:ok')\"}",
+                   Scan, {1, 2, "a table and one hash of options"}, scan_keys),
+      HBaseCommand("show_filters", "show_filters", "List the filters FILTER => \"...\" knows", "", ShowFilters,
+                   {0, 0, "no arguments"}),
+      HBaseCommand("status", "status ['simple']", "Show the cluster's status (one local server)", "", ClusterStatus,
+                   {0, 1, "at most one of 'simple', 'summary' or 'detailed'"}),
+      HBaseCommand("truncate", "truncate 't'", "Delete every row of a table, keeping its schema", "", Truncate,
+                   {1, 1, "a table"}),
+      HBaseCommand("whoami", "whoami", "Show the current user", "", Whoami, {0, 0, "no arguments"}),
   };
-  return commands;
-}
-
-const HBaseCommandSpec* FindHBaseCommand(std::string_view name) {
-  for (const HBaseCommandSpec& spec : HBaseCommands()) {
-    if (spec.name == name) return &spec;
-  }
-  return nullptr;
 }
 
 }  // namespace lbt

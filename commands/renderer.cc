@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/gc_policy_text.h"
+#include "commands/hbase_schema.h"
 #include "commands/text_format.h"
 
 namespace lbt {
@@ -142,7 +143,7 @@ class TextRenderer : public Renderer {
 
   void Count(int64_t rows) override { out_->Write(fmt::format("{}\n", rows)); }
 
-  void BeginRows(const TableSpec*) override {}
+  void BeginRows(const RowsView&) override {}
 
   void Row(const lbt::Row& row) override {
     std::string text(40, '-');
@@ -178,26 +179,59 @@ class TextRenderer : public Renderer {
         s->latency_ms));
     // Only when part of the filter ran on the client (remote mode), so that
     // the rest matches cbt line for line.
-    if (s->filter_placement.find("client") != std::string::npos) out_->Write("filter_placement: " + s->filter_placement + "\n\n");
+    if (s->filter_placement.find("client") != std::string::npos) {
+      out_->Write("filter_placement: " + s->filter_placement + "\n\n");
+    }
   }
 
  private:
   Output* out_;
 };
 
-class JsonRenderer : public Renderer {
+// What JSON and JSON lines print alike: one object per line for every
+// result that is not rows.
+class JsonRendererBase : public Renderer {
  public:
-  JsonRenderer(Output* out, BytesMode bytes) : out_(out), bytes_(bytes) {}
+  JsonRendererBase(Output* out, BytesMode bytes) : out_(out), bytes_(bytes) {}
 
   void Tables(const std::vector<std::string>& names) override { Line(json{{"tables", names}}); }
   void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
   void Count(int64_t rows) override { Line(json{{"count", rows}}); }
 
+  void TableExists(std::string_view, bool exists) override { Line(json{{"exists", exists}}); }
+  void TableState(std::string_view state, bool answer) override { Line(json{{std::string(state), answer}}); }
+  void Counter(std::optional<int64_t> value) override {
+    Line(value ? json{{"counter", *value}} : json{{"counter", nullptr}});
+  }
+  void AppendedRow(const lbt::Row& row) override {
+    BeginRows(nullptr);
+    Row(row);
+    EndRows(nullptr);
+  }
+  void Names(std::string_view kind, const std::vector<std::string>& names) override {
+    Line(json{{std::string(kind), names}});
+  }
+  void User(std::string_view user) override { Line(json{{"user", std::string(user)}}); }
+  void ServerStatus(int64_t regions) override { Line(json{{"servers", 1}, {"dead", 0}, {"regions", regions}}); }
+  void Splits(const std::vector<std::string>& keys) override { Line(json{{"splits", keys}}); }
+
+ protected:
+  void Line(const json& j) { out_->Write(Dump(j) + "\n"); }
+  Output* out_;
+  BytesMode bytes_;
+  const TableSpec* table_ = nullptr;  // of the read under way
+  std::string buffer_;
+};
+
+class JsonRenderer : public JsonRendererBase {
+ public:
+  using JsonRendererBase::JsonRendererBase;
+
   // Rows stream inside one document: {"rows":[...]} is written piece by piece.
-  void BeginRows(const TableSpec* table) override {
+  void BeginRows(const RowsView& view) override {
     out_->Write("{\"rows\":[");
     first_ = true;
-    table_ = table;
+    table_ = view.table;
   }
   void Row(const lbt::Row& row) override {
     buffer_.clear();
@@ -214,22 +248,14 @@ class JsonRenderer : public Renderer {
   }
 
  private:
-  void Line(const json& j) { out_->Write(Dump(j) + "\n"); }
-  Output* out_;
-  BytesMode bytes_;
   bool first_ = true;
-  const TableSpec* table_ = nullptr;  // of the read under way
-  std::string buffer_;
 };
 
-class JsonlRenderer : public Renderer {
+class JsonlRenderer : public JsonRendererBase {
  public:
-  JsonlRenderer(Output* out, BytesMode bytes) : out_(out), bytes_(bytes) {}
+  using JsonRendererBase::JsonRendererBase;
 
-  void Tables(const std::vector<std::string>& names) override { Line(json{{"tables", names}}); }
-  void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
-  void Count(int64_t rows) override { Line(json{{"count", rows}}); }
-  void BeginRows(const TableSpec* table) override { table_ = table; }
+  void BeginRows(const RowsView& view) override { table_ = view.table; }
   void Row(const lbt::Row& row) override {
     buffer_.clear();
     AppendRowJson(&buffer_, row, bytes_, table_);
@@ -240,13 +266,124 @@ class JsonlRenderer : public Renderer {
   void EndRows(const ReadSummary* s) override {
     if (s != nullptr) Line(json{{"stats", StatsObject(*s)}});
   }
+};
+
+// The HBase shell's non-terminal text.
+class HBaseTextRenderer : public Renderer {
+ public:
+  explicit HBaseTextRenderer(Output* out) : out_(out) {}
+
+  void Tables(const std::vector<std::string>& names) override {
+    Line("TABLE");
+    for (const std::string& t : names) Line(t);
+    Line(fmt::format("{} row(s)", names.size()));
+  }
+  void TableInfo(const TableSpec& table) override {
+    Line(fmt::format("Table {} is {}", table.name, table.enabled ? "ENABLED" : "DISABLED"));
+    Line(table.name);
+    Line("COLUMN FAMILIES DESCRIPTION");
+    for (const auto& [name, family] : table.families) Line(DescribeFamily(family));
+    Line(fmt::format("{} row(s)", table.families.size()));
+  }
+  void Count(int64_t rows) override { Line(fmt::format("{} row(s)", rows)); }
+
+  void BeginRows(const RowsView& view) override {
+    view_ = view;
+    shown_ = 0;
+    if (view_.layout == RowsLayout::kHBaseGet) Line("COLUMN  CELL");
+    if (view_.layout == RowsLayout::kHBaseScan) Line("ROW  COLUMN+CELL");
+  }
+  void Row(const lbt::Row& row) override {
+    if (view_.layout == RowsLayout::kHBaseGet) {
+      for (const Cell& c : row.cells) Line(" " + ColumnText(c) + " " + CellText(c));
+      shown_ += static_cast<int64_t>(row.cells.size());  // a get counts cells
+      return;
+    }
+    const std::string key = ToStringBinary(row.key);
+    for (const Cell& c : row.cells) Line(fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c)));
+    ++shown_;
+  }
+  void AbsentRow() override {}
+  void EndRows(const ReadSummary*) override { Line(fmt::format("{} row(s)", shown_)); }
+
+  void TableCreated(std::string_view table) override { Line(fmt::format("Created table {}", table)); }
+  void SchemaAltered() override {
+    Line("Updating all regions with the new schema...");
+    Line("Done.");
+  }
+  void Truncating(std::string_view table) override {
+    Line(fmt::format("Truncating '{}' table (it may take a while):", table));
+  }
+  void TableExists(std::string_view table, bool exists) override {
+    Line(fmt::format("Table {} {} exist", table, exists ? "does" : "does not"));
+  }
+  void TableState(std::string_view, bool answer) override { Line(answer ? "true" : "false"); }
+  void Counter(std::optional<int64_t> value) override {
+    Line(value ? fmt::format("COUNTER VALUE = {}", *value) : "No counter found at specified coordinates");
+  }
+  void AppendedRow(const lbt::Row& row) override {
+    Line("CURRENT VALUE = " + (row.cells.empty() ? std::string() : ToStringBinary(row.cells[0].value)));
+  }
+  void Names(std::string_view kind, const std::vector<std::string>& names) override {
+    // show_filters lists bare names; list_namespace prints a table.
+    const bool table = kind == "namespaces";
+    if (table) Line("NAMESPACE");
+    for (const std::string& n : names) Line(n);
+    if (table) Line(fmt::format("{} row(s)", names.size()));
+  }
+  void User(std::string_view user) override { Line(fmt::format("{} (auth:SIMPLE)", user)); }
+  void ServerStatus(int64_t regions) override {
+    Line(fmt::format("1 active master, 0 backup masters, 1 servers, 0 dead, {}.0000 average load", regions));
+  }
+  void Splits(const std::vector<std::string>& keys) override {
+    Line(fmt::format("Total number of splits = {}", keys.size() + 1));
+  }
+  void CountProgress(int64_t rows, std::string_view row_key) override {
+    Line(fmt::format("Current count: {}, row: {}", rows, ToStringBinary(row_key)));
+  }
+  void Elapsed(double seconds) override { Line(fmt::format("Took {:.4f} seconds", seconds)); }
 
  private:
-  void Line(const json& j) { out_->Write(Dump(j) + "\n"); }
+  void Line(const std::string& text) { out_->Write(text + "\n"); }
+
+  static std::string ColumnText(const Cell& c) { return c.family + ":" + ToStringBinary(c.qualifier); }
+
+  // A value as its column's formatter prints it; a value the formatter
+  // cannot read (the wrong length) is shown as raw bytes.
+  std::string ValueText(const Cell& c) const {
+    auto it = view_.formats.find({c.family, c.qualifier});
+    std::optional<int64_t> n;
+    if (it != view_.formats.end()) {
+      switch (it->second) {
+        case ValueFormat::kString: return c.value;
+        case ValueFormat::kInt: n = BigEndian(c.value, 4); break;
+        case ValueFormat::kLong: n = BigEndian(c.value, 8); break;
+        case ValueFormat::kShort: n = BigEndian(c.value, 2); break;
+        case ValueFormat::kBinary: break;
+      }
+    }
+    return n ? std::to_string(*n) : ToStringBinary(c.value);
+  }
+
+  std::string CellText(const Cell& c) const {
+    std::string text = fmt::format("timestamp={}, value={}", c.timestamp / kMicrosPerMs, ValueText(c));
+    if (view_.maxlength >= 0 && static_cast<int64_t>(text.size()) > view_.maxlength) text.resize(view_.maxlength);
+    return text;
+  }
+
+  // A big-endian signed integer of exactly `width` bytes, as Bytes.toInt
+  // and its kin read it; nullopt for a value of another length.
+  static std::optional<int64_t> BigEndian(const std::string& value, size_t width) {
+    if (value.size() != width) return std::nullopt;
+    uint64_t n = 0;
+    for (unsigned char b : value) n = n << 8 | b;
+    const int shift = 64 - static_cast<int>(width) * 8;
+    return static_cast<int64_t>(n << shift) >> shift;  // sign-extend
+  }
+
   Output* out_;
-  BytesMode bytes_;
-  const TableSpec* table_ = nullptr;  // of the read under way
-  std::string buffer_;
+  RowsView view_;
+  int64_t shown_ = 0;
 };
 
 }  // namespace
@@ -257,12 +394,13 @@ std::string RowToJson(const Row& row, BytesMode bytes, const TableSpec* table) {
   return out;
 }
 
-std::unique_ptr<Renderer> Renderer::Create(OutputFormat format, BytesMode bytes, Output* out) {
+std::unique_ptr<Renderer> Renderer::Create(OutputFormat format, BytesMode bytes, Output* out, TextStyle style) {
   switch (format) {
     case OutputFormat::kJson: return std::make_unique<JsonRenderer>(out, bytes);
     case OutputFormat::kJsonl: return std::make_unique<JsonlRenderer>(out, bytes);
     case OutputFormat::kText: break;
   }
+  if (style == TextStyle::kHBase) return std::make_unique<HBaseTextRenderer>(out);
   return std::make_unique<TextRenderer>(out);
 }
 

@@ -1,6 +1,7 @@
-// Renderers turn command results into bytes: cbt's text, one JSON document
-// per command, or JSON lines streamed row by row. Handlers call a Renderer
-// and never format output themselves.
+// Renderers turn command results into bytes: cbt's text, the HBase shell's
+// text, one JSON document per command, or JSON lines streamed row by row.
+// Handlers of both dialects call a Renderer and never format output
+// themselves; in JSON every command looks alike whichever dialect ran it.
 //
 // The JSON row object:
 //   {"key": <bytes>, "cells": [{"family": "...", "qualifier": <bytes>,
@@ -12,8 +13,13 @@
 #ifndef LBT_COMMANDS_RENDERER_H_
 #define LBT_COMMANDS_RENDERER_H_
 
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commands/output.h"
@@ -25,6 +31,28 @@ namespace lbt {
 
 enum class OutputFormat { kText, kJson, kJsonl };
 enum class BytesMode { kAuto, kBase64 };
+// Whose text OutputFormat::kText means: cbt's, or the HBase shell's.
+enum class TextStyle { kCbt, kHBase };
+
+// How the HBase shell prints a column's values when COLUMNS names it
+// 'f:q:toInt': Bytes.toInt and its kin over the value's big-endian bytes.
+enum class ValueFormat { kBinary, kString, kInt, kLong, kShort };
+
+// How a read's rows are shown. cbt prints rows; the HBase shell prints a
+// get as its row's cells (COLUMN  CELL) and a scan as one line per cell
+// (ROW  COLUMN+CELL). JSON shows rows whatever the layout.
+enum class RowsLayout { kRows, kHBaseGet, kHBaseScan };
+
+struct RowsView {
+  // The table read, if known: JSON then also shows each cell of an
+  // aggregate family as the integer it holds ("value_int").
+  const TableSpec* table = nullptr;
+  RowsLayout layout = RowsLayout::kRows;
+  // HBase text: column formatters by (family, qualifier), and MAXLENGTH
+  // (each cell's text cut to this many characters; -1: no limit).
+  std::map<std::pair<std::string, std::string>, ValueFormat> formats;
+  int64_t maxlength = -1;
+};
 
 // What a read reports with include-stats=full.
 struct ReadSummary {
@@ -38,20 +66,47 @@ struct ReadSummary {
 class Renderer {
  public:
   virtual ~Renderer() = default;
-  static std::unique_ptr<Renderer> Create(OutputFormat format, BytesMode bytes, Output* out);
+  static std::unique_ptr<Renderer> Create(OutputFormat format, BytesMode bytes, Output* out,
+                                          TextStyle style = TextStyle::kCbt);
 
   virtual void Tables(const std::vector<std::string>& names) = 0;
   virtual void TableInfo(const TableSpec& table) = 0;
   virtual void Count(int64_t rows) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
-  // `table`, if known, is the table read: JSON then also shows each cell
-  // of an aggregate family as the integer it holds ("value_int").
-  virtual void BeginRows(const TableSpec* table) = 0;
+  virtual void BeginRows(const RowsView& view) = 0;
+  void BeginRows(const TableSpec* table) {
+    RowsView view;
+    view.table = table;
+    BeginRows(view);
+  }
   virtual void Row(const Row& row) = 0;
   // A lookup of a row that does not exist (cbt prints an empty row).
   virtual void AbsentRow() = 0;
   virtual void EndRows(const ReadSummary* summary) = 0;
+
+  // ---- outcomes of the HBase dialect's commands ----
+  // Each prints the HBase shell's text in TextStyle::kHBase and one JSON
+  // object in JSON; cbt's text has no form for them (no cbt command calls them).
+  virtual void TableCreated(std::string_view table) {}
+  virtual void SchemaAltered() {}
+  virtual void Truncating(std::string_view table) {}
+  virtual void TableExists(std::string_view table, bool exists) {}
+  // is_enabled / is_disabled: `state` is "enabled" or "disabled".
+  virtual void TableState(std::string_view state, bool answer) {}
+  // An 8-byte counter's value, or none at those coordinates.
+  virtual void Counter(std::optional<int64_t> value) {}
+  // append's result: the row with the appended cell.
+  virtual void AppendedRow(const lbt::Row& row) {}
+  // A list of names: `kind` is "filters" (show_filters) or "namespaces".
+  virtual void Names(std::string_view kind, const std::vector<std::string>& names) {}
+  virtual void User(std::string_view user) {}
+  virtual void ServerStatus(int64_t regions) {}
+  virtual void Splits(const std::vector<std::string>& keys) {}
+  // count's progress every INTERVAL rows.
+  virtual void CountProgress(int64_t rows, std::string_view row_key) {}
+  // After a command succeeds: the HBase shell's "Took 0.0123 seconds".
+  virtual void Elapsed(double seconds) {}
 };
 
 // The JSON row object as one line of text, without a newline; with

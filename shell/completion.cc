@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "commands/command_table.h"
-#include "commands/hbase_commands.h"
 #include "commands/tokenizer.h"
 
 namespace lbt {
@@ -83,10 +82,8 @@ Positionals PositionalsOf(std::string_view usage) {
 std::vector<std::string> CommandNames(bool with_hidden) {
   std::vector<std::string> pool;
   for (const CommandSpec& spec : AllCommands()) {
-    if (with_hidden || !spec.summary.empty()) pool.emplace_back(spec.name);
-  }
-  for (const HBaseCommandSpec& spec : HBaseCommands()) {
-    if (FindCommand(spec.name) == nullptr) pool.emplace_back(spec.name);
+    if (!with_hidden && spec.summary.empty()) continue;
+    if (std::find(pool.begin(), pool.end(), spec.name) == pool.end()) pool.emplace_back(spec.name);
   }
   return pool;
 }
@@ -132,30 +129,9 @@ std::vector<std::string> CbtCandidates(Session* session, const CommandSpec& spec
   return pool;
 }
 
-// The option keys an HBase command's usage line shows ("LIMIT =>",
-// "COLUMN(S) =>" for COLUMN and COLUMNS).
-std::vector<std::string> HBaseOptionKeys(std::string_view usage) {
-  std::vector<std::string> keys;
-  for (size_t arrow = usage.find(" =>"); arrow != std::string_view::npos; arrow = usage.find(" =>", arrow + 3)) {
-    size_t start = arrow;
-    while (start > 0 && (std::isupper(static_cast<unsigned char>(usage[start - 1])) || usage[start - 1] == '_' ||
-                         usage[start - 1] == '(' || usage[start - 1] == ')')) {
-      --start;
-    }
-    std::string key(usage.substr(start, arrow - start));
-    if (key.empty() || key.front() == '(') continue;
-    if (size_t paren = key.find('('); paren != std::string::npos) {
-      keys.push_back(key.substr(0, paren));
-      key = key.substr(0, paren) + key.substr(paren + 1, key.find(')') - paren - 1);
-    }
-    keys.push_back(key);
-  }
-  return keys;
-}
-
 // Candidates within an HBase statement: the quoted table first, then the
 // keys of its hash of options.
-std::vector<std::string> HBaseCandidates(Session* session, const HBaseCommandSpec& spec, const std::string& before,
+std::vector<std::string> HBaseCandidates(Session* session, const CommandSpec& spec, const std::string& before,
                                          const std::string& word) {
   std::vector<std::string> pool;
   if (before.find(',') == std::string::npos && word.find('{') == std::string::npos) {
@@ -166,7 +142,7 @@ std::vector<std::string> HBaseCandidates(Session* session, const HBaseCommandSpe
   const size_t open = before.rfind('{'), close = before.rfind('}');
   const bool in_hash = open != std::string::npos && (close == std::string::npos || close < open);
   if (!opens_hash && !in_hash) return pool;
-  for (const std::string& key : HBaseOptionKeys(spec.usage)) pool.push_back((opens_hash ? "{" : "") + key + " =>");
+  for (std::string_view key : spec.options) pool.push_back((opens_hash ? "{" : "") + std::string(key) + " =>");
   return pool;
 }
 
@@ -177,8 +153,10 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
   const std::string word = line.substr(word_start);
   std::string name, args;
   std::vector<std::string> pool;
-  const HBaseCommandSpec* hbase = nullptr;
-  if (SplitHBaseCommand(before, &name, &args) && FindCommand(name) == nullptr) hbase = FindHBaseCommand(name);
+  const CommandSpec* hbase = nullptr;
+  if (SplitHBaseCommand(before, &name, &args) && FindCommand(name) == nullptr) {
+    hbase = FindCommand(name, Dialect::kHBase);
+  }
   if (hbase != nullptr) {
     pool = HBaseCandidates(session, *hbase, args, word);
   } else {
@@ -186,7 +164,6 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
     const std::vector<std::string> words = previous.ok() ? *previous : std::vector<std::string>{};
     if (words.empty()) {
       pool = CommandNames(false);
-      pool.insert(pool.end(), {"source", "exit", "quit"});
     } else if (words[0] == "help" && words.size() == 1) {
       pool = CommandNames(true);
     } else if (words[0] == "source" && words.size() == 1) {
