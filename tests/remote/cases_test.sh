@@ -87,6 +87,44 @@ else
   failed=1
 fi
 
+# Selecting the target with cbt's flags and ~/.cbtrc. expect STATUS OUTPUT
+# COMMAND...: the command's exit status, and a text its stdout and stderr
+# together must contain.
+expect() {
+  local want_status="$1" want_text="$2" got_status
+  shift 2
+  "$@" >"$results/expect.out" 2>&1
+  got_status=$?
+  if [ "$got_status" != "$want_status" ] || { [ -n "$want_text" ] && ! grep -qF -- "$want_text" "$results/expect.out"; }; then
+    echo "FAIL options: $* exited $got_status (expected $want_status) and printed:" >&2
+    cat "$results/expect.out" >&2
+    echo "  expected to find: $want_text" >&2
+    failed=1
+  else
+    echo "ok   options: $*"
+  fi
+}
+home="$results/home"
+mkdir -p "$home"
+at_emulator=(env "HOME=$home" "BIGTABLE_EMULATOR_HOST=$emulator_host")
+expect 2 "choose one" "${at_emulator[@]}" "$lbt" --db "$results/x" -project p -instance i ls
+expect 2 "-project needs -instance" "${at_emulator[@]}" "$lbt" -project p ls
+expect 2 "-auth-token is not supported" "${at_emulator[@]}" "$lbt" -project p -instance i -auth-token t ls
+expect 2 "bad -timeout '2x'" "${at_emulator[@]}" "$lbt" -project p -instance i -timeout 2x ls
+expect 2 "--sync applies to a local database only" "${at_emulator[@]}" "$lbt" -project p -instance i --sync=off ls
+expect 0 "" "${at_emulator[@]}" "$lbt" -project=opts -instance=one createtable t1
+expect 0 "t1" "${at_emulator[@]}" "$lbt" --project opts --instance=one ls
+expect 1 "gc works on a local database only" "${at_emulator[@]}" "$lbt" -project opts -instance one gc t1
+expect 1 "compact works on a local database only" "${at_emulator[@]}" "$lbt" -project opts -instance one compact
+# ~/.cbtrc fills in what the flags leave out, and alone selects nothing.
+printf '# as cbt reads it\nproject = opts\ninstance = one\n' >"$home/.cbtrc"
+expect 0 "t1" "${at_emulator[@]}" "$lbt" -instance one ls
+(cd "$results" && expect 0 "no lbt database" "${at_emulator[@]}" "$lbt" ls)
+# A word that looks like a flag is the command's once the command began.
+expect 0 "" "${at_emulator[@]}" "$lbt" -instance one createtable t2 families=cf
+expect 0 "" "${at_emulator[@]}" "$lbt" -instance one set t2 -project cf:a=1
+expect 0 '"1"' "${at_emulator[@]}" "$lbt" -instance one lookup t2 -project
+
 # lbt serve holds one instance: each case gets a fresh server.
 for file in "$cases"/*.cbt; do
   name="$(basename "$file" .cbt)"
