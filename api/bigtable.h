@@ -139,7 +139,10 @@ class Bigtable {
 
   // ---- admin ----
 
-  virtual Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families) = 0;
+  // `splits`: row keys to split the new table's tablets at, for a service
+  // that has tablets (a local database has none, and ignores them).
+  virtual Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                             const std::vector<std::string>& splits) = 0;
   virtual Status DeleteTable(std::string_view table) = 0;
   // Table names in byte order.
   virtual Result<std::vector<std::string>> ListTables() = 0;

@@ -79,4 +79,14 @@ Result<RowSet> RowsFromOptions(CommandContext& ctx, const CbtArgs& args) {
   return rows;
 }
 
+std::vector<std::string> SplitList(std::string_view list) {
+  std::vector<std::string> items;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) items.emplace_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
 }  // namespace lbt

@@ -33,6 +33,9 @@ Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>
 Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
 Result<bool> BoolOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
 
+// A comma-separated list's non-empty items: "a,,b" is {"a", "b"}.
+std::vector<std::string> SplitList(std::string_view list);
+
 // The rows cbt's start=/end= or prefix= select (every row without them).
 Result<RowSet> RowsFromOptions(CommandContext& ctx, const CbtArgs& args);
 

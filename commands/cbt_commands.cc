@@ -68,21 +68,15 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   std::vector<FamilySpec> families;
   if (const std::string* list = parsed.Find("families")) {
-    size_t start = 0;
-    while (start <= list->size()) {
-      size_t comma = list->find(',', start);
-      std::string item = list->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!item.empty()) {
-        LBT_ASSIGN_OR_RETURN(FamilySpec f, ParseFamilySpec(item));
-        families.push_back(std::move(f));
-      }
-      if (comma == std::string::npos) break;
-      start = comma + 1;
+    for (const std::string& item : SplitList(*list)) {
+      LBT_ASSIGN_OR_RETURN(FamilySpec f, ParseFamilySpec(item));
+      families.push_back(std::move(f));
     }
   }
-  // splits= shapes tablets on a server; a local database has none to shape.
-  Bigtable* bigtable = ctx.bigtable();
-  return bigtable->CreateTable(parsed.positional[0], families);
+  // splits= shapes a service's tablets; a local database has none to shape.
+  std::vector<std::string> splits;
+  if (const std::string* list = parsed.Find("splits")) splits = SplitList(*list);
+  return ctx.bigtable()->CreateTable(parsed.positional[0], families, splits);
 }
 
 Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -207,12 +201,7 @@ Status DeleteColumn(CommandContext& ctx, const std::vector<std::string>& args) {
 // ":qual" or "qual" (qualifier only), comma separated, interleaved.
 Result<Filter> ColumnsFilter(CommandContext& ctx, const std::string& list) {
   std::vector<Filter> filters;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t comma = list.find(',', start);
-    std::string column = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
-    if (column.empty()) continue;
+  for (const std::string& column : SplitList(list)) {
     size_t colon = column.find(':');
     if (colon == std::string::npos) {
       filters.push_back(Filter::QualifierRegex(column));
@@ -566,7 +555,8 @@ Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& a
 
 Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
   return Status::FailedPrecondition(fmt::format(
-      "{} is not available: a local lbt database has no instances, clusters or app profiles", ctx.spec->name));
+      "{} is not available: lbt manages tables, not instances, clusters or app profiles (use cbt or gcloud)",
+      ctx.spec->name));
 }
 
 }  // namespace

@@ -186,7 +186,7 @@ Status Create(CommandContext& ctx, const std::vector<HValue>& args) {
   }
   if (families.empty()) return Usage(ctx, "create needs at least one column family");
   Bigtable* bigtable = ctx.bigtable();
-  Status s = bigtable->CreateTable(table, families);
+  Status s = bigtable->CreateTable(table, families, {});
   if (s.IsAlreadyExists()) return Status::AlreadyExists(fmt::format("Table already exists: {}!", table));
   LBT_RETURN_IF_ERROR(s);
   ctx.renderer->TableCreated(table);
@@ -294,12 +294,18 @@ Status ClusterStatus(CommandContext& ctx, const std::vector<HValue>& args) {
   return Status::OK();
 }
 
-// A table is one region, so it has no split keys.
+// The table's split keys, as the service samples them (SampleRowKeys, as
+// Google's HBase adapter answers getRegionLocations): locally a key about
+// every 4 MiB of data.
 Status GetSplits(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
-  ctx.renderer->Splits({});
+  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, ctx.bigtable()->SampleRowKeys(table));
+  std::vector<std::string> keys;
+  for (KeySample& s : samples) {
+    if (!s.row_key.empty()) keys.push_back(std::move(s.row_key));  // the last sample ends the table
+  }
+  ctx.renderer->Splits(keys);
   return Status::OK();
 }
 
@@ -712,7 +718,7 @@ std::vector<CommandSpec> HBaseCommands() {
                    {2, kMany, "a table and a row"}, read_keys),
       HBaseCommand("get_counter", "get_counter 't', 'r', 'f:q'", "Print an 8-byte counter", "", GetCounter,
                    {3, 3, "a table, a row and a column"}),
-      HBaseCommand("get_splits", "get_splits 't'", "Print a table's split keys (a local table is one region)", "",
+      HBaseCommand("get_splits", "get_splits 't'", "Print a table's split keys (sampled about every 4 MiB locally)", "",
                    GetSplits, {1, 1, "a table"}),
       HBaseCommand("incr", "incr 't', 'r', 'f:q' [, n]", "Increment an 8-byte big-endian counter", "", Incr,
                    {3, 4, "a table, a row and a column"}),

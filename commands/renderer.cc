@@ -336,6 +336,7 @@ class HBaseTextRenderer : public Renderer {
     Line(fmt::format("1 active master, 0 backup masters, 1 servers, 0 dead, {}.0000 average load", regions));
   }
   void Splits(const std::vector<std::string>& keys) override {
+    for (const std::string& key : keys) Line(ToStringBinary(key));
     Line(fmt::format("Total number of splits = {}", keys.size() + 1));
   }
   void CountProgress(int64_t rows, std::string_view row_key) override {

@@ -126,7 +126,8 @@ Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view tab
 
 // ---- admin ----
 
-Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families) {
+Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                                 const std::vector<std::string>&) {
   LBT_ASSIGN_OR_RETURN(Database * db, Open(true));
   return db->CreateTable(table, families);
 }

@@ -41,7 +41,8 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
                                  const std::vector<ReadModifyWriteRule>& rules) override;
   Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
 
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families) override;
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                     const std::vector<std::string>& splits) override;
   Status DeleteTable(std::string_view table) override;
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;

@@ -176,7 +176,8 @@ class RemoteBigtable final : public Bigtable {
                                  const std::vector<ReadModifyWriteRule>& rules) override;
   Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
 
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families) override;
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                     const std::vector<std::string>& splits) override;
   Status DeleteTable(std::string_view table) override;
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;
@@ -583,7 +584,8 @@ Result<Row> RemoteBigtable::ReadModifyWriteRow(std::string_view table, std::stri
 
 // ---- admin ----
 
-Status RemoteBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families) {
+Status RemoteBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                                  const std::vector<std::string>& splits) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   admin::CreateTableRequest request;
   request.set_parent(instance_);
@@ -591,6 +593,7 @@ Status RemoteBigtable::CreateTable(std::string_view table, const std::vector<Fam
   for (const FamilySpec& f : families) {
     (*request.mutable_table()->mutable_column_families())[f.name] = proto::ToProto(f);
   }
+  for (const std::string& key : splits) request.add_initial_splits()->set_key(key);
   admin::Table response;
   Call context(this, NewContext("parent", instance_));
   return proto::FromGrpcStatus(admin_->CreateTable(context.get(), request, &response));

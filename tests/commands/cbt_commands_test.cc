@@ -68,7 +68,7 @@ TEST_F(CbtCommandsTest, UsageErrorsExitTwoAndFailuresOne) {
   EXPECT_EQ(Run("set t r nope:a=1@1000"), 1);
   EXPECT_NE(message_.find("its families are: cf"), std::string::npos) << message_;
   EXPECT_EQ(Run("createinstance i"), 1);
-  EXPECT_NE(message_.find("no instances"), std::string::npos);
+  EXPECT_NE(message_.find("not instances, clusters or app profiles"), std::string::npos);
 }
 
 TEST_F(CbtCommandsTest, AFailedCommandChangesNothing) {

@@ -20,7 +20,8 @@ class CompletionTest : public ::testing::Test {
     session_ = std::make_unique<Session>(SessionOptions{},
                                          std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{}));
     ASSERT_OK(session_->bigtable()->CreateTable("metrics", {{"cf", GcRule::Never(), ValueType::kBytes},
-                                             {"stats", GcRule::Never(), ValueType::kBytes}}));
+                                             {"stats", GcRule::Never(), ValueType::kBytes}},
+                                                {}));
   }
 
   std::vector<std::string> Complete(const std::string& line) {
