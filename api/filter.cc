@@ -197,4 +197,22 @@ Filter Filter::ColumnPage(int64_t limit, int64_t offset) {
   return f;
 }
 
+Filter Filter::DependentColumn(std::string family, std::string qualifier, bool drop_column) {
+  Filter f = Make(Kind::kDependentColumn);
+  f.family = std::move(family);
+  f.pattern = std::move(qualifier);
+  f.exclude_column = drop_column;
+  return f;
+}
+
+Filter Filter::DependentColumn(std::string family, std::string qualifier, bool drop_column, CompareOp op,
+                               Comparator comparator, std::string comparand) {
+  Filter f = DependentColumn(std::move(family), std::move(qualifier), drop_column);
+  f.compare_values = true;
+  f.op = op;
+  f.comparator = comparator;
+  f.comparand = std::move(comparand);
+  return f;
+}
+
 }  // namespace lbt

@@ -53,6 +53,7 @@ struct Filter {
     kPage,                // count: rows to return in the whole scan
     kColumnCount,         // count: cells of the first N columns of a row
     kColumnPage,          // count columns starting at offset
+    kDependentColumn,     // family, pattern (qualifier), exclude_column, and a value test if compare_values
   };
 
   // What a kCompare filter looks at.
@@ -83,6 +84,7 @@ struct Filter {
   bool latest_version_only = true;   // kColumnValue
   bool exclude_column = false;       // kColumnValue: SingleColumnValueExcludeFilter
   int64_t offset = 0;                // kColumnPage
+  bool compare_values = false;       // kDependentColumn: op, comparator, comparand test the column's values
   std::vector<int64_t> timestamps;   // kTimestamps
 
   static Filter PassAll();
@@ -119,6 +121,13 @@ struct Filter {
   static Filter Page(int64_t rows);
   static Filter ColumnCount(int64_t columns);
   static Filter ColumnPage(int64_t limit, int64_t offset);
+  // HBase's DependentColumnFilter: keeps the cells whose timestamp one of
+  // the reference column's cells has (those passing the value test, if
+  // given); a row without such a cell is dropped. `drop_column` leaves the
+  // reference column's own cells out.
+  static Filter DependentColumn(std::string family, std::string qualifier, bool drop_column);
+  static Filter DependentColumn(std::string family, std::string qualifier, bool drop_column, CompareOp op,
+                                Comparator comparator, std::string comparand);
 };
 
 }  // namespace lbt

@@ -104,8 +104,8 @@ Result<ComparatorSpec> ParseComparator(const std::string& text) {
 
 const std::vector<std::string> kFilterNames = {
     "ColumnCountGetFilter", "ColumnPaginationFilter", "ColumnPrefixFilter", "ColumnRangeFilter",
-    "ColumnValueFilter", "FamilyFilter", "FirstKeyOnlyFilter", "InclusiveStopFilter", "KeyOnlyFilter",
-    "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
+    "ColumnValueFilter", "DependentColumnFilter", "FamilyFilter", "FirstKeyOnlyFilter", "InclusiveStopFilter",
+    "KeyOnlyFilter", "MultiRowRangeFilter", "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
     "SingleColumnValueExcludeFilter", "SingleColumnValueFilter", "TimestampsFilter", "ValueFilter"};
 
 class Parser {
@@ -333,6 +333,8 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(int64_t offset, Number(name, a[1]));
       return Filter::ColumnPage(limit, offset);
     }
+    if (name == "DependentColumnFilter") return DependentColumn(name, a);
+    if (name == "MultiRowRangeFilter") return MultiRowRange(name, a);
     if (name == "InclusiveStopFilter") {
       LBT_RETURN_IF_ERROR(ArgCount(name, a, 1, 1));
       LBT_ASSIGN_OR_RETURN(std::string stop, String(name, a[0]));
@@ -341,6 +343,55 @@ class Parser {
     std::string known;
     for (const std::string& n : kFilterNames) known += (known.empty() ? "" : ", ") + n;
     return Status::InvalidArgument(fmt::format("FILTER: unknown filter '{}'; lbt knows {}", name, known));
+  }
+
+  // DependentColumnFilter('f', 'q'[, dropDependentColumn[, op, 'comparator']]).
+  Result<Filter> DependentColumn(const std::string& name, const std::vector<Token>& a) {
+    if (a.size() != 2 && a.size() != 3 && a.size() != 5) {
+      return Status::InvalidArgument(fmt::format(
+          "FILTER: {} takes 2, 3 or 5 arguments ('family', 'qualifier'[, dropDependentColumn[, op, "
+          "'comparator']]), got {}", name, a.size()));
+    }
+    LBT_ASSIGN_OR_RETURN(std::string family, String(name, a[0]));
+    LBT_ASSIGN_OR_RETURN(std::string qualifier, String(name, a[1]));
+    bool drop = false;
+    if (a.size() >= 3) {
+      LBT_ASSIGN_OR_RETURN(drop, Bool(name, a[2]));
+    }
+    if (a.size() < 5) return Filter::DependentColumn(std::move(family), std::move(qualifier), drop);
+    LBT_ASSIGN_OR_RETURN(Filter::CompareOp op, Op(name, a[3]));
+    LBT_ASSIGN_OR_RETURN(std::string text, String(name, a[4]));
+    LBT_ASSIGN_OR_RETURN(ComparatorSpec cmp, ParseComparator(text));
+    return Filter::DependentColumn(std::move(family), std::move(qualifier), drop, op, cmp.comparator,
+                                   std::move(cmp.value));
+  }
+
+  // MultiRowRangeFilter('start', startInclusive, 'stop', stopInclusive, ...):
+  // rows within any of the ranges; an empty start or stop is unbounded.
+  Result<Filter> MultiRowRange(const std::string& name, const std::vector<Token>& a) {
+    if (a.empty() || a.size() % 4 != 0) {
+      return Status::InvalidArgument(fmt::format(
+          "FILTER: {} takes ranges of 4 arguments ('start', startInclusive, 'stop', stopInclusive), got {}", name,
+          a.size()));
+    }
+    using T = Filter::Target;
+    using Op = Filter::CompareOp;
+    std::vector<Filter> ranges;
+    for (size_t i = 0; i < a.size(); i += 4) {
+      LBT_ASSIGN_OR_RETURN(std::string start, String(name, a[i]));
+      LBT_ASSIGN_OR_RETURN(bool start_inclusive, Bool(name, a[i + 1]));
+      LBT_ASSIGN_OR_RETURN(std::string stop, String(name, a[i + 2]));
+      LBT_ASSIGN_OR_RETURN(bool stop_inclusive, Bool(name, a[i + 3]));
+      // A row key is at least "" and below no bound: an empty end is open.
+      std::vector<Filter> bounds = {Filter::Compare(T::kRowKey, start_inclusive ? Op::kGreaterOrEqual : Op::kGreater,
+                                                    Filter::Comparator::kBinary, start)};
+      if (!stop.empty()) {
+        bounds.push_back(Filter::Compare(T::kRowKey, stop_inclusive ? Op::kLessOrEqual : Op::kLess,
+                                         Filter::Comparator::kBinary, stop));
+      }
+      ranges.push_back(bounds.size() == 1 ? std::move(bounds[0]) : Filter::Chain(std::move(bounds)));
+    }
+    return ranges.size() == 1 ? std::move(ranges[0]) : Filter::Union(std::move(ranges));
   }
 
   static constexpr int kMaxDepth = 20;  // Bigtable's limit for filter nesting

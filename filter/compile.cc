@@ -381,6 +381,7 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
     case K::kPage:
     case K::kColumnCount:
     case K::kColumnPage:
+    case K::kDependentColumn:
       return CompileExtension(f, path, depth, in_condition);
   }
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
@@ -489,6 +490,28 @@ class UnionNode : public Node {
 };
 
 // SKIP (keep_going) and WHILE (stop at the first failing row).
+// HBase's DependentColumnFilter: the timestamps of the reference column's
+// cells (those passing the value test, if any) choose the row's cells.
+Result<NodePtr> DependentColumnNode(const Filter& f, const std::string& path) {
+  std::optional<Matcher> test;
+  if (f.compare_values) {
+    LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
+    test = std::move(m);
+  }
+  return Lambda([f, test](const EvalContext&, std::vector<Cell>* cells) {
+    auto is_reference = [&](const Cell& c) { return c.family == f.family && c.qualifier == f.pattern; };
+    std::set<int64_t> stamps;
+    for (const Cell& c : *cells) {
+      if (is_reference(c) && (!test || test->Matches(c.value))) stamps.insert(c.timestamp);
+    }
+    std::erase_if(*cells, [&](const Cell& c) {
+      if (is_reference(c)) return f.exclude_column || (test && !test->Matches(c.value));
+      return stamps.count(c.timestamp) == 0;
+    });
+    if (stamps.empty()) cells->clear();
+  });
+}
+
 class RowGuardNode : public Node {
  public:
   RowGuardNode(NodePtr child, bool ends_scan) : child_(std::move(child)), ends_scan_(ends_scan) {}
@@ -599,6 +622,8 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
       return Lambda([n = f.count, first = f.offset](const EvalContext&, std::vector<Cell>* cells) {
         KeepColumns(cells, first, n);
       });
+    case K::kDependentColumn:
+      return DependentColumnNode(f, path);
     default:
       break;
   }

@@ -47,6 +47,7 @@ const char* ClientKindName(Kind kind) {
     case Kind::kPage: return "PageFilter";
     case Kind::kColumnCount: return "ColumnCountGetFilter";
     case Kind::kColumnPage: return "ColumnPaginationFilter";
+    case Kind::kDependentColumn: return "DependentColumnFilter";
     default: return nullptr;
   }
 }

@@ -107,6 +107,27 @@ TEST_F(HBaseFilterTest, KeysTimestampsPagesAndColumns) {
                                                         "user#2/f:name=Grace"}));
 }
 
+TEST_F(HBaseFilterTest, DependentColumnKeepsTheReferenceColumnsTimestamps) {
+  // user#3 has no f:name: the row goes.
+  EXPECT_EQ(Scan("DependentColumnFilter('f', 'name')"),
+            (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London", "user#2/f:name=Grace",
+               "user#2/f:name=G.", "zz/f:name=Zed"}));
+  EXPECT_EQ(Scan("DependentColumnFilter('f', 'name', true)"), (V{"user#1/f:age=36", "user#1/g:city=London"}));
+  // With a value test only the reference cells that pass lend their timestamps.
+  EXPECT_EQ(Scan("DependentColumnFilter('f', 'name', false, =, 'binary:Ada')"),
+            (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London"}));
+  EXPECT_EQ(Scan("DependentColumnFilter('f', 'name', false, =, 'binary:G.')"), (V{"user#2/f:name=G."}));
+}
+
+TEST_F(HBaseFilterTest, MultiRowRangeKeepsRowsInAnyRange) {
+  EXPECT_EQ(Scan("MultiRowRangeFilter('user#1', true, 'user#2', true, 'zz', true, '', false)", 1),
+            (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London", "user#2/f:name=Grace",
+               "zz/f:name=Zed"}));
+  EXPECT_EQ(Scan("MultiRowRangeFilter('user#1', false, 'user#3', false)", 1), (V{"user#2/f:name=Grace"}));
+  EXPECT_NE(Error("MultiRowRangeFilter('a', true, 'b')").find("ranges of 4 arguments"), std::string::npos);
+  EXPECT_NE(Error("DependentColumnFilter('f')").find("2, 3 or 5"), std::string::npos);
+}
+
 TEST_F(HBaseFilterTest, PrecedenceSkipAndWhile) {
   // AND binds tighter than OR.
   EXPECT_EQ(Scan("PrefixFilter('zz') OR PrefixFilter('user#3') AND ValueFilter(=, 'binary:nope')"), (V{"zz/f:name=Zed"}));
