@@ -17,6 +17,7 @@
 
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "remote/remote_bigtable.h"
 #include "tests/conformance/process.h"
 
 namespace lbt {
@@ -206,6 +207,29 @@ TEST(RemoteFaults, AServerGoneMidReadIsOneLineAndNoPartialOutput) {
   for (const std::string& line : Lines(r.out)) {
     EXPECT_TRUE(line.front() == '{' && line.back() == '}') << line;
   }
+}
+
+// What Ctrl-C does in the shell: CancelCalls from another thread ends a
+// read that waits on the service.
+TEST(RemoteFaults, CancelCallsEndsAReadWaitingOnTheService) {
+  FakeBigtable fake(Misbehaviour::kHang);
+  RemoteOptions options;
+  options.project = "p";
+  options.instance = "i";
+  options.emulator_host = fake.host();
+  Result<std::unique_ptr<Bigtable>> remote = ConnectRemote(options);
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  Result<std::unique_ptr<RowStream>> stream = (*remote)->ReadRows("t", ReadRequest{});
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  std::thread cancel([&] {
+    while (!fake.data().hanging()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    (*remote)->CancelCalls();
+  });
+  int rows = 0;
+  for (Row row; (*stream)->Next(&row);) ++rows;
+  cancel.join();
+  EXPECT_EQ(rows, kBreakAfter);
+  EXPECT_EQ((*stream)->status().code(), Status::Code::kCancelled) << (*stream)->status().ToString();
 }
 
 TEST(RemoteFaults, AnUnreachableEndpointFailsWithinItsTimeout) {
