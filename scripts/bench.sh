@@ -211,7 +211,7 @@ remote_section() {
 Where a target is missed, and why:
 
 - **One-shot commands against cbt given a key file.** lbt in remote mode
-  runs \`lbt-grpc\` (local commands never load gRPC), which spends about
+  runs `lbt-grpc` (local commands never load gRPC), which spends about
   20 ms loading gRPC's shared libraries and 10 ms on its channel and the
   call; cbt, one static Go binary, starts in about as much. The tenfold
   gap the target counts on is cbt's credential lookup, which cbt skips
