@@ -481,7 +481,7 @@ Status CollectGarbage(CommandContext& ctx, const std::vector<std::string>& args)
   return Status::OK();
 }
 
-Status Compact(CommandContext& ctx, const std::vector<std::string>& args) {
+Status Compact(CommandContext& ctx, const std::vector<std::string>&) {
   LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, ctx.LocalOnly());
   LBT_ASSIGN_OR_RETURN(CompactStats stats, local->Compact());
   auto size = [](uint64_t bytes) {
@@ -541,7 +541,7 @@ Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
-Status Version(CommandContext& ctx, const std::vector<std::string>& args) {
+Status Version(CommandContext& ctx, const std::vector<std::string>&) {
   ctx.out->Write(ctx.session->options().format == OutputFormat::kText ? "lbt 0.1.0\n"
                                                                        : "{\"version\":\"0.1.0\"}\n");
   return Status::OK();

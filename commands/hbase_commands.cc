@@ -231,7 +231,6 @@ Status Alter(CommandContext& ctx, const std::vector<HValue>& args) {
 
 Status Describe(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
   ctx.renderer->TableInfo(spec);
   return Status::OK();
@@ -266,25 +265,25 @@ Status Exists(CommandContext& ctx, const std::vector<HValue>& args) {
 
 // ---- informational commands of the HBase shell ----
 
-Status ShowFilters(CommandContext& ctx, const std::vector<HValue>& args) {
+Status ShowFilters(CommandContext& ctx, const std::vector<HValue>&) {
   ctx.renderer->Names("filters", HBaseFilterNames());
   return Status::OK();
 }
 
 // One namespace: HBase's default, where every table lives.
-Status ListNamespace(CommandContext& ctx, const std::vector<HValue>& args) {
+Status ListNamespace(CommandContext& ctx, const std::vector<HValue>&) {
   ctx.renderer->Names("namespaces", {"default"});
   return Status::OK();
 }
 
-Status Whoami(CommandContext& ctx, const std::vector<HValue>& args) {
+Status Whoami(CommandContext& ctx, const std::vector<HValue>&) {
   const passwd* pw = getpwuid(geteuid());
   ctx.renderer->User(pw != nullptr ? pw->pw_name : std::to_string(geteuid()));
   return Status::OK();
 }
 
 // A local database is one server holding one region per table.
-Status ClusterStatus(CommandContext& ctx, const std::vector<HValue>& args) {
+Status ClusterStatus(CommandContext& ctx, const std::vector<HValue>&) {
   size_t tables = 0;
   if (ctx.session->ExistsOrNote(ctx.err)) {
     LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, ctx.bigtable()->ListTables());
@@ -311,7 +310,6 @@ Status GetSplits(CommandContext& ctx, const std::vector<HValue>& args) {
 
 Status SetEnabled(CommandContext& ctx, const std::vector<HValue>& args, bool enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
   LBT_ASSIGN_OR_RETURN(LocalMaintenance * local, LocalOnly(ctx, enabled ? "enable" : "disable"));
   return local->SetTableEnabled(table, enabled);
@@ -322,7 +320,6 @@ Status Enable(CommandContext& ctx, const std::vector<HValue>& args) { return Set
 
 Status IsEnabledOrDisabled(CommandContext& ctx, const std::vector<HValue>& args, bool ask_enabled) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
-  Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
   bool answer = ask_enabled ? spec.enabled : !spec.enabled;
   ctx.renderer->TableState(ask_enabled ? "enabled" : "disabled", answer);

@@ -280,6 +280,28 @@ class Parser {
                : name == "QualifierFilter" ? T::kQualifier : T::kValue;
       return Filter::Compare(target, op, cmp.comparator, std::move(cmp.value));
     }
+    if (name == "ColumnValueFilter" || name == "SingleColumnValueFilter" || name == "SingleColumnValueExcludeFilter") {
+      return ColumnValue(name, a);
+    }
+    if (name == "TimestampsFilter" || name == "PageFilter" || name == "ColumnCountGetFilter" ||
+        name == "ColumnPaginationFilter") {
+      return Paging(name, a);
+    }
+    if (name == "DependentColumnFilter") return DependentColumn(name, a);
+    if (name == "MultiRowRangeFilter") return MultiRowRange(name, a);
+    if (name == "InclusiveStopFilter") {
+      LBT_RETURN_IF_ERROR(ArgCount(name, a, 1, 1));
+      LBT_ASSIGN_OR_RETURN(std::string stop, String(name, a[0]));
+      return Filter::Compare(T::kRowKey, Filter::CompareOp::kLessOrEqual, Filter::Comparator::kBinary, stop);
+    }
+    std::string known;
+    for (const std::string& n : kFilterNames) known += (known.empty() ? "" : ", ") + n;
+    return Status::InvalidArgument(fmt::format("FILTER: unknown filter '{}'; lbt knows {}", name, known));
+  }
+
+  // ColumnValueFilter and SingleColumnValue(Exclude)Filter: a test of one column's value.
+  Result<Filter> ColumnValue(const std::string& name, const std::vector<Token>& a) {
+    using T = Filter::Target;
     if (name == "ColumnValueFilter") {
       // The cells of one column whose value passes the test, and nothing
       // else of the row (unlike SingleColumnValueFilter, which keeps it).
@@ -311,6 +333,11 @@ class Parser {
       return Filter::ColumnValue(std::move(family), std::move(qualifier), op, cmp.comparator, std::move(cmp.value),
                                  if_missing, latest_only, name == "SingleColumnValueExcludeFilter");
     }
+    return Status::InvalidArgument(fmt::format("FILTER: unknown filter '{}'", name));
+  }
+
+  // TimestampsFilter, PageFilter, ColumnCountGetFilter, ColumnPaginationFilter.
+  Result<Filter> Paging(const std::string& name, const std::vector<Token>& a) {
     if (name == "TimestampsFilter") {
       std::vector<int64_t> micros;
       for (const Token& t : a) {
@@ -333,16 +360,7 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(int64_t offset, Number(name, a[1]));
       return Filter::ColumnPage(limit, offset);
     }
-    if (name == "DependentColumnFilter") return DependentColumn(name, a);
-    if (name == "MultiRowRangeFilter") return MultiRowRange(name, a);
-    if (name == "InclusiveStopFilter") {
-      LBT_RETURN_IF_ERROR(ArgCount(name, a, 1, 1));
-      LBT_ASSIGN_OR_RETURN(std::string stop, String(name, a[0]));
-      return Filter::Compare(T::kRowKey, Filter::CompareOp::kLessOrEqual, Filter::Comparator::kBinary, stop);
-    }
-    std::string known;
-    for (const std::string& n : kFilterNames) known += (known.empty() ? "" : ", ") + n;
-    return Status::InvalidArgument(fmt::format("FILTER: unknown filter '{}'; lbt knows {}", name, known));
+    return Status::InvalidArgument(fmt::format("FILTER: unknown filter '{}'", name));
   }
 
   // DependentColumnFilter('f', 'q'[, dropDependentColumn[, op, 'comparator']]).

@@ -88,25 +88,25 @@ class Renderer {
   // ---- outcomes of the HBase dialect's commands ----
   // Each prints the HBase shell's text in TextStyle::kHBase and one JSON
   // object in JSON; cbt's text has no form for them (no cbt command calls them).
-  virtual void TableCreated(std::string_view table) {}
+  virtual void TableCreated(std::string_view /*table*/) {}
   virtual void SchemaAltered() {}
-  virtual void Truncating(std::string_view table) {}
-  virtual void TableExists(std::string_view table, bool exists) {}
+  virtual void Truncating(std::string_view /*table*/) {}
+  virtual void TableExists(std::string_view /*table*/, bool /*exists*/) {}
   // is_enabled / is_disabled: `state` is "enabled" or "disabled".
-  virtual void TableState(std::string_view state, bool answer) {}
+  virtual void TableState(std::string_view /*state*/, bool /*answer*/) {}
   // An 8-byte counter's value, or none at those coordinates.
-  virtual void Counter(std::optional<int64_t> value) {}
+  virtual void Counter(std::optional<int64_t> /*value*/) {}
   // append's result: the row with the appended cell.
-  virtual void AppendedRow(const lbt::Row& row) {}
+  virtual void AppendedRow(const lbt::Row& /*row*/) {}
   // A list of names: `kind` is "filters" (show_filters) or "namespaces".
-  virtual void Names(std::string_view kind, const std::vector<std::string>& names) {}
-  virtual void User(std::string_view user) {}
-  virtual void ServerStatus(int64_t regions) {}
-  virtual void Splits(const std::vector<std::string>& keys) {}
+  virtual void Names(std::string_view /*kind*/, const std::vector<std::string>& /*names*/) {}
+  virtual void User(std::string_view /*user*/) {}
+  virtual void ServerStatus(int64_t /*regions*/) {}
+  virtual void Splits(const std::vector<std::string>& /*keys*/) {}
   // count's progress every INTERVAL rows.
-  virtual void CountProgress(int64_t rows, std::string_view row_key) {}
+  virtual void CountProgress(int64_t /*rows*/, std::string_view /*row_key*/) {}
   // After a command succeeds: the HBase shell's "Took 0.0123 seconds".
-  virtual void Elapsed(double seconds) {}
+  virtual void Elapsed(double /*seconds*/) {}
 };
 
 // The JSON row object as one line of text, without a newline; with
