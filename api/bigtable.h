@@ -150,6 +150,9 @@ class Bigtable {
   virtual Status CreateFamily(std::string_view table, const FamilySpec& family) = 0;
   virtual Status DeleteFamily(std::string_view table, std::string_view family) = 0;
   virtual Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) = 0;
+  // Changes a family's value type. Bigtable refuses changes to or from an
+  // aggregate type (the emulator allows some).
+  virtual Status SetValueType(std::string_view table, std::string_view family, ValueType type) = 0;
   virtual Status SetDeletionProtection(std::string_view table, bool enabled) = 0;
   // Deletes every row whose key starts with `prefix` ("" = every row).
   virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;

@@ -114,17 +114,29 @@ std::string_view ValueTypeName(ValueType type) {
     case ValueType::kIntSum: return "intsum";
     case ValueType::kIntMin: return "intmin";
     case ValueType::kIntMax: return "intmax";
+    case ValueType::kString:
+    case ValueType::kStringUtf8Raw: return "string";
   }
   return "bytes";
 }
 
 Result<ValueType> ParseValueType(std::string_view name) {
   for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin,
-                      ValueType::kIntMax}) {
+                      ValueType::kIntMax, ValueType::kString}) {
     if (name == ValueTypeName(t)) return t;
   }
   return Status::InvalidArgument(fmt::format(
       "unknown value type '{}'; expected intsum, intmin or intmax", name));
+}
+
+Status CheckValueTypeChange(std::string_view family, ValueType from, ValueType to) {
+  from = StoredValueType(from);
+  to = StoredValueType(to);
+  if (from == to || (!IsAggregate(from) && !IsAggregate(to))) return Status::OK();
+  return Status::InvalidArgument(
+      fmt::format("column family '{}' cannot change from {} to {}: a value type cannot change to or from an "
+                  "aggregate type",
+                  family, ValueTypeName(from), ValueTypeName(to)));
 }
 
 const FamilySpec* TableSpec::FindFamily(std::string_view family) const {

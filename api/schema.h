@@ -46,13 +46,32 @@ struct GcRule {
   bool operator==(const GcRule& other) const;
 };
 
-enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax };
+// A family's value type, as Bigtable's Type message.
+//
+// kString is a string type with UTF-8 bytes encoding. kStringUtf8Raw is the
+// same type under the deprecated `utf8_raw` encoding, which cbt's
+// `setvaluetype` still sends: Bigtable stores it as kString (see
+// StoredValueType), but a service that echoes it back, as the emulator does,
+// is shown as it answered.
+enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax, kString, kStringUtf8Raw };
 
-// "bytes", "intsum", "intmin", "intmax".
+// "bytes", "intsum", "intmin", "intmax", "string"; kStringUtf8Raw is
+// "string" too.
+// WARNING: these names are stored in the catalog (engine/catalog.cc).
 std::string_view ValueTypeName(ValueType type);
 // Parses a name produced by ValueTypeName. Returns InvalidArgument otherwise.
 Result<ValueType> ParseValueType(std::string_view name);
-inline bool IsAggregate(ValueType type) { return type != ValueType::kBytes; }
+inline bool IsAggregate(ValueType type) {
+  return type == ValueType::kIntSum || type == ValueType::kIntMin || type == ValueType::kIntMax;
+}
+// The type Bigtable keeps when asked for `type`: the deprecated string
+// encoding becomes UTF-8 bytes.
+inline ValueType StoredValueType(ValueType type) {
+  return type == ValueType::kStringUtf8Raw ? ValueType::kString : type;
+}
+// OK if a family of type `from` may become `to`. Bigtable refuses a change
+// to or from an aggregate type: InvalidArgument, naming the family.
+Status CheckValueTypeChange(std::string_view family, ValueType from, ValueType to);
 
 struct FamilySpec {
   std::string name;

@@ -112,6 +112,23 @@ Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
   return bigtable->SetGcRule(args[0], args[1], rule);
 }
 
+// cbt's names for setvaluetype. "stringutf8bytes" is sent as cbt sends it,
+// under the deprecated encoding, which Bigtable stores as UTF-8 bytes; the
+// aggregate names are passed on for the service to refuse (or, on the
+// emulator, to accept).
+Result<ValueType> ParseSetValueType(const std::string& name) {
+  if (name == "stringutf8bytes") return ValueType::kStringUtf8Raw;
+  for (ValueType t : {ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax}) {
+    if (name == ValueTypeName(t)) return t;
+  }
+  return Status::InvalidArgument(fmt::format("unknown type '{}'; the supported type is stringutf8bytes", name));
+}
+
+Status SetValueType(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(ValueType type, ParseSetValueType(args[2]));
+  return ctx.bigtable()->SetValueType(args[0], args[1], type);
+}
+
 // "<family>:<column>=<value>" split into its parts.
 struct CellArg {
   std::string family, qualifier, value;
@@ -685,6 +702,12 @@ std::vector<CommandSpec> CbtCommands() {
        "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
        "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",
        SetGcPolicy, {3, kMany, "a table, a family and a policy"}),
+      CbtCommand("setvaluetype", "setvaluetype <table> <family> <type>", "Set the value type of a column family",
+       "  <type>  stringutf8bytes: a UTF-8 encoded string\n\n"
+       "  Cells are kept as they are. Changing to or from an aggregate type\n"
+       "  (intsum, intmin, intmax) is refused, as Bigtable refuses it.\n\n"
+       "  Example: setvaluetype mobile-time-series vendor-info stringutf8bytes",
+       SetValueType, {3, 3, "a table, a family and a type"}),
       CbtCommand("version", "version", "Print the lbt version", "", Version, {0, 0, "no arguments"}),
       CbtCommand("waitforreplication", "waitforreplication <table>", "Return once writes are replicated (at once, locally)",
        "", WaitForReplication, table),

@@ -180,6 +180,8 @@ std::string FormatValueType(ValueType type) {
   const char* aggregate = nullptr;
   switch (type) {
     case ValueType::kBytes: return "{}";
+    case ValueType::kString: return R"({"stringType":{"encoding":{"utf8Bytes":{}}}})";
+    case ValueType::kStringUtf8Raw: return R"({"stringType":{"encoding":{"utf8Raw":{}}}})";
     case ValueType::kIntSum: aggregate = "sum"; break;
     case ValueType::kIntMin: aggregate = "min"; break;
     case ValueType::kIntMax: aggregate = "max"; break;

@@ -381,6 +381,16 @@ int64_t Database::NowMicros() const {
 
 // ---- schema ----
 
+namespace {
+
+// The family as the catalog keeps it.
+FamilySpec Stored(FamilySpec family) {
+  family.value_type = StoredValueType(family.value_type);
+  return family;
+}
+
+}  // namespace
+
 Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   LBT_RETURN_IF_ERROR(ValidateFamilies(families));
@@ -391,7 +401,7 @@ Status Database::CreateTable(std::string_view table, const std::vector<FamilySpe
     TableSpec spec;
     spec.name = std::string(table);
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
-    for (const FamilySpec& f : families) spec.families.emplace(f.name, f);
+    for (const FamilySpec& f : families) spec.families.emplace(f.name, Stored(f));
     return stores_->catalog.Store(txn, spec);
   });
 }
@@ -441,7 +451,7 @@ Status Database::CreateFamily(std::string_view table, const FamilySpec& family) 
           fmt::format("column family '{}' already exists in table '{}'", family.name, table));
     }
     TableSpec spec = *current;
-    spec.families.emplace(family.name, family);
+    spec.families.emplace(family.name, Stored(family));
     return stores_->catalog.Store(txn, spec);
   });
 }
@@ -466,6 +476,17 @@ Status Database::SetGcRule(std::string_view table, std::string_view family, cons
     LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
     TableSpec spec = *current;
     spec.families.find(family)->second.gc_rule = rule;
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Status Database::SetValueType(std::string_view table, std::string_view family, ValueType type) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    LBT_ASSIGN_OR_RETURN(const FamilySpec* before, current->RequireFamily(family));
+    LBT_RETURN_IF_ERROR(CheckValueTypeChange(family, before->value_type, type));
+    TableSpec spec = *current;
+    spec.families.find(family)->second.value_type = StoredValueType(type);
     return stores_->catalog.Store(txn, spec);
   });
 }

@@ -90,6 +90,10 @@ class Database {
   // at once and are removed by the next write to their column or by
   // CollectGarbage.
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule);
+  // Changes a family's value type between bytes and string; a change to or
+  // from an aggregate type is InvalidArgument (see CheckValueTypeChange).
+  // Cells are kept as they are: the type says how to read them.
+  Status SetValueType(std::string_view table, std::string_view family, ValueType type);
 
   // Disables or enables a table (HBase's disable/enable). A disabled
   // table keeps its schema and data but refuses reads and writes.

@@ -163,6 +163,11 @@ Status LocalBigtable::SetGcRule(std::string_view table, std::string_view family,
   return db->SetGcRule(table, family, rule);
 }
 
+Status LocalBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->SetValueType(table, family, type);
+}
+
 Status LocalBigtable::SetDeletionProtection(std::string_view table, bool enabled) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->SetDeletionProtection(table, enabled);

@@ -49,6 +49,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status CreateFamily(std::string_view table, const FamilySpec& family) override;
   Status DeleteFamily(std::string_view table, std::string_view family) override;
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
+  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
 

@@ -49,6 +49,8 @@ int64_t Merge(ValueType type, int64_t state, int64_t input) {
     case ValueType::kIntMax:
       return std::max(state, input);
     case ValueType::kBytes:
+    case ValueType::kString:
+    case ValueType::kStringUtf8Raw:
       break;
   }
   return input;

@@ -540,6 +540,11 @@ Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view f
     case admin::Type::KIND_NOT_SET:
     case admin::Type::kBytesType:
       return ValueType::kBytes;
+    case admin::Type::kStringType:
+      // No encoding means the default, UTF-8 bytes.
+      return type.string_type().encoding().encoding_case() == admin::Type::String::Encoding::kUtf8Raw
+                 ? ValueType::kStringUtf8Raw
+                 : ValueType::kString;
     case admin::Type::kAggregateType: {
       const auto& agg = type.aggregate_type();
       if (agg.input_type().kind_case() != admin::Type::kInt64Type) {
@@ -556,11 +561,19 @@ Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view f
     }
     default: break;
   }
-  return Invalid(field, "a family's value type must be bytes or an int64 aggregate (sum, min, max)");
+  return Invalid(field, "a family's value type must be bytes, string or an int64 aggregate (sum, min, max)");
 }
 
 admin::Type ToProto(ValueType type) {
   admin::Type out;
+  if (type == ValueType::kString) out.mutable_string_type()->mutable_encoding()->mutable_utf8_bytes();
+  if (type == ValueType::kStringUtf8Raw) {
+    // Deprecated in the proto, but what cbt sends and the emulator keeps.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    out.mutable_string_type()->mutable_encoding()->mutable_utf8_raw();
+#pragma GCC diagnostic pop
+  }
   if (!IsAggregate(type)) return out;
   admin::Type::Aggregate* agg = out.mutable_aggregate_type();
   agg->mutable_input_type()->mutable_int64_type()->mutable_encoding()->mutable_big_endian_bytes();
@@ -584,7 +597,7 @@ Result<FamilySpec> FromProto(std::string_view name, const admin::ColumnFamily& f
 admin::ColumnFamily ToProto(const FamilySpec& family) {
   admin::ColumnFamily out;
   *out.mutable_gc_rule() = ToProto(family.gc_rule);
-  if (IsAggregate(family.value_type)) *out.mutable_value_type() = ToProto(family.value_type);
+  if (family.value_type != ValueType::kBytes) *out.mutable_value_type() = ToProto(family.value_type);
   return out;
 }
 

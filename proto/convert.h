@@ -82,8 +82,10 @@ Row FromProto(const v2::Row& row);
 Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field);
 admin::GcRule ToProto(const GcRule& rule);
 
-// An unset type is bytes; int64 aggregates (sum, min, max) map to intsum,
-// intmin and intmax; other types are INVALID_ARGUMENT.
+// An unset type is bytes; a string type is kString, or kStringUtf8Raw under
+// the deprecated encoding (the caller decides whether to keep it, see
+// StoredValueType); int64 aggregates (sum, min, max) map to intsum, intmin
+// and intmax; other types are INVALID_ARGUMENT.
 Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view field);
 admin::Type ToProto(ValueType type);
 

@@ -184,6 +184,7 @@ class RemoteBigtable final : public Bigtable {
   Status CreateFamily(std::string_view table, const FamilySpec& family) override;
   Status DeleteFamily(std::string_view table, std::string_view family) override;
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
+  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
 
@@ -664,6 +665,14 @@ Status RemoteBigtable::SetGcRule(std::string_view table, std::string_view family
   admin::ModifyColumnFamiliesRequest::Modification m;
   m.set_id(std::string(family));
   *m.mutable_update()->mutable_gc_rule() = proto::ToProto(rule);
+  return ModifyFamily(table, std::move(m));
+}
+
+Status RemoteBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
+  admin::ModifyColumnFamiliesRequest::Modification m;
+  m.set_id(std::string(family));
+  *m.mutable_update()->mutable_value_type() = proto::ToProto(type);
+  m.mutable_update_mask()->add_paths("value_type");
   return ModifyFamily(table, std::move(m));
 }
 

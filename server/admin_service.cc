@@ -137,16 +137,43 @@ namespace {
 
 // An update may change the GC rule. Bigtable refuses to change a family to
 // or from an aggregate type, and lbt keeps no other value types.
-Status ValidateUpdateMask(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field) {
+// The fields an update changes: those its mask names, or gc_rule alone when
+// it has no mask, as Bigtable reads an update without one.
+struct UpdatedFields {
+  bool gc_rule = false;
+  bool value_type = false;
+};
+
+Result<UpdatedFields> UpdatedFieldsOf(const admin::ModifyColumnFamiliesRequest::Modification& m,
+                                      const std::string& field) {
+  UpdatedFields out;
+  if (m.update_mask().paths().empty()) out.gc_rule = true;
   for (const std::string& path : m.update_mask().paths()) {
-    if (path == "gc_rule") continue;
-    if (path == "value_type") {
-      return Status::InvalidArgument(fmt::format(
-          "{}.update_mask: a family's value type cannot change: updating to or from an aggregate type is "
-          "not supported, and lbt stores every other family as bytes",
-          field));
+    if (path == "gc_rule") {
+      out.gc_rule = true;
+    } else if (path == "value_type") {
+      out.value_type = true;
+    } else {
+      return Status::InvalidArgument(
+          fmt::format("{}.update_mask: lbt can update gc_rule and value_type, not '{}'", field, path));
     }
-    return Status::InvalidArgument(fmt::format("{}.update_mask: lbt can update gc_rule only, not '{}'", field, path));
+  }
+  return out;
+}
+
+// Checks an update against the family as the earlier modifications leave it.
+Status ValidateUpdate(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
+                      FamilySpec* family) {
+  LBT_ASSIGN_OR_RETURN(UpdatedFields fields, UpdatedFieldsOf(m, field));
+  if (fields.gc_rule) {
+    LBT_ASSIGN_OR_RETURN(family->gc_rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
+  }
+  if (fields.value_type) {
+    LBT_ASSIGN_OR_RETURN(ValueType type,
+                         proto::ValueTypeFromProto(m.update().value_type(), field + ".update.value_type"));
+    Status allowed = CheckValueTypeChange(family->name, family->value_type, type);
+    if (!allowed.ok()) return Status::InvalidArgument(field + ".update.value_type: " + allowed.message());
+    family->value_type = StoredValueType(type);
   }
   return Status::OK();
 }
@@ -167,7 +194,7 @@ Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modificati
     }
     case M::kUpdate:
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
-      return ValidateUpdateMask(m, field);
+      return ValidateUpdate(m, field, &table->families.find(m.id())->second);
     case M::kDrop:
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
       table->families.erase(m.id());
@@ -186,8 +213,15 @@ Status ApplyModification(Database* db, const std::string& table,
       return db->CreateFamily(table, family);
     }
     case M::kUpdate: {
-      LBT_ASSIGN_OR_RETURN(GcRule rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
-      return db->SetGcRule(table, m.id(), rule);
+      LBT_ASSIGN_OR_RETURN(UpdatedFields fields, UpdatedFieldsOf(m, field));
+      if (fields.gc_rule) {
+        LBT_ASSIGN_OR_RETURN(GcRule rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
+        LBT_RETURN_IF_ERROR(db->SetGcRule(table, m.id(), rule));
+      }
+      if (!fields.value_type) return Status::OK();
+      LBT_ASSIGN_OR_RETURN(ValueType type,
+                           proto::ValueTypeFromProto(m.update().value_type(), field + ".update.value_type"));
+      return db->SetValueType(table, m.id(), type);
     }
     case M::kDrop: return db->DropFamily(table, m.id());
     case M::MOD_NOT_SET: break;

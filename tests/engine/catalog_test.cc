@@ -80,6 +80,26 @@ TEST(CatalogTest, ASecondHandleSeesSchemaChanges) {
   EXPECT_EQ(spec.families.at("cf").gc_rule, GcRule::MaxVersions(3));
 }
 
+TEST(CatalogTest, StringValueTypesSurviveReopenAndKeepCells) {
+  TempDir dir;
+  {
+    auto db = OpenDb(dir.path());
+    ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}, {"n", {}, ValueType::kIntSum}}));
+    ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "hello", 1000)}));
+    ASSERT_OK(db->SetValueType("t", "cf", ValueType::kStringUtf8Raw));
+    Status refused = db->SetValueType("t", "n", ValueType::kString);
+    EXPECT_EQ(refused.code(), Status::Code::kInvalidArgument);
+    EXPECT_TRUE(db->SetValueType("t", "ghost", ValueType::kString).IsNotFound());
+  }
+  auto db = OpenDb(dir.path());
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, db->DescribeTable("t"));
+  EXPECT_EQ(spec.families.at("cf").value_type, ValueType::kString) << "the deprecated encoding is stored as bytes";
+  EXPECT_EQ(spec.families.at("n").value_type, ValueType::kIntSum);
+  auto rows = testing::ReadAll(db.get(), "t");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].cells[0].value, "hello");
+}
+
 TEST(CatalogTest, DroppedTableNamesCanBeReusedWithoutOldData) {
   TempDir dir;
   auto db = OpenDb(dir.path());

@@ -93,12 +93,25 @@ TEST(SchemaTest, FamilyNames) {
 }
 
 TEST(SchemaTest, ValueTypes) {
-  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax}) {
+  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax,
+                      ValueType::kString}) {
     auto parsed = ParseValueType(ValueTypeName(t));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, t);
   }
   EXPECT_FALSE(ParseValueType("inthll").ok());
+  EXPECT_EQ(StoredValueType(ValueType::kStringUtf8Raw), ValueType::kString);
+  EXPECT_FALSE(IsAggregate(ValueType::kString));
+}
+
+TEST(SchemaTest, ValueTypeChangesStayOutOfAggregates) {
+  EXPECT_TRUE(CheckValueTypeChange("f", ValueType::kBytes, ValueType::kStringUtf8Raw).ok());
+  EXPECT_TRUE(CheckValueTypeChange("f", ValueType::kString, ValueType::kBytes).ok());
+  EXPECT_TRUE(CheckValueTypeChange("f", ValueType::kIntSum, ValueType::kIntSum).ok());
+  EXPECT_FALSE(CheckValueTypeChange("f", ValueType::kBytes, ValueType::kIntSum).ok());
+  Status s = CheckValueTypeChange("f", ValueType::kIntMax, ValueType::kString);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("'f'"), std::string::npos) << s.message();
 }
 
 }  // namespace

@@ -101,10 +101,15 @@ TEST(ConvertTest, GcRulesRoundTrip) {
 }
 
 TEST(ConvertTest, ValueTypes) {
-  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax}) {
+  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax,
+                      ValueType::kString, ValueType::kStringUtf8Raw}) {
     ASSERT_OK_AND_ASSIGN(ValueType back, ValueTypeFromProto(ToProto(t), "value_type"));
     EXPECT_EQ(back, t);
   }
+  admin::Type no_encoding;
+  no_encoding.mutable_string_type();
+  ASSERT_OK_AND_ASSIGN(ValueType string, ValueTypeFromProto(no_encoding, "value_type"));
+  EXPECT_EQ(string, ValueType::kString) << "a string without an encoding is UTF-8 bytes";
   admin::Type hll;
   hll.mutable_aggregate_type()->mutable_input_type()->mutable_int64_type();
   hll.mutable_aggregate_type()->mutable_hllpp_unique_count();

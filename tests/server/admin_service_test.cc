@@ -145,6 +145,40 @@ TEST_F(AdminServiceTest, ModifiesFamiliesAllOrNothing) {
   EXPECT_EQ(Get("t").column_families_size(), 1);
 }
 
+TEST_F(AdminServiceTest, UpdatesValueTypesBetweenBytesAndString) {
+  admin::Table table;
+  (*table.mutable_column_families())["cf"];
+  *(*table.mutable_column_families())["sum"].mutable_value_type() = proto::ToProto(ValueType::kIntSum);
+  ASSERT_TRUE(Create("t", table).ok());
+  auto set_type = [&](const std::string& family, ValueType type, bool with_mask = true) {
+    admin::ModifyColumnFamiliesRequest request;
+    request.set_name(TableName("t"));
+    auto* m = request.add_modifications();
+    m->set_id(family);
+    *m->mutable_update()->mutable_value_type() = proto::ToProto(type);
+    if (with_mask) m->mutable_update_mask()->add_paths("value_type");
+    admin::Table response;
+    grpc::ClientContext context;
+    return admin_->ModifyColumnFamilies(&context, request, &response);
+  };
+  EXPECT_TRUE(set_type("cf", ValueType::kString, /*with_mask=*/false).ok());
+  EXPECT_FALSE(Get("t").column_families().at("cf").has_value_type())
+      << "without a mask an update changes gc_rule only";
+  // cbt sends the deprecated encoding; Bigtable keeps it as UTF-8 bytes.
+  ASSERT_TRUE(set_type("cf", ValueType::kStringUtf8Raw).ok());
+  EXPECT_TRUE(Get("t").column_families().at("cf").value_type().string_type().encoding().has_utf8_bytes());
+
+  const std::string before = Dump();
+  grpc::Status to_aggregate = set_type("cf", ValueType::kIntSum);
+  EXPECT_EQ(to_aggregate.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(to_aggregate.error_message().find("modifications[0].update.value_type"), std::string::npos)
+      << to_aggregate.error_message();
+  EXPECT_EQ(set_type("sum", ValueType::kString).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Dump(), before);
+  ASSERT_TRUE(set_type("cf", ValueType::kBytes).ok());
+  EXPECT_FALSE(Get("t").column_families().at("cf").has_value_type());
+}
+
 TEST_F(AdminServiceTest, DropsRowRanges) {
   CreateTable("t", {"cf"});
   for (const char* key : {"user#1", "user#2", "item#1"}) {
