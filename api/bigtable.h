@@ -156,6 +156,9 @@ class Bigtable {
   virtual Status SetDeletionProtection(std::string_view table, bool enabled) = 0;
   // Deletes every row whose key starts with `prefix` ("" = every row).
   virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;
+  // Returns once every write to `table` made before the call has reached
+  // all of its replicas. One local copy is always caught up.
+  virtual Status WaitForReplication(std::string_view table) = 0;
 
   // ---- the place itself ----
 

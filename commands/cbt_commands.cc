@@ -566,8 +566,11 @@ Status Version(CommandContext& ctx, const std::vector<std::string>&) {
 
 Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& args) {
   Bigtable* bigtable = ctx.bigtable();
-  // One local copy is always caught up; still check that the table exists.
-  return bigtable->GetTable(args[0]).status();
+  const int64_t now = bigtable->NowMicros();
+  ctx.renderer->WaitingForReplication(now);
+  LBT_RETURN_IF_ERROR(bigtable->WaitForReplication(args[0]));
+  ctx.renderer->Replicated(now);
+  return Status::OK();
 }
 
 Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
@@ -710,7 +713,9 @@ std::vector<CommandSpec> CbtCommands() {
        SetValueType, {3, 3, "a table, a family and a type"}),
       CbtCommand("version", "version", "Print the lbt version", "", Version, {0, 0, "no arguments"}),
       CbtCommand("waitforreplication", "waitforreplication <table>", "Return once writes are replicated (at once, locally)",
-       "", WaitForReplication, table),
+       "  Waits until every write to the table made before the command has reached\n"
+       "  all of the instance's clusters. A local database has one copy, always caught up.",
+       WaitForReplication, table),
       // Instance-level commands have no meaning for a local database.
       CbtCommand("createinstance", "createinstance ...", "", "", NoInstances, {0, kMany, "its arguments"}),
       CbtCommand("deleteinstance", "deleteinstance ...", "", "", NoInstances, {0, kMany, "its arguments"}),

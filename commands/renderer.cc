@@ -143,6 +143,12 @@ class TextRenderer : public Renderer {
 
   void Count(int64_t rows) override { out_->Write(fmt::format("{}\n", rows)); }
 
+  void WaitingForReplication(int64_t up_to_micros) override {
+    // cbt names the second, without the fraction FormatCbtTimestamp adds.
+    std::string time = FormatCbtTimestamp(up_to_micros);
+    out_->Write(fmt::format("Waiting for all writes up to {} to be replicated.\n", time.substr(0, time.find('.'))));
+  }
+
   void BeginRows(const RowsView&) override {}
 
   void Row(const lbt::Row& row) override {
@@ -197,6 +203,7 @@ class JsonRendererBase : public Renderer {
   void Tables(const std::vector<std::string>& names) override { Line(json{{"tables", names}}); }
   void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
   void Count(int64_t rows) override { Line(json{{"count", rows}}); }
+  void Replicated(int64_t up_to_micros) override { Line(json{{"replicated_up_to", up_to_micros}}); }
 
   void TableExists(std::string_view, bool exists) override { Line(json{{"exists", exists}}); }
   void TableState(std::string_view state, bool answer) override { Line(json{{std::string(state), answer}}); }

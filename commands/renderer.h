@@ -85,6 +85,11 @@ class Renderer {
   virtual void AbsentRow() = 0;
   virtual void EndRows(const ReadSummary* summary) = 0;
 
+  // waitforreplication: before waiting, with the time the wait covers
+  // writes up to (cbt prints it), and once the writes have replicated.
+  virtual void WaitingForReplication(int64_t /*up_to_micros*/) {}
+  virtual void Replicated(int64_t /*up_to_micros*/) {}
+
   // ---- outcomes of the HBase dialect's commands ----
   // Each prints the HBase shell's text in TextStyle::kHBase and one JSON
   // object in JSON; cbt's text has no form for them (no cbt command calls them).

@@ -52,6 +52,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
+  Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }
 
   bool Exists() override;
   Status Flush() override;

@@ -4,6 +4,7 @@
 #include <google/protobuf/stubs/strutil.h>
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -187,9 +188,11 @@ class RemoteBigtable final : public Bigtable {
   Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
+  Status WaitForReplication(std::string_view table) override;
 
   bool Exists() override { return true; }
   void CancelCalls() override {
+    ++cancellations_;
     std::lock_guard<std::mutex> lock(calls_mu_);
     for (grpc::ClientContext* context : calls_) context->TryCancel();
   }
@@ -243,6 +246,8 @@ class RemoteBigtable final : public Bigtable {
   std::string features_;
   std::mutex calls_mu_;
   std::set<grpc::ClientContext*> calls_;
+  // Counts CancelCalls, so that a wait between calls can see one.
+  std::atomic<uint64_t> cancellations_{0};
 };
 
 // A call's context, registered for CancelCalls while it lives.
@@ -702,6 +707,36 @@ Status RemoteBigtable::DropRowRange(std::string_view table, std::string_view pre
   google::protobuf::Empty response;
   Call context(this, NewContext("name", request.name()));
   return proto::FromGrpcStatus(admin_->DropRowRange(context.get(), request, &response));
+}
+
+// Asks for a consistency token, then checks it until the service says every
+// write before it has replicated, as cbt's waitforreplication does.
+Status RemoteBigtable::WaitForReplication(std::string_view table) {
+  const uint64_t cancellations = cancellations_;
+  const Clock::time_point deadline = Deadline();
+  admin::GenerateConsistencyTokenRequest request;
+  request.set_name(TableName(table));
+  admin::GenerateConsistencyTokenResponse token;
+  {
+    Call context(this, NewContext("name", request.name(), deadline));
+    LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(admin_->GenerateConsistencyToken(context.get(), request, &token)));
+  }
+  admin::CheckConsistencyRequest check;
+  check.set_name(request.name());
+  check.set_consistency_token(token.consistency_token());
+  while (true) {
+    admin::CheckConsistencyResponse answer;
+    Call context(this, NewContext("name", check.name(), deadline));
+    LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(admin_->CheckConsistency(context.get(), check, &answer)));
+    if (answer.consistent()) return Status::OK();
+    // Replication takes seconds; check once a second, and stop at once on
+    // Ctrl-C or at the deadline.
+    for (int slice = 0; slice < 20; ++slice) {
+      if (cancellations_ != cancellations) return Status::Cancelled("waitforreplication cancelled");
+      if (PastDeadline(deadline)) return Status::FromCode(Status::Code::kDeadlineExceeded, "replication did not finish within -timeout");
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
 }
 
 }  // namespace

@@ -166,10 +166,14 @@ class Comparer {
       lbt.insert(lbt.end(), step.words.begin(), step.words.end());
       got = RunProcess(lbt, {"TZ=UTC", "LBT_HISTFILE=/dev/null"});
     }
-    // Latency is wall time on both sides: compare everything but its value.
+    // Latency and waitforreplication's time are wall time on both sides:
+    // compare everything but their values.
     static const std::regex kLatency("frontend_server_latency: [0-9]+ms");
-    want.out = std::regex_replace(want.out, kLatency, "frontend_server_latency: Nms");
-    got.out = std::regex_replace(got.out, kLatency, "frontend_server_latency: Nms");
+    static const std::regex kWaitTime("up to [0-9]{4}/[0-9]{2}/[0-9]{2}-[0-9]{2}:[0-9]{2}:[0-9]{2} to be replicated");
+    for (std::string* out : {&want.out, &got.out}) {
+      *out = std::regex_replace(*out, kLatency, "frontend_server_latency: Nms");
+      *out = std::regex_replace(*out, kWaitTime, "up to T to be replicated");
+    }
     if (want.out == got.out && (want.status == 0) == (got.status == 0)) return "";
     std::ostringstream report;
     report << "line " << step.line << ": " << step.text << "\n";

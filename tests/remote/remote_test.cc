@@ -54,7 +54,8 @@ int FirstRow(const v2::ReadRowsRequest& request) {
 enum class Misbehaviour {
   kNone,
   kUnavailableOnce,  // breaks the first read after kBreakAfter rows
-  kHang,             // sends kBreakAfter rows, then waits until shut down
+  kHang,             // sends kBreakAfter rows, then waits until shut down;
+                     // replication never finishes
   kDenyPermission,   // refuses every call
 };
 constexpr int kBreakAfter = 300;
@@ -120,9 +121,25 @@ class FakeAdmin final : public admin::BigtableTableAdmin::Service {
     (*table->mutable_column_families())["cf"] = admin::ColumnFamily();
     return grpc::Status::OK;
   }
+  // Replication finishes at the third check of the token it gave.
+  grpc::Status GenerateConsistencyToken(grpc::ServerContext*, const admin::GenerateConsistencyTokenRequest*,
+                                        admin::GenerateConsistencyTokenResponse* response) override {
+    response->set_consistency_token("token-1");
+    return grpc::Status::OK;
+  }
+  grpc::Status CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
+                                admin::CheckConsistencyResponse* response) override {
+    if (request->consistency_token() != "token-1") {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "unknown consistency_token");
+    }
+    response->set_consistent(++checks_ >= 3 && misbehaviour_ != Misbehaviour::kHang);
+    return grpc::Status::OK;
+  }
+  int checks() const { return checks_; }
 
  private:
   const Misbehaviour misbehaviour_;
+  std::atomic<int> checks_{0};
 };
 
 // The fake services on a free loopback port.
@@ -141,6 +158,7 @@ class FakeBigtable {
   }
   std::string host() const { return "127.0.0.1:" + std::to_string(port_); }
   FakeData& data() { return data_; }
+  FakeAdmin& admin() { return admin_; }
 
  private:
   FakeData data_;
@@ -230,6 +248,31 @@ TEST(RemoteFaults, CancelCallsEndsAReadWaitingOnTheService) {
   cancel.join();
   EXPECT_EQ(rows, kBreakAfter);
   EXPECT_EQ((*stream)->status().code(), Status::Code::kCancelled) << (*stream)->status().ToString();
+}
+
+TEST(RemoteReplication, WaitsUntilTheServiceSaysTheTokenIsConsistent) {
+  FakeBigtable fake(Misbehaviour::kNone);
+  ProcessResult result = RunLbt(fake.host(), {"waitforreplication", "t"});
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(fake.admin().checks(), 3);
+  EXPECT_EQ(result.out.rfind("Waiting for all writes up to ", 0), 0u) << result.out;
+}
+
+TEST(RemoteReplication, CancelCallsEndsTheWait) {
+  FakeBigtable fake(Misbehaviour::kHang);  // never consistent
+  RemoteOptions options;
+  options.project = "p";
+  options.instance = "i";
+  options.emulator_host = fake.host();
+  Result<std::unique_ptr<Bigtable>> remote = ConnectRemote(options);
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  std::thread cancel([&] {
+    while (fake.admin().checks() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    (*remote)->CancelCalls();
+  });
+  Status waited = (*remote)->WaitForReplication("t");
+  cancel.join();
+  EXPECT_EQ(waited.code(), Status::Code::kCancelled) << waited.ToString();
 }
 
 TEST(RemoteFaults, AnUnreachableEndpointFailsWithinItsTimeout) {
