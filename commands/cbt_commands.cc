@@ -17,6 +17,7 @@
 #include "commands/filter_json.h"
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
+#include "sql/query.h"
 #include "commands/progress.h"
 #include "commands/read_helpers.h"
 #include "filter/row_filter.h"
@@ -110,6 +111,38 @@ Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(GcRule rule, ParseGcPolicy(policy));
   Bigtable* bigtable = ctx.bigtable();
   return bigtable->SetGcRule(args[0], args[1], rule);
+}
+
+// `sql <query>`: the words joined back into the query. EXPLAIN before a
+// query runs it and shows what it read instead of its rows.
+Status Sql(CommandContext& ctx, const std::vector<std::string>& args) {
+  std::string text;
+  for (const std::string& a : args) text += (text.empty() ? "" : " ") + a;
+  const bool explain = text.size() > 8 && (text.substr(0, 8) == "EXPLAIN " || text.substr(0, 8) == "explain ");
+  if (explain) text = text.substr(8);
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(bigtable, text, {}));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::ResultStream> rows, query->Execute(bigtable, {}));
+  if (!explain) ctx.renderer->BeginQuery(query->columns());
+  for (sql::Values row; rows->Next(&row);) {
+    if (InterruptRequested()) return Status::Cancelled("interrupted");
+    if (!explain) ctx.renderer->QueryRow(row);
+  }
+  LBT_RETURN_IF_ERROR(rows->status());
+  if (!explain) {
+    ctx.renderer->EndQuery(nullptr);
+    return Status::OK();
+  }
+  // The plan is itself a one-row result.
+  const sql::QueryStats stats = rows->stats();
+  ctx.renderer->BeginQuery({{"table", sql::Type::String()},
+                            {"ranges_read", sql::Type::String()},
+                            {"rows_examined", sql::Type::Int64()},
+                            {"rows_returned", sql::Type::Int64()}});
+  ctx.renderer->QueryRow({sql::Value::String(stats.table), sql::Value::String(stats.ranges),
+                          sql::Value::Int64(stats.rows_examined), sql::Value::Int64(stats.rows_returned)});
+  ctx.renderer->EndQuery(nullptr);
+  return Status::OK();
 }
 
 // cbt's names for setvaluetype. "stringutf8bytes" is sent as cbt sends it,
@@ -705,6 +738,15 @@ std::vector<CommandSpec> CbtCommands() {
        "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
        "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",
        SetGcPolicy, {3, kMany, "a table, a family and a policy"}),
+      CbtCommand("sql", "sql [EXPLAIN] <query>", "Run a GoogleSQL query (SELECT), as Bigtable runs it",
+       "  The table's row key is _key (BYTES); each column family is a MAP from\n"
+       "  qualifier to latest value. In the shell a statement that starts with SELECT\n"
+       "  runs too, over several lines until ';'. EXPLAIN shows the key ranges read\n"
+       "  and rows examined against rows returned.\n\n"
+       "  Examples:\n"
+       "    sql SELECT _key, stats_summary['os_build'] FROM mobile WHERE _key LIKE 'phone#%'\n"
+       "    SELECT COUNT(*) FROM mobile;",
+       Sql, {1, kMany, "a query"}),
       CbtCommand("setvaluetype", "setvaluetype <table> <family> <type>", "Set the value type of a column family",
        "  <type>  stringutf8bytes: a UTF-8 encoded string\n\n"
        "  Cells are kept as they are. Changing to or from an aggregate type\n"

@@ -143,7 +143,34 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
 
 namespace lbt {
 
+bool IsSqlStatement(std::string_view statement, std::string* query) {
+  size_t start = statement.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) return false;
+  std::string_view rest = statement.substr(start);
+  size_t end = rest.find_first_of(" \t\r\n");
+  std::string first(rest.substr(0, end));
+  for (char& c : first) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (first == "SELECT") {
+    *query = std::string(rest);
+    return true;
+  }
+  if (first == "SQL" && rest.substr(0, 3) == "sql" && end != std::string_view::npos) {
+    *query = std::string(rest.substr(end + 1));
+    return true;
+  }
+  return false;
+}
+
 bool ContinuesOnNextLine(std::string* pending) {
+  // A SELECT typed as such (not `sql ...`) runs once it ends with ';'.
+  std::string query;
+  const size_t start = pending->find_first_not_of(" \t\r\n");
+  const size_t last = pending->find_last_not_of(" \t\r\n");
+  if (IsSqlStatement(*pending, &query) && pending->compare(start, 3, "sql") != 0 && (*pending)[last] != ';' &&
+      !IsIncomplete(*pending)) {
+    pending->push_back('\n');
+    return true;
+  }
   if (IsIncomplete(*pending)) {
     pending->push_back('\n');
     return true;
@@ -205,6 +232,8 @@ CommandOutcome RunHBase(Session* session, Output* out, Output* err, std::string_
 
 CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement) {
   if (IsHBaseStatement(statement)) return RunHBase(session, out, err, statement);
+  // SQL keeps its quotes: the query goes to `sql` as written.
+  if (std::string query; IsSqlStatement(statement, &query)) return RunCommand(session, out, err, {"sql", query});
   Result<std::vector<std::string>> words = Tokenize(statement);
   if (!words.ok()) return {words.status(), false};
   return RunCommand(session, out, err, *words);

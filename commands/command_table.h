@@ -118,11 +118,16 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
 // an HBase command, or it is `count` with a quoted table ('t') or options.
 bool IsHBaseStatement(std::string_view statement);
 
+// True if `statement` is a SQL query: it starts with SELECT (any case), or
+// it is `sql <query>`. Sets *query to the query's text as written.
+bool IsSqlStatement(std::string_view statement, std::string* query);
+
 // If the text read so far should go on with the next line, appends what
 // joins the two and returns true. It goes on when it ends inside a quote
 // or after a continuing backslash (joined by the newline, which is part of
 // the text), or, for an HBase statement, inside an open hash, array or
-// call or after a comma (joined by a space: one statement, not two lines).
+// call or after a comma (joined by a space: one statement, not two lines),
+// and for a statement that starts with SELECT, until it ends with `;`.
 bool ContinuesOnNextLine(std::string* pending);
 
 // Runs one statement in whichever dialect its first word names.

@@ -6,6 +6,7 @@
 
 #include "commands/gc_policy_text.h"
 #include "commands/hbase_schema.h"
+#include "commands/query_output.h"
 #include "commands/text_format.h"
 
 namespace lbt {
@@ -120,9 +121,26 @@ json TableObject(const TableSpec& table) {
 
 std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+std::string QueryStatsText(const sql::QueryStats& s) {
+  return fmt::format("\ntable: {}\nranges read: {}\nrows examined: {}\nrows returned: {}\n", s.table, s.ranges,
+                     s.rows_examined, s.rows_returned);
+}
+
+json QueryStatsObject(const sql::QueryStats& s) {
+  return json{{"table", s.table}, {"ranges_read", s.ranges}, {"rows_examined", s.rows_examined},
+              {"rows_returned", s.rows_returned}};
+}
+
 class TextRenderer : public Renderer {
  public:
-  explicit TextRenderer(Output* out) : out_(out) {}
+  explicit TextRenderer(Output* out) : out_(out), query_table_(out) {}
+
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
+  void QueryRow(const sql::Values& row) override { query_table_.Add(row); }
+  void EndQuery(const sql::QueryStats* stats) override {
+    query_table_.Finish();
+    if (stats != nullptr) out_->Write(QueryStatsText(*stats));
+  }
 
   void Tables(const std::vector<std::string>& names) override {
     for (const std::string& n : names) {
@@ -192,6 +210,7 @@ class TextRenderer : public Renderer {
 
  private:
   Output* out_;
+  QueryTable query_table_;
 };
 
 // What JSON and JSON lines print alike: one object per line for every
@@ -228,11 +247,27 @@ class JsonRendererBase : public Renderer {
   BytesMode bytes_;
   const TableSpec* table_ = nullptr;  // of the read under way
   std::string buffer_;
+  std::vector<sql::ResultColumn> columns_;  // of the query under way
 };
 
 class JsonRenderer : public JsonRendererBase {
  public:
   using JsonRendererBase::JsonRendererBase;
+
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override {
+    columns_ = columns;
+    first_ = true;
+    out_->Write("{\"rows\":[");
+  }
+  void QueryRow(const sql::Values& row) override {
+    out_->Write((first_ ? "" : ",") + QueryRowJson(columns_, row, bytes_));
+    first_ = false;
+  }
+  void EndQuery(const sql::QueryStats* stats) override {
+    out_->Write("]");
+    if (stats != nullptr) out_->Write(",\"stats\":" + Dump(QueryStatsObject(*stats)));
+    out_->Write("}\n");
+  }
 
   // Rows stream inside one document: {"rows":[...]} is written piece by piece.
   void BeginRows(const RowsView& view) override {
@@ -262,6 +297,12 @@ class JsonlRenderer : public JsonRendererBase {
  public:
   using JsonRendererBase::JsonRendererBase;
 
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { columns_ = columns; }
+  void QueryRow(const sql::Values& row) override { out_->Write(QueryRowJson(columns_, row, bytes_) + "\n"); }
+  void EndQuery(const sql::QueryStats* stats) override {
+    if (stats != nullptr) Line(json{{"stats", QueryStatsObject(*stats)}});
+  }
+
   void BeginRows(const RowsView& view) override { table_ = view.table; }
   void Row(const lbt::Row& row) override {
     buffer_.clear();
@@ -278,7 +319,14 @@ class JsonlRenderer : public JsonRendererBase {
 // The HBase shell's non-terminal text.
 class HBaseTextRenderer : public Renderer {
  public:
-  explicit HBaseTextRenderer(Output* out) : out_(out) {}
+  explicit HBaseTextRenderer(Output* out) : out_(out), query_table_(out) {}
+
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
+  void QueryRow(const sql::Values& row) override { query_table_.Add(row); }
+  void EndQuery(const sql::QueryStats* stats) override {
+    query_table_.Finish();
+    if (stats != nullptr) out_->Write(QueryStatsText(*stats));
+  }
 
   void Tables(const std::vector<std::string>& names) override {
     Line("TABLE");
@@ -390,6 +438,7 @@ class HBaseTextRenderer : public Renderer {
   }
 
   Output* out_;
+  QueryTable query_table_;
   RowsView view_;
   int64_t shown_ = 0;
 };

@@ -26,6 +26,7 @@
 #include "api/cell.h"
 #include "api/row_set.h"
 #include "api/schema.h"
+#include "sql/query.h"
 
 namespace lbt {
 
@@ -84,6 +85,12 @@ class Renderer {
   // A lookup of a row that does not exist (cbt prints an empty row).
   virtual void AbsentRow() = 0;
   virtual void EndRows(const ReadSummary* summary) = 0;
+
+  // A SQL query's result: BeginQuery with its columns, QueryRow for each
+  // row, EndQuery (stats only when asked for, else null).
+  virtual void BeginQuery(const std::vector<sql::ResultColumn>& columns) = 0;
+  virtual void QueryRow(const sql::Values& row) = 0;
+  virtual void EndQuery(const sql::QueryStats* stats) = 0;
 
   // waitforreplication: before waiting, with the time the wait covers
   // writes up to (cbt prints it), and once the writes have replicated.

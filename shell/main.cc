@@ -56,8 +56,10 @@ int main(int argc, char** argv) {
       err.Write("error: " + words.status().message() + "\n");
       return 2;
     }
-    lbt::CommandOutcome outcome = lbt::IsHBaseStatement(joined) ? lbt::RunStatement(&session, &out, &err, joined)
-                                                                : lbt::RunCommand(&session, &out, &err, *words);
+    std::string query;
+    const bool whole = lbt::IsHBaseStatement(joined) || lbt::IsSqlStatement(joined, &query);
+    lbt::CommandOutcome outcome = whole ? lbt::RunStatement(&session, &out, &err, joined)
+                                        : lbt::RunCommand(&session, &out, &err, *words);
     if (!outcome.status.ok()) err.Write(lbt::ErrorLine(outcome) + "\n");
     return outcome.ExitCode();
   }

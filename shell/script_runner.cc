@@ -34,6 +34,10 @@ int ScriptRunner::Run(std::istream* in, const std::string& name) {
 }
 
 int ScriptRunner::RunText(const std::string& text, const std::string& name, int line) {
+  // A SELECT spans lines up to its ';' (see ContinuesOnNextLine): one statement.
+  std::string query;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (IsSqlStatement(text, &query) && text.compare(first, 3, "sql") != 0) return RunStatement(text, name, line);
   int worst = 0;
   for (const std::string& statement : SplitStatements(text)) {
     int code = RunStatement(statement, name, line);

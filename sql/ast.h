@@ -1,0 +1,97 @@
+// The parsed form of a Bigtable GoogleSQL query, and the binder's notes on
+// it. Operators are calls with reserved names ("$and", "$eq", ...), so that
+// the binder and the evaluator see one shape for every computation.
+
+#ifndef LBT_SQL_AST_H_
+#define LBT_SQL_AST_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sql/value.h"
+
+namespace lbt::sql {
+
+struct Function;
+struct Aggregate;
+
+enum class ExprKind {
+  kLiteral,    // literal
+  kParameter,  // @name
+  kColumn,     // name: a column of the table (`_key`, a family, `_timestamp`) or an alias
+  kCall,       // name(args): a function, an operator, or an aggregate
+  kCast,       // CAST(args[0] AS cast_type), SAFE_CAST when `safe`
+  kCase,       // CASE [args[0] if has_operand] WHEN a THEN b ... [ELSE e] END
+  kInterval,   // INTERVAL args[0] name (a date part), inside TIMESTAMP_ADD/SUB
+  kStar,       // COUNT(*)'s argument
+  kSlot,       // bound: slot `slot` of the row being evaluated
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  size_t pos = 0;  // where it starts in the query text, for errors
+  std::string name;
+  std::vector<ExprPtr> args;
+  Value literal;
+  // A string literal or an untyped NULL, which coerce to the other side's
+  // type (`_key = 'r1'`, `cf['q'] = 'x'`).
+  bool coercible_literal = false;
+  TypePtr cast_type;
+  bool safe = false;
+  bool has_operand = false;  // kCase
+  bool has_else = false;     // kCase
+
+  // Set by the binder.
+  TypePtr type;
+  int slot = -1;
+  const Function* function = nullptr;
+
+  ExprPtr Clone() const;
+};
+
+struct SelectItem {
+  ExprPtr expr;  // null for `*`
+  std::string alias;
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // default: first ascending, last descending
+};
+
+struct Select;
+
+// FROM: a table, a table with options (`t(with_history => TRUE)`), or
+// UNPACK over a select of such a table.
+struct TableRef {
+  std::string table;
+  std::vector<std::pair<std::string, ExprPtr>> options;
+  std::string alias;
+  std::unique_ptr<Select> unpack;  // UNPACK((SELECT ...)) when set
+  size_t pos = 0;
+};
+
+struct Select {
+  std::vector<SelectItem> items;
+  TableRef from;
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;
+  ExprPtr offset;
+};
+
+// Canonical text of an expression, for matching GROUP BY expressions in the
+// select list and for messages.
+std::string Unparse(const Expr& e);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_AST_H_

@@ -1,0 +1,168 @@
+#include "sql/evaluator.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace lbt::sql {
+
+Evaluator::Evaluator(Params params) : params_(std::move(params)) {
+  context_.now_micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
+  switch (e.kind) {
+    case ExprKind::kLiteral: return e.literal;
+    case ExprKind::kParameter: {
+      auto it = params_.find(e.name);
+      if (it == params_.end()) return Status::InvalidArgument(fmt::format("No value for query parameter @{}", e.name));
+      return it->second;
+    }
+    case ExprKind::kColumn:
+    case ExprKind::kSlot: return row[static_cast<size_t>(e.slot)];
+    case ExprKind::kCast: {
+      LBT_ASSIGN_OR_RETURN(Value v, Eval(*e.args[0], row));
+      return CastValue(v, e.cast_type, e.safe);
+    }
+    case ExprKind::kCase: return Case(e, row);
+    case ExprKind::kCall: return Call(e, row);
+    case ExprKind::kStar:
+    case ExprKind::kInterval: break;
+  }
+  return Status::FromCode(Status::Code::kInternal, "unbound expression " + Unparse(e));
+}
+
+std::optional<Value> Evaluator::Constant(const Expr& e) const {
+  if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kSlot || e.kind == ExprKind::kStar) return std::nullopt;
+  if (e.kind == ExprKind::kCall && e.function == nullptr && e.name.rfind("$", 0) != 0 && e.name != "IF" &&
+      e.name != "IFNULL" && e.name != "COALESCE") {
+    return std::nullopt;  // an aggregate
+  }
+  for (const ExprPtr& a : e.args) {
+    if (!Constant(*a)) return std::nullopt;
+  }
+  Result<Value> v = Eval(e, Values());
+  if (!v.ok()) return std::nullopt;
+  return *v;
+}
+
+Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
+  if (e.function == nullptr) {
+    if (e.name == "$and" || e.name == "$or" || e.name == "$not" || e.name.rfind("$is", 0) == 0) return Logic(e, row);
+    if (e.name == "$subscript" || e.name == "$field") return Subscript(e, row);
+    if (e.name == "$array") {
+      Values items;
+      for (const ExprPtr& a : e.args) {
+        LBT_ASSIGN_OR_RETURN(Value v, Eval(*a, row));
+        items.push_back(std::move(v));
+      }
+      return Value::Array(e.type, std::move(items));
+    }
+    return Conditional(e, row);
+  }
+  Values args;
+  args.reserve(e.args.size());
+  for (const ExprPtr& a : e.args) {
+    LBT_ASSIGN_OR_RETURN(Value v, Eval(*a, row));
+    if (v.is_null() && !e.function->handles_nulls) return Value::Null(e.type);
+    args.push_back(std::move(v));
+  }
+  Result<Value> out = e.function->eval(args, context_);
+  if (!out.ok() && out.status().code() != Status::Code::kInvalidArgument) {
+    // Name the function the user wrote; operators speak for themselves.
+    if (e.name[0] != '$') return Status::FromCode(out.status().code(), e.name + ": " + out.status().message());
+  }
+  return out;
+}
+
+// Three-valued logic: FALSE AND NULL is FALSE, TRUE OR NULL is TRUE.
+Result<Value> Evaluator::Logic(const Expr& e, const Values& row) const {
+  LBT_ASSIGN_OR_RETURN(Value a, Eval(*e.args[0], row));
+  if (e.name == "$not") return a.is_null() ? a : Value::Bool(!a.boolean());
+  if (e.name == "$isnull") return Value::Bool(a.is_null());
+  if (e.name == "$isnotnull") return Value::Bool(!a.is_null());
+  if (e.name == "$istrue") return Value::Bool(!a.is_null() && a.boolean());
+  if (e.name == "$isnottrue") return Value::Bool(a.is_null() || !a.boolean());
+  if (e.name == "$isfalse") return Value::Bool(!a.is_null() && !a.boolean());
+  if (e.name == "$isnotfalse") return Value::Bool(a.is_null() || a.boolean());
+  const bool is_and = e.name == "$and";
+  if (!a.is_null() && a.boolean() != is_and) return a;  // FALSE AND ..., TRUE OR ...
+  LBT_ASSIGN_OR_RETURN(Value b, Eval(*e.args[1], row));
+  if (!b.is_null() && b.boolean() != is_and) return b;
+  if (a.is_null() || b.is_null()) return Value::Null(Type::Bool());
+  return Value::Bool(is_and);
+}
+
+Result<Value> Evaluator::Conditional(const Expr& e, const Values& row) const {
+  if (e.name == "IF") {
+    LBT_ASSIGN_OR_RETURN(Value c, Eval(*e.args[0], row));
+    LBT_ASSIGN_OR_RETURN(Value v, Eval(*e.args[!c.is_null() && c.boolean() ? 1 : 2], row));
+    return v;
+  }
+  if (e.name == "IFNULL" || e.name == "COALESCE") {
+    for (const ExprPtr& a : e.args) {
+      LBT_ASSIGN_OR_RETURN(Value v, Eval(*a, row));
+      if (!v.is_null()) return v;
+    }
+    return Value::Null(e.type);
+  }
+  if (e.name == "NULLIF") {
+    LBT_ASSIGN_OR_RETURN(Value a, Eval(*e.args[0], row));
+    LBT_ASSIGN_OR_RETURN(Value b, Eval(*e.args[1], row));
+    if (!a.is_null() && !b.is_null() && Compare(a, b) == 0) return Value::Null(e.type);
+    return a;
+  }
+  return Status::FromCode(Status::Code::kInternal, "unknown special form " + e.name);
+}
+
+// map[key], array[OFFSET(n)] and kin, struct.field.
+Result<Value> Evaluator::Subscript(const Expr& e, const Values& row) const {
+  LBT_ASSIGN_OR_RETURN(Value base, Eval(*e.args[0], row));
+  if (base.is_null()) return Value::Null(e.type);
+  if (e.name == "$field") {
+    const auto& fields = base.type()->fields;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (fields[i].first == e.literal.str()) return base.elements()[i];
+    }
+    return Status::FromCode(Status::Code::kInternal, "no field " + e.literal.str());
+  }
+  LBT_ASSIGN_OR_RETURN(Value index, Eval(*e.args[1], row));
+  if (index.is_null()) return Value::Null(e.type);
+  if (base.kind() == TypeKind::kMap) {
+    for (const auto& [k, v] : base.entries()) {
+      if (Compare(k, index) == 0) return v;
+    }
+    return Value::Null(e.type);
+  }
+  const std::string& mode = e.literal.str();
+  const bool safe = mode.rfind("SAFE_", 0) == 0;
+  const bool ordinal = mode.find("ORDINAL") != std::string::npos;
+  const int64_t i = index.int64() - (ordinal ? 1 : 0);
+  const int64_t n = static_cast<int64_t>(base.elements().size());
+  if (i < 0 || i >= n) {
+    if (safe) return Value::Null(e.type);
+    return Status::OutOfRange(fmt::format("Array index {} is out of bounds (the array has {} elements)", index.int64(), n));
+  }
+  return base.elements()[static_cast<size_t>(i)];
+}
+
+Result<Value> Evaluator::Case(const Expr& e, const Values& row) const {
+  size_t i = 0;
+  Value operand;
+  if (e.has_operand) {
+    LBT_ASSIGN_OR_RETURN(operand, Eval(*e.args[0], row));
+    i = 1;
+  }
+  const size_t pairs_end = e.args.size() - (e.has_else ? 1 : 0);
+  for (; i + 1 < pairs_end; i += 2) {
+    LBT_ASSIGN_OR_RETURN(Value when, Eval(*e.args[i], row));
+    const bool hit = e.has_operand ? (!operand.is_null() && !when.is_null() && Compare(operand, when) == 0)
+                                   : (!when.is_null() && when.boolean());
+    if (hit) return Eval(*e.args[i + 1], row);
+  }
+  if (e.has_else) return Eval(*e.args.back(), row);
+  return Value::Null(e.type);
+}
+
+}  // namespace lbt::sql

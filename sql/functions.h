@@ -1,0 +1,63 @@
+// The scalar functions and aggregates a query can call, by name.
+//
+// A function checks its argument types when the query is bound (an unknown
+// function or a wrong argument type is INVALID_ARGUMENT before any row is
+// read) and computes a value per row. Unless it says otherwise, a NULL
+// argument makes the result NULL without calling it.
+
+#ifndef LBT_SQL_FUNCTIONS_H_
+#define LBT_SQL_FUNCTIONS_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/status.h"
+#include "sql/value.h"
+
+namespace lbt::sql {
+
+struct EvalContext {
+  int64_t now_micros = 0;  // CURRENT_TIMESTAMP, fixed for the query
+};
+
+struct Function {
+  std::string name;
+  // The result type for these argument types, or InvalidArgument.
+  Result<TypePtr> (*check)(const std::vector<TypePtr>& args);
+  Result<Value> (*eval)(const Values& args, const EvalContext& ctx);
+  bool handles_nulls = false;  // called with NULL arguments too
+};
+
+// An aggregate's running state for one group.
+class Accumulator {
+ public:
+  virtual ~Accumulator() = default;
+  // `args` are the aggregate's arguments for one row (none for COUNT(*)).
+  virtual Status Add(const Values& args) = 0;
+  virtual Value Finish() const = 0;
+};
+
+struct AggregateFunction {
+  std::string name;
+  Result<TypePtr> (*check)(const std::vector<TypePtr>& args);
+  std::unique_ptr<Accumulator> (*create)(const TypePtr& result, const std::vector<TypePtr>& args);
+};
+
+// nullptr when there is no such function (names are upper case).
+const Function* FindFunction(std::string_view name);
+const AggregateFunction* FindAggregate(std::string_view name);
+
+// CAST and SAFE_CAST: `safe` turns a failed conversion into NULL.
+Result<Value> CastValue(const Value& v, const TypePtr& to, bool safe);
+// Whether CAST(from AS to) is allowed at all.
+bool CanCast(const TypePtr& from, const TypePtr& to);
+
+// LIKE over bytes or strings: % any run, _ one character (byte for BYTES),
+// \ escapes the next character.
+bool Like(std::string_view text, std::string_view pattern, bool utf8);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_FUNCTIONS_H_

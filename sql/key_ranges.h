@@ -1,0 +1,50 @@
+// The row keys a query can match, from its WHERE clause's conditions on
+// `_key`: comparisons with constants, BETWEEN, IN, STARTS_WITH and LIKE
+// with a literal prefix, combined with AND and OR. Anything else leaves
+// the keys unconstrained, and is checked row by row.
+
+#ifndef LBT_SQL_KEY_RANGES_H_
+#define LBT_SQL_KEY_RANGES_H_
+
+#include <string>
+#include <vector>
+
+#include "api/row_set.h"
+#include "sql/ast.h"
+#include "sql/evaluator.h"
+
+namespace lbt::sql {
+
+// Disjoint half-open ranges [start, end) of keys in order; an empty `end`
+// is no upper bound.
+class KeyRangeSet {
+ public:
+  struct Range {
+    std::string start, end;
+  };
+  static KeyRangeSet All() { return KeyRangeSet(std::vector<Range>{Range{"", ""}}); }
+  static KeyRangeSet None() { return KeyRangeSet(std::vector<Range>()); }
+  static KeyRangeSet Of(std::string start, std::string end);
+  static KeyRangeSet Key(const std::string& key) { return Of(key, key + '\0'); }
+
+  KeyRangeSet Intersect(const KeyRangeSet& other) const;
+  KeyRangeSet Union(const KeyRangeSet& other) const;
+  bool empty() const { return ranges_.empty(); }
+  bool IsAll() const { return ranges_.size() == 1 && ranges_[0].start.empty() && ranges_[0].end.empty(); }
+  const std::vector<Range>& ranges() const { return ranges_; }
+
+  RowSet ToRowSet() const;
+  // "all rows", "no rows", or "[a, b), [c]" with bytes escaped.
+  std::string ToString() const;
+
+ private:
+  explicit KeyRangeSet(std::vector<Range> ranges) : ranges_(std::move(ranges)) {}
+  std::vector<Range> ranges_;
+};
+
+// REQUIRES: `where` bound, `_key` at slot 0; nullptr means no WHERE.
+Result<KeyRangeSet> KeyRangesOf(const Expr* where, const Evaluator& constants);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_KEY_RANGES_H_

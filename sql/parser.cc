@@ -1,0 +1,919 @@
+#include "sql/parser.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+namespace lbt::sql {
+
+namespace {
+
+enum class TokenKind { kIdent, kQuotedIdent, kInt, kFloat, kString, kBytes, kParam, kOp, kEnd };
+
+struct Token {
+  TokenKind kind = TokenKind::kEnd;
+  std::string text;  // identifiers as written; literals decoded; operators
+  size_t pos = 0;
+};
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : text_(text) {}
+
+  Result<std::vector<Token>> Tokens() {
+    std::vector<Token> out;
+    while (true) {
+      LBT_RETURN_IF_ERROR(SkipSpaceAndComments());
+      if (pos_ >= text_.size()) break;
+      LBT_ASSIGN_OR_RETURN(Token t, Next());
+      out.push_back(std::move(t));
+    }
+    out.push_back(Token{TokenKind::kEnd, "", text_.size()});
+    return out;
+  }
+
+ private:
+  Status Error(size_t pos, const std::string& what) const {
+    return Status::InvalidArgument(fmt::format("Syntax error: {} {}", what, Location(text_, pos)));
+  }
+
+  Status SkipSpaceAndComments() {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++pos_;
+      } else if (c == '#' || (c == '-' && Peek(1) == '-')) {
+        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      } else if (c == '/' && Peek(1) == '*') {
+        size_t end = text_.find("*/", pos_ + 2);
+        if (end == std::string_view::npos) return Error(pos_, "Unclosed comment");
+        pos_ = end + 2;
+      } else {
+        break;
+      }
+    }
+    return Status::OK();
+  }
+
+  char Peek(size_t ahead) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
+
+  Result<Token> Next() {
+    const size_t start = pos_;
+    char c = text_[pos_];
+    // String and bytes literals, with optional r/b prefixes.
+    size_t prefix = 0;
+    bool raw = false, bytes = false;
+    while (prefix < 2 && (std::tolower(static_cast<unsigned char>(Peek(prefix))) == 'r' ||
+                          std::tolower(static_cast<unsigned char>(Peek(prefix))) == 'b')) {
+      (std::tolower(static_cast<unsigned char>(Peek(prefix))) == 'r' ? raw : bytes) = true;
+      ++prefix;
+    }
+    if (Peek(prefix) == '\'' || Peek(prefix) == '"') {
+      pos_ += prefix;
+      LBT_ASSIGN_OR_RETURN(std::string value, Quoted(raw));
+      return Token{bytes ? TokenKind::kBytes : TokenKind::kString, std::move(value), start};
+    }
+    if (IsIdentStart(c)) {
+      while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
+      return Token{TokenKind::kIdent, std::string(text_.substr(start, pos_ - start)), start};
+    }
+    if (c == '`') {
+      size_t end = text_.find('`', pos_ + 1);
+      if (end == std::string_view::npos) return Error(start, "Unclosed identifier literal");
+      pos_ = end + 1;
+      return Token{TokenKind::kQuotedIdent, std::string(text_.substr(start + 1, end - start - 1)), start};
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
+      return Number();
+    }
+    if (c == '@') {
+      ++pos_;
+      if (pos_ >= text_.size() || !IsIdentStart(text_[pos_])) return Error(start, "Expected a parameter name after @");
+      while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
+      return Token{TokenKind::kParam, std::string(text_.substr(start + 1, pos_ - start - 1)), start};
+    }
+    for (std::string_view op : {"<>", "!=", "<=", ">=", "=>", "||", "<<", ">>"}) {
+      if (text_.substr(pos_, 2) == op) {
+        pos_ += 2;
+        return Token{TokenKind::kOp, std::string(op), start};
+      }
+    }
+    if (std::string_view("()[],.;+-*/=<>&|^~").find(c) != std::string_view::npos) {
+      ++pos_;
+      return Token{TokenKind::kOp, std::string(1, c), start};
+    }
+    return Error(start, fmt::format("Illegal input character \"{}\"", c));
+  }
+
+  Result<Token> Number() {
+    const size_t start = pos_;
+    bool is_float = false;
+    if (text_[pos_] == '0' && (Peek(1) == 'x' || Peek(1) == 'X')) {
+      pos_ += 2;
+      while (pos_ < text_.size() && std::isxdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    } else {
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+      if (pos_ < text_.size() && text_[pos_] == '.') {
+        is_float = true;
+        ++pos_;
+        while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+      }
+      if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+        is_float = true;
+        ++pos_;
+        if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+        while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+      }
+    }
+    if (pos_ < text_.size() && IsIdentChar(text_[pos_])) return Error(start, "Missing whitespace between literal and alias");
+    return Token{is_float ? TokenKind::kFloat : TokenKind::kInt, std::string(text_.substr(start, pos_ - start)), start};
+  }
+
+  // A quoted literal at pos_ ('...', "...", or tripled), decoded.
+  Result<std::string> Quoted(bool raw) {
+    const size_t start = pos_;
+    const char quote = text_[pos_];
+    const bool triple = Peek(1) == quote && Peek(2) == quote;
+    pos_ += triple ? 3 : 1;
+    std::string out;
+    while (true) {
+      if (pos_ >= text_.size()) return Error(start, "Unclosed string literal");
+      char c = text_[pos_];
+      if (c == quote && (!triple || (Peek(1) == quote && Peek(2) == quote))) {
+        pos_ += triple ? 3 : 1;
+        return out;
+      }
+      if (c == '\n' && !triple) return Error(start, "Unclosed string literal");
+      if (c == '\\' && !raw) {
+        LBT_RETURN_IF_ERROR(Escape(&out));
+        continue;
+      }
+      if (c == '\\' && raw && pos_ + 1 < text_.size()) {
+        out += text_.substr(pos_, 2);
+        pos_ += 2;
+        continue;
+      }
+      out += c;
+      ++pos_;
+    }
+  }
+
+  Status Escape(std::string* out) {
+    const size_t start = pos_;
+    char e = Peek(1);
+    pos_ += 2;
+    switch (e) {
+      case 'n': *out += '\n'; return Status::OK();
+      case 't': *out += '\t'; return Status::OK();
+      case 'r': *out += '\r'; return Status::OK();
+      case 'a': *out += '\a'; return Status::OK();
+      case 'b': *out += '\b'; return Status::OK();
+      case 'f': *out += '\f'; return Status::OK();
+      case 'v': *out += '\v'; return Status::OK();
+      case '\\': case '\'': case '"': case '`': case '?': *out += e; return Status::OK();
+      case 'x': case 'X': {
+        std::string hex(text_.substr(pos_, 2));
+        if (hex.size() != 2 || !std::isxdigit(static_cast<unsigned char>(hex[0])) ||
+            !std::isxdigit(static_cast<unsigned char>(hex[1]))) {
+          return Error(start, "Illegal escape sequence: \\x needs two hex digits");
+        }
+        *out += static_cast<char>(std::strtol(hex.c_str(), nullptr, 16));
+        pos_ += 2;
+        return Status::OK();
+      }
+      default:
+        if (e >= '0' && e <= '7') {
+          std::string oct(text_.substr(pos_ - 1, 3));
+          if (oct.size() != 3 || oct.find_first_not_of("01234567") != std::string::npos) {
+            return Error(start, "Illegal escape sequence: octal escapes need three digits");
+          }
+          *out += static_cast<char>(std::strtol(oct.c_str(), nullptr, 8));
+          pos_ += 2;
+          return Status::OK();
+        }
+        return Error(start, fmt::format("Illegal escape sequence: \\{}", e));
+    }
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+// Words that end an expression or a select item, so never an alias.
+bool IsReserved(const std::string& upper) {
+  static const char* const kReserved[] = {
+      "ALL",    "AND",     "AS",      "ASC",    "BETWEEN", "BY",      "CASE",   "CAST",    "CROSS", "DESC",
+      "DISTINCT", "ELSE",  "END",     "EXCEPT", "EXISTS",  "FALSE",   "FROM",   "FULL",    "GROUP", "HAVING",
+      "IN",     "INNER",   "INTERSECT", "INTERVAL", "IS",  "JOIN",    "LEFT",   "LIKE",    "LIMIT", "NOT",
+      "NULL",   "NULLS",   "OFFSET",  "ON",     "OR",      "ORDER",   "OUTER",  "RIGHT",   "SELECT", "THEN",
+      "TRUE",   "UNION",   "UNNEST",  "USING",  "WHEN",    "WHERE",   "WINDOW", "WITH"};
+  for (const char* word : kReserved) {
+    if (upper == word) return true;
+  }
+  return false;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::vector<Token> tokens) : text_(text), tokens_(std::move(tokens)) {}
+
+  Result<std::unique_ptr<Select>> Statement() {
+    if (IsWord("WITH")) return Unsupported("WITH clauses");
+    for (const char* dml : {"INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER"}) {
+      if (IsWord(dml)) return Unsupported(fmt::format("{} statements (Bigtable's SQL is read-only: use SELECT)", dml));
+    }
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Query());
+    if (IsOp(";")) Advance();
+    if (Current().kind != TokenKind::kEnd) return Unexpected();
+    return select;
+  }
+
+ private:
+  // ---- tokens ----
+  const Token& Current() const { return tokens_[index_]; }
+  const Token& Ahead(size_t n) const { return tokens_[std::min(index_ + n, tokens_.size() - 1)]; }
+  void Advance() {
+    if (index_ + 1 < tokens_.size()) ++index_;
+  }
+  bool IsOp(std::string_view op) const { return Current().kind == TokenKind::kOp && Current().text == op; }
+  bool IsWord(std::string_view word) const {
+    return Current().kind == TokenKind::kIdent && Upper(Current().text) == word;
+  }
+  bool AcceptWord(std::string_view word) {
+    if (!IsWord(word)) return false;
+    Advance();
+    return true;
+  }
+  bool AcceptOp(std::string_view op) {
+    if (!IsOp(op)) return false;
+    Advance();
+    return true;
+  }
+
+  Status Error(size_t pos, const std::string& what) const {
+    return Status::InvalidArgument(fmt::format("Syntax error: {} {}", what, Location(text_, pos)));
+  }
+  Status Unexpected() const {
+    const Token& t = Current();
+    switch (t.kind) {
+      case TokenKind::kEnd: return Error(t.pos, "Unexpected end of statement");
+      case TokenKind::kIdent:
+        return Error(t.pos, fmt::format("Unexpected {} \"{}\"", IsReserved(Upper(t.text)) ? "keyword" : "identifier",
+                                        IsReserved(Upper(t.text)) ? Upper(t.text) : t.text));
+      case TokenKind::kString: return Error(t.pos, "Unexpected string literal");
+      default: return Error(t.pos, fmt::format("Unexpected \"{}\"", t.text));
+    }
+  }
+  Status Unsupported(const std::string& what) const {
+    return Status::InvalidArgument(fmt::format("{} are not supported by Bigtable {}", what, Location(text_, Current().pos)));
+  }
+  Status ExpectWord(std::string_view word) {
+    if (AcceptWord(word)) return Status::OK();
+    if (Current().kind == TokenKind::kEnd) return Error(Current().pos, fmt::format("Expected keyword {} but got end of statement", word));
+    return Error(Current().pos, fmt::format("Expected keyword {} but got \"{}\"", word, Current().text));
+  }
+  Status ExpectOp(std::string_view op) {
+    if (AcceptOp(op)) return Status::OK();
+    if (Current().kind == TokenKind::kEnd) return Error(Current().pos, fmt::format("Expected \"{}\" but got end of statement", op));
+    return Error(Current().pos, fmt::format("Expected \"{}\" but got \"{}\"", op, Current().text));
+  }
+
+  // ---- the query ----
+  Result<std::unique_ptr<Select>> Query() {
+    LBT_RETURN_IF_ERROR(ExpectWord("SELECT"));
+    auto select = std::make_unique<Select>();
+    if (IsWord("DISTINCT")) return Unsupported("SELECT DISTINCT queries");
+    if (IsWord("AS") && (Ahead(1).kind == TokenKind::kIdent)) return Unsupported("SELECT AS STRUCT/VALUE queries");
+    AcceptWord("ALL");
+    do {
+      LBT_ASSIGN_OR_RETURN(SelectItem item, Item());
+      select->items.push_back(std::move(item));
+    } while (AcceptOp(","));
+    LBT_RETURN_IF_ERROR(ExpectWord("FROM"));
+    LBT_ASSIGN_OR_RETURN(select->from, From());
+    if (IsOp(",") || IsWord("JOIN") || IsWord("INNER") || IsWord("LEFT") || IsWord("RIGHT") || IsWord("FULL") ||
+        IsWord("CROSS")) {
+      return Unsupported("Joins");
+    }
+    if (AcceptWord("WHERE")) {
+      LBT_ASSIGN_OR_RETURN(select->where, Expression());
+    }
+    if (AcceptWord("GROUP")) {
+      LBT_RETURN_IF_ERROR(ExpectWord("BY"));
+      do {
+        LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
+        select->group_by.push_back(std::move(e));
+      } while (AcceptOp(","));
+    }
+    if (AcceptWord("HAVING")) {
+      LBT_ASSIGN_OR_RETURN(select->having, Expression());
+    }
+    if (IsWord("WINDOW") || IsWord("QUALIFY")) return Unsupported("Window functions");
+    if (AcceptWord("ORDER")) {
+      LBT_RETURN_IF_ERROR(ExpectWord("BY"));
+      do {
+        LBT_ASSIGN_OR_RETURN(OrderItem item, Order());
+        select->order_by.push_back(std::move(item));
+      } while (AcceptOp(","));
+    }
+    if (AcceptWord("LIMIT")) {
+      LBT_ASSIGN_OR_RETURN(select->limit, Primary());
+      if (AcceptWord("OFFSET")) {
+        LBT_ASSIGN_OR_RETURN(select->offset, Primary());
+      }
+    }
+    if (IsWord("UNION") || IsWord("INTERSECT") || IsWord("EXCEPT")) return Unsupported("Set operations (UNION, INTERSECT, EXCEPT)");
+    return select;
+  }
+
+  Result<SelectItem> Item() {
+    SelectItem item;
+    if (AcceptOp("*")) {
+      if (IsWord("EXCEPT") || IsWord("REPLACE")) return Unsupported("SELECT * EXCEPT/REPLACE");
+      return item;
+    }
+    LBT_ASSIGN_OR_RETURN(item.expr, Expression());
+    LBT_ASSIGN_OR_RETURN(item.alias, Alias());
+    return item;
+  }
+
+  // `[AS] name`, or "" when none follows.
+  Result<std::string> Alias() {
+    const bool as = AcceptWord("AS");
+    if (Current().kind == TokenKind::kQuotedIdent ||
+        (Current().kind == TokenKind::kIdent && !IsReserved(Upper(Current().text)))) {
+      std::string alias = Current().text;
+      Advance();
+      return alias;
+    }
+    if (as) return Error(Current().pos, "Expected an alias after AS");
+    return std::string();
+  }
+
+  Result<TableRef> From() {
+    TableRef ref;
+    ref.pos = Current().pos;
+    if (IsOp("(")) return Unsupported("Subqueries");
+    if (IsWord("UNNEST")) return Unsupported("UNNEST in FROM");
+    if (IsWord("UNPACK") && Ahead(1).kind == TokenKind::kOp && Ahead(1).text == "(") {
+      Advance();
+      Advance();
+      LBT_RETURN_IF_ERROR(ExpectOp("("));
+      LBT_ASSIGN_OR_RETURN(ref.unpack, Query());
+      LBT_RETURN_IF_ERROR(ExpectOp(")"));
+      LBT_RETURN_IF_ERROR(ExpectOp(")"));
+      LBT_ASSIGN_OR_RETURN(ref.alias, Alias());
+      return ref;
+    }
+    if (Current().kind != TokenKind::kIdent && Current().kind != TokenKind::kQuotedIdent) {
+      return Error(Current().pos, "Expected a table name after FROM");
+    }
+    ref.table = Current().text;
+    Advance();
+    if (AcceptOp("(")) {
+      if (!IsOp(")")) {
+        do {
+          if (Current().kind != TokenKind::kIdent || Ahead(1).text != "=>") {
+            return Error(Current().pos, "Expected a named option such as with_history => TRUE");
+          }
+          std::string name = Current().text;
+          Advance();
+          Advance();
+          LBT_ASSIGN_OR_RETURN(ExprPtr value, Expression());
+          ref.options.emplace_back(std::move(name), std::move(value));
+        } while (AcceptOp(","));
+      }
+      LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    }
+    LBT_ASSIGN_OR_RETURN(ref.alias, Alias());
+    return ref;
+  }
+
+  Result<OrderItem> Order() {
+    OrderItem item;
+    LBT_ASSIGN_OR_RETURN(item.expr, Expression());
+    if (AcceptWord("DESC")) {
+      item.descending = true;
+    } else {
+      AcceptWord("ASC");
+    }
+    if (AcceptWord("NULLS")) {
+      if (AcceptWord("FIRST")) {
+        item.nulls_first = true;
+      } else {
+        LBT_RETURN_IF_ERROR(ExpectWord("LAST"));
+        item.nulls_first = false;
+      }
+    }
+    return item;
+  }
+
+  // ---- expressions, loosest first ----
+  static ExprPtr Call(std::string name, size_t pos, std::vector<ExprPtr> args) {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kCall;
+    e->name = std::move(name);
+    e->pos = pos;
+    e->args = std::move(args);
+    return e;
+  }
+  static ExprPtr Call(std::string name, size_t pos, ExprPtr a, ExprPtr b = nullptr) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(a));
+    if (b) args.push_back(std::move(b));
+    return Call(std::move(name), pos, std::move(args));
+  }
+
+  Result<ExprPtr> Expression() {
+    if (++depth_ > 200) return Error(Current().pos, "Expression nests too deeply");
+    Result<ExprPtr> e = Or();
+    --depth_;
+    return e;
+  }
+
+  Result<ExprPtr> Or() {
+    LBT_ASSIGN_OR_RETURN(ExprPtr left, And());
+    while (IsWord("OR")) {
+      size_t pos = Current().pos;
+      Advance();
+      LBT_ASSIGN_OR_RETURN(ExprPtr right, And());
+      left = Call("$or", pos, std::move(left), std::move(right));
+    }
+    return left;
+  }
+
+  Result<ExprPtr> And() {
+    LBT_ASSIGN_OR_RETURN(ExprPtr left, Not());
+    while (IsWord("AND")) {
+      size_t pos = Current().pos;
+      Advance();
+      LBT_ASSIGN_OR_RETURN(ExprPtr right, Not());
+      left = Call("$and", pos, std::move(left), std::move(right));
+    }
+    return left;
+  }
+
+  Result<ExprPtr> Not() {
+    if (IsWord("NOT")) {
+      size_t pos = Current().pos;
+      Advance();
+      LBT_ASSIGN_OR_RETURN(ExprPtr operand, Not());
+      return Call("$not", pos, std::move(operand));
+    }
+    return Comparison();
+  }
+
+  Result<ExprPtr> Comparison() {
+    LBT_ASSIGN_OR_RETURN(ExprPtr left, BitOr());
+    const size_t pos = Current().pos;
+    static const std::pair<const char*, const char*> kOps[] = {{"=", "$eq"}, {"!=", "$ne"}, {"<>", "$ne"}, {"<", "$lt"},
+                                                               {"<=", "$le"}, {">", "$gt"}, {">=", "$ge"}};
+    for (const auto& [op, name] : kOps) {
+      if (AcceptOp(op)) {
+        LBT_ASSIGN_OR_RETURN(ExprPtr right, BitOr());
+        return Call(name, pos, std::move(left), std::move(right));
+      }
+    }
+    if (AcceptWord("IS")) {
+      const bool negated = AcceptWord("NOT");
+      std::string what;
+      if (AcceptWord("NULL")) {
+        what = "null";
+      } else if (AcceptWord("TRUE")) {
+        what = "true";
+      } else if (AcceptWord("FALSE")) {
+        what = "false";
+      } else {
+        return Error(Current().pos, "Expected NULL, TRUE or FALSE after IS");
+      }
+      return Call(std::string(negated ? "$isnot" : "$is") + what, pos, std::move(left));
+    }
+    const bool negated = IsWord("NOT") && (Upper(Ahead(1).text) == "LIKE" || Upper(Ahead(1).text) == "IN" ||
+                                           Upper(Ahead(1).text) == "BETWEEN");
+    if (negated) Advance();
+    if (AcceptWord("LIKE")) {
+      LBT_ASSIGN_OR_RETURN(ExprPtr pattern, BitOr());
+      ExprPtr like = Call("$like", pos, std::move(left), std::move(pattern));
+      return negated ? Call("$not", pos, std::move(like)) : std::move(like);
+    }
+    if (AcceptWord("BETWEEN")) {
+      LBT_ASSIGN_OR_RETURN(ExprPtr low, BitOr());
+      LBT_RETURN_IF_ERROR(ExpectWord("AND"));
+      LBT_ASSIGN_OR_RETURN(ExprPtr high, BitOr());
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(left));
+      args.push_back(std::move(low));
+      args.push_back(std::move(high));
+      ExprPtr between = Call("$between", pos, std::move(args));
+      return negated ? Call("$not", pos, std::move(between)) : std::move(between);
+    }
+    if (AcceptWord("IN")) {
+      if (IsWord("UNNEST")) return Unsupported("IN UNNEST");
+      LBT_RETURN_IF_ERROR(ExpectOp("("));
+      if (IsWord("SELECT")) return Unsupported("Subqueries");
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(left));
+      do {
+        LBT_ASSIGN_OR_RETURN(ExprPtr item, Expression());
+        args.push_back(std::move(item));
+      } while (AcceptOp(","));
+      LBT_RETURN_IF_ERROR(ExpectOp(")"));
+      ExprPtr in = Call("$in", pos, std::move(args));
+      return negated ? Call("$not", pos, std::move(in)) : std::move(in);
+    }
+    if (negated) return Unexpected();
+    return left;
+  }
+
+  // One level of left-associative binary operators.
+  using Level = Result<ExprPtr> (Parser::*)();
+  Result<ExprPtr> Binary(Level next, std::initializer_list<std::pair<const char*, const char*>> ops) {
+    LBT_ASSIGN_OR_RETURN(ExprPtr left, (this->*next)());
+    while (true) {
+      const char* name = nullptr;
+      for (const auto& [op, n] : ops) {
+        if (IsOp(op)) name = n;
+      }
+      if (name == nullptr) return left;
+      size_t pos = Current().pos;
+      Advance();
+      LBT_ASSIGN_OR_RETURN(ExprPtr right, (this->*next)());
+      left = Call(name, pos, std::move(left), std::move(right));
+    }
+  }
+  Result<ExprPtr> BitOr() { return Binary(&Parser::BitXor, {{"|", "$bitor"}}); }
+  Result<ExprPtr> BitXor() { return Binary(&Parser::BitAnd, {{"^", "$bitxor"}}); }
+  Result<ExprPtr> BitAnd() { return Binary(&Parser::Shift, {{"&", "$bitand"}}); }
+  Result<ExprPtr> Shift() { return Binary(&Parser::Additive, {{"<<", "$shl"}, {">>", "$shr"}}); }
+  Result<ExprPtr> Additive() { return Binary(&Parser::Multiplicative, {{"+", "$add"}, {"-", "$sub"}}); }
+  Result<ExprPtr> Multiplicative() { return Binary(&Parser::Unary, {{"*", "$mul"}, {"/", "$div"}, {"||", "$concat"}}); }
+
+  Result<ExprPtr> Unary() {
+    const size_t pos = Current().pos;
+    if (AcceptOp("-")) {
+      // A negative literal stays a literal, so INT64's minimum parses.
+      if (Current().kind == TokenKind::kInt || Current().kind == TokenKind::kFloat) {
+        Token t = Current();
+        t.text = "-" + t.text;
+        t.pos = pos;
+        Advance();
+        LBT_ASSIGN_OR_RETURN(ExprPtr literal, NumberLiteral(t));
+        return Postfix(std::move(literal));
+      }
+      LBT_ASSIGN_OR_RETURN(ExprPtr operand, Unary());
+      return Call("$neg", pos, std::move(operand));
+    }
+    if (AcceptOp("+")) return Unary();
+    if (AcceptOp("~")) {
+      LBT_ASSIGN_OR_RETURN(ExprPtr operand, Unary());
+      return Call("$bitnot", pos, std::move(operand));
+    }
+    LBT_ASSIGN_OR_RETURN(ExprPtr primary, Primary());
+    return Postfix(std::move(primary));
+  }
+
+  Result<ExprPtr> Postfix(ExprPtr e) {
+    while (true) {
+      const size_t pos = Current().pos;
+      if (AcceptOp("[")) {
+        std::string mode = "key";
+        bool wrapped = false;
+        for (const char* m : {"OFFSET", "SAFE_OFFSET", "ORDINAL", "SAFE_ORDINAL"}) {
+          if (IsWord(m) && Ahead(1).text == "(") {
+            mode = Upper(m);
+            Advance();
+            Advance();
+            wrapped = true;
+            break;
+          }
+        }
+        LBT_ASSIGN_OR_RETURN(ExprPtr index, Expression());
+        if (wrapped) {
+          LBT_RETURN_IF_ERROR(ExpectOp(")"));
+        }
+        LBT_RETURN_IF_ERROR(ExpectOp("]"));
+        ExprPtr sub = Call("$subscript", pos, std::move(e), std::move(index));
+        sub->literal = Value::String(mode);
+        e = std::move(sub);
+      } else if (IsOp(".") && (Ahead(1).kind == TokenKind::kIdent || Ahead(1).kind == TokenKind::kQuotedIdent)) {
+        Advance();
+        ExprPtr field = Call("$field", pos, std::move(e));
+        field->literal = Value::String(Current().text);
+        Advance();
+        e = std::move(field);
+      } else {
+        return e;
+      }
+    }
+  }
+
+  Result<ExprPtr> NumberLiteral(const Token& t) {
+    auto e = std::make_unique<Expr>();
+    e->pos = t.pos;
+    errno = 0;
+    if (t.kind == TokenKind::kFloat) {
+      e->literal = Value::Float64(std::strtod(t.text.c_str(), nullptr));
+      return e;
+    }
+    const bool hex = t.text.find_first_of("xX") != std::string::npos;
+    char* end = nullptr;
+    long long v = std::strtoll(t.text.c_str(), &end, hex ? 16 : 10);
+    if (errno == ERANGE) return Error(t.pos, fmt::format("Invalid integer literal: {}", t.text));
+    e->literal = Value::Int64(v);
+    return e;
+  }
+
+  Result<ExprPtr> Literal(Value v, size_t pos, bool coercible = false) {
+    auto e = std::make_unique<Expr>();
+    e->pos = pos;
+    e->literal = std::move(v);
+    e->coercible_literal = coercible;
+    return e;
+  }
+
+  Result<ExprPtr> Primary() {
+    const Token t = Current();
+    switch (t.kind) {
+      case TokenKind::kInt:
+      case TokenKind::kFloat: Advance(); return NumberLiteral(t);
+      case TokenKind::kString: Advance(); return Literal(Value::String(t.text), t.pos, true);
+      case TokenKind::kBytes: Advance(); return Literal(Value::Bytes(t.text), t.pos);
+      case TokenKind::kParam: {
+        Advance();
+        auto e = std::make_unique<Expr>();
+        e->kind = ExprKind::kParameter;
+        e->name = t.text;
+        e->pos = t.pos;
+        return e;
+      }
+      case TokenKind::kQuotedIdent: Advance(); return Column(t);
+      case TokenKind::kOp:
+        if (AcceptOp("(")) {
+          if (IsWord("SELECT")) return Unsupported("Subqueries");
+          LBT_ASSIGN_OR_RETURN(ExprPtr inner, Expression());
+          LBT_RETURN_IF_ERROR(ExpectOp(")"));
+          return inner;
+        }
+        if (IsOp("[")) return ArrayLiteral(t.pos);
+        return Unexpected();
+      case TokenKind::kEnd: return Unexpected();
+      case TokenKind::kIdent: break;
+    }
+    return Word(t);
+  }
+
+  Result<ExprPtr> Word(const Token& t) {
+    const std::string upper = Upper(t.text);
+    const bool call = Ahead(1).kind == TokenKind::kOp && Ahead(1).text == "(";
+    if (upper == "NULL") {
+      Advance();
+      return Literal(Value::Null(Type::Int64()), t.pos, true);
+    }
+    if (upper == "TRUE" || upper == "FALSE") {
+      Advance();
+      return Literal(Value::Bool(upper == "TRUE"), t.pos);
+    }
+    if ((upper == "DATE" || upper == "TIMESTAMP") && Ahead(1).kind == TokenKind::kString) {
+      Advance();
+      std::string text = Current().text;
+      Advance();
+      int64_t v = 0;
+      if (upper == "DATE" ? !ParseDate(text, &v) : !ParseTimestamp(text, &v)) {
+        return Error(t.pos, fmt::format("Invalid {} literal: '{}'", upper, text));
+      }
+      return Literal(upper == "DATE" ? Value::Date(v) : Value::Timestamp(v), t.pos);
+    }
+    if (upper == "CASE") return Case();
+    if ((upper == "CAST" || upper == "SAFE_CAST") && call) return Cast(upper == "SAFE_CAST");
+    if (upper == "EXTRACT" && call) return Extract();
+    if (upper == "INTERVAL") return Interval();
+    if (upper == "EXISTS" || (upper == "ARRAY" && call)) return Unsupported("Subqueries");
+    if (upper == "ARRAY" && Ahead(1).text == "[") {
+      Advance();
+      return ArrayLiteral(t.pos);
+    }
+    if (call) return FunctionCall(t);
+    if (IsReserved(upper)) return Unexpected();
+    Advance();
+    return Column(t);
+  }
+
+  static Result<ExprPtr> Column(const Token& t) {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kColumn;
+    e->name = t.text;
+    e->pos = t.pos;
+    return e;
+  }
+
+  Result<ExprPtr> FunctionCall(const Token& t) {
+    Advance();
+    Advance();
+    std::vector<ExprPtr> args;
+    const std::string name = Upper(t.text);
+    if (IsOp("*") && Ahead(1).text == ")") {
+      Advance();
+      auto star = std::make_unique<Expr>();
+      star->kind = ExprKind::kStar;
+      star->pos = t.pos;
+      args.push_back(std::move(star));
+    } else if (!IsOp(")")) {
+      if (IsWord("DISTINCT")) return Unsupported("DISTINCT aggregates");
+      do {
+        LBT_ASSIGN_OR_RETURN(ExprPtr arg, Expression());
+        args.push_back(std::move(arg));
+      } while (AcceptOp(","));
+    }
+    if (IsWord("ORDER") || IsWord("IGNORE") || IsWord("RESPECT")) return Unsupported("Aggregate modifiers");
+    LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    if (IsWord("OVER")) return Unsupported("Window functions");
+    return Call(name, t.pos, std::move(args));
+  }
+
+  Result<ExprPtr> ArrayLiteral(size_t pos) {
+    LBT_RETURN_IF_ERROR(ExpectOp("["));
+    std::vector<ExprPtr> items;
+    if (!IsOp("]")) {
+      do {
+        LBT_ASSIGN_OR_RETURN(ExprPtr item, Expression());
+        items.push_back(std::move(item));
+      } while (AcceptOp(","));
+    }
+    LBT_RETURN_IF_ERROR(ExpectOp("]"));
+    return Call("$array", pos, std::move(items));
+  }
+
+  Result<ExprPtr> Case() {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kCase;
+    e->pos = Current().pos;
+    Advance();
+    if (!IsWord("WHEN")) {
+      e->has_operand = true;
+      LBT_ASSIGN_OR_RETURN(ExprPtr operand, Expression());
+      e->args.push_back(std::move(operand));
+    }
+    if (!IsWord("WHEN")) return Error(Current().pos, "Expected WHEN in CASE");
+    while (AcceptWord("WHEN")) {
+      LBT_ASSIGN_OR_RETURN(ExprPtr when, Expression());
+      LBT_RETURN_IF_ERROR(ExpectWord("THEN"));
+      LBT_ASSIGN_OR_RETURN(ExprPtr then, Expression());
+      e->args.push_back(std::move(when));
+      e->args.push_back(std::move(then));
+    }
+    if (AcceptWord("ELSE")) {
+      e->has_else = true;
+      LBT_ASSIGN_OR_RETURN(ExprPtr otherwise, Expression());
+      e->args.push_back(std::move(otherwise));
+    }
+    LBT_RETURN_IF_ERROR(ExpectWord("END"));
+    return e;
+  }
+
+  Result<TypePtr> TypeName() {
+    const Token t = Current();
+    if (t.kind != TokenKind::kIdent) return Error(t.pos, "Expected a type name");
+    const std::string upper = Upper(t.text);
+    Advance();
+    static const std::pair<const char*, TypePtr (*)()> kScalars[] = {
+        {"BYTES", Type::Bytes},     {"STRING", Type::String}, {"INT64", Type::Int64}, {"FLOAT64", Type::Float64},
+        {"FLOAT32", Type::Float32}, {"BOOL", Type::Bool},     {"TIMESTAMP", Type::Timestamp}, {"DATE", Type::Date}};
+    for (const auto& [name, make] : kScalars) {
+      if (upper == name) return make();
+    }
+    if (upper == "ARRAY") {
+      LBT_RETURN_IF_ERROR(ExpectOp("<"));
+      LBT_ASSIGN_OR_RETURN(TypePtr element, TypeName());
+      LBT_RETURN_IF_ERROR(ExpectOp(">"));
+      return Type::Array(element);
+    }
+    return Error(t.pos, fmt::format("Type not found: {}", t.text));
+  }
+
+  Result<ExprPtr> Cast(bool safe) {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kCast;
+    e->safe = safe;
+    e->pos = Current().pos;
+    Advance();
+    Advance();
+    LBT_ASSIGN_OR_RETURN(ExprPtr operand, Expression());
+    e->args.push_back(std::move(operand));
+    LBT_RETURN_IF_ERROR(ExpectWord("AS"));
+    LBT_ASSIGN_OR_RETURN(e->cast_type, TypeName());
+    LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    return e;
+  }
+
+  Result<ExprPtr> Extract() {
+    const size_t pos = Current().pos;
+    Advance();
+    Advance();
+    if (Current().kind != TokenKind::kIdent) return Error(Current().pos, "Expected a date part in EXTRACT");
+    LBT_ASSIGN_OR_RETURN(ExprPtr part, Literal(Value::String(Upper(Current().text)), Current().pos));
+    Advance();
+    LBT_RETURN_IF_ERROR(ExpectWord("FROM"));
+    LBT_ASSIGN_OR_RETURN(ExprPtr operand, Expression());
+    LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    return Call("EXTRACT", pos, std::move(part), std::move(operand));
+  }
+
+  Result<ExprPtr> Interval() {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::kInterval;
+    e->pos = Current().pos;
+    Advance();
+    LBT_ASSIGN_OR_RETURN(ExprPtr amount, Additive());
+    e->args.push_back(std::move(amount));
+    if (Current().kind != TokenKind::kIdent) return Error(Current().pos, "Expected a date part after INTERVAL");
+    e->name = Upper(Current().text);
+    Advance();
+    return e;
+  }
+
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  size_t index_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+std::string Location(std::string_view sql, size_t pos) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < pos && i < sql.size(); ++i) {
+    if (sql[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("[at {}:{}]", line, column);
+}
+
+Result<std::unique_ptr<Select>> Parse(std::string_view sql) {
+  LBT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lexer(sql).Tokens());
+  return Parser(sql, std::move(tokens)).Statement();
+}
+
+// ---- ast.h ----
+
+ExprPtr Expr::Clone() const {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->pos = pos;
+  e->name = name;
+  for (const ExprPtr& a : args) e->args.push_back(a->Clone());
+  e->literal = literal;
+  e->coercible_literal = coercible_literal;
+  e->cast_type = cast_type;
+  e->safe = safe;
+  e->has_operand = has_operand;
+  e->has_else = has_else;
+  e->type = type;
+  e->slot = slot;
+  e->function = function;
+  return e;
+}
+
+std::string Unparse(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+      if (e.literal.is_null()) return "NULL";
+      if (e.literal.kind() == TypeKind::kString) return "'" + e.literal.str() + "'";
+      if (e.literal.kind() == TypeKind::kBytes) return "b'" + e.literal.str() + "'";
+      return e.literal.ToText();
+    case ExprKind::kParameter: return "@" + e.name;
+    case ExprKind::kColumn: return e.name;
+    case ExprKind::kStar: return "*";
+    case ExprKind::kSlot: return fmt::format("${}", e.slot);
+    case ExprKind::kInterval: return "INTERVAL " + Unparse(*e.args[0]) + " " + e.name;
+    case ExprKind::kCast:
+      return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]), e.cast_type->ToString());
+    case ExprKind::kCase: {
+      std::string out = "CASE";
+      for (const ExprPtr& a : e.args) out += " " + Unparse(*a);
+      return out + " END";
+    }
+    case ExprKind::kCall: break;
+  }
+  std::string out = e.name + "(";
+  for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + Unparse(*e.args[i]);
+  out += ")";
+  if (e.name == "$subscript" || e.name == "$field") out += "." + e.literal.ToText();
+  return out;
+}
+
+}  // namespace lbt::sql

@@ -1,0 +1,24 @@
+// Parses one Bigtable GoogleSQL statement: a SELECT, with an optional
+// trailing semicolon. What Bigtable does not allow (joins, set operations,
+// subqueries, WITH, DML) is refused here with INVALID_ARGUMENT saying so.
+
+#ifndef LBT_SQL_PARSER_H_
+#define LBT_SQL_PARSER_H_
+
+#include <memory>
+#include <string_view>
+
+#include "api/status.h"
+#include "sql/ast.h"
+
+namespace lbt::sql {
+
+// Errors read "Syntax error: <what> [at <line>:<column>]".
+Result<std::unique_ptr<Select>> Parse(std::string_view sql);
+
+// "[at 1:15]" for a byte offset into `sql`.
+std::string Location(std::string_view sql, size_t pos);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_PARSER_H_

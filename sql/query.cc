@@ -1,0 +1,384 @@
+#include "sql/query.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_map>
+
+#include "sql/binder.h"
+#include "sql/evaluator.h"
+#include "sql/key_ranges.h"
+#include "sql/parser.h"
+
+namespace lbt::sql {
+
+namespace {
+
+// Reads the table and turns each row into the input row the query's
+// expressions see: `_key`, then each family (then `_timestamp` for UNPACK).
+class Source {
+ public:
+  Source(const BoundQuery& q, std::unique_ptr<RowStream> rows) : q_(q), rows_(std::move(rows)) {}
+
+  // Next input row, or false at the end (status() says whether that was an error).
+  bool Next(Values* out) {
+    while (pending_.empty() || next_pending_ == pending_.size()) {
+      pending_.clear();
+      next_pending_ = 0;
+      if (!rows_->Next(&row_)) return false;
+      ++examined_;
+      Expand();
+    }
+    *out = std::move(pending_[next_pending_++]);
+    return true;
+  }
+  Status status() const { return rows_->status(); }
+  int64_t examined() const { return examined_; }
+
+ private:
+  // The cells of `family` in row_ as the family's column: qualifier to
+  // latest value, or to its history (newest first); only cells at
+  // `timestamp` when it is set (UNPACK).
+  Value FamilyValue(const BoundFamily& f, std::optional<int64_t> timestamp) const {
+    MapEntries entries;
+    for (size_t i = 0; i < row_.cells.size();) {
+      const Cell& c = row_.cells[i];
+      size_t end = i;
+      while (end < row_.cells.size() && row_.cells[end].family == c.family && row_.cells[end].qualifier == c.qualifier) ++end;
+      if (c.family == f.name) {
+        Values history;
+        for (size_t k = i; k < end; ++k) {
+          if (timestamp && row_.cells[k].timestamp != *timestamp) continue;
+          Value v = CellValue(f, row_.cells[k].value);
+          if (!f.with_history) {
+            history.push_back(std::move(v));
+            break;
+          }
+          history.push_back(Value::Struct(f.type->value->element, {Value::Timestamp(row_.cells[k].timestamp), std::move(v)}));
+        }
+        if (!history.empty()) {
+          Value column = f.with_history ? Value::Array(f.type->value, std::move(history)) : std::move(history[0]);
+          entries.emplace_back(Value::Bytes(c.qualifier), std::move(column));
+        }
+      }
+      i = end;
+    }
+    return Value::Map(f.type, std::move(entries));
+  }
+
+  static Value CellValue(const BoundFamily& f, const std::string& bytes) {
+    if (f.aggregate) {
+      int64_t n = 0;
+      if (DecodeInt64(bytes, &n)) return Value::Int64(n);
+      return Value::Null(Type::Int64());
+    }
+    return f.string ? Value::String(bytes) : Value::Bytes(bytes);
+  }
+
+  void Expand() {
+    if (!q_.unpack) {
+      Values v;
+      v.reserve(q_.families.size() + 1);
+      v.push_back(Value::Bytes(row_.key));
+      for (const BoundFamily& f : q_.families) v.push_back(FamilyValue(f, std::nullopt));
+      pending_.push_back(std::move(v));
+      return;
+    }
+    // One row per timestamp, newest first.
+    std::vector<int64_t> stamps;
+    for (const Cell& c : row_.cells) {
+      for (const BoundFamily& f : q_.families) {
+        if (f.name == c.family) stamps.push_back(c.timestamp);
+      }
+    }
+    std::sort(stamps.rbegin(), stamps.rend());
+    stamps.erase(std::unique(stamps.begin(), stamps.end()), stamps.end());
+    for (int64_t t : stamps) {
+      Values v;
+      v.push_back(Value::Bytes(row_.key));
+      for (const BoundFamily& f : q_.families) v.push_back(FamilyValue(f, t));
+      v.push_back(Value::Timestamp(t));
+      pending_.push_back(std::move(v));
+    }
+  }
+
+  const BoundQuery& q_;
+  std::unique_ptr<RowStream> rows_;
+  Row row_;
+  std::vector<Values> pending_;
+  size_t next_pending_ = 0;
+  int64_t examined_ = 0;
+};
+
+struct GroupKeyHash {
+  size_t operator()(const Values& key) const {
+    size_t h = key.size();
+    for (const Value& v : key) h = h * 31 + Hash(v);
+    return h;
+  }
+};
+struct GroupKeyEqual {
+  bool operator()(const Values& a, const Values& b) const {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!GroupEqual(a[i], b[i])) return false;
+    }
+    return true;
+  }
+};
+
+class QueryStream final : public ResultStream {
+ public:
+  QueryStream(const BoundQuery& q, std::unique_ptr<RowStream> rows, Params params, std::string ranges)
+      : q_(q), source_(q, std::move(rows)), eval_(std::move(params)), ranges_(std::move(ranges)) {}
+
+  bool Next(Values* row) override {
+    if (!status_.ok()) return false;
+    if (buffered_mode()) {
+      if (!buffered_) {
+        Status s = q_.aggregate ? Aggregate() : Collect();
+        buffered_ = true;
+        if (s.ok()) s = Sort();
+        if (!s.ok()) return Fail(s);
+      }
+      while (next_ < results_.size()) {
+        Values& r = results_[next_++];
+        if (!Window()) continue;
+        r.resize(q_.columns.size());
+        *row = std::move(r);
+        ++returned_;
+        return true;
+      }
+      return false;
+    }
+    // Streaming: WHERE, project, OFFSET/LIMIT.
+    if (q_.limit >= 0 && emitted_ >= q_.limit) return false;
+    Values input;
+    while (source_.Next(&input)) {
+      Result<bool> keep = Where(input);
+      if (!keep.ok()) return Fail(keep.status());
+      if (!*keep) continue;
+      if (skipped_ < q_.offset) {
+        ++skipped_;
+        continue;
+      }
+      Result<Values> out = Project(input, q_.select);
+      if (!out.ok()) return Fail(out.status());
+      *row = std::move(*out);
+      ++emitted_;
+      ++returned_;
+      return true;
+    }
+    if (!source_.status().ok()) return Fail(source_.status());
+    return false;
+  }
+
+  Status status() const override { return status_; }
+  QueryStats stats() const override {
+    return QueryStats{q_.table, ranges_, source_.examined(), returned_};
+  }
+
+ private:
+  bool buffered_mode() const { return q_.aggregate || !q_.order_by.empty(); }
+  bool Fail(Status s) {
+    status_ = std::move(s);
+    return false;
+  }
+  // OFFSET and LIMIT over buffered results.
+  bool Window() {
+    if (skipped_ < q_.offset) {
+      ++skipped_;
+      return false;
+    }
+    if (q_.limit >= 0 && emitted_ >= q_.limit) {
+      next_ = results_.size();
+      return false;
+    }
+    ++emitted_;
+    return true;
+  }
+
+  Result<bool> Where(const Values& input) {
+    if (q_.where == nullptr) return true;
+    LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*q_.where, input));
+    return !v.is_null() && v.boolean();
+  }
+
+  // The select list, then the ORDER BY keys, as one row.
+  Result<Values> Project(const Values& row, const std::vector<const Expr*>& exprs) {
+    Values out;
+    out.reserve(exprs.size() + q_.order_by.size());
+    for (const Expr* e : exprs) {
+      LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*e, row));
+      out.push_back(std::move(v));
+    }
+    for (const BoundOrder& o : q_.order_by) {
+      LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*o.expr, row));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+  size_t SortCap() const {
+    if (q_.limit >= 0 && q_.offset + q_.limit < static_cast<int64_t>(kMaxSortedRows)) {
+      return static_cast<size_t>(q_.offset + q_.limit);
+    }
+    return kMaxSortedRows;
+  }
+
+  Status Keep(Values row) {
+    results_.push_back(std::move(row));
+    // With a LIMIT, keep only the rows that can still make it: sort and
+    // cut whenever the buffer doubles.
+    const size_t cap = SortCap();
+    if (cap < kMaxSortedRows && results_.size() >= 2 * cap + 1024) {
+      LBT_RETURN_IF_ERROR(Sort());
+      results_.resize(cap);
+    } else if (results_.size() > kMaxSortedRows) {
+      return Status::ResourceExhausted(fmt::format(
+          "ORDER BY holds at most {} rows in memory; add a LIMIT or narrow the WHERE clause", kMaxSortedRows));
+    }
+    return Status::OK();
+  }
+
+  Status Collect() {
+    Values input;
+    while (source_.Next(&input)) {
+      LBT_ASSIGN_OR_RETURN(bool keep, Where(input));
+      if (!keep) continue;
+      LBT_ASSIGN_OR_RETURN(Values out, Project(input, q_.select));
+      LBT_RETURN_IF_ERROR(Keep(std::move(out)));
+    }
+    return source_.status();
+  }
+
+  Status Aggregate() {
+    std::unordered_map<Values, std::vector<std::unique_ptr<Accumulator>>, GroupKeyHash, GroupKeyEqual> groups;
+    std::vector<Values> order;  // groups in first-seen order
+    Values input;
+    while (source_.Next(&input)) {
+      LBT_ASSIGN_OR_RETURN(bool keep, Where(input));
+      if (!keep) continue;
+      Values key;
+      for (const Expr* g : q_.group_by) {
+        LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*g, input));
+        key.push_back(std::move(v));
+      }
+      auto it = groups.find(key);
+      if (it == groups.end()) {
+        if (groups.size() >= kMaxGroups) {
+          return Status::ResourceExhausted(fmt::format("GROUP BY holds at most {} groups in memory", kMaxGroups));
+        }
+        std::vector<std::unique_ptr<Accumulator>> accs;
+        for (const BoundAggregate& a : q_.aggregates) accs.push_back(a.function->create(a.type, a.arg_types));
+        order.push_back(key);
+        it = groups.emplace(std::move(key), std::move(accs)).first;
+      }
+      for (size_t i = 0; i < q_.aggregates.size(); ++i) {
+        Values args;
+        for (const Expr* arg : q_.aggregates[i].args) {
+          LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*arg, input));
+          args.push_back(std::move(v));
+        }
+        LBT_RETURN_IF_ERROR(it->second[i]->Add(args));
+      }
+    }
+    LBT_RETURN_IF_ERROR(source_.status());
+    // An aggregate without GROUP BY has one row even over no input.
+    if (groups.empty() && q_.group_by.empty()) {
+      std::vector<std::unique_ptr<Accumulator>> accs;
+      for (const BoundAggregate& a : q_.aggregates) accs.push_back(a.function->create(a.type, a.arg_types));
+      order.emplace_back();
+      groups.emplace(Values{}, std::move(accs));
+    }
+    for (const Values& key : order) {
+      Values grouped = key;
+      for (const auto& acc : groups.at(key)) grouped.push_back(acc->Finish());
+      if (q_.having != nullptr) {
+        LBT_ASSIGN_OR_RETURN(Value h, eval_.Eval(*q_.having, grouped));
+        if (h.is_null() || !h.boolean()) continue;
+      }
+      LBT_ASSIGN_OR_RETURN(Values out, Project(grouped, q_.select));
+      LBT_RETURN_IF_ERROR(Keep(std::move(out)));
+    }
+    return Status::OK();
+  }
+
+  Status Sort() {
+    if (q_.order_by.empty()) return Status::OK();
+    const size_t base = q_.columns.size();
+    std::stable_sort(results_.begin(), results_.end(), [&](const Values& a, const Values& b) {
+      for (size_t i = 0; i < q_.order_by.size(); ++i) {
+        const BoundOrder& o = q_.order_by[i];
+        const Value& x = a[base + i];
+        const Value& y = b[base + i];
+        if (x.is_null() != y.is_null()) return x.is_null() == o.nulls_first;
+        int c = Compare(x, y);
+        if (c != 0) return o.descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+    return Status::OK();
+  }
+
+  const BoundQuery& q_;
+  Source source_;
+  Evaluator eval_;
+  std::string ranges_;
+  Status status_;
+  std::vector<Values> results_;
+  size_t next_ = 0;
+  bool buffered_ = false;
+  int64_t skipped_ = 0, emitted_ = 0, returned_ = 0;
+};
+
+class Prepared final : public PreparedQuery {
+ public:
+  explicit Prepared(std::unique_ptr<BoundQuery> q) : q_(std::move(q)) {}
+  const std::vector<ResultColumn>& columns() const override { return q_->columns; }
+  const ParamTypes& parameters() const override { return q_->parameters; }
+
+  Result<std::unique_ptr<ResultStream>> Execute(Bigtable* bigtable, const Params& params) const override {
+    for (const auto& [name, type] : q_->parameters) {
+      auto it = params.find(name);
+      if (it == params.end()) return Status::InvalidArgument(fmt::format("No value for query parameter @{}", name));
+      if (!SameType(it->second.type(), type)) {
+        return Status::InvalidArgument(fmt::format("Query parameter @{} is {}, but the query was prepared with {}", name,
+                                                   it->second.type()->ToString(), type->ToString()));
+      }
+    }
+    Evaluator constants(params);
+    LBT_ASSIGN_OR_RETURN(KeyRangeSet ranges, KeyRangesOf(q_->where, constants));
+    ReadRequest request = q_->read;
+    request.rows = ranges.ToRowSet();
+    std::unique_ptr<RowStream> rows;
+    if (ranges.empty()) {
+      rows = std::make_unique<EmptyRowStream>();
+    } else {
+      LBT_ASSIGN_OR_RETURN(rows, bigtable->ReadRows(q_->table, request));
+    }
+    return std::unique_ptr<ResultStream>(std::make_unique<QueryStream>(*q_, std::move(rows), params, ranges.ToString()));
+  }
+
+ private:
+  class EmptyRowStream final : public RowStream {
+   public:
+    bool Next(Row*) override { return false; }
+    Status status() const override { return Status::OK(); }
+    ReadStats stats() const override { return {}; }
+  };
+  std::unique_ptr<BoundQuery> q_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
+  const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
+  LBT_ASSIGN_OR_RETURN(TableSpec table, bigtable->GetTable(from.table));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), table, params, sql));
+  return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(std::move(bound)));
+}
+
+}  // namespace lbt::sql

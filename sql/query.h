@@ -1,0 +1,76 @@
+// GoogleSQL queries over any Bigtable: prepared once (parsed, bound to the
+// table's schema, typed), then executed with parameter values as a stream
+// of result rows.
+//
+// Execution reads only the rows the WHERE clause's conditions on `_key`
+// allow (see KeyRanges) and only the families the query uses. Without
+// GROUP BY or ORDER BY, rows stream as they are read; GROUP BY keeps at
+// most kMaxGroups groups and ORDER BY at most kMaxSortedRows rows (or
+// LIMIT + OFFSET of them), and beyond that the query stops with an error
+// naming the limit.
+
+#ifndef LBT_SQL_QUERY_H_
+#define LBT_SQL_QUERY_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/bigtable.h"
+#include "sql/value.h"
+
+namespace lbt::sql {
+
+inline constexpr size_t kMaxGroups = 1'000'000;
+inline constexpr size_t kMaxSortedRows = 1'000'000;
+
+struct ResultColumn {
+  std::string name;
+  TypePtr type;
+};
+
+using ParamTypes = std::map<std::string, TypePtr, std::less<>>;
+using Params = std::map<std::string, Value, std::less<>>;
+
+// What a query did: the key ranges it read, rows examined (read from the
+// table, before WHERE) and rows returned.
+struct QueryStats {
+  std::string table;
+  std::string ranges;  // "all rows", or "[a, b), [c]" in key order
+  int64_t rows_examined = 0;
+  int64_t rows_returned = 0;
+};
+
+class ResultStream {
+ public:
+  virtual ~ResultStream() = default;
+  // Fills *row with the next result row; false at the end or on an error,
+  // which status() then tells.
+  virtual bool Next(Values* row) = 0;
+  virtual Status status() const = 0;
+  virtual QueryStats stats() const = 0;
+};
+
+class PreparedQuery {
+ public:
+  virtual ~PreparedQuery() = default;
+  // The result's columns, in order.
+  virtual const std::vector<ResultColumn>& columns() const = 0;
+  // The parameters the query uses, with their types.
+  virtual const ParamTypes& parameters() const = 0;
+  // Runs the query. REQUIRES: a value of the declared type for every
+  // parameter; a missing or mistyped one is InvalidArgument.
+  // `bigtable` must outlive the stream.
+  virtual Result<std::unique_ptr<ResultStream>> Execute(Bigtable* bigtable, const Params& params) const = 0;
+};
+
+// Parses and binds `sql` against its table's schema, read from `bigtable`.
+// Errors are InvalidArgument with the reason and, for syntax, the place
+// ("[at 1:15]"); a missing table is NotFound.
+Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_QUERY_H_
