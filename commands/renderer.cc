@@ -131,9 +131,11 @@ json QueryStatsObject(const sql::QueryStats& s) {
               {"rows_returned", s.rows_returned}};
 }
 
-class TextRenderer : public Renderer {
+// What cbt's text and the HBase shell's text print alike: SQL results as
+// an aligned table.
+class TextRendererBase : public Renderer {
  public:
-  explicit TextRenderer(Output* out) : out_(out), query_table_(out) {}
+  explicit TextRendererBase(Output* out) : out_(out), query_table_(out) {}
 
   void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
   void QueryRow(const sql::Values& row) override { query_table_.Add(row); }
@@ -141,6 +143,17 @@ class TextRenderer : public Renderer {
     query_table_.Finish();
     if (stats != nullptr) out_->Write(QueryStatsText(*stats));
   }
+
+ protected:
+  Output* out_;
+
+ private:
+  QueryTable query_table_;
+};
+
+class TextRenderer : public TextRendererBase {
+ public:
+  using TextRendererBase::TextRendererBase;
 
   void Tables(const std::vector<std::string>& names) override {
     for (const std::string& n : names) {
@@ -209,8 +222,6 @@ class TextRenderer : public Renderer {
   }
 
  private:
-  Output* out_;
-  QueryTable query_table_;
 };
 
 // What JSON and JSON lines print alike: one object per line for every
@@ -317,16 +328,9 @@ class JsonlRenderer : public JsonRendererBase {
 };
 
 // The HBase shell's non-terminal text.
-class HBaseTextRenderer : public Renderer {
+class HBaseTextRenderer : public TextRendererBase {
  public:
-  explicit HBaseTextRenderer(Output* out) : out_(out), query_table_(out) {}
-
-  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
-  void QueryRow(const sql::Values& row) override { query_table_.Add(row); }
-  void EndQuery(const sql::QueryStats* stats) override {
-    query_table_.Finish();
-    if (stats != nullptr) out_->Write(QueryStatsText(*stats));
-  }
+  using TextRendererBase::TextRendererBase;
 
   void Tables(const std::vector<std::string>& names) override {
     Line("TABLE");
@@ -437,8 +441,6 @@ class HBaseTextRenderer : public Renderer {
     return static_cast<int64_t>(n << shift) >> shift;  // sign-extend
   }
 
-  Output* out_;
-  QueryTable query_table_;
   RowsView view_;
   int64_t shown_ = 0;
 };

@@ -167,6 +167,14 @@ class FakeBigtable {
   std::unique_ptr<grpc::Server> server_;
 };
 
+Result<std::unique_ptr<Bigtable>> ConnectTo(const FakeBigtable& fake) {
+  RemoteOptions options;
+  options.project = "p";
+  options.instance = "i";
+  options.emulator_host = fake.host();
+  return ConnectRemote(options);
+}
+
 ProcessResult RunLbt(const std::string& host, const std::vector<std::string>& words) {
   std::vector<std::string> argv = {LBT_BINARY, "-project", "p", "-instance", "i"};
   argv.insert(argv.end(), words.begin(), words.end());
@@ -231,11 +239,7 @@ TEST(RemoteFaults, AServerGoneMidReadIsOneLineAndNoPartialOutput) {
 // read that waits on the service.
 TEST(RemoteFaults, CancelCallsEndsAReadWaitingOnTheService) {
   FakeBigtable fake(Misbehaviour::kHang);
-  RemoteOptions options;
-  options.project = "p";
-  options.instance = "i";
-  options.emulator_host = fake.host();
-  Result<std::unique_ptr<Bigtable>> remote = ConnectRemote(options);
+  Result<std::unique_ptr<Bigtable>> remote = ConnectTo(fake);
   ASSERT_TRUE(remote.ok()) << remote.status().ToString();
   Result<std::unique_ptr<RowStream>> stream = (*remote)->ReadRows("t", ReadRequest{});
   ASSERT_TRUE(stream.ok()) << stream.status().ToString();
@@ -260,11 +264,7 @@ TEST(RemoteReplication, WaitsUntilTheServiceSaysTheTokenIsConsistent) {
 
 TEST(RemoteReplication, CancelCallsEndsTheWait) {
   FakeBigtable fake(Misbehaviour::kHang);  // never consistent
-  RemoteOptions options;
-  options.project = "p";
-  options.instance = "i";
-  options.emulator_host = fake.host();
-  Result<std::unique_ptr<Bigtable>> remote = ConnectRemote(options);
+  Result<std::unique_ptr<Bigtable>> remote = ConnectTo(fake);
   ASSERT_TRUE(remote.ok()) << remote.status().ToString();
   std::thread cancel([&] {
     while (fake.admin().checks() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(10));
