@@ -285,7 +285,9 @@ Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& arg
   }
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> per_column, PositiveOption(ctx, args, "cells-per-column"));
   if (per_column) chain.push_back(Filter::CellsPerColumnLimit(*per_column));
-  if (const std::string* regex = args.Find("regex")) chain.push_back(Filter::RowKeyRegex(*regex));
+  // cbt reads `regex=` (empty) as no regex at all.
+  const std::string* regex = args.Find("regex");
+  if (regex != nullptr && !regex->empty()) chain.push_back(Filter::RowKeyRegex(*regex));
   if (const std::string* columns = args.Find("columns")) {
     LBT_ASSIGN_OR_RETURN(Filter f, ColumnsFilter(ctx, *columns));
     chain.push_back(std::move(f));
@@ -317,7 +319,7 @@ Status StreamRows(CommandContext& ctx, const std::string& table, const ReadReque
                   bool is_lookup) {
   auto start = std::chrono::steady_clock::now();
   Bigtable* bigtable = ctx.bigtable();
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(table));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, SchemaForReading(bigtable, table));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
   ctx.renderer->BeginRows(&spec);
   // Rows printed to a terminal show their own progress.

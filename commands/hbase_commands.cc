@@ -38,8 +38,8 @@ Status Usage(CommandContext& ctx, const std::string& message) { return ctx.Usage
 // Bigtable tables are always enabled: disable and enable are local only.
 Result<LocalMaintenance*> LocalOnly(CommandContext& ctx, std::string_view command) {
   if (LocalMaintenance* local = ctx.bigtable()->local()) return local;
-  return Status::FailedPrecondition(fmt::format("{} works on a local database only; Bigtable tables are always enabled",
-                                                command));
+  return Status::FailedPrecondition(fmt::format(
+      "{} works on a local database only; Bigtable tables are always enabled (drop needs no disable)", command));
 }
 
 Status UnknownTable(std::string_view table) { return Status::NotFound(fmt::format("Unknown table {}!", table)); }
@@ -333,7 +333,11 @@ Status Drop(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, RequireTable(ctx, table, false));
-  if (spec.enabled) return Status::FailedPrecondition(fmt::format("Table {} is enabled. Disable it first.", table));
+  // A remote table cannot be disabled (Bigtable has no such state), so
+  // HBase's rule applies to local tables only.
+  if (spec.enabled && bigtable->local() != nullptr) {
+    return Status::FailedPrecondition(fmt::format("Table {} is enabled. Disable it first.", table));
+  }
   return bigtable->DeleteTable(table);
 }
 

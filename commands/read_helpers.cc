@@ -16,6 +16,14 @@ Result<int64_t> ForEachRow(RowStream* stream, const std::function<void(const Row
   return n;
 }
 
+Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table) {
+  Result<TableSpec> spec = bigtable->GetTable(table);
+  if (spec.ok() || spec.status().IsNotFound()) return spec;
+  TableSpec unknown;
+  unknown.name = std::string(table);
+  return unknown;
+}
+
 Result<std::optional<Cell>> LatestCell(Bigtable* bigtable, std::string_view table, std::string_view row_key,
                                        const std::string& family, const std::string& qualifier) {
   ReadRequest request;

@@ -20,6 +20,13 @@ namespace lbt {
 // cancels a remote read). Returns the rows seen, or the stream's error.
 Result<int64_t> ForEachRow(RowStream* stream, const std::function<void(const Row& row, int64_t n)>& fn);
 
+// The table's schema, for showing its values (aggregates as numbers).
+// NotFound passes through. Any other failure gives an empty schema so that
+// the read goes on with values shown as bytes, as cbt shows them: remotely
+// the schema comes from the Admin API, which may be out of reach, or
+// forbidden to the caller, while the Data API serves the read.
+Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table);
+
 // The newest cell of one column of a row, or nullopt if it has none.
 Result<std::optional<Cell>> LatestCell(Bigtable* bigtable, std::string_view table, std::string_view row_key,
                                        const std::string& family, const std::string& qualifier);

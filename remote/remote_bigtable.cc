@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "api/deferred_bigtable.h"
 #include "api/limits.h"
 #include "filter/row_filter.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
@@ -37,9 +38,24 @@ bool Transient(const Status& s) {
          s.code() == Status::Code::kAborted;
 }
 
-// 20 ms, 40 ms, ... up to 2 s between attempts.
-void Backoff(int attempt) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(std::min(2000, 20 << std::min(attempt, 7))));
+std::string DataEndpoint(const RemoteOptions& options) {
+  if (!options.emulator_host.empty()) return options.emulator_host;
+  return options.data_endpoint.empty() ? kProductionDataEndpoint : options.data_endpoint;
+}
+
+std::string DescribeInstance(const RemoteOptions& options) {
+  return fmt::format("instance {}/{} at {}", options.project, options.instance, DataEndpoint(options));
+}
+
+std::string InstancePromptName(const RemoteOptions& options) { return options.project + "/" + options.instance; }
+
+// 20 ms, 40 ms, ... up to 2 s between attempts, but never past the deadline,
+// so that -timeout bounds a command's time even while it retries.
+void Backoff(int attempt, std::chrono::system_clock::time_point deadline) {
+  const auto pause = std::chrono::milliseconds(std::min(2000, 20 << std::min(attempt, 7)));
+  const auto now = std::chrono::system_clock::now();
+  if (deadline <= now) return;
+  std::this_thread::sleep_for(std::min<std::chrono::system_clock::duration>(pause, deadline - now));
 }
 
 // The value of a routing header: percent-encoded but for unreserved bytes.
@@ -161,10 +177,8 @@ class RemoteBigtable final : public Bigtable {
         admin_(admin::BigtableTableAdmin::NewStub(admin)),
         features_(FeatureHeader()) {}
 
-  std::string Describe() const override {
-    return fmt::format("instance {}/{} at {}", options_.project, options_.instance, DataEndpoint());
-  }
-  std::string PromptName() const override { return options_.project + "/" + options_.instance; }
+  std::string Describe() const override { return DescribeInstance(options_); }
+  std::string PromptName() const override { return InstancePromptName(options_); }
 
   Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
   Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
@@ -228,10 +242,6 @@ class RemoteBigtable final : public Bigtable {
   v2::Bigtable::Stub* data() { return data_.get(); }
 
  private:
-  std::string DataEndpoint() const {
-    if (!options_.emulator_host.empty()) return options_.emulator_host;
-    return options_.data_endpoint.empty() ? kProductionDataEndpoint : options_.data_endpoint;
-  }
   Status ModifyFamily(std::string_view table, admin::ModifyColumnFamiliesRequest::Modification modification);
   // Sends `rows` once; fills the statuses of the entries the service
   // answered and leaves the others as `unanswered`.
@@ -380,7 +390,7 @@ bool RemoteRowStream::ReadResponse() {
     }
     // A row cut short by the break is resent whole.
     assembler_ = proto::RowAssembler();
-    Backoff(retries_);
+    Backoff(retries_, deadline_);
     if (!NarrowToRemaining()) return false;
     started_ = false;
   }
@@ -548,7 +558,7 @@ Result<std::vector<Status>> RemoteBigtable::MutateRows(std::string_view table, c
     if (retry.empty() || attempt >= kMaxRetries || PastDeadline(deadline)) return statuses;
     for (size_t i : retry) statuses[i] = unanswered;
     pending = std::move(retry);
-    Backoff(attempt + 1);
+    Backoff(attempt + 1, deadline);
   }
 }
 
@@ -746,15 +756,16 @@ Result<std::unique_ptr<Bigtable>> ConnectRemote(const RemoteOptions& options) {
   if (options.instance.empty()) return Status::InvalidArgument("missing -instance (or instance= in ~/.cbtrc)");
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ChannelCredentials> credentials, Credentials(options));
   const bool emulator = !options.emulator_host.empty();
-  const std::string data = emulator ? options.emulator_host
-                                    : (options.data_endpoint.empty() ? kProductionDataEndpoint : options.data_endpoint);
+  const std::string data = DataEndpoint(options);
   const std::string admin = emulator ? options.emulator_host
                                      : (options.admin_endpoint.empty() ? kProductionAdminEndpoint
                                                                        : options.admin_endpoint);
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(256 << 20);  // Bigtable's largest row
   args.SetMaxSendMessageSize(256 << 20);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  // Reconnect quickly after a lost connection. GRPC_ARG_MIN_RECONNECT_BACKOFF_MS
+  // is left alone: gRPC also uses it as the connect timeout, and a small one
+  // made every server more than ~50 ms away unreachable.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   args.SetUserAgentPrefix("lbt/0.1.0");
@@ -763,6 +774,11 @@ Result<std::unique_ptr<Bigtable>> ConnectRemote(const RemoteOptions& options) {
       admin == data ? data_channel : grpc::CreateCustomChannel(admin, credentials, args);
   return std::unique_ptr<Bigtable>(
       std::make_unique<RemoteBigtable>(options, std::move(data_channel), std::move(admin_channel)));
+}
+
+std::unique_ptr<Bigtable> ConnectRemoteOnFirstUse(const RemoteOptions& options) {
+  return std::make_unique<DeferredBigtable>(DescribeInstance(options), InstancePromptName(options),
+                                            [options] { return ConnectRemote(options); });
 }
 
 }  // namespace lbt

@@ -27,6 +27,11 @@ namespace lbt {
 // service shows on the first call, within its deadline.
 Result<std::unique_ptr<Bigtable>> ConnectRemote(const RemoteOptions& options);
 
+// ConnectRemote, called by the first operation rather than now (see
+// api/deferred_bigtable.h): what the shell uses, so that commands which
+// never reach the service need neither options nor credentials.
+std::unique_ptr<Bigtable> ConnectRemoteOnFirstUse(const RemoteOptions& options);
+
 }  // namespace lbt
 
 #endif  // LBT_REMOTE_REMOTE_BIGTABLE_H_

@@ -19,8 +19,8 @@ struct RemoteOptions {
   std::string data_endpoint;
   std::string admin_endpoint;
   std::string app_profile;
-  // The deadline of each call, streams included, in milliseconds (0: none,
-  // but connecting never waits past kConnectMillis).
+  // The deadline of each command's calls, streams and retries included, in
+  // milliseconds (0: none).
   int64_t timeout_ms = 0;
   // BIGTABLE_EMULATOR_HOST: plaintext, no credentials, both APIs there.
   std::string emulator_host;

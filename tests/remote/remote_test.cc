@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "remote/remote_bigtable.h"
 #include "tests/conformance/process.h"
+#include "tests/test_util.h"
 
 namespace lbt {
 namespace {
@@ -57,6 +59,7 @@ enum class Misbehaviour {
   kHang,             // sends kBreakAfter rows, then waits until shut down;
                      // replication never finishes
   kDenyPermission,   // refuses every call
+  kDenyAdmin,        // refuses every Table Admin call, serves data
 };
 constexpr int kBreakAfter = 300;
 
@@ -114,7 +117,7 @@ class FakeAdmin final : public admin::BigtableTableAdmin::Service {
  public:
   explicit FakeAdmin(Misbehaviour m) : misbehaviour_(m) {}
   grpc::Status GetTable(grpc::ServerContext*, const admin::GetTableRequest* request, admin::Table* table) override {
-    if (misbehaviour_ == Misbehaviour::kDenyPermission) {
+    if (misbehaviour_ == Misbehaviour::kDenyPermission || misbehaviour_ == Misbehaviour::kDenyAdmin) {
       return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "caller may not describe tables");
     }
     table->set_name(request->name());
@@ -292,6 +295,44 @@ TEST(RemoteFaults, PermissionDeniedIsOneLine) {
   EXPECT_EQ(r.status, 1);
   ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("caller may not"), std::string::npos) << r.err;
+}
+
+TEST(RemoteFaults, AReadNeedsOnlyTheDataApi) {
+  FakeBigtable fake(Misbehaviour::kDenyAdmin);
+  ProcessResult r = RunLbt(fake.host(), {"read", "t", "count=2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("row0001"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("row0002"), std::string::npos) << r.out;
+}
+
+TEST(RemoteConnect, CommandsThatNeverReachTheServiceNeedNoCredentials) {
+  const std::vector<std::string> remote = {LBT_BINARY, "-project", "p", "-instance", "i", "-creds",
+                                           "/nonexistent/key.json"};
+  auto run = [&](const std::string& command) {
+    std::vector<std::string> argv = remote;
+    argv.push_back(command);
+    return RunProcess(argv, {"BIGTABLE_EMULATOR_HOST="});
+  };
+  ProcessResult help = run("help");
+  EXPECT_EQ(help.status, 0) << help.err;
+  EXPECT_NE(help.out.find("createtable"), std::string::npos);
+  ProcessResult typo = run("lss");
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("unknown command 'lss'"), std::string::npos) << typo.err;
+  ProcessResult ls = run("ls");
+  EXPECT_EQ(ls.status, 1);
+  EXPECT_EQ(ls.err, "error: cannot read the credentials file '/nonexistent/key.json'\n");
+}
+
+TEST(RemoteConnect, AKeyWithoutAPrivateKeyIsOneLineWithoutGrpcLogs) {
+  testing::TempDir dir;
+  const std::string key = dir.path() + "/key.json";
+  std::ofstream(key) << R"({"type":"service_account"})";
+  ProcessResult r = RunProcess({LBT_BINARY, "-project", "p", "-instance", "i", "-creds", key, "ls"},
+                               {"BIGTABLE_EMULATOR_HOST="});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("not a service account key"), std::string::npos) << r.err;
 }
 
 TEST(RemoteFaults, AMissingCredentialsFileIsOneLine) {

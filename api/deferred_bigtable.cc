@@ -1,0 +1,112 @@
+#include "api/deferred_bigtable.h"
+
+#include <chrono>
+
+namespace lbt {
+
+DeferredBigtable::DeferredBigtable(std::string describe, std::string prompt, Opener open)
+    : describe_(std::move(describe)), prompt_(std::move(prompt)), open_(std::move(open)) {}
+
+Result<Bigtable*> DeferredBigtable::Target() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!tried_) {
+    tried_ = true;
+    Result<std::unique_ptr<Bigtable>> opened = open_();
+    if (opened.ok()) {
+      target_ = std::move(opened).value();
+      opened_.store(target_.get());
+    } else {
+      open_status_ = opened.status();
+    }
+    open_ = nullptr;
+  }
+  if (!open_status_.ok()) return open_status_;
+  return target_.get();
+}
+
+// Each operation: open (or fail as opening failed), then forward.
+#define LBT_FORWARD(call)                            \
+  do {                                               \
+    Result<Bigtable*> target = Target();             \
+    if (!target.ok()) return target.status();        \
+    return (*target)->call;                          \
+  } while (false)
+
+Result<std::unique_ptr<RowStream>> DeferredBigtable::ReadRows(std::string_view table, const ReadRequest& request) {
+  LBT_FORWARD(ReadRows(table, request));
+}
+Result<int64_t> DeferredBigtable::CountRows(std::string_view table, const RowRange& range) {
+  LBT_FORWARD(CountRows(table, range));
+}
+Status DeferredBigtable::MutateRow(std::string_view table, std::string_view row_key,
+                                   const std::vector<Mutation>& mutations) {
+  LBT_FORWARD(MutateRow(table, row_key, mutations));
+}
+Result<std::vector<Status>> DeferredBigtable::MutateRows(std::string_view table,
+                                                         const std::vector<RowMutation>& rows) {
+  LBT_FORWARD(MutateRows(table, rows));
+}
+Result<bool> DeferredBigtable::CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                                 const std::optional<Filter>& predicate,
+                                                 const std::vector<Mutation>& true_mutations,
+                                                 const std::vector<Mutation>& false_mutations) {
+  LBT_FORWARD(CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations));
+}
+Result<Row> DeferredBigtable::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                                 const std::vector<ReadModifyWriteRule>& rules) {
+  LBT_FORWARD(ReadModifyWriteRow(table, row_key, rules));
+}
+Result<std::vector<KeySample>> DeferredBigtable::SampleRowKeys(std::string_view table) {
+  LBT_FORWARD(SampleRowKeys(table));
+}
+Status DeferredBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                                     const std::vector<std::string>& splits) {
+  LBT_FORWARD(CreateTable(table, families, splits));
+}
+Status DeferredBigtable::DeleteTable(std::string_view table) { LBT_FORWARD(DeleteTable(table)); }
+Result<std::vector<std::string>> DeferredBigtable::ListTables() { LBT_FORWARD(ListTables()); }
+Result<TableSpec> DeferredBigtable::GetTable(std::string_view table) { LBT_FORWARD(GetTable(table)); }
+Status DeferredBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
+  LBT_FORWARD(CreateFamily(table, family));
+}
+Status DeferredBigtable::DeleteFamily(std::string_view table, std::string_view family) {
+  LBT_FORWARD(DeleteFamily(table, family));
+}
+Status DeferredBigtable::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
+  LBT_FORWARD(SetGcRule(table, family, rule));
+}
+Status DeferredBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
+  LBT_FORWARD(SetValueType(table, family, type));
+}
+Status DeferredBigtable::SetDeletionProtection(std::string_view table, bool enabled) {
+  LBT_FORWARD(SetDeletionProtection(table, enabled));
+}
+Status DeferredBigtable::DropRowRange(std::string_view table, std::string_view prefix) {
+  LBT_FORWARD(DropRowRange(table, prefix));
+}
+Status DeferredBigtable::WaitForReplication(std::string_view table) { LBT_FORWARD(WaitForReplication(table)); }
+Status DeferredBigtable::Flush() { LBT_FORWARD(Flush()); }
+
+#undef LBT_FORWARD
+
+bool DeferredBigtable::Exists() {
+  Result<Bigtable*> target = Target();
+  return !target.ok() || (*target)->Exists();
+}
+
+int64_t DeferredBigtable::NowMicros() const {
+  Bigtable* opened = opened_.load();
+  if (opened != nullptr) return opened->NowMicros();
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+LocalMaintenance* DeferredBigtable::local() { return nullptr; }
+
+void DeferredBigtable::CancelCalls() {
+  Bigtable* opened = opened_.load();
+  if (opened != nullptr) opened->CancelCalls();
+}
+
+}  // namespace lbt

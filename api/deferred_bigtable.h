@@ -1,0 +1,86 @@
+// DeferredBigtable: a Bigtable that opens the real one on first use.
+//
+// Remote mode wraps its client in one, so that commands which never reach
+// the service (help, version, a mistyped command) need no credentials and
+// make no connection, as with cbt. The first operation opens the target;
+// if that fails, it and every later operation fail with the same status.
+//
+// REQUIRES: what `open` returns has no local maintenance (local() is
+// nullptr), as for a remote Bigtable: local() answers without opening.
+//
+// Threading: as the wrapped Bigtable; CancelCalls is safe from any thread.
+
+#ifndef LBT_API_DEFERRED_BIGTABLE_H_
+#define LBT_API_DEFERRED_BIGTABLE_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "api/bigtable.h"
+
+namespace lbt {
+
+class DeferredBigtable final : public Bigtable {
+ public:
+  using Opener = std::function<Result<std::unique_ptr<Bigtable>>()>;
+
+  // `describe` and `prompt` answer Describe() and PromptName() without
+  // opening. `open` is called at most once.
+  DeferredBigtable(std::string describe, std::string prompt, Opener open);
+
+  std::string Describe() const override { return describe_; }
+  std::string PromptName() const override { return prompt_; }
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override;
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override;
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override;
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override;
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
+
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                     const std::vector<std::string>& splits) override;
+  Status DeleteTable(std::string_view table) override;
+  Result<std::vector<std::string>> ListTables() override;
+  Result<TableSpec> GetTable(std::string_view table) override;
+  Status CreateFamily(std::string_view table, const FamilySpec& family) override;
+  Status DeleteFamily(std::string_view table, std::string_view family) override;
+  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
+  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
+  Status SetDeletionProtection(std::string_view table, bool enabled) override;
+  Status DropRowRange(std::string_view table, std::string_view prefix) override;
+  Status WaitForReplication(std::string_view table) override;
+
+  // True until opening fails: the commands that ask then call the service
+  // and report its error.
+  bool Exists() override;
+  Status Flush() override;
+  int64_t NowMicros() const override;
+  LocalMaintenance* local() override;  // nullptr: see REQUIRES above
+  void CancelCalls() override;
+
+ private:
+  // The opened target, opening it on the first call.
+  Result<Bigtable*> Target();
+
+  const std::string describe_;
+  const std::string prompt_;
+  Opener open_;
+  std::mutex mu_;
+  bool tried_ = false;
+  Status open_status_;
+  std::unique_ptr<Bigtable> target_;
+  // target_.get() once opened, for CancelCalls from another thread.
+  std::atomic<Bigtable*> opened_{nullptr};
+};
+
+}  // namespace lbt
+
+#endif  // LBT_API_DEFERRED_BIGTABLE_H_
