@@ -30,6 +30,10 @@
 
 namespace lbt {
 
+namespace sql {
+class QueryService;  // sql/query.h, which depends on this interface
+}  // namespace sql
+
 // A read, as ReadRows takes it. The filter travels as a value: the local
 // engine compiles it, a remote client sends what Bigtable's RowFilter can
 // express and runs the rest over the stream.
@@ -175,6 +179,10 @@ class Bigtable {
   // Cancelled): what Ctrl-C does in the shell. Safe from any thread. A
   // local read stops at its next row instead, where the command checks.
   virtual void CancelCalls() {}
+  // The service's own GoogleSQL engine (a remote Bigtable's PrepareQuery
+  // and ExecuteQuery), or nullptr: queries then run on this side, over
+  // this interface (sql::LocalQueryService).
+  virtual sql::QueryService* query_service() { return nullptr; }
 
   // Reads one row; an absent (or fully filtered) row is an empty optional.
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,

@@ -104,6 +104,11 @@ int64_t DeferredBigtable::NowMicros() const {
 
 LocalMaintenance* DeferredBigtable::local() { return nullptr; }
 
+sql::QueryService* DeferredBigtable::query_service() {
+  Result<Bigtable*> target = Target();
+  return target.ok() ? (*target)->query_service() : nullptr;
+}
+
 void DeferredBigtable::CancelCalls() {
   Bigtable* opened = opened_.load();
   if (opened != nullptr) opened->CancelCalls();

@@ -65,6 +65,9 @@ class DeferredBigtable final : public Bigtable {
   int64_t NowMicros() const override;
   LocalMaintenance* local() override;  // nullptr: see REQUIRES above
   void CancelCalls() override;
+  // Opens, as a query needs the service; nullptr if opening failed (the
+  // query's reads then report why).
+  sql::QueryService* query_service() override;
 
  private:
   // The opened target, opening it on the first call.

@@ -33,9 +33,15 @@ class Session {
   // empty database.
   bool ExistsOrNote(Output* err) const;
 
+  // Whether queries run on this side because the service answered that it
+  // does not run SQL (the emulator): said once, then not asked again.
+  bool sql_runs_here() const { return sql_runs_here_; }
+  void set_sql_runs_here() { sql_runs_here_ = true; }
+
  private:
   SessionOptions options_;
   std::unique_ptr<Bigtable> bigtable_;
+  bool sql_runs_here_ = false;
 };
 
 }  // namespace lbt

@@ -22,6 +22,8 @@
 #include "proto/grpc_status.h"
 #include "proto/row_assembler.h"
 #include "remote/filter_plan.h"
+#include "remote/remote_calls.h"
+#include "remote/remote_query.h"
 
 namespace lbt {
 
@@ -113,7 +115,6 @@ void SortFamilies(Row* row) {
 }
 
 class RemoteBigtable;
-class Call;
 using Clock = std::chrono::system_clock;
 
 // One ReadRows call, resumed after the last row received when it breaks
@@ -168,14 +169,15 @@ class RemoteRowStream final : public RowStream {
   ReadStats stats_;
 };
 
-class RemoteBigtable final : public Bigtable {
+class RemoteBigtable final : public Bigtable, public RemoteCalls {
  public:
   RemoteBigtable(RemoteOptions options, std::shared_ptr<grpc::Channel> data, std::shared_ptr<grpc::Channel> admin)
       : options_(std::move(options)),
         instance_(fmt::format("projects/{}/instances/{}", options_.project, options_.instance)),
         data_(v2::Bigtable::NewStub(data)),
         admin_(admin::BigtableTableAdmin::NewStub(admin)),
-        features_(FeatureHeader()) {}
+        features_(FeatureHeader()),
+        queries_(NewRemoteQueryService(this)) {}
 
   std::string Describe() const override { return DescribeInstance(options_); }
   std::string PromptName() const override { return InstancePromptName(options_); }
@@ -210,12 +212,11 @@ class RemoteBigtable final : public Bigtable {
     std::lock_guard<std::mutex> lock(calls_mu_);
     for (grpc::ClientContext* context : calls_) context->TryCancel();
   }
-  // Calls in flight register so that CancelCalls reaches them.
-  void Register(grpc::ClientContext* context) {
+  void Register(grpc::ClientContext* context) override {
     std::lock_guard<std::mutex> lock(calls_mu_);
     calls_.insert(context);
   }
-  void Unregister(grpc::ClientContext* context) {
+  void Unregister(grpc::ClientContext* context) override {
     std::lock_guard<std::mutex> lock(calls_mu_);
     calls_.erase(context);
   }
@@ -234,12 +235,15 @@ class RemoteBigtable final : public Bigtable {
   // A context for one call: deadline, routing header, features.
   std::unique_ptr<grpc::ClientContext> NewContext(std::string_view routing_key, std::string_view resource,
                                                   Clock::time_point deadline) const;
-  std::unique_ptr<grpc::ClientContext> NewContext(std::string_view routing_key, std::string_view resource) const {
+  std::unique_ptr<grpc::ClientContext> NewContext(std::string_view routing_key,
+                                                  std::string_view resource) const override {
     return NewContext(routing_key, resource, Deadline());
   }
   std::string TableName(std::string_view table) const { return proto::FullTableName(instance_, table); }
-  const std::string& app_profile() const { return options_.app_profile; }
-  v2::Bigtable::Stub* data() { return data_.get(); }
+  const std::string& app_profile() const override { return options_.app_profile; }
+  v2::Bigtable::Stub* data() override { return data_.get(); }
+  const std::string& instance_name() const override { return instance_; }
+  sql::QueryService* query_service() override { return queries_.get(); }
 
  private:
   Status ModifyFamily(std::string_view table, admin::ModifyColumnFamiliesRequest::Modification modification);
@@ -258,24 +262,9 @@ class RemoteBigtable final : public Bigtable {
   std::set<grpc::ClientContext*> calls_;
   // Counts CancelCalls, so that a wait between calls can see one.
   std::atomic<uint64_t> cancellations_{0};
+  std::unique_ptr<sql::QueryService> queries_;
 };
 
-// A call's context, registered for CancelCalls while it lives.
-class Call {
- public:
-  Call(RemoteBigtable* owner, std::unique_ptr<grpc::ClientContext> context)
-      : owner_(owner), context_(std::move(context)) {
-    owner_->Register(context_.get());
-  }
-  ~Call() { owner_->Unregister(context_.get()); }
-  Call(const Call&) = delete;
-  Call& operator=(const Call&) = delete;
-  grpc::ClientContext* get() const { return context_.get(); }
-
- private:
-  RemoteBigtable* owner_;
-  std::unique_ptr<grpc::ClientContext> context_;
-};
 
 std::unique_ptr<grpc::ClientContext> RemoteBigtable::NewContext(std::string_view routing_key,
                                                                 std::string_view resource,

@@ -10,6 +10,8 @@
 #include "google/bigtable/v2/feature_flags.pb.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
+#include "proto/query_convert.h"
+#include "server/query_requests.h"
 #include "server/rpc_gate.h"
 #include "server/unimplemented.h"
 
@@ -338,6 +340,108 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
   return grpc::Status::OK;
 }
 
+// ---- GoogleSQL ----
+
+grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest* request,
+                                       v2::PrepareQueryResponse* response) {
+  LBT_ADMIT(gate_);
+  Status valid = proto::ValidateInstanceName(request->instance_name(), "instance_name");
+  if (!valid.ok()) return ToGrpcStatus(valid);
+  if (request->query().empty()) return ToGrpcStatus(Status::InvalidArgument("query: must not be empty"));
+  Result<sql::ParamTypes> types = ParamTypesFromProto(request->param_types());
+  if (!types.ok()) return ToGrpcStatus(types.status());
+  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&queries_, request->query(), *types);
+  if (!query.ok()) return ToGrpcStatus(query.status());
+  *response->mutable_metadata() = proto::ToProto((*query)->columns());
+  response->set_prepared_query(EncodePreparedQuery(*request));
+  // The bytes never expire here; an hour asks clients to refresh the plan
+  // now and then, as production's would.
+  const auto valid_until = std::chrono::system_clock::now() + std::chrono::hours(1);
+  response->mutable_valid_until()->set_seconds(
+      std::chrono::duration_cast<std::chrono::seconds>(valid_until.time_since_epoch()).count());
+  return grpc::Status::OK;
+}
+
+namespace {
+
+// ExecuteQuery's `query` and `proto_format`: deprecated in favour of
+// prepared_query, and still served for the clients that send them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+const std::string& QueryText(const v2::ExecuteQueryRequest& request) { return request.query(); }
+bool HasDataFormat(const v2::ExecuteQueryRequest& request) { return request.has_proto_format(); }
+#pragma GCC diagnostic pop
+
+// The query and parameter values an ExecuteQuery request runs: from its
+// prepared_query, or from the deprecated query text.
+struct QueryToRun {
+  std::string text;
+  sql::ParamTypes types;
+  sql::Params params;
+};
+
+Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
+  LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request.instance_name(), "instance_name"));
+  QueryToRun run;
+  if (QueryText(request).empty() == request.prepared_query().empty()) {
+    return Status::InvalidArgument("prepared_query: exactly one of query and prepared_query must be set");
+  }
+  if (QueryText(request).empty()) {
+    if (HasDataFormat(request)) {
+      return Status::InvalidArgument("proto_format: must be empty with prepared_query");
+    }
+    LBT_ASSIGN_OR_RETURN(v2::PrepareQueryRequest prepared, DecodePreparedQuery(request.prepared_query()));
+    run.text = prepared.query();
+    LBT_ASSIGN_OR_RETURN(run.types, ParamTypesFromProto(prepared.param_types()));
+    LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), &run.types));
+  } else {
+    run.text = QueryText(request);
+    LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), nullptr));
+    for (const auto& [name, value] : run.params) run.types[name] = value.type();
+  }
+  return run;
+}
+
+}  // namespace
+
+grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
+                                       grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) {
+  LBT_ADMIT(gate_);
+  Result<QueryToRun> run = QueryOf(*request);
+  if (!run.ok()) return ToGrpcStatus(run.status());
+  Result<int64_t> skip = request->resume_token().empty() ? 0 : RowsBeforeResumeToken(request->resume_token());
+  if (!skip.ok()) return ToGrpcStatus(skip.status());
+  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&queries_, run->text, run->types);
+  if (!query.ok()) return ToGrpcStatus(query.status());
+  v2::ExecuteQueryResponse response;
+  if (*skip < 0) {  // everything was delivered: say so again
+    *response.mutable_results() = proto::ResultBatcher(0).Take(std::string(kFinalResumeToken));
+    writer->Write(response);
+    return grpc::Status::OK;
+  }
+  // Only the deprecated form gets the metadata in the stream; a prepared
+  // query's came with PrepareQuery, and clients refuse it here.
+  if (!QueryText(*request).empty() && *skip == 0) {
+    *response.mutable_metadata() = proto::ToProto((*query)->columns());
+    if (!writer->Write(response)) return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
+  }
+  Result<std::unique_ptr<sql::ResultStream>> rows = (*query)->Execute(run->params);
+  if (!rows.ok()) return ToGrpcStatus(rows.status());
+  proto::ResultBatcher batcher(kResponseBytes);
+  int64_t row_number = 0;
+  for (sql::Values row; (*rows)->Next(&row);) {
+    if (++row_number <= *skip || !batcher.Add(row)) continue;
+    *response.mutable_results() = batcher.Take(ResumeToken(row_number));
+    if (context->IsCancelled() || !writer->Write(response)) {
+      return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the query");
+    }
+  }
+  if (!(*rows)->status().ok()) return ToGrpcStatus((*rows)->status());
+  *response.mutable_results() = batcher.Take(std::string(kFinalResumeToken));
+  writer->Write(response);
+  return grpc::Status::OK;
+}
+
 // ---- not served ----
 
 grpc::Status DataService::GenerateInitialChangeStreamPartitions(
@@ -351,18 +455,6 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext*, const v2::ReadC
                                            grpc::ServerWriter<v2::ReadChangeStreamResponse>*) {
   LBT_ADMIT(gate_);
   return Unimplemented("ReadChangeStream", "lbt has no change streams");
-}
-
-grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest*,
-                                       v2::PrepareQueryResponse*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("PrepareQuery", "SQL is not served yet");
-}
-
-grpc::Status DataService::ExecuteQuery(grpc::ServerContext*, const v2::ExecuteQueryRequest*,
-                                       grpc::ServerWriter<v2::ExecuteQueryResponse>*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("ExecuteQuery", "SQL is not served yet");
 }
 
 grpc::Status DataService::GetClientConfiguration(grpc::ServerContext*, const v2::GetClientConfigurationRequest*,

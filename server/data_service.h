@@ -10,6 +10,7 @@
 #define LBT_SERVER_DATA_SERVICE_H_
 
 #include "engine/database.h"
+#include "engine/local_bigtable.h"
 #include "server/rpc_gate.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 
@@ -21,7 +22,7 @@ class DataService final : public v2::Bigtable::Service {
  public:
   // `db` and `gate` are not owned and must outlive the service. Every RPC
   // passes through `gate`.
-  DataService(Database* db, RpcGate* gate) : db_(db), gate_(gate) {}
+  DataService(Database* db, RpcGate* gate) : db_(db), gate_(gate), queries_(db) {}
 
   grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                         grpc::ServerWriter<v2::ReadRowsResponse>* writer) override;
@@ -37,6 +38,11 @@ class DataService final : public v2::Bigtable::Service {
                            v2::PingAndWarmResponse* response) override;
   grpc::Status ReadModifyWriteRow(grpc::ServerContext* context, const v2::ReadModifyWriteRowRequest* request,
                                   v2::ReadModifyWriteRowResponse* response) override;
+  // GoogleSQL (sql/), run over the database.
+  grpc::Status PrepareQuery(grpc::ServerContext* context, const v2::PrepareQueryRequest* request,
+                            v2::PrepareQueryResponse* response) override;
+  grpc::Status ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
+                            grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) override;
 
   // Not served: each answers UNIMPLEMENTED naming itself.
   grpc::Status GenerateInitialChangeStreamPartitions(
@@ -44,10 +50,6 @@ class DataService final : public v2::Bigtable::Service {
       grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>* writer) override;
   grpc::Status ReadChangeStream(grpc::ServerContext* context, const v2::ReadChangeStreamRequest* request,
                                 grpc::ServerWriter<v2::ReadChangeStreamResponse>* writer) override;
-  grpc::Status PrepareQuery(grpc::ServerContext* context, const v2::PrepareQueryRequest* request,
-                            v2::PrepareQueryResponse* response) override;
-  grpc::Status ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
-                            grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) override;
   grpc::Status GetClientConfiguration(grpc::ServerContext* context, const v2::GetClientConfigurationRequest* request,
                                       v2::ClientConfiguration* response) override;
   grpc::Status OpenTable(grpc::ServerContext* context,
@@ -60,6 +62,8 @@ class DataService final : public v2::Bigtable::Service {
  private:
   Database* db_;
   RpcGate* gate_;
+  // The interface sql/ reads through, over db_.
+  LocalBigtable queries_;
 };
 
 }  // namespace lbt::server

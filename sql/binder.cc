@@ -147,7 +147,9 @@ class Binder {
     LBT_RETURN_IF_ERROR(BindInput(e, "table option"));
     std::optional<Value> v = constants_.Constant(*e);
     if (!v || v->kind() != kind || v->is_null()) {
-      return Error(*e, fmt::format("Option {} takes a constant {}", name, Type{kind}.ToString()));
+      Type wanted;
+      wanted.kind = kind;
+      return Error(*e, fmt::format("Option {} takes a constant {}", name, wanted.ToString()));
     }
     return *v;
   }
@@ -211,7 +213,8 @@ class Binder {
     std::string used, unused;
     for (const BoundFamily& f : q_->families) {
       std::string& list = used_families_.count(f.name) ? used : unused;
-      list += (list.empty() ? "" : "|") + Escape(f.name);
+      if (!list.empty()) list += '|';
+      list += Escape(f.name);
     }
     Filter existence = Filter::Chain({Filter::FamilyNameRegex("(" + unused + ")"), Filter::CellsPerRowLimit(1),
                                       Filter::StripValue()});
@@ -720,21 +723,26 @@ class Binder {
   // ---- LIMIT and OFFSET ----
 
   Status BindLimits(Select& s) {
-    auto constant = [&](ExprPtr& e, const char* what, int64_t* out) -> Status {
+    auto constant = [&](ExprPtr& e, const char* what, int64_t* out, std::string* param) -> Status {
       if (!e) return Status::OK();
       LBT_RETURN_IF_ERROR(BindInput(e.get(), what));
-      std::optional<Value> v = constants_.Constant(*e);
       if (e->kind == ExprKind::kParameter) {
-        return Error(*e, fmt::format("{} takes an integer literal", what));
+        if (e->type->kind != TypeKind::kInt64) {
+          return Error(*e, fmt::format("{} expects an INT64 parameter, but @{} is {}", what, e->name,
+                                       e->type->ToString()));
+        }
+        *param = e->name;
+        return Status::OK();
       }
+      std::optional<Value> v = constants_.Constant(*e);
       if (!v || v->kind() != TypeKind::kInt64 || v->is_null() || v->int64() < 0) {
         return Error(*e, fmt::format("{} takes a non-negative integer literal", what));
       }
       *out = v->int64();
       return Status::OK();
     };
-    LBT_RETURN_IF_ERROR(constant(s.limit, "LIMIT", &q_->limit));
-    return constant(s.offset, "OFFSET", &q_->offset);
+    LBT_RETURN_IF_ERROR(constant(s.limit, "LIMIT", &q_->limit, &q_->limit_param));
+    return constant(s.offset, "OFFSET", &q_->offset, &q_->offset_param);
   }
 
   const TableSpec& table_;

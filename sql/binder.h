@@ -57,6 +57,10 @@ struct BoundQuery {
   std::vector<BoundOrder> order_by;
   int64_t limit = -1;
   int64_t offset = 0;
+  // LIMIT @p / OFFSET @p: the INT64 parameter that gives the value at
+  // execution instead.
+  std::string limit_param;
+  std::string offset_param;
 
   std::vector<ResultColumn> columns;
   ParamTypes parameters;

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "api/status.h"
 #include "sql/ast.h"
@@ -15,6 +16,16 @@ namespace lbt::sql {
 
 // Errors read "Syntax error: <what> [at <line>:<column>]".
 Result<std::unique_ptr<Select>> Parse(std::string_view sql);
+
+// Parameter values written before a query, as the shell takes them:
+// "@name=<literal> ... SELECT ...". A literal is an integer, a float, a
+// 'string', b'bytes', TRUE, FALSE, or TIMESTAMP '<time>' / DATE '<date>';
+// its type is the parameter's. Sets *query_start to where the query begins.
+struct ParameterBinding {
+  std::string name;
+  Value value;
+};
+Result<std::vector<ParameterBinding>> ParseParameterBindings(std::string_view text, size_t* query_start);
 
 // "[at 1:15]" for a byte offset into `sql`.
 std::string Location(std::string_view sql, size_t pos);

@@ -130,8 +130,15 @@ struct GroupKeyEqual {
 
 class QueryStream final : public ResultStream {
  public:
-  QueryStream(const BoundQuery& q, std::unique_ptr<RowStream> rows, Params params, std::string ranges)
-      : q_(q), source_(q, std::move(rows)), eval_(std::move(params)), ranges_(std::move(ranges)) {}
+  // `limit` and `offset`: the query's, with any parameter resolved.
+  QueryStream(const BoundQuery& q, std::unique_ptr<RowStream> rows, Params params, std::string ranges, int64_t limit,
+              int64_t offset)
+      : q_(q),
+        source_(q, std::move(rows)),
+        eval_(std::move(params)),
+        ranges_(std::move(ranges)),
+        limit_(limit),
+        offset_(offset) {}
 
   bool Next(Values* row) override {
     if (!status_.ok()) return false;
@@ -153,13 +160,13 @@ class QueryStream final : public ResultStream {
       return false;
     }
     // Streaming: WHERE, project, OFFSET/LIMIT.
-    if (q_.limit >= 0 && emitted_ >= q_.limit) return false;
+    if (limit_ >= 0 && emitted_ >= limit_) return false;
     Values input;
     while (source_.Next(&input)) {
       Result<bool> keep = Where(input);
       if (!keep.ok()) return Fail(keep.status());
       if (!*keep) continue;
-      if (skipped_ < q_.offset) {
+      if (skipped_ < offset_) {
         ++skipped_;
         continue;
       }
@@ -187,11 +194,11 @@ class QueryStream final : public ResultStream {
   }
   // OFFSET and LIMIT over buffered results.
   bool Window() {
-    if (skipped_ < q_.offset) {
+    if (skipped_ < offset_) {
       ++skipped_;
       return false;
     }
-    if (q_.limit >= 0 && emitted_ >= q_.limit) {
+    if (limit_ >= 0 && emitted_ >= limit_) {
       next_ = results_.size();
       return false;
     }
@@ -221,8 +228,8 @@ class QueryStream final : public ResultStream {
   }
 
   size_t SortCap() const {
-    if (q_.limit >= 0 && q_.offset + q_.limit < static_cast<int64_t>(kMaxSortedRows)) {
-      return static_cast<size_t>(q_.offset + q_.limit);
+    if (limit_ >= 0 && offset_ + limit_ < static_cast<int64_t>(kMaxSortedRows)) {
+      return static_cast<size_t>(offset_ + limit_);
     }
     return kMaxSortedRows;
   }
@@ -327,19 +334,31 @@ class QueryStream final : public ResultStream {
   Evaluator eval_;
   std::string ranges_;
   Status status_;
+  const int64_t limit_;
+  const int64_t offset_;
   std::vector<Values> results_;
   size_t next_ = 0;
   bool buffered_ = false;
   int64_t skipped_ = 0, emitted_ = 0, returned_ = 0;
 };
 
+// LIMIT's or OFFSET's value: the literal, or the parameter's value.
+Result<int64_t> Resolve(int64_t literal, const std::string& param, const Params& params, const char* what) {
+  if (param.empty()) return literal;
+  const Value& v = params.find(param)->second;  // present: checked before
+  if (v.is_null() || v.int64() < 0) {
+    return Status::InvalidArgument(fmt::format("{} expects a non-negative value, but @{} is {}", what, param, v.ToText()));
+  }
+  return v.int64();
+}
+
 class Prepared final : public PreparedQuery {
  public:
-  explicit Prepared(std::unique_ptr<BoundQuery> q) : q_(std::move(q)) {}
+  Prepared(Bigtable* bigtable, std::unique_ptr<BoundQuery> q) : bigtable_(bigtable), q_(std::move(q)) {}
   const std::vector<ResultColumn>& columns() const override { return q_->columns; }
   const ParamTypes& parameters() const override { return q_->parameters; }
 
-  Result<std::unique_ptr<ResultStream>> Execute(Bigtable* bigtable, const Params& params) const override {
+  Result<std::unique_ptr<ResultStream>> Execute(const Params& params) const override {
     for (const auto& [name, type] : q_->parameters) {
       auto it = params.find(name);
       if (it == params.end()) return Status::InvalidArgument(fmt::format("No value for query parameter @{}", name));
@@ -356,9 +375,12 @@ class Prepared final : public PreparedQuery {
     if (ranges.empty()) {
       rows = std::make_unique<EmptyRowStream>();
     } else {
-      LBT_ASSIGN_OR_RETURN(rows, bigtable->ReadRows(q_->table, request));
+      LBT_ASSIGN_OR_RETURN(rows, bigtable_->ReadRows(q_->table, request));
     }
-    return std::unique_ptr<ResultStream>(std::make_unique<QueryStream>(*q_, std::move(rows), params, ranges.ToString()));
+    LBT_ASSIGN_OR_RETURN(int64_t limit, Resolve(q_->limit, q_->limit_param, params, "LIMIT"));
+    LBT_ASSIGN_OR_RETURN(int64_t offset, Resolve(q_->offset, q_->offset_param, params, "OFFSET"));
+    return std::unique_ptr<ResultStream>(
+        std::make_unique<QueryStream>(*q_, std::move(rows), params, ranges.ToString(), limit, offset));
   }
 
  private:
@@ -368,6 +390,7 @@ class Prepared final : public PreparedQuery {
     Status status() const override { return Status::OK(); }
     ReadStats stats() const override { return {}; }
   };
+  Bigtable* bigtable_;
   std::unique_ptr<BoundQuery> q_;
 };
 
@@ -378,7 +401,7 @@ Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_v
   const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
   LBT_ASSIGN_OR_RETURN(TableSpec table, bigtable->GetTable(from.table));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), table, params, sql));
-  return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(std::move(bound)));
+  return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
 }
 
 }  // namespace lbt::sql

@@ -62,14 +62,43 @@ class PreparedQuery {
   virtual const ParamTypes& parameters() const = 0;
   // Runs the query. REQUIRES: a value of the declared type for every
   // parameter; a missing or mistyped one is InvalidArgument.
-  // `bigtable` must outlive the stream.
-  virtual Result<std::unique_ptr<ResultStream>> Execute(Bigtable* bigtable, const Params& params) const = 0;
+  virtual Result<std::unique_ptr<ResultStream>> Execute(const Params& params) const = 0;
 };
 
-// Parses and binds `sql` against its table's schema, read from `bigtable`.
-// Errors are InvalidArgument with the reason and, for syntax, the place
-// ("[at 1:15]"); a missing table is NotFound.
+// Where queries are prepared and run: here, over any Bigtable (Prepare
+// below), or by a service that runs GoogleSQL itself (a remote Bigtable's
+// PrepareQuery and ExecuteQuery; see Bigtable::query_service()).
+class QueryService {
+ public:
+  virtual ~QueryService() = default;
+  virtual Result<std::unique_ptr<PreparedQuery>> Prepare(std::string_view sql, const ParamTypes& params) = 0;
+};
+
+// Parses and binds `sql` against its table's schema, read from `bigtable`;
+// the query then runs here, reading rows from `bigtable`, which must
+// outlive it and its streams. Errors are InvalidArgument with the reason
+// and, for syntax, the place ("[at 1:15]"); a missing table is NotFound.
+// The stats of its streams count the rows read.
 Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params);
+
+// The QueryService that Prepare above is.
+class LocalQueryService final : public QueryService {
+ public:
+  explicit LocalQueryService(Bigtable* bigtable) : bigtable_(bigtable) {}
+  Result<std::unique_ptr<PreparedQuery>> Prepare(std::string_view sql, const ParamTypes& params) override {
+    return sql::Prepare(bigtable_, sql, params);
+  }
+
+ private:
+  Bigtable* bigtable_;
+};
+
+// The service that runs queries on `bigtable`: its own if it has one, else
+// `local`, which runs them here over it.
+inline QueryService* QueryServiceFor(Bigtable* bigtable, LocalQueryService* local) {
+  QueryService* own = bigtable->query_service();
+  return own != nullptr ? own : local;
+}
 
 }  // namespace lbt::sql
 

@@ -53,7 +53,9 @@ TEST(GcPolicyTextTest, RejectsMalformedPolicies) {
                           "and maxversions=1", "maxversions=1 maxage=1d"}) {
     Result<GcRule> r = ParseGcPolicy(bad);
     EXPECT_FALSE(r.ok()) << "'" << bad << "' parsed";
-    if (!r.ok()) EXPECT_NE(r.status().message().find("GC policy"), std::string::npos) << r.status().message();
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find("GC policy"), std::string::npos) << r.status().message();
+    }
   }
 }
 

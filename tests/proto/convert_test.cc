@@ -18,7 +18,9 @@ TEST(ConvertTest, TableNamesMapToTheLastSegment) {
                           "projects/p/clusters/i/tables/t", "projects/p/instances/i/tables/t/x"}) {
     Result<TableName> r = ParseTableName(bad, "table_name");
     EXPECT_FALSE(r.ok()) << bad;
-    if (!r.ok()) EXPECT_EQ(r.status().message().rfind("table_name: ", 0), 0u) << r.status().message();
+    if (!r.ok()) {
+      EXPECT_EQ(r.status().message().rfind("table_name: ", 0), 0u) << r.status().message();
+    }
   }
 }
 

@@ -42,6 +42,7 @@ declare -A emulator_words=(
   [file_error]="the emulator's message for an unknown family"
   [keep_going]="the emulator's message for an unknown family"
   [quoted_command]="the emulator's message for a missing table"
+  [sql]="the emulator does not run SQL: lbt notes that it runs queries on the client"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.
@@ -66,6 +67,24 @@ for file in "$cases"/*.cbt; do
   [ -n "${local_only[$name]:-}" ] || [ -n "${emulator_words[$name]:-}" ] && continue
   run emulator "$emulator_host" "$name"
 done
+# The emulator does not run SQL: lbt runs the queries on this side, over
+# ReadRows, prints what the local shell prints, and says so once.
+sql_here() {
+  local out="$results/sql.out" err="$results/sql.err"
+  (cd "$cases" && TZ=UTC LBT_HISTFILE=/dev/null BIGTABLE_EMULATOR_HOST="$emulator_host" \
+    "$lbt" -project cases -instance "sql-$$" --keep-going <sql.cbt >"$out" 2>"$err")
+  diff -u "$cases/sql.stdout" "$out" &&
+    [ "$(grep -c '^note: .* does not run SQL' "$err")" = 1 ] &&
+    diff -u "$cases/sql.stderr" <(grep -v '^note: .* does not run SQL' "$err")
+}
+if sql_here >"$results/sql.log" 2>&1; then
+  echo "ok   emulator sql, run on the client"
+else
+  echo "FAIL emulator sql, run on the client" >&2
+  cat "$results/sql.log" "$results/sql.err" >&2
+  failed=1
+fi
+
 # A table moved from a local database to the instance and back, through
 # pipes, comes back cell for cell (binary values and timestamps included).
 move() {

@@ -47,7 +47,9 @@ class AdminServiceTest : public ServerTest {
     google::longrunning::Operation op;
     grpc::ClientContext context;
     grpc::Status s = admin_->UpdateTable(&context, request, &op);
-    if (s.ok()) EXPECT_TRUE(op.done());
+    if (s.ok()) {
+      EXPECT_TRUE(op.done());
+    }
     return s;
   }
 

@@ -93,7 +93,9 @@ class ServerTest : public ::testing::Test {
       if (response.has_request_stats()) result.stats = response.request_stats();
     }
     result.status = stream->Finish();
-    if (result.status.ok()) EXPECT_TRUE(assembler.Finish().ok());
+    if (result.status.ok()) {
+      EXPECT_TRUE(assembler.Finish().ok());
+    }
     return result;
   }
 

@@ -43,7 +43,7 @@ class QueryTest : public ::testing::Test {
     Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, types);
     EXPECT_TRUE(q.ok()) << sql << ": " << q.status().ToString();
     if (!q.ok()) return {};
-    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute(bigtable_.get(), params);
+    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute(params);
     EXPECT_TRUE(stream.ok()) << stream.status().ToString();
     if (!stream.ok()) return {};
     std::vector<std::string> out;
@@ -61,7 +61,7 @@ class QueryTest : public ::testing::Test {
   Status Error(const std::string& sql) {
     Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, {});
     if (!q.ok()) return q.status();
-    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute(bigtable_.get(), {});
+    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute({});
     if (!stream.ok()) return stream.status();
     for (Values row; (*stream)->Next(&row);) {
     }
@@ -150,6 +150,30 @@ TEST_F(QueryTest, KeyPredicatesReadOnlyTheirRanges) {
 TEST_F(QueryTest, Parameters) {
   EXPECT_EQ(Rows("SELECT _key FROM mobile WHERE _key = @k", nullptr, {{"k", Value::Bytes("phone#5c10102#20190501")}}),
             (Lines{"phone#5c10102#20190501"}));
+  // LIMIT and OFFSET take INT64 parameters too.
+  EXPECT_EQ(Rows("SELECT _key FROM mobile ORDER BY _key LIMIT @n OFFSET @skip", nullptr,
+                 {{"n", Value::Int64(1)}, {"skip", Value::Int64(1)}}),
+            (Lines{"phone#4c410523#20190502"}));
+  Result<std::unique_ptr<PreparedQuery>> negative =
+      Prepare(bigtable_.get(), "SELECT _key FROM mobile LIMIT @n", {{"n", Type::Int64()}});
+  ASSERT_OK(negative.status());
+  EXPECT_FALSE((*negative)->Execute({{"n", Value::Int64(-1)}}).ok());
+  EXPECT_FALSE(Prepare(bigtable_.get(), "SELECT _key FROM mobile LIMIT @n", {{"n", Type::String()}}).ok());
+}
+
+TEST_F(QueryTest, ParameterBindingsBeforeAQuery) {
+  size_t start = 0;
+  Result<std::vector<ParameterBinding>> b =
+      ParseParameterBindings("@k=b'phone#1' @n=-5 @s='x' @t=TIMESTAMP '2019-05-01 00:00:00' SELECT 1", &start);
+  ASSERT_OK(b.status());
+  ASSERT_EQ(b->size(), 4u);
+  EXPECT_EQ((*b)[0].value.type()->ToString(), "BYTES");
+  EXPECT_EQ((*b)[1].value.int64(), -5);
+  EXPECT_EQ((*b)[2].value.type()->ToString(), "STRING");
+  EXPECT_EQ((*b)[3].value.int64(), 1556668800000000);
+  EXPECT_EQ(std::string("@k=b'phone#1' @n=-5 @s='x' @t=TIMESTAMP '2019-05-01 00:00:00' SELECT 1").substr(start),
+            "SELECT 1");
+  EXPECT_FALSE(ParseParameterBindings("@k=foo SELECT 1", &start).ok());
 }
 
 TEST_F(QueryTest, ErrorsNameTheProblem) {

@@ -1,0 +1,155 @@
+#include "remote/remote_query.h"
+
+#include <deque>
+#include <thread>
+
+#include "proto/grpc_status.h"
+#include "proto/query_convert.h"
+
+namespace lbt {
+
+namespace {
+
+namespace v2 = ::google::bigtable::v2;
+
+// A broken result stream resumes this many times at most.
+constexpr int kMaxResumes = 8;
+
+bool Resumable(const Status& s) {
+  return s.code() == Status::Code::kUnavailable || s.code() == Status::Code::kAborted;
+}
+
+class RemoteResultStream final : public sql::ResultStream {
+ public:
+  RemoteResultStream(RemoteCalls* calls, v2::ExecuteQueryRequest request, std::vector<sql::ResultColumn> columns)
+      : calls_(calls), request_(std::move(request)), assembler_(std::move(columns)) {}
+  ~RemoteResultStream() override { Stop(); }
+
+  bool Next(sql::Values* row) override {
+    while (ready_.empty()) {
+      if (done_) return false;
+      Pull();
+    }
+    *row = std::move(ready_.front());
+    ready_.pop_front();
+    ++stats_.rows_returned;
+    return true;
+  }
+  Status status() const override { return status_; }
+  sql::QueryStats stats() const override { return stats_; }
+
+ private:
+  void Start() {
+    request_.set_resume_token(assembler_.resume_token());
+    call_ = std::make_unique<Call>(calls_, calls_->NewContext("name", request_.instance_name()));
+    reader_ = calls_->data()->ExecuteQuery(call_->get(), request_);
+  }
+  void Stop() {
+    if (reader_ == nullptr) return;
+    call_->get()->TryCancel();
+    reader_->Finish();
+    reader_.reset();
+    call_.reset();
+  }
+  // Reads one response, or ends the call and decides between resuming,
+  // finishing and failing.
+  void Pull() {
+    if (reader_ == nullptr) Start();
+    v2::ExecuteQueryResponse response;
+    if (reader_->Read(&response)) {
+      if (!response.has_results()) return;  // metadata: known from PrepareQuery
+      Status s = assembler_.Add(response.results(), &ready_);
+      if (!s.ok()) Fail(s);
+      return;
+    }
+    Status s = proto::FromGrpcStatus(reader_->Finish());
+    reader_.reset();
+    call_.reset();
+    if (s.ok()) s = assembler_.Finish();
+    if (s.ok()) {
+      done_ = true;
+      return;
+    }
+    if (!Resumable(s) || ++resumes_ > kMaxResumes) return Fail(s);
+    assembler_.DiscardUnconfirmed();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20 << std::min(resumes_, 6)));
+  }
+  void Fail(Status s) {
+    Stop();
+    status_ = std::move(s);
+    ready_.clear();
+    done_ = true;
+  }
+
+  RemoteCalls* calls_;
+  v2::ExecuteQueryRequest request_;
+  proto::ResultAssembler assembler_;
+  std::unique_ptr<Call> call_;
+  std::unique_ptr<grpc::ClientReader<v2::ExecuteQueryResponse>> reader_;
+  std::deque<sql::Values> ready_;
+  int resumes_ = 0;
+  bool done_ = false;
+  Status status_;
+  sql::QueryStats stats_;
+};
+
+class RemotePrepared final : public sql::PreparedQuery {
+ public:
+  RemotePrepared(RemoteCalls* calls, std::string bytes, std::vector<sql::ResultColumn> columns,
+                 sql::ParamTypes parameters)
+      : calls_(calls), bytes_(std::move(bytes)), columns_(std::move(columns)), parameters_(std::move(parameters)) {}
+
+  const std::vector<sql::ResultColumn>& columns() const override { return columns_; }
+  const sql::ParamTypes& parameters() const override { return parameters_; }
+
+  Result<std::unique_ptr<sql::ResultStream>> Execute(const sql::Params& params) const override {
+    v2::ExecuteQueryRequest request;
+    request.set_instance_name(calls_->instance_name());
+    request.set_app_profile_id(calls_->app_profile());
+    request.set_prepared_query(bytes_);
+    for (const auto& [name, value] : params) {
+      v2::Value& v = (*request.mutable_params())[name];
+      v = proto::ToProto(value);
+      *v.mutable_type() = proto::ToProto(*value.type());
+    }
+    return std::unique_ptr<sql::ResultStream>(std::make_unique<RemoteResultStream>(calls_, std::move(request), columns_));
+  }
+
+ private:
+  RemoteCalls* calls_;
+  std::string bytes_;
+  std::vector<sql::ResultColumn> columns_;
+  sql::ParamTypes parameters_;
+};
+
+class RemoteQueryService final : public sql::QueryService {
+ public:
+  explicit RemoteQueryService(RemoteCalls* calls) : calls_(calls) {}
+
+  Result<std::unique_ptr<sql::PreparedQuery>> Prepare(std::string_view sql, const sql::ParamTypes& params) override {
+    v2::PrepareQueryRequest request;
+    request.set_instance_name(calls_->instance_name());
+    request.set_app_profile_id(calls_->app_profile());
+    request.set_query(std::string(sql));
+    request.mutable_proto_format();
+    for (const auto& [name, type] : params) (*request.mutable_param_types())[name] = proto::ToProto(*type);
+    v2::PrepareQueryResponse response;
+    Call call(calls_, calls_->NewContext("name", request.instance_name()));
+    LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(calls_->data()->PrepareQuery(call.get(), request, &response)));
+    LBT_ASSIGN_OR_RETURN(std::vector<sql::ResultColumn> columns,
+                         proto::ColumnsFromProto(response.metadata(), "metadata"));
+    return std::unique_ptr<sql::PreparedQuery>(
+        std::make_unique<RemotePrepared>(calls_, response.prepared_query(), std::move(columns), params));
+  }
+
+ private:
+  RemoteCalls* calls_;
+};
+
+}  // namespace
+
+std::unique_ptr<sql::QueryService> NewRemoteQueryService(RemoteCalls* calls) {
+  return std::make_unique<RemoteQueryService>(calls);
+}
+
+}  // namespace lbt

@@ -1,0 +1,224 @@
+// PrepareQuery and ExecuteQuery as clients drive them: prepare, then
+// execute the prepared bytes, reassembling rows as a client must.
+
+#include "server/query_requests.h"
+
+#include <gtest/gtest.h>
+
+#include "proto/query_convert.h"
+#include "tests/server/server_fixture.h"
+
+namespace lbt::testing {
+namespace {
+
+// What an ExecuteQuery call returned.
+struct QueryResult {
+  grpc::Status status;
+  std::vector<std::vector<std::string>> rows;  // each value as text
+  int metadata_responses = 0;
+  int result_responses = 0;
+  std::string last_token;
+};
+
+class QueryServiceTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    CreateTable("mobile", {"stats_summary"});
+    for (const char* key : {"phone#4c410523#20190501", "phone#4c410523#20190502", "phone#5c10102#20190501",
+                            "tablet#a0b81f74#20190501"}) {
+      ASSERT_TRUE(MutateRow("mobile", key, {Mutation::SetCell("stats_summary", "os_build", "PQ2A", 1000)}).ok());
+    }
+  }
+
+  grpc::Status Prepare(const std::string& query, const std::map<std::string, v2::Type>& types,
+                       v2::PrepareQueryResponse* response) {
+    v2::PrepareQueryRequest request;
+    request.set_instance_name(kInstance);
+    request.set_query(query);
+    request.mutable_proto_format();
+    for (const auto& [name, type] : types) (*request.mutable_param_types())[name] = type;
+    grpc::ClientContext context;
+    return bigtable_->PrepareQuery(&context, request, response);
+  }
+
+  QueryResult Execute(const v2::ExecuteQueryRequest& request, const std::vector<sql::ResultColumn>& columns) {
+    QueryResult result;
+    grpc::ClientContext context;
+    auto stream = bigtable_->ExecuteQuery(&context, request);
+    proto::ResultAssembler assembler(columns);
+    std::deque<sql::Values> ready;
+    v2::ExecuteQueryResponse response;
+    while (stream->Read(&response)) {
+      if (response.has_metadata()) {
+        ++result.metadata_responses;
+        continue;
+      }
+      ++result.result_responses;
+      Status s = assembler.Add(response.results(), &ready);
+      EXPECT_TRUE(s.ok()) << s.ToString();
+    }
+    result.status = stream->Finish();
+    EXPECT_TRUE(assembler.Finish().ok());
+    result.last_token = assembler.resume_token();
+    for (const sql::Values& row : ready) {
+      std::vector<std::string> texts;
+      for (const sql::Value& v : row) texts.push_back(v.ToText());
+      result.rows.push_back(texts);
+    }
+    return result;
+  }
+
+  // Prepares and executes `query`, with `params` typed by their values.
+  QueryResult Run(const std::string& query, const sql::Params& params = {}, const std::string& resume_token = "") {
+    std::map<std::string, v2::Type> types;
+    for (const auto& [name, value] : params) types[name] = proto::ToProto(*value.type());
+    v2::PrepareQueryResponse prepared;
+    grpc::Status s = Prepare(query, types, &prepared);
+    if (!s.ok()) return QueryResult{s};
+    Result<std::vector<sql::ResultColumn>> columns = proto::ColumnsFromProto(prepared.metadata(), "metadata");
+    EXPECT_TRUE(columns.ok());
+    v2::ExecuteQueryRequest request;
+    request.set_instance_name(kInstance);
+    request.set_prepared_query(prepared.prepared_query());
+    request.set_resume_token(resume_token);
+    for (const auto& [name, value] : params) (*request.mutable_params())[name] = proto::ToProto(value);
+    return Execute(request, *columns);
+  }
+};
+
+using Rows = std::vector<std::vector<std::string>>;
+
+TEST_F(QueryServiceTest, PreparesThenExecutesWithParameters) {
+  v2::PrepareQueryResponse prepared;
+  v2::Type bytes;
+  bytes.mutable_bytes_type();
+  ASSERT_TRUE(Prepare("SELECT _key, stats_summary['os_build'] AS build FROM mobile WHERE STARTS_WITH(_key, @p)",
+                      {{"p", bytes}}, &prepared)
+                  .ok());
+  ASSERT_EQ(prepared.metadata().proto_schema().columns_size(), 2);
+  EXPECT_EQ(prepared.metadata().proto_schema().columns(1).name(), "build");
+  EXPECT_TRUE(prepared.metadata().proto_schema().columns(1).type().has_bytes_type());
+  EXPECT_GT(prepared.valid_until().seconds(), 0);
+
+  QueryResult r = Run("SELECT _key FROM mobile WHERE STARTS_WITH(_key, @p)", {{"p", sql::Value::Bytes("phone#4c")}});
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(r.rows, (Rows{{"phone#4c410523#20190501"}, {"phone#4c410523#20190502"}}));
+  // A prepared query's metadata came with PrepareQuery: clients refuse it here.
+  EXPECT_EQ(r.metadata_responses, 0);
+  EXPECT_EQ(r.last_token, server::kFinalResumeToken);
+}
+
+TEST_F(QueryServiceTest, AnEmptyResultStillEndsWithTheFinalToken) {
+  QueryResult r = Run("SELECT _key FROM mobile WHERE _key = 'nobody'");
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_TRUE(r.rows.empty());
+  EXPECT_EQ(r.result_responses, 1);
+  EXPECT_EQ(r.last_token, server::kFinalResumeToken);
+}
+
+TEST_F(QueryServiceTest, ResumingSkipsTheRowsAlreadyDelivered) {
+  QueryResult r = Run("SELECT _key FROM mobile", {}, server::ResumeToken(3));
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ(r.rows, (Rows{{"tablet#a0b81f74#20190501"}}));
+  QueryResult done = Run("SELECT _key FROM mobile", {}, std::string(server::kFinalResumeToken));
+  ASSERT_TRUE(done.status.ok());
+  EXPECT_TRUE(done.rows.empty());
+  EXPECT_EQ(done.last_token, server::kFinalResumeToken);
+}
+
+// Results past one batch arrive in several, each closed by a checksum and a
+// token, so that a client can resume between them.
+TEST_F(QueryServiceTest, ALargeResultArrivesInSeveralBatches) {
+  const std::string value(100000, 'v');
+  for (int i = 0; i < 30; ++i) {
+    grpc::Status s = MutateRow("mobile", fmt::format("big#{:02}", i), {Mutation::SetCell("stats_summary", "blob", value, 1000)});
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  QueryResult r = Run("SELECT _key, stats_summary['blob'] FROM mobile WHERE STARTS_WITH(_key, 'big#')");
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(r.rows.size(), 30u);
+  EXPECT_GE(r.result_responses, 3);
+  EXPECT_EQ(r.rows[29][0], "big#29");
+}
+
+TEST_F(QueryServiceTest, ErrorsAreInvalidArgumentOrNotFoundAndNameTheProblem) {
+  struct Case {
+    std::string query;
+    grpc::StatusCode code;
+    std::string message_part;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"SELECT FOO(_key) FROM mobile", grpc::StatusCode::INVALID_ARGUMENT, "Function not found: FOO"},
+           {"SELECT * FROM mobile JOIN other ON TRUE", grpc::StatusCode::INVALID_ARGUMENT, "not supported"},
+           {"SELECT _key FROM nosuch", grpc::StatusCode::NOT_FOUND, "nosuch"},
+           {"SELEC _key FROM mobile", grpc::StatusCode::INVALID_ARGUMENT, "Syntax error"},
+       }) {
+    QueryResult r = Run(c.query);
+    EXPECT_EQ(r.status.error_code(), c.code) << c.query << ": " << r.status.error_message();
+    EXPECT_NE(r.status.error_message().find(c.message_part), std::string::npos) << r.status.error_message();
+  }
+}
+
+TEST_F(QueryServiceTest, ExecuteChecksItsRequest) {
+  v2::PrepareQueryResponse prepared;
+  v2::Type int64;
+  int64.mutable_int64_type();
+  grpc::Status s = Prepare("SELECT _key FROM mobile LIMIT @n", {{"n", int64}}, &prepared);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  auto refused = [&](v2::ExecuteQueryRequest request, const std::string& field) {
+    request.set_instance_name(request.instance_name().empty() ? kInstance : request.instance_name());
+    QueryResult r = Execute(request, {{"_key", sql::Type::Bytes()}});
+    EXPECT_EQ(r.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << field;
+    EXPECT_EQ(r.status.error_message().rfind(field, 0), 0u) << r.status.error_message();
+  };
+  v2::ExecuteQueryRequest request;
+  request.set_prepared_query(prepared.prepared_query());
+  (*request.mutable_params())["n"].set_string_value("2");
+  refused(request, "params[n]");
+  (*request.mutable_params())["n"] = v2::Value();
+  (*request.mutable_params())["n"].mutable_type()->mutable_string_type();
+  refused(request, "params[n].type");
+  v2::ExecuteQueryRequest garbage;
+  garbage.set_prepared_query("not one of ours");
+  refused(garbage, "prepared_query");
+  v2::ExecuteQueryRequest neither;
+  refused(neither, "prepared_query");
+  v2::ExecuteQueryRequest bad_instance = request;
+  bad_instance.set_instance_name("projects/p");
+  refused(bad_instance, "instance_name");
+  // A well-typed value goes through, without its type as the client may send it.
+  (*request.mutable_params())["n"] = v2::Value();
+  (*request.mutable_params())["n"].set_int_value(2);
+  request.set_instance_name(kInstance);
+  QueryResult r = Execute(request, {{"_key", sql::Type::Bytes()}});
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(r.rows.size(), 2u);
+}
+
+TEST_F(QueryServiceTest, TheDeprecatedQueryFieldStillWorksWithItsMetadataFirst) {
+  v2::ExecuteQueryRequest request;
+  request.set_instance_name(kInstance);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  request.set_query("SELECT _key FROM mobile WHERE _key < @k");
+#pragma GCC diagnostic pop
+  v2::Value& k = (*request.mutable_params())["k"];
+  k.set_bytes_value("phone#5");
+  k.mutable_type()->mutable_bytes_type();
+  QueryResult r = Execute(request, {{"_key", sql::Type::Bytes()}});
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(r.metadata_responses, 1);
+  EXPECT_EQ(r.rows.size(), 2u);
+}
+
+TEST(ResumeTokenTest, RoundTripsAndRefusesStrangers) {
+  EXPECT_EQ(*server::RowsBeforeResumeToken(server::ResumeToken(12)), 12);
+  EXPECT_EQ(*server::RowsBeforeResumeToken(server::kFinalResumeToken), -1);
+  for (const char* bad : {"", "lbt-rows:", "lbt-rows:x", "lbt-rows:-1", "other:5"}) {
+    EXPECT_FALSE(server::RowsBeforeResumeToken(bad).ok()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace lbt::testing
