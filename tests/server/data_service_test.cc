@@ -264,12 +264,12 @@ TEST_F(DataServiceTest, BadReadsAreRefusedAsProductionRefusesThem) {
 }
 
 TEST_F(DataServiceTest, RpcsLbtDoesNotServeSayWhich) {
-  v2::PrepareQueryRequest request;
-  v2::PrepareQueryResponse response;
+  v2::GetClientConfigurationRequest request;
+  v2::ClientConfiguration response;
   grpc::ClientContext context;
-  grpc::Status s = bigtable_->PrepareQuery(&context, request, &response);
+  grpc::Status s = bigtable_->GetClientConfiguration(&context, request, &response);
   EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(s.error_message().find("PrepareQuery"), std::string::npos);
+  EXPECT_NE(s.error_message().find("GetClientConfiguration"), std::string::npos);
 }
 
 // Writers and readers on many threads at once: every acknowledged write is
