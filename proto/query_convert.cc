@@ -318,8 +318,10 @@ bool ResultBatcher::Add(const sql::Values& row) {
 
 v2::PartialResultSet ResultBatcher::Take(std::string resume_token) {
   v2::PartialResultSet out;
+  // No estimated_batch_size: it sizes a batch still to come, and each batch
+  // here arrives whole in one message (Node's client even misreads an
+  // estimate sent beside the checksum as data pending).
   if (!batch_.empty()) {
-    out.set_estimated_batch_size(static_cast<int32_t>(batch_.size()));
     out.set_batch_checksum(Crc32c(batch_));
     out.mutable_proto_rows_batch()->set_batch_data(std::move(batch_));
     batch_.clear();

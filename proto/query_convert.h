@@ -62,8 +62,8 @@ class ResultBatcher {
   // Adds one row; returns true when the batch is ready to send.
   bool Add(const sql::Values& row);
   bool empty() const { return batch_.empty(); }
-  // The pending rows as one PartialResultSet (batch_data, its checksum,
-  // its size estimate) that ends at `resume_token`; the batch is emptied.
+  // The pending rows as one PartialResultSet (batch_data and its checksum)
+  // that ends at `resume_token`; the batch is emptied.
   // With no rows pending it carries only the token.
   v2::PartialResultSet Take(std::string resume_token);
 

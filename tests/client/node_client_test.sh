@@ -133,7 +133,17 @@ main() {
   run_workload "$lbt_host" "$results/lbt-restarted.json" --only persist.
   stop_lbt
 
+  "$lbt" --db "$work/sql-db" <"$here/../sql/corpus/seeds.cbt" >/dev/null || fail "could not load the SQL corpus's data"
+  start_lbt "$work/sql-db" "$results/lbt-sql.log"
+  local sql_status=0
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 120 node "$here/../sql/corpus.mjs" client \
+    >"$results/sql-corpus.txt") || sql_status=1
+  stop_lbt
+
   local status=0
+  echo "== the SQL corpus through the Node client's executeQuery against lbt serve"
+  cat "$results/sql-corpus.txt"
+  [ "$sql_status" -eq 0 ] || status=1
   echo "== the Node client against the emulator and lbt serve"
   node "$here/compare.mjs" "$results/emulator.json" "$results/lbt.json" || status=1
   echo "== lbt serve after a restart on the same database"
