@@ -16,6 +16,9 @@
 #include "engine/database.h"
 #include "filter/row_filter.h"
 #include "engine/key_codec.h"
+#include "engine/local_bigtable.h"
+#include "sql/parser.h"
+#include "sql/query.h"
 
 namespace lbt::fuzz {
 
@@ -105,11 +108,55 @@ void KeyCodec(const uint8_t* data, size_t size) {
         back.timestamp == ts);
 }
 
+namespace {
+
+// A small table to run parsed queries on: bytes, an aggregate family and
+// history, so that binding and evaluation see every kind of column.
+LocalBigtable* SqlTable() {
+  static std::unique_ptr<Database> db = [] {
+    std::string dir = (std::filesystem::temp_directory_path() / ("lbt-fuzz-sql-" + std::to_string(getpid()))).string();
+    std::filesystem::remove_all(dir);
+    auto opened = Database::Open(dir);
+    if (!opened.ok()) std::abort();
+    Database* d = opened->get();
+    Check(d->CreateTable("t", {{"cf", {}, ValueType::kBytes}, {"n", {}, ValueType::kIntSum}}).ok());
+    Check(d->MutateRow("t", "a#1", {Mutation::SetCell("cf", "q", "v1", 1000), Mutation::SetCell("cf", "q", "v2", 2000),
+                                    Mutation::SetCell("cf", std::string("\xff", 1), std::string("\0\x01", 2), 3000)})
+              .ok());
+    Check(d->MutateRow("t", "b#2", {Mutation::AddToCell("n", "c", 5, 1000)}).ok());
+    return std::move(opened).value();
+  }();
+  static LocalBigtable bigtable(db.get());
+  return &bigtable;
+}
+
+}  // namespace
+
+void SqlQuery(const uint8_t* data, size_t size) {
+  const std::string_view text = Text(data, size);
+  Result<std::unique_ptr<sql::Select>> parsed = sql::Parse(text);
+  size_t start = 0;
+  (void)sql::ParseParameterBindings(text, &start);
+  Check(start <= text.size());
+  if (!parsed.ok()) {
+    Check(parsed.status().code() == Status::Code::kInvalidArgument);
+    return;
+  }
+  // Whatever parses is bound and run; a query that binds must run to its
+  // end or stop with a status, and its rows must be as wide as its columns.
+  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(SqlTable(), text, {});
+  if (!query.ok()) return;
+  if (!(*query)->parameters().empty()) return;
+  Result<std::unique_ptr<sql::ResultStream>> rows = (*query)->Execute({});
+  if (!rows.ok()) return;
+  for (sql::Values row; (*rows)->Next(&row);) Check(row.size() == (*query)->columns().size());
+}
+
 const std::vector<NamedTarget>& AllTargets() {
   static const std::vector<NamedTarget> targets = {
       {"tokenizer", Tokenizer},     {"hbase_syntax", HBaseSyntax}, {"filter_json", FilterJson},
       {"hbase_filter", HBaseFilter}, {"gc_policy", GcPolicy},       {"importers", Importers},
-      {"key_codec", KeyCodec}};
+      {"key_codec", KeyCodec},     {"sql_query", SqlQuery}};
   return targets;
 }
 

@@ -22,6 +22,7 @@ void HBaseFilter(const uint8_t* data, size_t size);   // HBase filter language, 
 void GcPolicy(const uint8_t* data, size_t size);      // GC expressions; printing round-trips
 void Importers(const uint8_t* data, size_t size);     // CSV and JSON lines imports
 void KeyCodec(const uint8_t* data, size_t size);      // cell keys decode; encoding round-trips
+void SqlQuery(const uint8_t* data, size_t size);      // GoogleSQL parsed, bound and run on a small table
 
 struct NamedTarget {
   const char* name;

@@ -1,0 +1,1 @@
+SELECT CASE WHEN _key BETWEEN b'a' AND b'b' THEN 'x' ELSE NULL END, IF(MAP_EMPTY(cf), 1, 2), ARRAY_LENGTH(MAP_KEYS(cf)) FROM t WHERE _key IN ('a#1', 'b#2') OR STARTS_WITH(_key, 'z')

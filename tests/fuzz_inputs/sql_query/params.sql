@@ -1,0 +1,1 @@
+@p=b'a' @n=-3 SELECT _key FROM t WHERE _key >= @p LIMIT @n

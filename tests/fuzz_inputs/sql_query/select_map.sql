@@ -1,0 +1,1 @@
+SELECT _key, cf['q'] FROM t WHERE _key LIKE 'a%'

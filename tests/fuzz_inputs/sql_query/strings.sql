@@ -1,0 +1,1 @@
+SELECT REGEXP_EXTRACT(CAST(_key AS STRING), r'(\d+)'), SPLIT('a,b', ',')[SAFE_OFFSET(3)], ARRAY_TO_STRING(['a', NULL], '-', 'x') FROM t(with_history => TRUE, latest_n => 1)

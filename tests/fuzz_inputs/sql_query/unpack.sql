@@ -1,0 +1,1 @@
+SELECT _key, _timestamp, cf FROM UNPACK((SELECT _key, cf FROM t(with_history => TRUE)))
