@@ -113,10 +113,11 @@ class InterleaveNode : public Node {
   explicit InterleaveNode(std::vector<NodePtr> children) : children_(std::move(children)) {}
   void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
     std::vector<Cell> merged;
-    for (const NodePtr& child : children_) {
-      std::vector<Cell> copy = *cells;
-      child->Eval(ctx, &copy);
-      std::move(copy.begin(), copy.end(), std::back_inserter(merged));
+    for (size_t i = 0; i < children_.size(); ++i) {
+      // The last branch takes the row itself rather than a copy.
+      std::vector<Cell> input = i + 1 < children_.size() ? *cells : std::move(*cells);
+      children_[i]->Eval(ctx, &input);
+      std::move(input.begin(), input.end(), std::back_inserter(merged));
     }
     // Duplicates stay, in the order of the filters that produced them.
     MergeInStorageOrder(&merged);

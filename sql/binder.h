@@ -5,6 +5,7 @@
 #define LBT_SQL_BINDER_H_
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,23 @@ struct BoundFamily {
   bool aggregate = false;
   bool string = false;
   bool with_history = false;
+  // Whether the query reads the family as a map (when not, it is NULL in
+  // every input row), and, when it reads only some of its columns by a
+  // constant subscript (`cf['q']`), which ones: only those become values.
+  bool used = true;
+  std::set<std::string> only_columns;  // empty: every column
+  // Whether the family's cells are read at all: for its map, or for cell
+  // columns.
+  bool read = true;
+};
+
+// A column a query names by a constant subscript of a family without
+// history (`cf['q']`): an input slot of its own that holds the column's
+// latest value, or NULL, so that no map is built for it.
+struct BoundCellColumn {
+  size_t family = 0;  // index into BoundQuery::families
+  std::string qualifier;
+  TypePtr type;  // the family's value type
 };
 
 struct BoundAggregate {
@@ -38,7 +56,8 @@ struct BoundOrder {
   bool nulls_first = true;
 };
 
-// A query ready to run. Input rows are [_key, families..., (_timestamp)];
+// A query ready to run. Input rows are [_key, families..., cell columns...]
+// or, for UNPACK, [_key, families..., _timestamp];
 // grouped rows are [group keys..., aggregate results...].
 struct BoundQuery {
   std::unique_ptr<Select> select_ast;  // owns every Expr below
@@ -46,6 +65,10 @@ struct BoundQuery {
   std::string table;
   std::vector<BoundFamily> families;
   bool unpack = false;
+  // Whether any expression reads `_key`; when not, input rows carry NULL
+  // there instead of a copy of each key.
+  bool key_used = true;
+  std::vector<BoundCellColumn> cell_columns;
   ReadRequest read;  // without rows: those come from the WHERE clause per execution
 
   const Expr* where = nullptr;

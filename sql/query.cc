@@ -23,6 +23,13 @@ class Source {
 
   // Next input row, or false at the end (status() says whether that was an error).
   bool Next(Values* out) {
+    if (!q_.unpack) {
+      // One input row per table row, built in place.
+      if (!rows_->Next(&row_)) return false;
+      ++examined_;
+      Flatten(out);
+      return true;
+    }
     while (pending_.empty() || next_pending_ == pending_.size()) {
       pending_.clear();
       next_pending_ = 0;
@@ -46,7 +53,7 @@ class Source {
       const Cell& c = row_.cells[i];
       size_t end = i;
       while (end < row_.cells.size() && row_.cells[end].family == c.family && row_.cells[end].qualifier == c.qualifier) ++end;
-      if (c.family == f.name) {
+      if (c.family == f.name && (f.only_columns.empty() || f.only_columns.count(c.qualifier) != 0)) {
         Values history;
         for (size_t k = i; k < end; ++k) {
           if (timestamp && row_.cells[k].timestamp != *timestamp) continue;
@@ -76,16 +83,32 @@ class Source {
     return f.string ? Value::String(bytes) : Value::Bytes(bytes);
   }
 
-  void Expand() {
-    if (!q_.unpack) {
-      Values v;
-      v.reserve(q_.families.size() + 1);
-      v.push_back(Value::Bytes(row_.key));
-      for (const BoundFamily& f : q_.families) v.push_back(FamilyValue(f, std::nullopt));
-      pending_.push_back(std::move(v));
-      return;
+  // The row as [_key, families...]; what the query does not read is NULL.
+  void Flatten(Values* out) const {
+    out->clear();
+    out->reserve(q_.families.size() + 1);
+    out->push_back(q_.key_used ? Value::Bytes(row_.key) : Value::Null(Type::Bytes()));
+    for (const BoundFamily& f : q_.families) {
+      out->push_back(f.used ? FamilyValue(f, std::nullopt) : Value::Null(f.type));
     }
-    // One row per timestamp, newest first.
+    if (q_.cell_columns.empty()) return;
+    const size_t first = out->size();
+    for (const BoundCellColumn& c : q_.cell_columns) out->push_back(Value::Null(c.type));
+    // Cells come grouped by column, newest first: each column's first cell
+    // is its latest value.
+    for (size_t i = 0; i < row_.cells.size(); ++i) {
+      const Cell& cell = row_.cells[i];
+      if (i > 0 && cell.family == row_.cells[i - 1].family && cell.qualifier == row_.cells[i - 1].qualifier) continue;
+      for (size_t j = 0; j < q_.cell_columns.size(); ++j) {
+        const BoundCellColumn& c = q_.cell_columns[j];
+        const BoundFamily& f = q_.families[c.family];
+        if (cell.qualifier == c.qualifier && cell.family == f.name) (*out)[first + j] = CellValue(f, cell.value);
+      }
+    }
+  }
+
+  // UNPACK: one row per timestamp, newest first.
+  void Expand() {
     std::vector<int64_t> stamps;
     for (const Cell& c : row_.cells) {
       for (const BoundFamily& f : q_.families) {
@@ -127,6 +150,8 @@ struct GroupKeyEqual {
     return true;
   }
 };
+
+using Accumulators = std::vector<std::unique_ptr<Accumulator>>;
 
 class QueryStream final : public ResultStream {
  public:
@@ -261,7 +286,8 @@ class QueryStream final : public ResultStream {
   }
 
   Status Aggregate() {
-    std::unordered_map<Values, std::vector<std::unique_ptr<Accumulator>>, GroupKeyHash, GroupKeyEqual> groups;
+    if (q_.group_by.empty()) return AggregateAll();
+    std::unordered_map<Values, Accumulators, GroupKeyHash, GroupKeyEqual> groups;
     std::vector<Values> order;  // groups in first-seen order
     Values input;
     while (source_.Next(&input)) {
@@ -277,39 +303,59 @@ class QueryStream final : public ResultStream {
         if (groups.size() >= kMaxGroups) {
           return Status::ResourceExhausted(fmt::format("GROUP BY holds at most {} groups in memory", kMaxGroups));
         }
-        std::vector<std::unique_ptr<Accumulator>> accs;
-        for (const BoundAggregate& a : q_.aggregates) accs.push_back(a.function->create(a.type, a.arg_types));
         order.push_back(key);
-        it = groups.emplace(std::move(key), std::move(accs)).first;
+        it = groups.emplace(std::move(key), NewAccumulators()).first;
       }
-      for (size_t i = 0; i < q_.aggregates.size(); ++i) {
-        Values args;
-        for (const Expr* arg : q_.aggregates[i].args) {
-          LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*arg, input));
-          args.push_back(std::move(v));
-        }
-        LBT_RETURN_IF_ERROR(it->second[i]->Add(args));
-      }
+      LBT_RETURN_IF_ERROR(Accumulate(input, &it->second));
     }
     LBT_RETURN_IF_ERROR(source_.status());
-    // An aggregate without GROUP BY has one row even over no input.
-    if (groups.empty() && q_.group_by.empty()) {
-      std::vector<std::unique_ptr<Accumulator>> accs;
-      for (const BoundAggregate& a : q_.aggregates) accs.push_back(a.function->create(a.type, a.arg_types));
-      order.emplace_back();
-      groups.emplace(Values{}, std::move(accs));
+    for (const Values& key : order) LBT_RETURN_IF_ERROR(EmitGroup(key, groups.at(key)));
+    return Status::OK();
+  }
+
+  // An aggregate without GROUP BY: one group, which exists even over no
+  // input, and no hashing per row.
+  Status AggregateAll() {
+    Accumulators accs = NewAccumulators();
+    Values input;
+    while (source_.Next(&input)) {
+      LBT_ASSIGN_OR_RETURN(bool keep, Where(input));
+      if (keep) LBT_RETURN_IF_ERROR(Accumulate(input, &accs));
     }
-    for (const Values& key : order) {
-      Values grouped = key;
-      for (const auto& acc : groups.at(key)) grouped.push_back(acc->Finish());
-      if (q_.having != nullptr) {
-        LBT_ASSIGN_OR_RETURN(Value h, eval_.Eval(*q_.having, grouped));
-        if (h.is_null() || !h.boolean()) continue;
+    LBT_RETURN_IF_ERROR(source_.status());
+    return EmitGroup(Values{}, accs);
+  }
+
+  Accumulators NewAccumulators() const {
+    Accumulators accs;
+    for (const BoundAggregate& a : q_.aggregates) accs.push_back(a.function->create(a.type, a.arg_types));
+    return accs;
+  }
+
+  // Adds one input row to each aggregate of its group.
+  Status Accumulate(const Values& input, Accumulators* accs) {
+    for (size_t i = 0; i < q_.aggregates.size(); ++i) {
+      args_.clear();
+      for (const Expr* arg : q_.aggregates[i].args) {
+        LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*arg, input));
+        args_.push_back(std::move(v));
       }
-      LBT_ASSIGN_OR_RETURN(Values out, Project(grouped, q_.select));
-      LBT_RETURN_IF_ERROR(Keep(std::move(out)));
+      LBT_RETURN_IF_ERROR((*accs)[i]->Add(args_));
     }
     return Status::OK();
+  }
+
+  // A finished group as [keys..., aggregates...], through HAVING and the
+  // select list.
+  Status EmitGroup(const Values& key, const Accumulators& accs) {
+    Values grouped = key;
+    for (const auto& acc : accs) grouped.push_back(acc->Finish());
+    if (q_.having != nullptr) {
+      LBT_ASSIGN_OR_RETURN(Value h, eval_.Eval(*q_.having, grouped));
+      if (h.is_null() || !h.boolean()) return Status::OK();
+    }
+    LBT_ASSIGN_OR_RETURN(Values out, Project(grouped, q_.select));
+    return Keep(std::move(out));
   }
 
   Status Sort() {
@@ -337,6 +383,7 @@ class QueryStream final : public ResultStream {
   const int64_t limit_;
   const int64_t offset_;
   std::vector<Values> results_;
+  Values args_;  // an aggregate's arguments, reused row to row
   size_t next_ = 0;
   bool buffered_ = false;
   int64_t skipped_ = 0, emitted_ = 0, returned_ = 0;
