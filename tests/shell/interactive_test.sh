@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Drives the interactive shell in a real pseudo-terminal (tmux): typing a
 # command, completing a table name and an option with Tab, recalling a
-# line with Up, cancelling a line with Ctrl-C, continuing an open quote,
-# and leaving with Ctrl-D. Usage: interactive_test.sh LBT_BINARY
+# line with Up, cancelling a line with Ctrl-C, continuing an open quote and
+# a SELECT over several lines, and leaving with Ctrl-D.
+# Usage: interactive_test.sh LBT_BINARY
 set -euo pipefail
 lbt="$1"
 work="$(mktemp -d)"
@@ -89,6 +90,29 @@ keys "2' cf:cpu=0.7@1000" Enter
 keys 'count metrics' Enter
 wait_for '^2$'
 wait_prompt
+
+# A SELECT runs only once a line ends with ';': each line before it gets
+# the continuation prompt (had the shell run the first line alone, it would
+# have printed an error and a fresh prompt instead), and then the result
+# table comes. tmux reads a trailing ';' as its own separator: hence '\;'.
+wait_prompt
+continued=$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -cE '^ +\.\.> ' || true)
+keys 'SELECT _key,' Enter
+wait_for_count '^ +\.\.> ' $((continued + 1)) || fail "no continuation prompt after the first line of a SELECT"
+keys "  cf['cpu'] AS cpu" Enter
+wait_for "^ +\.\.>   cf\['cpu'\] AS cpu$"
+wait_for_count '^ +\.\.> ' $((continued + 2)) || fail "no continuation prompt after the second line of a SELECT"
+keys 'FROM metrics' Enter
+wait_for_count '^ +\.\.> ' $((continued + 3)) || fail "no continuation prompt after the third line of a SELECT"
+keys 'ORDER BY _key DESC\;' Enter
+wait_for '^\(2 rows\)$'
+screen=$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100)
+grep -qE '^_key +\| cpu$' <<<"$screen" || fail "the result table has no header"
+# The keys are host1 and host<newline>2 (from the quote above), which sorts
+# first ascending and so last here.
+rows=$(grep -A 4 -E '^_key +\| cpu$' <<<"$screen" | tail -n 3 | tr -s ' ')
+[ "$rows" = $'host1 | 0.5\nhost\\x0a2 | 0.7\n(2 rows)' ] ||
+  fail "the result table does not hold the rows in the order asked: $rows"
 
 wait_prompt
 keys 'cuont metrics' Enter
