@@ -119,8 +119,12 @@ if [ -n "$rows" ] && ! [[ "$rows" =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 if [ -n "${LBT_BINARY:-}" ]; then
-  lbt="$LBT_BINARY"
-  [ -x "$lbt" ] || { say "example.sh: LBT_BINARY=$lbt is not an executable"; exit 2; }
+  # Absolute, because the lesson runs from the data folder.
+  case "$LBT_BINARY" in
+    */*) lbt="$(cd "$(dirname "$LBT_BINARY")" 2>/dev/null && pwd)/$(basename "$LBT_BINARY")" ;;
+    *) lbt="$(command -v "$LBT_BINARY" || true)" ;;
+  esac
+  [ -n "$lbt" ] && [ -x "$lbt" ] || { say "example.sh: LBT_BINARY=$LBT_BINARY is not an executable"; exit 2; }
 else
   source "$ROOT/scripts/setup.sh"
   lbt="$LBT_BUILD_DIR/lbt"
@@ -151,12 +155,20 @@ node "$EXAMPLES/$lesson/generate.mjs" ${rows:+"$rows"} "$data"
 # or the script's own).
 cp "$EXAMPLES/$lesson/lesson.cbt" "$data/lesson.cbt"
 say "== $lesson: running lesson.cbt against $db"
+# lbt buffers what it prints to a pipe but not its messages, so the two
+# would interleave out of order: the messages (import counts, errors with
+# their line numbers) are kept aside and shown after the lesson.
 status=0
-(cd "$data" && "$lbt" --db "$db" --sync=off --echo --keep-going -f lesson.cbt) | fold_repeated_commands || status=$?
+(cd "$data" && "$lbt" --db "$db" --sync=off --echo --keep-going -f lesson.cbt 2>"$data/lesson.err") |
+  fold_repeated_commands || status=$?
 
 say ""
+if [ -s "$data/lesson.err" ]; then
+  say "== lbt's messages:"
+  sed 's/^/   /' "$data/lesson.err" >&2
+fi
 if [ "$status" -ne 0 ]; then
-  say "== $lesson: some steps failed (their errors are above); the others ran."
+  say "== $lesson: some steps failed (see lbt's messages); the others ran."
 fi
 say "== Data and heatmaps: $data"
 for file in "$data"/*.html "$data"/*.svg; do

@@ -4,8 +4,8 @@
 //   balloons_tall.jsonl  one row per reading:   us-west2#3698#2021-03-05-1204
 //                        columns m:pressure, m:temperature, m:humidity, m:altitude
 //   balloons_wide.jsonl  one row per balloon:   us-west2#3698
-//                        one column per reading and measurement:
-//                        m:2021-03-05-1204#pressure, m:2021-03-05-1204#temperature, ...
+//                        a family per measurement and a column per minute:
+//                        pressure:2021-03-05-1204, temperature:2021-03-05-1204, ...
 //
 //   node generate.mjs [ROWS] [OUT_DIR]
 //
@@ -101,6 +101,6 @@ for (const r of readings) {
   ];
   tall.row(`${r.b.region}#${r.b.id}#${minute}`, values.map(([name, value]) => ['m', name, ts, value]));
   // The wide table gets the same cells, appended to the balloon's one row.
-  wide.row(`${r.b.region}#${r.b.id}`, values.map(([name, value]) => ['m', `${minute}#${name}`, ts, value]));
+  wide.row(`${r.b.region}#${r.b.id}`, values.map(([name, value]) => [name, minute, ts, value]));
 }
 report([tall.close(), wide.close()]);
