@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "commands/hbase_syntax.h"
+#include "commands/lab_commands.h"
 #include "commands/tokenizer.h"
 
 namespace lbt {
@@ -36,6 +37,7 @@ CommandSpec HBaseCommand(std::string_view name, std::string_view usage, std::str
 const std::vector<CommandSpec>& AllCommands() {
   static const std::vector<CommandSpec> commands = [] {
     std::vector<CommandSpec> all = CbtCommands();
+    for (CommandSpec& spec : LabCommands()) all.push_back(std::move(spec));
     for (CommandSpec& spec : HBaseCommands()) all.push_back(std::move(spec));
     // Run by the shell and the script runner around the commands above;
     // here for help, completion and "did you mean".
@@ -143,6 +145,18 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
 
 namespace lbt {
 
+bool FirstWordIs(std::string_view statement, std::string_view word, std::string* rest) {
+  const size_t start = statement.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || statement.substr(start, word.size()) != word) return false;
+  const size_t after = start + word.size();
+  if (after < statement.size() && std::string_view(" \t\r\n").find(statement[after]) == std::string_view::npos) {
+    return false;
+  }
+  const size_t next = statement.find_first_not_of(" \t\r\n", after);
+  *rest = next == std::string_view::npos ? "" : std::string(statement.substr(next));
+  return true;
+}
+
 bool IsSqlStatement(std::string_view statement, std::string* query) {
   size_t start = statement.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos) return false;
@@ -232,8 +246,13 @@ CommandOutcome RunHBase(Session* session, Output* out, Output* err, std::string_
 
 CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement) {
   if (IsHBaseStatement(statement)) return RunHBase(session, out, err, statement);
-  // SQL keeps its quotes: the query goes to `sql` as written.
+  // SQL keeps its quotes: the query goes to `sql` as written. So does the
+  // command `explain` shows, which may be in either dialect.
   if (std::string query; IsSqlStatement(statement, &query)) return RunCommand(session, out, err, {"sql", query});
+  if (std::string rest; FirstWordIs(statement, "explain", &rest)) {
+    return RunCommand(session, out, err, rest.empty() ? std::vector<std::string>{"explain"}
+                                                      : std::vector<std::string>{"explain", rest});
+  }
   Result<std::vector<std::string>> words = Tokenize(statement);
   if (!words.ok()) return {words.status(), false};
   return RunCommand(session, out, err, *words);

@@ -118,6 +118,10 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
 // an HBase command, or it is `count` with a quoted table ('t') or options.
 bool IsHBaseStatement(std::string_view statement);
 
+// True if the first word of `statement` is `word`; sets *rest to the text
+// after it as written (quotes kept).
+bool FirstWordIs(std::string_view statement, std::string_view word, std::string* rest);
+
 // True if `statement` is a SQL query: it starts with SELECT (any case), or
 // it is `sql <query>`. Sets *query to the query's text as written.
 bool IsSqlStatement(std::string_view statement, std::string* query);

@@ -1,0 +1,94 @@
+// ForwardingBigtable: a Bigtable that passes every operation to another
+// one. Subclasses override the few operations they watch or change (the
+// shell's `explain` records the reads a command makes).
+//
+// The target is not owned and must outlive this object. Threading: as the
+// target's.
+
+#ifndef LBT_API_FORWARDING_BIGTABLE_H_
+#define LBT_API_FORWARDING_BIGTABLE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/bigtable.h"
+
+namespace lbt {
+
+class ForwardingBigtable : public Bigtable {
+ public:
+  explicit ForwardingBigtable(Bigtable* target) : target_(target) {}
+
+  std::string Describe() const override { return target_->Describe(); }
+  std::string PromptName() const override { return target_->PromptName(); }
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    return target_->ReadRows(table, request);
+  }
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
+    return target_->CountRows(table, range);
+  }
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    return target_->MutateRow(table, row_key, mutations);
+  }
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
+    return target_->MutateRows(table, rows);
+  }
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override {
+    return target_->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override {
+    return target_->ReadModifyWriteRow(table, row_key, rules);
+  }
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override {
+    return target_->SampleRowKeys(table);
+  }
+
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                     const std::vector<std::string>& splits) override {
+    return target_->CreateTable(table, families, splits);
+  }
+  Status DeleteTable(std::string_view table) override { return target_->DeleteTable(table); }
+  Result<std::vector<std::string>> ListTables() override { return target_->ListTables(); }
+  Result<TableSpec> GetTable(std::string_view table) override { return target_->GetTable(table); }
+  Status CreateFamily(std::string_view table, const FamilySpec& family) override {
+    return target_->CreateFamily(table, family);
+  }
+  Status DeleteFamily(std::string_view table, std::string_view family) override {
+    return target_->DeleteFamily(table, family);
+  }
+  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override {
+    return target_->SetGcRule(table, family, rule);
+  }
+  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override {
+    return target_->SetValueType(table, family, type);
+  }
+  Status SetDeletionProtection(std::string_view table, bool enabled) override {
+    return target_->SetDeletionProtection(table, enabled);
+  }
+  Status DropRowRange(std::string_view table, std::string_view prefix) override {
+    return target_->DropRowRange(table, prefix);
+  }
+  Status WaitForReplication(std::string_view table) override { return target_->WaitForReplication(table); }
+
+  bool Exists() override { return target_->Exists(); }
+  Status Flush() override { return target_->Flush(); }
+  int64_t NowMicros() const override { return target_->NowMicros(); }
+  LocalMaintenance* local() override { return target_->local(); }
+  void CancelCalls() override { target_->CancelCalls(); }
+  sql::QueryService* query_service() override { return target_->query_service(); }
+
+ protected:
+  Bigtable* target() const { return target_; }
+
+ private:
+  Bigtable* target_;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_API_FORWARDING_BIGTABLE_H_
