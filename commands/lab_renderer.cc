@@ -127,7 +127,6 @@ json PlanObject(const ReadPlan& p) {
     j["cells_examined"] = p.stats.cells_seen;
     j["rows_returned"] = p.stats.rows_returned;
     j["cells_returned"] = p.stats.cells_returned;
-    j["seconds"] = Round(p.seconds, 6);
   }
   return j;
 }
@@ -268,8 +267,8 @@ class LabTextRenderer final : public LabRenderer {
     for (const std::string& r : p.ranges) Write("  reads:  {}\n", r);
     for (const auto& [where, filter] : p.filters) Write("  filter: {} (runs {})\n", filter, where);
     if (p.analyzed) {
-      Write("  examined: {} rows, {} cells\n  returned: {} rows, {} cells\n  time:   {:.3f}s\n", p.stats.rows_seen,
-            p.stats.cells_seen, p.stats.rows_returned, p.stats.cells_returned, p.seconds);
+      Write("  examined: {} rows, {} cells\n  returned: {} rows, {} cells\n", p.stats.rows_seen, p.stats.cells_seen,
+            p.stats.rows_returned, p.stats.cells_returned);
     }
     for (const std::string& n : p.notes) Write("  note:   {}\n", n);
   }

@@ -39,7 +39,6 @@ struct ReadPlan {
   std::vector<std::string> notes;  // what to look out for
   bool analyzed = false;
   ReadStats stats;  // with analyze
-  double seconds = 0;
 };
 
 class LabRenderer {

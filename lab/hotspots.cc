@@ -117,8 +117,16 @@ void FindHottest(const WriteGrid& grid, HotspotReport* report) {
 HotspotReport SimulateHotspots(const TableSample& sample, const HotspotOptions& options) {
   HotspotReport report;
   report.nodes = options.nodes;
-  const WriteGrid grid = ReplayWrites(sample, static_cast<size_t>(options.nodes * options.tablets_per_node),
-                                      options.windows);
+  // Windows no wider than a tablet's share of time, so that time-ordered
+  // keys show one tablet at a time, and, as far as the sample allows, with
+  // about 20 writes a node in each, so that an even spread looks even.
+  const int tablets = options.nodes * options.tablets_per_node;
+  size_t stamps = 0;
+  for (const RowSample& row : sample.sample) stamps += row.timestamps.size();
+  const int windows = static_cast<int>(
+      std::clamp<size_t>(stamps / (20 * static_cast<size_t>(options.nodes)), static_cast<size_t>(tablets),
+                         static_cast<size_t>(std::max(options.windows, tablets))));
+  const WriteGrid grid = ReplayWrites(sample, static_cast<size_t>(tablets), windows);
   report.writes = grid.total;
   for (size_t t = 0; t < grid.ranges.size(); ++t) {
     TabletLoad tablet;

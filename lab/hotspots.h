@@ -58,7 +58,7 @@ WriteGrid ReplayWrites(const TableSample& sample, size_t ranges, int windows);
 struct HotspotOptions {
   int nodes = 3;
   int tablets_per_node = 4;
-  int windows = 48;
+  int windows = 48;  // at most; fewer when the sample is small
 };
 
 struct TabletLoad {

@@ -143,8 +143,11 @@ Status ReadRuns(Bigtable* bigtable, std::string_view table, const std::vector<Ke
   }
   sample->rows_read = sample->rows;
   if (sample->rows == 0) return Status::OK();
-  // Scale what was counted to the table's size.
-  const double scale = static_cast<double>(splits.back().offset_bytes) / std::max<int64_t>(1, sample->bytes);
+  // Scale what was counted to the table's size. SampleRowKeys' offsets
+  // count cells as CellBytes does, without the row keys.
+  int64_t cell_bytes = 0;
+  for (const RowSample& row : sample->sample) cell_bytes += row.bytes - static_cast<int64_t>(row.key.size());
+  const double scale = static_cast<double>(splits.back().offset_bytes) / std::max<int64_t>(1, cell_bytes);
   sample->row_weight = std::max(1.0, scale);
   sample->rows = static_cast<int64_t>(sample->rows * sample->row_weight);
   sample->cells = static_cast<int64_t>(sample->cells * sample->row_weight);

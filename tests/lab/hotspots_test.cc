@@ -1,0 +1,100 @@
+// The write replay behind hotspots and keyviz, the sample it runs on, and
+// stats over the same sample.
+
+#include "lab/hotspots.h"
+
+#include "lab/table_stats.h"
+#include "tests/lab/lab_fixture.h"
+
+namespace lbt::lab {
+namespace {
+
+using HotspotsTest = LabTest;
+
+TEST_F(HotspotsTest, TimestampFirstKeysLoadOneNodeAndPromotedKeysSpreadEvenly) {
+  TimeSeries("first", 3000, TimeFirst);
+  TimeSeries("promoted", 3000, HostFirst);
+  HotspotOptions three;
+  three.nodes = 3;
+  const HotspotReport first = SimulateHotspots(Sample("first"), three);
+  const HotspotReport promoted = SimulateHotspots(Sample("promoted"), three);
+  EXPECT_GT(first.peak_node_share, 0.8);
+  EXPECT_LT(promoted.peak_node_share, 0.5);
+  EXPECT_EQ(first.tablets.size(), 12u);
+  EXPECT_NEAR(first.writes, 3000, 1);
+  // The hottest range of time-first keys takes its whole window.
+  EXPECT_GT(first.hottest_share, 0.9);
+  for (const WindowLoad& w : promoted.windows) {
+    double sum = 0;
+    for (double s : w.node_shares) sum += s;
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+  }
+}
+
+TEST_F(HotspotsTest, TabletsSplitTheKeySpaceByBytes) {
+  TimeSeries("t", 1200, HostFirst);
+  const TableSample sample = Sample("t");
+  const std::vector<KeyRange> ranges = SplitByBytes(sample, 4);
+  ASSERT_EQ(ranges.size(), 4u);
+  EXPECT_EQ(ranges.front().start_key, "");
+  EXPECT_EQ(ranges.back().end_key, "");
+  EXPECT_EQ(ranges.back().end_row, sample.sample.size());
+  for (size_t i = 0; i + 1 < ranges.size(); ++i) {
+    EXPECT_EQ(ranges[i].end_key, ranges[i + 1].start_key);
+    EXPECT_EQ(ranges[i].end_row, ranges[i + 1].first_row);
+    EXPECT_NEAR(static_cast<double>(ranges[i].end_row - ranges[i].first_row), 300, 2);
+  }
+}
+
+TEST_F(HotspotsTest, ASmallTableIsReadWholeAndALargeOneInRunsAcrossItsKeySpace) {
+  TimeSeries("t", 2000, HostFirst);
+  SampleOptions whole;
+  whole.max_rows = 500;
+  const TableSample all = Sample("t", whole);
+  EXPECT_TRUE(all.whole_table);
+  EXPECT_EQ(all.rows, 2000);
+  EXPECT_EQ(all.sample.size(), 500u);
+  EXPECT_EQ(all.rows_read, 2000);
+  EXPECT_TRUE(std::is_sorted(all.sample.begin(), all.sample.end(),
+                             [](const RowSample& a, const RowSample& b) { return a.key < b.key; }));
+  // A reservoir, not the first rows: hosts from all over the key space.
+  EXPECT_GT(all.sample.back().key, "host0090");
+
+  SampleOptions runs = whole;
+  runs.full_scan_bytes = 0;  // as if the table were too large to read whole
+  runs.segments = 8;
+  const TableSample part = Sample("t", runs);
+  EXPECT_FALSE(part.whole_table);
+  EXPECT_LE(part.rows_read, 500);
+  EXPECT_GT(part.rows_read, 0);
+  // Estimated from the table's size: its rows are alike, so closely.
+  EXPECT_NEAR(part.rows, 2000, 200);
+}
+
+TEST_F(HotspotsTest, StatsCountExactlyWhenEveryRowIsRead) {
+  Create("t", {"a", "b"});
+  Put("t", "k1", "a", "q", "12345", 1000);
+  Put("t", "k1", "a", "q", "1", 2000);
+  Put("t", "k1", "b", "longer-qualifier", "v", 1000);
+  Put("t", "k2", "a", "q", std::string(100, 'x'), 1000);
+  const TableStats stats = ComputeStats(Sample("t"));
+  EXPECT_TRUE(stats.exact);
+  EXPECT_EQ(stats.rows, 2);
+  EXPECT_EQ(stats.cells, 4);
+  ASSERT_EQ(stats.families.size(), 2u);
+  EXPECT_EQ(stats.families[0].name, "a");
+  EXPECT_EQ(stats.families[0].rows, 2);
+  EXPECT_EQ(stats.families[0].cells, 3);
+  EXPECT_EQ(stats.families[1].cells, 1);
+  // A cell costs family + qualifier + value + 8.
+  EXPECT_EQ(stats.families[0].bytes, (1 + 1 + 5 + 8) + (1 + 1 + 1 + 8) + (1 + 1 + 100 + 8));
+  ASSERT_FALSE(stats.largest_cells.empty());
+  EXPECT_EQ(stats.largest_cells[0].row_key, "k2");
+  EXPECT_EQ(stats.largest_cells[0].bytes, 100);
+  const Distribution& versions = stats.distributions[3];
+  EXPECT_EQ(versions.name, "versions_per_column");
+  EXPECT_EQ(versions.max, 2);
+}
+
+}  // namespace
+}  // namespace lbt::lab
