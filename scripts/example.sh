@@ -147,7 +147,7 @@ else
 fi
 
 say "== $lesson: generating data in $data"
-node "$EXAMPLES/$lesson/generate.mjs" ${rows:+"$rows"} "$data"
+(cd "$data" && node "$EXAMPLES/$lesson/generate.mjs" ${rows:+"$rows"})
 
 # The script's import lines name the generated files by relative paths.
 # A copy of the script beside them, run from that folder, finds them
