@@ -104,7 +104,7 @@ while [ $# -gt 0 ]; do
     -*) say "example.sh: unknown option $1"; usage ;;
     *)
       [ -z "$lesson" ] || { say "example.sh: one lesson at a time"; exit 2; }
-      lesson="${1%/}"; shift ;;
+      lesson="$(basename "$1")"; shift ;;  # examples/counters/ works too
   esac
 done
 [ -n "$lesson" ] || usage
@@ -126,6 +126,7 @@ if [ -n "${LBT_BINARY:-}" ]; then
   esac
   [ -n "$lbt" ] && [ -x "$lbt" ] || { say "example.sh: LBT_BINARY=$LBT_BINARY is not an executable"; exit 2; }
 else
+  say "== building lbt if needed (the first build takes several minutes)"
   source "$ROOT/scripts/setup.sh"
   lbt="$LBT_BUILD_DIR/lbt"
 fi
