@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every lesson of examples/ at a small size through scripts/example.sh
-# and checks what each one shows: the script succeeds, the tables hold the
+# Runs every lesson of examples/ through scripts/example.sh, at small sizes
+# (counters at its default size, as a newcomer runs it), and checks what
+# each one shows: the script succeeds, the tables hold the
 # generated rows, the good and bad designs hold the same data, the reads
 # the lesson relies on examine what it says they do, and the schema lab
 # (advise, stats, hotspots, keyviz) gives the lesson's verdicts.
@@ -55,7 +56,7 @@ run_lesson() {
   [ "$2" = default ] || rows=(--rows "$2")
   data="$work/$lesson"
   db="$data/db"
-  LBT_BINARY="$lbt" "$root/scripts/example.sh" "$lesson" "${rows[@]}" --data "$data" \
+  LBT_BINARY="$lbt" "$root/scripts/example.sh" "$lesson" ${rows[@]+"${rows[@]}"} --data "$data" \
     >"$work/$lesson.out" 2>"$work/$lesson.err" || status=$?
   if $data_only; then
     # Only the lab's commands may fail, and only for not being known yet.
