@@ -23,7 +23,9 @@ std::string DisplayName(const std::string& name) {
       {"$add", "operator +"}, {"$sub", "operator -"}, {"$mul", "operator *"}, {"$div", "operator /"},
       {"$neg", "operator -"}, {"$concat", "operator ||"}, {"$eq", "operator ="}, {"$ne", "operator !="},
       {"$lt", "operator <"}, {"$le", "operator <="}, {"$gt", "operator >"}, {"$ge", "operator >="},
-      {"$between", "operator BETWEEN"}, {"$in", "operator IN"}, {"$like", "operator LIKE"}};
+      {"$between", "operator BETWEEN"}, {"$in", "operator IN"}, {"$like", "operator LIKE"},
+      {"$bitand", "operator &"}, {"$bitor", "operator |"}, {"$bitxor", "operator ^"}, {"$bitnot", "operator ~"},
+      {"$shl", "operator <<"}, {"$shr", "operator >>"}};
   for (const auto& [op, text] : kOps) {
     if (name == op) return text;
   }
@@ -188,6 +190,16 @@ class Binder {
     }
     if (t.latest_n && !t.with_history) {
       return Status::InvalidArgument("latest_n needs with_history => TRUE: without history each column has one value");
+    }
+    // Bigtable takes the time range options only with history; the latest
+    // values at a time are as_of's.
+    if ((t.start || t.end) && !t.with_history && !t.as_of) {
+      for (const auto& [raw_name, e] : ref.options) {
+        const std::string name = Upper(raw_name);
+        if (name != "WITH_HISTORY") {
+          return Error(*e, fmt::format("{} needs with_history => TRUE (as_of reads the latest values at a time)", raw_name));
+        }
+      }
     }
     return t;
   }

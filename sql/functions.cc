@@ -35,6 +35,16 @@ LBT_FN_CHECK(NumericBinary) {
   if (Is(a[0], TypeKind::kInt64) && Is(a[1], TypeKind::kInt64)) return Type::Int64();
   return Type::Float64();
 }
+// `+` also adds days to a DATE (either side); `-` subtracts them from one.
+LBT_FN_CHECK(PlusCheck) {
+  if (a.size() == 2 && Is(a[0], TypeKind::kDate) && Is(a[1], TypeKind::kInt64)) return Type::Date();
+  if (a.size() == 2 && Is(a[0], TypeKind::kInt64) && Is(a[1], TypeKind::kDate)) return Type::Date();
+  return NumericBinary(a);
+}
+LBT_FN_CHECK(MinusCheck) {
+  if (a.size() == 2 && Is(a[0], TypeKind::kDate) && Is(a[1], TypeKind::kInt64)) return Type::Date();
+  return NumericBinary(a);
+}
 LBT_FN_CHECK(Comparable) {
   if (a.size() != 2) return ArgError("comparison", a);
   if (a[0]->IsNumeric() && a[1]->IsNumeric()) return Type::Bool();
@@ -87,6 +97,15 @@ Result<Value> Overflow(std::string_view op) {
   return Status::OutOfRange(fmt::format("int64 overflow in {}", op));
 }
 
+// A float result: infinities and NaN only from operands that hold them
+// already, as GoogleSQL's operators promise; an overflow is an error.
+Result<Value> FloatResult(double result, double x, double y, std::string_view op) {
+  if (!std::isfinite(result) && std::isfinite(x) && std::isfinite(y)) {
+    return Status::OutOfRange(fmt::format("floating point overflow in {}", op));
+  }
+  return Value::Float64(result);
+}
+
 template <typename IntOp, typename FloatOp>
 Result<Value> Arith(const Values& a, std::string_view op, IntOp int_op, FloatOp float_op) {
   if (a[0].kind() == TypeKind::kInt64 && a[1].kind() == TypeKind::kInt64) {
@@ -94,14 +113,32 @@ Result<Value> Arith(const Values& a, std::string_view op, IntOp int_op, FloatOp 
     if (int_op(a[0].int64(), a[1].int64(), &out)) return Overflow(op);
     return Value::Int64(out);
   }
-  return Value::Float64(float_op(a[0].AsDouble(), a[1].AsDouble()));
+  const double x = a[0].AsDouble(), y = a[1].AsDouble();
+  return FloatResult(float_op(x, y), x, y, op);
+}
+
+// DATE plus or minus days, within GoogleSQL's range of dates.
+Result<Value> DateShift(int64_t days, int64_t delta) {
+  constexpr int64_t kMinDate = -719162;  // 0001-01-01
+  constexpr int64_t kMaxDate = 2932896;  // 9999-12-31
+  int64_t out;
+  if (__builtin_add_overflow(days, delta, &out) || out < kMinDate || out > kMaxDate) {
+    return Status::OutOfRange("DATE out of range");
+  }
+  return Value::Date(out);
 }
 
 Result<Value> Add(const Values& a, const EvalContext&) {
+  if (a[0].kind() == TypeKind::kDate) return DateShift(a[0].int64(), a[1].int64());
+  if (a[1].kind() == TypeKind::kDate) return DateShift(a[1].int64(), a[0].int64());
   return Arith(a, "+", [](int64_t x, int64_t y, int64_t* o) { return __builtin_add_overflow(x, y, o); },
                [](double x, double y) { return x + y; });
 }
 Result<Value> Sub(const Values& a, const EvalContext&) {
+  if (a[0].kind() == TypeKind::kDate) {
+    if (a[1].int64() == std::numeric_limits<int64_t>::min()) return Status::OutOfRange("DATE out of range");
+    return DateShift(a[0].int64(), -a[1].int64());
+  }
   return Arith(a, "-", [](int64_t x, int64_t y, int64_t* o) { return __builtin_sub_overflow(x, y, o); },
                [](double x, double y) { return x - y; });
 }
@@ -115,7 +152,8 @@ LBT_FN_CHECK(DivCheck) {
 }
 Result<Value> Div(const Values& a, const EvalContext&) {
   if (a[1].AsDouble() == 0) return Status::OutOfRange("division by zero: " + a[0].ToText() + " / 0");
-  return Value::Float64(a[0].AsDouble() / a[1].AsDouble());
+  const double x = a[0].AsDouble(), y = a[1].AsDouble();
+  return FloatResult(x / y, x, y, "/");
 }
 Result<Value> Neg(const Values& a, const EvalContext&) {
   if (a[0].kind() == TypeKind::kInt64) {
@@ -201,6 +239,87 @@ Result<Value> Extreme(const Values& a, const EvalContext&) {
   return best;
 }
 
+// ---- bitwise operators: INT64, or BYTES as one big-endian bit string ----
+
+LBT_FN_CHECK(BitwiseCheck) {
+  if (a.size() != 2 || !SameType(a[0], a[1]) || !(Is(a[0], TypeKind::kInt64) || Is(a[0], TypeKind::kBytes))) {
+    return ArgError("bitwise", a);
+  }
+  return a[0];
+}
+LBT_FN_CHECK(BitNotCheck) {
+  if (a.size() != 1 || !(Is(a[0], TypeKind::kInt64) || Is(a[0], TypeKind::kBytes))) return ArgError("~", a);
+  return a[0];
+}
+LBT_FN_CHECK(ShiftCheck) {
+  if (a.size() != 2 || !(Is(a[0], TypeKind::kInt64) || Is(a[0], TypeKind::kBytes)) || !Is(a[1], TypeKind::kInt64)) {
+    return ArgError("shift", a);
+  }
+  return a[0];
+}
+
+template <typename Op>
+Result<Value> Bitwise(const Values& a, std::string_view op, Op apply) {
+  if (a[0].kind() == TypeKind::kInt64) {
+    return Value::Int64(static_cast<int64_t>(apply(static_cast<uint64_t>(a[0].int64()), static_cast<uint64_t>(a[1].int64()))));
+  }
+  const std::string& x = a[0].str();
+  const std::string& y = a[1].str();
+  if (x.size() != y.size()) {
+    return Status::OutOfRange(fmt::format("Bitwise operator {} needs BYTES of the same length, not {} and {}", op,
+                                          x.size(), y.size()));
+  }
+  std::string out(x.size(), '\0');
+  for (size_t i = 0; i < x.size(); ++i) {
+    out[i] = static_cast<char>(apply(static_cast<unsigned char>(x[i]), static_cast<unsigned char>(y[i])));
+  }
+  return Value::Bytes(std::move(out));
+}
+Result<Value> BitAnd(const Values& a, const EvalContext&) {
+  return Bitwise(a, "&", [](uint64_t x, uint64_t y) { return x & y; });
+}
+Result<Value> BitOr(const Values& a, const EvalContext&) {
+  return Bitwise(a, "|", [](uint64_t x, uint64_t y) { return x | y; });
+}
+Result<Value> BitXor(const Values& a, const EvalContext&) {
+  return Bitwise(a, "^", [](uint64_t x, uint64_t y) { return x ^ y; });
+}
+Result<Value> BitNot(const Values& a, const EvalContext&) {
+  if (a[0].kind() == TypeKind::kInt64) return Value::Int64(~a[0].int64());
+  std::string out = a[0].str();
+  for (char& c : out) c = static_cast<char>(~static_cast<unsigned char>(c));
+  return Value::Bytes(std::move(out));
+}
+
+// Shifts fill with zeros, never with the sign bit; a shift by the operand's
+// width or more leaves only zeros.
+template <bool kLeft>
+Result<Value> Shift(const Values& a, const EvalContext&) {
+  const int64_t by = a[1].int64();
+  if (by < 0) return Status::OutOfRange(fmt::format("Bit shift by a negative amount: {}", by));
+  if (a[0].kind() == TypeKind::kInt64) {
+    if (by >= 64) return Value::Int64(0);
+    const uint64_t x = static_cast<uint64_t>(a[0].int64());
+    return Value::Int64(static_cast<int64_t>(kLeft ? x << by : x >> by));
+  }
+  const std::string& x = a[0].str();
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::string out(x.size(), '\0');
+  if (by >= 8 * n) return Value::Bytes(std::move(out));
+  const int64_t bytes = by / 8;
+  const int bits = static_cast<int>(by % 8);
+  auto byte_at = [&](int64_t i) -> unsigned { return i >= 0 && i < n ? static_cast<unsigned char>(x[static_cast<size_t>(i)]) : 0u; };
+  for (int64_t i = 0; i < n; ++i) {
+    // The 16 bits around the source byte, shifted into place.
+    const unsigned v = kLeft ? ((byte_at(i + bytes) << 8 | byte_at(i + bytes + 1)) << bits) >> 8
+                             : ((byte_at(i - bytes - 1) << 8 | byte_at(i - bytes)) >> bits);
+    out[static_cast<size_t>(i)] = static_cast<char>(v & 0xFF);
+  }
+  return Value::Bytes(std::move(out));
+}
+Result<Value> ShiftLeft(const Values& a, const EvalContext& ctx) { return Shift<true>(a, ctx); }
+Result<Value> ShiftRight(const Values& a, const EvalContext& ctx) { return Shift<false>(a, ctx); }
+
 // ---- comparison ----
 
 Result<Value> Eq(const Values& a, const EvalContext&) { return Value::Bool(Compare(a[0], a[1]) == 0); }
@@ -278,6 +397,17 @@ Result<Value> Concat(const Values& a, const EvalContext&) {
   std::string out;
   for (const Value& v : a) out += v.str();
   return SameKind(a[0], std::move(out));
+}
+// The `||` operator: CONCAT's texts, or two arrays of one type.
+LBT_FN_CHECK(ConcatOperatorCheck) {
+  if (a.size() == 2 && Is(a[0], TypeKind::kArray) && SameType(a[0], a[1])) return a[0];
+  return ConcatCheck(a);
+}
+Result<Value> ConcatOperator(const Values& a, const EvalContext& ctx) {
+  if (a[0].kind() != TypeKind::kArray) return Concat(a, ctx);
+  Values out = a[0].elements();
+  out.insert(out.end(), a[1].elements().begin(), a[1].elements().end());
+  return Value::Array(a[0].type(), std::move(out));
 }
 Result<Value> Length(const Values& a, const EvalContext&) {
   return Value::Int64(static_cast<int64_t>(Utf8(a[0]) ? Chars(a[0].str(), true).size() : a[0].str().size()));
@@ -853,12 +983,18 @@ const std::map<std::string, Function, std::less<>>& Functions() {
                    Result<Value> (*eval)(const Values&, const EvalContext&), bool nulls = false) {
       m[name] = Function{name, check, eval, nulls};
     };
-    add("$add", NumericBinary, Add);
-    add("$sub", NumericBinary, Sub);
+    add("$add", PlusCheck, Add);
+    add("$sub", MinusCheck, Sub);
     add("$mul", NumericBinary, Mul);
     add("$div", DivCheck, Div);
     add("$neg", NumberToSame, Neg);
-    add("$concat", ConcatCheck, Concat);
+    add("$concat", ConcatOperatorCheck, ConcatOperator);
+    add("$bitand", BitwiseCheck, BitAnd);
+    add("$bitor", BitwiseCheck, BitOr);
+    add("$bitxor", BitwiseCheck, BitXor);
+    add("$bitnot", BitNotCheck, BitNot);
+    add("$shl", ShiftCheck, ShiftLeft);
+    add("$shr", ShiftCheck, ShiftRight);
     add("$eq", Comparable, Eq);
     add("$ne", Comparable, Ne);
     add("$lt", Comparable, Lt);

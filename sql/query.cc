@@ -446,8 +446,12 @@ class Prepared final : public PreparedQuery {
 Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
   const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
-  LBT_ASSIGN_OR_RETURN(TableSpec table, bigtable->GetTable(from.table));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), table, params, sql));
+  Result<TableSpec> table = bigtable->GetTable(from.table);
+  if (table.status().IsNotFound()) {
+    return Status::NotFound(fmt::format("Table not found: {} {}", from.table, Location(sql, from.pos)));
+  }
+  LBT_RETURN_IF_ERROR(table.status());
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql));
   return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
 }
 

@@ -84,7 +84,9 @@ function runShell(lbt) {
     const db = join(dir, 'db');
     execFileSync(lbt, ['--db', db], {input: readFileSync(SEEDS), stdio: ['pipe', 'ignore', 'inherit']});
     return parseCorpus(readFileSync(QUERIES, 'utf8')).map(c => {
-      const statement = `sql ${c.params} ${c.query}`.replace(/\s+/g, ' ');
+      // The query keeps its lines, so that positions in errors are the ones
+      // the client's query gets.
+      const statement = ['sql', c.params, c.query].filter(part => part !== '').join(' ');
       const r = spawnSync(lbt, ['--db', db, '--format', 'jsonl', statement], {encoding: 'utf8',
                                                                              env: {...process.env, TZ: 'UTC'}});
       if (r.status !== 0) return {c, error: r.stderr.trim(), status: r.status};
@@ -97,8 +99,10 @@ function runShell(lbt) {
 
 // ---------------------------------------------------------------- the Node client
 
-// The shell's parameter literals as the client's values and types.
-function clientParams(text, SqlTypes) {
+// The shell's parameter literals as the client's values and types: a
+// TIMESTAMP is a PreciseDate, a DATE the client's BigtableDate (`lib`).
+function clientParams(text, lib) {
+  const {SqlTypes, PreciseDate, BigtableDate} = lib;
   const values = {};
   const types = {};
   const binding = /@(\w+)=(b'[^']*'|'[^']*'|TIMESTAMP '[^']*'|DATE '[^']*'|TRUE|FALSE|-?\d+\.\d+|-?\d+)/gy;
@@ -114,8 +118,12 @@ function clientParams(text, SqlTypes) {
       values[name] = literal.slice(1, -1);
       types[name] = SqlTypes.String();
     } else if (literal.startsWith('TIMESTAMP')) {
-      values[name] = new Date(literal.slice(11, -1).replace(' ', 'T') + 'Z');
+      values[name] = new PreciseDate(literal.slice(11, -1).replace(' ', 'T') + 'Z');
       types[name] = SqlTypes.Timestamp();
+    } else if (literal.startsWith('DATE')) {
+      const [year, month, day] = literal.slice(6, -1).split('-').map(Number);
+      values[name] = new BigtableDate(year, month, day);
+      types[name] = SqlTypes.Date();
     } else if (literal === 'TRUE' || literal === 'FALSE') {
       values[name] = literal === 'TRUE';
       types[name] = SqlTypes.Bool();
@@ -204,9 +212,9 @@ function clientRow(row, metadata) {
   return out;
 }
 
-async function runClientCase(instance, SqlTypes, c) {
+async function runClientCase(instance, lib, c) {
   try {
-    const {values, types} = clientParams(c.params, SqlTypes);
+    const {values, types} = clientParams(c.params, lib);
     const [statement] = await instance.prepareStatement({query: c.query, parameterTypes: types});
     const stream = instance.createExecuteQueryStream({preparedStatement: statement, parameters: values});
     const rows = [];
@@ -222,10 +230,16 @@ async function runClient() {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const require = createRequire(join(process.cwd(), 'package.json'));
   const {Bigtable, SqlTypes} = require('@google-cloud/bigtable');
+  const lib = {
+    SqlTypes,
+    PreciseDate: require('@google-cloud/precise-date').PreciseDate,
+    // Not exported by the package's index, but what its DATE parameters take.
+    BigtableDate: require('@google-cloud/bigtable/build/src/execute-query/values').BigtableDate,
+  };
   const bigtable = new Bigtable({projectId: 'p', metricsEnabled: false});
   const instance = bigtable.instance('i');
   const results = [];
-  for (const c of parseCorpus(readFileSync(QUERIES, 'utf8'))) results.push(await runClientCase(instance, SqlTypes, c));
+  for (const c of parseCorpus(readFileSync(QUERIES, 'utf8'))) results.push(await runClientCase(instance, lib, c));
   await bigtable.close?.();
   return results;
 }

@@ -191,6 +191,51 @@ TEST_F(QueryTest, ErrorsNameTheProblem) {
   EXPECT_NE(message("SELECT * FROM mobile WHERE").find("Syntax error"), std::string::npos);
 }
 
+TEST_F(QueryTest, BitwiseOperatorsOnIntegersAndBytes) {
+  // Shifts fill with zeros (no sign extension) and a shift past the width
+  // leaves zero; BYTES are one big-endian bit string.
+  EXPECT_EQ(Rows("SELECT 12 & 10, 12 | 10, 12 ^ 10, ~0, 1 << 62, -1 >> 60, 5 << 64, 1 & 3 | 4 FROM mobile LIMIT 1"),
+            (Lines{"8|14|6|-1|4611686018427387904|15|0|5"}));
+  EXPECT_EQ(Rows("SELECT TO_HEX(b'\\x0f\\xf0' | b'\\x01\\x01'), TO_HEX(~b'\\x00\\xff'), TO_HEX(b'\\x01\\x80' << 1), "
+                 "TO_HEX(b'\\x01\\x80' >> 9), TO_HEX(b'\\xff' << 8) FROM mobile LIMIT 1"),
+            (Lines{"0ff1|ff00|0300|0000|00"}));
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  EXPECT_NE(message("SELECT b'ab' & b'a' FROM mobile").find("needs BYTES of the same length"), std::string::npos);
+  EXPECT_NE(message("SELECT 1 << -1 FROM mobile").find("negative"), std::string::npos);
+  EXPECT_EQ(message("SELECT 1 & 'x' FROM mobile"),
+            "No matching signature for operator & for argument types: INT64, STRING [at 1:10]");
+}
+
+TEST_F(QueryTest, DateArithmeticArrayConcatenationAndFloatOverflow) {
+  EXPECT_EQ(Rows("SELECT DATE '2024-02-28' + 1, 2 + DATE '2024-12-31', DATE '2024-03-01' - 1, [1, 2] || [3] "
+                 "FROM mobile LIMIT 1"),
+            (Lines{"2024-02-29|2025-01-02|2024-02-29|[1, 2, 3]"}));
+  EXPECT_NE(Error("SELECT DATE '9999-12-31' + 1 FROM mobile").message().find("DATE out of range"), std::string::npos);
+  // Infinities only from operands that are infinite already.
+  EXPECT_NE(Error("SELECT 1e308 * 10 FROM mobile").message().find("floating point overflow"), std::string::npos);
+  EXPECT_NE(Error("SELECT 1e308 / 1e-10 FROM mobile").message().find("floating point overflow"), std::string::npos);
+  EXPECT_EQ(Rows("SELECT CAST('inf' AS FLOAT64) * 2 FROM mobile LIMIT 1"), (Lines{"inf"}));
+}
+
+TEST_F(QueryTest, TimeRangeOptionsNeedHistory) {
+  // Bigtable takes after/before only with history; as_of gives the latest
+  // values at a time.
+  EXPECT_EQ(Error("SELECT _key FROM mobile(after => TIMESTAMP_MICROS(1000))").message(),
+            "after needs with_history => TRUE (as_of reads the latest values at a time) [at 1:34]");
+  EXPECT_FALSE(Error("SELECT _key FROM mobile(before_or_equal => TIMESTAMP_MICROS(1000))").ok());
+  EXPECT_EQ(Rows("SELECT ARRAY_LENGTH(cell['data_plan']) FROM mobile(with_history => TRUE, after => TIMESTAMP_MICROS(1000)) "
+                 "WHERE _key = 'phone#4c410523#20190501'"),
+            (Lines{"1"}));
+}
+
+TEST_F(QueryTest, UnknownTableIsNotFoundWithItsPlace) {
+  Status s = Error("SELECT _key FROM missing");
+  EXPECT_TRUE(s.IsNotFound());
+  EXPECT_EQ(s.message(), "Table not found: missing [at 1:18]");
+  EXPECT_EQ(Error("SELECT _key FROM UNPACK((SELECT _key FROM gone(with_history => TRUE)))").message(),
+            "Table not found: gone [at 1:43]");
+}
+
 TEST(LikeTest, WildcardsAndEscapes) {
   EXPECT_TRUE(Like("phone#1", "phone#%", false));
   EXPECT_TRUE(Like("abc", "a_c", false));
