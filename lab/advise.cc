@@ -130,6 +130,10 @@ void VersionsAsTimeSeries(const TableSample& sample, const AdviceLimits& limits,
   const ColumnSample* worst = nullptr;
   for (const RowSample& row : sample.sample) {
     for (const ColumnSample& c : row.columns) {
+      // An aggregate family's cells at distinct timestamps are time
+      // buckets of one counter, the documented way to count by period.
+      const FamilySpec* family = sample.spec.FindFamily(c.family);
+      if (family != nullptr && IsAggregate(family->value_type)) continue;
       ++columns;
       if (c.versions < limits.many_versions || c.oldest == c.newest) continue;
       ++many;

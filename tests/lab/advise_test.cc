@@ -211,6 +211,17 @@ TEST_F(AdviseTest, ATimeSeriesKeptAsVersionsIsFound) {
   EXPECT_FALSE(Rules("readings").count("versions-as-time-series"));
 }
 
+TEST_F(AdviseTest, HourlyBucketsOfAnAggregateCounterAreNotATimeSeriesOfVersions) {
+  ASSERT_OK(bigtable_->CreateTable("views", {{"count", GcRule::Never(), ValueType::kIntSum}}, {}));
+  for (int page = 0; page < 5; ++page) {
+    for (int hour = 0; hour < 48; ++hour) {
+      ASSERT_OK(bigtable_->MutateRow("views", "page#" + std::to_string(page),
+                                     {Mutation::AddToCell("count", "views", 3, kStart + hour * 60 * kMinute)}));
+    }
+  }
+  EXPECT_FALSE(Rules("views").count("versions-as-time-series"));
+}
+
 TEST_F(AdviseTest, RowsThatGrowAColumnPerEventAreUnbounded) {
   Create("events", {"e"});
   Create("garden", {"TEMP"});
