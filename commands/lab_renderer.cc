@@ -17,12 +17,7 @@ using json = nlohmann::ordered_json;
 
 std::string Time(int64_t micros) { return sql::FormatTimestampRfc3339(micros); }
 
-std::string Size(int64_t bytes) {
-  if (bytes >= (1ll << 30)) return fmt::format("{:.1f} GiB", bytes / double(1ll << 30));
-  if (bytes >= (1ll << 20)) return fmt::format("{:.1f} MiB", bytes / double(1ll << 20));
-  if (bytes >= (1ll << 10)) return fmt::format("{:.1f} KiB", bytes / double(1ll << 10));
-  return fmt::format("{} B", bytes);
-}
+std::string Size(int64_t bytes) { return lab::HumanBytes(bytes); }
 
 double Round(double v, int digits) {
   const double scale = std::pow(10.0, digits);

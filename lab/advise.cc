@@ -181,7 +181,7 @@ void TooLarge(const TableSample& sample, const AdviceLimits& limits, std::vector
     const LargeItem& row = sample.largest_rows.front();
     Finding f = MakeFinding("row-too-large", "warning",
                             fmt::format("row \"{}\" holds {} (guidance: under {})", PrintableKey(row.row_key),
-                                        Bytes(row.bytes), Bytes(limits.row_bytes)));
+                                        HumanBytes(row.bytes), HumanBytes(limits.row_bytes)));
     f.evidence = {{"row", PrintableKey(row.row_key)}, {"bytes", row.bytes}, {"limit", limits.row_bytes}};
     f.fix = fmt::format("split the row: \"{}#<part>\", with the data that is read together in one part",
                         PrintableKey(row.row_key));
@@ -191,7 +191,7 @@ void TooLarge(const TableSample& sample, const AdviceLimits& limits, std::vector
     const LargeItem& cell = sample.largest_cells.front();
     Finding f = MakeFinding("cell-too-large", "warning",
                             fmt::format("cell {} of row \"{}\" holds {} (guidance: under {})", PrintableKey(cell.column),
-                                        PrintableKey(cell.row_key), Bytes(cell.bytes), Bytes(limits.cell_bytes)));
+                                        PrintableKey(cell.row_key), HumanBytes(cell.bytes), HumanBytes(limits.cell_bytes)));
     f.evidence = {{"row", PrintableKey(cell.row_key)}, {"column", PrintableKey(cell.column)}, {"bytes", cell.bytes},
                   {"limit", limits.cell_bytes}};
     f.fix = "keep large objects in object storage with their path in the cell, or split them into chunks of a few MB "
@@ -255,13 +255,6 @@ Finding MakeFinding(std::string_view rule, std::string severity, std::string mes
 }
 
 std::string Percent(double share) { return fmt::format("{:.0f}%", share * 100); }
-
-std::string Bytes(int64_t bytes) {
-  if (bytes >= (1ll << 30)) return fmt::format("{:.1f} GiB", bytes / double(1ll << 30));
-  if (bytes >= (1ll << 20)) return fmt::format("{:.1f} MiB", bytes / double(1ll << 20));
-  if (bytes >= (1ll << 10)) return fmt::format("{:.1f} KiB", bytes / double(1ll << 10));
-  return fmt::format("{} B", bytes);
-}
 
 }  // namespace internal
 

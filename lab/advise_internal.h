@@ -51,8 +51,6 @@ void AdviseKeys(const KeyProfile& keys, const AdviceLimits& limits, std::vector<
 
 // "12%" for 0.12.
 std::string Percent(double share);
-// "1.5 MiB" for 1572864.
-std::string Bytes(int64_t bytes);
 
 }  // namespace lbt::lab::internal
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <random>
 
+#include <fmt/format.h>
+
 namespace lbt::lab {
 
 namespace {
@@ -164,6 +166,13 @@ Status ReadRuns(Bigtable* bigtable, std::string_view table, const std::vector<Ke
 
 int64_t CellBytes(const Cell& cell) {
   return static_cast<int64_t>(cell.family.size() + cell.qualifier.size() + cell.value.size()) + kTimestampBytes;
+}
+
+std::string HumanBytes(int64_t bytes) {
+  if (bytes >= (1ll << 30)) return fmt::format("{:.1f} GiB", bytes / double(1ll << 30));
+  if (bytes >= (1ll << 20)) return fmt::format("{:.1f} MiB", bytes / double(1ll << 20));
+  if (bytes >= (1ll << 10)) return fmt::format("{:.1f} KiB", bytes / double(1ll << 10));
+  return fmt::format("{} B", bytes);
 }
 
 Result<TableSample> SampleTable(Bigtable* bigtable, std::string_view table, const SampleOptions& options) {
