@@ -222,9 +222,9 @@ ReadPlan PlanOf(const RecordedRead& read, const std::string& command, bool analy
   plan.command = command;
   plan.table = read.table;
   DescribeRows(read.request, &plan);
-  const std::string where = local ? "in the engine, as rows are read"
+  const std::string where = local ? "the engine, as rows are read"
                             : !read.placement.empty() ? read.placement
-                                                      : "on the service (what RowFilter cannot express, on this client)";
+                                                      : "service (what RowFilter cannot express: this client)";
   for (const ColumnSelector& c : read.request.columns) {
     plan.filters.emplace_back(where, "column " + c.family + (c.qualifier ? ":" + lab::PrintableKey(*c.qualifier) : ""));
   }
@@ -236,6 +236,9 @@ ReadPlan PlanOf(const RecordedRead& read, const std::string& command, bool analy
   plan.analyzed = analyzed;
   plan.stats = read.stats;
   AddNotes(read, &plan);
+  if (analyzed && !local) {
+    plan.notes.push_back("a remote service does not say how many rows it examined: the counts are what reached lbt");
+  }
   return plan;
 }
 

@@ -260,7 +260,7 @@ class LabTextRenderer final : public LabRenderer {
   void Plan(const ReadPlan& p) override {
     Write("{}\n  table:  {}\n  access: {}\n", p.command, p.table, p.access);
     for (const std::string& r : p.ranges) Write("  reads:  {}\n", r);
-    for (const auto& [where, filter] : p.filters) Write("  filter: {} (runs {})\n", filter, where);
+    for (const auto& [where, filter] : p.filters) Write("  filter: {} (runs on: {})\n", filter, where);
     if (p.analyzed) {
       Write("  examined: {} rows, {} cells\n  returned: {} rows, {} cells\n", p.stats.rows_seen, p.stats.cells_seen,
             p.stats.rows_returned, p.stats.cells_returned);
