@@ -1,5 +1,8 @@
 #include "api/bigtable.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace lbt {
 
 Result<std::optional<Row>> Bigtable::ReadRow(std::string_view table, std::string_view row_key,
@@ -12,6 +15,30 @@ Result<std::optional<Row>> Bigtable::ReadRow(std::string_view table, std::string
   if (stream->Next(&row)) return std::optional<Row>(std::move(row));
   LBT_RETURN_IF_ERROR(stream->status());
   return std::optional<Row>();
+}
+
+Result<std::vector<std::optional<Row>>> Bigtable::LookupRows(std::string_view table,
+                                                             const std::vector<std::string>& keys,
+                                                             const ReadRequest& request) {
+  // The positions of the keys in key order: rows stream back in that order.
+  std::vector<size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  ReadRequest read = request;
+  read.rows.row_keys.clear();
+  for (size_t i : order) {
+    if (read.rows.row_keys.empty() || read.rows.row_keys.back() != keys[i]) read.rows.row_keys.push_back(keys[i]);
+  }
+  std::vector<std::optional<Row>> results(keys.size());
+  if (keys.empty()) return results;
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(table, read));
+  size_t next = 0;  // into order
+  for (Row row; stream->Next(&row);) {
+    while (next < order.size() && keys[order[next]] < row.key) ++next;
+    for (size_t j = next; j < order.size() && keys[order[j]] == row.key; ++j) results[order[j]] = row;
+  }
+  LBT_RETURN_IF_ERROR(stream->status());
+  return results;
 }
 
 }  // namespace lbt

@@ -87,6 +87,59 @@ struct CompactStats {
   uint64_t bytes_after = 0;
 };
 
+// How a bulk load (LocalMaintenance::NewBulkLoad) may use memory, disk
+// and transactions.
+struct BulkLoadOptions {
+  // Memory for sorting the input: beyond it, sorted runs are spilled to a
+  // temporary file and merged.
+  size_t sort_memory_bytes = 32u << 20;
+  // Where that file goes; "" for the database's own directory.
+  std::string temp_dir;
+  // One transaction holds at most this many input rows (0: no limit) and
+  // about this many bytes of input; each commit is acknowledged.
+  int64_t rows_per_commit = 0;
+  size_t bytes_per_commit = 4u << 20;
+};
+
+struct BulkLoadStats {
+  int64_t rows_added = 0;      // accepted by Add
+  int64_t rows_committed = 0;  // written and committed
+  int64_t rows_failed = 0;     // refused while written (on_row_error heard why)
+  int64_t cells_written = 0;
+  // Cells of rows new to the table that their family's GC rule collected
+  // as they arrived: never written.
+  int64_t cells_collected = 0;
+  int64_t rows_appended = 0;  // rows new to the table (the fast path)
+  int64_t rows_merged = 0;    // rows that had data already, merged with it
+  int64_t commits = 0;
+  int64_t runs_spilled = 0;   // sorted runs written to the temporary file
+  int64_t bytes_spilled = 0;
+};
+
+// A bulk load into one table: rows in any order, written in key order.
+//
+//   ASSIGN load = local->NewBulkLoad("t", {});
+//   for (each row) if (Status s = load->Add(row); !s.ok()) ...  // this row refused
+//   Status s = load->Finish(on_commit, on_row_error);            // load->stats() says what was kept
+class BulkLoad {
+ public:
+  virtual ~BulkLoad() = default;
+  // Adds one row of SetCell mutations, checked as MutateRow checks them.
+  // An InvalidArgument, NotFound or OutOfRange refuses this row alone and
+  // the load goes on; another error (the temporary file failed) ends it.
+  // Nothing is written before Finish.
+  virtual Status Add(const RowMutation& row) = 0;
+  // Writes every row added, in key order, in transactions. After each
+  // commit `on_commit` (if set) hears the stats so far; an error from it
+  // stops the load, keeping what was committed. `on_row_error` (if set)
+  // hears each row refused while being written, with its key.
+  // REQUIRES: called once.
+  virtual Status Finish(const std::function<Status(const BulkLoadStats&)>& on_commit,
+                        const std::function<void(std::string_view row_key, const Status&)>& on_row_error) = 0;
+  // What was added and written so far; after a failed Finish, what it kept.
+  virtual const BulkLoadStats& stats() const = 0;
+};
+
 // What only a local database can do. A remote Bigtable collects garbage
 // and compacts on its own schedule.
 class LocalMaintenance {
@@ -104,6 +157,9 @@ class LocalMaintenance {
   virtual Result<CompactStats> Compact() = 0;
   // HBase's disable/enable: a disabled table refuses reads and writes.
   virtual Status SetTableEnabled(std::string_view table, bool enabled) = 0;
+  // Starts a bulk load into `table` (see BulkLoad). The load must be
+  // destroyed before this object.
+  virtual Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) = 0;
 };
 
 class Bigtable {
@@ -187,6 +243,18 @@ class Bigtable {
   // Reads one row; an absent (or fully filtered) row is an empty optional.
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
                                      std::optional<Filter> filter = std::nullopt);
+
+  // Reads many rows by key at once: one entry per key, in the order of
+  // `keys` (a key may repeat), the row or nullopt when it is absent or
+  // fully filtered. `request`'s columns, cells_per_column_limit and
+  // filter apply to each row on its own; its rows, reversed and
+  // rows_limit must be left unset. The default reads them with one
+  // ReadRows; a local database reads them from one snapshot.
+  // REQUIRES: the filter, if any, keeps no state from row to row (no
+  // page limits, no WHILE).
+  virtual Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table,
+                                                             const std::vector<std::string>& keys,
+                                                             const ReadRequest& request);
 };
 
 }  // namespace lbt

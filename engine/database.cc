@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <set>
 
+#include "engine/bulk_loader.h"
 #include "engine/key_codec.h"
 #include "api/limits.h"
 #include "engine/lmdb_env.h"
@@ -786,6 +787,52 @@ Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string
   }();
   ReturnSpareRead(std::move(txn));
   return result;
+}
+
+Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view table,
+                                                             const std::vector<std::string>& keys,
+                                                             const ReadOptions& options) {
+  // The request's positions in key order; the cursor visits each key once.
+  std::vector<size_t> order(keys.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+  ReadOptions read = options;
+  read.rows = RowSet{};
+  for (size_t i : order) {
+    if (read.rows.row_keys.empty() || read.rows.row_keys.back() != keys[i]) read.rows.row_keys.push_back(keys[i]);
+  }
+  LBT_RETURN_IF_ERROR(read.rows.Validate());
+  std::vector<std::optional<Row>> results(keys.size());
+  if (keys.empty()) return results;
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Txn> txn, TakeSpareRead());
+  Status s = [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+    for (const ColumnSelector& c : options.columns) LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
+    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), std::move(read),
+                                                      NowMicros()));
+    size_t next = 0;  // into order
+    Row row;
+    while (true) {
+      LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
+      if (!found) return Status::OK();
+      while (keys[order[next]] < row.key) ++next;  // rows come back in key order, each a requested key
+      size_t last = next;
+      while (last + 1 < order.size() && keys[order[last + 1]] == row.key) results[order[++last]] = row;
+      results[order[next]] = std::move(row);
+      next = last + 1;
+    }
+  }();
+  ReturnSpareRead(std::move(txn));
+  LBT_RETURN_IF_ERROR(s);
+  return results;
+}
+
+Result<std::unique_ptr<BulkLoader>> Database::NewBulkLoader(std::string_view table, const BulkLoadOptions& options) {
+  if (options_.read_only) return Status::FailedPrecondition("the database is open read-only");
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+  std::string temp_dir = options.temp_dir.empty() ? dir_ : options.temp_dir;
+  return std::unique_ptr<BulkLoader>(new BulkLoader(this, *spec, options, std::move(temp_dir), NowMicros()));
 }
 
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {

@@ -38,6 +38,7 @@
 
 namespace lbt {
 
+class BulkLoader;
 class Catalog;
 class LmdbEnv;
 class RowReader;
@@ -136,6 +137,14 @@ class Database {
   Result<GcStats> CollectGarbage(std::string_view table,
                                  const std::function<Status(int64_t cells)>& progress = nullptr);
 
+  // ---- bulk loads ----
+
+  // Starts a bulk load of rows in any order into `table` (see
+  // engine/bulk_loader.h). Its temporary file goes to options.temp_dir, or
+  // into this database's directory. The loader must be destroyed before
+  // this Database.
+  Result<std::unique_ptr<BulkLoader>> NewBulkLoader(std::string_view table, const BulkLoadOptions& options = {});
+
   // ---- reads ----
 
   // A streaming reader over a consistent snapshot of the table.
@@ -143,6 +152,16 @@ class Database {
   // Reads one row; an absent (or fully filtered) row is an empty optional.
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
                                      const ReadOptions& options = {});
+  // Reads many rows by key: one snapshot, one cursor, the keys visited in
+  // sorted order (each seek starts from where the last one ended). Returns
+  // one entry per key, in the order of `keys` (a key may repeat): the row,
+  // or nullopt when it is absent or fully filtered. `options`' columns,
+  // cells_per_column_limit and filter apply to each row on its own.
+  // REQUIRES: options.rows is empty, options.reversed is false and
+  // options.rows_limit is 0; options.filter keeps no state from row to row
+  // (no ScanDone).
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadOptions& options = {});
   // Counts the rows within `range` that have visible cells.
   Result<int64_t> CountRows(std::string_view table, const RowRange& range = RowRange::All());
 
@@ -165,6 +184,7 @@ class Database {
   int64_t NowMicros() const;
 
  private:
+  friend class BulkLoader;  // writes its batches with Update, into stores_
   Database(std::string dir, DatabaseOptions options);
   Status Initialize();
   // Runs `fn` in a write transaction, growing the map and retrying when full.

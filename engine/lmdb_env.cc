@@ -177,12 +177,24 @@ Result<std::unique_ptr<Txn>> Txn::Begin(LmdbEnv* env, bool write) {
   }
 }
 
+Result<std::unique_ptr<Txn>> Txn::BeginNested(Txn* parent) {
+  assert(parent->is_write());
+  MDB_txn* txn = nullptr;
+  int rc = mdb_txn_begin(parent->env_->raw(), parent->txn_, 0, &txn);
+  if (rc != MDB_SUCCESS) return parent->Fail(rc, "starting a nested write");
+  std::unique_ptr<Txn> nested(new Txn(txn, /*write=*/true, parent->env_));
+  nested->parent_ = parent;
+  return nested;
+}
+
 Txn::~Txn() {
   if (txn_ != nullptr) Abort();
 }
 
 Status Txn::Fail(int rc, std::string_view what) {
-  if (rc == MDB_MAP_FULL || rc == MDB_TXN_FULL) map_full_ = true;
+  if (rc == MDB_MAP_FULL || rc == MDB_TXN_FULL) {
+    for (Txn* t = this; t != nullptr; t = t->parent_) t->map_full_ = true;
+  }
   return LmdbStatus(rc, what);
 }
 
@@ -290,6 +302,14 @@ Result<bool> Cursor::Move(MDB_cursor_op op, std::string_view seek_key) {
   if (rc != MDB_SUCCESS) return txn_->Fail(rc, "moving a cursor");
   key_ = FromVal(k);
   value_ = FromVal(v);
+  return true;
+}
+
+Result<bool> Cursor::Append(std::string_view key, std::string_view value) {
+  MDB_val k = ToVal(key), v = ToVal(value);
+  int rc = mdb_cursor_put(cursor_, &k, &v, MDB_APPEND);
+  if (rc == MDB_KEYEXIST) return false;
+  if (rc != MDB_SUCCESS) return txn_->Fail(rc, "writing");
   return true;
 }
 

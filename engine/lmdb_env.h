@@ -91,6 +91,11 @@ class Txn {
  public:
   // Begins a transaction, adopting a map size grown by another process.
   static Result<std::unique_ptr<Txn>> Begin(LmdbEnv* env, bool write);
+  // Begins a write transaction nested in `parent`: its writes become the
+  // parent's when it commits and vanish when it aborts, leaving the parent
+  // as it was. While it is open the parent and the parent's cursors must
+  // not be used. REQUIRES: parent->is_write(); `parent` outlives it.
+  static Result<std::unique_ptr<Txn>> BeginNested(Txn* parent);
   ~Txn();  // aborts if neither committed nor aborted
   Txn(const Txn&) = delete;
   Txn& operator=(const Txn&) = delete;
@@ -127,8 +132,9 @@ class Txn {
   // The id of the snapshot: equal ids see the same data.
   uint64_t id() const { return mdb_txn_id(txn_); }
 
-  // True once any operation failed because the map was full; the caller
-  // should abort, grow the map and retry the whole transaction.
+  // True once any operation failed because the map was full (in this
+  // transaction or one nested in it); the caller should abort, grow the map
+  // and retry the whole transaction.
   bool map_full() const { return map_full_; }
 
   // Records a failed LMDB call and turns it into a Status.
@@ -141,6 +147,7 @@ class Txn {
   MDB_txn* txn_;
   bool write_;
   LmdbEnv* env_;
+  Txn* parent_ = nullptr;  // for a nested transaction
   bool map_full_ = false;
   bool reading_ = false;  // a read transaction holding a snapshot
   int open_cursors_ = 0;
@@ -160,6 +167,11 @@ class Cursor {
   Result<bool> Last();
   Result<bool> Next();
   Result<bool> Prev();
+  // Puts `key` at the end of the database (MDB_APPEND) and leaves the
+  // cursor there, so that the next append need not search the tree: a load
+  // in key order is fastest this way. Returns false, writing nothing, when
+  // `key` does not sort after every key there. REQUIRES: a write txn
+  Result<bool> Append(std::string_view key, std::string_view value);
 
   // The entry under the cursor. REQUIRES: the last move returned true.
   std::string_view key() const { return key_; }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "engine/bulk_loader.h"
 #include "engine/row_reader.h"
 #include "filter/row_filter.h"
 
@@ -83,6 +84,27 @@ Result<std::unique_ptr<RowStream>> LocalBigtable::ReadRows(std::string_view tabl
   options.filter = filter.get();
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
   return std::unique_ptr<RowStream>(std::make_unique<LocalRowStream>(std::move(filter), std::move(reader)));
+}
+
+Result<std::vector<std::optional<Row>>> LocalBigtable::LookupRows(std::string_view table,
+                                                                  const std::vector<std::string>& keys,
+                                                                  const ReadRequest& request) {
+  std::unique_ptr<RowFilter> filter;
+  if (request.filter) {
+    LBT_ASSIGN_OR_RETURN(filter, CompileFilter(*request.filter));
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
+  ReadOptions options;
+  options.cells_per_column_limit = request.cells_per_column_limit;
+  options.columns = request.columns;
+  options.filter = filter.get();
+  return db->LookupRows(table, keys, options);
+}
+
+Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view table, const BulkLoadOptions& options) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader, db->NewBulkLoader(table, options));
+  return std::unique_ptr<BulkLoad>(std::move(loader));
 }
 
 Result<int64_t> LocalBigtable::CountRows(std::string_view table, const RowRange& range) {

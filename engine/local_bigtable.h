@@ -40,6 +40,9 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                  const std::vector<ReadModifyWriteRule>& rules) override;
   Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
+  // From one snapshot with one cursor (Database::LookupRows).
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override;
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits) override;
@@ -66,6 +69,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
                                  const std::function<Status(int64_t cells)>& progress) override;
   Result<CompactStats> Compact() override;
   Status SetTableEnabled(std::string_view table, bool enabled) override;
+  Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
 
   // The database, opened now if need be. If it does not exist yet it is
   // created when `create`; otherwise nullptr is returned.

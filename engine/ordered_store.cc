@@ -50,6 +50,24 @@ Status OrderedStore::PutNew(Txn* txn, std::string_view key, std::string_view val
   return Put(txn, key, value);
 }
 
+Result<std::unique_ptr<OrderedStore::Appender>> OrderedStore::NewAppender(Txn* txn) const {
+  LBT_ASSIGN_OR_RETURN(auto cursor, Cursor::Open(txn, main_));
+  return std::unique_ptr<Appender>(new Appender(txn, this, std::move(cursor)));
+}
+
+Status OrderedStore::Appender::PutNew(std::string_view key, std::string_view value) {
+  if (key.size() <= kMaxDirectKeyBytes && (!blocked_ || key > blocked_until_)) {
+    LBT_ASSIGN_OR_RETURN(bool appended, cursor_->Append(key, value));
+    if (appended) return Status::OK();
+    // Something sorts after `key` (another table's data, say): remember
+    // where, so that the keys before it do not try to append in vain.
+    LBT_ASSIGN_OR_RETURN(bool found, cursor_->Last());
+    blocked_ = found;
+    if (found) blocked_until_.assign(cursor_->key());
+  }
+  return store_->Put(txn_, key, value);
+}
+
 Result<uint64_t> OrderedStore::AllocateNode(Txn* txn) const {
   const std::string counter_key(kNodeBytes, '\0');
   std::string_view current;

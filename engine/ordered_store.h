@@ -53,6 +53,14 @@ class OrderedStore {
   // REQUIRES: txn->is_write(), `key` is not in the store
   Status PutNew(Txn* txn, std::string_view key, std::string_view value) const;
 
+  // Writes keys known to be absent that arrive in increasing order (a bulk
+  // load): each is appended through a kept cursor while it sorts after
+  // every key already there, and put normally otherwise. Destroy it before
+  // `txn` ends, and do not use it while a transaction nested in `txn` is
+  // open. REQUIRES: txn->is_write()
+  class Appender;
+  Result<std::unique_ptr<Appender>> NewAppender(Txn* txn) const;
+
   // Removes `key`; returns false if it was absent. REQUIRES: txn->is_write()
   Result<bool> Delete(Txn* txn, std::string_view key) const;
 
@@ -66,6 +74,25 @@ class OrderedStore {
 
   MDB_dbi main_ = 0;
   MDB_dbi overflow_ = 0;
+};
+
+class OrderedStore::Appender {
+ public:
+  // Like PutNew. REQUIRES: `key` is not in the store, and sorts after
+  // every key this appender wrote before.
+  Status PutNew(std::string_view key, std::string_view value);
+
+ private:
+  friend class OrderedStore;
+  Appender(Txn* txn, const OrderedStore* store, std::unique_ptr<Cursor> cursor)
+      : txn_(txn), store_(store), cursor_(std::move(cursor)) {}
+  Txn* txn_;
+  const OrderedStore* store_;
+  std::unique_ptr<Cursor> cursor_;
+  // After an append was refused: the store's last key then. Keys up to it
+  // are put normally without trying to append first.
+  bool blocked_ = false;
+  std::string blocked_until_;
 };
 
 class OrderedStore::Iterator {

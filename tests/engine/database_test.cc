@@ -11,8 +11,10 @@
 
 #include <chrono>
 #include <fstream>
+#include <random>
 #include <thread>
 
+#include "filter/row_filter.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -298,6 +300,49 @@ TEST(DatabaseTest, ManyThreadsWriteAndReadOneDatabase) {
   EXPECT_EQ(torn.load(), 0);
   EXPECT_EQ(refused.load(), kThreads * kWrites / 10);
   EXPECT_EQ(testing::ReadAll(db.get(), "t").size(), static_cast<size_t>(kThreads * kWrites * 9 / 10));
+}
+
+// LookupRows answers many keys from one snapshot: each entry is what
+// ReadRow gives for its key, in the order asked, repeats and absent keys
+// included, with the read's columns and filter applied row by row.
+TEST(DatabaseTest, LookupRowsAnswersInTheOrderAsked) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.Sub("db")));
+  ASSERT_OK(db->CreateTable("t", {{"a", GcRule::Never()}, {"b", GcRule::Never()}}));
+  std::vector<RowMutation> rows;
+  for (int i = 0; i < 500; i += 2) {
+    rows.push_back({"k" + std::to_string(1000 + i), {Mutation::SetCell("a", "x", std::to_string(i), Ms(1)),
+                                                     Mutation::SetCell("a", "x", "older", Ms(0)),
+                                                     Mutation::SetCell("b", "y", "b", Ms(1))}});
+  }
+  ASSERT_OK(db->MutateRows("t", rows));
+  std::mt19937_64 rng(9);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 300; ++i) keys.push_back("k" + std::to_string(1000 + rng() % 520));  // odd: absent
+  keys.push_back(keys.front());
+  ReadOptions options;
+  options.columns = {ColumnSelector{"a", std::nullopt}};
+  ASSERT_OK_AND_ASSIGN(auto filter, CompileFilter(Filter::CellsPerColumnLimit(1)));
+  options.filter = filter.get();
+  ASSERT_OK_AND_ASSIGN(std::vector<std::optional<Row>> found, db->LookupRows("t", keys, options));
+  ASSERT_EQ(found.size(), keys.size());
+  int present = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_OK_AND_ASSIGN(std::optional<Row> one, db->ReadRow("t", keys[i], options));
+    ASSERT_EQ(found[i].has_value(), one.has_value()) << keys[i];
+    if (!one) continue;
+    ++present;
+    EXPECT_EQ(found[i]->key, keys[i]);
+    EXPECT_EQ(found[i]->cells, one->cells);
+    ASSERT_EQ(found[i]->cells.size(), 1u);  // column a only, its newest cell
+  }
+  EXPECT_GT(present, 100);
+  EXPECT_LT(present, static_cast<int>(keys.size()));
+  EXPECT_TRUE(db->LookupRows("nope", keys).status().IsNotFound());
+  ASSERT_OK_AND_ASSIGN(auto with_empty, db->LookupRows("t", {"k1000", "", "k1000"}));
+  EXPECT_TRUE(with_empty[0].has_value() && with_empty[2].has_value() && !with_empty[1].has_value());
+  ASSERT_OK_AND_ASSIGN(auto none, db->LookupRows("t", {}));
+  EXPECT_TRUE(none.empty());
 }
 
 }  // namespace
