@@ -21,8 +21,25 @@ std::string Printable(const std::string& key) {
 }
 }  // namespace
 
+void RowFailures::Add(int64_t line, std::string_view key, const Status& why) {
+  if (++count_ > kRowsReported) return;
+  const std::string where = line > 0 ? fmt::format("line {}: ", line) : std::string();
+  err_->Write(fmt::format("error: {}row '{}' was not written: {}\n", where, Printable(std::string(key)), why.message()));
+}
+
+Status RowFailures::Outcome(int64_t written) const {
+  if (count_ == 0) return Status::OK();
+  if (count_ > kRowsReported) err_->Write(fmt::format("error: ... and {} more rows\n", count_ - kRowsReported));
+  return Status::Aborted(fmt::format("{} row{} failed; the other {} {} written", count_, count_ == 1 ? "" : "s",
+                                     written, written == 1 ? "was" : "were"));
+}
+
 BatchWriter::BatchWriter(Bigtable* bigtable, std::string table, int workers, Output* err)
-    : bigtable_(bigtable), table_(std::move(table)), err_(err), max_queued_(workers > 1 ? workers : 0) {
+    : bigtable_(bigtable),
+      table_(std::move(table)),
+      err_(err),
+      max_queued_(workers > 1 ? workers : 0),
+      failures_(err) {
   for (int i = 0; workers > 1 && i < workers; ++i) threads_.emplace_back([this] { Work(); });
 }
 
@@ -35,7 +52,8 @@ BatchWriter::~BatchWriter() {
   for (std::thread& t : threads_) t.join();
 }
 
-Status BatchWriter::Write(std::vector<RowMutation> batch) {
+Status BatchWriter::Write(std::vector<RowMutation> rows, std::vector<int64_t> lines) {
+  Batch batch{std::move(rows), std::move(lines)};
   if (threads_.empty()) {
     Send(batch);
     std::lock_guard<std::mutex> lock(mu_);
@@ -54,7 +72,7 @@ void BatchWriter::Work() {
   while (true) {
     cv_.wait(lock, [&] { return !queue_.empty() || closing_; });
     if (queue_.empty()) return;
-    std::vector<RowMutation> batch = std::move(queue_.front());
+    Batch batch = std::move(queue_.front());
     queue_.pop_front();
     ++busy_;
     cv_.notify_all();
@@ -66,25 +84,23 @@ void BatchWriter::Work() {
   }
 }
 
-void BatchWriter::Send(const std::vector<RowMutation>& batch) {
+void BatchWriter::Send(const Batch& batch) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopped_.ok()) return;
   }
-  Result<std::vector<Status>> statuses = bigtable_->MutateRows(table_, batch);
+  Result<std::vector<Status>> statuses = bigtable_->MutateRows(table_, batch.rows);
   std::lock_guard<std::mutex> lock(mu_);
   if (!statuses.ok()) {
     if (stopped_.ok()) stopped_ = statuses.status();
     return;
   }
-  for (size_t i = 0; i < batch.size(); ++i) {
+  for (size_t i = 0; i < batch.rows.size(); ++i) {
     const Status& s = (*statuses)[i];
     if (s.ok()) {
       ++written_;
-      continue;
-    }
-    if (++failed_ <= kRowsReported) {
-      err_->Write(fmt::format("error: row '{}' was not written: {}\n", Printable(batch[i].row_key), s.message()));
+    } else {
+      failures_.Add(i < batch.lines.size() ? batch.lines[i] : 0, batch.rows[i].row_key, s);
     }
   }
 }
@@ -94,11 +110,8 @@ Status BatchWriter::Finish() {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return queue_.empty() && busy_ == 0; });
     if (!stopped_.ok()) return stopped_;
-    if (failed_ == 0) return Status::OK();
   }
-  if (failed_ > kRowsReported) err_->Write(fmt::format("error: ... and {} more rows\n", failed_ - kRowsReported));
-  return Status::Aborted(fmt::format("{} row{} failed; the other {} {} written", failed_, failed_ == 1 ? "" : "s",
-                                     written_, written_ == 1 ? "was" : "were"));
+  return failures_.Outcome(written_);
 }
 
 int64_t BatchWriter::rows_written() const {

@@ -23,6 +23,23 @@
 
 namespace lbt {
 
+// Reports the rows an import could not write: the first few one by one,
+// with their line and key, then how many more. Not thread-safe.
+class RowFailures {
+ public:
+  explicit RowFailures(Output* err) : err_(err) {}
+  // `line` 0: not known.
+  void Add(int64_t line, std::string_view key, const Status& why);
+  int64_t count() const { return count_; }
+  // OK if no row failed; otherwise an Aborted naming how many rows failed
+  // and how many were written, after the count of rows not named.
+  Status Outcome(int64_t written) const;
+
+ private:
+  Output* err_;
+  int64_t count_ = 0;
+};
+
 class BatchWriter {
  public:
   // Reports failed rows on `err`. `bigtable` and `err` must outlive this.
@@ -32,8 +49,9 @@ class BatchWriter {
   BatchWriter& operator=(const BatchWriter&) = delete;
 
   // Queues a batch, waiting while every worker is busy. Returns the error
-  // that stopped the writer, if one did.
-  Status Write(std::vector<RowMutation> batch);
+  // that stopped the writer, if one did. `lines` (empty, or one per row)
+  // name the input line of each row in reports of failed rows.
+  Status Write(std::vector<RowMutation> batch, std::vector<int64_t> lines = {});
   // Waits for every batch. Returns the error that stopped the writer, or
   // an error naming how many rows failed, or OK.
   Status Finish();
@@ -41,21 +59,25 @@ class BatchWriter {
   int64_t rows_written() const;
 
  private:
+  struct Batch {
+    std::vector<RowMutation> rows;
+    std::vector<int64_t> lines;
+  };
   void Work();
-  void Send(const std::vector<RowMutation>& batch);
+  void Send(const Batch& batch);
 
   Bigtable* bigtable_;
   std::string table_;
   Output* err_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::vector<RowMutation>> queue_;
+  std::deque<Batch> queue_;
   size_t max_queued_;
   int busy_ = 0;
   bool closing_ = false;
   Status stopped_;
   int64_t written_ = 0;
-  int64_t failed_ = 0;
+  RowFailures failures_;
   std::vector<std::thread> threads_;
 };
 

@@ -9,14 +9,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "commands/batch_writer.h"
 #include "commands/bulk_io.h"
 #include "commands/cbt_args.h"
 #include "commands/command_table.h"
-#include "commands/csv_import.h"
 #include "commands/filter_json.h"
 #include "commands/gc_policy_text.h"
 #include "commands/interrupt.h"
+#include "commands/lookups.h"
 #include "sql/parser.h"
 #include "sql/query.h"
 #include "commands/progress.h"
@@ -396,6 +395,28 @@ Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
   return StreamRows(ctx, args[0], request, with_stats, /*is_lookup=*/true);
 }
 
+// Reads the rows of lookups [first, end), which share a table and options.
+// An error means nothing was printed: the lookups then run one by one.
+Result<std::vector<std::optional<Row>>> ReadLookupBatch(CommandContext& ctx,
+                                                        const std::vector<std::vector<std::string>>& lookups,
+                                                        size_t first, size_t end, TableSpec* spec) {
+  const std::vector<std::string> args(lookups[first].begin() + 1, lookups[first].end());
+  LBT_RETURN_IF_ERROR(CheckArgCount(*ctx.spec, args.size()));
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
+  LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
+  ReadRequest request;
+  LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
+  LBT_ASSIGN_OR_RETURN(*spec, SchemaForReading(ctx.bigtable(), args[0]));
+  std::vector<std::string> keys;
+  for (size_t i = first; i < end; ++i) keys.push_back(lookups[i][2]);
+  return ctx.bigtable()->LookupRows(args[0], keys, request);
+}
+
+// Whether two lookups can share a read: one table, the same options.
+bool SameLookupBatch(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return a.size() == b.size() && a[1] == b[1] && std::equal(a.begin() + 3, a.end(), b.begin() + 3);
+}
+
 Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
@@ -456,84 +477,35 @@ Result<std::optional<bool>> FormatOption(CommandContext& ctx, const CbtArgs& par
   return std::optional<bool>(*format == "jsonl");
 }
 
-// What an input holds, from its first byte: JSON lines start with '{',
-// cbt's CSV layout with ',' (the empty row-key cell of its header).
-bool LooksLikeJsonl(std::istream& in) {
-  in >> std::ws;
-  bool jsonl = in.peek() == '{';
-  in.clear();
-  in.seekg(0);
-  return jsonl;
-}
-
 Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
-  LBT_ASSIGN_OR_RETURN(std::optional<bool> format, FormatOption(ctx, parsed));
-  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> batch, PositiveOption(ctx, parsed, "batch-size"));
-  LBT_ASSIGN_OR_RETURN(std::optional<int64_t> workers, PositiveOption(ctx, parsed, "workers"));
-  // "-" reads standard input, which cannot be sniffed or sized: it is read
-  // as CSV unless format=jsonl says otherwise.
-  const bool from_stdin = args[1] == "-";
+  ImportRequest request;
+  request.table = args[0];
+  request.name = args[1];
+  LBT_ASSIGN_OR_RETURN(request.jsonl, FormatOption(ctx, parsed));
+  LBT_ASSIGN_OR_RETURN(request.batch_size, PositiveOption(ctx, parsed, "batch-size"));
+  LBT_ASSIGN_OR_RETURN(request.workers, PositiveOption(ctx, parsed, "workers"));
+  LBT_ASSIGN_OR_RETURN(request.sort_memory_mib, PositiveOption(ctx, parsed, "sort-memory"));
+  if (request.sort_memory_mib && *request.sort_memory_mib > (1 << 20)) {
+    return ctx.Usage(fmt::format("bad sort-memory '{}': expected MiB, at most 1048576", *request.sort_memory_mib));
+  }
+  if (const std::string* family = parsed.Find("column-family")) request.column_family = *family;
+  if (const std::string* ts = parsed.Find("timestamp")) {
+    if (*ts != "now" && *ts != "value-encoded") {
+      return ctx.Usage(fmt::format("bad timestamp '{}': expected now or value-encoded", *ts));
+    }
+    request.value_encoded_timestamps = *ts == "value-encoded";
+  }
+  // "-" reads standard input, which is sniffed as a file is but not sized.
   std::ifstream file;
-  if (!from_stdin) {
+  if (args[1] != "-") {
     file.open(args[1], std::ios::binary);
     if (!file) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
+    file.seekg(0, std::ios::end);
+    request.input_bytes = file.tellg();
+    file.seekg(0);
   }
-  std::istream& in = from_stdin ? std::cin : file;
-  int64_t size = -1;
-  if (!from_stdin) {
-    in.seekg(0, std::ios::end);
-    size = in.tellg();
-    in.seekg(0);
-  }
-  const bool jsonl = format ? *format : (!from_stdin && LooksLikeJsonl(in));
-  Bigtable* bigtable = ctx.bigtable();
-  // A local database has one writer: batches from several workers would
-  // only queue for it. A remote one takes several in flight.
-  const int default_workers = bigtable->local() != nullptr ? 1 : 4;
-  // Locally a batch is one transaction: big ones amortize its commit. A
-  // service takes smaller ones better, several in flight.
-  const int64_t batch_size = batch.value_or(bigtable->local() != nullptr ? 10000 : 1000);
-  BatchWriter writer(bigtable, args[0], static_cast<int>(std::min<int64_t>(workers.value_or(default_workers), 64)),
-                     ctx.err);
-  auto sink = [&](std::vector<RowMutation> rows) { return writer.Write(std::move(rows)); };
-  Progress progress(ctx.err, "importing " + args[1]);
-  auto on_batch = [&](int64_t rows, int64_t bytes) {
-    progress.Update(rows, bytes, size);
-    return InterruptRequested() ? Status::Cancelled("interrupted; the rows of earlier batches are kept")
-                                : Status::OK();
-  };
-  int64_t rows = 0;
-  if (jsonl) {
-    BulkOptions options;
-    options.batch_size = batch_size;
-    options.on_batch = on_batch;
-    LBT_ASSIGN_OR_RETURN(rows, ImportJsonl(&in, sink, options));
-  } else {
-    CsvImportOptions options;
-    if (const std::string* family = parsed.Find("column-family")) options.column_family = *family;
-    options.batch_size = batch_size;
-    if (const std::string* ts = parsed.Find("timestamp")) {
-      if (*ts != "now" && *ts != "value-encoded") {
-        return ctx.Usage(fmt::format("bad timestamp '{}': expected now or value-encoded", *ts));
-      }
-      options.value_encoded_timestamps = *ts == "value-encoded";
-    }
-    options.on_batch = [&](int64_t rows) { return on_batch(rows, in.tellg()); };
-    Result<int64_t> imported = ImportCsv(&in, sink, options);
-    if (!imported.ok()) {
-      return Status(imported.status().code() == Status::Code::kInvalidArgument
-                        ? Status::InvalidArgument(imported.status().message() +
-                                                  " (read as CSV; for JSON lines add format=jsonl)")
-                        : imported.status());
-    }
-    rows = *imported;
-  }
-  LBT_RETURN_IF_ERROR(writer.Finish());
-  LBT_RETURN_IF_ERROR(bigtable->Flush());
-  rows = writer.rows_written();
-  ctx.err->Write(fmt::format("Done importing {} row{}.\n", rows, rows == 1 ? "" : "s"));
-  return Status::OK();
+  return ImportRows(ctx.bigtable(), request, args[1] == "-" ? &std::cin : &file, ctx.err);
 }
 
 Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -664,6 +636,49 @@ Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
 
 }  // namespace
 
+bool IsBatchableLookup(const std::vector<std::string>& words) {
+  if (words.size() < 3 || words[0] != "lookup") return false;
+  for (size_t i = 3; i < words.size(); ++i) {
+    if (words[i].rfind("filter=", 0) == 0 || words[i].rfind("include-stats=", 0) == 0) return false;
+  }
+  return true;
+}
+
+std::vector<CommandOutcome> RunLookups(Session* session, Output* out, Output* err,
+                                       const std::vector<std::vector<std::string>>& lookups, bool keep_going,
+                                       const std::function<void(size_t i)>& before) {
+  std::vector<CommandOutcome> outcomes;
+  for (size_t first = 0; first < lookups.size();) {
+    size_t end = first + 1;
+    while (end < lookups.size() && SameLookupBatch(lookups[first], lookups[end])) ++end;
+    std::unique_ptr<Renderer> probe = Renderer::Create(session->options().format, session->options().bytes, out);
+    CommandContext ctx{session, probe.get(), out, err, FindCommand("lookup")};
+    TableSpec spec;
+    Result<std::vector<std::optional<Row>>> rows = ReadLookupBatch(ctx, lookups, first, end, &spec);
+    for (size_t i = first; i < end; ++i) {
+      before(i);
+      if (!rows.ok()) {
+        outcomes.push_back(RunCommand(session, out, err, lookups[i]));
+        if (!outcomes.back().status.ok() && !keep_going) return outcomes;
+        continue;
+      }
+      // What StreamRows prints for one lookup, with a renderer of its own.
+      std::unique_ptr<Renderer> renderer = Renderer::Create(session->options().format, session->options().bytes, out);
+      renderer->BeginRows(&spec);
+      if (const std::optional<Row>& row = (*rows)[i - first]) {
+        renderer->Row(*row);
+      } else {
+        renderer->AbsentRow();
+      }
+      renderer->EndRows(nullptr);
+      outcomes.emplace_back();
+    }
+    out->Flush();
+    first = end;
+  }
+  return outcomes;
+}
+
 std::vector<CommandSpec> CbtCommands() {
   constexpr int kMany = ArgCount::kMany;
   const ArgCount table{1, 1, "a table"};
@@ -713,7 +728,7 @@ std::vector<CommandSpec> CbtCommands() {
        Export, {2, kMany, "a table and a file"}, {"format", "prefix", "start", "end"}),
       CbtCommand("import",
        "import <table> <file> [format=csv|jsonl] [column-family=<family>] [batch-size=<n>] [workers=<n>] "
-       "[timestamp=<now|value-encoded>]",
+       "[timestamp=<now|value-encoded>] [sort-memory=<MiB>]",
        "Batch write many rows from a CSV or JSON lines file",
        "  The file may start with a column family row and must have a qualifier row;\n"
        "  the first column holds row keys and is empty in the header rows:\n\n"
@@ -722,14 +737,19 @@ std::vector<CommandSpec> CbtCommands() {
        "      host1,0.5,12,linux\n\n"
        "  Without a family row, name the family with column-family=. With\n"
        "  timestamp=value-encoded a cell may be written <value>@<micros>.\n\n"
-       "  A file that starts with '{' holds JSON lines (the row objects of --format\n"
-       "  jsonl); format= overrides the guess. A file of - is standard input.\n\n"
-       "  Rows go in batches of batch-size (10000 locally, where a batch is one\n"
-       "  transaction; 1000 to a remote Bigtable, with workers batches in flight,\n"
-       "  4 by default). Each row applies on its own: a row that fails is reported\n"
-       "  with its key, the others are written, and the exit status is 1.\n\n"
+       "  An input that starts with '{' holds JSON lines (the row objects of --format\n"
+       "  jsonl; a cell without \"timestamp\" gets the current time); format=\n"
+       "  overrides the guess. A file of - is standard input.\n\n"
+       "  Locally, rows are sorted in sort-memory MiB (32; beyond it, sorted runs\n"
+       "  go to a temporary file in the database's folder) and written in key\n"
+       "  order once the input is read, in transactions of about 4 MiB (or of\n"
+       "  batch-size rows). To a remote Bigtable they go in batches of batch-size\n"
+       "  (1000), workers batches in flight (4). Each row applies on its own: a row\n"
+       "  that fails is reported with its line and key, the others are written,\n"
+       "  and the exit status is 1.\n\n"
        "  Example: import metrics data.csv batch-size=1000",
-       Import, {2, kMany, "a table and a file"}, {"format", "column-family", "batch-size", "workers", "timestamp", "app-profile"}),
+       Import, {2, kMany, "a table and a file"},
+       {"format", "column-family", "batch-size", "workers", "timestamp", "sort-memory", "app-profile"}),
       CbtCommand("lookup",
        "lookup <table> <row> [columns=<family>:<qualifier>,...] [cells-per-column=<n>] [keys-only=<true|false>] "
        "[include-stats=full] [filter=<json>]",

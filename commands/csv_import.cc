@@ -57,62 +57,69 @@ Result<bool> CsvReader::Next(std::vector<std::string>* fields) {
   return true;
 }
 
-Result<int64_t> ImportCsv(std::istream* in, const RowBatchSink& sink, const CsvImportOptions& options) {
-  CsvReader reader(in);
+namespace {
+
+// The family of each column, from the header rows.
+Result<std::vector<std::string>> ReadHeader(CsvReader* reader, const CsvImportOptions& options,
+                                            std::vector<std::string>* qualifiers) {
   std::vector<std::string> record;
   auto header = [&](const char* what) -> Result<std::vector<std::string>> {
-    LBT_ASSIGN_OR_RETURN(bool found, reader.Next(&record));
-    if (!found) return Status::InvalidArgument(fmt::format("the file ends before its {} row", what));
+    LBT_ASSIGN_OR_RETURN(bool found, reader->Next(&record));
+    if (!found) return Status::InvalidArgument(fmt::format("line {}: the input ends before its {} row", reader->line() + 1, what));
     if (record.empty() || !record[0].empty()) {
       return Status::InvalidArgument(fmt::format(
-          "line {}: the {} row must start with an empty cell (the row key column)", reader.line(), what));
+          "line {}: the {} row must start with an empty cell (the row key column)", reader->line(), what));
     }
     return record;
   };
-
   std::vector<std::string> families;
+  int64_t family_line = 0;
   if (options.column_family.empty()) {
     LBT_ASSIGN_OR_RETURN(std::vector<std::string> family_row, header("column family"));
+    family_line = reader->line();
     std::string current;
     for (size_t i = 1; i < family_row.size(); ++i) {
       if (!family_row[i].empty()) current = family_row[i];
       families.push_back(current);
     }
   }
-  LBT_ASSIGN_OR_RETURN(std::vector<std::string> qualifiers, header("column qualifier"));
-  qualifiers.erase(qualifiers.begin());
-  if (!options.column_family.empty()) families.assign(qualifiers.size(), options.column_family);
+  LBT_ASSIGN_OR_RETURN(*qualifiers, header("column qualifier"));
+  qualifiers->erase(qualifiers->begin());
+  if (!options.column_family.empty()) families.assign(qualifiers->size(), options.column_family);
   // A family row that stops early: its last family covers the columns to its right.
-  families.resize(qualifiers.size(), families.empty() ? std::string() : families.back());
-  for (size_t i = 0; i < qualifiers.size() && i < families.size(); ++i) {
-    if (families[i].empty() && !qualifiers[i].empty()) {
-      return Status::InvalidArgument(fmt::format("column '{}' has no column family; name one in the family row "
-                                                 "or pass column-family=", qualifiers[i]));
+  families.resize(qualifiers->size(), families.empty() ? std::string() : families.back());
+  for (size_t i = 0; i < qualifiers->size(); ++i) {
+    if (families[i].empty() && !(*qualifiers)[i].empty()) {
+      return Status::InvalidArgument(fmt::format("line {}: column '{}' has no column family; name one in the family "
+                                                 "row or pass column-family=",
+                                                 family_line > 0 ? family_line : reader->line(), (*qualifiers)[i]));
     }
   }
+  return families;
+}
 
+}  // namespace
+
+Result<int64_t> ImportCsv(std::istream* in, const RowSink& sink, const CsvImportOptions& options) {
+  CsvReader reader(in, options.first_line);
+  std::vector<std::string> qualifiers;
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> families, ReadHeader(&reader, options, &qualifiers));
   int64_t rows = 0;
-  std::vector<RowMutation> batch;
-  auto flush = [&]() -> Status {
-    if (batch.empty()) return Status::OK();
-    rows += static_cast<int64_t>(batch.size());
-    LBT_RETURN_IF_ERROR(sink(std::move(batch)));
-    batch.clear();
-    return options.on_batch ? options.on_batch(rows) : Status::OK();
-  };
+  std::vector<std::string> record;
   while (true) {
+    const int64_t line = reader.line() + 1;
     LBT_ASSIGN_OR_RETURN(bool found, reader.Next(&record));
-    if (!found) break;
+    if (!found) return rows;
     if (record.size() == 1 && record[0].empty()) continue;  // blank line
     if (record.size() - 1 > qualifiers.size()) {
-      return Status::InvalidArgument(fmt::format("line {}: {} cells but only {} columns in the header",
-                                                 reader.line(), record.size() - 1, qualifiers.size()));
+      return Status::InvalidArgument(fmt::format("line {}: {} cells but only {} columns in the header", line,
+                                                 record.size() - 1, qualifiers.size()));
     }
     RowMutation row{record[0], {}};
     for (size_t i = 1; i < record.size(); ++i) {
       if (record[i].empty()) continue;
       int64_t ts = kServerTime;
-      std::string value = record[i];
+      std::string value = std::move(record[i]);
       if (options.value_encoded_timestamps) {
         ValueAndTimestamp split = SplitTimestamp(value);
         value = std::move(split.value);
@@ -121,11 +128,9 @@ Result<int64_t> ImportCsv(std::istream* in, const RowBatchSink& sink, const CsvI
       row.mutations.push_back(Mutation::SetCell(families[i - 1], qualifiers[i - 1], std::move(value), ts));
     }
     if (row.mutations.empty()) continue;
-    batch.push_back(std::move(row));
-    if (static_cast<int64_t>(batch.size()) >= options.batch_size) LBT_RETURN_IF_ERROR(flush());
+    ++rows;
+    LBT_RETURN_IF_ERROR(sink(std::move(row), line));
   }
-  LBT_RETURN_IF_ERROR(flush());
-  return rows;
 }
 
 }  // namespace lbt

@@ -24,30 +24,31 @@ namespace lbt {
 // doubled quotes and newlines.
 class CsvReader {
  public:
-  explicit CsvReader(std::istream* in) : in_(in) {}
+  // `first_line` numbers the first line read (lines skipped before count).
+  explicit CsvReader(std::istream* in, int64_t first_line = 1) : in_(in), line_(first_line - 1) {}
   // Reads the next record into *fields. Returns false at the end of input.
   Result<bool> Next(std::vector<std::string>* fields);
+  // The line the last record ended on.
   int64_t line() const { return line_; }
 
  private:
   std::istream* in_;
-  int64_t line_ = 0;
+  int64_t line_;
 };
 
 struct CsvImportOptions {
   // With a family, the file has no family row and every column uses it.
   std::string column_family;
-  int64_t batch_size = 10000;
   // Take timestamps from "<value>@<micros>" cells instead of the clock.
   bool value_encoded_timestamps = false;
-  // Called after each committed batch with the rows written so far; an
-  // error stops the import (the batches before stay).
-  std::function<Status(int64_t rows)> on_batch;
+  // The number of the first line `in` holds.
+  int64_t first_line = 1;
 };
 
-// Parses cbt's CSV layout from `in` into batches for `sink`; returns the
-// rows read. A failure keeps the batches handed on before it.
-Result<int64_t> ImportCsv(std::istream* in, const RowBatchSink& sink, const CsvImportOptions& options);
+// Parses cbt's CSV layout from `in`, handing each row to `sink` with the
+// line it starts on; returns the rows read. Errors name their line; an
+// error from `sink` stops the parse and is returned as it is.
+Result<int64_t> ImportCsv(std::istream* in, const RowSink& sink, const CsvImportOptions& options);
 
 }  // namespace lbt
 

@@ -12,11 +12,13 @@ constexpr auto kInterval = std::chrono::milliseconds(100);
 Progress::Progress(Output* err, std::string what, bool enabled)
     : err_(err), what_(std::move(what)), enabled_(enabled && err->IsTerminal()), start_(Clock::now()) {}
 
-Progress::~Progress() {
-  if (shown_) {
-    err_->Write("\r\033[K");
-    err_->Flush();
-  }
+Progress::~Progress() { Clear(); }
+
+void Progress::Clear() {
+  if (!shown_) return;
+  err_->Write("\r\033[K");
+  err_->Flush();
+  shown_ = false;
 }
 
 void Progress::Update(int64_t rows, int64_t bytes, int64_t total_bytes) {

@@ -24,6 +24,9 @@ class Progress {
 
   // Reports `rows` done so far, and bytes of `total_bytes` when known.
   void Update(int64_t rows, int64_t bytes = -1, int64_t total_bytes = -1);
+  // Erases the line if it is shown, so that what is written next starts
+  // a clean line. A later Update shows it again.
+  void Clear();
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -8,9 +8,15 @@
 #include <fstream>
 
 #include "commands/command_table.h"
+#include "commands/lookups.h"
 #include "commands/tokenizer.h"
 
 namespace lbt {
+
+namespace {
+// Lookups read in one batch at most.
+constexpr size_t kMaxQueuedLookups = 1000;
+}  // namespace
 
 int ScriptRunner::Run(std::istream* in, const std::string& name) {
   std::string pending;
@@ -21,19 +27,47 @@ int ScriptRunner::Run(std::istream* in, const std::string& name) {
     if (pending.empty()) start_line = line_number;
     pending += line;
     if (ContinuesOnNextLine(&pending)) continue;
-    int code = RunText(pending, name, start_line);
+    int code = RunTextQueued(pending, name, start_line);
     pending.clear();
+    // Queued lookups wait for more only while more input is at hand: a
+    // writer on the other end of a pipe may be waiting for their answers.
+    if (code == 0 && (lookups_.size() >= kMaxQueuedLookups || in->rdbuf()->in_avail() <= 0)) code = FlushLookups();
     worst = std::max(worst, code);
     if (code != 0 && !options_.keep_going) return code;
   }
   if (!pending.empty()) {
-    int code = RunText(pending, name, start_line);  // reports the unterminated quote
+    int code = RunTextQueued(pending, name, start_line);  // reports the unterminated quote
     worst = std::max(worst, code);
+  }
+  return std::max(worst, FlushLookups());
+}
+
+int ScriptRunner::RunText(const std::string& text, const std::string& name, int line) {
+  int code = RunTextQueued(text, name, line);
+  return std::max(code, FlushLookups());
+}
+
+int ScriptRunner::FlushLookups() {
+  if (lookups_.empty()) return 0;
+  std::vector<QueuedLookup> queued;
+  queued.swap(lookups_);
+  std::vector<std::vector<std::string>> words;
+  for (QueuedLookup& q : queued) words.push_back(std::move(q.words));
+  std::vector<CommandOutcome> outcomes =
+      RunLookups(session_, out_, err_, words, options_.keep_going, [&](size_t i) {
+        if (options_.echo) out_->Write(fmt::format("> {}\n", queued[i].statement));
+      });
+  err_->Flush();
+  int worst = 0;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].status.ok()) continue;
+    out_->Flush();
+    worst = std::max(worst, Report(ErrorLine(outcomes[i]), queued[i].name, queued[i].line));
   }
   return worst;
 }
 
-int ScriptRunner::RunText(const std::string& text, const std::string& name, int line) {
+int ScriptRunner::RunTextQueued(const std::string& text, const std::string& name, int line) {
   // A SELECT spans lines up to its ';' (see ContinuesOnNextLine): one statement.
   std::string query;
   const size_t first = text.find_first_not_of(" \t\r\n");
@@ -50,10 +84,15 @@ int ScriptRunner::RunText(const std::string& text, const std::string& name, int 
 int ScriptRunner::RunStatement(const std::string& statement, const std::string& name, int line) {
   Result<std::vector<std::string>> words = Tokenize(statement);
   if (words.ok() && words->empty()) return 0;
-  if (options_.echo) {
-    size_t start = statement.find_first_not_of(" \t\n");
-    out_->Write(fmt::format("> {}\n", statement.substr(start == std::string::npos ? 0 : start)));
+  size_t start = statement.find_first_not_of(" \t\n");
+  const std::string trimmed = statement.substr(start == std::string::npos ? 0 : start);
+  if (words.ok() && IsBatchableLookup(*words) && !IsHBaseStatement(statement)) {
+    lookups_.push_back({std::move(words).value(), trimmed, name, line});
+    return 0;
   }
+  // Whatever else comes, the lookups before it print first.
+  if (int code = FlushLookups(); code != 0 && !options_.keep_going) return code;
+  if (options_.echo) out_->Write(fmt::format("> {}\n", trimmed));
   if (words.ok() && (*words)[0] == "source") return Source(*words, name, line);
   CommandOutcome outcome = lbt::RunStatement(session_, out_, err_, statement);
   err_->Flush();

@@ -5,12 +5,18 @@
 // next line. The first failing command stops the run with
 // "NAME:LINE: error: ..." unless keep_going is set. Each command commits
 // on its own, so the commands before a failure stay applied.
+//
+// Consecutive `lookup` lines are read together (commands/lookups.h): they
+// wait in a queue until another command, the end of the input, or input
+// that is not at hand yet (a pipe whose writer waits for the answers), and
+// print exactly what they print one by one.
 
 #ifndef LBT_SHELL_SCRIPT_RUNNER_H_
 #define LBT_SHELL_SCRIPT_RUNNER_H_
 
 #include <istream>
 #include <string>
+#include <vector>
 
 #include "commands/command_table.h"
 #include "commands/output.h"
@@ -35,6 +41,16 @@ class ScriptRunner {
   int RunText(const std::string& text, const std::string& name, int line);
 
  private:
+  struct QueuedLookup {
+    std::vector<std::string> words;
+    std::string statement;  // for --echo
+    std::string name;
+    int line;
+  };
+  // RunText, leaving lookups queued.
+  int RunTextQueued(const std::string& text, const std::string& name, int line);
+  // Runs the queued lookups; returns the worst exit status.
+  int FlushLookups();
   // Runs one complete statement; returns its exit code.
   int RunStatement(const std::string& statement, const std::string& name, int line);
   int Source(const std::vector<std::string>& words, const std::string& name, int line);
@@ -47,6 +63,7 @@ class ScriptRunner {
   Output* err_;
   ScriptOptions options_;
   int depth_ = 0;
+  std::vector<QueuedLookup> lookups_;
 };
 
 inline constexpr int kMaxSourceDepth = 16;

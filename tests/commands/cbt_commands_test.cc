@@ -8,6 +8,7 @@
 
 #include "engine/local_bigtable.h"
 #include "commands/command_table.h"
+#include "commands/interrupt.h"
 #include "commands/tokenizer.h"
 #include "tests/test_util.h"
 
@@ -195,6 +196,107 @@ TEST_F(CbtCommandsTest, ImportReadsCbtsCsvLayout) {
   ASSERT_EQ(Run("count t"), 0);
   EXPECT_EQ(out_, "3\n");
   EXPECT_EQ(Run("import t /nonexistent.csv column-family=cf"), 1);
+}
+
+// The new user's first import: data from 2019 into a maxage=10d family.
+// Every cell is dropped, and the import says so once, with the count and
+// the policy.
+TEST_F(CbtCommandsTest, ImportSaysWhichCellsItsGcPolicyDropped) {
+  ASSERT_EQ(Run("createtable t families=cf:maxage=10d,keep"), 0);
+  std::string csv = dir_.Sub("old.csv");
+  std::ofstream(csv) << ",cf,,keep\n,a,b,c\nr1,1@1556668800000,2@1556668800000,x\nr2,3@1556668800000,,\n";
+  ASSERT_EQ(Run("import t " + csv + " timestamp=value-encoded"), 0);
+  EXPECT_EQ(err_,
+            "note: 3 cells of family 'cf' were dropped: they are already past its GC policy (age() > 10d)\n"
+            "Done importing 2 rows.\n");
+  ASSERT_EQ(Run("count t"), 0);
+  EXPECT_EQ(out_, "1\n");  // r1 keeps its cell in `keep`
+}
+
+TEST_F(CbtCommandsTest, ImportErrorsNameTheirLineAndOnlyTheHintsThatFit) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  std::string csv = dir_.Sub("in.csv");
+  std::ofstream(csv) << "\n,cf\n,a\nr1,1@1000\nr2,2@1234\nr3,3@2000\n";
+  EXPECT_EQ(Run("import t " + csv + " timestamp=value-encoded"), 1);
+  EXPECT_EQ(err_, "error: line 5: row 'r2' was not written: timestamp 1234 is not a multiple of 1000: Bigtable "
+                  "timestamps are microseconds with millisecond granularity\n");
+  EXPECT_EQ(message_, "1 row failed; the other 2 were written");
+  std::ofstream(csv) << ",cf\n,a\nr1,\"open\n";
+  EXPECT_EQ(Run("import t " + csv), 1);
+  EXPECT_EQ(message_, "line 3: a quoted field is never closed; no rows were written");  // no JSON hint: it is CSV
+  std::string jsonl = dir_.Sub("in.jsonl");
+  std::ofstream(jsonl) << R"({"key":"j1","cells":[{"family":"cf","qualifier":"a","value":"v","timestamp":1000}]})"
+                       << "\n"
+                       << R"({"key":"j2","cells":[{"family":"nope","qualifier":"a","value":"v","timestamp":1000}]})"
+                       << "\n";
+  EXPECT_EQ(Run("import t " + jsonl), 1);
+  EXPECT_NE(err_.find("error: line 2: row 'j2' was not written: column family 'nope' does not exist"),
+            std::string::npos)
+      << err_;
+  EXPECT_EQ(Run("import t " + jsonl + " format=csv"), 1);
+  EXPECT_NE(message_.find("(read as CSV; for JSON lines add format=jsonl)"), std::string::npos) << message_;
+  EXPECT_EQ(Run("import t " + csv + " format=jsonl"), 1);
+  EXPECT_EQ(message_, "line 1: not a JSON row object (read as JSON lines; for CSV add format=csv); no rows were written");
+}
+
+TEST_F(CbtCommandsTest, JsonLinesWithoutTimestampsAreWrittenNow) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  std::string jsonl = dir_.Sub("in.jsonl");
+  std::ofstream(jsonl) << R"({"key":"r","cells":[{"family":"cf","qualifier":"a","value":"v"}]})" << "\n";
+  const int64_t before = session_->bigtable()->NowMicros();
+  ASSERT_EQ(Run("import t " + jsonl), 0);
+  ASSERT_OK_AND_ASSIGN(std::optional<Row> row, session_->bigtable()->ReadRow("t", "r"));
+  ASSERT_TRUE(row.has_value());
+  EXPECT_GE(row->cells[0].timestamp, before);
+  EXPECT_LE(row->cells[0].timestamp, session_->bigtable()->NowMicros());
+}
+
+// Ctrl-C while reading the input keeps nothing; while writing, the commits
+// before it, and the message says how many rows that is.
+TEST_F(CbtCommandsTest, AnInterruptedImportSaysWhatItKept) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  std::string csv = dir_.Sub("in.csv");
+  {
+    std::ofstream out(csv);
+    out << ",cf\n,a\n";
+    for (int i = 0; i < 3000; ++i) out << "r" << 10000 + i << ",v\n";
+  }
+  RequestInterrupt();
+  EXPECT_EQ(Run("import t " + csv), 1);
+  EXPECT_EQ(message_, "interrupted; no rows were written");
+  std::ofstream(csv) << ",cf\n,a\nb,1\nc,2\na,3\nd,4\n";  // read whole before the first check
+  EXPECT_EQ(Run("import t " + csv + " batch-size=2"), 1);
+  ClearInterrupt();
+  EXPECT_EQ(message_, "interrupted; the first 2 of 4 rows in row key order were written and are kept");
+  ASSERT_EQ(Run("read t keys-only=true"), 0);
+  EXPECT_NE(out_.find("\na\n"), std::string::npos) << out_;
+  EXPECT_NE(out_.find("\nb\n"), std::string::npos) << out_;
+  EXPECT_EQ(out_.find("\nc\n"), std::string::npos) << out_;
+}
+
+// Unsorted input, input larger than the sort memory, and a table that has
+// data in the range already: what import writes is what set writes.
+TEST_F(CbtCommandsTest, ImportOfUnsortedRowsMatchesSetOfEach) {
+  ASSERT_EQ(Run("createtable t families=cf:maxversions=2"), 0);
+  ASSERT_EQ(Run("createtable ref families=cf:maxversions=2"), 0);
+  std::string csv = dir_.Sub("in.csv");
+  std::ofstream out(csv);
+  out << ",cf,\n,a,b\n";
+  for (int i = 0; i < 300; ++i) {
+    const std::string key = "h" + std::to_string(i % 7) + "#" + std::to_string(1000 + i / 7);
+    const std::string a = std::to_string(i) + "@" + std::to_string((1 + i % 3) * 1000);
+    out << key << "," << a << ",b" << i << "@5000\n";
+    if (i % 50 == 0) ASSERT_EQ(Run("set t " + key + " cf:a=old@1000 cf:c=kept@1000"), 0);  // data in the range
+    if (i % 50 == 0) ASSERT_EQ(Run("set ref " + key + " cf:a=old@1000 cf:c=kept@1000"), 0);
+    ASSERT_EQ(Run("set ref " + key + " cf:a=" + a + " cf:b=b" + std::to_string(i) + "@5000"), 0);
+  }
+  out.close();
+  ASSERT_EQ(Run("import t " + csv + " timestamp=value-encoded"), 0);
+  ASSERT_EQ(Run("read t"), 0);
+  const std::string imported = out_;
+  ASSERT_EQ(Run("read ref"), 0);
+  EXPECT_EQ(imported, out_);
+  EXPECT_GT(imported.size(), 1000u);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 # Drives the interactive shell in a real pseudo-terminal (tmux): typing a
 # command, completing a table name and an option with Tab, recalling a
 # line with Up, cancelling a line with Ctrl-C, continuing an open quote and
-# a SELECT over several lines, and leaving with Ctrl-D.
+# a SELECT over several lines, an import's progress line, and leaving with
+# Ctrl-D.
 # Usage: interactive_test.sh LBT_BINARY
 set -euo pipefail
 lbt="$1"
@@ -117,6 +118,19 @@ rows=$(grep -A 4 -E '^_key +\| cpu$' <<<"$screen" | tail -n 3 | tr -s ' ')
 wait_prompt
 keys 'cuont metrics' Enter
 wait_for "did you mean 'count'"
+
+# A long import shows its progress on the terminal, and erases it before
+# "Done": the line starts with it, nothing of the progress before.
+awk 'BEGIN { print ",cf"; print ",a"; for (i = 0; i < 400000; i++) printf "h%d#%d,%d\n", i % 1000, i, i }' \
+  >"$work/big.csv"
+wait_prompt
+keys "import metrics $work/big.csv" Enter
+for _ in $(seq 1 300); do
+  tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -qE 'Done importing 400000 rows' && break
+  sleep 0.1
+done
+tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -qE '^Done importing 400000 rows\.$' ||
+  fail "the progress line was not erased before Done"
 
 wait_prompt
 keys C-d
