@@ -32,6 +32,8 @@ declare -A local_only=(
   [missing_database_note]="the note about a database not created yet"
   [hbase_ddl]="disable and enable: Bigtable tables are always enabled"
   [hbase_errors]="disabled tables"
+  [lab_explain]="explain says where filters run: the engine here, the service there"
+  [lab_explain_json]="explain says where filters run: the engine here, the service there"
 )
 # Cases whose output is the emulator's: its error messages and its garbage
 # collection, which runs in the background rather than at once.
