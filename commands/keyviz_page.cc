@@ -105,12 +105,16 @@ void Axes(const std::string& table, const lab::WriteGrid& grid, const Layout& l,
     *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"key\">{}</text>\n", kLabelWidth - 6,
                         kTop + static_cast<int>(r) * l.cell_height + std::min(l.cell_height, 12), Xml(label));
   }
-  const int ticks = std::min(grid.windows.count, 5);
+  // Times at the start, a third, two thirds and the end of the axis; the
+  // last label ends at the grid's right edge rather than past it.
+  const int ticks = std::min(grid.windows.count + 1, 4);
   const int bottom = kTop + static_cast<int>(grid.ranges.size()) * l.cell_height;
   for (int i = 0; i < ticks; ++i) {
-    const int w = ticks == 1 ? 0 : i * (grid.windows.count - 1) / (ticks - 1);
-    *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"time\">{}</text>\n", kLabelWidth + w * l.cell_width,
-                        bottom + 18, sql::FormatTimestampRfc3339(grid.windows.Start(w)).substr(0, 19));
+    const int w = i * grid.windows.count / (ticks - 1);
+    const bool last = i + 1 == ticks;
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"time\"{}>{}</text>\n", kLabelWidth + w * l.cell_width,
+                        bottom + 18, last ? " text-anchor=\"end\"" : "",
+                        sql::FormatTimestampRfc3339(grid.windows.Start(w)).substr(0, 19));
   }
 }
 
