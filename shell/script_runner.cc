@@ -92,7 +92,11 @@ int ScriptRunner::RunStatement(const std::string& statement, const std::string& 
   }
   // Whatever else comes, the lookups before it print first.
   if (int code = FlushLookups(); code != 0 && !options_.keep_going) return code;
-  if (options_.echo) out_->Write(fmt::format("> {}\n", trimmed));
+  if (options_.echo) {
+    // Out before the command's notes on stderr, when both go to one place.
+    out_->Write(fmt::format("> {}\n", trimmed));
+    out_->Flush();
+  }
   if (words.ok() && (*words)[0] == "source") return Source(*words, name, line);
   CommandOutcome outcome = lbt::RunStatement(session_, out_, err_, statement);
   err_->Flush();
