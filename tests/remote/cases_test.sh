@@ -44,6 +44,7 @@ declare -A emulator_words=(
   [file_error]="the emulator's message for an unknown family"
   [keep_going]="the emulator's message for an unknown family"
   [quoted_command]="the emulator's message for a missing table"
+  [lookups_batched]="the emulator's message for a missing table"
   [sql]="the emulator does not run SQL: lbt notes that it runs queries on the client"
 )
 
