@@ -120,6 +120,10 @@ std::string PadRight(std::string_view s, size_t width) {
 
 bool IsValidUtf8(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {  // ASCII, the common case: no rune to decode
+      ++i;
+      continue;
+    }
     uint32_t r;
     size_t len = DecodeRune(s, i, &r);
     if (len == 0) return false;

@@ -792,35 +792,32 @@ Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string
 Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view table,
                                                              const std::vector<std::string>& keys,
                                                              const ReadOptions& options) {
-  // The request's positions in key order; the cursor visits each key once.
+  // The request's positions in key order: the cursor visits each key once,
+  // always forward.
   std::vector<size_t> order(keys.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
-  ReadOptions read = options;
-  read.rows = RowSet{};
-  for (size_t i : order) {
-    if (read.rows.row_keys.empty() || read.rows.row_keys.back() != keys[i]) read.rows.row_keys.push_back(keys[i]);
-  }
-  LBT_RETURN_IF_ERROR(read.rows.Validate());
   std::vector<std::optional<Row>> results(keys.size());
   if (keys.empty()) return results;
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Txn> txn, TakeSpareRead());
   Status s = [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
     for (const ColumnSelector& c : options.columns) LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
+    ReadOptions read = options;
+    read.rows = RowSet{};
     LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), std::move(read),
                                                       NowMicros()));
-    size_t next = 0;  // into order
-    Row row;
-    while (true) {
-      LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
-      if (!found) return Status::OK();
-      while (keys[order[next]] < row.key) ++next;  // rows come back in key order, each a requested key
-      size_t last = next;
-      while (last + 1 < order.size() && keys[order[last + 1]] == row.key) results[order[++last]] = row;
-      results[order[next]] = std::move(row);
-      next = last + 1;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const size_t i = order[k];
+      if (k > 0 && keys[i] == keys[order[k - 1]]) {
+        results[i] = results[order[k - 1]];  // a repeated key
+        continue;
+      }
+      Row row;
+      LBT_ASSIGN_OR_RETURN(bool found, cursor->ReadRowAt(keys[i], &row));
+      if (found) results[i] = std::move(row);
     }
+    return Status::OK();
   }();
   ReturnSpareRead(std::move(txn));
   LBT_RETURN_IF_ERROR(s);

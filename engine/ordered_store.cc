@@ -251,14 +251,15 @@ Status OrderedStore::Iterator::StepAt(size_t level, bool forward) {
 Result<bool> OrderedStore::Iterator::SeekIn(size_t level, std::string_view target) {
   LBT_ASSIGN_OR_RETURN(Cursor * cursor, CursorAt(level));
   const size_t limit = level == 0 ? kMaxDirectKeyBytes : kMaxChunkBytes;
+  // A direct key is its own probe (the common case: no copy).
   std::string probe;
   if (level == 0) {
-    probe = target.size() <= limit ? std::string(target) : GroupKey(target);
+    if (target.size() > limit) probe = GroupKey(target);
   } else {
     probe = NodeEntryKey(levels_[level].node, target.substr(0, limit),
                          target.size() <= limit ? kLeafMarker : kInternalMarker);
   }
-  LBT_ASSIGN_OR_RETURN(bool found, cursor->Seek(probe));
+  LBT_ASSIGN_OR_RETURN(bool found, cursor->Seek(level == 0 && target.size() <= limit ? target : probe));
   if (!found || !InNode(level, cursor->key())) return false;
   if (target.size() > limit && cursor->key() == probe) {
     // The target lies inside this group: continue the seek one level down.

@@ -111,11 +111,12 @@ Status RowCursor::AssembleRow(Row* row) {
   std::string_view key = it_->key();
   std::string_view rest = key.substr(4);
   if (!ConsumeEscaped(&rest, &row->key)) return Malformed();
-  const std::string row_prefix(key.substr(0, key.size() - rest.size()));
+  row_prefix_.assign(key.substr(0, key.size() - rest.size()));
+  const std::string& row_prefix = row_prefix_;
   ++stats_.rows_seen;
 
   std::string column;  // the escaped family and qualifier of the current column
-  std::string family_name, qualifier;
+  std::string qualifier;
   const FamilySpec* family = nullptr;
   bool selected = false;
   int64_t index = 0;     // position of the cell in its column, newest first
@@ -126,14 +127,21 @@ Status RowCursor::AssembleRow(Row* row) {
     if (rest.size() < 8) return Malformed();
     std::string_view this_column = rest.substr(0, rest.size() - 8);
     if (column.empty() || this_column != column) {
-      // A new column: decode its names once.
+      // A new column: decode its names once, and its family only when it
+      // is not the last one seen (rows repeat their few families).
       std::string_view names = this_column;
-      if (!ConsumeEscaped(&names, &family_name) || !ConsumeEscaped(&names, &qualifier) || !names.empty()) {
-        return Malformed();
+      if (!SkipEscaped(&names)) return Malformed();
+      const std::string_view escaped_family = this_column.substr(0, this_column.size() - names.size());
+      if (escaped_family != family_escaped_) {
+        std::string_view f = escaped_family;
+        if (!ConsumeEscaped(&f, &family_name_)) return Malformed();
+        family_escaped_.assign(escaped_family);
+        family_ = table_->FindFamily(family_name_);
       }
+      if (!ConsumeEscaped(&names, &qualifier) || !names.empty()) return Malformed();
       column.assign(this_column);
-      family = table_->FindFamily(family_name);
-      selected = family != nullptr && Selected(family_name, qualifier);
+      family = family_;
+      selected = family != nullptr && Selected(family_name_, qualifier);
       index = 0;
       returned = 0;
     }
@@ -147,7 +155,7 @@ Status RowCursor::AssembleRow(Row* row) {
     ++returned;
     if (used == row->cells.size()) row->cells.emplace_back();
     Cell& out = row->cells[used++];
-    out.family = family_name;
+    out.family = family_name_;
     out.qualifier = qualifier;
     out.timestamp = timestamp;
     out.value.assign(it_->value());
@@ -229,6 +237,28 @@ Result<bool> RowCursor::NextReversed(Row* row) {
     if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   }
   return false;
+}
+
+Result<bool> RowCursor::ReadRowAt(std::string_view row_key, Row* row) {
+  lookup_prefix_.clear();
+  AppendTableId(&lookup_prefix_, table_->id);
+  AppendEscaped(&lookup_prefix_, row_key);
+  // After the last lookup the iterator sits on the first key after that
+  // row: if this row sorts later but not past that key, the key is where
+  // a seek would land.
+  const bool here = it_->Valid() && !last_lookup_prefix_.empty() && last_lookup_prefix_ < lookup_prefix_ &&
+                    lookup_prefix_ <= it_->key();
+  if (!here) {
+    it_->Seek(lookup_prefix_);
+    LBT_RETURN_IF_ERROR(it_->status());
+  }
+  last_lookup_prefix_.swap(lookup_prefix_);
+  if (!it_->Valid() || !StartsWith(it_->key(), last_lookup_prefix_)) return false;
+  LBT_RETURN_IF_ERROR(AssembleRow(row));
+  if (row->cells.empty()) return false;
+  ++stats_.rows_returned;
+  stats_.cells_returned += static_cast<int64_t>(row->cells.size());
+  return true;
 }
 
 Result<bool> RowCursor::Next(Row* row) {

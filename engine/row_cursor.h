@@ -40,6 +40,13 @@ class RowCursor {
   // the end.
   Result<bool> Next(Row* row);
 
+  // Reads the row `row_key` alone, whatever the options' rows say: false
+  // if it has no cells after filtering. Lookups in increasing key order
+  // are cheapest: when the row would start before the cursor's current
+  // key, no seek is needed to find it or to know it is absent.
+  // REQUIRES: not mixed with Next on the same cursor.
+  Result<bool> ReadRowAt(std::string_view row_key, Row* row);
+
   const ReadStats& stats() const { return stats_; }
   // The key of the last row looked at and left out (every cell filtered),
   // when no row was returned after it; empty otherwise.
@@ -69,6 +76,12 @@ class RowCursor {
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> columns_;
   ReadStats stats_;
   std::string skipped_tail_key_;
+  std::string lookup_prefix_, last_lookup_prefix_;  // ReadRowAt's
+  std::string row_prefix_;  // AssembleRow's, kept to reuse its memory
+  // The family of the last column AssembleRow decoded: its escaped name,
+  // its name and its spec (nullptr: not in the table).
+  std::string family_escaped_, family_name_;
+  const FamilySpec* family_ = nullptr;
 };
 
 }  // namespace lbt

@@ -286,8 +286,10 @@ TEST_F(CbtCommandsTest, ImportOfUnsortedRowsMatchesSetOfEach) {
     const std::string key = "h" + std::to_string(i % 7) + "#" + std::to_string(1000 + i / 7);
     const std::string a = std::to_string(i) + "@" + std::to_string((1 + i % 3) * 1000);
     out << key << "," << a << ",b" << i << "@5000\n";
-    if (i % 50 == 0) ASSERT_EQ(Run("set t " + key + " cf:a=old@1000 cf:c=kept@1000"), 0);  // data in the range
-    if (i % 50 == 0) ASSERT_EQ(Run("set ref " + key + " cf:a=old@1000 cf:c=kept@1000"), 0);
+    if (i % 50 == 0) {  // data in the range
+      ASSERT_EQ(Run("set t " + key + " cf:a=old@1000 cf:c=kept@1000"), 0);
+      ASSERT_EQ(Run("set ref " + key + " cf:a=old@1000 cf:c=kept@1000"), 0);
+    }
     ASSERT_EQ(Run("set ref " + key + " cf:a=" + a + " cf:b=b" + std::to_string(i) + "@5000"), 0);
   }
   out.close();
