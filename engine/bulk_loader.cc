@@ -243,24 +243,33 @@ void AddDelta(BulkLoadStats* to, const BulkLoadStats& delta) {
 
 }  // namespace
 
-// One transaction's input rows, copied out of the sorted stream so that
-// the transaction can run again when the map fills.
+// One transaction's input rows, kept so that the transaction can run
+// again when the map fills: views into the sorted stream when its records
+// last, copies otherwise.
 struct BulkLoader::Batch {
-  struct Record {
-    size_t offset, key_size, payload_size;
-  };
-  std::string bytes;
-  std::vector<Record> records;
+  std::vector<std::string_view> keys, payloads;
   std::vector<size_t> groups;  // where each row key's records start
+  size_t bytes = 0;
+  // Copies, in chunks that never move once written (each reserved up front).
+  std::vector<std::string> chunks;
 
   void Clear() {
-    bytes.clear();
-    records.clear();
+    keys.clear();
+    payloads.clear();
     groups.clear();
+    bytes = 0;
+    if (chunks.size() > 1) chunks.resize(1);
+    if (!chunks.empty()) chunks[0].clear();
   }
-  std::string_view key(size_t i) const { return std::string_view(bytes).substr(records[i].offset, records[i].key_size); }
-  std::string_view payload(size_t i) const {
-    return std::string_view(bytes).substr(records[i].offset + records[i].key_size, records[i].payload_size);
+  std::string_view Copy(std::string_view s) {
+    if (chunks.empty() || chunks.back().capacity() - chunks.back().size() < s.size()) {
+      chunks.emplace_back();
+      chunks.back().reserve(std::max<size_t>(size_t{1} << 20, s.size()));
+    }
+    std::string& chunk = chunks.back();
+    const size_t at = chunk.size();
+    chunk.append(s);
+    return std::string_view(chunk).substr(at);
   }
 };
 
@@ -310,16 +319,17 @@ Status BulkLoader::FillBatch(SortedStream* stream, bool* more, Batch* batch) {
   batch->Clear();
   while (*more) {
     std::string_view key = stream->key();
-    const bool new_key = batch->records.empty() || key != batch->key(batch->records.size() - 1);
+    const bool new_key = batch->keys.empty() || key != batch->keys.back();
     // A transaction ends only between row keys: a row is never split.
-    const bool full = batch->bytes.size() >= options_.bytes_per_commit ||
+    const bool full = batch->bytes >= options_.bytes_per_commit ||
                       (options_.rows_per_commit > 0 &&
-                       static_cast<int64_t>(batch->records.size()) >= options_.rows_per_commit);
+                       static_cast<int64_t>(batch->keys.size()) >= options_.rows_per_commit);
     if (new_key && full) break;
-    if (new_key) batch->groups.push_back(batch->records.size());
-    batch->records.push_back({batch->bytes.size(), key.size(), stream->payload().size()});
-    batch->bytes.append(key);
-    batch->bytes.append(stream->payload());
+    if (new_key) batch->groups.push_back(batch->keys.size());
+    const bool keep = stream->stable();
+    batch->keys.push_back(keep ? key : batch->Copy(key));
+    batch->payloads.push_back(keep ? stream->payload() : batch->Copy(stream->payload()));
+    batch->bytes += key.size() + stream->payload().size();
     *more = stream->Next();
   }
   return stream->status();
@@ -336,11 +346,11 @@ Status BulkLoader::WriteBatch(Txn* txn, const Batch& batch, Attempt* attempt) {
   LBT_RETURN_IF_ERROR(writer.Open());
   std::vector<std::string_view> payloads;
   for (size_t g = 0; g < batch.groups.size(); ++g) {
-    const size_t end = g + 1 < batch.groups.size() ? batch.groups[g + 1] : batch.records.size();
-    payloads.clear();
-    for (size_t r = batch.groups[g]; r < end; ++r) payloads.push_back(batch.payload(r));
+    const size_t end = g + 1 < batch.groups.size() ? batch.groups[g + 1] : batch.keys.size();
+    payloads.assign(batch.payloads.begin() + static_cast<ptrdiff_t>(batch.groups[g]),
+                    batch.payloads.begin() + static_cast<ptrdiff_t>(end));
     Status row_error;
-    LBT_RETURN_IF_ERROR(writer.Write(batch.key(batch.groups[g]), payloads, &row_error, &attempt->delta));
+    LBT_RETURN_IF_ERROR(writer.Write(batch.keys[batch.groups[g]], payloads, &row_error, &attempt->delta));
     const auto rows = static_cast<int64_t>(payloads.size());
     if (row_error.ok()) {
       attempt->delta.rows_committed += rows;
@@ -348,7 +358,7 @@ Status BulkLoader::WriteBatch(Txn* txn, const Batch& batch, Attempt* attempt) {
     }
     attempt->delta.rows_failed += rows;
     std::string row_key;
-    std::string_view escaped = batch.key(batch.groups[g]);
+    std::string_view escaped = batch.keys[batch.groups[g]];
     ConsumeEscaped(&escaped, &row_key);
     attempt->failed.emplace_back(std::move(row_key), std::move(row_error));
   }
@@ -366,7 +376,7 @@ Status BulkLoader::Finish(const std::function<Status(const BulkLoadStats&)>& on_
   Batch batch;
   while (true) {
     LBT_RETURN_IF_ERROR(FillBatch(stream.get(), &more, &batch));
-    if (batch.records.empty()) return Status::OK();
+    if (batch.keys.empty()) return Status::OK();
     Attempt attempt;
     LBT_RETURN_IF_ERROR(db_->Update([&](Txn* txn) { return WriteBatch(txn, batch, &attempt); }));
     AddDelta(&stats_, attempt.delta);

@@ -91,6 +91,11 @@ Status RunSorter::Add(std::string_view key, std::string_view payload) {
     ++runs_written_;
     return Status::OK();
   }
+  // Input that arrives in order (a load of sorted data) needs no sort.
+  if (!index_.empty() && buffer_in_order_) {
+    const Entry& last = index_.back();
+    buffer_in_order_ = CompareKeys(std::string_view(arena_.get() + last.offset + kHeaderBytes, last.key_size), key) <= 0;
+  }
   char* at = arena_.get() + arena_used_;
   PutHeader(at, key.size(), payload.size());
   std::memcpy(at + kHeaderBytes, key.data(), key.size());
@@ -101,6 +106,7 @@ Status RunSorter::Add(std::string_view key, std::string_view payload) {
 }
 
 void RunSorter::SortIndex() {
+  if (buffer_in_order_) return;
   const char* arena = arena_.get();
   std::sort(index_.begin(), index_.end(), [arena](const Entry& a, const Entry& b) {
     if (a.head != b.head) return a.head < b.head;
@@ -168,6 +174,7 @@ Status RunSorter::Spill() {
   ++runs_written_;
   index_.clear();
   arena_used_ = 0;
+  buffer_in_order_ = true;
   return Status::OK();
 }
 
@@ -249,6 +256,7 @@ class RunSorter::MemoryStream : public SortedStream {
   std::string_view key() const override { return key_; }
   std::string_view payload() const override { return payload_; }
   const Status& status() const override { return status_; }
+  bool stable() const override { return true; }
 
  private:
   const RunSorter* sorter_;

@@ -50,6 +50,9 @@ class SortedStream {
   virtual std::string_view key() const = 0;
   virtual std::string_view payload() const = 0;
   virtual const Status& status() const = 0;
+  // True if key() and payload() stay valid until the stream is destroyed,
+  // not only until the next call to Next (the input fitted in memory).
+  virtual bool stable() const { return false; }
 };
 
 class RunSorter {
@@ -103,6 +106,7 @@ class RunSorter {
   size_t arena_used_ = 0;
   std::vector<Entry> index_;
   size_t index_capacity_ = 0;
+  bool buffer_in_order_ = true;  // the buffer's records arrived in key order
 
   int fd_ = -1;
   uint64_t file_size_ = 0;

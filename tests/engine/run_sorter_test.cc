@@ -85,6 +85,21 @@ TEST(RunSorterTest, RecordsLargerThanTheBufferKeepTheirPlace) {
   SortAndCheck(records, &sorter);
 }
 
+TEST(RunSorterTest, InputInOrderComesOutAsItWent) {
+  testing::TempDir dir;
+  std::vector<Record> records = RandomRecords(20000, 30, 5);
+  std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
+  RunSorter in_memory({8u << 20, dir.path()});
+  SortAndCheck(records, &in_memory);
+  RunSorter spilled({256u << 10, dir.path()});
+  SortAndCheck(records, &spilled);
+  EXPECT_GT(spilled.runs_written(), 1);
+  // Out of order again after a sorted start: sorted as usual.
+  records.push_back({"", "first"});
+  RunSorter late({8u << 20, dir.path()});
+  SortAndCheck(records, &late);
+}
+
 TEST(RunSorterTest, EmptyInput) {
   RunSorter sorter({});
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<SortedStream> stream, sorter.Finish());
