@@ -1,10 +1,14 @@
 // Benchmark helpers for scripts/bench.sh (not part of the test suite):
 //
-//   lbt_bench gen ROWS FILE.csv         time-series rows host%04d#<ms>, 4 columns, fixed seed
-//   lbt_bench gen-timeorder ROWS FILE.csv   the same layout from 1,000 hosts, in arrival (time) order
-//   lbt_bench raw-load FILE.csv DIR     the storage floor: lbt's cell keys put into raw LMDB
+//   lbt_bench gen ROWS FILE.csv         time-series rows host%04d#<ms>, 4 columns, fixed seed, 100 per host
+//   lbt_bench gen-timeorder ROWS FILE.csv   rows from 1,000 hosts, in arrival (time) order: each
+//                                       minute, every host's sample (keys spread over the key space)
+//   lbt_bench gen-sorted ROWS FILE.csv  the same rows as gen-timeorder, in key order
+//   lbt_bench raw-load FILE.csv DIR     the naive storage floor: lbt's cell keys and values put
+//                                       into raw LMDB in input order, in one transaction
 //   lbt_bench raw-scan DIR              a raw LMDB cursor over every entry
-//   lbt_bench lookups DB TABLE FILE.csv N   engine point lookups of random existing rows
+//   lbt_bench lookups DB TABLE FILE.csv N   engine point lookups of random existing rows, one at
+//                                       a time (ReadRow) and in batches of 1000 (LookupRows)
 //   lbt_bench prefixes DB TABLE N       engine prefix reads of ~100 rows
 //   lbt_bench sql DB TABLE              GoogleSQL COUNT(*), SUM and a prefix query, against an engine scan
 //
@@ -64,22 +68,35 @@ int Gen(int64_t rows, const std::string& path) {
 
 // Rows as a fleet reports them: every host's sample for a minute, then the
 // next minute, so consecutive rows are spread over the whole key space.
-int GenTimeOrder(int64_t rows, const std::string& path) {
+// Sorted, the same rows (values included) come in key order: host by host.
+int GenFleet(int64_t rows, const std::string& path, bool sorted) {
   std::mt19937_64 rng(1700000000);
   std::ofstream out(path);
   out << ",stats,,,\n,cpu,mem,disk,net\n";
   const int64_t hosts = 1000;
   std::uniform_real_distribution<double> pct(0, 100);
+  std::vector<std::string> lines;
   char line[256];
   for (int64_t i = 0; i < rows; ++i) {
     int64_t ms = 1700000000000 + (i / hosts) * 60000;
     snprintf(line, sizeof line, "host%04lld#%lld,%.2f,%.2f,%.2f,%.2f\n", static_cast<long long>(i % hosts),
              static_cast<long long>(ms), pct(rng), pct(rng), pct(rng), pct(rng));
-    out << line;
+    if (sorted) {
+      lines.emplace_back(line);
+    } else {
+      out << line;
+    }
   }
+  std::sort(lines.begin(), lines.end());
+  for (const std::string& l : lines) out << l;
   return 0;
 }
 
+// The naive floor: what storing the same cells in LMDB costs with no more
+// thought than a put per cell. Every cell key lbt would write (the encoded
+// key, timestamp included) with its value, put in input order into one
+// database in one transaction, then flushed to disk once: as durable as
+// lbt's default --sync=full at the end of an import.
 int RawLoad(const std::string& csv, const std::string& dir) {
   std::filesystem::create_directories(dir);
   MDB_env* env;
@@ -105,17 +122,14 @@ int RawLoad(const std::string& csv, const std::string& dir) {
       if (mdb_put(txn, dbi, &k, &v, 0) != 0) return 1;
       bytes += static_cast<int64_t>(f[0].size() + qualifiers[i].size() + f[i].size());
     }
-    if (++rows % 10000 == 0) {
-      mdb_txn_commit(txn);
-      mdb_txn_begin(env, nullptr, 0, &txn);
-    }
+    ++rows;
   }
-  mdb_txn_commit(txn);
-  mdb_env_sync(env, 1);
+  if (mdb_txn_commit(txn) != 0 || mdb_env_sync(env, 1) != 0) return 1;
   double seconds = Seconds(start);
   mdb_env_close(env);
-  printf("raw_load_seconds %.3f s\nraw_load_rows %lld rows\nraw_bytes %lld bytes\n", seconds,
-         static_cast<long long>(rows), static_cast<long long>(bytes));
+  printf("raw_load_seconds %.3f s\nraw_load_rows %lld rows\nraw_bytes %lld bytes\nraw_db_bytes %lld bytes\n", seconds,
+         static_cast<long long>(rows), static_cast<long long>(bytes),
+         static_cast<long long>(std::filesystem::file_size(std::filesystem::path(dir) / "data.mdb")));
   return 0;
 }
 
@@ -163,6 +177,9 @@ void PrintLatencies(const char* name, std::vector<double>& micros, double second
          micros[micros.size() * 99 / 100]);
 }
 
+// Keys batched per LookupRows call, as a script's run of lookup lines is.
+constexpr size_t kLookupBatch = 1000;
+
 int Lookups(const std::string& dir, const std::string& table, const std::string& csv, int64_t n) {
   std::vector<std::string> keys;
   std::ifstream in(csv);
@@ -184,6 +201,30 @@ int Lookups(const std::string& dir, const std::string& table, const std::string&
     micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
   PrintLatencies("engine_lookup", micros, Seconds(start), cells);
+  // The same number of random keys through the batched API, the batches
+  // drawn before the clock starts; a batch's latency is shared by its keys.
+  std::vector<std::vector<std::string>> batches;
+  for (int64_t drawn = 0; drawn < n; drawn += static_cast<int64_t>(batches.back().size())) {
+    batches.emplace_back();
+    for (size_t k = 0; k < kLookupBatch && drawn + static_cast<int64_t>(k) < n; ++k) {
+      batches.back().push_back(keys[rng() % keys.size()]);
+    }
+  }
+  std::vector<double> per_key;
+  cells = 0;
+  start = Clock::now();
+  for (const std::vector<std::string>& batch : batches) {
+    auto t0 = Clock::now();
+    auto rows = db->LookupRows(table, batch);
+    if (!rows.ok()) return 1;
+    for (const auto& row : *rows) {
+      if (!row) return 1;
+      cells += static_cast<int64_t>(row->cells.size());
+    }
+    const double each = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / batch.size();
+    per_key.insert(per_key.end(), batch.size(), each);
+  }
+  PrintLatencies("engine_batch_lookup", per_key, Seconds(start), cells);
   return 0;
 }
 
@@ -281,7 +322,8 @@ int Sql(const std::string& dir, const std::string& table) {
 int main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
   if (a.size() == 3 && a[0] == "gen") return Gen(std::stoll(a[1]), a[2]);
-  if (a.size() == 3 && a[0] == "gen-timeorder") return GenTimeOrder(std::stoll(a[1]), a[2]);
+  if (a.size() == 3 && a[0] == "gen-timeorder") return GenFleet(std::stoll(a[1]), a[2], /*sorted=*/false);
+  if (a.size() == 3 && a[0] == "gen-sorted") return GenFleet(std::stoll(a[1]), a[2], /*sorted=*/true);
   if (a.size() == 3 && a[0] == "raw-load") return RawLoad(a[1], a[2]);
   if (a.size() == 2 && a[0] == "raw-scan") return RawScan(a[1]);
   if (a.size() == 5 && a[0] == "lookups") return Lookups(a[1], a[2], a[3], std::stoll(a[4]));
