@@ -21,10 +21,7 @@ Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
     }
     case ExprKind::kColumn:
     case ExprKind::kSlot: return row[static_cast<size_t>(e.slot)];
-    case ExprKind::kCast: {
-      LBT_ASSIGN_OR_RETURN(Value v, Eval(*e.args[0], row));
-      return CastValue(v, e.cast_type, e.safe);
-    }
+    case ExprKind::kCast: return Cast(e, row);
     case ExprKind::kCase: return Case(e, row);
     case ExprKind::kCall: return Call(e, row);
     case ExprKind::kStar:
@@ -47,6 +44,65 @@ std::optional<Value> Evaluator::Constant(const Expr& e) const {
   return *v;
 }
 
+Result<const Value*> Evaluator::Ref(const Expr& e, const Values& row, Value* scratch) const {
+  if ((e.kind == ExprKind::kSlot || e.kind == ExprKind::kColumn) && e.slot >= 0) {
+    return &row[static_cast<size_t>(e.slot)];
+  }
+  if (e.kind == ExprKind::kLiteral) return &e.literal;
+  LBT_ASSIGN_OR_RETURN(*scratch, Eval(e, row));
+  return scratch;
+}
+
+Status Evaluator::EvalTo(const Expr& e, const Values& row, Value* out) const {
+  if (e.kind == ExprKind::kCast && IsCastOfBytesText(e)) return CastBytesText(e, row, out);
+  LBT_ASSIGN_OR_RETURN(*out, Eval(e, row));
+  return Status::OK();
+}
+
+bool Evaluator::IsCastOfBytesText(const Expr& e) {
+  const Expr& operand = *e.args[0];
+  return operand.kind == ExprKind::kCast && operand.cast_type->kind == TypeKind::kString &&
+         operand.args[0]->type->kind == TypeKind::kBytes && e.cast_type->kind != TypeKind::kString;
+}
+
+// CAST(CAST(b AS STRING) AS T) of BYTES b, the way text columns are read as
+// numbers, converts the bytes where they are, with the checks and NULLs of
+// both casts, rather than building the STRING in between.
+Status Evaluator::CastBytesText(const Expr& e, const Values& row, Value* out) const {
+  const Expr& inner = *e.args[0];
+  const Expr& bytes_expr = *inner.args[0];
+  Value scratch;
+  const Value* bytes = &scratch;
+  if ((bytes_expr.kind == ExprKind::kSlot || bytes_expr.kind == ExprKind::kColumn) && bytes_expr.slot >= 0) {
+    bytes = &row[static_cast<size_t>(bytes_expr.slot)];
+  } else {
+    LBT_ASSIGN_OR_RETURN(scratch, Eval(bytes_expr, row));
+  }
+  if (bytes->is_null()) {
+    *out = Value::Null(e.cast_type);
+    return Status::OK();
+  }
+  if (!ValidUtf8(bytes->str())) {
+    if (!inner.safe) return Status::OutOfRange(kInvalidUtf8Cast);
+    *out = Value::Null(e.cast_type);  // the inner SAFE_CAST's NULL
+    return Status::OK();
+  }
+  if (ParsePlainNumber(bytes->str(), e.cast_type->kind, out)) return Status::OK();
+  LBT_ASSIGN_OR_RETURN(*out, CastString(bytes->str(), e.cast_type, e.safe));
+  return Status::OK();
+}
+
+Result<Value> Evaluator::Cast(const Expr& e, const Values& row) const {
+  if (IsCastOfBytesText(e)) {
+    Value out;
+    LBT_RETURN_IF_ERROR(CastBytesText(e, row, &out));
+    return out;
+  }
+  Value scratch;
+  LBT_ASSIGN_OR_RETURN(const Value* v, Ref(*e.args[0], row, &scratch));
+  return CastValue(*v, e.cast_type, e.safe);
+}
+
 Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
   if (e.function == nullptr) {
     if (e.name == "$and" || e.name == "$or" || e.name == "$not" || e.name.rfind("$is", 0) == 0) return Logic(e, row);
@@ -61,8 +117,13 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
     }
     return Conditional(e, row);
   }
-  Values args;
-  args.reserve(e.args.size());
+  if (call_depth_ == call_args_.size()) call_args_.emplace_back();
+  Values& args = call_args_[call_depth_];
+  args.clear();
+  struct Level {  // this call's argument list stays ours until it returns
+    size_t* depth;
+    ~Level() { --*depth; }
+  } level{&++call_depth_};
   for (const ExprPtr& a : e.args) {
     LBT_ASSIGN_OR_RETURN(Value v, Eval(*a, row));
     if (v.is_null() && !e.function->handles_nulls) return Value::Null(e.type);

@@ -3,6 +3,8 @@
 #ifndef LBT_SQL_EVALUATOR_H_
 #define LBT_SQL_EVALUATOR_H_
 
+#include <deque>
+
 #include "api/status.h"
 #include "sql/ast.h"
 #include "sql/functions.h"
@@ -17,11 +19,20 @@ class Evaluator {
 
   // REQUIRES: `e` bound; `row` holds the slots it refers to.
   Result<Value> Eval(const Expr& e, const Values& row) const;
+  // Eval into *out, for values evaluated row after row into the same place.
+  Status EvalTo(const Expr& e, const Values& row, Value* out) const;
   // Evaluates `e` if it refers to no slot (literals, parameters and
   // functions of them); nullopt otherwise.
   std::optional<Value> Constant(const Expr& e) const;
 
  private:
+  // The value of `e` where it already is (a slot of the row, a literal),
+  // else evaluated into *scratch.
+  Result<const Value*> Ref(const Expr& e, const Values& row, Value* scratch) const;
+  Result<Value> Cast(const Expr& e, const Values& row) const;
+  // CAST(CAST(b AS STRING) AS T) of BYTES b, with T not STRING.
+  static bool IsCastOfBytesText(const Expr& e);
+  Status CastBytesText(const Expr& e, const Values& row, Value* out) const;
   Result<Value> Call(const Expr& e, const Values& row) const;
   Result<Value> Logic(const Expr& e, const Values& row) const;
   Result<Value> Conditional(const Expr& e, const Values& row) const;
@@ -30,6 +41,11 @@ class Evaluator {
 
   Params params_;
   EvalContext context_;
+  // Argument lists of the calls being evaluated, one per nesting level,
+  // kept from row to row so that a call allocates nothing once warm. A
+  // deque, so that a deeper level never moves the ones above it.
+  mutable std::deque<Values> call_args_;
+  mutable size_t call_depth_ = 0;
 };
 
 }  // namespace lbt::sql

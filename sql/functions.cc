@@ -4,7 +4,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -617,8 +619,17 @@ LBT_FN_CHECK(BytesToString) {
   if (a.size() != 1 || !Is(a[0], TypeKind::kBytes)) return ArgError("function", a);
   return Type::String();
 }
+}  // namespace
+
 bool ValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
+  // ASCII, most text, eight bytes at a time.
+  size_t ascii = 0;
+  for (uint64_t word; ascii + 8 <= s.size(); ascii += 8) {
+    std::memcpy(&word, s.data() + ascii, 8);
+    if ((word & 0x8080808080808080ULL) != 0) break;
+  }
+  while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+  for (size_t i = ascii; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
     if (n == 0 || i + n > s.size()) return false;
@@ -629,6 +640,9 @@ bool ValidUtf8(std::string_view s) {
   }
   return true;
 }
+
+namespace {
+
 Result<Value> SafeConvertBytesToString(const Values& a, const EvalContext&) {
   std::string out;
   const std::string& s = a[0].str();
@@ -1297,26 +1311,91 @@ bool CanCast(const TypePtr& from, const TypePtr& to) {
 
 namespace {
 
-Result<Value> CastFromString(const std::string& s, const TypePtr& to) {
+}  // namespace
+
+namespace {
+
+// Text of at most 15 significant digits with an optional '-' and '.', the
+// way measurements are stored: the digits are exact in a double, and so is
+// the power of ten that places the point (up to 1e22), so one division is
+// the correctly rounded result, as from_chars would give.
+std::optional<double> ShortDecimal(std::string_view text) {
+  size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
+  const bool negative = i == 1;
+  uint64_t digits = 0;
+  int count = 0, fraction = -1;  // digits after the point; -1: no point
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.' && fraction < 0) {
+      fraction = 0;
+      continue;
+    }
+    if (c < '0' || c > '9' || ++count > 15) return std::nullopt;
+    digits = digits * 10 + static_cast<uint64_t>(c - '0');
+    if (fraction >= 0) ++fraction;
+  }
+  if (count == 0 || fraction == 0) return std::nullopt;  // "", "-", "1." and "." go the long way
+  static constexpr double kPowers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  double d = static_cast<double>(digits);
+  if (fraction > 0) d /= kPowers[fraction];
+  return negative ? -d : d;
+}
+
+}  // namespace
+
+bool ParsePlainNumber(std::string_view text, TypeKind to, Value* out) {
+  const char* const end = text.data() + text.size();
+  if (to == TypeKind::kFloat64) {
+    if (std::optional<double> d = ShortDecimal(text)) {
+      out->set_float64(*d);
+      return true;
+    }
+  }
+  if (to == TypeKind::kInt64) {
+    int64_t v = 0;
+    auto [stop, ec] = std::from_chars(text.data(), end, v);
+    if (ec != std::errc() || stop != end || text.empty()) return false;
+    out->set_int64(v);
+    return true;
+  }
+  if (to == TypeKind::kFloat64 || to == TypeKind::kFloat32) {
+    // from_chars rounds as strtod does.
+    double d = 0;
+    auto [stop, ec] = std::from_chars(text.data(), end, d);
+    if (ec != std::errc() || stop != end || text.empty()) return false;
+    *out = to == TypeKind::kFloat32 ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
+    return true;
+  }
+  return false;
+}
+
+namespace {
+
+Result<Value> CastFromString(std::string_view s, const TypePtr& to) {
   auto bad = [&] { return Status::OutOfRange(fmt::format("Bad {} value: {}", to->ToString(), s)); };
+  // Plain decimal text, the common case, parses without a copy; anything
+  // else (hex, signs, spaces, overflow, hex floats) takes the C library's
+  // path below.
+  if (Value plain; ParsePlainNumber(s, to->kind, &plain)) return plain;
   switch (to->kind) {
     case TypeKind::kInt64: {
       errno = 0;
-      char* end = nullptr;
-      std::string trimmed = s;
-      long long v = std::strtoll(trimmed.c_str(), &end, trimmed.rfind("0x", 0) == 0 ? 16 : 10);
-      if (trimmed.empty() || errno == ERANGE || *end != '\0') return bad();
+      char* stop = nullptr;
+      const std::string text(s);
+      long long v = std::strtoll(text.c_str(), &stop, text.rfind("0x", 0) == 0 ? 16 : 10);
+      if (text.empty() || errno == ERANGE || *stop != '\0') return bad();
       return Value::Int64(v);
     }
     case TypeKind::kFloat64:
     case TypeKind::kFloat32: {
-      char* end = nullptr;
-      double d = std::strtod(s.c_str(), &end);
-      if (s.empty() || *end != '\0') return bad();
+      const std::string text(s);
+      char* stop = nullptr;
+      double d = std::strtod(text.c_str(), &stop);
+      if (text.empty() || *stop != '\0') return bad();
       return to->kind == TypeKind::kFloat32 ? Value::Float32(static_cast<float>(d)) : Value::Float64(d);
     }
     case TypeKind::kBool: {
-      std::string lower = s;
+      std::string lower(s);
       for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (lower == "true") return Value::Bool(true);
       if (lower == "false") return Value::Bool(false);
@@ -1332,12 +1411,19 @@ Result<Value> CastFromString(const std::string& s, const TypePtr& to) {
       if (!ParseDate(s, &v)) return bad();
       return Value::Date(v);
     }
-    case TypeKind::kBytes: return Value::Bytes(s);
+    case TypeKind::kBytes: return Value::Bytes(std::string(s));
     default: return bad();
   }
 }
 
 }  // namespace
+
+Result<Value> CastString(std::string_view text, const TypePtr& to, bool safe) {
+  if (to->kind == TypeKind::kString) return Value::String(std::string(text));
+  Result<Value> out = CastFromString(text, to);
+  if (!out.ok() && safe) return Value::Null(to);
+  return out;
+}
 
 Result<Value> CastValue(const Value& v, const TypePtr& to, bool safe) {
   if (v.is_null()) return Value::Null(to);
@@ -1346,7 +1432,7 @@ Result<Value> CastValue(const Value& v, const TypePtr& to, bool safe) {
     const TypeKind from = v.kind();
     if (from == TypeKind::kString) return CastFromString(v.str(), to);
     if (from == TypeKind::kBytes) {
-      if (!ValidUtf8(v.str())) return Status::OutOfRange("Invalid UTF-8 in a BYTES value cast to STRING");
+      if (!ValidUtf8(v.str())) return Status::OutOfRange(kInvalidUtf8Cast);
       return Value::String(v.str());
     }
     if (to->kind == TypeKind::kString) {

@@ -9,6 +9,7 @@
 #define LBT_SQL_FUNCTIONS_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,15 @@ const AggregateFunction* FindAggregate(std::string_view name);
 
 // CAST and SAFE_CAST: `safe` turns a failed conversion into NULL.
 Result<Value> CastValue(const Value& v, const TypePtr& to, bool safe);
+// CAST of STRING text to `to`, without the text first becoming a Value.
+Result<Value> CastString(std::string_view text, const TypePtr& to, bool safe);
+// CAST(text AS INT64/FLOAT32/FLOAT64) into *out when the text is a plain
+// decimal number, the common case, without a detour; false for anything
+// else (CastString then decides, with its errors).
+bool ParsePlainNumber(std::string_view text, TypeKind to, Value* out);
+// What CAST(bytes AS STRING) fails with when the bytes are not UTF-8.
+inline constexpr const char* kInvalidUtf8Cast = "Invalid UTF-8 in a BYTES value cast to STRING";
+bool ValidUtf8(std::string_view s);
 // Whether CAST(from AS to) is allowed at all.
 bool CanCast(const TypePtr& from, const TypePtr& to);
 

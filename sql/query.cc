@@ -19,7 +19,8 @@ namespace {
 // expressions see: `_key`, then each family (then `_timestamp` for UNPACK).
 class Source {
  public:
-  Source(const BoundQuery& q, std::unique_ptr<RowStream> rows) : q_(q), rows_(std::move(rows)) {}
+  Source(const BoundQuery& q, std::unique_ptr<RowStream> rows)
+      : q_(q), rows_(std::move(rows)), one_family_(OnlyFamilyRead(q)) {}
 
   // Next input row, or false at the end (status() says whether that was an error).
   bool Next(Values* out) {
@@ -83,27 +84,69 @@ class Source {
     return f.string ? Value::String(bytes) : Value::Bytes(bytes);
   }
 
-  // The row as [_key, families...]; what the query does not read is NULL.
-  void Flatten(Values* out) const {
-    out->clear();
-    out->reserve(q_.families.size() + 1);
-    out->push_back(q_.key_used ? Value::Bytes(row_.key) : Value::Null(Type::Bytes()));
-    for (const BoundFamily& f : q_.families) {
-      out->push_back(f.used ? FamilyValue(f, std::nullopt) : Value::Null(f.type));
+  // The row as [_key, families..., cell columns...]; what the query does
+  // not read is NULL. *out keeps its shape from row to row, so that only
+  // what the query reads is written, in place.
+  void Flatten(Values* out) {
+    if (out->size() != Width()) Shape(out);
+    if (q_.key_used) (*out)[0].set_str(row_.key);
+    for (size_t i = 0; i < q_.families.size(); ++i) {
+      if (q_.families[i].used) (*out)[1 + i] = FamilyValue(q_.families[i], std::nullopt);
     }
     if (q_.cell_columns.empty()) return;
-    const size_t first = out->size();
-    for (const BoundCellColumn& c : q_.cell_columns) out->push_back(Value::Null(c.type));
+    const size_t first = 1 + q_.families.size();
     // Cells come grouped by column, newest first: each column's first cell
-    // is its latest value.
-    for (size_t i = 0; i < row_.cells.size(); ++i) {
+    // is its latest value, and later ones are passed over as found. The
+    // search stops once every column is found; a slot is written only once
+    // its cell is found or known absent, so that a string slot keeps its
+    // buffer from row to row.
+    std::fill(found_.begin(), found_.end(), 0);
+    size_t found = 0;
+    for (size_t i = 0; i < row_.cells.size() && found < q_.cell_columns.size(); ++i) {
       const Cell& cell = row_.cells[i];
-      if (i > 0 && cell.family == row_.cells[i - 1].family && cell.qualifier == row_.cells[i - 1].qualifier) continue;
       for (size_t j = 0; j < q_.cell_columns.size(); ++j) {
         const BoundCellColumn& c = q_.cell_columns[j];
         const BoundFamily& f = q_.families[c.family];
-        if (cell.qualifier == c.qualifier && cell.family == f.name) (*out)[first + j] = CellValue(f, cell.value);
+        if (!found_[j] && cell.qualifier == c.qualifier && (one_family_ || cell.family == f.name)) {
+          SetCellValue(f, cell.value, &(*out)[first + j]);
+          found_[j] = 1;
+          ++found;
+          break;
+        }
       }
+    }
+    for (size_t j = 0; j < q_.cell_columns.size(); ++j) {
+      if (!found_[j]) (*out)[first + j].set_null();
+    }
+  }
+
+  size_t Width() const { return 1 + q_.families.size() + q_.cell_columns.size(); }
+
+  // Whether the table has one family and the query reads it: every cell
+  // read is then of that family, and Flatten need not compare family names.
+  static bool OnlyFamilyRead(const BoundQuery& q) { return q.families.size() == 1 && q.families[0].read; }
+
+  // Typed NULLs in every slot of an input row.
+  void Shape(Values* out) {
+    out->clear();
+    out->reserve(Width());
+    out->push_back(Value::Null(Type::Bytes()));
+    for (const BoundFamily& f : q_.families) out->push_back(Value::Null(f.type));
+    for (const BoundCellColumn& c : q_.cell_columns) out->push_back(Value::Null(c.type));
+    found_.assign(q_.cell_columns.size(), 0);
+  }
+
+  // CellValue, written into a slot of the cell column's type.
+  static void SetCellValue(const BoundFamily& f, const std::string& bytes, Value* slot) {
+    if (!f.aggregate) {
+      slot->set_str(bytes);
+      return;
+    }
+    int64_t n = 0;
+    if (DecodeInt64(bytes, &n)) {
+      slot->set_int64(n);
+    } else {
+      slot->set_null();
     }
   }
 
@@ -131,6 +174,8 @@ class Source {
   Row row_;
   std::vector<Values> pending_;
   size_t next_pending_ = 0;
+  std::vector<char> found_;  // Flatten's cell columns found in the row (0 or 1)
+  const bool one_family_;
   int64_t examined_ = 0;
 };
 
@@ -186,16 +231,15 @@ class QueryStream final : public ResultStream {
     }
     // Streaming: WHERE, project, OFFSET/LIMIT.
     if (limit_ >= 0 && emitted_ >= limit_) return false;
-    Values input;
-    while (source_.Next(&input)) {
-      Result<bool> keep = Where(input);
+    while (source_.Next(&input_)) {
+      Result<bool> keep = Where(input_);
       if (!keep.ok()) return Fail(keep.status());
       if (!*keep) continue;
       if (skipped_ < offset_) {
         ++skipped_;
         continue;
       }
-      Result<Values> out = Project(input, q_.select);
+      Result<Values> out = Project(input_, q_.select);
       if (!out.ok()) return Fail(out.status());
       *row = std::move(*out);
       ++emitted_;
@@ -319,8 +363,11 @@ class QueryStream final : public ResultStream {
     Accumulators accs = NewAccumulators();
     Values input;
     while (source_.Next(&input)) {
-      LBT_ASSIGN_OR_RETURN(bool keep, Where(input));
-      if (keep) LBT_RETURN_IF_ERROR(Accumulate(input, &accs));
+      if (q_.where != nullptr) {
+        LBT_ASSIGN_OR_RETURN(bool keep, Where(input));
+        if (!keep) continue;
+      }
+      LBT_RETURN_IF_ERROR(Accumulate(input, &accs));
     }
     LBT_RETURN_IF_ERROR(source_.status());
     return EmitGroup(Values{}, accs);
@@ -334,13 +381,15 @@ class QueryStream final : public ResultStream {
 
   // Adds one input row to each aggregate of its group.
   Status Accumulate(const Values& input, Accumulators* accs) {
+    if (args_.size() != q_.aggregates.size()) {
+      args_.resize(q_.aggregates.size());
+      for (size_t i = 0; i < q_.aggregates.size(); ++i) args_[i].resize(q_.aggregates[i].args.size());
+    }
     for (size_t i = 0; i < q_.aggregates.size(); ++i) {
-      args_.clear();
-      for (const Expr* arg : q_.aggregates[i].args) {
-        LBT_ASSIGN_OR_RETURN(Value v, eval_.Eval(*arg, input));
-        args_.push_back(std::move(v));
-      }
-      LBT_RETURN_IF_ERROR((*accs)[i]->Add(args_));
+      const std::vector<const Expr*>& exprs = q_.aggregates[i].args;
+      Values& args = args_[i];
+      for (size_t k = 0; k < exprs.size(); ++k) LBT_RETURN_IF_ERROR(eval_.EvalTo(*exprs[k], input, &args[k]));
+      LBT_RETURN_IF_ERROR((*accs)[i]->Add(args));
     }
     return Status::OK();
   }
@@ -383,7 +432,8 @@ class QueryStream final : public ResultStream {
   const int64_t limit_;
   const int64_t offset_;
   std::vector<Values> results_;
-  Values args_;  // an aggregate's arguments, reused row to row
+  Values input_;  // the input row of the streaming path, reused row to row
+  std::vector<Values> args_;  // each aggregate's arguments, evaluated in place row after row
   size_t next_ = 0;
   bool buffered_ = false;
   int64_t skipped_ = 0, emitted_ = 0, returned_ = 0;

@@ -32,6 +32,14 @@ LBT_SQL_SCALAR(Timestamp, TypeKind::kTimestamp)
 LBT_SQL_SCALAR(Date, TypeKind::kDate)
 #undef LBT_SQL_SCALAR
 
+const TypePtr& ScalarType(TypeKind kind) {
+  // In TypeKind's order.
+  static const TypePtr* const kScalars = new TypePtr[8]{Type::Bytes(), Type::String(),    Type::Int64(),
+                                                        Type::Float32(), Type::Float64(), Type::Bool(),
+                                                        Type::Timestamp(), Type::Date()};
+  return kScalars[static_cast<int>(kind)];
+}
+
 TypePtr Type::Array(TypePtr element) {
   auto t = std::make_shared<Type>();
   t->kind = TypeKind::kArray;
@@ -105,11 +113,15 @@ bool SameType(const TypePtr& a, const TypePtr& b) {
 }
 
 Value Value::Array(TypePtr type, Values elements) {
-  return Value(std::move(type), std::make_shared<const Values>(std::move(elements)));
+  Value v(type->kind, std::make_shared<const Values>(std::move(elements)));
+  v.compound_ = std::move(type);
+  return v;
 }
 
 Value Value::Map(TypePtr type, MapEntries entries) {
-  return Value(std::move(type), std::make_shared<const MapEntries>(std::move(entries)));
+  Value v(type->kind, std::make_shared<const MapEntries>(std::move(entries)));
+  v.compound_ = std::move(type);
+  return v;
 }
 
 // ---- text ----
@@ -172,7 +184,8 @@ int CompareDoubles(double a, double b) {
 
 int Compare(const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) return a.is_null() && b.is_null() ? 0 : (a.is_null() ? -1 : 1);
-  if (a.type()->IsNumeric() && b.type()->IsNumeric()) {
+  auto numeric = [](TypeKind k) { return k == TypeKind::kInt64 || k == TypeKind::kFloat32 || k == TypeKind::kFloat64; };
+  if (numeric(a.kind()) && numeric(b.kind())) {
     if (a.kind() == TypeKind::kInt64 && b.kind() == TypeKind::kInt64) return Cmp(a.int64(), b.int64());
     return CompareDoubles(a.AsDouble(), b.AsDouble());
   }

@@ -55,28 +55,36 @@ class Value;
 using Values = std::vector<Value>;
 using MapEntries = std::vector<std::pair<Value, Value>>;
 
+// The shared type of each scalar kind (what Type::Int64() and kin give).
+// REQUIRES: a scalar kind (not ARRAY, STRUCT or MAP).
+const TypePtr& ScalarType(TypeKind kind);
+
 // A typed value or a typed NULL. Timestamps are microseconds since the
 // epoch, dates days since it; arrays and structs share their elements.
+//
+// A scalar value holds only its kind, not a reference to its type: values
+// are made and dropped for every row a query reads, and a shared type's
+// reference count would cost two atomic operations each time.
 class Value {
  public:
-  Value() : type_(Type::Int64()) {}  // an INT64 NULL
-  static Value Null(TypePtr type) { return Value(std::move(type), std::monostate()); }
-  static Value Bytes(std::string v) { return Value(Type::Bytes(), std::move(v)); }
-  static Value String(std::string v) { return Value(Type::String(), std::move(v)); }
-  static Value Int64(int64_t v) { return Value(Type::Int64(), v); }
-  static Value Float64(double v) { return Value(Type::Float64(), v); }
-  static Value Float32(float v) { return Value(Type::Float32(), static_cast<double>(v)); }
-  static Value Bool(bool v) { return Value(Type::Bool(), v); }
-  static Value Timestamp(int64_t micros) { return Value(Type::Timestamp(), micros); }
-  static Value Date(int64_t days) { return Value(Type::Date(), days); }
+  Value() = default;  // an INT64 NULL
+  static Value Null(const TypePtr& type) { return Value(type, std::monostate()); }
+  static Value Bytes(std::string v) { return Value(TypeKind::kBytes, std::move(v)); }
+  static Value String(std::string v) { return Value(TypeKind::kString, std::move(v)); }
+  static Value Int64(int64_t v) { return Value(TypeKind::kInt64, v); }
+  static Value Float64(double v) { return Value(TypeKind::kFloat64, v); }
+  static Value Float32(float v) { return Value(TypeKind::kFloat32, static_cast<double>(v)); }
+  static Value Bool(bool v) { return Value(TypeKind::kBool, v); }
+  static Value Timestamp(int64_t micros) { return Value(TypeKind::kTimestamp, micros); }
+  static Value Date(int64_t days) { return Value(TypeKind::kDate, days); }
   // REQUIRES: type is an ARRAY or STRUCT whose element types match.
   static Value Array(TypePtr type, Values elements);
   static Value Struct(TypePtr type, Values fields) { return Array(std::move(type), std::move(fields)); }
   // REQUIRES: type is a MAP; entries sorted by key, keys distinct.
   static Value Map(TypePtr type, MapEntries entries);
 
-  const TypePtr& type() const { return type_; }
-  TypeKind kind() const { return type_->kind; }
+  const TypePtr& type() const { return compound_ ? compound_ : ScalarType(kind_); }
+  TypeKind kind() const { return kind_; }
   bool is_null() const { return std::holds_alternative<std::monostate>(data_); }
 
   // REQUIRES: !is_null() and the matching kind.
@@ -86,6 +94,27 @@ class Value {
   const std::string& str() const { return std::get<std::string>(data_); }  // BYTES, STRING
   const Values& elements() const { return *std::get<std::shared_ptr<const Values>>(data_); }  // ARRAY, STRUCT
   const MapEntries& entries() const { return *std::get<std::shared_ptr<const MapEntries>>(data_); }
+
+  // In-place updates, for values rebuilt row after row in the same place:
+  // a string keeps its capacity. set_null keeps the type; set_str too, and
+  // REQUIRES a BYTES or STRING value; set_int64 and set_float64 make the
+  // value an INT64 or FLOAT64.
+  void set_null() { data_ = std::monostate(); }
+  void set_str(std::string_view v) {
+    if (auto* s = std::get_if<std::string>(&data_)) {
+      s->assign(v.data(), v.size());
+    } else {
+      data_.emplace<std::string>(v);
+    }
+  }
+  void set_int64(int64_t v) {
+    BecomeScalar(TypeKind::kInt64);
+    data_ = v;
+  }
+  void set_float64(double v) {
+    BecomeScalar(TypeKind::kFloat64);
+    data_ = v;
+  }
 
   // A numeric value as a double. REQUIRES: numeric and not NULL.
   double AsDouble() const { return kind() == TypeKind::kInt64 ? static_cast<double>(int64()) : float64(); }
@@ -98,8 +127,19 @@ class Value {
  private:
   using Data = std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<const Values>,
                             std::shared_ptr<const MapEntries>>;
-  Value(TypePtr type, Data data) : type_(std::move(type)), data_(std::move(data)) {}
-  TypePtr type_;
+  Value(TypeKind kind, Data data) : kind_(kind), data_(std::move(data)) {}
+  Value(const TypePtr& type, Data data) : kind_(type->kind), data_(std::move(data)) {
+    if (!IsScalar(kind_)) compound_ = type;
+  }
+  void BecomeScalar(TypeKind kind) {
+    kind_ = kind;
+    if (compound_) compound_.reset();
+  }
+  static bool IsScalar(TypeKind kind) {
+    return kind != TypeKind::kArray && kind != TypeKind::kStruct && kind != TypeKind::kMap;
+  }
+  TypeKind kind_ = TypeKind::kInt64;
+  TypePtr compound_;  // the type of an ARRAY, STRUCT or MAP; empty for scalars
   Data data_;
 };
 
