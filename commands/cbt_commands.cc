@@ -368,6 +368,9 @@ Status StreamRows(CommandContext& ctx, const std::string& table, const ReadReque
   Bigtable* bigtable = ctx.bigtable();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, SchemaForReading(bigtable, table));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
+  // A long local read renders on one core while the engine reads ahead on
+  // the other.
+  if (!is_lookup && bigtable->local() != nullptr) stream = std::make_unique<ReadAheadStream>(std::move(stream));
   ctx.renderer->BeginRows(&spec);
   // Rows printed to a terminal show their own progress.
   Progress progress(ctx.err, "reading " + table, !ctx.out->IsTerminal());
