@@ -1315,26 +1315,28 @@ namespace {
 
 namespace {
 
-// Text of at most 15 significant digits with an optional '-' and '.', the
+// Text of at most 15 digits with an optional '-' and '.', the
 // way measurements are stored: the digits are exact in a double, and so is
 // the power of ten that places the point (up to 1e22), so one division is
 // the correctly rounded result, as from_chars would give.
 std::optional<double> ShortDecimal(std::string_view text) {
-  size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
-  const bool negative = i == 1;
-  uint64_t digits = 0;
-  int count = 0, fraction = -1;  // digits after the point; -1: no point
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '.' && fraction < 0) {
-      fraction = 0;
-      continue;
-    }
-    if (c < '0' || c > '9' || ++count > 15) return std::nullopt;
-    digits = digits * 10 + static_cast<uint64_t>(c - '0');
-    if (fraction >= 0) ++fraction;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  auto digit = [](char c) { return static_cast<unsigned char>(c - '0') < 10; };
+  uint64_t digits = 0;  // wraps past 19 digits, but such text is refused below
+  const char* const whole = p;
+  while (p != end && digit(*p)) digits = digits * 10 + static_cast<uint64_t>(*p++ - '0');
+  ptrdiff_t count = p - whole, fraction = 0;
+  if (p != end && *p == '.') {
+    const char* const after_point = ++p;
+    while (p != end && digit(*p)) digits = digits * 10 + static_cast<uint64_t>(*p++ - '0');
+    fraction = p - after_point;
+    if (fraction == 0) return std::nullopt;  // "1." and "." go the long way
+    count += fraction;
   }
-  if (count == 0 || fraction == 0) return std::nullopt;  // "", "-", "1." and "." go the long way
+  if (p != end || count == 0 || count > 15) return std::nullopt;
   static constexpr double kPowers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   double d = static_cast<double>(digits);
   if (fraction > 0) d /= kPowers[fraction];

@@ -95,6 +95,7 @@ class Source {
     }
     if (q_.cell_columns.empty()) return;
     const size_t first = 1 + q_.families.size();
+    if (q_.cell_columns.size() == 1) return FlattenOneColumn(&(*out)[first]);
     // Cells come grouped by column, newest first: each column's first cell
     // is its latest value, and later ones are passed over as found. The
     // search stops once every column is found; a slot is written only once
@@ -118,6 +119,20 @@ class Source {
     for (size_t j = 0; j < q_.cell_columns.size(); ++j) {
       if (!found_[j]) (*out)[first + j].set_null();
     }
+  }
+
+  // Flatten's search for a query that names one column, the common case,
+  // without its bookkeeping: the column's first cell is its latest value.
+  void FlattenOneColumn(Value* slot) const {
+    const BoundCellColumn& c = q_.cell_columns[0];
+    const BoundFamily& f = q_.families[c.family];
+    for (const Cell& cell : row_.cells) {
+      if (cell.qualifier == c.qualifier && (one_family_ || cell.family == f.name)) {
+        SetCellValue(f, cell.value, slot);
+        return;
+      }
+    }
+    slot->set_null();
   }
 
   size_t Width() const { return 1 + q_.families.size() + q_.cell_columns.size(); }
