@@ -633,9 +633,15 @@ bool ValidUtf8(std::string_view s) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
     if (n == 0 || i + n > s.size()) return false;
+    uint32_t code = n == 1 ? c : c & (0x7F >> n);
     for (size_t k = 1; k < n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+      const unsigned char next = static_cast<unsigned char>(s[i + k]);
+      if ((next >> 6) != 2) return false;
+      code = code << 6 | (next & 0x3F);
     }
+    // The shortest form only, and no surrogates or code points past U+10FFFF.
+    static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < kSmallest[n] || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return false;
     i += n;
   }
   return true;

@@ -279,6 +279,27 @@ TEST_F(QueryTest, TextColumnsCastToNumbersAsStringsDo) {
             (Lines{"-5|4"}));
 }
 
+TEST(Utf8Test, OnlyWellFormedUtf8IsValid) {
+  for (const char* good : {"", "abc", "h\xc3\xa9llo", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+                           "\xed\x9f\xbf", "ascii long enough for the 8-byte path \xc3\xa9"}) {
+    EXPECT_TRUE(ValidUtf8(good)) << good;
+  }
+  // Overlong forms, surrogates, past U+10FFFF, truncated and stray bytes.
+  for (const char* bad : {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80", "\xed\xa0\x80",
+                          "\xed\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xc3", "\x80",
+                          "abcdefgh\xff"}) {
+    EXPECT_FALSE(ValidUtf8(bad)) << bad;
+  }
+}
+
+TEST_F(QueryTest, CastOfBytesToStringRefusesMalformedUtf8) {
+  EXPECT_NE(Error("SELECT CAST(b'\\xc0\\x80' AS STRING) FROM mobile").message().find("Invalid UTF-8"),
+            std::string::npos);
+  EXPECT_EQ(Rows("SELECT SAFE_CAST(b'\\xed\\xa0\\x80' AS STRING), SAFE_CONVERT_BYTES_TO_STRING(b'a\\xc0\\x80') "
+                 "FROM mobile LIMIT 1"),
+            (Lines{"NULL|a\uFFFD\uFFFD"}));
+}
+
 // The decimal fast path gives strtod's double, bit for bit.
 TEST(ParsePlainNumberTest, DecimalsMatchStrtod) {
   std::mt19937_64 rng(7);
