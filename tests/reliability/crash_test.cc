@@ -2,8 +2,10 @@
 // on a pipe; the parent kills it with SIGKILL at seeded random moments,
 // reopens the database and checks that it opens without repair, that every
 // reported commit is fully there, and that no row is half written.
-// Covers one transaction per row (a script of commands) and batches of
-// rows (an import). LBT_CRASH_SEED and LBT_CRASH_KILLS run it longer.
+// Covers one transaction per row (a script of commands), batches of rows,
+// and bulk loads (an import: rows in any order, sorted through temporary
+// files, committed in key order). LBT_CRASH_SEED and LBT_CRASH_KILLS run
+// it longer.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -15,6 +17,11 @@
 #include <random>
 #include <thread>
 
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+
+#include "engine/bulk_loader.h"
 #include "engine/database.h"
 #include "tests/test_util.h"
 
@@ -56,6 +63,40 @@ std::vector<Mutation> RowCells(int64_t i) {
   }
 }
 
+// Rows per bulk load, added in a shuffled order.
+constexpr int64_t kLoadRows = 2000;
+
+// The child of a bulk load: loads rows from `first` on, kLoadRows at a
+// time, each load in small transactions and with little sort memory (so
+// that runs go through the temporary file), writing the index of the last
+// committed row after each commit. Rows commit in key order, and row i's
+// key sorts before row i + 1's.
+[[noreturn]] void Loader(const std::string& dir, int64_t first, int ack) {
+  auto db = Database::Open(dir);
+  if (!db.ok()) _exit(3);
+  std::mt19937_64 rng(first);
+  for (int64_t start = first;; start += kLoadRows) {
+    std::vector<int64_t> order(kLoadRows);
+    std::iota(order.begin(), order.end(), start);
+    std::shuffle(order.begin(), order.end(), rng);
+    BulkLoadOptions options;
+    options.rows_per_commit = 50;
+    options.sort_memory_bytes = 256 << 10;
+    auto loader = (*db)->NewBulkLoader("t", options);
+    if (!loader.ok()) _exit(4);
+    for (int64_t i : order) {
+      if (!(*loader)->Add({RowKey(i), RowCells(i)}).ok()) _exit(5);
+    }
+    Status s = (*loader)->Finish(
+        [&](const BulkLoadStats& stats) {
+          int64_t last = start + stats.rows_committed - 1;
+          return write(ack, &last, sizeof last) == sizeof last ? Status::OK() : Status::IOError("ack");
+        },
+        nullptr);
+    if (!s.ok()) _exit(6);
+  }
+}
+
 // Checks the database after a crash. Returns the next row to write.
 int64_t Verify(const std::string& dir, int64_t acknowledged) {
   auto db = Database::Open(dir);
@@ -79,6 +120,7 @@ int64_t Verify(const std::string& dir, int64_t acknowledged) {
   return expected;
 }
 
+// batch 0: bulk loads.
 void CrashRepeatedly(int batch) {
   const uint64_t seed = std::stoull(std::getenv("LBT_CRASH_SEED") ? std::getenv("LBT_CRASH_SEED") : "2026");
   const int kills = std::atoi(std::getenv("LBT_CRASH_KILLS") ? std::getenv("LBT_CRASH_KILLS") : "24");
@@ -96,6 +138,7 @@ void CrashRepeatedly(int batch) {
     pid_t child = fork();
     if (child == 0) {
       close(ack[0]);
+      if (batch == 0) Loader(dir.path(), next, ack[1]);
       Writer(dir.path(), next, batch, ack[1]);
     }
     close(ack[1]);
@@ -109,6 +152,11 @@ void CrashRepeatedly(int batch) {
     ASSERT_TRUE(WIFSIGNALED(status)) << "the writer stopped by itself, exit " << WEXITSTATUS(status);
     next = Verify(dir.path(), acknowledged);
     ASSERT_GE(next, 0);
+    // A bulk load's temporary file never outlives its process.
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+      const std::string name = entry.path().filename().string();
+      EXPECT_TRUE(name == "data.mdb" || name == "lock.mdb" || name == "lbt.lock") << "left behind: " << name;
+    }
     if (::testing::Test::HasFailure()) return;
   }
   std::cout << "[ crash ] " << kills << " kills, " << next << " rows committed, batch " << batch << "\n";
@@ -117,6 +165,8 @@ void CrashRepeatedly(int batch) {
 TEST(CrashTest, OneTransactionPerRowSurvivesSigkill) { CrashRepeatedly(1); }
 
 TEST(CrashTest, BatchesOfRowsSurviveSigkill) { CrashRepeatedly(50); }
+
+TEST(CrashTest, BulkLoadsSurviveSigkill) { CrashRepeatedly(0); }
 
 }  // namespace
 }  // namespace lbt
