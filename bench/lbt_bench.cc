@@ -7,6 +7,8 @@
 //   lbt_bench raw-load FILE.csv DIR     the naive storage floor: lbt's cell keys and values put
 //                                       into raw LMDB in input order, in one transaction
 //   lbt_bench raw-scan DIR              a raw LMDB cursor over every entry
+//   lbt_bench raw-lookups DIR FILE.csv N   the lookup floor: N random rows of a raw-load read with
+//                                       one raw LMDB cursor, in sorted batches of 1000
 //   lbt_bench lookups DB TABLE FILE.csv N   engine point lookups of random existing rows, one at
 //                                       a time (ReadRow) and in batches of 1000 (LookupRows)
 //   lbt_bench prefixes DB TABLE N       engine prefix reads of ~100 rows
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -157,6 +160,53 @@ int RawScan(const std::string& dir) {
   mdb_env_close(env);
   printf("raw_scan_seconds %.3f s\nraw_scan_cells %lld cells\n", seconds, static_cast<long long>(cells));
   return bytes > 0 ? 0 : 1;
+}
+
+// What batched lookups cannot beat: the same rows' cells read from a
+// raw-load database with one LMDB cursor per batch of keys, sorted, each
+// row a seek to its first cell and steps over the rest.
+int RawLookups(const std::string& dir, const std::string& csv, int64_t n) {
+  std::vector<std::string> keys;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  while (std::getline(in, line)) keys.push_back(line.substr(0, line.find(',')));
+  MDB_env* env;
+  mdb_env_create(&env);
+  mdb_env_set_mapsize(env, 64ull << 30);
+  if (mdb_env_open(env, dir.c_str(), MDB_RDONLY, 0600) != 0) return 1;
+  std::mt19937_64 rng(44);
+  std::vector<std::vector<std::string>> batches;
+  for (int64_t drawn = 0; drawn < n; drawn += 1000) {
+    batches.emplace_back();
+    for (int64_t k = 0; k < 1000 && drawn + k < n; ++k) batches.back().push_back(lbt::RowPrefix(1, keys[rng() % keys.size()]));
+    std::sort(batches.back().begin(), batches.back().end());
+  }
+  int64_t cells = 0;
+  auto start = Clock::now();
+  for (const std::vector<std::string>& batch : batches) {
+    MDB_txn* txn;
+    MDB_dbi dbi;
+    MDB_cursor* cursor;
+    mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn);
+    mdb_dbi_open(txn, nullptr, 0, &dbi);
+    mdb_cursor_open(txn, dbi, &cursor);
+    for (const std::string& prefix : batch) {
+      MDB_val k{prefix.size(), const_cast<char*>(prefix.data())}, v;
+      for (int rc = mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE);
+           rc == 0 && k.mv_size >= prefix.size() && std::memcmp(k.mv_data, prefix.data(), prefix.size()) == 0;
+           rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
+        ++cells;
+      }
+    }
+    mdb_cursor_close(cursor);
+    mdb_txn_abort(txn);
+  }
+  const double seconds = Seconds(start);
+  mdb_env_close(env);
+  printf("raw_lookup_per_second %.0f ops/s\nraw_lookup_cells %lld cells\n", n / seconds, static_cast<long long>(cells));
+  return cells > 0 ? 0 : 1;
 }
 
 std::unique_ptr<lbt::Database> OpenOrDie(const std::string& dir) {
@@ -326,6 +376,7 @@ int main(int argc, char** argv) {
   if (a.size() == 3 && a[0] == "gen-sorted") return GenFleet(std::stoll(a[1]), a[2], /*sorted=*/true);
   if (a.size() == 3 && a[0] == "raw-load") return RawLoad(a[1], a[2]);
   if (a.size() == 2 && a[0] == "raw-scan") return RawScan(a[1]);
+  if (a.size() == 4 && a[0] == "raw-lookups") return RawLookups(a[1], a[2], std::stoll(a[3]));
   if (a.size() == 5 && a[0] == "lookups") return Lookups(a[1], a[2], a[3], std::stoll(a[4]));
   if (a.size() == 4 && a[0] == "prefixes") return Prefixes(a[1], a[2], std::stoll(a[3]));
   if (a.size() == 3 && a[0] == "sql") return Sql(a[1], a[2]);
