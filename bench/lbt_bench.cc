@@ -162,16 +162,22 @@ int RawScan(const std::string& dir) {
   return bytes > 0 ? 0 : 1;
 }
 
-// What batched lookups cannot beat: the same rows' cells read from a
-// raw-load database with one LMDB cursor per batch of keys, sorted, each
-// row a seek to its first cell and steps over the rest.
-int RawLookups(const std::string& dir, const std::string& csv, int64_t n) {
+// The row keys of a `gen` CSV file (after its two header lines).
+std::vector<std::string> RowKeysOf(const std::string& csv) {
   std::vector<std::string> keys;
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);
   std::getline(in, line);
   while (std::getline(in, line)) keys.push_back(line.substr(0, line.find(',')));
+  return keys;
+}
+
+// What batched lookups cannot beat: the same rows' cells read from a
+// raw-load database with one LMDB cursor per batch of keys, sorted, each
+// row a seek to its first cell and steps over the rest.
+int RawLookups(const std::string& dir, const std::string& csv, int64_t n) {
+  const std::vector<std::string> keys = RowKeysOf(csv);
   MDB_env* env;
   mdb_env_create(&env);
   mdb_env_set_mapsize(env, 64ull << 30);
@@ -231,12 +237,7 @@ void PrintLatencies(const char* name, std::vector<double>& micros, double second
 constexpr size_t kLookupBatch = 1000;
 
 int Lookups(const std::string& dir, const std::string& table, const std::string& csv, int64_t n) {
-  std::vector<std::string> keys;
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  std::getline(in, line);
-  while (std::getline(in, line)) keys.push_back(line.substr(0, line.find(',')));
+  const std::vector<std::string> keys = RowKeysOf(csv);
   auto db = OpenOrDie(dir);
   std::mt19937_64 rng(42);
   std::vector<double> micros;
