@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <tuple>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "engine/bulk_loader.h"
@@ -237,6 +240,7 @@ Status Database::Initialize() {
 
 Status Database::Update(const std::function<Status(Txn*)>& fn) {
   std::lock_guard<std::mutex> lock(write_mu_);
+  LBT_RETURN_IF_ERROR(CheckFilesPresent());
   for (int attempt = 0;; ++attempt) {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
     Status s = stores_->catalog.Refresh(txn.get());
@@ -247,9 +251,50 @@ Status Database::Update(const std::function<Status(Txn*)>& fn) {
     if (s.ok()) return s;
     stores_->catalog.Invalidate();
     // A full map is not the user's problem: grow it and run the write again.
-    if (!map_full || attempt >= 40) return s;
+    if (!map_full || attempt >= 40) return ExplainWriteFailure(s);
     LBT_RETURN_IF_ERROR(env_->GrowMap());
   }
+}
+
+Status Database::CheckFilesPresent() const {
+  mdb_filehandle_t fd;
+  struct stat st;
+  if (mdb_env_get_fd(env_->raw(), &fd) != MDB_SUCCESS || ::fstat(fd, &st) != 0 || st.st_nlink > 0) {
+    return Status::OK();
+  }
+  // Writes would still succeed, into a file that no longer has a name and
+  // vanishes when the last process closes it.
+  return Status::FailedPrecondition(fmt::format(
+      "the database's files in {} were deleted while it was open; writes are refused so that none is "
+      "acknowledged and then lost (restart lbt to create a new database there)",
+      dir_));
+}
+
+Status Database::ExplainWriteFailure(const Status& s) const {
+  // LMDB reports a short write as an I/O error; a full disk is the common
+  // cause, and the one the user can act on.
+  if (s.code() != Status::Code::kIOError) return s;
+  struct statvfs fs;
+  if (::statvfs(dir_.c_str(), &fs) != 0) return s;
+  const uint64_t free_bytes = static_cast<uint64_t>(::geteuid() == 0 ? fs.f_bfree : fs.f_bavail) * fs.f_frsize;
+  if (free_bytes >= (4u << 20)) return s;
+  return Status::ResourceExhausted(fmt::format(
+      "no space left on the device that holds {} ({} KiB free); the write was rolled back", dir_, free_bytes >> 10));
+}
+
+Status Database::SettleFreedPages() {
+  // LMDB reuses the pages a transaction freed only from the second commit
+  // after it (the one before must stay whole for crash recovery). A commit
+  // that rewrites one value as it is makes them reusable by the next
+  // write, which on a full disk is the difference between a write that
+  // fits in the space just freed and one that fails.
+  return Update([&](Txn* txn) -> Status {
+    std::string_view version;
+    LBT_ASSIGN_OR_RETURN(bool found, txn->Get(stores_->meta, kMetaFormatVersion, &version));
+    if (!found) return Status::OK();
+    const std::string same(version);
+    return txn->Put(stores_->meta, kMetaFormatVersion, same);
+  });
 }
 
 struct Database::PendingWrite {
@@ -427,7 +472,7 @@ Status Database::DropTable(std::string_view table) {
       }));
     } while (deleted > 0);
   }
-  return Status::OK();
+  return SettleFreedPages();
 }
 
 Result<std::vector<std::string>> Database::ListTables() {
@@ -458,7 +503,7 @@ Status Database::CreateFamily(std::string_view table, const FamilySpec& family) 
 }
 
 Status Database::DropFamily(std::string_view table, std::string_view family) {
-  return Update([&](Txn* txn) -> Status {
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
     LBT_RETURN_IF_ERROR(RequireUnprotected(*current, "its column families"));
@@ -467,7 +512,8 @@ Status Database::DropFamily(std::string_view table, std::string_view family) {
     LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(family));
     spec.families.erase(spec.families.find(family));
     return stores_->catalog.Store(txn, spec);
-  });
+  }));
+  return SettleFreedPages();
 }
 
 Status Database::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
@@ -626,25 +672,37 @@ Result<std::optional<Row>> ReadRowIn(Txn* txn, const OrderedStore& cells, std::s
 
 namespace {
 
-// A row with one cell per column, its last one, in storage order: what
-// ReadModifyWriteRow returns when several rules change one column.
-Row LatestPerColumn(Row row) {
-  std::vector<Cell> cells;
-  for (auto it = row.cells.rbegin(); it != row.cells.rend(); ++it) {
-    bool seen = std::any_of(cells.begin(), cells.end(), [&](const Cell& c) {
-      return c.family == it->family && c.qualifier == it->qualifier;
-    });
-    if (!seen) cells.push_back(std::move(*it));
+// Applies one append or increment rule to a column's value.
+Status ApplyRule(const ReadModifyWriteRule& rule, std::string* value) {
+  if (rule.kind == ReadModifyWriteRule::Kind::kAppend) {
+    if (value->size() + rule.append_value.size() > kMaxValueBytes) {
+      return Status::OutOfRange(fmt::format(
+          "appending to {}:{} would make its value {} bytes; Bigtable's limit is {} bytes (100 MiB)", rule.family,
+          rule.qualifier, value->size() + rule.append_value.size(), kMaxValueBytes));
+    }
+    // Doubling growth keeps many appends to one value linear.
+    if (value->capacity() < value->size() + rule.append_value.size()) {
+      value->reserve(std::max(value->capacity() * 2, value->size() + rule.append_value.size()));
+    }
+    value->append(rule.append_value);
+    return Status::OK();
   }
-  std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
-    return std::tie(a.family, a.qualifier) < std::tie(b.family, b.qualifier);
-  });
-  row.cells = std::move(cells);
-  return row;
+  int64_t n = 0;
+  if (!value->empty() && !DecodeInt64(*value, &n)) {
+    return Status::FailedPrecondition(
+        fmt::format("cannot increment {}:{}: its value is {} bytes, not an 8-byte big-endian integer", rule.family,
+                    rule.qualifier, value->size()));
+  }
+  *value = EncodeInt64(static_cast<int64_t>(static_cast<uint64_t>(n) + static_cast<uint64_t>(rule.increment)));
+  return Status::OK();
 }
 
 }  // namespace
 
+// Rules that name one column compound, in order, on one value kept in
+// memory: the column's latest cell is read once and its new cell written
+// once, so a request's cost grows with its rules and the bytes they add,
+// never with their product.
 Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                          const std::vector<ReadModifyWriteRule>& rules) {
   Row result;
@@ -652,7 +710,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
     result = Row{std::string(row_key), {}};
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     const int64_t now = NowMicros();
-    RowWriter writer(txn, stores_.get(), spec, now);
+    std::map<std::pair<std::string_view, std::string_view>, size_t> column_index;
     for (const ReadModifyWriteRule& rule : rules) {
       LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamilyForWrite(rule.family));
       if (IsAggregate(family->value_type)) {
@@ -660,36 +718,35 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
             "column family '{}' is an aggregate; append and increment need a family of plain bytes",
             rule.family));
       }
-      ReadOptions latest;
-      latest.columns = {ColumnSelector{rule.family, rule.qualifier}};
-      latest.cells_per_column_limit = 1;
-      LBT_ASSIGN_OR_RETURN(std::optional<Row> current,
-                           ReadRowIn(txn, stores_->cells, stores_->catalog.Share(table), row_key, latest, now));
-      Cell cell{rule.family, rule.qualifier, now, {}, {}};
-      if (current) {
-        cell.timestamp = std::max(now, current->cells[0].timestamp);
-        cell.value = std::move(current->cells[0].value);
-      }
-      if (rule.kind == ReadModifyWriteRule::Kind::kAppend) {
-        cell.value += rule.append_value;
-      } else {
-        int64_t n = 0;
-        if (!cell.value.empty() && !DecodeInt64(cell.value, &n)) {
-          return Status::FailedPrecondition(fmt::format(
-              "cannot increment {}:{}: its value is {} bytes, not an 8-byte big-endian integer",
-              rule.family, rule.qualifier, cell.value.size()));
+      auto [it, added] = column_index.try_emplace({rule.family, rule.qualifier}, result.cells.size());
+      if (added) {
+        ReadOptions latest;
+        latest.columns = {ColumnSelector{rule.family, rule.qualifier}};
+        latest.cells_per_column_limit = 1;
+        LBT_ASSIGN_OR_RETURN(std::optional<Row> current,
+                             ReadRowIn(txn, stores_->cells, stores_->catalog.Share(table), row_key, latest, now));
+        Cell cell{rule.family, rule.qualifier, now, {}, {}};
+        if (current) {
+          cell.timestamp = std::max(now, current->cells[0].timestamp);
+          cell.value = std::move(current->cells[0].value);
         }
-        cell.value = EncodeInt64(static_cast<int64_t>(static_cast<uint64_t>(n) +
-                                                      static_cast<uint64_t>(rule.increment)));
+        result.cells.push_back(std::move(cell));
       }
-      std::vector<Mutation> set = {Mutation::SetCell(cell.family, cell.qualifier, cell.value, cell.timestamp)};
-      LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, set));
-      LBT_RETURN_IF_ERROR(writer.Apply(row_key, set));
-      result.cells.push_back(std::move(cell));
+      LBT_RETURN_IF_ERROR(ApplyRule(rule, &result.cells[it->second].value));
     }
-    return Status::OK();
+    std::vector<Mutation> set;
+    set.reserve(result.cells.size());
+    for (const Cell& cell : result.cells) {
+      set.push_back(Mutation::SetCell(cell.family, cell.qualifier, cell.value, cell.timestamp));
+    }
+    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, set));
+    RowWriter writer(txn, stores_.get(), spec, now);
+    return writer.Apply(row_key, set);
   }));
-  return LatestPerColumn(std::move(result));
+  std::sort(result.cells.begin(), result.cells.end(), [](const Cell& a, const Cell& b) {
+    return std::tie(a.family, a.qualifier) < std::tie(b.family, b.qualifier);
+  });
+  return result;
 }
 
 Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_view row_key,
@@ -713,7 +770,7 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
 }
 
 Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
-  return Update([&](Txn* txn) -> Status {
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
     const std::string key_prefix = RowKeyPrefix(spec->id, prefix);
     for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
@@ -723,7 +780,8 @@ Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
       } while (deleted > 0);
     }
     return Status::OK();
-  });
+  }));
+  return SettleFreedPages();
 }
 
 Result<GcStats> Database::CollectGarbage(std::string_view table,
@@ -749,7 +807,7 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
     LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
   LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), options, NowMicros()));
-  return std::unique_ptr<RowReader>(new RowReader(std::move(txn), std::move(cursor)));
+  return std::unique_ptr<RowReader>(new RowReader(env_.get(), std::move(txn), std::move(cursor), options));
 }
 
 Result<std::unique_ptr<Txn>> Database::TakeSpareRead() {

@@ -189,6 +189,13 @@ class Database {
   Status Initialize();
   // Runs `fn` in a write transaction, growing the map and retrying when full.
   Status Update(const std::function<Status(Txn*)>& fn);
+  // FailedPrecondition once the database's files were deleted under it.
+  Status CheckFilesPresent() const;
+  // `s`, or ResourceExhausted when a failed write met a full disk.
+  Status ExplainWriteFailure(const Status& s) const;
+  // Commits a write that changes nothing, so that the pages the last
+  // commit freed can be reused by the next one (see the definition).
+  Status SettleFreedPages();
 
   // Group commit. A write of one request runs as a step that may share its
   // LMDB transaction (and its fsync) with the steps other threads queued

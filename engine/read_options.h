@@ -4,7 +4,9 @@
 #ifndef LBT_ENGINE_READ_OPTIONS_H_
 #define LBT_ENGINE_READ_OPTIONS_H_
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "api/row_set.h"
@@ -23,6 +25,17 @@ struct ReadOptions {
   std::vector<ColumnSelector> columns;
   // Applied last; not owned, must outlive the reader. nullptr: none.
   const RowFilter* filter = nullptr;
+
+  // For long reads that must not hold back the database (a server's): the
+  // reader takes a new snapshot, going on after the last row it looked at,
+  // once its snapshot is this old. Each row is still read whole from one
+  // snapshot, as Bigtable promises; rows are not read from one snapshot
+  // together, as Bigtable does not promise either. 0: one snapshot for
+  // the whole read.
+  std::chrono::milliseconds max_snapshot_age{0};
+  // Asked between rows, also while the filters skip many in a row; once it
+  // returns true the read stops with Cancelled. Unset: never.
+  std::function<bool()> interrupted;
 };
 
 }  // namespace lbt

@@ -33,8 +33,32 @@ Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const OrderedStore&
   std::unique_ptr<RowCursor> cursor(new RowCursor(std::move(table), std::move(options), now_micros));
   LBT_ASSIGN_OR_RETURN(cursor->it_, cells.NewIterator(txn));
   cursor->txn_ = txn;
+  cursor->cells_ = &cells;
   cursor->PlanRanges();
   return cursor;
+}
+
+void RowCursor::Suspend() {
+  // Next returned after assembling a row of the current range: narrow the
+  // range to what lies beyond that row, and seek there on resuming.
+  if (positioned_ && range_index_ < ranges_.size()) {
+    EncodedRange& range = ranges_[range_index_];
+    if (options_.reversed) {
+      range.upper = row_prefix_;
+    } else {
+      range.lower = PrefixSuccessor(row_prefix_);
+    }
+    positioned_ = false;
+  }
+  it_.reset();
+  txn_ = nullptr;
+}
+
+Status RowCursor::Resume(Txn* txn) {
+  LBT_ASSIGN_OR_RETURN(it_, cells_->NewIterator(txn));
+  txn_ = txn;
+  released_at_ = stats_.cells_seen;
+  return Status::OK();
 }
 
 EncodedRange EncodeRowRange(TableId table, const RowRange& range) {
@@ -191,6 +215,7 @@ Result<bool> RowCursor::NextForward(Row* row) {
     LBT_RETURN_IF_ERROR(AssembleRow(row));
     if (NoteSkipped(*row)) return true;
     if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
+    if (paused_) return false;
   }
   return false;
 }
@@ -198,9 +223,12 @@ Result<bool> RowCursor::NextForward(Row* row) {
 bool RowCursor::NoteSkipped(const Row& row) {
   if (!row.cells.empty()) {
     skipped_tail_key_.clear();
+    skipped_in_a_row_ = 0;
     return true;
   }
   skipped_tail_key_ = row.key;
+  paused_ = pause_after_skipped_ > 0 && ++skipped_in_a_row_ >= pause_after_skipped_;
+  if (paused_) skipped_in_a_row_ = 0;
   return false;
 }
 
@@ -235,6 +263,7 @@ Result<bool> RowCursor::NextReversed(Row* row) {
     LBT_RETURN_IF_ERROR(it_->status());
     if (NoteSkipped(*row)) return true;
     if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
+    if (paused_) return false;
   }
   return false;
 }
@@ -262,6 +291,7 @@ Result<bool> RowCursor::ReadRowAt(std::string_view row_key, Row* row) {
 }
 
 Result<bool> RowCursor::Next(Row* row) {
+  paused_ = false;
   if (options_.rows_limit > 0 && stats_.rows_returned >= options_.rows_limit) return false;
   if (options_.filter != nullptr && options_.filter->ScanDone()) return false;
   LBT_ASSIGN_OR_RETURN(bool found, options_.reversed ? NextReversed(row) : NextForward(row));

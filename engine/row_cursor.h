@@ -37,8 +37,24 @@ class RowCursor {
                                                  int64_t now_micros);
 
   // Reads the next row that has cells after filtering. Returns false at
-  // the end.
+  // the end, or, when pauses are on, after skipping that many rows in a
+  // row (paused() then tells; call Next again to go on).
   Result<bool> Next(Row* row);
+
+  // Makes Next return (false, paused()) after `rows` rows that the
+  // filters emptied one after the other, so that a caller can check for
+  // cancellation or renew its snapshot during a long fruitless scan.
+  // 0 (the default): never.
+  void set_pause_after_skipped(int64_t rows) { pause_after_skipped_ = rows; }
+  bool paused() const { return paused_; }
+
+  // Lets go of the transaction: the cursor keeps only where it is. Resume
+  // goes on, in `txn`, from the row after the last one Next looked at;
+  // rows written meanwhile are seen there, as a new read would see them.
+  // REQUIRES: Suspend before the transaction ends; Resume with a
+  // transaction on the same database that outlives the cursor.
+  void Suspend();
+  Status Resume(Txn* txn);
 
   // Reads the row `row_key` alone, whatever the options' rows say: false
   // if it has no cells after filtering. Lookups in increasing key order
@@ -67,6 +83,10 @@ class RowCursor {
   ReadOptions options_;
   int64_t now_;
   Txn* txn_ = nullptr;
+  const OrderedStore* cells_ = nullptr;
+  int64_t pause_after_skipped_ = 0;
+  int64_t skipped_in_a_row_ = 0;
+  bool paused_ = false;
   std::unique_ptr<OrderedStore::Iterator> it_;
   int64_t released_at_ = 0;  // cells_seen when mapped pages were last released
   std::vector<EncodedRange> ranges_;

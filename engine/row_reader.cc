@@ -5,20 +5,71 @@
 
 namespace lbt {
 
-RowReader::RowReader(std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor)
-    : txn_(std::move(txn)), cursor_(std::move(cursor)) {}
+namespace {
+
+// A scan whose filters empty this many rows one after another stops to
+// check for cancellation and for its snapshot's age.
+constexpr int64_t kRowsBetweenChecks = 1024;
+
+}  // namespace
+
+RowReader::RowReader(LmdbEnv* env, std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor,
+                     const ReadOptions& options)
+    : env_(env),
+      txn_(std::move(txn)),
+      cursor_(std::move(cursor)),
+      max_snapshot_age_(options.max_snapshot_age),
+      interrupted_(options.interrupted),
+      snapshot_taken_(std::chrono::steady_clock::now()) {
+  if (max_snapshot_age_.count() > 0 || interrupted_) cursor_->set_pause_after_skipped(kRowsBetweenChecks);
+}
 
 RowReader::~RowReader() {
   cursor_.reset();  // cursors close before their transaction ends
   txn_.reset();
 }
 
+void RowReader::ReleaseSnapshot() {
+  if (txn_ == nullptr) return;
+  cursor_->Suspend();
+  txn_.reset();  // aborting a read transaction frees its reader slot (MDB_NOTLS)
+}
+
+bool RowReader::TakeSnapshot() {
+  Result<std::unique_ptr<Txn>> txn = Txn::Begin(env_, /*write=*/false);
+  if (txn.ok()) {
+    txn_ = std::move(txn).value();
+    status_ = cursor_->Resume(txn_.get());
+  } else {
+    status_ = txn.status();
+  }
+  snapshot_taken_ = std::chrono::steady_clock::now();
+  return status_.ok();
+}
+
+bool RowReader::SnapshotTooOld() const {
+  return max_snapshot_age_.count() > 0 && std::chrono::steady_clock::now() - snapshot_taken_ > max_snapshot_age_;
+}
+
 bool RowReader::Next(Row* row) {
   if (done_) return false;
-  Result<bool> found = cursor_->Next(row);
-  if (!found.ok()) status_ = found.status();
-  done_ = !found.ok() || !*found;
-  return !done_;
+  while (true) {
+    if (SnapshotTooOld()) ReleaseSnapshot();
+    if (txn_ == nullptr && !TakeSnapshot()) break;
+    Result<bool> found = cursor_->Next(row);
+    if (!found.ok()) {
+      status_ = found.status();
+      break;
+    }
+    if (*found) return true;
+    if (!cursor_->paused()) break;
+    if (interrupted_ && interrupted_()) {
+      status_ = Status::Cancelled("the read was cancelled");
+      break;
+    }
+  }
+  done_ = true;
+  return false;
 }
 
 const std::string& RowReader::skipped_tail_key() const { return cursor_->skipped_tail_key(); }

@@ -10,6 +10,8 @@
 #ifndef LBT_ENGINE_ROW_READER_H_
 #define LBT_ENGINE_ROW_READER_H_
 
+#include <chrono>
+#include <functional>
 #include <memory>
 
 #include "api/cell.h"
@@ -18,6 +20,7 @@
 
 namespace lbt {
 
+class LmdbEnv;
 class RowCursor;
 class Txn;
 
@@ -31,6 +34,12 @@ class RowReader {
   // status() tells which. After false, Next keeps returning false.
   bool Next(Row* row);
 
+  // Ends the reader's transaction, so that no snapshot is pinned and no
+  // reader slot held while the caller waits (a server for a slow client);
+  // the next Next begins a new one and goes on after the last row looked
+  // at. Cheap: call it before every wait that may be long.
+  void ReleaseSnapshot();
+
   const Status& status() const { return status_; }
   // Rows and cells looked at and returned so far.
   const ReadStats& stats() const;
@@ -41,11 +50,18 @@ class RowReader {
 
  private:
   friend class Database;
-  RowReader(std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor);
+  RowReader(LmdbEnv* env, std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor, const ReadOptions& options);
+  // Begins a transaction and resumes the cursor in it; false on an error.
+  bool TakeSnapshot();
+  bool SnapshotTooOld() const;
 
+  LmdbEnv* env_;
   // Declared in this order so that the cursor closes before the transaction.
-  std::unique_ptr<Txn> txn_;
+  std::unique_ptr<Txn> txn_;  // nullptr while released
   std::unique_ptr<RowCursor> cursor_;
+  std::chrono::milliseconds max_snapshot_age_;
+  std::function<bool()> interrupted_;
+  std::chrono::steady_clock::time_point snapshot_taken_;
   Status status_;
   bool done_ = false;
 };

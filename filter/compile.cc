@@ -7,6 +7,8 @@
 #include <cctype>
 #include <set>
 
+#include "api/limits.h"
+
 namespace lbt {
 
 // ---- evaluation ----
@@ -36,10 +38,30 @@ double RowDraw(std::string_view row_key) {
   return static_cast<double>(h >> 11) / static_cast<double>(1ull << 53);
 }
 
+// The bytes of cells a filter may copy while it works on one row: the
+// branches of interleaves, unions and conditions each take a copy of the
+// row, and without a bound a 1 KiB filter could copy a large row hundreds
+// of times. lbt's limit, as large as a row may be.
+constexpr uint64_t kMaxCopiedBytes = kMaxRowBytes;
+
+uint64_t CellsBytes(const std::vector<Cell>& cells) {
+  uint64_t total = 0;
+  for (const Cell& c : cells) total += c.family.size() + c.qualifier.size() + c.value.size() + 8;
+  return total;
+}
+
 struct EvalContext {
   std::string_view row_key;
   std::vector<Cell>* sunk;  // cells a Sink sent to the final output
   bool* scan_done;          // set when no later row can pass
+  uint64_t* copied;         // bytes copied so far for this row
+
+  // Accounts for a copy of `cells`; false once the row's budget is spent,
+  // and the caller then stops copying.
+  bool MayCopy(const std::vector<Cell>& cells) const {
+    *copied += CellsBytes(cells);
+    return *copied <= kMaxCopiedBytes;
+  }
 };
 
 bool SameColumn(const Cell& a, const Cell& b) { return a.family == b.family && a.qualifier == b.qualifier; }
@@ -114,8 +136,13 @@ class InterleaveNode : public Node {
   void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
     std::vector<Cell> merged;
     for (size_t i = 0; i < children_.size(); ++i) {
+      const bool last = i + 1 == children_.size();
+      if (!last && !ctx.MayCopy(*cells)) {
+        cells->clear();
+        return;
+      }
       // The last branch takes the row itself rather than a copy.
-      std::vector<Cell> input = i + 1 < children_.size() ? *cells : std::move(*cells);
+      std::vector<Cell> input = last ? std::move(*cells) : *cells;
       children_[i]->Eval(ctx, &input);
       std::move(input.begin(), input.end(), std::back_inserter(merged));
     }
@@ -133,6 +160,10 @@ class ConditionNode : public Node {
   ConditionNode(NodePtr predicate, NodePtr on_true, NodePtr on_false)
       : predicate_(std::move(predicate)), on_true_(std::move(on_true)), on_false_(std::move(on_false)) {}
   void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    if (!ctx.MayCopy(*cells)) {
+      cells->clear();
+      return;
+    }
     std::vector<Cell> probe = *cells;
     predicate_->Eval(ctx, &probe);
     const NodePtr& branch = probe.empty() ? on_false_ : on_true_;
@@ -463,6 +494,10 @@ class UnionNode : public Node {
   void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
     std::vector<std::vector<Cell>> outputs;
     for (const NodePtr& child : children_) {
+      if (!ctx.MayCopy(*cells)) {
+        cells->clear();
+        return;
+      }
       std::vector<Cell> copy = *cells;
       child->Eval(ctx, &copy);
       outputs.push_back(std::move(copy));
@@ -517,6 +552,10 @@ class RowGuardNode : public Node {
  public:
   RowGuardNode(NodePtr child, bool ends_scan) : child_(std::move(child)), ends_scan_(ends_scan) {}
   void Eval(const EvalContext& ctx, std::vector<Cell>* cells) const override {
+    if (!ctx.MayCopy(*cells)) {
+      cells->clear();
+      return;
+    }
     std::vector<Cell> out = *cells;
     child_->Eval(ctx, &out);
     if (out.size() == cells->size()) {
@@ -697,12 +736,42 @@ class CompiledFilter : public RowFilter {
   CompiledFilter(NodePtr root, std::optional<RowRange> hint) : root_(std::move(root)), hint_(std::move(hint)) {}
   Status Apply(std::string_view row_key, std::vector<Cell>* cells) const override {
     std::vector<Cell> sunk;
-    root_->Eval(EvalContext{row_key, &sunk, &scan_done_}, cells);
+    uint64_t copied = 0;
+    root_->Eval(EvalContext{row_key, &sunk, &scan_done_, &copied}, cells);
+    if (copied > kMaxCopiedBytes) {
+      cells->clear();
+      return Status::FailedPrecondition(fmt::format(
+          "the filter copies more than {} MiB of row '{}' (each branch of an interleave or condition works on a "
+          "copy of the row); narrow the filter",
+          kMaxCopiedBytes >> 20, PrintableKey(row_key)));
+    }
     if (!sunk.empty()) {
       std::move(sunk.begin(), sunk.end(), std::back_inserter(*cells));
       MergeInStorageOrder(cells);
     }
+    // Interleaves can return a cell several times; what one row returns
+    // obeys Bigtable's limit on a row read all the same.
+    if (const uint64_t bytes = CellsBytes(*cells); bytes > kMaxRowBytes) {
+      cells->clear();
+      return Status::FailedPrecondition(
+          fmt::format("the read returned {} MiB from row '{}', over Bigtable's limit of {} MiB for a row read",
+                      bytes >> 20, PrintableKey(row_key), kMaxRowBytes >> 20));
+    }
     return Status::OK();
+  }
+
+  // The key as it may appear in a message: printable bytes, the rest escaped, at most 64 of them.
+  static std::string PrintableKey(std::string_view key) {
+    std::string out;
+    for (unsigned char c : key.substr(0, 64)) {
+      if (c >= 0x20 && c < 0x7f) {
+        out += static_cast<char>(c);
+      } else {
+        out += fmt::format("\\x{:02x}", c);
+      }
+    }
+    if (key.size() > 64) out += "...";
+    return out;
   }
 
   std::optional<RowRange> RowKeyHint() const override { return hint_; }

@@ -476,6 +476,26 @@ v2::Row ToProto(const Row& row) {
 
 namespace {
 
+// A google.protobuf.Duration in microseconds. Refuses what the type does
+// not allow: seconds beyond +-315,576,000,000 (10,000 years), nanos beyond
+// +-999,999,999, or of the other sign than seconds.
+Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::string& field) {
+  constexpr int64_t kMaxSeconds = 315'576'000'000;
+  if (d.seconds() < -kMaxSeconds || d.seconds() > kMaxSeconds) {
+    return Invalid(field + ".seconds", fmt::format("{} is out of range for a Duration (at most {} in magnitude)",
+                                                   d.seconds(), kMaxSeconds));
+  }
+  if (d.nanos() < -999'999'999 || d.nanos() > 999'999'999) {
+    return Invalid(field + ".nanos", fmt::format("{} is out of range for a Duration (at most 999999999 in magnitude)",
+                                                 d.nanos()));
+  }
+  if ((d.seconds() > 0 && d.nanos() < 0) || (d.seconds() < 0 && d.nanos() > 0)) {
+    return Invalid(field + ".nanos", "must have the same sign as seconds");
+  }
+  // 315,576,000,000 s is about 3.2e17 us, well inside int64.
+  return d.seconds() * 1'000'000 + d.nanos() / 1000;
+}
+
 // `strict`: judge the values as a request's (positive counts and ages);
 // otherwise take a service's description as it is.
 Result<GcRule> GcRuleFromProto(const admin::GcRule& rule, std::string_view field, bool strict) {
@@ -487,8 +507,7 @@ Result<GcRule> GcRuleFromProto(const admin::GcRule& rule, std::string_view field
       }
       return GcRule::MaxVersions(rule.max_num_versions());
     case admin::GcRule::kMaxAge: {
-      const auto& d = rule.max_age();
-      int64_t micros = d.seconds() * 1000000 + d.nanos() / 1000;
+      LBT_ASSIGN_OR_RETURN(int64_t micros, DurationMicros(rule.max_age(), path + ".max_age"));
       if (strict && micros <= 0) return Invalid(path + ".max_age", "must be a positive duration");
       return GcRule::MaxAge(micros);
     }

@@ -312,7 +312,10 @@ bool ResultBatcher::Add(const sql::Values& row) {
   // values, so each row is appended as its own message.
   v2::ProtoRows rows;
   for (const sql::Value& value : row) *rows.add_values() = ToProto(value);
-  rows.AppendToString(&batch_);
+  last_row_bytes_ = rows.ByteSizeLong();
+  // Protobuf cannot encode a message of 2 GiB or more; the caller refuses
+  // such a row by its size.
+  if (last_row_bytes_ < (size_t{1} << 31)) rows.AppendToString(&batch_);
   return batch_.size() >= batch_bytes_;
 }
 

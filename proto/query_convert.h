@@ -62,6 +62,8 @@ class ResultBatcher {
   // Adds one row; returns true when the batch is ready to send.
   bool Add(const sql::Values& row);
   bool empty() const { return batch_.empty(); }
+  // The encoded size of the row Add took last.
+  size_t last_row_bytes() const { return last_row_bytes_; }
   // The pending rows as one PartialResultSet (batch_data and its checksum)
   // that ends at `resume_token`; the batch is emptied.
   // With no rows pending it carries only the token.
@@ -70,6 +72,7 @@ class ResultBatcher {
  private:
   const size_t batch_bytes_;
   std::string batch_;
+  size_t last_row_bytes_ = 0;
 };
 
 // Rebuilds result rows from PartialResultSets, as Bigtable's clients must:

@@ -196,6 +196,11 @@ Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modificati
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
       return ValidateUpdate(m, field, &table->families.find(m.id())->second);
     case M::kDrop:
+      // `drop: false` is set but asks for nothing; dropping would lose data
+      // the client did not mean to lose.
+      if (!m.drop()) {
+        return Status::InvalidArgument(fmt::format("{}.drop: must be true to drop column family '{}'", field, m.id()));
+      }
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
       table->families.erase(m.id());
       return Status::OK();
@@ -271,6 +276,14 @@ grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropR
   return ToGrpcStatus(Status::InvalidArgument("set row_key_prefix or delete_all_data_from_table"));
 }
 
+namespace {
+
+// The token GenerateConsistencyToken issues for a table, and the only one
+// CheckConsistency accepts for it.
+std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:" + table; }
+
+}  // namespace
+
 grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
                                                     const admin::GenerateConsistencyTokenRequest* request,
                                                     admin::GenerateConsistencyTokenResponse* response) {
@@ -279,7 +292,7 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
   if (!name.ok()) return ToGrpcStatus(name.status());
   if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
   // One copy of the data: every write is consistent once acknowledged.
-  response->set_consistency_token("lbt-consistent");
+  response->set_consistency_token(ConsistencyToken(name->table));
   return grpc::Status::OK;
 }
 
@@ -292,6 +305,11 @@ grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::C
     return ToGrpcStatus(Status::InvalidArgument("consistency_token: must not be empty"));
   }
   if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
+  if (request->consistency_token() != ConsistencyToken(name->table)) {
+    return ToGrpcStatus(Status::InvalidArgument(fmt::format(
+        "consistency_token: '{}' was not issued for table '{}'; get one from GenerateConsistencyToken",
+        request->consistency_token(), name->table)));
+  }
   response->set_consistent(true);
   return grpc::Status::OK;
 }

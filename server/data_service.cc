@@ -4,6 +4,7 @@
 #include <google/protobuf/stubs/strutil.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 #include "engine/row_reader.h"
@@ -11,7 +12,9 @@
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
 #include "proto/query_convert.h"
+#include "api/forwarding_bigtable.h"
 #include "server/query_requests.h"
+#include "server/request_limits.h"
 #include "server/rpc_gate.h"
 #include "server/unimplemented.h"
 
@@ -43,10 +46,24 @@ Status ValidateRowKey(const std::string& key) {
   return Status::OK();
 }
 
+// Sends one response of a stream, under the stall watch: a client that
+// does not take it in time has its call ended. False if the client went
+// away or the call was ended.
+template <typename Response>
+bool WriteWatched(grpc::ServerWriter<Response>* writer, const Response& response, grpc::ServerContext* context,
+                  StallWatch* stalls, grpc::WriteOptions options = {}) {
+  StallWatch::Guard guard(stalls, context);
+  return writer->Write(response, options);
+}
+
 // Streams rows as ReadRowsResponse chunks, batched to about kResponseBytes.
+// Before each response goes out, `before_send` runs (the read lets go of
+// its snapshot there: the client may be slow to take the response).
 class ChunkWriter {
  public:
-  explicit ChunkWriter(grpc::ServerWriter<v2::ReadRowsResponse>* writer) : writer_(writer) {}
+  ChunkWriter(grpc::ServerWriter<v2::ReadRowsResponse>* writer, grpc::ServerContext* context, StallWatch* stalls,
+              std::function<void()> before_send)
+      : writer_(writer), context_(context), stalls_(stalls), before_send_(std::move(before_send)) {}
 
   // Adds the row's cells, and sends them if enough are pending; returns
   // false if the client went away.
@@ -96,13 +113,17 @@ class ChunkWriter {
   }
 
   bool Flush(grpc::WriteOptions options = {}) {
-    bool ok = writer_->Write(response_, options);
+    before_send_();
+    bool ok = WriteWatched(writer_, response_, context_, stalls_, options);
     response_.Clear();
     pending_bytes_ = 0;
     return ok;
   }
 
   grpc::ServerWriter<v2::ReadRowsResponse>* writer_;
+  grpc::ServerContext* context_;
+  StallWatch* stalls_;
+  std::function<void()> before_send_;
   v2::ReadRowsResponse response_;
   size_t pending_bytes_ = 0;
 };
@@ -138,6 +159,10 @@ v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
 // The request's filter, compiled; nullptr when the request sets none.
 Result<std::unique_ptr<RowFilter>> CompileIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
   if (!set) return std::unique_ptr<RowFilter>();
+  if (const size_t bytes = filter.ByteSizeLong(); bytes > kMaxFilterBytes) {
+    return Status::InvalidArgument(fmt::format("{}: the filter is {} bytes; Bigtable allows at most {} bytes",
+                                               field, bytes, kMaxFilterBytes));
+  }
   LBT_ASSIGN_OR_RETURN(Filter parsed, proto::FromProto(filter, field));
   return CompileFilter(parsed);
 }
@@ -169,10 +194,14 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
   Result<std::unique_ptr<RowFilter>> filter = CompileIfSet(request->has_filter(), request->filter(), "filter");
   if (!filter.ok()) return ToGrpcStatus(filter.status());
   options->filter = filter->get();
+  // Long scans renew their snapshot, and stop once the client cancels or
+  // the deadline passes, also while the filter skips every row.
+  options->max_snapshot_age = kReadSnapshotAge;
+  options->interrupted = [context] { return context->IsCancelled(); };
   Result<std::unique_ptr<RowReader>> reader = db_->NewReader(*table, *options);
   if (!reader.ok()) return ToGrpcStatus(reader.status());
 
-  ChunkWriter chunks(writer);
+  ChunkWriter chunks(writer, context, stalls_, [&] { (*reader)->ReleaseSnapshot(); });
   Row row;
   while ((*reader)->Next(&row)) {
     if (context->IsCancelled() || !chunks.AddRow(row)) {
@@ -188,7 +217,7 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
   return grpc::Status::OK;
 }
 
-grpc::Status DataService::SampleRowKeys(grpc::ServerContext*, const v2::SampleRowKeysRequest* request,
+grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
                                         grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
   LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
@@ -208,7 +237,7 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext*, const v2::SampleRo
     v2::SampleRowKeysResponse response;
     response.set_row_key(sample.row_key);
     response.set_offset_bytes(sample.offset_bytes);
-    if (!writer->Write(response)) break;
+    if (!WriteWatched(writer, response, context, stalls_)) break;
   }
   return grpc::Status::OK;
 }
@@ -251,7 +280,7 @@ Status EntriesFromProto(const v2::MutateRowsRequest& request, std::vector<RowMut
 
 }  // namespace
 
-grpc::Status DataService::MutateRows(grpc::ServerContext*, const v2::MutateRowsRequest* request,
+grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
                                      grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
   LBT_ADMIT(gate_);
   Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
@@ -279,7 +308,7 @@ grpc::Status DataService::MutateRows(grpc::ServerContext*, const v2::MutateRowsR
     entry->mutable_status()->set_code(g.error_code());
     entry->mutable_status()->set_message(g.error_message());
   }
-  writer->Write(response);
+  WriteWatched(writer, response, context, stalls_);
   return grpc::Status::OK;
 }
 
@@ -328,6 +357,10 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
   if (!table.ok()) return ToGrpcStatus(table.status());
   if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
   if (request->rules().empty()) return ToGrpcStatus(Status::InvalidArgument("rules: at least one rule is required"));
+  if (request->rules_size() > kMaxReadModifyWriteRules) {
+    return ToGrpcStatus(Status::InvalidArgument(fmt::format(
+        "rules: {} rules; Bigtable allows at most {} in one request", request->rules_size(), kMaxReadModifyWriteRules)));
+  }
   std::vector<ReadModifyWriteRule> rules;
   for (int i = 0; i < request->rules_size(); ++i) {
     Result<ReadModifyWriteRule> rule = proto::FromProto(request->rules(i), fmt::format("rules[{}]", i));
@@ -402,6 +435,44 @@ Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
   return run;
 }
 
+// The Bigtable a query reads through during one call: its reads stop once
+// the call is cancelled or its deadline passes, so that a query the client
+// gave up on stops working too.
+class CallBigtable final : public ForwardingBigtable {
+ public:
+  CallBigtable(Bigtable* target, grpc::ServerContext* context) : ForwardingBigtable(target), context_(context) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ForwardingBigtable::ReadRows(table, request));
+    return std::unique_ptr<RowStream>(std::make_unique<Stream>(std::move(rows), context_));
+  }
+
+ private:
+  class Stream final : public RowStream {
+   public:
+    Stream(std::unique_ptr<RowStream> rows, grpc::ServerContext* context) : rows_(std::move(rows)), context_(context) {}
+    bool Next(Row* row) override {
+      if (!cancelled_.ok()) return false;
+      // Asking costs a lock; every 64 rows is often enough.
+      if ((++rows_read_ & 63) == 0 && context_->IsCancelled()) {
+        cancelled_ = Status::Cancelled("the query was cancelled, or its deadline passed");
+        return false;
+      }
+      return rows_->Next(row);
+    }
+    Status status() const override { return cancelled_.ok() ? rows_->status() : cancelled_; }
+    ReadStats stats() const override { return rows_->stats(); }
+
+   private:
+    std::unique_ptr<RowStream> rows_;
+    grpc::ServerContext* context_;
+    int64_t rows_read_ = 0;
+    Status cancelled_;
+  };
+
+  grpc::ServerContext* context_;
+};
+
 }  // namespace
 
 grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
@@ -411,35 +482,42 @@ grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::E
   if (!run.ok()) return ToGrpcStatus(run.status());
   Result<int64_t> skip = request->resume_token().empty() ? 0 : RowsBeforeResumeToken(request->resume_token());
   if (!skip.ok()) return ToGrpcStatus(skip.status());
-  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&queries_, run->text, run->types);
+  CallBigtable call_tables(&queries_, context);
+  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&call_tables, run->text, run->types);
   if (!query.ok()) return ToGrpcStatus(query.status());
   v2::ExecuteQueryResponse response;
+  auto send = [&] { return WriteWatched(writer, response, context, stalls_); };
+  const grpc::Status gone(grpc::StatusCode::CANCELLED, "the client went away");
   if (*skip < 0) {  // everything was delivered: say so again
     *response.mutable_results() = proto::ResultBatcher(0).Take(std::string(kFinalResumeToken));
-    writer->Write(response);
-    return grpc::Status::OK;
+    return send() ? grpc::Status::OK : gone;
   }
   // Only the deprecated form gets the metadata in the stream; a prepared
   // query's came with PrepareQuery, and clients refuse it here.
   if (!QueryText(*request).empty() && *skip == 0) {
     *response.mutable_metadata() = proto::ToProto((*query)->columns());
-    if (!writer->Write(response)) return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
+    if (!send()) return gone;
   }
   Result<std::unique_ptr<sql::ResultStream>> rows = (*query)->Execute(run->params);
   if (!rows.ok()) return ToGrpcStatus(rows.status());
   proto::ResultBatcher batcher(kResponseBytes);
   int64_t row_number = 0;
   for (sql::Values row; (*rows)->Next(&row);) {
-    if (++row_number <= *skip || !batcher.Add(row)) continue;
-    *response.mutable_results() = batcher.Take(ResumeToken(row_number));
-    if (context->IsCancelled() || !writer->Write(response)) {
-      return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the query");
+    if (++row_number <= *skip) continue;
+    const bool ready = batcher.Add(row);
+    if (const size_t bytes = batcher.last_row_bytes(); bytes > kMaxResultRowBytes) {
+      return ToGrpcStatus(Status::FailedPrecondition(
+          fmt::format("result row {} is {} MiB; a result row may hold at most {} MiB", row_number, bytes >> 20,
+                      kMaxResultRowBytes >> 20)));
     }
+    if (!ready) continue;
+    *response.mutable_results() = batcher.Take(ResumeToken(row_number));
+    if (context->IsCancelled() || !send()) return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the query");
   }
   if (!(*rows)->status().ok()) return ToGrpcStatus((*rows)->status());
   *response.mutable_results() = batcher.Take(std::string(kFinalResumeToken));
-  writer->Write(response);
-  return grpc::Status::OK;
+  // A stream that could not send its last rows must not end OK.
+  return send() ? grpc::Status::OK : gone;
 }
 
 // ---- not served ----

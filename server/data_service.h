@@ -12,6 +12,7 @@
 #include "engine/database.h"
 #include "engine/local_bigtable.h"
 #include "server/rpc_gate.h"
+#include "server/stall_watch.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 
 namespace lbt::server {
@@ -20,9 +21,11 @@ namespace v2 = ::google::bigtable::v2;
 
 class DataService final : public v2::Bigtable::Service {
  public:
-  // `db` and `gate` are not owned and must outlive the service. Every RPC
-  // passes through `gate`.
-  DataService(Database* db, RpcGate* gate) : db_(db), gate_(gate), queries_(db) {}
+  // `db`, `gate` and `stalls` are not owned and must outlive the service.
+  // Every RPC passes through `gate`; every response a stream sends, through
+  // `stalls` (nullptr: a client may take as long as it likes to read).
+  DataService(Database* db, RpcGate* gate, StallWatch* stalls = nullptr)
+      : db_(db), gate_(gate), stalls_(stalls), queries_(db) {}
 
   grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                         grpc::ServerWriter<v2::ReadRowsResponse>* writer) override;
@@ -62,6 +65,7 @@ class DataService final : public v2::Bigtable::Service {
  private:
   Database* db_;
   RpcGate* gate_;
+  StallWatch* stalls_;
   // The interface sql/ reads through, over db_.
   LocalBigtable queries_;
 };

@@ -10,13 +10,11 @@
 
 #include "server/admin_service.h"
 #include "server/data_service.h"
+#include "server/stall_watch.h"
 
 namespace lbt::server {
 
 namespace {
-
-// Bigtable's values reach 100 MiB and rows 256 MiB; requests carry them whole.
-constexpr int kMaxMessageBytes = 512 << 20;
 
 std::string Bracketed(const std::string& host) {
   return host.find(':') != std::string::npos && host.front() != '[' ? "[" + host + "]" : host;
@@ -57,14 +55,20 @@ Status Serve(Database* db, const ServeOptions& options,
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   RpcGate gate;
-  DataService data(db, &gate);
+  StallWatch stalls(options.stall_timeout);
+  DataService data(db, &gate, &stalls);
   AdminService admin(db, &gate);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
-  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
-  builder.SetMaxSendMessageSize(kMaxMessageBytes);
+  builder.SetMaxReceiveMessageSize(kMaxReceiveMessageBytes);
+  builder.SetMaxSendMessageSize(kMaxSendMessageBytes);
+  // Past this many calls at once a new one is answered RESOURCE_EXHAUSTED
+  // instead of growing the process without bound.
+  grpc::ResourceQuota quota("lbt-serve");
+  quota.SetMaxThreads(kMaxServerThreads);
+  builder.SetResourceQuota(quota);
   // A port another process holds must fail, not be shared.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // Shutdown waits for the sync server's pollers, which wake this often.

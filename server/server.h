@@ -10,6 +10,7 @@
 
 #include "engine/database.h"
 #include "api/status.h"
+#include "server/request_limits.h"
 
 namespace lbt::server {
 
@@ -21,6 +22,9 @@ struct ServeOptions {
   bool allow_remote = false;
   // On shutdown, in-flight RPCs get this long to finish before they are cancelled.
   std::chrono::milliseconds drain = std::chrono::seconds(5);
+  // A stream whose client has not taken a response for this long is ended
+  // with ABORTED (0: never).
+  std::chrono::milliseconds stall_timeout = kDefaultStallTimeout;
 };
 
 // True for 127.0.0.0/8, ::1 and "localhost".

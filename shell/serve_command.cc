@@ -20,6 +20,7 @@ constexpr uint64_t kServerMapBytes = 1ull << 40;
 struct ServeCommandOptions {
   std::string db_dir;
   bool sync = true;
+  double stall_seconds = std::chrono::duration<double>(server::kDefaultStallTimeout).count();
   server::ServeOptions serve;
 };
 
@@ -41,6 +42,11 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
       ->default_str("full");
   app.add_flag("--allow-remote", o->serve.allow_remote,
                "Listen on an address other than loopback (anyone who can reach it can read and write)");
+  app.add_option("--stall-timeout", o->stall_seconds,
+                 "End a stream with ABORTED when its client has not read a response for this many seconds "
+                 "(0: never)")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
   try {
     app.parse(args);
@@ -60,6 +66,7 @@ int RunServe(char**, const ShellOptions& options) {
   o.db_dir = defaults.db_dir;
   o.sync = defaults.sync;
   if (int code = ParseServeOptions(words, &o); code >= 0) return code;
+  o.serve.stall_timeout = std::chrono::milliseconds(static_cast<int64_t>(o.stall_seconds * 1000));
   // Refuse bad options before the database is opened, and perhaps created.
   if (Status s = server::ValidateServeOptions(o.serve); !s.ok()) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());

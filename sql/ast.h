@@ -45,6 +45,8 @@ struct Expr {
   bool safe = false;
   bool has_operand = false;  // kCase
   bool has_else = false;     // kCase
+  // Levels of the tree from here down (1 for a leaf); the parser bounds it.
+  int height = 1;
 
   // Set by the binder.
   TypePtr type;

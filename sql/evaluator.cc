@@ -130,6 +130,12 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
     args.push_back(std::move(v));
   }
   Result<Value> out = e.function->eval(args, context_);
+  // Whatever a function computes obeys the size limit, even one whose
+  // growth it does not check before it allocates (TO_HEX doubles its input).
+  if (out.ok() && !out->is_null() && (out->kind() == TypeKind::kString || out->kind() == TypeKind::kBytes) &&
+      out->str().size() > kMaxComputedBytes) {
+    return CheckComputedBytes(static_cast<double>(out->str().size()), "The result of " + e.name);
+  }
   if (!out.ok() && out.status().code() != Status::Code::kInvalidArgument) {
     // Name the function the user wrote; operators speak for themselves.
     if (e.name[0] != '$') return Status::FromCode(out.status().code(), e.name + ": " + out.status().message());
@@ -147,11 +153,17 @@ Result<Value> Evaluator::Logic(const Expr& e, const Values& row) const {
   if (e.name == "$isnottrue") return Value::Bool(a.is_null() || !a.boolean());
   if (e.name == "$isfalse") return Value::Bool(!a.is_null() && !a.boolean());
   if (e.name == "$isnotfalse") return Value::Bool(a.is_null() || a.boolean());
+  // AND and OR take two or more operands, left to right; the first that
+  // decides (FALSE for AND, TRUE for OR) ends the evaluation.
   const bool is_and = e.name == "$and";
+  bool saw_null = a.is_null();
   if (!a.is_null() && a.boolean() != is_and) return a;  // FALSE AND ..., TRUE OR ...
-  LBT_ASSIGN_OR_RETURN(Value b, Eval(*e.args[1], row));
-  if (!b.is_null() && b.boolean() != is_and) return b;
-  if (a.is_null() || b.is_null()) return Value::Null(Type::Bool());
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    LBT_ASSIGN_OR_RETURN(Value b, Eval(*e.args[i], row));
+    if (!b.is_null() && b.boolean() != is_and) return b;
+    saw_null = saw_null || b.is_null();
+  }
+  if (saw_null) return Value::Null(Type::Bool());
   return Value::Bool(is_and);
 }
 

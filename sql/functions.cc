@@ -18,6 +18,35 @@ namespace {
 
 using Types = std::vector<TypePtr>;
 
+}  // namespace
+
+size_t ValueBytes(const Value& v) {
+  if (v.is_null()) return 1;
+  switch (v.kind()) {
+    case TypeKind::kBytes:
+    case TypeKind::kString: return v.str().size();
+    case TypeKind::kArray:
+    case TypeKind::kStruct: {
+      size_t total = 0;
+      for (const Value& e : v.elements()) total += ValueBytes(e);
+      return total;
+    }
+    case TypeKind::kMap: {
+      size_t total = 0;
+      for (const auto& [key, value] : v.entries()) total += ValueBytes(key) + ValueBytes(value);
+      return total;
+    }
+    default: return 8;
+  }
+}
+
+Status CheckComputedBytes(double bytes, std::string_view what) {
+  if (bytes <= static_cast<double>(kMaxComputedBytes)) return Status::OK();
+  return Status::OutOfRange(fmt::format("{} would exceed {} MiB ({:.0f} bytes)", what, kMaxComputedBytes >> 20, bytes));
+}
+
+namespace {
+
 Status ArgError(std::string_view fn, const Types& args) {
   std::string list;
   for (size_t i = 0; i < args.size(); ++i) list += (i ? ", " : "") + args[i]->ToString();
@@ -396,7 +425,11 @@ LBT_FN_CHECK(ConcatCheck) {
   return a[0];
 }
 Result<Value> Concat(const Values& a, const EvalContext&) {
+  double total = 0;
+  for (const Value& v : a) total += static_cast<double>(v.str().size());
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(total, "CONCAT's result"));
   std::string out;
+  out.reserve(static_cast<size_t>(total));
   for (const Value& v : a) out += v.str();
   return SameKind(a[0], std::move(out));
 }
@@ -407,6 +440,8 @@ LBT_FN_CHECK(ConcatOperatorCheck) {
 }
 Result<Value> ConcatOperator(const Values& a, const EvalContext& ctx) {
   if (a[0].kind() != TypeKind::kArray) return Concat(a, ctx);
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(static_cast<double>(ValueBytes(a[0])) + static_cast<double>(ValueBytes(a[1])),
+                                         "The result of ||"));
   Values out = a[0].elements();
   out.insert(out.end(), a[1].elements().begin(), a[1].elements().end());
   return Value::Array(a[0].type(), std::move(out));
@@ -518,10 +553,10 @@ LBT_FN_CHECK(RepeatCheck) {
 }
 Result<Value> Repeat(const Values& a, const EvalContext&) {
   if (a[1].int64() < 0) return Status::OutOfRange("REPEAT's count must not be negative");
-  if (static_cast<double>(a[0].str().size()) * static_cast<double>(a[1].int64()) > 16 * 1024 * 1024) {
-    return Status::OutOfRange("REPEAT's result would exceed 16 MiB");
-  }
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(static_cast<double>(a[0].str().size()) * static_cast<double>(a[1].int64()),
+                                         "REPEAT's result"));
   std::string out;
+  out.reserve(a[0].str().size() * static_cast<size_t>(a[1].int64()));
   for (int64_t i = 0; i < a[1].int64(); ++i) out += a[0].str();
   return SameKind(a[0], std::move(out));
 }
@@ -530,15 +565,23 @@ LBT_FN_CHECK(ReplaceCheck) {
   return a[0];
 }
 Result<Value> Replace(const Values& a, const EvalContext&) {
-  std::string s = a[0].str();
+  const std::string& s = a[0].str();
   const std::string& from = a[1].str();
+  const std::string& to = a[2].str();
   if (from.empty()) return a[0];
+  // Count first, so that a result too large is refused before it is built.
+  size_t matches = 0;
+  for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += from.size()) ++matches;
+  const double size = static_cast<double>(s.size()) +
+                      static_cast<double>(matches) * (static_cast<double>(to.size()) - static_cast<double>(from.size()));
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(size, "REPLACE's result"));
   std::string out;
+  out.reserve(static_cast<size_t>(size));
   size_t start = 0;
   for (size_t at; (at = s.find(from, start)) != std::string::npos; start = at + from.size()) {
-    out += s.substr(start, at - start) + a[2].str();
+    out.append(s, start, at - start).append(to);
   }
-  out += s.substr(start);
+  out.append(s, start);
   return SameKind(a[0], std::move(out));
 }
 
@@ -584,7 +627,20 @@ LBT_FN_CHECK(RegexpReplaceCheck) {
 Result<Value> RegexpReplace(const Values& a, const EvalContext&) {
   LBT_ASSIGN_OR_RETURN(auto re, CompileRegex(a[1]));
   std::string s = a[0].str();
-  RE2::GlobalReplace(&s, *re, a[2].str());
+  const std::string& rewrite = a[2].str();
+  // The result is at most the input, plus the rewrite's own text once per
+  // match, plus each \N in it once per match: the groups it names are parts
+  // of matches, which together are no longer than the input.
+  const double n = static_cast<double>(s.size());
+  const double backrefs = static_cast<double>(std::count(rewrite.begin(), rewrite.end(), '\\'));
+  const double worst = n + (n + 1) * static_cast<double>(rewrite.size()) + backrefs * n;
+  if (worst > static_cast<double>(kMaxComputedBytes)) {
+    std::string counted = s;
+    const double matches = RE2::GlobalReplace(&counted, *re, "");
+    LBT_RETURN_IF_ERROR(
+        CheckComputedBytes(n + matches * static_cast<double>(rewrite.size()) + backrefs * n, "REGEXP_REPLACE's result"));
+  }
+  RE2::GlobalReplace(&s, *re, rewrite);
   return SameKind(a[0], std::move(s));
 }
 
@@ -813,6 +869,12 @@ LBT_FN_CHECK(ArrayToStringCheck) {
   return a[1];
 }
 Result<Value> ArrayToString(const Values& a, const EvalContext&) {
+  double total = 0;
+  for (const Value& e : a[0].elements()) {
+    total += static_cast<double>((e.is_null() ? (a.size() < 3 ? 0 : a[2].str().size()) : e.str().size()) +
+                                 a[1].str().size());
+  }
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(total, "ARRAY_TO_STRING's result"));
   std::string out;
   bool first = true;
   for (const Value& e : a[0].elements()) {
@@ -1164,6 +1226,8 @@ class ArrayAggAcc final : public Accumulator {
   explicit ArrayAggAcc(TypePtr result) : result_(std::move(result)) {}
   Status Add(const Values& a) override {
     if (a[0].is_null()) return Status::OutOfRange("ARRAY_AGG cannot make an array with a NULL element");
+    bytes_ += static_cast<double>(ValueBytes(a[0]));
+    LBT_RETURN_IF_ERROR(CheckComputedBytes(bytes_, "ARRAY_AGG's result"));
     values_.push_back(a[0]);
     return Status::OK();
   }
@@ -1172,14 +1236,20 @@ class ArrayAggAcc final : public Accumulator {
  private:
   TypePtr result_;
   Values values_;
+  double bytes_ = 0;
 };
 
 class StringAggAcc final : public Accumulator {
+  inline static const std::string kComma = ",";
+
  public:
   explicit StringAggAcc(TypePtr result) : result_(std::move(result)) {}
   Status Add(const Values& a) override {
     if (a[0].is_null()) return Status::OK();
-    if (any_) out_ += a.size() > 1 && !a[1].is_null() ? a[1].str() : ",";
+    const std::string& separator = a.size() > 1 && !a[1].is_null() ? a[1].str() : kComma;
+    LBT_RETURN_IF_ERROR(CheckComputedBytes(
+        static_cast<double>(out_.size() + (any_ ? separator.size() : 0) + a[0].str().size()), "STRING_AGG's result"));
+    if (any_) out_ += separator;
     out_ += a[0].str();
     any_ = true;
     return Status::OK();

@@ -19,6 +19,16 @@
 
 namespace lbt::sql {
 
+// The largest STRING, BYTES or ARRAY a function may compute: Bigtable's
+// largest cell value. Functions that could build more (REPEAT, REPLACE,
+// CONCAT, ARRAY_AGG, ...) refuse before they allocate, with OUT_OF_RANGE.
+inline constexpr size_t kMaxComputedBytes = 100 << 20;
+
+// About the bytes `v` holds: its text, or its elements' and entries'.
+size_t ValueBytes(const Value& v);
+// OUT_OF_RANGE naming `what` once `bytes` exceeds kMaxComputedBytes.
+Status CheckComputedBytes(double bytes, std::string_view what);
+
 struct EvalContext {
   int64_t now_micros = 0;  // CURRENT_TIMESTAMP, fixed for the query
 };

@@ -34,21 +34,36 @@ KeyRangeSet KeyRangeSet::Of(std::string start, std::string end) {
   return KeyRangeSet(std::vector<Range>{Range{std::move(start), std::move(end)}});
 }
 
+// Both sets are sorted and disjoint, so one pass over each finds every
+// overlap: linear in their sizes, however many keys an IN list names.
 KeyRangeSet KeyRangeSet::Intersect(const KeyRangeSet& other) const {
   std::vector<Range> out;
-  for (const Range& a : ranges_) {
-    for (const Range& b : other.ranges_) {
-      std::string start = std::max(a.start, b.start);
-      std::string end = MinEnd(a.end, b.end);
-      if (end.empty() || start < end) out.push_back({std::move(start), std::move(end)});
+  size_t i = 0, j = 0;
+  while (i < ranges_.size() && j < other.ranges_.size()) {
+    const Range& a = ranges_[i];
+    const Range& b = other.ranges_[j];
+    std::string start = std::max(a.start, b.start);
+    const std::string& end = MinEnd(a.end, b.end);
+    if (end.empty() || start < end) out.push_back({std::move(start), end});
+    // The range that ends first can overlap nothing further.
+    if (EndBefore(a.end, b.end)) {
+      ++i;
+    } else {
+      ++j;
     }
   }
-  return KeyRangeSet(std::move(out)).Union(None());
+  return KeyRangeSet(std::move(out));
 }
 
-KeyRangeSet KeyRangeSet::Union(const KeyRangeSet& other) const {
-  std::vector<Range> all = ranges_;
-  all.insert(all.end(), other.ranges_.begin(), other.ranges_.end());
+KeyRangeSet KeyRangeSet::Union(const KeyRangeSet& other) const { return UnionAll({*this, other}); }
+
+KeyRangeSet KeyRangeSet::UnionAll(const std::vector<KeyRangeSet>& sets) {
+  std::vector<Range> all;
+  for (const KeyRangeSet& set : sets) all.insert(all.end(), set.ranges_.begin(), set.ranges_.end());
+  return FromUnsorted(std::move(all));
+}
+
+KeyRangeSet KeyRangeSet::FromUnsorted(std::vector<Range> all) {
   std::sort(all.begin(), all.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
   std::vector<Range> out;
   for (Range& r : all) {
@@ -138,10 +153,22 @@ std::optional<Value> KeyConstant(const Expr& e, const Evaluator& constants) {
 
 Result<KeyRangeSet> CallRanges(const Expr& e, const Evaluator& constants) {
   const std::string& op = e.name;
-  if (op == "$and" || op == "$or") {
-    LBT_ASSIGN_OR_RETURN(KeyRangeSet a, Ranges(*e.args[0], constants));
-    LBT_ASSIGN_OR_RETURN(KeyRangeSet b, Ranges(*e.args[1], constants));
-    return op == "$and" ? a.Intersect(b) : a.Union(b);
+  if (op == "$and") {
+    KeyRangeSet out = KeyRangeSet::All();
+    for (const ExprPtr& a : e.args) {
+      LBT_ASSIGN_OR_RETURN(KeyRangeSet r, Ranges(*a, constants));
+      out = out.Intersect(r);
+    }
+    return out;
+  }
+  if (op == "$or") {
+    std::vector<KeyRangeSet> parts;
+    for (const ExprPtr& a : e.args) {
+      LBT_ASSIGN_OR_RETURN(KeyRangeSet r, Ranges(*a, constants));
+      if (r.IsAll()) return r;
+      parts.push_back(std::move(r));
+    }
+    return KeyRangeSet::UnionAll(parts);
   }
   if (e.args.empty()) return KeyRangeSet::All();
   if (op == "$eq" || op == "$lt" || op == "$le" || op == "$gt" || op == "$ge") {
@@ -160,11 +187,11 @@ Result<KeyRangeSet> CallRanges(const Expr& e, const Evaluator& constants) {
     values.push_back(*c);
   }
   if (op == "$in") {
-    KeyRangeSet out = KeyRangeSet::None();
+    std::vector<KeyRangeSet::Range> keys;
     for (const Value& v : values) {
-      if (!v.is_null()) out = out.Union(KeyRangeSet::Key(v.str()));
+      if (!v.is_null()) keys.push_back({v.str(), v.str() + '\0'});
     }
-    return out;
+    return KeyRangeSet::FromUnsorted(std::move(keys));  // sorted once, not once per item
   }
   for (const Value& v : values) {
     if (v.is_null()) return KeyRangeSet::None();

@@ -27,6 +27,10 @@ class KeyRangeSet {
   static KeyRangeSet Of(std::string start, std::string end);
   static KeyRangeSet Key(const std::string& key) { return Of(key, key + '\0'); }
 
+  // Any ranges, overlapping or not, in any order.
+  static KeyRangeSet FromUnsorted(std::vector<Range> ranges);
+  static KeyRangeSet UnionAll(const std::vector<KeyRangeSet>& sets);
+
   KeyRangeSet Intersect(const KeyRangeSet& other) const;
   KeyRangeSet Union(const KeyRangeSet& other) const;
   bool empty() const { return ranges_.empty(); }

@@ -421,13 +421,51 @@ class Parser {
   }
 
   // ---- expressions, loosest first ----
+  //
+  // Every pass over an expression (binding, evaluation, key ranges)
+  // recurses once per level, so a tree's height is bounded here, where it
+  // is built: by kMaxNesting for what nests through the grammar's own
+  // recursion (parentheses, arguments, NOT, unary operators, types), and
+  // by kMaxExpressionHeight for the left-deep trees that chains of binary
+  // operators build in a loop. AND and OR chains stay one node however
+  // long (they are associative), so a long list of alternatives is no
+  // deeper than one.
+  using Level = Result<ExprPtr> (Parser::*)();
+
   static ExprPtr Call(std::string name, size_t pos, std::vector<ExprPtr> args) {
     auto e = std::make_unique<Expr>();
     e->kind = ExprKind::kCall;
     e->name = std::move(name);
     e->pos = pos;
     e->args = std::move(args);
+    SetHeight(e.get());
     return e;
+  }
+  static void SetHeight(Expr* e) {
+    int height = 0;
+    for (const ExprPtr& a : e->args) height = std::max(height, a->height);
+    e->height = height + 1;
+  }
+  // An error once `e` is taller than the evaluator's stack allows.
+  Status CheckHeight(const Expr& e) {
+    if (e.height <= kMaxExpressionHeight) return Status::OK();
+    return Error(e.pos, fmt::format("Expression is too deeply nested: more than {} levels of operators",
+                                    kMaxExpressionHeight));
+  }
+  // Counts one level of the grammar's recursion for as long as it lives.
+  class Nesting {
+   public:
+    explicit Nesting(Parser* parser) : parser_(parser) { ++parser_->depth_; }
+    ~Nesting() { --parser_->depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    bool too_deep() const { return parser_->depth_ > kMaxNesting; }
+
+   private:
+    Parser* parser_;
+  };
+  Status TooDeep() {
+    return Error(Current().pos, fmt::format("Expression nests too deeply: more than {} levels", kMaxNesting));
   }
   static ExprPtr Call(std::string name, size_t pos, ExprPtr a, ExprPtr b = nullptr) {
     std::vector<ExprPtr> args;
@@ -437,36 +475,33 @@ class Parser {
   }
 
   Result<ExprPtr> Expression() {
-    if (++depth_ > 200) return Error(Current().pos, "Expression nests too deeply");
-    Result<ExprPtr> e = Or();
-    --depth_;
+    Nesting level(this);
+    if (level.too_deep()) return TooDeep();
+    LBT_ASSIGN_OR_RETURN(ExprPtr e, Or());
+    LBT_RETURN_IF_ERROR(CheckHeight(*e));
     return e;
   }
 
-  Result<ExprPtr> Or() {
-    LBT_ASSIGN_OR_RETURN(ExprPtr left, And());
-    while (IsWord("OR")) {
-      size_t pos = Current().pos;
-      Advance();
-      LBT_ASSIGN_OR_RETURN(ExprPtr right, And());
-      left = Call("$or", pos, std::move(left), std::move(right));
+  // `a OR b OR c` is one call with three arguments, evaluated left to right.
+  Result<ExprPtr> Logical(const char* word, const char* name, Level next) {
+    LBT_ASSIGN_OR_RETURN(ExprPtr left, (this->*next)());
+    if (!IsWord(word)) return left;
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(left));
+    const size_t pos = Current().pos;
+    while (AcceptWord(word)) {
+      LBT_ASSIGN_OR_RETURN(ExprPtr right, (this->*next)());
+      args.push_back(std::move(right));
     }
-    return left;
+    return Call(name, pos, std::move(args));
   }
-
-  Result<ExprPtr> And() {
-    LBT_ASSIGN_OR_RETURN(ExprPtr left, Not());
-    while (IsWord("AND")) {
-      size_t pos = Current().pos;
-      Advance();
-      LBT_ASSIGN_OR_RETURN(ExprPtr right, Not());
-      left = Call("$and", pos, std::move(left), std::move(right));
-    }
-    return left;
-  }
+  Result<ExprPtr> Or() { return Logical("OR", "$or", &Parser::And); }
+  Result<ExprPtr> And() { return Logical("AND", "$and", &Parser::Not); }
 
   Result<ExprPtr> Not() {
     if (IsWord("NOT")) {
+      Nesting level(this);
+      if (level.too_deep()) return TooDeep();
       size_t pos = Current().pos;
       Advance();
       LBT_ASSIGN_OR_RETURN(ExprPtr operand, Not());
@@ -538,7 +573,6 @@ class Parser {
   }
 
   // One level of left-associative binary operators.
-  using Level = Result<ExprPtr> (Parser::*)();
   Result<ExprPtr> Binary(Level next, std::initializer_list<std::pair<const char*, const char*>> ops) {
     LBT_ASSIGN_OR_RETURN(ExprPtr left, (this->*next)());
     while (true) {
@@ -551,6 +585,7 @@ class Parser {
       Advance();
       LBT_ASSIGN_OR_RETURN(ExprPtr right, (this->*next)());
       left = Call(name, pos, std::move(left), std::move(right));
+      LBT_RETURN_IF_ERROR(CheckHeight(*left));
     }
   }
   Result<ExprPtr> BitOr() { return Binary(&Parser::BitXor, {{"|", "$bitor"}}); }
@@ -561,6 +596,8 @@ class Parser {
   Result<ExprPtr> Multiplicative() { return Binary(&Parser::Unary, {{"*", "$mul"}, {"/", "$div"}, {"||", "$concat"}}); }
 
   Result<ExprPtr> Unary() {
+    Nesting level(this);
+    if (level.too_deep()) return TooDeep();
     const size_t pos = Current().pos;
     if (AcceptOp("-")) {
       // A negative literal stays a literal, so INT64's minimum parses.
@@ -607,12 +644,14 @@ class Parser {
         ExprPtr sub = Call("$subscript", pos, std::move(e), std::move(index));
         sub->literal = Value::String(mode);
         e = std::move(sub);
+        LBT_RETURN_IF_ERROR(CheckHeight(*e));
       } else if (IsOp(".") && (Ahead(1).kind == TokenKind::kIdent || Ahead(1).kind == TokenKind::kQuotedIdent)) {
         Advance();
         ExprPtr field = Call("$field", pos, std::move(e));
         field->literal = Value::String(Current().text);
         Advance();
         e = std::move(field);
+        LBT_RETURN_IF_ERROR(CheckHeight(*e));
       } else {
         return e;
       }
@@ -779,10 +818,13 @@ class Parser {
       e->args.push_back(std::move(otherwise));
     }
     LBT_RETURN_IF_ERROR(ExpectWord("END"));
+    SetHeight(e.get());
     return e;
   }
 
   Result<TypePtr> TypeName() {
+    Nesting level(this);
+    if (level.too_deep()) return TooDeep();
     const Token t = Current();
     if (t.kind != TokenKind::kIdent) return Error(t.pos, "Expected a type name");
     const std::string upper = Upper(t.text);
@@ -814,6 +856,7 @@ class Parser {
     LBT_RETURN_IF_ERROR(ExpectWord("AS"));
     LBT_ASSIGN_OR_RETURN(e->cast_type, TypeName());
     LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    SetHeight(e.get());
     return e;
   }
 
@@ -840,6 +883,7 @@ class Parser {
     if (Current().kind != TokenKind::kIdent) return Error(Current().pos, "Expected a date part after INTERVAL");
     e->name = Upper(Current().text);
     Advance();
+    SetHeight(e.get());
     return e;
   }
 
@@ -936,6 +980,7 @@ ExprPtr Expr::Clone() const {
   e->safe = safe;
   e->has_operand = has_operand;
   e->has_else = has_else;
+  e->height = height;
   e->type = type;
   e->slot = slot;
   e->function = function;

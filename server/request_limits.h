@@ -1,0 +1,41 @@
+// The bounds `lbt serve` puts on what one request may make it do or hold.
+// Where Bigtable documents a limit, it is Bigtable's, with its status code;
+// the others are lbt's, set where no legitimate request reaches them. The
+// README's limits table lists them all.
+
+#ifndef LBT_SERVER_REQUEST_LIMITS_H_
+#define LBT_SERVER_REQUEST_LIMITS_H_
+
+#include <chrono>
+#include <cstddef>
+
+namespace lbt::server {
+
+// Bigtable: "the total serialized size of a RowFilter message must not
+// exceed 20480 bytes" (data.proto); more is INVALID_ARGUMENT.
+inline constexpr size_t kMaxFilterBytes = 20480;
+// Bigtable: at most 100,000 rules in one ReadModifyWriteRow (bigtable.proto).
+inline constexpr int kMaxReadModifyWriteRules = 100000;
+// The largest request message, after decompression: what Bigtable's client
+// libraries send at most (256 MiB; a row holds at most 256 MiB).
+inline constexpr int kMaxReceiveMessageBytes = 256 << 20;
+// The largest response message. Responses are cut at about 1 MiB between
+// rows; a row of up to 256 MiB goes whole, with room for its framing.
+inline constexpr int kMaxSendMessageBytes = 320 << 20;
+// lbt: a GoogleSQL result row larger than this is FAILED_PRECONDITION, as a
+// row read larger than Bigtable's 256 MiB is.
+inline constexpr size_t kMaxResultRowBytes = 256 << 20;
+// lbt: a read takes a new snapshot, going on after the last row it sent,
+// at least this often and before each response it sends, so that no
+// client, however slow, holds back the reuse of the database's pages.
+inline constexpr std::chrono::milliseconds kReadSnapshotAge{1000};
+// lbt: a stream whose client has not taken a response for this long is
+// ended with ABORTED (lbt serve --stall-timeout).
+inline constexpr std::chrono::seconds kDefaultStallTimeout{60};
+// lbt: the threads that serve calls at once; past them a new call is
+// answered RESOURCE_EXHAUSTED at once. Below LMDB's 1,024 reader slots.
+inline constexpr int kMaxServerThreads = 512;
+
+}  // namespace lbt::server
+
+#endif  // LBT_SERVER_REQUEST_LIMITS_H_
