@@ -64,6 +64,11 @@ Status Serve(Database* db, const ServeOptions& options,
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
   builder.SetMaxReceiveMessageSize(kMaxReceiveMessageBytes);
   builder.SetMaxSendMessageSize(kMaxSendMessageBytes);
+  // Requests come uncompressed. gRPC inflates a compressed message whole
+  // before it applies the size limit, so a 1 MB gzip request could make
+  // the server build 1 GiB; Bigtable's clients do not compress requests.
+  builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
+  builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
   // Past this many calls at once a new one is answered RESOURCE_EXHAUSTED
   // instead of growing the process without bound.
   grpc::ResourceQuota quota("lbt-serve");

@@ -18,6 +18,7 @@
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "tests/conformance/process.h"
+#include "tests/reliability/serve_process.h"
 #include "tests/test_util.h"
 
 namespace lbt::testing {
@@ -32,33 +33,6 @@ using conformance::StopProcess;
 using conformance::WaitForPort;
 
 constexpr char kTable[] = "projects/p/instances/i/tables/t";
-
-// One `lbt serve` process on `db` and a free port.
-class ServeProcess {
- public:
-  explicit ServeProcess(const std::string& db, std::vector<std::string> extra = {}) : port_(FreeLoopbackPort()) {
-    std::vector<std::string> argv = {LBT_BINARY, "serve", "--db", db, "--port", std::to_string(port_)};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    pid_ = StartProcess(argv);
-    EXPECT_TRUE(WaitForPort(port_, 10000)) << "lbt serve did not start";
-    stub_ = v2::Bigtable::NewStub(grpc::CreateChannel(address(), grpc::InsecureChannelCredentials()));
-  }
-  ~ServeProcess() { Stop(SIGTERM); }
-
-  int Stop(int signal) {
-    int status = StopProcess(pid_, signal);
-    pid_ = -1;
-    return status;
-  }
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
-  int port() const { return port_; }
-  v2::Bigtable::Stub* stub() { return stub_.get(); }
-
- private:
-  int port_;
-  int pid_ = -1;
-  std::unique_ptr<v2::Bigtable::Stub> stub_;
-};
 
 grpc::Status Write(v2::Bigtable::Stub* stub, const std::string& key, const std::vector<Mutation>& mutations) {
   v2::MutateRowRequest request;

@@ -1,0 +1,71 @@
+// One `lbt serve` process on a database and a free loopback port, with
+// stubs for both of its services; stopped when it goes out of scope.
+
+#ifndef LBT_TESTS_RELIABILITY_SERVE_PROCESS_H_
+#define LBT_TESTS_RELIABILITY_SERVE_PROCESS_H_
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
+#include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "tests/conformance/process.h"
+
+namespace lbt::testing {
+
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::string& db, std::vector<std::string> extra = {})
+      : port_(conformance::FreeLoopbackPort()) {
+    std::vector<std::string> argv = {LBT_BINARY, "serve", "--db", db, "--port", std::to_string(port_)};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    pid_ = conformance::StartProcess(argv);
+    EXPECT_TRUE(conformance::WaitForPort(port_, 10000)) << "lbt serve did not start";
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);
+    args.SetMaxSendMessageSize(-1);
+    channel_ = grpc::CreateCustomChannel(address(), grpc::InsecureChannelCredentials(), args);
+    stub_ = ::google::bigtable::v2::Bigtable::NewStub(channel_);
+    admin_ = ::google::bigtable::admin::v2::BigtableTableAdmin::NewStub(channel_);
+  }
+  ~ServeProcess() {
+    if (pid_ > 0) Stop(SIGTERM);
+  }
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+
+  int Stop(int signal) {
+    int status = conformance::StopProcess(pid_, signal);
+    pid_ = -1;
+    return status;
+  }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
+  int pid() const { return pid_; }
+  ::google::bigtable::v2::Bigtable::Stub* stub() { return stub_.get(); }
+  ::google::bigtable::admin::v2::BigtableTableAdmin::Stub* admin() { return admin_.get(); }
+  // A new stub on a connection of its own (the stubs above share one).
+  std::unique_ptr<::google::bigtable::v2::Bigtable::Stub> NewStubOnOwnConnection() const {
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);
+    args.SetInt("lbt-own-connection", port_ + static_cast<int>(++connections_));
+    return ::google::bigtable::v2::Bigtable::NewStub(
+        grpc::CreateCustomChannel(address(), grpc::InsecureChannelCredentials(), args));
+  }
+
+ private:
+  int port_;
+  int pid_ = -1;
+  mutable int connections_ = 0;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<::google::bigtable::v2::Bigtable::Stub> stub_;
+  std::unique_ptr<::google::bigtable::admin::v2::BigtableTableAdmin::Stub> admin_;
+};
+
+}  // namespace lbt::testing
+
+#endif  // LBT_TESTS_RELIABILITY_SERVE_PROCESS_H_
