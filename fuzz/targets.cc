@@ -157,11 +157,71 @@ void SqlQuery(const uint8_t* data, size_t size) {
   for (sql::Values row; (*rows)->Next(&row);) Check(row.size() == (*query)->columns().size());
 }
 
+namespace {
+
+// One way to grow an expression `e`: the text that goes before it and
+// after it. Each input byte picks one, so the expression nests as deeply
+// as the input is long, past every limit of the parser.
+struct Wrapper {
+  const char* before;
+  const char* after;
+};
+constexpr Wrapper kWrappers[] = {
+    {"NOT ", ""},           {"(", ")"},
+    {"-", ""},              {"~", ""},
+    {"+", ""},              {"", " + 1"},
+    {"", " - _key"},        {"", " * 2"},
+    {"", " || 'x'"},        {"", " OR TRUE"},
+    {"", " AND FALSE"},     {"", " = 1"},
+    {"", " IS NULL"},       {"", " IN (1, 2, 'a')"},
+    {"", " LIKE 'a%'"},     {"", " BETWEEN 1 AND 2"},
+    {"ABS(", ")"},          {"IF(", ", 1, 2)"},
+    {"COALESCE(", ", 0)"},  {"CASE WHEN ", " THEN 1 ELSE 0 END"},
+    {"CAST(", " AS STRING)"}, {"SAFE_CAST(", " AS INT64)"},
+    {"CONCAT(", ", 'y')"},  {"REPEAT(", ", 3)"},
+    {"REPLACE(", ", 'a', 'bb')"}, {"LENGTH(", ")"},
+    {"[", "]"},             {"", "[OFFSET(0)]"},
+    {"cf[", "]"},           {"ARRAY_LENGTH(", ")"},
+    {"CAST(NULL AS ARRAY<", "INT64>)"}, {"COUNT(", ")"},
+};
+
+}  // namespace
+
+void SqlExpression(const uint8_t* data, size_t size) {
+  // The prefixes are collected outside in, the suffixes inside out, so the
+  // text is built in one pass however deep it nests.
+  std::vector<const char*> befores;
+  std::string after;
+  static const char* const kAtoms[] = {"1", "_key", "'a'", "b'\\xff'", "NULL", "TRUE", "cf['q']", "n['c']", "1.5"};
+  const char* atom = size > 0 ? kAtoms[data[0] % std::size(kAtoms)] : "1";
+  for (size_t i = 1; i < size; ++i) {
+    const Wrapper& w = kWrappers[data[i] % std::size(kWrappers)];
+    befores.push_back(w.before);
+    after += w.after;
+  }
+  std::string expression;
+  for (auto it = befores.rbegin(); it != befores.rend(); ++it) expression += *it;
+  expression += atom;
+  expression += after;
+  for (const std::string& text :
+       {"SELECT " + expression + " AS x FROM t", "SELECT _key FROM t WHERE " + expression}) {
+    Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(SqlTable(), text, {});
+    if (!query.ok()) {
+      // Too deep is a refusal like any other, never a crash.
+      Check(query.status().code() == Status::Code::kInvalidArgument || query.status().code() == Status::Code::kNotFound);
+      continue;
+    }
+    Result<std::unique_ptr<sql::ResultStream>> rows = (*query)->Execute({});
+    if (!rows.ok()) continue;
+    for (sql::Values row; (*rows)->Next(&row);) Check(row.size() == (*query)->columns().size());
+  }
+}
+
 const std::vector<NamedTarget>& AllTargets() {
   static const std::vector<NamedTarget> targets = {
       {"tokenizer", Tokenizer},     {"hbase_syntax", HBaseSyntax}, {"filter_json", FilterJson},
       {"hbase_filter", HBaseFilter}, {"gc_policy", GcPolicy},       {"importers", Importers},
-      {"key_codec", KeyCodec},     {"sql_query", SqlQuery}};
+      {"key_codec", KeyCodec},     {"sql_query", SqlQuery},       {"sql_expression", SqlExpression}};
   return targets;
 }
 

@@ -23,6 +23,7 @@ void GcPolicy(const uint8_t* data, size_t size);      // GC expressions; printin
 void Importers(const uint8_t* data, size_t size);     // CSV and JSON lines imports
 void KeyCodec(const uint8_t* data, size_t size);      // cell keys decode; encoding round-trips
 void SqlQuery(const uint8_t* data, size_t size);      // GoogleSQL parsed, bound and run on a small table
+void SqlExpression(const uint8_t* data, size_t size); // GoogleSQL expressions of any depth, bound and run
 
 struct NamedTarget {
   const char* name;

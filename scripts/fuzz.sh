@@ -12,7 +12,7 @@ cd "$LBT_ROOT"
 seconds="${FUZZ_SECONDS:-60}"
 build="$LBT_ROOT/build-fuzz"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tokenizer hbasesyntax filterjson hbasefilter gcpolicy importers keycodec sqlquery)
+[ ${#targets[@]} -gt 0 ] || targets=(tokenizer hbasesyntax filterjson hbasefilter gcpolicy importers keycodec sqlquery sqlexpression)
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLBT_FUZZ=ON \
@@ -29,7 +29,7 @@ for target in "${targets[@]}"; do
   # Saved inputs live under the target's name with underscores.
   case "$target" in
     hbasesyntax) dir=hbase_syntax ;; filterjson) dir=filter_json ;; hbasefilter) dir=hbase_filter ;;
-    gcpolicy) dir=gc_policy ;; keycodec) dir=key_codec ;; sqlquery) dir=sql_query ;; *) dir="$target" ;;
+    gcpolicy) dir=gc_policy ;; keycodec) dir=key_codec ;; sqlquery) dir=sql_query ;; sqlexpression) dir=sql_expression ;; *) dir="$target" ;;
   esac
   corpus="$build/corpus/$target"
   artifacts="$build/crashes/$target/"
