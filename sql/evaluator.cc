@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace lbt::sql {
@@ -103,7 +104,52 @@ Result<Value> Evaluator::Cast(const Expr& e, const Values& row) const {
   return CastValue(*v, e.cast_type, e.safe);
 }
 
+const Evaluator::SortedList* Evaluator::ConstantInList(const Expr& e) const {
+  // Short lists are as fast compared one by one.
+  constexpr size_t kShortList = 16;
+  if (e.args.size() <= kShortList + 1) return nullptr;
+  auto [it, added] = in_lists_.try_emplace(&e);
+  if (!added) return it->second.get();
+  auto list = std::make_unique<SortedList>();
+  std::optional<TypeKind> kind;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    std::optional<Value> v = Constant(*e.args[i]);
+    if (!v) return nullptr;
+    if (v->is_null()) {
+      list->has_null = true;
+      continue;
+    }
+    // One kind whose order is total: mixed numbers compare as doubles,
+    // which is not transitive for large integers.
+    if (kind.value_or(v->kind()) != v->kind()) return nullptr;
+    kind = v->kind();
+    switch (v->kind()) {
+      case TypeKind::kBytes: case TypeKind::kString: case TypeKind::kInt64: case TypeKind::kBool:
+      case TypeKind::kTimestamp: case TypeKind::kDate: break;
+      default: return nullptr;
+    }
+    list->values.push_back(std::move(*v));
+  }
+  std::sort(list->values.begin(), list->values.end(),
+            [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
+  it->second = std::move(list);
+  return it->second.get();
+}
+
 Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
+  if (e.name == "$in") {
+    if (const SortedList* list = ConstantInList(e)) {
+      LBT_ASSIGN_OR_RETURN(Value v, Eval(*e.args[0], row));
+      if (v.is_null()) return Value::Null(Type::Bool());
+      auto less = [](const Value& a, const Value& b) { return Compare(a, b) < 0; };
+      const bool found =
+          list->values.empty() || list->values[0].kind() == v.kind()
+              ? std::binary_search(list->values.begin(), list->values.end(), v, less)
+              : std::any_of(list->values.begin(), list->values.end(), [&](const Value& c) { return Compare(c, v) == 0; });
+      if (found) return Value::Bool(true);
+      return list->has_null ? Value::Null(Type::Bool()) : Value::Bool(false);
+    }
+  }
   if (e.function == nullptr) {
     if (e.name == "$and" || e.name == "$or" || e.name == "$not" || e.name.rfind("$is", 0) == 0) return Logic(e, row);
     if (e.name == "$subscript" || e.name == "$field") return Subscript(e, row);

@@ -4,6 +4,9 @@
 #define LBT_SQL_EVALUATOR_H_
 
 #include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
 
 #include "api/status.h"
 #include "sql/ast.h"
@@ -38,6 +41,14 @@ class Evaluator {
   Result<Value> Conditional(const Expr& e, const Values& row) const;
   Result<Value> Subscript(const Expr& e, const Values& row) const;
   Result<Value> Case(const Expr& e, const Values& row) const;
+  // `x IN (c1, c2, ...)` over a long list of constants of one kind: the
+  // list sorted once, each row a binary search. nullptr when `e` is not
+  // such a list (it is then evaluated as any call).
+  struct SortedList {
+    std::vector<Value> values;
+    bool has_null = false;
+  };
+  const SortedList* ConstantInList(const Expr& e) const;
 
   Params params_;
   EvalContext context_;
@@ -46,6 +57,8 @@ class Evaluator {
   // deque, so that a deeper level never moves the ones above it.
   mutable std::deque<Values> call_args_;
   mutable size_t call_depth_ = 0;
+  // ConstantInList's lists, built on first use; null for an IN that is not one.
+  mutable std::unordered_map<const Expr*, std::unique_ptr<SortedList>> in_lists_;
 };
 
 }  // namespace lbt::sql

@@ -909,6 +909,10 @@ std::string Location(std::string_view sql, size_t pos) {
 }
 
 Result<std::unique_ptr<Select>> Parse(std::string_view sql) {
+  if (sql.size() > kMaxQueryBytes) {
+    return Status::InvalidArgument(
+        fmt::format("The query is {} bytes; a query may have at most {} (1 MiB)", sql.size(), kMaxQueryBytes));
+  }
   LBT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lexer(sql).Tokens());
   return Parser(sql, std::move(tokens)).Statement();
 }

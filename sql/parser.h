@@ -14,6 +14,9 @@
 
 namespace lbt::sql {
 
+// The longest query text: its tokens and tree take memory in proportion
+// to it (lbt's limit, as BigQuery's GoogleSQL has one of 1 MB).
+inline constexpr size_t kMaxQueryBytes = 1 << 20;
 // How deeply an expression may nest through parentheses, function
 // arguments, NOT and unary operators (lbt's limit: each level costs stack
 // in every pass over the tree).

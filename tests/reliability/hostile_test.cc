@@ -160,6 +160,10 @@ TEST_F(HostileTest, DeepExpressionsAreRefusedOrRunWithoutCrashing) {
     EXPECT_EQ(r.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << deep.substr(0, 60);
     EXPECT_NE(r.status.error_message().find("nest"), std::string::npos) << r.status.error_message();
   }
+  // A query text past 1 MiB is refused before it is tokenized.
+  QueryResult long_text = RunSql(server.stub(), "SELECT _key FROM t WHERE " + Repeated("TRUE", " OR ", "TRUE", 200000));
+  EXPECT_EQ(long_text.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(long_text.status.error_message().find("1 MiB"), std::string::npos) << long_text.status.error_message();
   // Just inside the limit, a chain still runs and adds up.
   QueryResult sum = RunSql(server.stub(), "SELECT " + Repeated("1", " + ", "1", 900) + " AS n FROM t");
   ASSERT_TRUE(sum.status.ok()) << sum.status.error_message();
@@ -369,6 +373,65 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED) << s.error_message();
     EXPECT_NE(s.error_message().find("did not read"), std::string::npos) << s.error_message();
   }
+  ExpectServes(&server);
+}
+
+// Finding 5: ~1,023 stalled streams once filled LMDB's reader table, and
+// every other read failed with MDB_READERS_FULL (1,034 threads). Now the
+// stalled streams hold no reader slot, the server takes at most 512 calls
+// at once and answers the rest RESOURCE_EXHAUSTED at once, and the stall
+// timeout frees everything.
+TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
+  ServeProcess server(db_, {"--stall-timeout", "5"});
+  const std::string value(64 << 10, 'v');
+  for (int i = 0; i < 64; ++i) {
+    ASSERT_TRUE(Write(server.stub(), "t", fmt::format("row{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
+  }
+  // 600 readers that never read, each on a connection of its own, opened
+  // from six threads at once.
+  struct Stalled {
+    std::unique_ptr<v2::Bigtable::Stub> stub;
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v2::ReadRowsResponse>> stream;
+  };
+  std::vector<Stalled> stalled(600);
+  std::vector<std::thread> openers;
+  for (int t = 0; t < 6; ++t) {
+    openers.emplace_back([&, t] {
+      for (size_t i = t; i < stalled.size(); i += 6) {
+        stalled[i].stub = server.NewStubOnOwnConnection();
+        v2::ReadRowsRequest request;
+        request.set_table_name(TableName("t"));
+        stalled[i].stream = stalled[i].stub->ReadRows(&stalled[i].context, request);
+      }
+    });
+  }
+  for (std::thread& t : openers) t.join();
+  const auto opened = Clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(LiveSnapshots(db_).empty());
+  // Another client is answered at once: served, or told the server is busy.
+  v2::ReadRowsRequest one;
+  one.mutable_rows()->add_row_keys("row0001");
+  const auto asked = Clock::now();
+  ReadResult read = Read(server.stub(), one);
+  EXPECT_LT(Clock::now() - asked, std::chrono::seconds(2));
+  EXPECT_TRUE(read.status.ok() || read.status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << read.status.error_code() << " " << read.status.error_message();
+  // The stall timeout ends the stalled calls (the ones past the thread
+  // limit were refused at once); then everything is served.
+  std::this_thread::sleep_until(opened + std::chrono::seconds(6));
+  int aborted = 0, refused = 0;
+  for (Stalled& s : stalled) {
+    v2::ReadRowsResponse response;
+    while (s.stream->Read(&response)) {
+    }
+    grpc::Status status = s.stream->Finish();
+    aborted += status.error_code() == grpc::StatusCode::ABORTED;
+    refused += status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
+  }
+  EXPECT_EQ(aborted + refused, 600);
+  EXPECT_GT(aborted, 0);
   ExpectServes(&server);
 }
 

@@ -116,6 +116,25 @@ TEST_F(QueryTest, NullsAndThreeValuedLogic) {
   EXPECT_EQ(Rows("SELECT 1 IN (2, NULL), 2 IN (2, NULL) FROM mobile LIMIT 1"), (Lines{"NULL|true"}));
 }
 
+// AND and OR take any number of operands, with the same three-valued
+// logic as nested pairs; long IN lists of constants are searched, not
+// scanned, with the same answers.
+TEST_F(QueryTest, LongLogicalChainsAndInLists) {
+  EXPECT_EQ(Rows("SELECT FALSE OR NULL OR FALSE, FALSE OR NULL OR TRUE, TRUE AND NULL AND TRUE, "
+                 "TRUE AND NULL AND FALSE, NOT FALSE AND NOT FALSE AND TRUE FROM mobile LIMIT 1"),
+            (Lines{"NULL|true|NULL|false|true"}));
+  std::string list = "1";
+  for (int i = 2; i <= 20; ++i) list += ", " + std::to_string(i);
+  EXPECT_EQ(Rows("SELECT 3 IN (" + list + "), 21 IN (" + list + "), 21 IN (" + list + ", NULL), 20 IN (NULL, " + list +
+                 "), NULL IN (" + list + "), 2.0 IN (" + list + ") FROM mobile LIMIT 1"),
+            (Lines{"true|false|NULL|true|NULL|true"}));
+  std::string keys = "'phone#4c410523#20190501', 'tablet#a0b81f74#20190501'";
+  for (int i = 0; i < 30; ++i) keys += ", 'nope" + std::to_string(i) + "'";
+  EXPECT_EQ(Rows("SELECT _key FROM mobile WHERE _key IN (" + keys + ") OR _key = 'phone#5c10102#20190501'"),
+            (Lines{"phone#4c410523#20190501", "phone#5c10102#20190501", "tablet#a0b81f74#20190501"}));
+  EXPECT_EQ(Rows("SELECT COUNT(*) FROM mobile WHERE _key NOT IN (" + keys + ")"), (Lines{"2"}));  // of 4
+}
+
 TEST_F(QueryTest, FunctionsAndCasts) {
   EXPECT_EQ(Rows("SELECT TO_INT64(b'\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00'), TO_HEX(b'\\x01\\xff'), "
                  "CAST('42' AS INT64) + 1, SAFE_CAST('x' AS INT64), UPPER('ab') || 'c' FROM mobile LIMIT 1"),
