@@ -14,6 +14,8 @@ inline constexpr size_t kMaxValueBytes = 100 * 1024 * 1024;
 inline constexpr uint64_t kMaxRowBytes = 256ull * 1024 * 1024;
 inline constexpr size_t kMaxTableIdLength = 50;
 inline constexpr size_t kMaxFamilyNameLength = 64;
+// A GC rule's max_num_versions is a 32-bit integer in Bigtable's API.
+inline constexpr int64_t kMaxGcVersions = 2147483647;
 
 // Bigtable keeps timestamps in microseconds at millisecond granularity.
 inline constexpr int64_t kTimestampGranularityMicros = 1000;

@@ -86,6 +86,11 @@ Status GcRule::Validate() const {
         return Status::InvalidArgument(
             fmt::format("maxversions must be at least 1, got {}", max_versions));
       }
+      if (max_versions > kMaxGcVersions) {
+        return Status::InvalidArgument(fmt::format(
+            "maxversions must be at most {} (Bigtable keeps the count in 32 bits), got {}", kMaxGcVersions,
+            max_versions));
+      }
       return Status::OK();
     case Kind::kMaxAge:
       if (max_age_micros < kTimestampGranularityMicros) {
@@ -154,9 +159,7 @@ Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) cons
 }
 
 Result<const FamilySpec*> TableSpec::RequireFamilyForWrite(std::string_view family) const {
-  Result<const FamilySpec*> found = RequireFamily(family);
-  if (!found.ok()) return Status::InvalidArgument(found.status().message());
-  return found;
+  return RequireFamily(family);
 }
 
 std::string TableSpec::FamilyList() const {

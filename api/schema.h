@@ -94,9 +94,9 @@ struct TableSpec {
   // Like FindFamily, but a missing family is a NotFound error that lists
   // the families the table has.
   Result<const FamilySpec*> RequireFamily(std::string_view family) const;
-  // Like RequireFamily, for a write: writing to a family the table lacks
-  // is a bad request (InvalidArgument), as Bigtable answers it, rather
-  // than a missing resource.
+  // Like RequireFamily, for a write: NotFound, as production answers a
+  // write to a family the table lacks ("Requested column family not
+  // found"; googleapis/java-bigtable#32 records the same code for a read).
   Result<const FamilySpec*> RequireFamilyForWrite(std::string_view family) const;
   // The family names joined with ", ", for error messages.
   std::string FamilyList() const;

@@ -274,6 +274,12 @@ Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
     ValueAndTimestamp v = SplitTimestamp(c.value);
     int64_t n;
     if (!ParseInt64(v.value, &n)) {
+      const std::string_view digits = std::string_view(v.value).substr(!v.value.empty() && v.value[0] == '-');
+      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) {
+        return Status::InvalidArgument(fmt::format(
+            "addtocell: '{}' does not fit in a 64-bit integer (from -9223372036854775808 to 9223372036854775807)",
+            v.value));
+      }
       return Status::InvalidArgument(fmt::format("addtocell takes whole numbers only, got '{}'", v.value));
     }
     mutations.push_back(Mutation::AddToCell(c.family, c.qualifier, n, v.timestamp.value_or(kServerTime)));

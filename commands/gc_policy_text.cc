@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <climits>
 #include <charconv>
 #include <vector>
+
+#include "api/limits.h"
 
 namespace lbt {
 
@@ -56,9 +59,13 @@ Result<int64_t> ParseDuration(std::string_view text) {
   int64_t n;
   int64_t scale = unit == "ms" ? kMs : unit == "s" ? kSecond : unit == "m" ? kMinute
                 : unit == "h" ? kHour : unit == "d" ? kDay : 0;
-  if (digits == 0 || scale == 0 || !ParseInt(text.substr(0, digits), &n) || n > INT64_MAX / scale) {
+  if (digits == 0 || scale == 0) {
     return Status::InvalidArgument(fmt::format(
         "invalid GC policy: bad age '{}'; expected a whole number with a unit of ms, s, m, h or d", text));
+  }
+  if (!ParseInt(text.substr(0, digits), &n) || n > INT64_MAX / scale) {
+    return Status::InvalidArgument(fmt::format("invalid GC policy: age '{}' is too long; at most {}{} fits in 64 bits",
+                                               text, INT64_MAX / scale, unit));
   }
   return n * scale;
 }
@@ -120,9 +127,17 @@ class Parser {
       int64_t n;
       // 0 parses: whether a policy may keep no version is the service's
       // call (lbt's engine refuses it, the emulator takes it).
-      if (!ParseInt(std::string_view(token).substr(12), &n) || n < 0) {
+      const std::string_view count = std::string_view(token).substr(12);
+      const bool digits = !count.empty() && count.find_first_not_of("0123456789") == std::string_view::npos;
+      if (!digits) {
         return Status::InvalidArgument(fmt::format(
-            "invalid GC policy: bad version count '{}'; expected a whole number", token.substr(12)));
+            "invalid GC policy: bad version count '{}'; expected a whole number", count));
+      }
+      // Bigtable's API carries the count in 32 bits: a larger one would be
+      // cut short on the way to a service, so it is refused here.
+      if (!ParseInt(count, &n) || n > kMaxGcVersions) {
+        return Status::InvalidArgument(fmt::format(
+            "invalid GC policy: maxversions={} is too large; Bigtable allows at most {}", count, kMaxGcVersions));
       }
       return GcRule::MaxVersions(n);
     }

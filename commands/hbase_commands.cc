@@ -17,6 +17,7 @@
 #include <map>
 #include <tuple>
 #include <nlohmann/json.hpp>
+#include "api/limits.h"
 
 #include "commands/gc_policy_text.h"
 #include "commands/hbase_filter.h"
@@ -143,12 +144,21 @@ Status ApplyFamilyOptions(CommandContext& ctx, const HValue& hash, FamilySpec* f
     if (key == "VERSIONS") {
       LBT_ASSIGN_OR_RETURN(shape->versions, IntValue(ctx, value, "VERSIONS"));
       if (shape->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
+      if (shape->versions > kMaxGcVersions) {
+        return Usage(ctx, fmt::format("VERSIONS must be at most {} (Bigtable keeps the count in 32 bits)",
+                                      kMaxGcVersions));
+      }
     } else if (key == "TTL") {
       if (value.kind == HValue::Kind::kString && value.text == "FOREVER") {
         shape->ttl_seconds = 0;
       } else {
         LBT_ASSIGN_OR_RETURN(shape->ttl_seconds, IntValue(ctx, value, "TTL"));
         if (shape->ttl_seconds < 1) return Usage(ctx, "TTL must be a positive number of seconds or FOREVER");
+        constexpr int64_t kMaxTtlSeconds = INT64_MAX / 1000000;
+        if (shape->ttl_seconds > kMaxTtlSeconds) {
+          return Usage(ctx, fmt::format("TTL must be at most {} seconds (ages are kept in 64-bit microseconds)",
+                                        kMaxTtlSeconds));
+        }
       }
     } else {
       ctx.err->Write(fmt::format("Argument ignored for column family {}: {} (no meaning for a local database)\n",

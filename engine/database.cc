@@ -161,6 +161,11 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
   lmdb.sync = options.sync;
   LBT_ASSIGN_OR_RETURN(db->env_, LmdbEnv::Open(dir, lmdb));
   LBT_RETURN_IF_ERROR(db->Initialize());
+  if (db->env_->without_lock() && options.note) {
+    options.note(fmt::format("'{}' is not writable, so it is read without its lock file: a process writing to it "
+                             "meanwhile is not coordinated with, and reads may then fail",
+                             dir));
+  }
   return db;
 }
 

@@ -60,6 +60,9 @@ struct DatabaseOptions {
   // The current time in microseconds; the system clock if unset. Tests set
   // it to make "now" and ages deterministic.
   std::function<int64_t()> clock;
+  // Hears one line when Open had to give something up to open at all
+  // (a read-only open of a directory it cannot write). Unset: silent.
+  std::function<void(const std::string& note)> note;
 };
 
 class Database {

@@ -35,7 +35,8 @@ Status LmdbStatus(int rc, std::string_view what) {
           what));
     case EACCES:
       return Status::IOError(fmt::format(
-          "{}: permission denied; lbt needs to read and write data.mdb and lock.mdb there, even to read",
+          "{}: permission denied; lbt needs to read data.mdb there, and to write data.mdb and lock.mdb to change it "
+          "(--read-only reads a database it cannot write)",
           what));
     case EROFS:
       return Status::IOError(fmt::format("{}: the file system is read-only", what));
@@ -74,14 +75,28 @@ Result<std::unique_ptr<LmdbEnv>> LmdbEnv::Open(const std::string& dir, const Lmd
   unsigned flags = MDB_NOTLS;
   if (opts.read_only) flags |= MDB_RDONLY;
   if (!opts.sync) flags |= MDB_NOSYNC;
-  if ((rc = mdb_env_open(env, dir.c_str(), flags, 0600)) != MDB_SUCCESS) {
-    return fail(rc, fmt::format("opening the database in {}", dir));
+  bool without_lock = false;
+  rc = mdb_env_open(env, dir.c_str(), flags, 0600);
+  if (opts.read_only && (rc == EACCES || rc == EROFS)) {
+    // Reading needs LMDB's lock file open for writing, which a directory
+    // the user cannot write does not allow. Read without it, as sqlite3
+    // reads a file it cannot lock; a failed open must discard its handle.
+    mdb_env_close(env);
+    env = nullptr;
+    if ((rc = mdb_env_create(&env)) != MDB_SUCCESS) return LmdbStatus(rc, "creating the LMDB environment");
+    mdb_env_set_maxdbs(env, opts.max_named_dbs);
+    mdb_env_set_mapsize(env, opts.initial_map_bytes);
+    rc = mdb_env_open(env, dir.c_str(), flags | MDB_NOLOCK, 0600);
+    without_lock = true;
   }
+  if (rc != MDB_SUCCESS) return fail(rc, fmt::format("opening the database in {}", dir));
   // Free reader slots left behind by processes that died mid-read, so their
   // stale snapshots do not pin old pages forever.
   int dead = 0;
-  mdb_reader_check(env, &dead);
-  return std::unique_ptr<LmdbEnv>(new LmdbEnv(env, opts.read_only));
+  if (!without_lock) mdb_reader_check(env, &dead);
+  std::unique_ptr<LmdbEnv> opened(new LmdbEnv(env, opts.read_only));
+  opened->without_lock_ = without_lock;
+  return opened;
 }
 
 LmdbEnv::~LmdbEnv() { mdb_env_close(env_); }

@@ -45,6 +45,10 @@ class LmdbEnv {
 
   MDB_env* raw() const { return env_; }
   bool read_only() const { return read_only_; }
+  // True when a read-only open could not use LMDB's lock file (the
+  // directory or lock.mdb is not writable) and went on without it: no
+  // coordination with a writer in another process.
+  bool without_lock() const { return without_lock_; }
   uint64_t map_bytes() const;
 
   // Doubles the memory map (growing by at most 8 GiB at a time). Returns
@@ -76,6 +80,7 @@ class LmdbEnv {
 
   MDB_env* env_;
   bool read_only_;
+  bool without_lock_ = false;
   std::atomic<int> active_reads_{0};
   std::atomic<bool> growing_{false};
   // The data file's mapping, once found in /proc/self/maps.

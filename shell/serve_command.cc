@@ -78,6 +78,7 @@ int RunServe(char**, const ShellOptions& options) {
   // lbt --read-only serve: every write is refused with FAILED_PRECONDITION.
   db_options.read_only = defaults.read_only;
   db_options.initial_map_bytes = kServerMapBytes;
+  db_options.note = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
   Result<std::unique_ptr<Database>> db = Database::Open(o.db_dir, db_options);
   if (!db.ok()) {
     std::fprintf(stderr, "error: %s\n", db.status().message().c_str());

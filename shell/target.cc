@@ -1,5 +1,7 @@
 #include "shell/target.h"
 
+#include <cstdio>
+
 #include "engine/local_bigtable.h"
 
 namespace lbt {
@@ -9,6 +11,7 @@ Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& op
   DatabaseOptions db;
   db.read_only = options.local.read_only;
   db.sync = options.local.sync;
+  db.note = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
   return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(options.local.db_dir, db));
 }
 

@@ -59,6 +59,25 @@ TEST(GcPolicyTextTest, RejectsMalformedPolicies) {
   }
 }
 
+// Bigtable's max_num_versions is 32 bits: a larger count would be cut short
+// on its way to a service (99999999999999 once arrived as 276447231), so the
+// text refuses it, saying the limit; ages that overflow 64-bit microseconds
+// say so too. The engine's rule refuses the same counts.
+TEST(GcPolicyTextTest, RefusesCountsAndAgesBeyondTheirRange) {
+  ASSERT_TRUE(ParseGcPolicy("maxversions=2147483647").ok());
+  for (const char* big : {"maxversions=2147483648", "maxversions=99999999999999", "maxversions=99999999999999999999"}) {
+    Result<GcRule> r = ParseGcPolicy(big);
+    ASSERT_FALSE(r.ok()) << big;
+    EXPECT_NE(r.status().message().find("at most 2147483647"), std::string::npos) << r.status().message();
+  }
+  Result<GcRule> age = ParseGcPolicy("maxage=99999999999d");
+  ASSERT_FALSE(age.ok());
+  EXPECT_NE(age.status().message().find("too long; at most 106751991d"), std::string::npos) << age.status().message();
+  EXPECT_TRUE(ParseGcPolicy("maxage=106751991d").ok());
+  EXPECT_FALSE(GcRule::MaxVersions(2147483648).Validate().ok());
+  EXPECT_TRUE(GcRule::MaxVersions(2147483647).Validate().ok());
+}
+
 // Whether a policy may keep no version is the service's call: the text
 // parses, the engine refuses it, a remote service decides for itself.
 TEST(GcPolicyTextTest, ZeroVersionsParseAndTheRuleIsInvalid) {

@@ -161,7 +161,7 @@ TEST_F(BulkLoaderTest, ServerTimeIsWhenTheLoaderWasMade) {
 TEST_F(BulkLoaderTest, AddRefusesBadRowsAlone) {
   ASSERT_OK(db_->CreateTable("t", families_));
   ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t"));
-  EXPECT_TRUE(loader->Add({"r1", {Mutation::SetCell("nope", "a", "1", Ms(1))}}).IsInvalidArgument());
+  EXPECT_TRUE(loader->Add({"r1", {Mutation::SetCell("nope", "a", "1", Ms(1))}}).IsNotFound());
   EXPECT_TRUE(loader->Add({"r2", {Mutation::SetCell("cf", "a", "1", 1234)}}).IsInvalidArgument());
   EXPECT_TRUE(loader->Add({"", {Mutation::SetCell("cf", "a", "1", Ms(1))}}).IsInvalidArgument());
   EXPECT_TRUE(loader->Add({"r3", {Mutation::DeleteFromRow()}}).IsInvalidArgument());

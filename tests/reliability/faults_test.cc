@@ -131,6 +131,40 @@ TEST(FaultsTest, ADirectoryWeMayNotWriteIsRefusedClearly) {
   chmod(dir.path().c_str(), 0755);
 }
 
+// A database in a directory the user may read but not write opens
+// read-only, as sqlite3 opens a file it cannot lock: without LMDB's lock
+// file, saying so in one note. Writes stay refused.
+TEST(FaultsTest, ReadOnlyOpensADirectoryItCannotWrite) {
+  TempDir dir;
+  {
+    auto db = OpenWithTable(dir.path());
+    ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  }
+  for (const char* file : {"data.mdb", "lock.mdb", "lbt.lock"}) {
+    chmod((std::filesystem::path(dir.path()) / file).c_str(), 0444);
+  }
+  chmod(dir.path().c_str(), 0555);
+  pid_t child = Spawn([&] {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) return 10;
+    std::string heard;
+    DatabaseOptions options;
+    options.read_only = true;
+    options.note = [&](const std::string& note) { heard += note; };
+    auto db = Database::Open(dir.path(), options);
+    if (!db.ok()) return 11;
+    if (heard.find("not writable") == std::string::npos || heard.find(dir.path()) == std::string::npos) return 12;
+    auto row = (*db)->ReadRow("t", "r");
+    if (!row.ok() || !row->has_value() || (**row).cells.at(0).value != "v") return 13;
+    if ((*db)->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "w", Ms(2))}).ok()) return 14;
+    // Opened for writing, the same directory is refused with the reason.
+    auto writable = Database::Open(dir.path());
+    if (writable.ok() || writable.status().message().find("ermission") == std::string::npos) return 15;
+    return 0;
+  });
+  EXPECT_EQ(Wait(child), 0);
+  chmod(dir.path().c_str(), 0755);
+}
+
 TEST(FaultsTest, AWriterKilledHoldingTheLockDoesNotWedgeOthers) {
   TempDir dir;
   { auto db = OpenWithTable(dir.path()); }

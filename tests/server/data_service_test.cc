@@ -145,7 +145,7 @@ TEST_F(DataServiceTest, MutateRowsReportsEachEntry) {
     for (const auto& e : response.entries()) codes[e.index()] = e.status().code();
   }
   ASSERT_TRUE(stream->Finish().ok());
-  EXPECT_EQ(codes, (std::vector<int>{0, StatusCode::INVALID_ARGUMENT, StatusCode::INVALID_ARGUMENT, 0}));
+  EXPECT_EQ(codes, (std::vector<int>{0, StatusCode::NOT_FOUND, StatusCode::INVALID_ARGUMENT, 0}));
   EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"a", "b", "c", "d", "x", "z"}));
 }
 
@@ -224,7 +224,7 @@ TEST_F(DataServiceTest, BadWritesAreRefusedAsProductionRefusesThem) {
   ExpectRefused(write("a", Mutation::SetCell("cf", std::string(16 * 1024 + 1, 'q'), "v", Ms(1))),
                 StatusCode::INVALID_ARGUMENT, "qualifier");
   ExpectRefused(write("a", Mutation::SetCell("cf", "q", "v", 1234)), StatusCode::INVALID_ARGUMENT, "timestamp_micros");
-  ExpectRefused(write("a", Mutation::SetCell("nope", "q", "v", Ms(1))), StatusCode::INVALID_ARGUMENT, "nope");
+  ExpectRefused(write("a", Mutation::SetCell("nope", "q", "v", Ms(1))), StatusCode::NOT_FOUND, "nope");
   ExpectRefused([&] { return MutateRow("missing", "a", {Mutation::SetCell("cf", "q", "v", Ms(1))}); },
                 StatusCode::NOT_FOUND, "missing");
   ExpectRefused([&] { return MutateRow("t", "a", std::vector<Mutation>(100001, Mutation::DeleteFromRow())); },
