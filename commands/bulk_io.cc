@@ -182,10 +182,17 @@ class ExpiredCells {
       ++counts_[m.family];
     }
   }
-  void Report(Output* err, bool local) const {
+  void Report(Output* err, const LocalMaintenance* local_db) const {
+    const bool local = local_db != nullptr;
     for (const auto& [name, n] : counts_) {
       const std::string policy = FormatGcPolicy(spec_.FindFamily(name)->gc_rule);
       const std::string cells = fmt::format("{} cell{} of family '{}'", n, n == 1 ? "" : "s", name);
+      if (local && local_db->lazy_gc()) {
+        err->Write(fmt::format("note: {} {} already past its GC policy ({}); {} read until a collection pass removes {}\n",
+                               cells, n == 1 ? "is" : "are", policy, n == 1 ? "it is" : "they are",
+                               n == 1 ? "it" : "them"));
+        continue;
+      }
       err->Write(local ? fmt::format("note: {} {} dropped: {} already past its GC policy ({})\n", cells,
                                      n == 1 ? "was" : "were", n == 1 ? "it is" : "they are", policy)
                        : fmt::format("note: {} {} already past its GC policy ({}); {} not be read\n", cells,
@@ -354,7 +361,7 @@ Status ImportRows(Bigtable* bigtable, const ImportRequest& request, std::istream
   if (!s.ok() && s.code() != Status::Code::kAborted) {
     return Status::FromCode(s.code(), fmt::format("{}; {}", s.message(), target->Kept()));
   }
-  expired.Report(err, bigtable->local() != nullptr);
+  expired.Report(err, bigtable->local());
   LBT_RETURN_IF_ERROR(bigtable->Flush());
   LBT_RETURN_IF_ERROR(s);
   const int64_t written = target->rows_written();

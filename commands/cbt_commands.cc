@@ -230,11 +230,13 @@ void NoteExpiredCells(CommandContext& ctx, Bigtable* bigtable, const std::string
   Result<TableSpec> spec = bigtable->GetTable(table);
   if (!spec.ok()) return;
   const int64_t now = bigtable->NowMicros();
+  const bool lazy = bigtable->local() != nullptr && bigtable->local()->lazy_gc();
   for (const Mutation& m : mutations) {
     const FamilySpec* family = spec->FindFamily(m.family);
     if (family == nullptr || m.timestamp == kServerTime || !family->gc_rule.Collects(0, m.timestamp, now)) continue;
-    ctx.err->Write(fmt::format("note: {}:{} at {} is already past its family's GC policy ({}); it will not be read\n",
-                               m.family, m.qualifier, m.timestamp, FormatGcPolicy(family->gc_rule)));
+    ctx.err->Write(fmt::format("note: {}:{} at {} is already past its family's GC policy ({}); {}\n", m.family,
+                               m.qualifier, m.timestamp, FormatGcPolicy(family->gc_rule),
+                               lazy ? "it is read until a collection pass removes it" : "it will not be read"));
   }
 }
 

@@ -178,7 +178,7 @@ class RowGroupWriter {
       std::string_view this_column = Key(i).substr(0, Key(i).size() - 8);
       if (this_column != column) index = 0;
       column = this_column;
-      if (family->gc_rule.Collects(index++, c.timestamp, now_)) {
+      if (!stores_->lazy_gc && family->gc_rule.Collects(index++, c.timestamp, now_)) {
         ++collected;
         continue;
       }

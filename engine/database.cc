@@ -117,9 +117,41 @@ Database::Database(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)),
       options_(std::move(options)),
       stores_(std::make_unique<Stores>()),
-      read_catalog_(std::make_unique<Catalog>()) {}
+      read_catalog_(std::make_unique<Catalog>()) {
+  stores_->lazy_gc = options_.gc == GcMode::kLazy;
+}
+
+Result<GcStats> Database::CollectAllGarbage() {
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> tables, ListTables());
+  GcStats total;
+  for (const std::string& table : tables) {
+    Result<GcStats> stats = CollectGarbage(table);
+    if (stats.status().IsNotFound()) continue;  // dropped meanwhile
+    LBT_RETURN_IF_ERROR(stats.status());
+    total.cells_examined += stats->cells_examined;
+    total.cells_deleted += stats->cells_deleted;
+  }
+  return total;
+}
+
+void Database::RunGcPasses() {
+  std::unique_lock<std::mutex> lock(gc_mu_);
+  while (!gc_cv_.wait_for(lock, options_.gc_interval, [this] { return gc_stopping_; })) {
+    // A failed pass (a disabled table, a full disk) changes nothing; the
+    // next one tries again.
+    (void)CollectAllGarbage();
+  }
+}
 
 Database::~Database() {
+  if (gc_thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(gc_mu_);
+      gc_stopping_ = true;
+    }
+    gc_cv_.notify_all();
+    gc_thread_.join();
+  }
   spare_reads_.clear();
   stores_.reset();
   env_.reset();
@@ -161,6 +193,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
   lmdb.sync = options.sync;
   LBT_ASSIGN_OR_RETURN(db->env_, LmdbEnv::Open(dir, lmdb));
   LBT_RETURN_IF_ERROR(db->Initialize());
+  if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
+    db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
+  }
   if (db->env_->without_lock() && options.note) {
     options.note(fmt::format("'{}' is not writable, so it is read without its lock file: a process writing to it "
                              "meanwhile is not coordinated with, and reads may then fail",
@@ -377,6 +412,7 @@ Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::strin
 
 Result<CompactStats> Database::Compact() {
   if (options_.read_only) return Status::FailedPrecondition("the database is open read-only");
+  std::lock_guard<std::mutex> no_gc_pass(gc_mu_);  // a background pass would use the stores Compact replaces
   if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     return Status::FailedPrecondition(
         "another process has the database open; close it before compacting");
@@ -392,6 +428,7 @@ Result<CompactStats> Database::Compact() {
   if (s.ok()) {
     // Swap the compact copy in while nothing has the old file mapped.
     stores_ = std::make_unique<Stores>();
+    stores_->lazy_gc = options_.gc == GcMode::kLazy;
     spare_reads_.clear();
     env_.reset();
     fs::permissions(scratch / "data.mdb", fs::status(data, ec).permissions(), ec);  // stay private
@@ -662,11 +699,11 @@ Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, u
 namespace {
 
 // Reads one row's visible cells inside a transaction.
-Result<std::optional<Row>> ReadRowIn(Txn* txn, const OrderedStore& cells, std::shared_ptr<const TableSpec> spec,
+Result<std::optional<Row>> ReadRowIn(Txn* txn, const Stores& stores, std::shared_ptr<const TableSpec> spec,
                                      std::string_view row_key, ReadOptions options, int64_t now) {
   options.rows = RowSet{{std::string(row_key)}, {}};
   options.reversed = false;
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, cells, std::move(spec), std::move(options), now));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, stores, std::move(spec), std::move(options), now));
   Row row;
   LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
   if (!found) return std::optional<Row>();
@@ -729,7 +766,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
         latest.columns = {ColumnSelector{rule.family, rule.qualifier}};
         latest.cells_per_column_limit = 1;
         LBT_ASSIGN_OR_RETURN(std::optional<Row> current,
-                             ReadRowIn(txn, stores_->cells, stores_->catalog.Share(table), row_key, latest, now));
+                             ReadRowIn(txn, *stores_, stores_->catalog.Share(table), row_key, latest, now));
         Cell cell{rule.family, rule.qualifier, now, {}, {}};
         if (current) {
           cell.timestamp = std::max(now, current->cells[0].timestamp);
@@ -766,7 +803,7 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
     const int64_t now = NowMicros();
     ReadOptions check;
     check.filter = predicate;
-    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, ReadRowIn(txn, stores_->cells, stores_->catalog.Share(table), row_key, check, now));
+    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, ReadRowIn(txn, *stores_, stores_->catalog.Share(table), row_key, check, now));
     matched = row.has_value();
     RowWriter writer(txn, stores_.get(), spec, now);
     return writer.Apply(row_key, matched ? true_mutations : false_mutations);
@@ -811,7 +848,7 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
   for (const ColumnSelector& c : options.columns) {
     LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), options, NowMicros()));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), options, NowMicros()));
   return std::unique_ptr<RowReader>(new RowReader(env_.get(), std::move(txn), std::move(cursor), options));
 }
 
@@ -846,7 +883,7 @@ Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string
     for (const ColumnSelector& c : options.columns) {
       LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
     }
-    return ReadRowIn(txn.get(), stores_->cells, std::move(spec), row_key, options, NowMicros());
+    return ReadRowIn(txn.get(), *stores_, std::move(spec), row_key, options, NowMicros());
   }();
   ReturnSpareRead(std::move(txn));
   return result;
@@ -868,7 +905,7 @@ Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view ta
     for (const ColumnSelector& c : options.columns) LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
     ReadOptions read = options;
     read.rows = RowSet{};
-    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), std::move(read),
+    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), std::move(read),
                                                       NowMicros()));
     for (size_t k = 0; k < order.size(); ++k) {
       const size_t i = order[k];
@@ -914,7 +951,7 @@ Result<int64_t> Database::CountRows(std::string_view table, const RowRange& rang
   }
   ReadOptions options;
   options.rows.row_ranges = {range};
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), stores_->cells, std::move(spec), options, NowMicros()));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), options, NowMicros()));
   Row row;
   while (true) {
     LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));

@@ -19,8 +19,10 @@
 #ifndef LBT_ENGINE_DATABASE_H_
 #define LBT_ENGINE_DATABASE_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <thread>
 #include <memory>
 #include <condition_variable>
 #include <mutex>
@@ -48,6 +50,19 @@ struct Stores;
 // The on-disk format this build writes; databases with a newer one are refused.
 inline constexpr int kFormatVersion = 1;
 
+// How garbage collection shows to readers.
+enum class GcMode {
+  // A cell a GC rule makes eligible is never read again, at once; it is
+  // removed when its column is next written, or by CollectGarbage. Handy
+  // to see what a policy does.
+  kEager,
+  // As production: eligible cells are still read until a collection pass
+  // (CollectGarbage, or the background passes of gc_interval) removes
+  // them, so code that forgets to filter for them fails here as it would
+  // there.
+  kLazy,
+};
+
 struct DatabaseOptions {
   // Create the directory and the database if they do not exist.
   bool create_if_missing = true;
@@ -60,6 +75,10 @@ struct DatabaseOptions {
   // The current time in microseconds; the system clock if unset. Tests set
   // it to make "now" and ages deterministic.
   std::function<int64_t()> clock;
+  GcMode gc = GcMode::kEager;
+  // With kLazy and a positive interval, a background thread runs a
+  // collection pass over every table this often. Ignored when read-only.
+  std::chrono::milliseconds gc_interval{0};
   // Hears one line when Open had to give something up to open at all
   // (a read-only open of a directory it cannot write). Unset: silent.
   std::function<void(const std::string& note)> note;
@@ -186,6 +205,11 @@ class Database {
   // The current time in microseconds, truncated to milliseconds.
   int64_t NowMicros() const;
 
+  GcMode gc_mode() const { return options_.gc; }
+  // Runs a collection pass over every table (what the background passes
+  // of DatabaseOptions::gc_interval run). Returns the cells removed.
+  Result<GcStats> CollectAllGarbage();
+
  private:
   friend class BulkLoader;  // writes its batches with Update, into stores_
   Database(std::string dir, DatabaseOptions options);
@@ -242,6 +266,13 @@ class Database {
   std::vector<std::unique_ptr<Txn>> spare_reads_;
   // A shared flock on DIR/lbt.lock while open; Compact takes it exclusive.
   int lock_fd_ = -1;
+
+  // Background collection passes (GcMode::kLazy with a gc_interval).
+  void RunGcPasses();
+  std::mutex gc_mu_;  // guards gc_stopping_; held by a pass and by Compact
+  std::condition_variable gc_cv_;
+  bool gc_stopping_ = false;
+  std::thread gc_thread_;
 };
 
 }  // namespace lbt

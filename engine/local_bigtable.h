@@ -64,6 +64,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
 
  private:
   // LocalMaintenance
+  bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
   const std::string& dir() const override { return dir_; }
   Result<GcStats> CollectGarbage(std::string_view table,
                                  const std::function<Status(int64_t cells)>& progress) override;

@@ -27,13 +27,14 @@ RowCursor::RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options
   }
 }
 
-Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const OrderedStore& cells,
+Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const Stores& stores,
                                                    std::shared_ptr<const TableSpec> table, ReadOptions options,
                                                    int64_t now_micros) {
   std::unique_ptr<RowCursor> cursor(new RowCursor(std::move(table), std::move(options), now_micros));
-  LBT_ASSIGN_OR_RETURN(cursor->it_, cells.NewIterator(txn));
+  LBT_ASSIGN_OR_RETURN(cursor->it_, stores.cells.NewIterator(txn));
   cursor->txn_ = txn;
-  cursor->cells_ = &cells;
+  cursor->cells_ = &stores.cells;
+  cursor->hide_eligible_ = !stores.lazy_gc;
   cursor->PlanRanges();
   return cursor;
 }
@@ -172,8 +173,15 @@ Status RowCursor::AssembleRow(Row* row) {
     std::string_view ts_bytes = rest.substr(rest.size() - 8);
     int64_t timestamp;
     if (!ConsumeTimestamp(&ts_bytes, &timestamp)) return Malformed();
-    // Cells the GC rule makes eligible are gone, whether or not collected yet.
-    if (family == nullptr || family->gc_rule.Collects(index++, timestamp, now_)) continue;
+    // Cells of a dropped family are gone. Those the GC rule makes eligible
+    // are too, whether or not collected yet, unless GC is lazy (then, as in
+    // production, they are read until a collection pass removes them).
+    if (family == nullptr) continue;
+    if (hide_eligible_ && family->gc_rule.Collects(index, timestamp, now_)) {
+      ++index;
+      continue;
+    }
+    ++index;
     if (!selected) continue;
     if (options_.cells_per_column_limit > 0 && returned >= options_.cells_per_column_limit) continue;
     ++returned;

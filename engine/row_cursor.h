@@ -17,6 +17,7 @@
 #include "engine/lmdb_env.h"
 #include "engine/ordered_store.h"
 #include "engine/read_options.h"
+#include "engine/stores.h"
 #include "api/schema.h"
 #include "api/status.h"
 
@@ -31,8 +32,9 @@ EncodedRange EncodeRowRange(TableId table, const RowRange& range);
 
 class RowCursor {
  public:
-  // REQUIRES: `txn` outlives the cursor.
-  static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const OrderedStore& cells,
+  // Reads stores.cells, hiding the cells GC makes eligible unless
+  // stores.lazy_gc. REQUIRES: `txn` and `stores` outlive the cursor.
+  static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const Stores& stores,
                                                  std::shared_ptr<const TableSpec> table, ReadOptions options,
                                                  int64_t now_micros);
 
@@ -84,6 +86,7 @@ class RowCursor {
   int64_t now_;
   Txn* txn_ = nullptr;
   const OrderedStore* cells_ = nullptr;
+  bool hide_eligible_ = true;  // GC applies as cells are read
   int64_t pause_after_skipped_ = 0;
   int64_t skipped_in_a_row_ = 0;
   bool paused_ = false;

@@ -310,6 +310,7 @@ Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_
 // Collects each written column once, as its family's GC rule says.
 Status RowWriter::CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations,
                                         uint64_t* row_size) {
+  if (stores_->lazy_gc) return Status::OK();  // collection passes do it
   auto writes = [](const Mutation& m) {
     return m.kind == Mutation::Kind::kSetCell || m.kind == Mutation::Kind::kAddToCell;
   };

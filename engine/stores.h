@@ -25,6 +25,10 @@ struct Stores {
   Catalog catalog;
   OrderedStore cells;
   OrderedStore rows;
+  // How garbage collection shows (DatabaseOptions::gc): false, eligible
+  // cells are hidden from reads and removed when their column is written;
+  // true (lazy), they stay until a collection pass removes them.
+  bool lazy_gc = false;
 };
 
 }  // namespace lbt

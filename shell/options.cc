@@ -186,6 +186,17 @@ ParsedOptions ParseOptions(int argc, char** argv) {
                  "loads, and a crash may lose the latest writes (never the file's consistency)")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
       ->default_str("full");
+  std::map<std::string, bool> gc_modes = {{"eager", false}, {"lazy", true}};
+  CLI::Option* gc = app.add_option("--gc", o.local.lazy_gc,
+                 "eager: a cell a GC policy makes eligible is never read again, at once (default); lazy: as "
+                 "in production, it is read until a collection pass removes it")
+      ->transform(CLI::CheckedTransformer(gc_modes, CLI::ignore_case).description("eager|lazy"))
+      ->default_str("eager");
+  CLI::Option* gc_interval = app.add_option("--gc-interval", o.local.gc_interval_seconds,
+                 "With --gc=lazy, run a collection pass over every table this often, in seconds (0: only "
+                 "when `gc <table>` asks)")
+      ->check(CLI::Range(0.0, 31536000.0))
+      ->capture_default_str();
   app.add_option("-c,--command", o.commands, "Run this command (repeatable; ';' separates several)");
   app.add_option("-f,--file", o.script, "Run the commands in this script file")->check(CLI::ExistingFile);
   app.add_flag("--keep-going", o.keep_going, "In scripts, run on after a failed command (exit 1 at the end)");
@@ -206,6 +217,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     if (db->count() > 0) error = "--db names a local database and -project/-instance a remote one; choose one";
     if (sync->count() > 0) error = "--sync applies to a local database only";
     if (read_only->count() > 0) error = "--read-only applies to a local database only";
+    if (gc->count() > 0 || gc_interval->count() > 0) error = "--gc and --gc-interval apply to a local database only";
     if (error.empty()) error = ResolveRemote(remote, &o.remote);
     if (!error.empty()) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

@@ -18,6 +18,10 @@ struct LocalOptions {
   bool read_only = false;
   // false: no fsync per transaction, one when a bulk command ends (see README).
   bool sync = true;
+  // --gc=lazy: GC-eligible cells stay readable until a collection pass, as
+  // in production; passes run every gc_interval_seconds (0: only `gc`).
+  bool lazy_gc = false;
+  double gc_interval_seconds = 60;
 };
 
 struct ShellOptions {

@@ -20,6 +20,8 @@ constexpr uint64_t kServerMapBytes = 1ull << 40;
 struct ServeCommandOptions {
   std::string db_dir;
   bool sync = true;
+  bool lazy_gc = false;
+  double gc_interval_seconds = 60;
   double stall_seconds = std::chrono::duration<double>(server::kDefaultStallTimeout).count();
   server::ServeOptions serve;
 };
@@ -40,6 +42,17 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
       ->type_name("full|off")
       ->default_str("full");
+  std::map<std::string, bool> gc_modes = {{"eager", false}, {"lazy", true}};
+  app.add_option("--gc", o->lazy_gc,
+                 "eager: a cell a GC policy makes eligible is never read again, at once; lazy: as in "
+                 "production, it is read until a collection pass removes it")
+      ->transform(CLI::CheckedTransformer(gc_modes, CLI::ignore_case).description(""))
+      ->type_name("eager|lazy")
+      ->default_str(o->lazy_gc ? "lazy" : "eager");
+  app.add_option("--gc-interval", o->gc_interval_seconds,
+                 "With --gc=lazy, run a collection pass over every table this often, in seconds (0: never)")
+      ->check(CLI::Range(0.0, 31536000.0))
+      ->capture_default_str();
   app.add_flag("--allow-remote", o->serve.allow_remote,
                "Listen on an address other than loopback (anyone who can reach it can read and write)");
   app.add_option("--stall-timeout", o->stall_seconds,
@@ -65,6 +78,8 @@ int RunServe(char**, const ShellOptions& options) {
   ServeCommandOptions o;
   o.db_dir = defaults.db_dir;
   o.sync = defaults.sync;
+  o.lazy_gc = defaults.lazy_gc;
+  o.gc_interval_seconds = defaults.gc_interval_seconds;
   if (int code = ParseServeOptions(words, &o); code >= 0) return code;
   o.serve.stall_timeout = std::chrono::milliseconds(static_cast<int64_t>(o.stall_seconds * 1000));
   // Refuse bad options before the database is opened, and perhaps created.
@@ -78,6 +93,8 @@ int RunServe(char**, const ShellOptions& options) {
   // lbt --read-only serve: every write is refused with FAILED_PRECONDITION.
   db_options.read_only = defaults.read_only;
   db_options.initial_map_bytes = kServerMapBytes;
+  db_options.gc = o.lazy_gc ? GcMode::kLazy : GcMode::kEager;
+  db_options.gc_interval = std::chrono::milliseconds(static_cast<int64_t>(o.gc_interval_seconds * 1000));
   db_options.note = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
   Result<std::unique_ptr<Database>> db = Database::Open(o.db_dir, db_options);
   if (!db.ok()) {

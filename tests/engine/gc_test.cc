@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
+#include "engine/bulk_loader.h"
 #include "engine/database.h"
 #include "tests/test_util.h"
 
@@ -163,6 +166,64 @@ TEST_F(GcTest, DroppingAFamilyDeletesItsData) {
   EXPECT_EQ(rows[0].cells[0].family, "cf");
   ASSERT_OK_AND_ASSIGN(int64_t n, db_->CountRows("t"));
   EXPECT_EQ(n, 1);
+}
+
+// GcMode::kLazy, as production: eligible cells are read, written over and
+// loaded in bulk like any other until a collection pass removes them.
+class LazyGcTest : public GcTest {
+ protected:
+  void SetUp() override {
+    DatabaseOptions options;
+    options.clock = clock_.Fn();
+    options.gc = GcMode::kLazy;
+    auto db = Database::Open(dir_.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    ASSERT_OK(db_->CreateTable("t", {{"cf", GcRule::MaxVersions(1), ValueType::kBytes}}));
+  }
+};
+
+TEST_F(LazyGcTest, EligibleCellsAreReadUntilAPassRemovesThem) {
+  WriteVersions("r", "q", {3, 2, 1});  // each write would have collected the older ones eagerly
+  EXPECT_EQ(Values("r", "q"), (V{"1", "2", "3"}));
+  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxAge(kDay + Ms(1))));
+  EXPECT_EQ(Values("r", "q"), (V{"1", "2", "3"}));
+  ASSERT_OK_AND_ASSIGN(GcStats stats, db_->CollectAllGarbage());
+  EXPECT_EQ(stats.cells_deleted, 2);
+  EXPECT_EQ(Values("r", "q"), (V{"1"}));
+  // A bulk load keeps what it loads, eligible or not, until the next pass.
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t"));
+  ASSERT_OK(loader->Add({"old", {Mutation::SetCell("cf", "q", "x", clock_.now - 5 * kDay)}}));
+  ASSERT_OK(loader->Finish(nullptr, nullptr));
+  loader.reset();
+  EXPECT_EQ(Values("old", "q"), (V{"x"}));
+  ASSERT_OK(db_->CollectGarbage("t").status());
+  EXPECT_TRUE(Values("old", "q").empty());
+}
+
+TEST_F(LazyGcTest, BackgroundPassesRunAtTheInterval) {
+  db_.reset();
+  DatabaseOptions options;
+  options.gc = GcMode::kLazy;
+  options.gc_interval = std::chrono::milliseconds(50);
+  auto db = Database::Open(dir_.path(), options);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  db_ = std::move(db).value();
+  for (int v = 1; v <= 3; ++v) {
+    ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "q", std::to_string(v), Ms(v))}));
+  }
+  // Within a few intervals a pass has removed the two older versions.
+  for (int i = 0; i < 200 && Values("r", "q").size() > 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  EXPECT_EQ(Values("r", "q"), (V{"3"}));
+}
+
+TEST_F(GcTest, TheDefaultIsEager) {
+  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(1)));
+  WriteVersions("r", "q", {3, 2, 1});
+  EXPECT_EQ(Values("r", "q"), (V{"1"}));
+  EXPECT_EQ(db_->gc_mode(), GcMode::kEager);
 }
 
 }  // namespace
