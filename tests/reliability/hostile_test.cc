@@ -578,17 +578,23 @@ uint64_t PeakResidentBytes(int pid) {
   return 0;
 }
 
+// A MutateRow of one cell of `bytes` bytes of `fill`, gzip-compressed or not.
+grpc::Status WriteLarge(ServeProcess* server, size_t bytes, char fill, bool gzip) {
+  v2::MutateRowRequest request;
+  request.set_table_name(TableName("t"));
+  request.set_row_key("large");
+  *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", std::string(bytes, fill), Ms(1)));
+  grpc::ClientContext context;
+  if (gzip) context.set_compression_algorithm(GRPC_COMPRESS_GZIP);
+  v2::MutateRowResponse response;
+  return server->stub()->MutateRow(&context, request, &response);
+}
+
 // Finding 8: a gzip request of ~1 MB inflated to 1 GiB before it was refused.
 TEST_F(HostileTest, ACompressedRequestPastTheLimitIsRefused) {
   ServeProcess server(db_);
-  v2::MutateRowRequest request;
-  request.set_table_name(TableName("t"));
-  request.set_row_key("bomb");
-  *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", std::string(300u << 20, '\0'), Ms(1)));
-  grpc::ClientContext context;
-  context.set_compression_algorithm(GRPC_COMPRESS_GZIP);
-  v2::MutateRowResponse response;
-  grpc::Status s = server.stub()->MutateRow(&context, request, &response);
+  // 300 MiB of zeros: about 300 KB of gzip.
+  grpc::Status s = WriteLarge(&server, 300u << 20, '\0', /*gzip=*/true);
   // gRPC inflates a compressed message whole before the size limit applies,
   // so compressed requests are refused outright (UNIMPLEMENTED, naming the
   // algorithm), before anything is inflated.
@@ -601,13 +607,7 @@ TEST_F(HostileTest, ACompressedRequestPastTheLimitIsRefused) {
 // An uncompressed request past the limit is RESOURCE_EXHAUSTED.
 TEST_F(HostileTest, ARequestPastTheLimitIsRefused) {
   ServeProcess server(db_);
-  v2::MutateRowRequest request;
-  request.set_table_name(TableName("t"));
-  request.set_row_key("big");
-  *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", std::string(257u << 20, 'x'), Ms(1)));
-  grpc::ClientContext context;
-  v2::MutateRowResponse response;
-  grpc::Status s = server.stub()->MutateRow(&context, request, &response);
+  grpc::Status s = WriteLarge(&server, 257u << 20, 'x', /*gzip=*/false);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
   ExpectServes(&server);
 }
