@@ -96,6 +96,11 @@ Status GcRule::Validate() const {
       if (max_age_micros < kTimestampGranularityMicros) {
         return Status::InvalidArgument("maxage must be at least 1ms");
       }
+      if (max_age_micros > kMaxGcAgeMicros) {
+        return Status::InvalidArgument(fmt::format(
+            "maxage must be at most {}d (10,000 years, the longest Duration Bigtable's API carries)",
+            kMaxGcAgeMicros / 86'400'000'000LL));
+      }
       return Status::OK();
     case Kind::kIntersection:
     case Kind::kUnion:

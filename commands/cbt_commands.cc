@@ -725,8 +725,10 @@ std::vector<CommandSpec> CbtCommands() {
       CbtCommand("deletetable", "deletetable <table>", "Delete a table and its data",
        "  Example: deletetable mobile-time-series", DeleteTable, table),
       CbtCommand("gc", "gc <table>", "Remove the cells GC policies make eligible, now (lbt)",
-       "  Reads never return eligible cells, and a write to a column removes that\n"
-       "  column's; gc removes them from the whole table at once, in one transaction.",
+       "  By default (--gc=eager) reads never return eligible cells, and a write to a\n"
+       "  column removes that column's. With --gc=lazy, as in production, they are read\n"
+       "  until a collection pass removes them: every --gc-interval seconds, or now with\n"
+       "  gc. gc removes them from the whole table at once, in one transaction.",
        CollectGarbage, table),
       CbtCommand("help", "help [command]", "Print help text", "  Example: help read", Help, {0, 1, "at most one command name"}),
       CbtCommand("export", "export <table> <file> [format=jsonl|csv] [prefix=<prefix> | start=<row> end=<row>]",
@@ -814,7 +816,8 @@ std::vector<CommandSpec> CbtCommands() {
        "Set the garbage-collection policy (age, versions) for a column family",
        "  maxage=<d>       Maximum age to keep; units ms, s, m, h, d\n"
        "  maxversions=<n>  Maximum number of versions to keep\n\n"
-       "  Cells the policy makes eligible disappear from reads at once.\n\n"
+       "  Cells the policy makes eligible disappear from reads at once; with\n"
+       "  --gc=lazy, as in production, only once a collection pass removes them.\n\n"
        "  Examples:\n"
        "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
        "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",

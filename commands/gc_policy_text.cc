@@ -63,9 +63,11 @@ Result<int64_t> ParseDuration(std::string_view text) {
     return Status::InvalidArgument(fmt::format(
         "invalid GC policy: bad age '{}'; expected a whole number with a unit of ms, s, m, h or d", text));
   }
-  if (!ParseInt(text.substr(0, digits), &n) || n > INT64_MAX / scale) {
-    return Status::InvalidArgument(fmt::format("invalid GC policy: age '{}' is too long; at most {}{} fits in 64 bits",
-                                               text, INT64_MAX / scale, unit));
+  // Bigtable's API carries an age as a Duration of at most 10,000 years.
+  if (!ParseInt(text.substr(0, digits), &n) || n > kMaxGcAgeMicros / scale) {
+    return Status::InvalidArgument(fmt::format(
+        "invalid GC policy: age '{}' is too long; Bigtable allows at most {}{} (10,000 years)", text,
+        kMaxGcAgeMicros / scale, unit));
   }
   return n * scale;
 }

@@ -154,9 +154,9 @@ Status ApplyFamilyOptions(CommandContext& ctx, const HValue& hash, FamilySpec* f
       } else {
         LBT_ASSIGN_OR_RETURN(shape->ttl_seconds, IntValue(ctx, value, "TTL"));
         if (shape->ttl_seconds < 1) return Usage(ctx, "TTL must be a positive number of seconds or FOREVER");
-        constexpr int64_t kMaxTtlSeconds = INT64_MAX / 1000000;
+        constexpr int64_t kMaxTtlSeconds = kMaxGcAgeMicros / 1000000;
         if (shape->ttl_seconds > kMaxTtlSeconds) {
-          return Usage(ctx, fmt::format("TTL must be at most {} seconds (ages are kept in 64-bit microseconds)",
+          return Usage(ctx, fmt::format("TTL must be at most {} seconds (10,000 years, as Bigtable allows)",
                                         kMaxTtlSeconds));
         }
       }

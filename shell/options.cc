@@ -40,7 +40,7 @@ std::vector<std::string> CbtFlagsAsLong(int argc, char** argv) {
     }
     if (!in_command && !value_next && (arg.empty() || arg[0] != '-')) in_command = true;
     // Options that take a value as the next word.
-    static const char* kValued[] = {"--db", "--format", "--bytes", "--sync", "-c", "--command", "-f", "--file",
+    static const char* kValued[] = {"--db", "--format", "--bytes", "--sync", "--gc", "--gc-interval", "-c", "--command", "-f", "--file",
                                     "--project", "--instance", "--creds", "--admin-endpoint", "--data-endpoint",
                                     "--app-profile", "--timeout", "--auth-token"};
     bool valued = false;
@@ -186,16 +186,18 @@ ParsedOptions ParseOptions(int argc, char** argv) {
                  "loads, and a crash may lose the latest writes (never the file's consistency)")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
       ->default_str("full");
-  std::map<std::string, bool> gc_modes = {{"eager", false}, {"lazy", true}};
-  CLI::Option* gc = app.add_option("--gc", o.local.lazy_gc,
-                 "eager: a cell a GC policy makes eligible is never read again, at once (default); lazy: as "
-                 "in production, it is read until a collection pass removes it")
-      ->transform(CLI::CheckedTransformer(gc_modes, CLI::ignore_case).description("eager|lazy"))
+  std::string gc_mode = "eager";
+  CLI::Option* gc = app.add_option("--gc", gc_mode,
+                 "eager (default): a cell its family's GC policy makes eligible vanishes from reads at once; "
+                 "lazy: as in production, it is read until a collection pass removes it")
+      ->check(CLI::IsMember({"eager", "lazy"}, CLI::ignore_case).description(""))
+      ->type_name("eager|lazy")
       ->default_str("eager");
   CLI::Option* gc_interval = app.add_option("--gc-interval", o.local.gc_interval_seconds,
                  "With --gc=lazy, run a collection pass over every table this often, in seconds (0: only "
                  "when `gc <table>` asks)")
-      ->check(CLI::Range(0.0, 31536000.0))
+      ->check(CLI::Range(0.0, 31536000.0).description(""))
+      ->type_name("SECONDS")
       ->capture_default_str();
   app.add_option("-c,--command", o.commands, "Run this command (repeatable; ';' separates several)");
   app.add_option("-f,--file", o.script, "Run the commands in this script file")->check(CLI::ExistingFile);
@@ -212,6 +214,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     return parsed;
   }
   o.words = app.remaining();
+  o.local.lazy_gc = gc_mode == "lazy";
   if (remote.Selected()) {
     std::string error;
     if (db->count() > 0) error = "--db names a local database and -project/-instance a remote one; choose one";

@@ -20,7 +20,7 @@ constexpr uint64_t kServerMapBytes = 1ull << 40;
 struct ServeCommandOptions {
   std::string db_dir;
   bool sync = true;
-  bool lazy_gc = false;
+  std::string gc_mode = "eager";
   double gc_interval_seconds = 60;
   double stall_seconds = std::chrono::duration<double>(server::kDefaultStallTimeout).count();
   server::ServeOptions serve;
@@ -42,23 +42,24 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
       ->type_name("full|off")
       ->default_str("full");
-  std::map<std::string, bool> gc_modes = {{"eager", false}, {"lazy", true}};
-  app.add_option("--gc", o->lazy_gc,
-                 "eager: a cell a GC policy makes eligible is never read again, at once; lazy: as in "
+  app.add_option("--gc", o->gc_mode,
+                 "eager: a cell its family's GC policy makes eligible vanishes from reads at once; lazy: as in "
                  "production, it is read until a collection pass removes it")
-      ->transform(CLI::CheckedTransformer(gc_modes, CLI::ignore_case).description(""))
+      ->check(CLI::IsMember({"eager", "lazy"}, CLI::ignore_case).description(""))
       ->type_name("eager|lazy")
-      ->default_str(o->lazy_gc ? "lazy" : "eager");
+      ->capture_default_str();
   app.add_option("--gc-interval", o->gc_interval_seconds,
                  "With --gc=lazy, run a collection pass over every table this often, in seconds (0: never)")
-      ->check(CLI::Range(0.0, 31536000.0))
+      ->check(CLI::Range(0.0, 31536000.0).description(""))
+      ->type_name("SECONDS")
       ->capture_default_str();
   app.add_flag("--allow-remote", o->serve.allow_remote,
                "Listen on an address other than loopback (anyone who can reach it can read and write)");
   app.add_option("--stall-timeout", o->stall_seconds,
                  "End a stream with ABORTED when its client has not read a response for this many seconds "
                  "(0: never)")
-      ->check(CLI::Range(0.0, 86400.0))
+      ->check(CLI::Range(0.0, 86400.0).description(""))
+      ->type_name("SECONDS")
       ->capture_default_str();
   std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
   try {
@@ -78,7 +79,7 @@ int RunServe(char**, const ShellOptions& options) {
   ServeCommandOptions o;
   o.db_dir = defaults.db_dir;
   o.sync = defaults.sync;
-  o.lazy_gc = defaults.lazy_gc;
+  o.gc_mode = defaults.lazy_gc ? "lazy" : "eager";
   o.gc_interval_seconds = defaults.gc_interval_seconds;
   if (int code = ParseServeOptions(words, &o); code >= 0) return code;
   o.serve.stall_timeout = std::chrono::milliseconds(static_cast<int64_t>(o.stall_seconds * 1000));
@@ -93,7 +94,8 @@ int RunServe(char**, const ShellOptions& options) {
   // lbt --read-only serve: every write is refused with FAILED_PRECONDITION.
   db_options.read_only = defaults.read_only;
   db_options.initial_map_bytes = kServerMapBytes;
-  db_options.gc = o.lazy_gc ? GcMode::kLazy : GcMode::kEager;
+  const bool lazy = o.gc_mode == "lazy" || o.gc_mode == "LAZY";
+  db_options.gc = lazy ? GcMode::kLazy : GcMode::kEager;
   db_options.gc_interval = std::chrono::milliseconds(static_cast<int64_t>(o.gc_interval_seconds * 1000));
   db_options.note = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
   Result<std::unique_ptr<Database>> db = Database::Open(o.db_dir, db_options);
@@ -102,8 +104,10 @@ int RunServe(char**, const ShellOptions& options) {
     return 1;
   }
   Status s = server::Serve(db->get(), o.serve, [&](const std::string& address) {
-    std::printf("lbt serve: database %s on %s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n",
-                o.db_dir.c_str(), address.c_str(), address.c_str());
+    const std::string gc =
+        lazy ? fmt::format(" (GC lazy, a pass every {} s)", o.gc_interval_seconds) : std::string();
+    std::printf("lbt serve: database %s on %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n", o.db_dir.c_str(),
+                address.c_str(), gc.c_str(), address.c_str());
     std::fflush(stdout);
   });
   if (!s.ok()) {

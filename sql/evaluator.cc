@@ -184,7 +184,9 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
   }
   if (!out.ok() && out.status().code() != Status::Code::kInvalidArgument) {
     // Name the function the user wrote; operators speak for themselves.
-    if (e.name[0] != '$') return Status::FromCode(out.status().code(), e.name + ": " + out.status().message());
+    if (e.name[0] != '$' && out.status().message().rfind(e.name, 0) != 0) {
+      return Status::FromCode(out.status().code(), e.name + ": " + out.status().message());
+    }
   }
   return out;
 }

@@ -449,8 +449,8 @@ class Parser {
   // An error once `e` is taller than the evaluator's stack allows.
   Status CheckHeight(const Expr& e) {
     if (e.height <= kMaxExpressionHeight) return Status::OK();
-    return Error(e.pos, fmt::format("Expression is too deeply nested: more than {} levels of operators",
-                                    kMaxExpressionHeight));
+    return Status::InvalidArgument(fmt::format("Expression nests too deeply: more than {} levels of operators {}",
+                                               kMaxExpressionHeight, Location(text_, e.pos)));
   }
   // Counts one level of the grammar's recursion for as long as it lives.
   class Nesting {
@@ -465,7 +465,9 @@ class Parser {
     Parser* parser_;
   };
   Status TooDeep() {
-    return Error(Current().pos, fmt::format("Expression nests too deeply: more than {} levels", kMaxNesting));
+    return Status::InvalidArgument(fmt::format(
+        "Expression nests too deeply: more than {} levels of parentheses, calls and unary operators {}", kMaxNesting,
+        Location(text_, Current().pos)));
   }
   static ExprPtr Call(std::string name, size_t pos, ExprPtr a, ExprPtr b = nullptr) {
     std::vector<ExprPtr> args;
@@ -596,9 +598,19 @@ class Parser {
   Result<ExprPtr> Multiplicative() { return Binary(&Parser::Unary, {{"*", "$mul"}, {"/", "$div"}, {"||", "$concat"}}); }
 
   Result<ExprPtr> Unary() {
-    Nesting level(this);
-    if (level.too_deep()) return TooDeep();
     const size_t pos = Current().pos;
+    // Only the unary operators recurse here; what they apply to nests
+    // through Expression, which counts itself.
+    if (IsOp("-") || IsOp("+") || IsOp("~")) {
+      Nesting level(this);
+      if (level.too_deep()) return TooDeep();
+      return UnaryOperator(pos);
+    }
+    LBT_ASSIGN_OR_RETURN(ExprPtr primary, Primary());
+    return Postfix(std::move(primary));
+  }
+
+  Result<ExprPtr> UnaryOperator(size_t pos) {
     if (AcceptOp("-")) {
       // A negative literal stays a literal, so INT64's minimum parses.
       if (Current().kind == TokenKind::kInt || Current().kind == TokenKind::kFloat) {
@@ -613,12 +625,9 @@ class Parser {
       return Call("$neg", pos, std::move(operand));
     }
     if (AcceptOp("+")) return Unary();
-    if (AcceptOp("~")) {
-      LBT_ASSIGN_OR_RETURN(ExprPtr operand, Unary());
-      return Call("$bitnot", pos, std::move(operand));
-    }
-    LBT_ASSIGN_OR_RETURN(ExprPtr primary, Primary());
-    return Postfix(std::move(primary));
+    AcceptOp("~");  // REQUIRES: Unary saw one of -, + and ~
+    LBT_ASSIGN_OR_RETURN(ExprPtr operand, Unary());
+    return Call("$bitnot", pos, std::move(operand));
   }
 
   Result<ExprPtr> Postfix(ExprPtr e) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "api/limits.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -70,10 +71,16 @@ TEST(GcPolicyTextTest, RefusesCountsAndAgesBeyondTheirRange) {
     ASSERT_FALSE(r.ok()) << big;
     EXPECT_NE(r.status().message().find("at most 2147483647"), std::string::npos) << r.status().message();
   }
-  Result<GcRule> age = ParseGcPolicy("maxage=99999999999d");
-  ASSERT_FALSE(age.ok());
-  EXPECT_NE(age.status().message().find("too long; at most 106751991d"), std::string::npos) << age.status().message();
-  EXPECT_TRUE(ParseGcPolicy("maxage=106751991d").ok());
+  // An age is a protobuf Duration in Bigtable's API: at most 10,000 years.
+  for (const char* long_age : {"maxage=99999999999d", "maxage=3652501d", "maxage=315576000001s"}) {
+    Result<GcRule> age = ParseGcPolicy(long_age);
+    ASSERT_FALSE(age.ok()) << long_age;
+    EXPECT_NE(age.status().message().find("too long; Bigtable allows at most"), std::string::npos)
+        << age.status().message();
+  }
+  EXPECT_TRUE(ParseGcPolicy("maxage=3652500d").ok());
+  EXPECT_TRUE(ParseGcPolicy("maxage=315576000000s").ok());
+  EXPECT_FALSE(GcRule::MaxAge(kMaxGcAgeMicros + 1000).Validate().ok());
   EXPECT_FALSE(GcRule::MaxVersions(2147483648).Validate().ok());
   EXPECT_TRUE(GcRule::MaxVersions(2147483647).Validate().ok());
 }

@@ -135,6 +135,26 @@ TEST_F(QueryTest, LongLogicalChainsAndInLists) {
   EXPECT_EQ(Rows("SELECT COUNT(*) FROM mobile WHERE _key NOT IN (" + keys + ")"), (Lines{"2"}));  // of 4
 }
 
+// Parentheses and calls nest 200 levels deep, each level counted once;
+// deeper is refused with a message that says so, not a crash.
+TEST_F(QueryTest, NestingLimits) {
+  auto nested = [](int depth, const std::string& open, const std::string& inner) {
+    std::string out;
+    for (int i = 0; i < depth; ++i) out += open;
+    out += inner;
+    for (int i = 0; i < depth; ++i) out += ")";
+    return out;
+  };
+  EXPECT_EQ(Rows("SELECT " + nested(190, "(", "7") + " FROM mobile LIMIT 1"), (Lines{"7"}));
+  EXPECT_EQ(Rows("SELECT " + nested(190, "ABS(", "-7") + " FROM mobile LIMIT 1"), (Lines{"7"}));
+  for (const std::string& deep : {nested(210, "(", "7"), nested(210, "ABS(", "7")}) {
+    Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), "SELECT " + deep + " FROM mobile", {});
+    ASSERT_FALSE(q.ok());
+    EXPECT_EQ(q.status().message().rfind("Expression nests too deeply: more than 200 levels", 0), 0u)
+        << q.status().message();
+  }
+}
+
 TEST_F(QueryTest, FunctionsAndCasts) {
   EXPECT_EQ(Rows("SELECT TO_INT64(b'\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00'), TO_HEX(b'\\x01\\xff'), "
                  "CAST('42' AS INT64) + 1, SAFE_CAST('x' AS INT64), UPPER('ab') || 'c' FROM mobile LIMIT 1"),
