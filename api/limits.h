@@ -17,8 +17,8 @@ inline constexpr size_t kMaxFamilyNameLength = 64;
 // A GC rule's max_num_versions is a 32-bit integer in Bigtable's API.
 inline constexpr int64_t kMaxGcVersions = 2147483647;
 // A GC rule's max_age is a google.protobuf.Duration, at most 315,576,000,000
-// seconds (10,000 years, 3,652,500 days).
-inline constexpr int64_t kMaxGcAgeMicros = 315'576'000'000LL * 1'000'000;
+// seconds and 999,999,999 nanoseconds (10,000 years, 3,652,500 days).
+inline constexpr int64_t kMaxGcAgeMicros = 315'576'000'000LL * 1'000'000 + 999'999;
 
 // Bigtable keeps timestamps in microseconds at millisecond granularity.
 inline constexpr int64_t kTimestampGranularityMicros = 1000;
