@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,32 @@ struct FamilySpec {
   std::string name;
   GcRule gc_rule;
   ValueType value_type = ValueType::kBytes;
+};
+
+// One change to a table's column families, as ModifyColumnFamilies carries
+// it; several apply together, all or none.
+struct FamilyChange {
+  enum class Kind { kCreate, kUpdate, kDrop };
+  Kind kind = Kind::kCreate;
+  // kCreate: the new family. kUpdate, kDrop: only its name counts.
+  FamilySpec family;
+  // kUpdate: what changes; what is unset stays.
+  std::optional<GcRule> gc_rule;
+  std::optional<ValueType> value_type;
+
+  static FamilyChange Create(FamilySpec family) { return {Kind::kCreate, std::move(family), {}, {}}; }
+  static FamilyChange Update(std::string family) {
+    return {Kind::kUpdate, FamilySpec{std::move(family), {}, ValueType::kBytes}, {}, {}};
+  }
+  static FamilyChange SetGcRule(std::string family, GcRule rule) {
+    return {Kind::kUpdate, FamilySpec{std::move(family), {}, ValueType::kBytes}, std::move(rule), {}};
+  }
+  static FamilyChange SetValueType(std::string family, ValueType type) {
+    return {Kind::kUpdate, FamilySpec{std::move(family), {}, ValueType::kBytes}, {}, type};
+  }
+  static FamilyChange Drop(std::string family) {
+    return {Kind::kDrop, FamilySpec{std::move(family), {}, ValueType::kBytes}, {}, {}};
+  }
 };
 
 struct TableSpec {

@@ -479,7 +479,8 @@ FamilySpec Stored(FamilySpec family) {
 
 }  // namespace
 
-Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families) {
+Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                             bool deletion_protection) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   LBT_RETURN_IF_ERROR(ValidateFamilies(families));
   return Update([&](Txn* txn) -> Status {
@@ -488,6 +489,7 @@ Status Database::CreateTable(std::string_view table, const std::vector<FamilySpe
     }
     TableSpec spec;
     spec.name = std::string(table);
+    spec.deletion_protection = deletion_protection;
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
     for (const FamilySpec& f : families) spec.families.emplace(f.name, Stored(f));
     return stores_->catalog.Store(txn, spec);
@@ -530,54 +532,81 @@ Result<TableSpec> Database::DescribeTable(std::string_view table) {
   return *spec;
 }
 
-Status Database::CreateFamily(std::string_view table, const FamilySpec& family) {
-  LBT_RETURN_IF_ERROR(ValidateFamilies({family}));
-  return Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    if (current->FindFamily(family.name) != nullptr) {
-      return Status::AlreadyExists(
-          fmt::format("column family '{}' already exists in table '{}'", family.name, table));
+namespace {
+
+// Checks one change against the spec as the earlier changes left it, and
+// makes it there.
+Status PlanFamilyChange(const FamilyChange& change, TableSpec* spec) {
+  const std::string& name = change.family.name;
+  switch (change.kind) {
+    case FamilyChange::Kind::kCreate:
+      LBT_RETURN_IF_ERROR(ValidateFamilies({change.family}));
+      if (spec->FindFamily(name) != nullptr) {
+        return Status::AlreadyExists(fmt::format("column family '{}' already exists in table '{}'", name, spec->name));
+      }
+      spec->families.emplace(name, Stored(change.family));
+      return Status::OK();
+    case FamilyChange::Kind::kUpdate: {
+      LBT_RETURN_IF_ERROR(spec->RequireFamily(name).status());
+      FamilySpec& family = spec->families.find(name)->second;
+      if (change.gc_rule) {
+        LBT_RETURN_IF_ERROR(change.gc_rule->Validate());
+        family.gc_rule = *change.gc_rule;
+      }
+      if (change.value_type) {
+        LBT_RETURN_IF_ERROR(CheckValueTypeChange(name, family.value_type, *change.value_type));
+        family.value_type = StoredValueType(*change.value_type);
+      }
+      return Status::OK();
     }
+    case FamilyChange::Kind::kDrop:
+      LBT_RETURN_IF_ERROR(spec->RequireFamily(name).status());
+      LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "its column families"));
+      spec->families.erase(spec->families.find(name));
+      return Status::OK();
+  }
+  return Status::InvalidArgument("unknown column family change");
+}
+
+}  // namespace
+
+Status Database::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
+  bool dropped = false;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     TableSpec spec = *current;
-    spec.families.emplace(family.name, Stored(family));
+    for (const FamilyChange& change : changes) {
+      if (change.kind != FamilyChange::Kind::kDrop) {
+        LBT_RETURN_IF_ERROR(PlanFamilyChange(change, &spec));
+        continue;
+      }
+      // The cells go in the same transaction, by a writer that still sees
+      // the family.
+      const TableSpec with_family = spec;
+      LBT_RETURN_IF_ERROR(PlanFamilyChange(change, &spec));
+      RowWriter writer(txn, stores_.get(), &with_family, NowMicros());
+      LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(change.family.name));
+      dropped = true;
+    }
     return stores_->catalog.Store(txn, spec);
-  });
+  }));
+  return dropped ? SettleFreedPages() : Status::OK();
+}
+
+Status Database::CreateFamily(std::string_view table, const FamilySpec& family) {
+  return ModifyFamilies(table, {FamilyChange::Create(family)});
 }
 
 Status Database::DropFamily(std::string_view table, std::string_view family) {
-  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
-    LBT_RETURN_IF_ERROR(RequireUnprotected(*current, "its column families"));
-    TableSpec spec = *current;
-    RowWriter writer(txn, stores_.get(), &spec, NowMicros());
-    LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(family));
-    spec.families.erase(spec.families.find(family));
-    return stores_->catalog.Store(txn, spec);
-  }));
-  return SettleFreedPages();
+  return ModifyFamilies(table, {FamilyChange::Drop(std::string(family))});
 }
 
 Status Database::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
-  LBT_RETURN_IF_ERROR(rule.Validate());
-  return Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    LBT_RETURN_IF_ERROR(current->RequireFamily(family).status());
-    TableSpec spec = *current;
-    spec.families.find(family)->second.gc_rule = rule;
-    return stores_->catalog.Store(txn, spec);
-  });
+  return ModifyFamilies(table, {FamilyChange::SetGcRule(std::string(family), rule)});
 }
 
 Status Database::SetValueType(std::string_view table, std::string_view family, ValueType type) {
-  return Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
-    LBT_ASSIGN_OR_RETURN(const FamilySpec* before, current->RequireFamily(family));
-    LBT_RETURN_IF_ERROR(CheckValueTypeChange(family, before->value_type, type));
-    TableSpec spec = *current;
-    spec.families.find(family)->second.value_type = StoredValueType(type);
-    return stores_->catalog.Store(txn, spec);
-  });
+  return ModifyFamilies(table, {FamilyChange::SetValueType(std::string(family), type)});
 }
 
 Status Database::SetTableEnabled(std::string_view table, bool enabled) {

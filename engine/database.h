@@ -99,13 +99,20 @@ class Database {
 
   // ---- schema ----
 
-  // Creates a table with the given families (possibly none).
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {});
+  // Creates a table with the given families (possibly none), and with
+  // deletion protection on when asked, in one transaction.
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {},
+                     bool deletion_protection = false);
   // Deletes a table with all its data.
   Status DropTable(std::string_view table);
   // Table names in byte order.
   Result<std::vector<std::string>> ListTables();
   Result<TableSpec> DescribeTable(std::string_view table);
+  // Applies `changes` in order, in one transaction: all of them, or none
+  // when one is refused (its family exists or not as it must, its rule or
+  // type change is invalid, or it drops a family of a protected table).
+  // CreateFamily, DropFamily, SetGcRule and SetValueType are one change each.
+  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes);
   Status CreateFamily(std::string_view table, const FamilySpec& family);
   // Deletes a family with all its cells.
   Status DropFamily(std::string_view table, std::string_view family);

@@ -49,10 +49,9 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
   Result<std::vector<FamilySpec>> families = FamiliesOf(request->table());
   if (!families.ok()) return ToGrpcStatus(families.status());
   // initial_splits shape tablets; a local database has none to shape.
-  if (Status s = db_->CreateTable(request->table_id(), *families); !s.ok()) return ToGrpcStatus(s);
-  if (request->table().deletion_protection()) {
-    if (Status s = db_->SetDeletionProtection(request->table_id(), true); !s.ok()) return ToGrpcStatus(s);
-  }
+  // The table and its protection commit together.
+  Status created = db_->CreateTable(request->table_id(), *families, request->table().deletion_protection());
+  if (!created.ok()) return ToGrpcStatus(created);
   return Describe(db_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
 }
 
@@ -209,26 +208,27 @@ Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modificati
   return Status::InvalidArgument(fmt::format("{}: set one of create, update or drop", field));
 }
 
-Status ApplyModification(Database* db, const std::string& table,
-                         const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field) {
+// The engine's change for a modification that ValidateModification passed.
+Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field) {
   using M = admin::ModifyColumnFamiliesRequest::Modification;
   switch (m.mod_case()) {
     case M::kCreate: {
       LBT_ASSIGN_OR_RETURN(FamilySpec family, proto::FromProto(m.id(), m.create(), field + ".create"));
-      return db->CreateFamily(table, family);
+      return FamilyChange::Create(std::move(family));
     }
     case M::kUpdate: {
       LBT_ASSIGN_OR_RETURN(UpdatedFields fields, UpdatedFieldsOf(m, field));
+      FamilyChange change = FamilyChange::Update(m.id());
       if (fields.gc_rule) {
-        LBT_ASSIGN_OR_RETURN(GcRule rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
-        LBT_RETURN_IF_ERROR(db->SetGcRule(table, m.id(), rule));
+        LBT_ASSIGN_OR_RETURN(change.gc_rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
       }
-      if (!fields.value_type) return Status::OK();
-      LBT_ASSIGN_OR_RETURN(ValueType type,
-                           proto::ValueTypeFromProto(m.update().value_type(), field + ".update.value_type"));
-      return db->SetValueType(table, m.id(), type);
+      if (fields.value_type) {
+        LBT_ASSIGN_OR_RETURN(change.value_type,
+                             proto::ValueTypeFromProto(m.update().value_type(), field + ".update.value_type"));
+      }
+      return change;
     }
-    case M::kDrop: return db->DropFamily(table, m.id());
+    case M::kDrop: return FamilyChange::Drop(m.id());
     case M::MOD_NOT_SET: break;
   }
   return Status::InvalidArgument(fmt::format("{}: set one of create, update or drop", field));
@@ -249,10 +249,14 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
     Status s = ValidateModification(request->modifications(i), fmt::format("modifications[{}]", i), &planned);
     if (!s.ok()) return ToGrpcStatus(s);
   }
+  // All the modifications commit together, or none does.
+  std::vector<FamilyChange> changes;
   for (int i = 0; i < request->modifications_size(); ++i) {
-    Status s = ApplyModification(db_, name->table, request->modifications(i), fmt::format("modifications[{}]", i));
-    if (!s.ok()) return ToGrpcStatus(s);
+    Result<FamilyChange> change = ChangeOf(request->modifications(i), fmt::format("modifications[{}]", i));
+    if (!change.ok()) return ToGrpcStatus(change.status());
+    changes.push_back(std::move(change).value());
   }
+  if (Status s = db_->ModifyFamilies(name->table, changes); !s.ok()) return ToGrpcStatus(s);
   return Describe(db_, *name, admin::Table::SCHEMA_VIEW, response);
 }
 

@@ -345,5 +345,48 @@ TEST(DatabaseTest, LookupRowsAnswersInTheOrderAsked) {
   EXPECT_TRUE(none.empty());
 }
 
+// ModifyColumnFamilies' changes commit together: a refused one leaves the
+// families, and the cells of any family an earlier change dropped, as they were.
+TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
+  TempDir dir;
+  auto opened = Database::Open(dir.path());
+  ASSERT_TRUE(opened.ok());
+  std::unique_ptr<Database> db = std::move(opened).value();
+  ASSERT_OK(db->CreateTable("t", {{"a", GcRule::Never(), ValueType::kBytes}, {"b", GcRule::Never(), ValueType::kBytes}}));
+  ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("a", "q", "kept", Ms(1))}));
+  auto families = [&] {
+    std::vector<std::string> names;
+    Result<TableSpec> spec = db->DescribeTable("t");
+    for (const auto& [name, family] : spec->families) names.push_back(name);
+    return names;
+  };
+  Status refused = db->ModifyFamilies("t", {FamilyChange::Create({"c", GcRule::Never(), ValueType::kBytes}),
+                                            FamilyChange::Drop("a"),
+                                            FamilyChange::SetGcRule("b", GcRule::MaxVersions(1)),
+                                            FamilyChange::Create({"b", GcRule::Never(), ValueType::kBytes})});
+  EXPECT_TRUE(refused.IsAlreadyExists()) << refused.ToString();
+  EXPECT_EQ(families(), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(db->DescribeTable("t")->families.at("b").gc_rule, GcRule::Never());
+  ASSERT_OK_AND_ASSIGN(std::optional<Row> row, db->ReadRow("t", "r"));
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->cells.at(0).value, "kept");
+
+  // The same without the refused change: all of it, at once. A family made
+  // and dropped in one request leaves nothing behind.
+  ASSERT_OK(db->ModifyFamilies("t", {FamilyChange::Create({"c", GcRule::Never(), ValueType::kBytes}),
+                                     FamilyChange::Drop("a"), FamilyChange::SetGcRule("b", GcRule::MaxVersions(1)),
+                                     FamilyChange::Create({"d", GcRule::Never(), ValueType::kBytes}),
+                                     FamilyChange::Drop("d")}));
+  EXPECT_EQ(families(), (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(db->DescribeTable("t")->families.at("b").gc_rule, GcRule::MaxVersions(1));
+  ASSERT_OK_AND_ASSIGN(row, db->ReadRow("t", "r"));
+  EXPECT_FALSE(row.has_value());
+
+  // A table created protected is protected from its first commit.
+  ASSERT_OK(db->CreateTable("p", {{"f", GcRule::Never(), ValueType::kBytes}}, /*deletion_protection=*/true));
+  EXPECT_TRUE(db->DescribeTable("p")->deletion_protection);
+  EXPECT_EQ(db->ModifyFamilies("p", {FamilyChange::Drop("f")}).code(), Status::Code::kFailedPrecondition);
+}
+
 }  // namespace
 }  // namespace lbt
