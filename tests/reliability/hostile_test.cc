@@ -45,14 +45,7 @@ ProcessResult Lbt(const std::string& db, std::vector<std::string> words) {
 
 grpc::Status Write(v2::Bigtable::Stub* stub, const std::string& table, const std::string& key,
                    const std::vector<Mutation>& mutations) {
-  v2::MutateRowRequest request;
-  request.set_table_name(TableName(table));
-  request.set_row_key(key);
-  for (const Mutation& m : mutations) *request.add_mutations() = proto::ToProto(m);
-  v2::MutateRowResponse response;
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  return stub->MutateRow(&context, request, &response);
+  return WriteRow(stub, TableName(table), key, mutations);
 }
 
 struct ReadResult {

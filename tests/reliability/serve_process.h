@@ -7,12 +7,14 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "proto/convert.h"
 #include "tests/conformance/process.h"
 
 namespace lbt::testing {
@@ -65,6 +67,20 @@ class ServeProcess {
   std::unique_ptr<::google::bigtable::v2::Bigtable::Stub> stub_;
   std::unique_ptr<::google::bigtable::admin::v2::BigtableTableAdmin::Stub> admin_;
 };
+
+// One MutateRow of `mutations` to `key` of the table named `table_name`
+// ("projects/p/instances/i/tables/t"), with a deadline of 30 s.
+inline grpc::Status WriteRow(::google::bigtable::v2::Bigtable::Stub* stub, const std::string& table_name,
+                             const std::string& key, const std::vector<Mutation>& mutations) {
+  ::google::bigtable::v2::MutateRowRequest request;
+  request.set_table_name(table_name);
+  request.set_row_key(key);
+  for (const Mutation& m : mutations) *request.add_mutations() = proto::ToProto(m);
+  ::google::bigtable::v2::MutateRowResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  return stub->MutateRow(&context, request, &response);
+}
 
 }  // namespace lbt::testing
 

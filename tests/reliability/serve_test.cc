@@ -35,14 +35,7 @@ using conformance::WaitForPort;
 constexpr char kTable[] = "projects/p/instances/i/tables/t";
 
 grpc::Status Write(v2::Bigtable::Stub* stub, const std::string& key, const std::vector<Mutation>& mutations) {
-  v2::MutateRowRequest request;
-  request.set_table_name(kTable);
-  request.set_row_key(key);
-  for (const Mutation& m : mutations) *request.add_mutations() = proto::ToProto(m);
-  v2::MutateRowResponse response;
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-  return stub->MutateRow(&context, request, &response);
+  return WriteRow(stub, kTable, key, mutations);
 }
 
 std::vector<Row> ReadEverything(v2::Bigtable::Stub* stub) {
