@@ -637,25 +637,6 @@ Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
 
 // ---- writes ----
 
-Status Database::ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows) {
-  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-  for (const RowMutation& row : rows) {
-    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row.row_key, row.mutations));
-  }
-  // LMDB writes sorted keys fastest and packs their pages densely, so apply
-  // the rows in key order (stable: a row listed twice keeps its order).
-  std::vector<const RowMutation*> sorted;
-  sorted.reserve(rows.size());
-  for (const RowMutation& row : rows) sorted.push_back(&row);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const RowMutation* a, const RowMutation* b) { return a->row_key < b->row_key; });
-  RowWriter writer(txn, stores_.get(), spec, NowMicros());
-  for (const RowMutation* row : sorted) {
-    LBT_RETURN_IF_ERROR(writer.Apply(row->row_key, row->mutations));
-  }
-  return Status::OK();
-}
-
 Status Database::MutateRow(std::string_view table, std::string_view row_key,
                            const std::vector<Mutation>& mutations) {
   return UpdateGrouped([&](Txn* txn, bool*) -> Status {
@@ -664,10 +645,6 @@ Status Database::MutateRow(std::string_view table, std::string_view row_key,
     RowWriter writer(txn, stores_.get(), spec, NowMicros());
     return writer.Apply(row_key, mutations);
   });
-}
-
-Status Database::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
-  return Update([&](Txn* txn) { return ApplyRows(txn, table, rows); });
 }
 
 Result<std::vector<Status>> Database::MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows) {

@@ -137,9 +137,6 @@ class Database {
   // Applies `mutations` to one row, in order, atomically.
   Status MutateRow(std::string_view table, std::string_view row_key,
                    const std::vector<Mutation>& mutations);
-  // Applies several rows' mutations in one transaction (for bulk loads):
-  // all of them, or none if any is invalid.
-  Status MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
   // Applies each row's mutations atomically but independently of the
   // others, as Bigtable's MutateRows does: a row that fails leaves the rest
   // applied. Returns one status per row, in order. The call's own error
@@ -247,7 +244,6 @@ class Database {
   // table's spec as `txn` sees it; it stays valid after other reads.
   Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
   Status ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value);
-  Status ApplyRows(Txn* txn, std::string_view table, const std::vector<RowMutation>& rows);
   // The spec of an enabled table, for writes of its data.
   // REQUIRES: write_mu_ held.
   Result<const TableSpec*> RequireEnabled(std::string_view table);

@@ -81,6 +81,18 @@ struct FakeClock {
 };
 
 // Opens (creating) a database in `dir` whose clock is `clock`'s.
+// Writes many rows at once, as a test's setup does: each row atomically, all
+// of them in one group commit (Database::MutateRowsEach). Returns the first
+// row's error, if any failed.
+inline Status WriteRows(Database* db, std::string_view table, const std::vector<RowMutation>& rows) {
+  Result<std::vector<Status>> statuses = db->MutateRowsEach(table, rows);
+  if (!statuses.ok()) return statuses.status();
+  for (const Status& s : *statuses) {
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
 inline std::unique_ptr<Database> OpenWithClock(const std::string& dir, FakeClock* clock) {
   DatabaseOptions options;
   options.clock = clock->Fn();

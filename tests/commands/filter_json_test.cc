@@ -124,7 +124,7 @@ TEST_F(FilterJsonTest, ErrorsNameThePart) {
 TEST_F(FilterJsonTest, ARowKeyRegexWithALiteralPrefixDoesNotScanOtherRows) {
   std::vector<RowMutation> rows;
   for (int i = 0; i < 300; ++i) rows.push_back({"user#" + std::to_string(i), {Mutation::SetCell("a", "q", "v", Ms(1))}});
-  ASSERT_OK(db_->MutateRows("t", rows));
+  ASSERT_OK(testing::WriteRows(db_.get(), "t", rows));
   auto filter = ParseFilterJson(R"({"rowKeyRegexFilter": "dXNlciMxMi4="})");  // user#12.
   ASSERT_TRUE(filter.ok());
   auto compiled = CompileFilter(*filter);

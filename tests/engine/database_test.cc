@@ -215,7 +215,7 @@ TEST(DatabaseTest, CompactShrinksTheFileAndKeepsTheData) {
   for (int i = 0; i < 2000; ++i) {
     rows.push_back({"r" + std::to_string(i), {Mutation::SetCell("cf", "q", std::string(2000, 'v'), Ms(1))}});
   }
-  ASSERT_OK(db->MutateRows("t", rows));
+  ASSERT_OK(testing::WriteRows(db.get(), "t", rows));
   ASSERT_OK(db->DropRowRange("t", "r1"));
   ASSERT_OK_AND_ASSIGN(int64_t before, db->CountRows("t"));
   ASSERT_OK_AND_ASSIGN(CompactStats stats, db->Compact());
@@ -315,7 +315,7 @@ TEST(DatabaseTest, LookupRowsAnswersInTheOrderAsked) {
                                                      Mutation::SetCell("a", "x", "older", Ms(0)),
                                                      Mutation::SetCell("b", "y", "b", Ms(1))}});
   }
-  ASSERT_OK(db->MutateRows("t", rows));
+  ASSERT_OK(testing::WriteRows(db.get(), "t", rows));
   std::mt19937_64 rng(9);
   std::vector<std::string> keys;
   for (int i = 0; i < 300; ++i) keys.push_back("k" + std::to_string(1000 + rng() % 520));  // odd: absent

@@ -117,15 +117,19 @@ TEST_F(MutationTest, MutationsApplyInOrder) {
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "p", Ms(1), "y")}));
 }
 
-TEST_F(MutationTest, BatchesAreAllOrNothing) {
+// As Bigtable's MutateRows: each row applies or fails on its own.
+TEST_F(MutationTest, RowsOfABatchApplyOrFailAlone) {
   std::vector<RowMutation> batch = {{"r1", {Mutation::SetCell("cf", "q", "1", Ms(1))}},
-                                    {"r2", {Mutation::SetCell("cf", "q", "2", Ms(1))}},
-                                    {"r3", {Mutation::SetCell("cf", "q", "3", 1)}}};
-  EXPECT_FALSE(db_->MutateRows("t", batch).ok());
-  EXPECT_TRUE(ReadAll(db_.get(), "t").empty());
-  batch[2].mutations[0].timestamp = Ms(1);
-  ASSERT_OK(db_->MutateRows("t", batch));
-  EXPECT_EQ(testing::RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"r1", "r2", "r3"}));
+                                    {"r2", {Mutation::SetCell("cf", "q", "2", Ms(1)),
+                                            Mutation::SetCell("cf", "p", "2", 1)}},  // not a whole millisecond
+                                    {"r3", {Mutation::SetCell("cf", "q", "3", Ms(1))}}};
+  ASSERT_OK_AND_ASSIGN(std::vector<Status> statuses, db_->MutateRowsEach("t", batch));
+  ASSERT_EQ(statuses.size(), 3u);
+  EXPECT_TRUE(statuses[0].ok());
+  EXPECT_TRUE(statuses[1].IsInvalidArgument()) << statuses[1].ToString();
+  EXPECT_TRUE(statuses[2].ok());
+  EXPECT_EQ(testing::RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"r1", "r3"}));
+  EXPECT_TRUE(db_->MutateRowsEach("nope", batch).status().IsNotFound());
 }
 
 TEST_F(MutationTest, DeleteFromColumnWithAndWithoutRange) {

@@ -170,7 +170,7 @@ TEST_F(RowReaderTest, LongKeysSharingLongPrefixesSortExactly) {
   for (const std::string& k : keys) {
     batch.push_back({k, {Mutation::SetCell("a", std::string(kMaxQualifierBytes, 'q'), k.substr(0, 8), Ms(1))}});
   }
-  ASSERT_OK(db_->MutateRows("t", batch));
+  ASSERT_OK(testing::WriteRows(db_.get(), "t", batch));
   Keys expected(keys.begin(), keys.end());
   EXPECT_EQ(Read({}), expected);
   Keys reversed(expected.rbegin(), expected.rend());
@@ -203,7 +203,7 @@ TEST_F(RowReaderTest, RandomReadsMatchAModel) {
     model[key] = 0;
     batch.push_back({key, {Mutation::SetCell("a", "q", "v", Ms(1))}});
   }
-  ASSERT_OK(db_->MutateRows("t", batch));
+  ASSERT_OK(testing::WriteRows(db_.get(), "t", batch));
 
   auto random_bound = [&] {
     switch (rng() % 3) {

@@ -127,7 +127,7 @@ TEST(ServeTest, StreamsALargeReadWhole) {
       for (const char* q : {"cpu", "mem", "disk", "net"}) cells.push_back(Mutation::SetCell("stats", q, "12.34", Ms(1)));
       rows.push_back({fmt::format("host{:04}#{}", i % 1000, 1700000000000 + i / 1000 * 60000), cells});
     }
-    ASSERT_OK(local->MutateRows("t", rows));
+    ASSERT_OK(WriteRows(local.get(), "t", rows));
   }
   ServeProcess server(db);
   std::vector<Row> rows = ReadEverything(server.stub());

@@ -309,7 +309,7 @@ TEST_F(DataServiceTest, ManyRowsSpanSeveralResponses) {
     rows.push_back({fmt::format("host{:04}#{}", i % 1000, 1700000000000 + i / 1000 * 60000),
                     {Mutation::SetCell("cf", "cpu", "12.34", Ms(1)), Mutation::SetCell("cf", "mem", "56.78", Ms(1))}});
   }
-  ASSERT_OK(db_->MutateRows("t", rows));
+  ASSERT_OK(WriteRows(db_.get(), "t", rows));
   v2::ReadRowsRequest r;
   auto* chain = r.mutable_filter()->mutable_chain();
   chain->add_filters()->set_strip_value_transformer(true);
