@@ -150,6 +150,8 @@ class LocalMaintenance {
   // True when GC-eligible cells stay readable until a collection pass (lbt
   // --gc=lazy, as production); false when they vanish at once.
   virtual bool lazy_gc() const = 0;
+  // True when opened --read-only: nothing will create the database.
+  virtual bool read_only() const = 0;
   // Physically removes the cells the table's GC rules make eligible.
   // `progress` hears the cells examined now and then; an error from it
   // stops and rolls back the pass.

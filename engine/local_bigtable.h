@@ -65,6 +65,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
  private:
   // LocalMaintenance
   bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
+  bool read_only() const override { return options_.read_only; }
   const std::string& dir() const override { return dir_; }
   Result<GcStats> CollectGarbage(std::string_view table,
                                  const std::function<Status(int64_t cells)>& progress) override;

@@ -30,6 +30,7 @@ fi
 # Cases whose output is a local database's own.
 declare -A local_only=(
   [missing_database_note]="the note about a database not created yet"
+  [missing_database_read_only]="the note about a database not created yet, and --read-only"
   [hbase_ddl]="disable and enable: Bigtable tables are always enabled"
   [hbase_errors]="disabled tables"
   [lab_explain]="explain says where filters run: the engine here, the service there"
