@@ -163,10 +163,6 @@ Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) cons
   return spec;
 }
 
-Result<const FamilySpec*> TableSpec::RequireFamilyForWrite(std::string_view family) const {
-  return RequireFamily(family);
-}
-
 std::string TableSpec::FamilyList() const {
   std::string out;
   for (const auto& [name, spec] : families) {

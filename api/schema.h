@@ -119,12 +119,11 @@ struct TableSpec {
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;
   // Like FindFamily, but a missing family is a NotFound error that lists
-  // the families the table has.
+  // the families the table has. Writes use it too: production answers a
+  // write to a family the table lacks with NOT_FOUND ("Requested column
+  // family not found"; googleapis/java-bigtable#32 records the same code
+  // for a read).
   Result<const FamilySpec*> RequireFamily(std::string_view family) const;
-  // Like RequireFamily, for a write: NotFound, as production answers a
-  // write to a family the table lacks ("Requested column family not
-  // found"; googleapis/java-bigtable#32 records the same code for a read).
-  Result<const FamilySpec*> RequireFamilyForWrite(std::string_view family) const;
   // The family names joined with ", ", for error messages.
   std::string FamilyList() const;
 };

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <climits>
 #include <charconv>
 #include <vector>
 

@@ -174,7 +174,7 @@ class RowGroupWriter {
       if (k > 0 && Key(i) == Key(order_[k - 1])) continue;  // replaced by a later input
       const InputCell& c = cells_in_[i];
       const FamilySpec* family = families_[c.family];
-      if (family == nullptr) return spec_->RequireFamilyForWrite(names_[c.family]).status();
+      if (family == nullptr) return spec_->RequireFamily(names_[c.family]).status();
       std::string_view this_column = Key(i).substr(0, Key(i).size() - 8);
       if (this_column != column) index = 0;
       column = this_column;

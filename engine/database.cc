@@ -116,9 +116,13 @@ Status RequireUnprotected(const TableSpec& spec, std::string_view what) {
 Database::Database(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)),
       options_(std::move(options)),
-      stores_(std::make_unique<Stores>()),
-      read_catalog_(std::make_unique<Catalog>()) {
-  stores_->lazy_gc = options_.gc == GcMode::kLazy;
+      stores_(NewStores()),
+      read_catalog_(std::make_unique<Catalog>()) {}
+
+std::unique_ptr<Stores> Database::NewStores() const {
+  auto stores = std::make_unique<Stores>();
+  stores->lazy_gc = options_.gc == GcMode::kLazy;
+  return stores;
 }
 
 Result<GcStats> Database::CollectAllGarbage() {
@@ -427,8 +431,7 @@ Result<CompactStats> Database::Compact() {
   Status s = LmdbStatus(mdb_env_copy2(env_->raw(), scratch.c_str(), MDB_CP_COMPACT), "compacting");
   if (s.ok()) {
     // Swap the compact copy in while nothing has the old file mapped.
-    stores_ = std::make_unique<Stores>();
-    stores_->lazy_gc = options_.gc == GcMode::kLazy;
+    stores_ = NewStores();
     spare_reads_.clear();
     env_.reset();
     fs::permissions(scratch / "data.mdb", fs::status(data, ec).permissions(), ec);  // stay private
@@ -760,7 +763,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
     const int64_t now = NowMicros();
     std::map<std::pair<std::string_view, std::string_view>, size_t> column_index;
     for (const ReadModifyWriteRule& rule : rules) {
-      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamilyForWrite(rule.family));
+      LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamily(rule.family));
       if (IsAggregate(family->value_type)) {
         return Status::InvalidArgument(fmt::format(
             "column family '{}' is an aggregate; append and increment need a family of plain bytes",

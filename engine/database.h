@@ -209,7 +209,6 @@ class Database {
   // The current time in microseconds, truncated to milliseconds.
   int64_t NowMicros() const;
 
-  GcMode gc_mode() const { return options_.gc; }
   // Runs a collection pass over every table (what the background passes
   // of DatabaseOptions::gc_interval run). Returns the cells removed.
   Result<GcStats> CollectAllGarbage();
@@ -218,6 +217,8 @@ class Database {
   friend class BulkLoader;  // writes its batches with Update, into stores_
   Database(std::string dir, DatabaseOptions options);
   Status Initialize();
+  // Empty stores, with this handle's GC mode.
+  std::unique_ptr<Stores> NewStores() const;
   // Runs `fn` in a write transaction, growing the map and retrying when full.
   Status Update(const std::function<Status(Txn*)>& fn);
   // FailedPrecondition once the database's files were deleted under it.

@@ -177,11 +177,7 @@ Status RowCursor::AssembleRow(Row* row) {
     // are too, whether or not collected yet, unless GC is lazy (then, as in
     // production, they are read until a collection pass removes them).
     if (family == nullptr) continue;
-    if (hide_eligible_ && family->gc_rule.Collects(index, timestamp, now_)) {
-      ++index;
-      continue;
-    }
-    ++index;
+    if (hide_eligible_ && family->gc_rule.Collects(index++, timestamp, now_)) continue;
     if (!selected) continue;
     if (options_.cells_per_column_limit > 0 && returned >= options_.cells_per_column_limit) continue;
     ++returned;

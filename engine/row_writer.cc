@@ -77,7 +77,7 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
   LBT_RETURN_IF_ERROR(ValidateRowKey(row_key));
   for (const Mutation& m : mutations) {
     if (m.kind == Mutation::Kind::kDeleteFromRow) continue;
-    LBT_ASSIGN_OR_RETURN(const FamilySpec* family, table.RequireFamilyForWrite(m.family));
+    LBT_ASSIGN_OR_RETURN(const FamilySpec* family, table.RequireFamily(m.family));
     switch (m.kind) {
       case Mutation::Kind::kSetCell:
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));

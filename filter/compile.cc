@@ -749,9 +749,10 @@ class CompiledFilter : public RowFilter {
       std::move(sunk.begin(), sunk.end(), std::back_inserter(*cells));
       MergeInStorageOrder(cells);
     }
-    // Interleaves can return a cell several times; what one row returns
-    // obeys Bigtable's limit on a row read all the same.
-    if (const uint64_t bytes = CellsBytes(*cells); bytes > kMaxRowBytes) {
+    // Interleaves can return a cell several times, from the copies they
+    // made; what one row returns obeys Bigtable's limit on a row read all
+    // the same. Without copies it is part of the row, which obeys it.
+    if (const uint64_t bytes = copied == 0 ? 0 : CellsBytes(*cells); bytes > kMaxRowBytes) {
       cells->clear();
       return Status::FailedPrecondition(
           fmt::format("the read returned {} MiB from row '{}', over Bigtable's limit of {} MiB for a row read",

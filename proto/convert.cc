@@ -480,10 +480,9 @@ namespace {
 // not allow: seconds beyond +-315,576,000,000 (10,000 years), nanos beyond
 // +-999,999,999, or of the other sign than seconds.
 Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::string& field) {
-  constexpr int64_t kMaxSeconds = 315'576'000'000;
-  if (d.seconds() < -kMaxSeconds || d.seconds() > kMaxSeconds) {
+  if (d.seconds() < -kMaxDurationSeconds || d.seconds() > kMaxDurationSeconds) {
     return Invalid(field + ".seconds", fmt::format("{} is out of range for a Duration (at most {} in magnitude)",
-                                                   d.seconds(), kMaxSeconds));
+                                                   d.seconds(), kMaxDurationSeconds));
   }
   if (d.nanos() < -999'999'999 || d.nanos() > 999'999'999) {
     return Invalid(field + ".nanos", fmt::format("{} is out of range for a Duration (at most 999999999 in magnitude)",
@@ -492,7 +491,7 @@ Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::s
   if ((d.seconds() > 0 && d.nanos() < 0) || (d.seconds() < 0 && d.nanos() > 0)) {
     return Invalid(field + ".nanos", "must have the same sign as seconds");
   }
-  // 315,576,000,000 s is about 3.2e17 us, well inside int64.
+  // kMaxDurationSeconds is about 3.2e17 us, well inside int64.
   return d.seconds() * 1'000'000 + d.nanos() / 1000;
 }
 

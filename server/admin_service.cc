@@ -160,27 +160,31 @@ Result<UpdatedFields> UpdatedFieldsOf(const admin::ModifyColumnFamiliesRequest::
   return out;
 }
 
-// Checks an update against the family as the earlier modifications leave it.
-Status ValidateUpdate(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
-                      FamilySpec* family) {
+// An update as the engine's change, checked against the family as the
+// earlier modifications leave it (and made there).
+Result<FamilyChange> UpdateOf(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
+                              FamilySpec* family) {
   LBT_ASSIGN_OR_RETURN(UpdatedFields fields, UpdatedFieldsOf(m, field));
+  FamilyChange change = FamilyChange::Update(m.id());
   if (fields.gc_rule) {
-    LBT_ASSIGN_OR_RETURN(family->gc_rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
+    LBT_ASSIGN_OR_RETURN(change.gc_rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
+    family->gc_rule = *change.gc_rule;
   }
   if (fields.value_type) {
-    LBT_ASSIGN_OR_RETURN(ValueType type,
+    LBT_ASSIGN_OR_RETURN(change.value_type,
                          proto::ValueTypeFromProto(m.update().value_type(), field + ".update.value_type"));
-    Status allowed = CheckValueTypeChange(family->name, family->value_type, type);
+    Status allowed = CheckValueTypeChange(family->name, family->value_type, *change.value_type);
     if (!allowed.ok()) return Status::InvalidArgument(field + ".update.value_type: " + allowed.message());
-    family->value_type = StoredValueType(type);
+    family->value_type = StoredValueType(*change.value_type);
   }
-  return Status::OK();
+  return change;
 }
 
-// Checks one modification against the table as the earlier ones leave it,
-// so that a request that would fail part way changes nothing.
-Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
-                            TableSpec* table) {
+// One modification as the engine's change, checked against the table as
+// the earlier ones leave it (and made there), so that a request that would
+// fail part way is refused whole, with an error that names the field.
+Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field,
+                              TableSpec* table) {
   using M = admin::ModifyColumnFamiliesRequest::Modification;
   const bool exists = table->FindFamily(m.id()) != nullptr;
   switch (m.mod_case()) {
@@ -188,12 +192,12 @@ Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modificati
       if (exists) return Status::AlreadyExists(fmt::format("{}.id: column family '{}' already exists", field, m.id()));
       LBT_RETURN_IF_ERROR(ValidateFamilyName(m.id()));
       LBT_ASSIGN_OR_RETURN(FamilySpec family, proto::FromProto(m.id(), m.create(), field + ".create"));
-      table->families.emplace(m.id(), std::move(family));
-      return Status::OK();
+      table->families.emplace(m.id(), family);
+      return FamilyChange::Create(std::move(family));
     }
     case M::kUpdate:
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
-      return ValidateUpdate(m, field, &table->families.find(m.id())->second);
+      return UpdateOf(m, field, &table->families.find(m.id())->second);
     case M::kDrop:
       // `drop: false` is set but asks for nothing; dropping would lose data
       // the client did not mean to lose.
@@ -202,33 +206,7 @@ Status ValidateModification(const admin::ModifyColumnFamiliesRequest::Modificati
       }
       if (!exists) return Status::NotFound(fmt::format("{}.id: column family '{}' does not exist", field, m.id()));
       table->families.erase(m.id());
-      return Status::OK();
-    case M::MOD_NOT_SET: break;
-  }
-  return Status::InvalidArgument(fmt::format("{}: set one of create, update or drop", field));
-}
-
-// The engine's change for a modification that ValidateModification passed.
-Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modification& m, const std::string& field) {
-  using M = admin::ModifyColumnFamiliesRequest::Modification;
-  switch (m.mod_case()) {
-    case M::kCreate: {
-      LBT_ASSIGN_OR_RETURN(FamilySpec family, proto::FromProto(m.id(), m.create(), field + ".create"));
-      return FamilyChange::Create(std::move(family));
-    }
-    case M::kUpdate: {
-      LBT_ASSIGN_OR_RETURN(UpdatedFields fields, UpdatedFieldsOf(m, field));
-      FamilyChange change = FamilyChange::Update(m.id());
-      if (fields.gc_rule) {
-        LBT_ASSIGN_OR_RETURN(change.gc_rule, proto::FromProto(m.update().gc_rule(), field + ".update.gc_rule"));
-      }
-      if (fields.value_type) {
-        LBT_ASSIGN_OR_RETURN(change.value_type,
-                             proto::ValueTypeFromProto(m.update().value_type(), field + ".update.value_type"));
-      }
-      return change;
-    }
-    case M::kDrop: return FamilyChange::Drop(m.id());
+      return FamilyChange::Drop(m.id());
     case M::MOD_NOT_SET: break;
   }
   return Status::InvalidArgument(fmt::format("{}: set one of create, update or drop", field));
@@ -245,17 +223,13 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
   Result<TableSpec> spec = db_->DescribeTable(name->table);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   TableSpec planned = *spec;
-  for (int i = 0; i < request->modifications_size(); ++i) {
-    Status s = ValidateModification(request->modifications(i), fmt::format("modifications[{}]", i), &planned);
-    if (!s.ok()) return ToGrpcStatus(s);
-  }
-  // All the modifications commit together, or none does.
   std::vector<FamilyChange> changes;
   for (int i = 0; i < request->modifications_size(); ++i) {
-    Result<FamilyChange> change = ChangeOf(request->modifications(i), fmt::format("modifications[{}]", i));
+    Result<FamilyChange> change = ChangeOf(request->modifications(i), fmt::format("modifications[{}]", i), &planned);
     if (!change.ok()) return ToGrpcStatus(change.status());
     changes.push_back(std::move(change).value());
   }
+  // All the modifications commit together, or none does.
   if (Status s = db_->ModifyFamilies(name->table, changes); !s.ok()) return ToGrpcStatus(s);
   return Describe(db_, *name, admin::Table::SCHEMA_VIEW, response);
 }

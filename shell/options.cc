@@ -141,6 +141,24 @@ std::string ResolveRemote(const RemoteFlags& flags, std::optional<RemoteOptions>
 
 }  // namespace
 
+GcFlags AddGcFlags(CLI::App* app, LocalOptions* local) {
+  GcFlags flags;
+  flags.mode = app->add_option_function<std::string>(
+                      "--gc", [local](const std::string& mode) { local->lazy_gc = mode == "lazy"; },
+                      "eager (default): a cell its family's GC policy makes eligible vanishes from reads at once; "
+                      "lazy: as in production, it is read until a collection pass removes it")
+                   ->transform(CLI::IsMember({"eager", "lazy"}, CLI::ignore_case).description(""))
+                   ->type_name("eager|lazy")
+                   ->default_str(local->lazy_gc ? "lazy" : "eager");
+  flags.interval = app->add_option("--gc-interval", local->gc_interval_seconds,
+                                   "With --gc=lazy, run a collection pass over every table this often, in seconds "
+                                   "(0: only when `gc <table>` asks)")
+                       ->check(CLI::Range(0.0, 31536000.0).description(""))
+                       ->type_name("SECONDS")
+                       ->capture_default_str();
+  return flags;
+}
+
 ParsedOptions ParseOptions(int argc, char** argv) {
   ParsedOptions parsed;
   ShellOptions& o = parsed.options;
@@ -186,19 +204,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
                  "loads, and a crash may lose the latest writes (never the file's consistency)")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
       ->default_str("full");
-  std::string gc_mode = "eager";
-  CLI::Option* gc = app.add_option("--gc", gc_mode,
-                 "eager (default): a cell its family's GC policy makes eligible vanishes from reads at once; "
-                 "lazy: as in production, it is read until a collection pass removes it")
-      ->check(CLI::IsMember({"eager", "lazy"}, CLI::ignore_case).description(""))
-      ->type_name("eager|lazy")
-      ->default_str("eager");
-  CLI::Option* gc_interval = app.add_option("--gc-interval", o.local.gc_interval_seconds,
-                 "With --gc=lazy, run a collection pass over every table this often, in seconds (0: only "
-                 "when `gc <table>` asks)")
-      ->check(CLI::Range(0.0, 31536000.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  const GcFlags gc = AddGcFlags(&app, &o.local);
   app.add_option("-c,--command", o.commands, "Run this command (repeatable; ';' separates several)");
   app.add_option("-f,--file", o.script, "Run the commands in this script file")->check(CLI::ExistingFile);
   app.add_flag("--keep-going", o.keep_going, "In scripts, run on after a failed command (exit 1 at the end)");
@@ -214,13 +220,14 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     return parsed;
   }
   o.words = app.remaining();
-  o.local.lazy_gc = gc_mode == "lazy";
   if (remote.Selected()) {
     std::string error;
     if (db->count() > 0) error = "--db names a local database and -project/-instance a remote one; choose one";
     if (sync->count() > 0) error = "--sync applies to a local database only";
     if (read_only->count() > 0) error = "--read-only applies to a local database only";
-    if (gc->count() > 0 || gc_interval->count() > 0) error = "--gc and --gc-interval apply to a local database only";
+    if (gc.mode->count() > 0 || gc.interval->count() > 0) {
+      error = "--gc and --gc-interval apply to a local database only";
+    }
     if (error.empty()) error = ResolveRemote(remote, &o.remote);
     if (!error.empty()) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

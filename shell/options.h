@@ -3,6 +3,8 @@
 #ifndef LBT_SHELL_OPTIONS_H_
 #define LBT_SHELL_OPTIONS_H_
 
+#include <CLI/CLI.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,14 @@ struct LocalOptions {
   bool lazy_gc = false;
   double gc_interval_seconds = 60;
 };
+
+// Adds --gc and --gc-interval, which set `local`'s lazy_gc and
+// gc_interval_seconds; the global options and `lbt serve` share them.
+struct GcFlags {
+  CLI::Option* mode;
+  CLI::Option* interval;
+};
+GcFlags AddGcFlags(CLI::App* app, LocalOptions* local);
 
 struct ShellOptions {
   SessionOptions session;

@@ -7,9 +7,14 @@
 #include <memory>
 
 #include "api/bigtable.h"
+#include "engine/database.h"
 #include "shell/options.h"
 
 namespace lbt {
+
+// How the local database is opened, from --read-only, --sync, --gc and
+// --gc-interval; notes go to stderr.
+DatabaseOptions DatabaseOptionsFor(const LocalOptions& local);
 
 // A remote instance when the options name one, else the local database
 // (opened when first used). `argv` is the process's own.

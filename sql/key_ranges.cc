@@ -55,8 +55,6 @@ KeyRangeSet KeyRangeSet::Intersect(const KeyRangeSet& other) const {
   return KeyRangeSet(std::move(out));
 }
 
-KeyRangeSet KeyRangeSet::Union(const KeyRangeSet& other) const { return UnionAll({*this, other}); }
-
 KeyRangeSet KeyRangeSet::UnionAll(const std::vector<KeyRangeSet>& sets) {
   std::vector<Range> all;
   for (const KeyRangeSet& set : sets) all.insert(all.end(), set.ranges_.begin(), set.ranges_.end());

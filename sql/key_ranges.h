@@ -32,7 +32,6 @@ class KeyRangeSet {
   static KeyRangeSet UnionAll(const std::vector<KeyRangeSet>& sets);
 
   KeyRangeSet Intersect(const KeyRangeSet& other) const;
-  KeyRangeSet Union(const KeyRangeSet& other) const;
   bool empty() const { return ranges_.empty(); }
   bool IsAll() const { return ranges_.size() == 1 && ranges_[0].start.empty() && ranges_[0].end.empty(); }
   const std::vector<Range>& ranges() const { return ranges_; }

@@ -223,7 +223,6 @@ TEST_F(GcTest, TheDefaultIsEager) {
   ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(1)));
   WriteVersions("r", "q", {3, 2, 1});
   EXPECT_EQ(Values("r", "q"), (V{"1"}));
-  EXPECT_EQ(db_->gc_mode(), GcMode::kEager);
 }
 
 }  // namespace
