@@ -108,7 +108,9 @@ QueryResult RunSql(v2::Bigtable::Stub* stub, const std::string& sql,
   v2::ExecuteQueryResponse response;
   std::deque<sql::Values> ready;
   while (stream->Read(&response)) {
-    if (response.has_results()) EXPECT_TRUE(assembler.Add(response.results(), &ready).ok());
+    if (response.has_results()) {
+      EXPECT_TRUE(assembler.Add(response.results(), &ready).ok());
+    }
   }
   result.status = stream->Finish();
   result.rows = ready.size();
@@ -322,7 +324,7 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
   std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
   std::vector<std::unique_ptr<grpc::ClientReader<v2::ReadRowsResponse>>> stalled;
   for (int i = 0; i < 8; ++i) {
-    stubs.push_back(server.NewStubOnOwnConnection());
+    stubs.push_back(server.NewStalledClientStub());
     contexts.push_back(std::make_unique<grpc::ClientContext>());
     v2::ReadRowsRequest request;
     request.set_table_name(TableName("t"));
@@ -392,7 +394,7 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
   for (int t = 0; t < 6; ++t) {
     openers.emplace_back([&, t] {
       for (size_t i = t; i < stalled.size(); i += 6) {
-        stalled[i].stub = server.NewStubOnOwnConnection();
+        stalled[i].stub = server.NewStalledClientStub();
         v2::ReadRowsRequest request;
         request.set_table_name(TableName("t"));
         stalled[i].stream = stalled[i].stub->ReadRows(&stalled[i].context, request);
@@ -415,6 +417,7 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
   // limit were refused at once); then everything is served.
   std::this_thread::sleep_until(opened + std::chrono::seconds(6));
   int aborted = 0, refused = 0;
+  std::string others;  // every other ending, to say what went wrong
   for (Stalled& s : stalled) {
     v2::ReadRowsResponse response;
     while (s.stream->Read(&response)) {
@@ -422,8 +425,11 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
     grpc::Status status = s.stream->Finish();
     aborted += status.error_code() == grpc::StatusCode::ABORTED;
     refused += status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
+    if (status.error_code() != grpc::StatusCode::ABORTED && status.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) {
+      others += fmt::format(" [code {}: {}]", static_cast<int>(status.error_code()), status.error_message());
+    }
   }
-  EXPECT_EQ(aborted + refused, 600);
+  EXPECT_EQ(aborted + refused, 600) << "other endings:" << others;
   EXPECT_GT(aborted, 0);
   ExpectServes(&server);
 }

@@ -51,9 +51,14 @@ class ServeProcess {
   ::google::bigtable::v2::Bigtable::Stub* stub() { return stub_.get(); }
   ::google::bigtable::admin::v2::BigtableTableAdmin::Stub* admin() { return admin_.get(); }
   // A new stub on a connection of its own (the stubs above share one).
-  std::unique_ptr<::google::bigtable::v2::Bigtable::Stub> NewStubOnOwnConnection() const {
+  // A stub on a connection of its own whose flow-control window stays at
+  // HTTP/2's 64 KiB: for a client that stalls, the server then fills the
+  // window at once and blocks. With BDP probing on, gRPC may grow the window
+  // until a few MiB of response fit, and such a "stalled" read ends with OK.
+  std::unique_ptr<::google::bigtable::v2::Bigtable::Stub> NewStalledClientStub() const {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(-1);
+    args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
     args.SetInt("lbt-own-connection", port_ + static_cast<int>(++connections_));
     return ::google::bigtable::v2::Bigtable::NewStub(
         grpc::CreateCustomChannel(address(), grpc::InsecureChannelCredentials(), args));
