@@ -25,8 +25,10 @@ struct Cell {
   }
 };
 
-// A row as read: its key and its cells in storage order (families by name,
-// qualifiers in byte order, newest timestamp first).
+// A row as read: its key and its cells in storage order: families in the
+// order they were created (as production orders them; see FamilySpec::id),
+// qualifiers in byte order, newest timestamp first. A remote service's rows
+// keep the order it sent.
 struct Row {
   std::string key;
   std::vector<Cell> cells;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/limits.h"
 
 namespace lbt {
@@ -152,6 +154,27 @@ Status CheckValueTypeChange(std::string_view family, ValueType from, ValueType t
 const FamilySpec* TableSpec::FindFamily(std::string_view family) const {
   auto it = families.find(family);
   return it == families.end() ? nullptr : &it->second;
+}
+
+const FamilySpec* TableSpec::FindFamilyById(FamilyId id) const {
+  for (const auto& [name, spec] : families) {
+    if (spec.id == id) return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<const FamilySpec*> TableSpec::FamiliesInCreationOrder() const {
+  std::vector<const FamilySpec*> out;
+  out.reserve(families.size());
+  for (const auto& [name, spec] : families) out.push_back(&spec);
+  std::sort(out.begin(), out.end(), [](const FamilySpec* a, const FamilySpec* b) { return a->id < b->id; });
+  return out;
+}
+
+void TableSpec::AddFamily(FamilySpec family) {
+  family.id = next_family_id++;
+  std::string name = family.name;
+  families.emplace(std::move(name), std::move(family));
 }
 
 Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) const {

@@ -16,6 +16,8 @@ namespace lbt {
 
 // A table's number in the engine's keys (see engine/key_codec.h).
 using TableId = uint32_t;
+// A family's place in its table's creation order (see FamilySpec::id).
+using FamilyId = uint32_t;
 
 // A family's garbage-collection rule, as Bigtable's GcRule message.
 struct GcRule {
@@ -78,6 +80,11 @@ struct FamilySpec {
   std::string name;
   GcRule gc_rule;
   ValueType value_type = ValueType::kBytes;
+  // The family's creation order in its table, as production keeps it: a
+  // row's cells come family by family in increasing id. Ids only grow, so
+  // a family dropped and created again sorts last. 0 until the table
+  // stores the family (then 1 or more).
+  FamilyId id = 0;
 };
 
 // One change to a table's column families, as ModifyColumnFamilies carries
@@ -110,6 +117,8 @@ struct TableSpec {
   std::string name;
   TableId id = 0;
   std::map<std::string, FamilySpec, std::less<>> families;  // by name
+  // The id the next family created gets (FamilySpec::id).
+  FamilyId next_family_id = 1;
   // HBase's disable/enable: a disabled table refuses reads and writes.
   bool enabled = true;
   // Bigtable's deletion protection: the table and its families cannot be
@@ -118,6 +127,12 @@ struct TableSpec {
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;
+  // Returns the family with this id, or nullptr.
+  const FamilySpec* FindFamilyById(FamilyId id) const;
+  // The families in creation order: the order of a row's cells.
+  std::vector<const FamilySpec*> FamiliesInCreationOrder() const;
+  // Adds `family` with the next id. REQUIRES: no family of its name.
+  void AddFamily(FamilySpec family);
   // Like FindFamily, but a missing family is a NotFound error that lists
   // the families the table has. Writes use it too: production answers a
   // write to a family the table lacks with NOT_FOUND ("Requested column

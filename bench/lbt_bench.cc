@@ -120,10 +120,13 @@ int RawLoad(const std::string& csv, const std::string& dir) {
   while (std::getline(in, line)) {
     std::vector<std::string> f = SplitCsv(line);
     for (size_t i = 1; i < f.size(); ++i) {
-      std::string key = lbt::EncodeCellKey(1, f[0], "stats", qualifiers[i], 1700000000000000);
+      // Table 1's first family ("stats"), as the import creates them.
+      std::string key = lbt::EncodeCellKey(1, f[0], /*family=*/1, qualifiers[i], 1700000000000000);
       MDB_val k{key.size(), key.data()}, v{f[i].size(), f[i].data()};
       if (mdb_put(txn, dbi, &k, &v, 0) != 0) return 1;
-      bytes += static_cast<int64_t>(f[0].size() + qualifiers[i].size() + f[i].size());
+      // A cell's raw bytes: row key, family name, qualifier, an 8-byte
+      // timestamp and the value.
+      bytes += static_cast<int64_t>(f[0].size() + std::strlen("stats") + qualifiers[i].size() + 8 + f[i].size());
     }
     ++rows;
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -15,6 +17,18 @@
 namespace lbt {
 
 namespace {
+
+// A row's cells with families by name: cbt sorts them so on the client and
+// the HBase shell prints them so, whatever order the service sent. Cells
+// keep their order within a family. Returns `row.cells` itself when it is
+// in that order already (one family, or families created by name).
+const std::vector<Cell>& CellsByFamilyName(const Row& row, std::vector<Cell>* sorted) {
+  const auto by_family = [](const Cell& a, const Cell& b) { return a.family < b.family; };
+  if (std::is_sorted(row.cells.begin(), row.cells.end(), by_family)) return row.cells;
+  *sorted = row.cells;
+  std::stable_sort(sorted->begin(), sorted->end(), by_family);
+  return *sorted;
+}
 
 using json = nlohmann::ordered_json;  // keys in the documented order
 
@@ -291,7 +305,8 @@ class TextRenderer : public TextRendererBase {
     text += '\n';
     text += row.key;
     text += '\n';
-    for (const Cell& c : row.cells) {
+    std::vector<Cell> sorted;
+    for (const Cell& c : CellsByFamilyName(row, &sorted)) {
       text += "  ";
       text += PadRight(c.family + ":" + c.qualifier, 40);
       text += " @ ";
@@ -457,13 +472,15 @@ class HBaseTextRenderer : public TextRendererBase {
     if (view_.layout == RowsLayout::kHBaseScan) Line("ROW  COLUMN+CELL");
   }
   void Row(const lbt::Row& row) override {
+    std::vector<Cell> sorted;
+    const std::vector<Cell>& cells = CellsByFamilyName(row, &sorted);
     if (view_.layout == RowsLayout::kHBaseGet) {
-      for (const Cell& c : row.cells) Line(" " + ColumnText(c) + " " + CellText(c));
+      for (const Cell& c : cells) Line(" " + ColumnText(c) + " " + CellText(c));
       shown_ += static_cast<int64_t>(row.cells.size());  // a get counts cells
       return;
     }
     const std::string key = ToStringBinary(row.key);
-    for (const Cell& c : row.cells) Line(fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c)));
+    for (const Cell& c : cells) Line(fmt::format(" {} column={}, {}", key, ColumnText(c), CellText(c)));
     ++shown_;
   }
   void AbsentRow() override {}

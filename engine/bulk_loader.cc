@@ -92,11 +92,19 @@ class RowGroupWriter {
  public:
   RowGroupWriter(Txn* txn, const Stores* stores, const TableSpec* spec, const std::vector<std::string>& names,
                  int64_t now)
-      : txn_(txn), stores_(stores), spec_(spec), names_(names), now_(now), row_prefix_(TablePrefix(spec->id)) {
+      : txn_(txn),
+        stores_(stores),
+        spec_(spec),
+        names_(names),
+        now_(now),
+        row_prefix_(TablePrefix(spec->id)),
+        table_prefix_size_(row_prefix_.size()) {
     for (const std::string& name : names) {
-      families_.push_back(spec->FindFamily(name));  // nullptr if deleted since the loader was made
-      escaped_families_.emplace_back();
-      AppendEscaped(&escaped_families_.back(), name);
+      const FamilySpec* family = spec->FindFamily(name);  // nullptr if deleted since the loader was made
+      families_.push_back(family);
+      encoded_families_.emplace_back();
+      // A deleted family's cells are refused before they are written.
+      AppendId(&encoded_families_.back(), family == nullptr ? 0 : family->id);
     }
   }
 
@@ -111,7 +119,7 @@ class RowGroupWriter {
   // nothing of it; any other error is returned.
   Status Write(std::string_view escaped_key, const std::vector<std::string_view>& payloads, Status* row_error,
                BulkLoadStats* delta) {
-    row_prefix_.resize(4);
+    row_prefix_.resize(table_prefix_size_);
     row_prefix_.append(escaped_key);
     cells_in_.clear();
     for (std::string_view payload : payloads) LBT_RETURN_IF_ERROR(ParseCells(payload, &cells_in_));
@@ -144,7 +152,7 @@ class RowGroupWriter {
     for (const InputCell& c : cells_in_) {
       offsets_.push_back(keys_.size());
       keys_.append(row_prefix_);
-      keys_.append(escaped_families_[c.family]);
+      keys_.append(encoded_families_[c.family]);
       AppendEscaped(&keys_, c.qualifier);
       AppendTimestamp(&keys_, c.timestamp);
     }
@@ -221,12 +229,13 @@ class RowGroupWriter {
   const TableSpec* spec_;
   const std::vector<std::string>& names_;
   int64_t now_;
+  std::string row_prefix_;  // the table's prefix, then the current row's
+  size_t table_prefix_size_;
   std::vector<const FamilySpec*> families_;
-  std::vector<std::string> escaped_families_;
+  std::vector<std::string> encoded_families_;  // id(family), by index
   std::unique_ptr<OrderedStore::Appender> cells_, rows_;
   bool next_known_ = false, next_exists_ = false;
   std::string next_key_;
-  std::string row_prefix_;
   std::vector<InputCell> cells_in_;
   std::string keys_;
   std::vector<size_t> offsets_, order_, kept_;

@@ -22,7 +22,6 @@ Status BadCounter(std::string_view key) {
 
 using nlohmann::json;
 
-constexpr std::string_view kTableKeyPrefix = "table:";
 
 json GcRuleToJson(const GcRule& rule) {
   switch (rule.kind) {
@@ -65,14 +64,17 @@ bool GcRuleFromJson(const json& j, GcRule* out) {
   return true;
 }
 
+}  // namespace
+
 std::string EncodeTableSpec(const TableSpec& spec) {
   json families = json::array();
   for (const auto& [name, f] : spec.families) {
     families.push_back(json{{"name", name},
+                            {"id", f.id},
                             {"gc_rule", GcRuleToJson(f.gc_rule)},
                             {"value_type", std::string(ValueTypeName(f.value_type))}});
   }
-  json doc = {{"id", spec.id}, {"families", families}};
+  json doc = {{"id", spec.id}, {"next_family_id", spec.next_family_id}, {"families", families}};
   if (!spec.enabled) doc["enabled"] = false;
   if (spec.deletion_protection) doc["deletion_protection"] = true;
   return doc.dump();
@@ -102,10 +104,30 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
     auto type = ParseValueType(f.value("value_type", std::string("bytes")));
     if (!type.ok()) return corrupt();
     fs.value_type = *type;
+    if (f.contains("id")) {
+      if (!f["id"].is_number_unsigned() || f["id"].get<uint64_t>() == 0 || f["id"].get<uint64_t>() > UINT32_MAX) {
+        return corrupt();
+      }
+      fs.id = f["id"].get<FamilyId>();
+    }
     spec->families.emplace(fs.name, std::move(fs));
   }
+  // Format 1 kept no family ids: its families get them in name order.
+  FamilyId next = 1;
+  for (const auto& [family_name, f] : spec->families) next = std::max(next, f.id + 1);
+  for (auto& [family_name, f] : spec->families) {
+    if (f.id == 0) f.id = next++;
+  }
+  const json stored_next = j.value("next_family_id", json(next));
+  if (!stored_next.is_number_unsigned() || stored_next.get<uint64_t>() < next ||
+      stored_next.get<uint64_t>() > UINT32_MAX) {
+    return corrupt();
+  }
+  spec->next_family_id = stored_next.get<FamilyId>();
   return Status::OK();
 }
+
+namespace {
 
 std::string TableKey(std::string_view name) {
   return std::string(kTableKeyPrefix) + std::string(name);

@@ -65,6 +65,13 @@ class Catalog {
   std::map<std::string, std::shared_ptr<const TableSpec>, std::less<>> tables_;
 };
 
+// A table's catalog entry: its spec as JSON, under kTableKeyPrefix + name.
+// Decoding a format-1 entry, which has no family ids, gives its families
+// ids in name order.
+std::string EncodeTableSpec(const TableSpec& spec);
+Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec);
+inline constexpr std::string_view kTableKeyPrefix = "table:";
+
 // Meta keys shared with database.cc.
 inline constexpr std::string_view kMetaFormatVersion = "format_version";
 inline constexpr std::string_view kMetaCatalogVersion = "catalog_version";

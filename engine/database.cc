@@ -494,7 +494,8 @@ Status Database::CreateTable(std::string_view table, const std::vector<FamilySpe
     spec.name = std::string(table);
     spec.deletion_protection = deletion_protection;
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
-    for (const FamilySpec& f : families) spec.families.emplace(f.name, Stored(f));
+    // Ids in the order the request lists the families.
+    for (const FamilySpec& f : families) spec.AddFamily(Stored(f));
     return stores_->catalog.Store(txn, spec);
   });
 }
@@ -547,7 +548,7 @@ Status PlanFamilyChange(const FamilyChange& change, TableSpec* spec) {
       if (spec->FindFamily(name) != nullptr) {
         return Status::AlreadyExists(fmt::format("column family '{}' already exists in table '{}'", name, spec->name));
       }
-      spec->families.emplace(name, Stored(change.family));
+      spec->AddFamily(Stored(change.family));
       return Status::OK();
     case FamilyChange::Kind::kUpdate: {
       LBT_RETURN_IF_ERROR(spec->RequireFamily(name).status());
@@ -588,7 +589,7 @@ Status Database::ModifyFamilies(std::string_view table, const std::vector<Family
       const TableSpec with_family = spec;
       LBT_RETURN_IF_ERROR(PlanFamilyChange(change, &spec));
       RowWriter writer(txn, stores_.get(), &with_family, NowMicros());
-      LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(change.family.name));
+      LBT_RETURN_IF_ERROR(writer.DeleteFamilyEverywhere(with_family.FindFamily(change.family.name)->id));
       dropped = true;
     }
     return stores_->catalog.Store(txn, spec);
@@ -785,6 +786,12 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
       }
       LBT_RETURN_IF_ERROR(ApplyRule(rule, &result.cells[it->second].value));
     }
+    // The changed cells, in storage order: families by creation, then
+    // qualifiers.
+    std::sort(result.cells.begin(), result.cells.end(), [&](const Cell& a, const Cell& b) {
+      const FamilyId fa = spec->FindFamily(a.family)->id, fb = spec->FindFamily(b.family)->id;
+      return std::tie(fa, a.qualifier) < std::tie(fb, b.qualifier);
+    });
     std::vector<Mutation> set;
     set.reserve(result.cells.size());
     for (const Cell& cell : result.cells) {
@@ -794,9 +801,6 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
     RowWriter writer(txn, stores_.get(), spec, now);
     return writer.Apply(row_key, set);
   }));
-  std::sort(result.cells.begin(), result.cells.end(), [](const Cell& a, const Cell& b) {
-    return std::tie(a.family, a.qualifier) < std::tie(b.family, b.qualifier);
-  });
   return result;
 }
 

@@ -8,6 +8,8 @@ namespace {
 constexpr char kEscapeByte = '\x00';
 constexpr char kEscapedZero = '\xff';
 constexpr char kTerminator = '\x01';
+// id(n) takes one byte below this.
+constexpr uint32_t kFirstLongIdByte = 0xF0;
 }  // namespace
 
 void AppendEscaped(std::string* out, std::string_view s) {
@@ -62,16 +64,33 @@ bool SkipEscaped(std::string_view* in) {
   }
 }
 
-void AppendTableId(std::string* out, TableId id) {
-  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>(id >> shift));
+void AppendId(std::string* out, uint32_t id) {
+  if (id < kFirstLongIdByte) {
+    out->push_back(static_cast<char>(id));
+    return;
+  }
+  int bytes = 1;
+  while (bytes < 4 && (id >> (8 * bytes)) != 0) ++bytes;
+  out->push_back(static_cast<char>(kFirstLongIdByte - 1 + bytes));
+  for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) out->push_back(static_cast<char>(id >> shift));
 }
 
-bool ConsumeTableId(std::string_view* in, TableId* id) {
-  if (in->size() < 4) return false;
-  TableId v = 0;
-  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
+bool ConsumeId(std::string_view* in, uint32_t* id) {
+  if (in->empty()) return false;
+  const uint8_t first = static_cast<uint8_t>((*in)[0]);
+  if (first < kFirstLongIdByte) {
+    *id = first;
+    in->remove_prefix(1);
+    return true;
+  }
+  const size_t bytes = first - (kFirstLongIdByte - 1);
+  if (bytes > 4 || in->size() < 1 + bytes) return false;
+  uint32_t v = 0;
+  for (size_t i = 1; i <= bytes; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
+  // Only the shortest form is valid, so that each id has one encoding.
+  if (v < kFirstLongIdByte || (bytes > 1 && (v >> (8 * (bytes - 1))) == 0)) return false;
   *id = v;
-  in->remove_prefix(4);
+  in->remove_prefix(1 + bytes);
   return true;
 }
 
@@ -91,27 +110,26 @@ bool ConsumeTimestamp(std::string_view* in, int64_t* timestamp_micros) {
   return true;
 }
 
-std::string EncodeCellKey(TableId table, std::string_view row, std::string_view family,
-                          std::string_view qualifier, int64_t timestamp) {
+std::string EncodeCellKey(TableId table, std::string_view row, FamilyId family, std::string_view qualifier,
+                          int64_t timestamp) {
   std::string key;
-  key.reserve(4 + row.size() + family.size() + qualifier.size() + 6 + 8);
-  AppendTableId(&key, table);
+  key.reserve(row.size() + qualifier.size() + 20);
+  AppendId(&key, table);
   AppendEscaped(&key, row);
-  AppendEscaped(&key, family);
+  AppendId(&key, family);
   AppendEscaped(&key, qualifier);
   AppendTimestamp(&key, timestamp);
   return key;
 }
 
 bool DecodeCellKey(std::string_view key, CellKey* out) {
-  return ConsumeTableId(&key, &out->table) && ConsumeEscaped(&key, &out->row) &&
-         ConsumeEscaped(&key, &out->family) && ConsumeEscaped(&key, &out->qualifier) &&
-         ConsumeTimestamp(&key, &out->timestamp) && key.empty();
+  return ConsumeId(&key, &out->table) && ConsumeEscaped(&key, &out->row) && ConsumeId(&key, &out->family) &&
+         ConsumeEscaped(&key, &out->qualifier) && ConsumeTimestamp(&key, &out->timestamp) && key.empty();
 }
 
 std::string TablePrefix(TableId table) {
   std::string p;
-  AppendTableId(&p, table);
+  AppendId(&p, table);
   return p;
 }
 
@@ -121,14 +139,13 @@ std::string RowPrefix(TableId table, std::string_view row) {
   return p;
 }
 
-std::string FamilyPrefix(TableId table, std::string_view row, std::string_view family) {
+std::string FamilyPrefix(TableId table, std::string_view row, FamilyId family) {
   std::string p = RowPrefix(table, row);
-  AppendEscaped(&p, family);
+  AppendId(&p, family);
   return p;
 }
 
-std::string ColumnPrefix(TableId table, std::string_view row, std::string_view family,
-                         std::string_view qualifier) {
+std::string ColumnPrefix(TableId table, std::string_view row, FamilyId family, std::string_view qualifier) {
   std::string p = FamilyPrefix(table, row, family);
   AppendEscaped(&p, qualifier);
   return p;

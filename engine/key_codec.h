@@ -1,20 +1,27 @@
 // The byte layout of cell keys in LMDB.
 //
-// A cell is addressed by (table id, row key, family, qualifier, timestamp).
-// Its key is encoded so that LMDB's default byte comparison yields Bigtable's
-// order: tables by id, rows by unsigned byte order of the row key, then
-// families by name, qualifiers in byte order, and timestamps newest first.
+// A cell is addressed by (table id, row key, family id, qualifier,
+// timestamp). Its key is encoded so that LMDB's default byte comparison
+// yields Bigtable's order: tables by id, rows by unsigned byte order of the
+// row key, then families in creation order (their id), qualifiers in byte
+// order, and timestamps newest first.
 //
-//   key := table_id (4 bytes, big-endian)
-//          escape(row) escape(family) escape(qualifier)
+//   key := id(table) escape(row) id(family) escape(qualifier)
 //          timestamp (8 bytes, big-endian, order-inverted)
 //   escape(s) := s with every 0x00 written as 0x00 0xFF, then 0x00 0x01
+//   id(n) := n as one byte when n < 0xF0; otherwise the byte 0xEF + k and
+//            n in k big-endian bytes (k = 1..4, the fewest that hold it)
 //
 // The terminator 0x00 0x01 sorts below every escaped byte (0x00 0xFF or a
 // byte >= 0x01), so a string sorts before all its extensions, as it must.
+// id(n) is self-delimiting and sorts as n does: a longer form starts with a
+// larger byte. Most ids take one byte.
+//
+// This is format 2. Format 1 (engine/format1.h) carried the table id in 4
+// bytes and the family's escaped name, so families sorted by name.
 //
 // WARNING: this layout is part of the on-disk format. Changing it requires a
-// new format version (see database.cc) and a migration.
+// new format version (see database.cc) and an upgrade (engine/upgrade.h).
 
 #ifndef LBT_ENGINE_KEY_CODEC_H_
 #define LBT_ENGINE_KEY_CODEC_H_
@@ -39,31 +46,33 @@ bool ConsumeEscaped(std::string_view* in, std::string* out);
 // Advances *in past one escaped component without decoding it.
 bool SkipEscaped(std::string_view* in);
 
-void AppendTableId(std::string* out, TableId id);
+// id(n) above, for table and family ids.
+void AppendId(std::string* out, uint32_t id);
+bool ConsumeId(std::string_view* in, uint32_t* id);
+
 void AppendTimestamp(std::string* out, int64_t timestamp_micros);
-bool ConsumeTableId(std::string_view* in, TableId* id);
 bool ConsumeTimestamp(std::string_view* in, int64_t* timestamp_micros);
 
-// The decoded form of a cell key. The views point into the decoder's buffers.
+// The decoded form of a cell key.
 struct CellKey {
   TableId table = 0;
   std::string row;
-  std::string family;
+  FamilyId family = 0;
   std::string qualifier;
   int64_t timestamp = 0;
 };
 
-std::string EncodeCellKey(TableId table, std::string_view row, std::string_view family,
-                          std::string_view qualifier, int64_t timestamp);
+std::string EncodeCellKey(TableId table, std::string_view row, FamilyId family, std::string_view qualifier,
+                          int64_t timestamp);
 bool DecodeCellKey(std::string_view key, CellKey* out);
 
 // Prefixes of a cell key; every cell of the table / row / family / column
-// starts with the matching prefix, and nothing else does.
+// starts with the matching prefix, and nothing else does. RowPrefix is
+// also the key of the row's entry in the row index.
 std::string TablePrefix(TableId table);
 std::string RowPrefix(TableId table, std::string_view row);
-std::string FamilyPrefix(TableId table, std::string_view row, std::string_view family);
-std::string ColumnPrefix(TableId table, std::string_view row, std::string_view family,
-                         std::string_view qualifier);
+std::string FamilyPrefix(TableId table, std::string_view row, FamilyId family);
+std::string ColumnPrefix(TableId table, std::string_view row, FamilyId family, std::string_view qualifier);
 
 // The prefix that every cell key of every row whose key starts with
 // `row_key_prefix` begins with (and no other cell key does).

@@ -17,7 +17,7 @@ Status Malformed() { return Status::Corruption("a cell key is malformed"); }
 }  // namespace
 
 RowCursor::RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options, int64_t now)
-    : table_(std::move(table)), options_(std::move(options)), now_(now) {
+    : table_(std::move(table)), options_(std::move(options)), now_(now), table_prefix_(TablePrefix(table_->id)) {
   for (const ColumnSelector& c : options_.columns) {
     if (c.qualifier) {
       columns_[c.family].insert(*c.qualifier);
@@ -134,13 +134,13 @@ Status RowCursor::AssembleRow(Row* row) {
   size_t used = 0;
   if (row->cells.capacity() == 0) row->cells.reserve(8);
   std::string_view key = it_->key();
-  std::string_view rest = key.substr(4);
+  std::string_view rest = key.substr(table_prefix_.size());
   if (!ConsumeEscaped(&rest, &row->key)) return Malformed();
   row_prefix_.assign(key.substr(0, key.size() - rest.size()));
   const std::string& row_prefix = row_prefix_;
   ++stats_.rows_seen;
 
-  std::string column;  // the escaped family and qualifier of the current column
+  std::string column;  // the encoded family id and qualifier of the current column
   std::string qualifier;
   const FamilySpec* family = nullptr;
   bool selected = false;
@@ -152,21 +152,20 @@ Status RowCursor::AssembleRow(Row* row) {
     if (rest.size() < 8) return Malformed();
     std::string_view this_column = rest.substr(0, rest.size() - 8);
     if (column.empty() || this_column != column) {
-      // A new column: decode its names once, and its family only when it
-      // is not the last one seen (rows repeat their few families).
+      // A new column: decode its qualifier once, and look its family up
+      // only when it is not the last one seen (rows repeat their few
+      // families).
       std::string_view names = this_column;
-      if (!SkipEscaped(&names)) return Malformed();
-      const std::string_view escaped_family = this_column.substr(0, this_column.size() - names.size());
-      if (escaped_family != family_escaped_) {
-        std::string_view f = escaped_family;
-        if (!ConsumeEscaped(&f, &family_name_)) return Malformed();
-        family_escaped_.assign(escaped_family);
-        family_ = table_->FindFamily(family_name_);
+      FamilyId family_id;
+      if (!ConsumeId(&names, &family_id)) return Malformed();
+      if (family_ == nullptr || family_id != family_id_) {
+        family_id_ = family_id;
+        family_ = table_->FindFamilyById(family_id);
       }
       if (!ConsumeEscaped(&names, &qualifier) || !names.empty()) return Malformed();
       column.assign(this_column);
       family = family_;
-      selected = family != nullptr && Selected(family_name_, qualifier);
+      selected = family != nullptr && Selected(family->name, qualifier);
       index = 0;
       returned = 0;
     }
@@ -183,7 +182,7 @@ Status RowCursor::AssembleRow(Row* row) {
     ++returned;
     if (used == row->cells.size()) row->cells.emplace_back();
     Cell& out = row->cells[used++];
-    out.family = family_name_;
+    out.family = family->name;
     out.qualifier = qualifier;
     out.timestamp = timestamp;
     out.value.assign(it_->value());
@@ -252,7 +251,7 @@ Result<bool> RowCursor::NextReversed(Row* row) {
     }
     // The iterator is on the last cell of a row: go to the row's first cell,
     // read it forward, then step back before it.
-    std::string_view rest = it_->key().substr(4);
+    std::string_view rest = it_->key().substr(table_prefix_.size());
     if (!SkipEscaped(&rest)) return Malformed();
     const std::string row_prefix(it_->key().substr(0, it_->key().size() - rest.size()));
     it_->Seek(row_prefix);
@@ -273,8 +272,7 @@ Result<bool> RowCursor::NextReversed(Row* row) {
 }
 
 Result<bool> RowCursor::ReadRowAt(std::string_view row_key, Row* row) {
-  lookup_prefix_.clear();
-  AppendTableId(&lookup_prefix_, table_->id);
+  lookup_prefix_.assign(table_prefix_);
   AppendEscaped(&lookup_prefix_, row_key);
   // After the last lookup the iterator sits on the first key after that
   // row: if this row sorts later but not past that key, the key is where

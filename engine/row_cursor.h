@@ -101,9 +101,10 @@ class RowCursor {
   std::string skipped_tail_key_;
   std::string lookup_prefix_, last_lookup_prefix_;  // ReadRowAt's
   std::string row_prefix_;  // AssembleRow's, kept to reuse its memory
-  // The family of the last column AssembleRow decoded: its escaped name,
-  // its name and its spec (nullptr: not in the table).
-  std::string family_escaped_, family_name_;
+  std::string table_prefix_;  // TablePrefix(table_->id)
+  // The family of the last column AssembleRow decoded: its id and its
+  // spec (nullptr: not in the table, or none decoded yet).
+  FamilyId family_id_ = 0;
   const FamilySpec* family_ = nullptr;
 };
 

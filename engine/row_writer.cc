@@ -129,6 +129,13 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
   return Status::OK();
 }
 
+FamilyId RowWriter::IdOf(const Mutation& m) const { return table_->FindFamily(m.family)->id; }
+
+std::string_view RowWriter::FamilyName(FamilyId id) const {
+  const FamilySpec* family = table_->FindFamilyById(id);
+  return family == nullptr ? std::string_view() : std::string_view(family->name);
+}
+
 Result<uint64_t> RowWriter::LoadRowSize(std::string_view row_key) {
   std::string_view stored;
   LBT_ASSIGN_OR_RETURN(bool found,
@@ -186,8 +193,7 @@ Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& r
     for (; it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
       if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
       if (!range.Contains(cell.timestamp)) continue;
-      doomed.push_back({std::string(it->key()),
-                        CellBytes(cell.family, cell.qualifier, it->value())});
+      doomed.push_back({std::string(it->key()), CellBytes(FamilyName(cell.family), cell.qualifier, it->value())});
     }
     LBT_RETURN_IF_ERROR(it->status());
   }
@@ -197,7 +203,7 @@ Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& r
 Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& family,
                                 std::string_view qualifier, uint64_t* row_size) {
   if (!family.gc_rule.CanCollect()) return Status::OK();
-  std::string prefix = ColumnPrefix(table_->id, row_key, family.name, qualifier);
+  std::string prefix = ColumnPrefix(table_->id, row_key, family.id, qualifier);
   std::vector<PendingDelete> doomed;
   {
     LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
@@ -239,7 +245,7 @@ Status RowWriter::ApplyNewCells(std::string_view row_key, const std::vector<Muta
   std::vector<std::pair<std::string, const Mutation*>> cells;
   cells.reserve(mutations.size());
   for (const Mutation& m : mutations) {
-    cells.emplace_back(EncodeCellKey(table_->id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_)), &m);
+    cells.emplace_back(EncodeCellKey(table_->id, row_key, IdOf(m), m.qualifier, Resolve(m.timestamp, now_)), &m);
   }
   std::stable_sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (size_t i = 0; i < cells.size(); ++i) {
@@ -266,7 +272,7 @@ Status RowWriter::ApplyInOrder(std::string_view row_key, const std::vector<Mutat
   for (const Mutation& m : mutations) {
     switch (m.kind) {
       case Mutation::Kind::kSetCell: {
-        std::string key = EncodeCellKey(id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
+        std::string key = EncodeCellKey(id, row_key, IdOf(m), m.qualifier, Resolve(m.timestamp, now_));
         const bool may_exist = !(first_touch(m) && new_row);
         LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, may_exist, row_size));
         break;
@@ -278,10 +284,10 @@ Status RowWriter::ApplyInOrder(std::string_view row_key, const std::vector<Mutat
       }
       case Mutation::Kind::kDeleteFromColumn:
         first_touch(m);
-        LBT_RETURN_IF_ERROR(DeleteUnder(ColumnPrefix(id, row_key, m.family, m.qualifier), m.range, row_size));
+        LBT_RETURN_IF_ERROR(DeleteUnder(ColumnPrefix(id, row_key, IdOf(m), m.qualifier), m.range, row_size));
         break;
       case Mutation::Kind::kDeleteFromFamily:
-        LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(id, row_key, m.family), {}, row_size));
+        LBT_RETURN_IF_ERROR(DeleteUnder(FamilyPrefix(id, row_key, IdOf(m)), {}, row_size));
         break;
       case Mutation::Kind::kDeleteFromRow:
         LBT_RETURN_IF_ERROR(DeleteUnder(RowPrefix(id, row_key), {}, row_size));
@@ -293,7 +299,7 @@ Status RowWriter::ApplyInOrder(std::string_view row_key, const std::vector<Mutat
 
 Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_t* row_size) {
   const FamilySpec* family = table_->FindFamily(m.family);
-  std::string key = EncodeCellKey(table_->id, row_key, m.family, m.qualifier, Resolve(m.timestamp, now_));
+  std::string key = EncodeCellKey(table_->id, row_key, family->id, m.qualifier, Resolve(m.timestamp, now_));
   std::string_view old;
   LBT_ASSIGN_OR_RETURN(bool exists, stores_->cells.Get(txn_, key, &old));
   int64_t state = m.int_value;
@@ -348,14 +354,15 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
       for (; it->Valid() && StartsWith(it->key(), row_prefix); it->Next()) {
         if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
         ++*examined;
-        std::string this_column = cell.family + '\0' + cell.qualifier;
+        // The key up to its timestamp names the column.
+        std::string_view this_column = it->key().substr(0, it->key().size() - 8);
         if (this_column != column) {
-          column = std::move(this_column);
+          column.assign(this_column);
           index = 0;
         }
-        const FamilySpec* family = table_->FindFamily(cell.family);
+        const FamilySpec* family = table_->FindFamilyById(cell.family);
         if (family != nullptr && !family->gc_rule.Collects(index++, cell.timestamp, now_)) continue;
-        doomed.push_back({std::string(it->key()), CellBytes(cell.family, cell.qualifier, it->value())});
+        doomed.push_back({std::string(it->key()), CellBytes(FamilyName(cell.family), cell.qualifier, it->value())});
       }
       LBT_RETURN_IF_ERROR(it->status());
     }
@@ -370,7 +377,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
   }
 }
 
-Status RowWriter::DeleteFamilyEverywhere(std::string_view family) {
+Status RowWriter::DeleteFamilyEverywhere(FamilyId family) {
   const std::string table_prefix = TablePrefix(table_->id);
   std::string next_row = table_prefix;
   while (true) {

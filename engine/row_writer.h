@@ -42,8 +42,8 @@ class RowWriter {
   Status CollectTable(int64_t* examined, int64_t* deleted,
                       const std::function<Status(int64_t examined)>& progress = nullptr);
 
-  // Deletes every cell of `family` in every row of the table.
-  Status DeleteFamilyEverywhere(std::string_view family);
+  // Deletes every cell of the family with this id in every row of the table.
+  Status DeleteFamilyEverywhere(FamilyId family);
 
  private:
   struct PendingDelete {
@@ -51,6 +51,11 @@ class RowWriter {
     uint64_t bytes;
   };
 
+  // The id of the family `m` writes. REQUIRES: the table has it.
+  FamilyId IdOf(const Mutation& m) const;
+  // The name of the family with this id; empty for a family the table no
+  // longer has (its cells then count without their family name).
+  std::string_view FamilyName(FamilyId id) const;
   Status ApplyNewCells(std::string_view row_key, const std::vector<Mutation>& mutations, uint64_t* row_size);
   Status ApplyInOrder(std::string_view row_key, const std::vector<Mutation>& mutations, bool new_row,
                       uint64_t* row_size);

@@ -17,15 +17,39 @@ namespace {
 
 constexpr int kMaxDepth = 20;
 
-// Storage order: family, qualifier, newest first.
-bool StorageLess(const Cell& a, const Cell& b) {
-  if (a.family != b.family) return a.family < b.family;
-  if (a.qualifier != b.qualifier) return a.qualifier < b.qualifier;
-  return a.timestamp > b.timestamp;
-}
+// A row's families in the order its cells list them: the order storage
+// gives them (creation order in lbt's engine, the service's order in remote
+// mode). Every cell a filter outputs comes from the row, so this ranks them.
+class FamilyOrder {
+ public:
+  explicit FamilyOrder(const std::vector<Cell>& row) {
+    for (const Cell& c : row) {
+      if (families_.empty() || families_.back() != c.family) families_.push_back(c.family);
+    }
+  }
+  size_t Rank(const std::string& family) const {
+    for (size_t i = 0; i < families_.size(); ++i) {
+      if (families_[i] == family) return i;
+    }
+    return families_.size();
+  }
 
-void MergeInStorageOrder(std::vector<Cell>* cells) {
-  std::stable_sort(cells->begin(), cells->end(), StorageLess);
+ private:
+  std::vector<std::string> families_;  // a family may repeat; its first place counts
+};
+
+// Storage order: family, qualifier, newest first.
+struct StorageLess {
+  const FamilyOrder* order;
+  bool operator()(const Cell& a, const Cell& b) const {
+    if (a.family != b.family) return order->Rank(a.family) < order->Rank(b.family);
+    if (a.qualifier != b.qualifier) return a.qualifier < b.qualifier;
+    return a.timestamp > b.timestamp;
+  }
+};
+
+void MergeInStorageOrder(const FamilyOrder& order, std::vector<Cell>* cells) {
+  std::stable_sort(cells->begin(), cells->end(), StorageLess{&order});
 }
 
 // A deterministic per-row draw in [0, 1), so that a sample is repeatable.
@@ -55,6 +79,7 @@ struct EvalContext {
   std::vector<Cell>* sunk;  // cells a Sink sent to the final output
   bool* scan_done;          // set when no later row can pass
   uint64_t* copied;         // bytes copied so far for this row
+  const FamilyOrder* order;  // the row's families in storage order
 
   // Accounts for a copy of `cells`; false once the row's budget is spent,
   // and the caller then stops copying.
@@ -147,7 +172,7 @@ class InterleaveNode : public Node {
       std::move(input.begin(), input.end(), std::back_inserter(merged));
     }
     // Duplicates stay, in the order of the filters that produced them.
-    MergeInStorageOrder(&merged);
+    MergeInStorageOrder(*ctx.order, &merged);
     *cells = std::move(merged);
   }
 
@@ -508,11 +533,11 @@ class UnionNode : public Node {
       for (size_t k = 0; k < outputs.size(); ++k) {
         // Outputs keep storage order, so a cursor per output suffices.
         auto& out = outputs[k];
-        while (next[k] < out.size() && StorageLess(out[next[k]], in)) ++next[k];
+        while (next[k] < out.size() && StorageLess{ctx.order}(out[next[k]], in)) ++next[k];
         if (next[k] < out.size() && SameColumn(out[next[k]], in) && out[next[k]].timestamp == in.timestamp) {
           result.push_back(out[next[k]++]);
           for (size_t j = k + 1; j < outputs.size(); ++j) {
-            while (next[j] < outputs[j].size() && !StorageLess(in, outputs[j][next[j]])) ++next[j];
+            while (next[j] < outputs[j].size() && !StorageLess{ctx.order}(in, outputs[j][next[j]])) ++next[j];
           }
           break;
         }
@@ -737,7 +762,8 @@ class CompiledFilter : public RowFilter {
   Status Apply(std::string_view row_key, std::vector<Cell>* cells) const override {
     std::vector<Cell> sunk;
     uint64_t copied = 0;
-    root_->Eval(EvalContext{row_key, &sunk, &scan_done_, &copied}, cells);
+    const FamilyOrder order(*cells);
+    root_->Eval(EvalContext{row_key, &sunk, &scan_done_, &copied, &order}, cells);
     if (copied > kMaxCopiedBytes) {
       cells->clear();
       return Status::FailedPrecondition(fmt::format(
@@ -747,7 +773,7 @@ class CompiledFilter : public RowFilter {
     }
     if (!sunk.empty()) {
       std::move(sunk.begin(), sunk.end(), std::back_inserter(*cells));
-      MergeInStorageOrder(cells);
+      MergeInStorageOrder(order, cells);
     }
     // Interleaves can return a cell several times, from the copies they
     // made; what one row returns obeys Bigtable's limit on a row read all

@@ -106,14 +106,6 @@ Result<std::shared_ptr<grpc::ChannelCredentials>> Credentials(const RemoteOption
   return adc;
 }
 
-// A service may send a row's families in any order; lbt keeps cells in
-// storage order (family, then qualifier, newest first), as cbt prints them
-// and as filters run on the client expect.
-void SortFamilies(Row* row) {
-  std::stable_sort(row->cells.begin(), row->cells.end(),
-                   [](const Cell& a, const Cell& b) { return a.family < b.family; });
-}
-
 class RemoteBigtable;
 using Clock = std::chrono::system_clock;
 
@@ -358,7 +350,6 @@ bool RemoteRowStream::ReadResponse() {
         received_any_ = true;
       }
       if (!pending_.empty()) {
-        for (Row& row : pending_) SortFamilies(&row);
         resume_after_ = pending_.back().key;
         received_any_ = true;
         rows_from_service_ += static_cast<int64_t>(pending_.size());

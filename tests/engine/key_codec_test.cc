@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <random>
 #include <tuple>
 
@@ -14,7 +16,9 @@ using testing::RandomBytes;
 
 struct Tuple {
   TableId table;
-  std::string row, family, qualifier;
+  std::string row;
+  FamilyId family;
+  std::string qualifier;
   int64_t ts;
   // Bigtable's order: timestamps newest first.
   bool operator<(const Tuple& o) const {
@@ -24,12 +28,22 @@ struct Tuple {
   std::string Encode() const { return EncodeCellKey(table, row, family, qualifier, ts); }
 };
 
+// An id near one of the boundaries of id()'s forms.
+uint32_t RandomId(std::mt19937_64& rng) {
+  static const uint32_t kEdges[] = {0, 1, 0xEF, 0xF0, 0xFF, 0x100, 0xFFFF, 0x10000, 0xFFFFFF, 0x1000000, 0xFFFFFFFF};
+  std::uniform_int_distribution<size_t> edge(0, std::size(kEdges) - 1);
+  std::uniform_int_distribution<int> step(-1, 1);
+  const int64_t id = static_cast<int64_t>(kEdges[edge(rng)]) + step(rng);
+  return static_cast<uint32_t>(std::clamp<int64_t>(id, 0, UINT32_MAX));
+}
+
 Tuple RandomTuple(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> small(0, 3);
   std::uniform_int_distribution<int64_t> ts(-3, 3);
   // Few distinct values per component so that ties reach the later ones.
-  return Tuple{static_cast<TableId>(small(rng)), RandomBytes(rng, 4), RandomBytes(rng, 3),
-               RandomBytes(rng, 4), ts(rng) * 1000};
+  return Tuple{small(rng) == 0 ? RandomId(rng) : static_cast<TableId>(small(rng)), RandomBytes(rng, 4),
+               small(rng) == 0 ? RandomId(rng) : static_cast<FamilyId>(small(rng)), RandomBytes(rng, 4),
+               ts(rng) * 1000};
 }
 
 TEST(KeyCodecTest, EncodedOrderEqualsTupleOrder) {
@@ -85,17 +99,36 @@ TEST(KeyCodecTest, MalformedKeysAreRejected) {
   EXPECT_FALSE(DecodeCellKey("", &k));
   EXPECT_FALSE(DecodeCellKey(std::string("\0\0\0\1row", 7), &k));          // no terminator
   EXPECT_FALSE(DecodeCellKey(std::string("\0\0\0\1r\0\x07", 7), &k));      // bad escape
-  std::string valid = EncodeCellKey(1, "r", "f", "q", 0);
+  std::string valid = EncodeCellKey(1, "r", 1, "q", 0);
   EXPECT_TRUE(DecodeCellKey(valid, &k));
   EXPECT_FALSE(DecodeCellKey(valid + "x", &k));                             // trailing bytes
   EXPECT_FALSE(DecodeCellKey(valid.substr(0, valid.size() - 1), &k));     // short timestamp
+}
+
+TEST(KeyCodecTest, IdsTakeOneByteBelow240AndHaveOneEncodingEach) {
+  for (uint32_t id : {0u, 1u, 0xEFu, 0xF0u, 0xFFu, 0x100u, 0xFFFFu, 0x10000u, 0xFFFFFFFFu}) {
+    std::string encoded;
+    AppendId(&encoded, id);
+    EXPECT_EQ(encoded.size(), id < 0xF0 ? 1u : id <= 0xFF ? 2u : id <= 0xFFFF ? 3u : id <= 0xFFFFFF ? 4u : 5u) << id;
+    std::string_view in = encoded;
+    uint32_t back = 0;
+    ASSERT_TRUE(ConsumeId(&in, &back)) << id;
+    EXPECT_EQ(back, id);
+    EXPECT_TRUE(in.empty());
+  }
+  uint32_t id;
+  for (std::string bad : {std::string("\xF0\x05", 2), std::string("\xF1\x00\xFF", 3), std::string("\xF4", 1),
+                          std::string("\xF2\x01", 2), std::string()}) {
+    std::string_view in = bad;
+    EXPECT_FALSE(ConsumeId(&in, &id)) << "a long form of a short id, a short input or an unknown form";
+  }
 }
 
 TEST(KeyCodecTest, RowPrefixesContainExactlyTheirRows) {
   std::mt19937_64 rng(3);
   for (int i = 0; i < 20000; ++i) {
     std::string row = RandomBytes(rng, 4), other = RandomBytes(rng, 4);
-    std::string key = EncodeCellKey(1, other, "f", RandomBytes(rng, 3), 0);
+    std::string key = EncodeCellKey(1, other, 1, RandomBytes(rng, 3), 0);
     bool in_row = key.compare(0, RowPrefix(1, row).size(), RowPrefix(1, row)) == 0;
     EXPECT_EQ(in_row, row == other);
     std::string prefix = RandomBytes(rng, 2);
