@@ -23,6 +23,7 @@
 #include "engine/row_cursor.h"
 #include "engine/row_reader.h"
 #include "engine/row_writer.h"
+#include "engine/upgrade.h"
 #include "engine/stores.h"
 
 namespace lbt {
@@ -30,12 +31,6 @@ namespace lbt {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr const char* kMetaDb = "meta";
-constexpr const char* kCatalogDb = "catalog";
-constexpr const char* kCellsDb = "cells";
-constexpr const char* kRowsDb = "rows";
-constexpr const char* kOverflowDb = "overflow";
 
 // How many keys one transaction of DropTable deletes, so that dropping a
 // huge table never needs one huge transaction.
@@ -197,6 +192,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
   lmdb.sync = options.sync;
   LBT_ASSIGN_OR_RETURN(db->env_, LmdbEnv::Open(dir, lmdb));
   LBT_RETURN_IF_ERROR(db->Initialize());
+  if (db->stored_format_ < kFormatVersion) LBT_RETURN_IF_ERROR(db->Upgrade());
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
     db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
   }
@@ -210,21 +206,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
 
 namespace {
 
-// Opens every named database of a Stores. Returns NotFound if one is missing
-// and `create` is false.
-Status OpenStores(Txn* txn, bool create, Stores* stores) {
-  LBT_ASSIGN_OR_RETURN(stores->meta, txn->OpenDbi(kMetaDb, create));
-  LBT_ASSIGN_OR_RETURN(MDB_dbi catalog, txn->OpenDbi(kCatalogDb, create));
-  LBT_ASSIGN_OR_RETURN(MDB_dbi cells, txn->OpenDbi(kCellsDb, create));
-  LBT_ASSIGN_OR_RETURN(MDB_dbi rows, txn->OpenDbi(kRowsDb, create));
-  LBT_ASSIGN_OR_RETURN(MDB_dbi overflow, txn->OpenDbi(kOverflowDb, create));
-  stores->catalog = Catalog(catalog, stores->meta);
-  stores->cells = OrderedStore(cells, overflow);
-  stores->rows = OrderedStore(rows, overflow);
-  return Status::OK();
-}
-
-Status CheckFormatVersion(Txn* txn, const Stores& stores, const std::string& dir) {
+// The database's format version. Refuses a newer one than this build's.
+Result<int> StoredFormatVersion(Txn* txn, const Stores& stores, const std::string& dir) {
   std::string_view stored;
   LBT_ASSIGN_OR_RETURN(bool found, txn->Get(stores.meta, kMetaFormatVersion, &stored));
   int version = 0;
@@ -238,10 +221,22 @@ Status CheckFormatVersion(Txn* txn, const Stores& stores, const std::string& dir
         "open it with a newer lbt",
         dir, version, kFormatVersion));
   }
-  return Status::OK();
+  return version;
 }
 
 }  // namespace
+
+Status OpenStores(Txn* txn, bool create, Stores* stores) {
+  LBT_ASSIGN_OR_RETURN(stores->meta, txn->OpenDbi(kMetaDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi catalog, txn->OpenDbi(kCatalogDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi cells, txn->OpenDbi(kCellsDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi rows, txn->OpenDbi(kRowsDb, create));
+  LBT_ASSIGN_OR_RETURN(MDB_dbi overflow, txn->OpenDbi(kOverflowDb, create));
+  stores->catalog = Catalog(catalog, stores->meta);
+  stores->cells = OrderedStore(cells, overflow);
+  stores->rows = OrderedStore(rows, overflow);
+  return Status::OK();
+}
 
 Status Database::Initialize() {
   // An existing database opens with a read transaction, so opening never
@@ -250,7 +245,7 @@ Status Database::Initialize() {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
     Status s = OpenStores(txn.get(), /*create=*/false, stores_.get());
     if (s.ok()) {
-      LBT_RETURN_IF_ERROR(CheckFormatVersion(txn.get(), *stores_, dir_));
+      LBT_ASSIGN_OR_RETURN(stored_format_, StoredFormatVersion(txn.get(), *stores_, dir_));
       *read_catalog_ = stores_->catalog;
       return txn->Commit();  // a read transaction must commit to keep its handles
     }
@@ -273,9 +268,10 @@ Status Database::Initialize() {
   LBT_ASSIGN_OR_RETURN(bool found, txn->Get(stores_->meta, kMetaFormatVersion, &existing));
   if (found) {
     // Another process created the database meanwhile.
-    LBT_RETURN_IF_ERROR(CheckFormatVersion(txn.get(), *stores_, dir_));
+    LBT_ASSIGN_OR_RETURN(stored_format_, StoredFormatVersion(txn.get(), *stores_, dir_));
   } else {
     LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(kFormatVersion)));
+    stored_format_ = kFormatVersion;
   }
   return txn->Commit();
 }
@@ -412,6 +408,42 @@ Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::strin
   if (spec == nullptr) return read_catalog_->Require(table).status();
   if (require_enabled) LBT_RETURN_IF_ERROR(RequireEnabledSpec(*spec));
   return spec;
+}
+
+Status Database::Upgrade() {
+  if (options_.read_only) {
+    return Status::FailedPrecondition(fmt::format(
+        "the database in '{}' has format version {}, which this lbt reads once it is upgraded to format {}: "
+        "open it once without --read-only to upgrade it",
+        dir_, stored_format_, kFormatVersion));
+  }
+  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    return Status::FailedPrecondition(fmt::format(
+        "the database in '{}' has format version {} and needs an upgrade to format {}, which needs it alone: "
+        "another process has it open; close that process and open the database again",
+        dir_, stored_format_, kFormatVersion));
+  }
+  // Nothing may have the old file mapped while the new one replaces it.
+  stores_ = NewStores();
+  spare_reads_.clear();
+  env_.reset();
+  UpgradeOptions upgrade;
+  upgrade.note = options_.note;
+  upgrade.progress = options_.progress;
+  Status s = UpgradeDatabase(dir_, stored_format_, upgrade);
+  LmdbOptions lmdb;
+  lmdb.initial_map_bytes = options_.initial_map_bytes;
+  lmdb.sync = options_.sync;
+  Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
+  if (env.ok()) {
+    env_ = std::move(env).value();
+    Status init = Initialize();
+    if (s.ok()) s = init;
+  } else if (s.ok()) {
+    s = env.status();
+  }
+  ::flock(lock_fd_, LOCK_SH);
+  return s;
 }
 
 Result<CompactStats> Database::Compact() {

@@ -47,8 +47,11 @@ class RowReader;
 class Txn;
 struct Stores;
 
-// The on-disk format this build writes; databases with a newer one are refused.
-inline constexpr int kFormatVersion = 1;
+// The on-disk format this build writes. An older database is upgraded when
+// first opened for writing (engine/upgrade.h); a newer one is refused.
+//   1  cell keys carry the family's name; families sort by name
+//   2  cell keys carry the family's id; families sort in creation order
+inline constexpr int kFormatVersion = 2;
 
 // How garbage collection shows to readers.
 enum class GcMode {
@@ -80,8 +83,12 @@ struct DatabaseOptions {
   // collection pass over every table this often. Ignored when read-only.
   std::chrono::milliseconds gc_interval{0};
   // Hears one line when Open had to give something up to open at all
-  // (a read-only open of a directory it cannot write). Unset: silent.
+  // (a read-only open of a directory it cannot write), or upgrades the
+  // database to this build's format. Unset: silent.
   std::function<void(const std::string& note)> note;
+  // Hears how a long upgrade advances, now and then (a line without its
+  // newline, for a terminal). Unset: silent.
+  std::function<void(const std::string& line)> progress;
 };
 
 class Database {
@@ -217,6 +224,9 @@ class Database {
   friend class BulkLoader;  // writes its batches with Update, into stores_
   Database(std::string dir, DatabaseOptions options);
   Status Initialize();
+  // Upgrades the database from stored_format_ to kFormatVersion, with the
+  // directory alone (see engine/upgrade.h), then opens it again.
+  Status Upgrade();
   // Empty stores, with this handle's GC mode.
   std::unique_ptr<Stores> NewStores() const;
   // Runs `fn` in a write transaction, growing the map and retrying when full.
@@ -256,6 +266,7 @@ class Database {
   std::string dir_;
   DatabaseOptions options_;
   std::unique_ptr<LmdbEnv> env_;
+  int stored_format_ = kFormatVersion;  // as Initialize found it
   // stores_->catalog is the writers' cache of the schema, guarded by
   // write_mu_; readers keep their own, which may lag or lead it.
   std::unique_ptr<Stores> stores_;

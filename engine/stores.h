@@ -20,6 +20,12 @@
 
 namespace lbt {
 
+inline constexpr const char* kMetaDb = "meta";
+inline constexpr const char* kCatalogDb = "catalog";
+inline constexpr const char* kCellsDb = "cells";
+inline constexpr const char* kRowsDb = "rows";
+inline constexpr const char* kOverflowDb = "overflow";
+
 struct Stores {
   MDB_dbi meta = 0;
   Catalog catalog;
@@ -30,6 +36,10 @@ struct Stores {
   // true (lazy), they stay until a collection pass removes them.
   bool lazy_gc = false;
 };
+
+// Opens every named database of `stores`. Returns NotFound if one is
+// missing and `create` is false.
+Status OpenStores(Txn* txn, bool create, Stores* stores);
 
 }  // namespace lbt
 
