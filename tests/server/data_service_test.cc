@@ -320,5 +320,65 @@ TEST_F(DataServiceTest, ManyRowsSpanSeveralResponses) {
   EXPECT_GT(result.responses, 1);
 }
 
+// Production sends a row's families in creation order and counts
+// cells_per_row_limit/offset in that order (googleapis/java-bigtable#154);
+// so does lbt serve, across a restart too.
+TEST_F(DataServiceTest, FamiliesComeInCreationOrderAndCellsPerRowCountsSo) {
+  {
+    admin::CreateTableRequest create;
+    create.set_parent(kInstance);
+    create.set_table_id("o");
+    admin::Table table;
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->CreateTable(&context, create, &table).ok());
+  }
+  for (const char* family : {"zeta", "alpha"}) {  // one call each: zeta is created first
+    admin::ModifyColumnFamiliesRequest modify;
+    modify.set_name(TableName("o"));
+    auto* m = modify.add_modifications();
+    m->set_id(family);
+    m->mutable_create();
+    admin::Table table;
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->ModifyColumnFamilies(&context, modify, &table).ok());
+  }
+  ASSERT_TRUE(MutateRow("o", "r", {Mutation::SetCell("alpha", "a", "1", Ms(1)), Mutation::SetCell("zeta", "z", "2", Ms(1))})
+                  .ok());
+  auto families = [&](v2::ReadRowsRequest request) {
+    request.set_table_name(TableName("o"));
+    request.mutable_rows()->add_row_keys("r");
+    ReadResult result = Read(request);
+    EXPECT_TRUE(result.status.ok()) << result.status.error_message();
+    std::vector<std::string> names;
+    for (const Row& row : result.rows) {
+      for (const Cell& c : row.cells) names.push_back(c.family);
+    }
+    return names;
+  };
+  v2::ReadRowsRequest limit;
+  limit.mutable_filter()->set_cells_per_row_limit_filter(1);
+  v2::ReadRowsRequest offset;
+  offset.mutable_filter()->set_cells_per_row_offset_filter(1);
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE(run == 0 ? "as written" : "after a restart");
+    EXPECT_EQ(families({}), (std::vector<std::string>{"zeta", "alpha"}));
+    EXPECT_EQ(families(limit), (std::vector<std::string>{"zeta"}));
+    EXPECT_EQ(families(offset), (std::vector<std::string>{"alpha"}));
+    // ReadModifyWriteRow answers with the changed cells in the same order.
+    v2::ReadModifyWriteRowRequest rmw;
+    rmw.set_table_name(TableName("o"));
+    rmw.set_row_key("counters");
+    *rmw.add_rules() = proto::ToProto(ReadModifyWriteRule::Append("alpha", "a", "+"));
+    *rmw.add_rules() = proto::ToProto(ReadModifyWriteRule::Append("zeta", "z", "+"));
+    v2::ReadModifyWriteRowResponse response;
+    grpc::ClientContext context;
+    ASSERT_TRUE(bigtable_->ReadModifyWriteRow(&context, rmw, &response).ok());
+    ASSERT_EQ(response.row().families_size(), 2);
+    EXPECT_EQ(response.row().families(0).name(), "zeta");
+    EXPECT_EQ(response.row().families(1).name(), "alpha");
+    Restart();
+  }
+}
+
 }  // namespace
 }  // namespace lbt::testing

@@ -36,7 +36,16 @@ struct ReadResult {
 
 class ServerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
+  void SetUp() override { Start(); }
+  void TearDown() override { Stop(); }
+
+  // Stops the server and closes the database, then opens both again.
+  void Restart() {
+    Stop();
+    Start();
+  }
+
+  void Start() {
     auto db = Database::Open(dir_.Sub("db"));
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
@@ -54,9 +63,14 @@ class ServerTest : public ::testing::Test {
     bigtable_ = v2::Bigtable::NewStub(channel);
     admin_ = admin::BigtableTableAdmin::NewStub(channel);
   }
-  void TearDown() override {
+  void Stop() {
     server_->Shutdown();
     server_.reset();
+    data_.reset();
+    admin_service_.reset();
+    bigtable_.reset();
+    admin_.reset();
+    db_.reset();
   }
 
   // Creates table `t` with the given families (no GC).
