@@ -13,6 +13,7 @@
 #ifndef LBT_API_BIGTABLE_H_
 #define LBT_API_BIGTABLE_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +48,15 @@ struct ReadRequest {
   // Only cells of these families/columns, before the filter (empty: all).
   std::vector<ColumnSelector> columns;
   std::optional<Filter> filter;
+
+  // For long reads that must not hold storage back (a server's): a local
+  // database moves the read to a newer snapshot, after the last row looked
+  // at, once its snapshot is this old. Each row is still read whole from
+  // one snapshot, as Bigtable promises. 0: one snapshot for the whole read.
+  std::chrono::milliseconds max_snapshot_age{0};
+  // Asked between rows, also while the filter skips many in a row; once it
+  // returns true the read stops with Cancelled. Unset: never.
+  std::function<bool()> interrupted;
 };
 
 // The rows of one read, streamed in key order (reverse order for a
@@ -67,6 +77,15 @@ class RowStream {
   // For include-stats=full: where the filter ran, when not all of it ran
   // where the data is ("" then).
   virtual std::string FilterPlacement() const { return {}; }
+  // Lets go of what the stream holds between rows (a local database's
+  // snapshot and reader slot) before a wait that may be long, such as a
+  // server's for a slow client; the next Next goes on after the last row
+  // looked at. Cheap.
+  virtual void ReleaseSnapshot() {}
+  // The key of the last row looked at and left out by the filter, when no
+  // row was returned after it; empty otherwise. A server reports it so
+  // that a client resuming the read skips what was scanned already.
+  virtual std::string LastScannedKey() const { return {}; }
 };
 
 // A row key that splits a table, with the approximate bytes of the rows
@@ -200,18 +219,25 @@ class Bigtable {
   // each changed column's new cell.
   virtual Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                          const std::vector<ReadModifyWriteRule>& rules) = 0;
-  virtual Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) = 0;
+  // Keys that split `range` of the table into pieces of about equal size
+  // (RowRange::All() for the whole table), then the end marker.
+  virtual Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) = 0;
 
   // ---- admin ----
 
   // `splits`: row keys to split the new table's tablets at, for a service
-  // that has tablets (a local database has none, and ignores them).
+  // that has tablets (a local database has none, and ignores them). The
+  // families are created in the order given (their cells come in that
+  // order); with `deletion_protection` the table is protected from the
+  // start.
   virtual Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                             const std::vector<std::string>& splits) = 0;
+                             const std::vector<std::string>& splits, bool deletion_protection) = 0;
   virtual Status DeleteTable(std::string_view table) = 0;
   // Table names in byte order.
   virtual Result<std::vector<std::string>> ListTables() = 0;
   virtual Result<TableSpec> GetTable(std::string_view table) = 0;
+  // Applies `changes` in order, all of them or none (ModifyColumnFamilies).
+  virtual Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) = 0;
   virtual Status CreateFamily(std::string_view table, const FamilySpec& family) = 0;
   virtual Status DeleteFamily(std::string_view table, std::string_view family) = 0;
   virtual Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) = 0;

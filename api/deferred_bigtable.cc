@@ -56,12 +56,15 @@ Result<Row> DeferredBigtable::ReadModifyWriteRow(std::string_view table, std::st
                                                  const std::vector<ReadModifyWriteRule>& rules) {
   LBT_FORWARD(ReadModifyWriteRow(table, row_key, rules));
 }
-Result<std::vector<KeySample>> DeferredBigtable::SampleRowKeys(std::string_view table) {
-  LBT_FORWARD(SampleRowKeys(table));
+Result<std::vector<KeySample>> DeferredBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
+  LBT_FORWARD(SampleRowKeys(table, range));
 }
 Status DeferredBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                                     const std::vector<std::string>& splits) {
-  LBT_FORWARD(CreateTable(table, families, splits));
+                                     const std::vector<std::string>& splits, bool deletion_protection) {
+  LBT_FORWARD(CreateTable(table, families, splits, deletion_protection));
+}
+Status DeferredBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
+  LBT_FORWARD(ModifyFamilies(table, changes));
 }
 Status DeferredBigtable::DeleteTable(std::string_view table) { LBT_FORWARD(DeleteTable(table)); }
 Result<std::vector<std::string>> DeferredBigtable::ListTables() { LBT_FORWARD(ListTables()); }

@@ -43,13 +43,14 @@ class DeferredBigtable final : public Bigtable {
                                  const std::vector<Mutation>& false_mutations) override;
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                  const std::vector<ReadModifyWriteRule>& rules) override;
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override;
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits) override;
+                     const std::vector<std::string>& splits, bool deletion_protection) override;
   Status DeleteTable(std::string_view table) override;
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;
+  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
   Status CreateFamily(std::string_view table, const FamilySpec& family) override;
   Status DeleteFamily(std::string_view table, std::string_view family) override;
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;

@@ -44,17 +44,20 @@ class ForwardingBigtable : public Bigtable {
                                  const std::vector<ReadModifyWriteRule>& rules) override {
     return target_->ReadModifyWriteRow(table, row_key, rules);
   }
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override {
-    return target_->SampleRowKeys(table);
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
+    return target_->SampleRowKeys(table, range);
   }
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits) override {
-    return target_->CreateTable(table, families, splits);
+                     const std::vector<std::string>& splits, bool deletion_protection) override {
+    return target_->CreateTable(table, families, splits, deletion_protection);
   }
   Status DeleteTable(std::string_view table) override { return target_->DeleteTable(table); }
   Result<std::vector<std::string>> ListTables() override { return target_->ListTables(); }
   Result<TableSpec> GetTable(std::string_view table) override { return target_->GetTable(table); }
+  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {
+    return target_->ModifyFamilies(table, changes);
+  }
   Status CreateFamily(std::string_view table, const FamilySpec& family) override {
     return target_->CreateFamily(table, family);
   }

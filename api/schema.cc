@@ -167,7 +167,9 @@ std::vector<const FamilySpec*> TableSpec::FamiliesInCreationOrder() const {
   std::vector<const FamilySpec*> out;
   out.reserve(families.size());
   for (const auto& [name, spec] : families) out.push_back(&spec);
-  std::sort(out.begin(), out.end(), [](const FamilySpec* a, const FamilySpec* b) { return a->id < b->id; });
+  // Stable: families without ids (a remote table's: a proto map has no
+  // order) stay in name order.
+  std::stable_sort(out.begin(), out.end(), [](const FamilySpec* a, const FamilySpec* b) { return a->id < b->id; });
   return out;
 }
 

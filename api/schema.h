@@ -129,7 +129,8 @@ struct TableSpec {
   const FamilySpec* FindFamily(std::string_view family) const;
   // Returns the family with this id, or nullptr.
   const FamilySpec* FindFamilyById(FamilyId id) const;
-  // The families in creation order: the order of a row's cells.
+  // The families in creation order: the order of a row's cells. Families
+  // without ids (a remote table's) come by name.
   std::vector<const FamilySpec*> FamiliesInCreationOrder() const;
   // Adds `family` with the next id. REQUIRES: no family of its name.
   void AddFamily(FamilySpec family);

@@ -77,7 +77,7 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
   // splits= shapes a service's tablets; a local database has none to shape.
   std::vector<std::string> splits;
   if (const std::string* list = parsed.Find("splits")) splits = SplitList(*list);
-  return ctx.bigtable()->CreateTable(parsed.positional[0], families, splits);
+  return ctx.bigtable()->CreateTable(parsed.positional[0], families, splits, /*deletion_protection=*/false);
 }
 
 Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {

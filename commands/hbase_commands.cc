@@ -196,7 +196,7 @@ Status Create(CommandContext& ctx, const std::vector<HValue>& args) {
   }
   if (families.empty()) return Usage(ctx, "create needs at least one column family");
   Bigtable* bigtable = ctx.bigtable();
-  Status s = bigtable->CreateTable(table, families, {});
+  Status s = bigtable->CreateTable(table, families, {}, /*deletion_protection=*/false);
   if (s.IsAlreadyExists()) return Status::AlreadyExists(fmt::format("Table already exists: {}!", table));
   LBT_RETURN_IF_ERROR(s);
   ctx.renderer->TableCreated(table);
@@ -309,7 +309,7 @@ Status ClusterStatus(CommandContext& ctx, const std::vector<HValue>&) {
 Status GetSplits(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
-  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, ctx.bigtable()->SampleRowKeys(table));
+  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, ctx.bigtable()->SampleRowKeys(table, RowRange::All()));
   std::vector<std::string> keys;
   for (KeySample& s : samples) {
     if (!s.row_key.empty()) keys.push_back(std::move(s.row_key));  // the last sample ends the table

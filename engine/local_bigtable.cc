@@ -12,6 +12,9 @@ namespace lbt {
 
 namespace {
 
+// SampleRowKeys reports a key about every this many bytes of data.
+constexpr uint64_t kSampleIntervalBytes = 4 << 20;
+
 // A RowReader with the compiled filter it reads through.
 class LocalRowStream final : public RowStream {
  public:
@@ -21,6 +24,8 @@ class LocalRowStream final : public RowStream {
   bool Next(Row* row) override { return reader_->Next(row); }
   Status status() const override { return reader_->status(); }
   ReadStats stats() const override { return reader_->stats(); }
+  void ReleaseSnapshot() override { reader_->ReleaseSnapshot(); }
+  std::string LastScannedKey() const override { return reader_->skipped_tail_key(); }
 
  private:
   // Declared first so that it outlives the reader that points to it.
@@ -82,6 +87,8 @@ Result<std::unique_ptr<RowStream>> LocalBigtable::ReadRows(std::string_view tabl
   options.cells_per_column_limit = request.cells_per_column_limit;
   options.columns = request.columns;
   options.filter = filter.get();
+  options.max_snapshot_age = request.max_snapshot_age;
+  options.interrupted = request.interrupted;
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
   return std::unique_ptr<RowStream>(std::make_unique<LocalRowStream>(std::move(filter), std::move(reader)));
 }
@@ -141,17 +148,17 @@ Result<Row> LocalBigtable::ReadModifyWriteRow(std::string_view table, std::strin
   return db->ReadModifyWriteRow(table, row_key, rules);
 }
 
-Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view table) {
+Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->SampleRowKeys(table, /*interval_bytes=*/4 << 20);
+  return db->SampleRowKeys(table, kSampleIntervalBytes, range);
 }
 
 // ---- admin ----
 
 Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                                 const std::vector<std::string>&) {
+                                 const std::vector<std::string>&, bool deletion_protection) {
   LBT_ASSIGN_OR_RETURN(Database * db, Open(true));
-  return db->CreateTable(table, families);
+  return db->CreateTable(table, families, deletion_protection);
 }
 
 Status LocalBigtable::DeleteTable(std::string_view table) {
@@ -168,6 +175,11 @@ Result<std::vector<std::string>> LocalBigtable::ListTables() {
 Result<TableSpec> LocalBigtable::GetTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
   return db->DescribeTable(table);
+}
+
+Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->ModifyFamilies(table, changes);
 }
 
 Status LocalBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {

@@ -179,7 +179,7 @@ Result<TableSample> SampleTable(Bigtable* bigtable, std::string_view table, cons
   TableSample sample;
   LBT_ASSIGN_OR_RETURN(sample.spec, bigtable->GetTable(table));
   for (const auto& [name, family] : sample.spec.families) sample.families[name];
-  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> splits, bigtable->SampleRowKeys(table));
+  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> splits, bigtable->SampleRowKeys(table, RowRange::All()));
   const uint64_t size = splits.empty() ? 0 : static_cast<uint64_t>(splits.back().offset_bytes);
   if (size <= options.full_scan_bytes) {
     LBT_RETURN_IF_ERROR(ReadWhole(bigtable, table, options, &sample));

@@ -183,13 +183,14 @@ class RemoteBigtable final : public Bigtable, public RemoteCalls {
                                  const std::vector<Mutation>& false_mutations) override;
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                  const std::vector<ReadModifyWriteRule>& rules) override;
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table) override;
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override;
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits) override;
+                     const std::vector<std::string>& splits, bool deletion_protection) override;
   Status DeleteTable(std::string_view table) override;
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;
+  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
   Status CreateFamily(std::string_view table, const FamilySpec& family) override;
   Status DeleteFamily(std::string_view table, std::string_view family) override;
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
@@ -238,7 +239,6 @@ class RemoteBigtable final : public Bigtable, public RemoteCalls {
   sql::QueryService* query_service() override { return queries_.get(); }
 
  private:
-  Status ModifyFamily(std::string_view table, admin::ModifyColumnFamiliesRequest::Modification modification);
   // Sends `rows` once; fills the statuses of the entries the service
   // answered and leaves the others as `unanswered`.
   Status SendMutateRows(std::string_view table, const std::vector<RowMutation>& rows,
@@ -437,9 +437,12 @@ Result<int64_t> RemoteBigtable::CountRows(std::string_view table, const RowRange
   return n;
 }
 
-Result<std::vector<KeySample>> RemoteBigtable::SampleRowKeys(std::string_view table) {
+Result<std::vector<KeySample>> RemoteBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
   v2::SampleRowKeysRequest request;
   request.set_table_name(TableName(table));
+  const bool whole_table =
+      range.start.kind == RowBound::Kind::kUnbounded && range.end.kind == RowBound::Kind::kUnbounded;
+  if (!whole_table) *request.mutable_row_range() = proto::ToProto(RowSet{{}, {range}}).row_ranges(0);
   request.set_app_profile_id(options_.app_profile);
   Call context(this, NewContext("table_name", request.table_name()));
   auto reader = data_->SampleRowKeys(context.get(), request);
@@ -581,7 +584,7 @@ Result<Row> RemoteBigtable::ReadModifyWriteRow(std::string_view table, std::stri
 // ---- admin ----
 
 Status RemoteBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                                  const std::vector<std::string>& splits) {
+                                  const std::vector<std::string>& splits, bool deletion_protection) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   admin::CreateTableRequest request;
   request.set_parent(instance_);
@@ -590,6 +593,7 @@ Status RemoteBigtable::CreateTable(std::string_view table, const std::vector<Fam
     (*request.mutable_table()->mutable_column_families())[f.name] = proto::ToProto(f);
   }
   for (const std::string& key : splits) request.add_initial_splits()->set_key(key);
+  request.mutable_table()->set_deletion_protection(deletion_protection);
   admin::Table response;
   Call context(this, NewContext("parent", instance_));
   return proto::FromGrpcStatus(admin_->CreateTable(context.get(), request, &response));
@@ -632,43 +636,53 @@ Result<TableSpec> RemoteBigtable::GetTable(std::string_view table) {
   return proto::FromProto(response, "table");
 }
 
-Status RemoteBigtable::ModifyFamily(std::string_view table,
-                                    admin::ModifyColumnFamiliesRequest::Modification modification) {
+// One change as a Modification. An update of the GC rule alone goes
+// without a mask, as cbt sends it; a value type change names its path.
+admin::ModifyColumnFamiliesRequest::Modification ModificationOf(const FamilyChange& change) {
+  admin::ModifyColumnFamiliesRequest::Modification m;
+  m.set_id(change.family.name);
+  switch (change.kind) {
+    case FamilyChange::Kind::kCreate:
+      *m.mutable_create() = proto::ToProto(change.family);
+      break;
+    case FamilyChange::Kind::kUpdate:
+      if (change.gc_rule) *m.mutable_update()->mutable_gc_rule() = proto::ToProto(*change.gc_rule);
+      if (change.value_type) {
+        *m.mutable_update()->mutable_value_type() = proto::ToProto(*change.value_type);
+        if (change.gc_rule) m.mutable_update_mask()->add_paths("gc_rule");
+        m.mutable_update_mask()->add_paths("value_type");
+      }
+      break;
+    case FamilyChange::Kind::kDrop:
+      m.set_drop(true);
+      break;
+  }
+  return m;
+}
+
+Status RemoteBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
   admin::ModifyColumnFamiliesRequest request;
   request.set_name(TableName(table));
-  *request.add_modifications() = std::move(modification);
+  for (const FamilyChange& change : changes) *request.add_modifications() = ModificationOf(change);
   admin::Table response;
   Call context(this, NewContext("name", request.name()));
   return proto::FromGrpcStatus(admin_->ModifyColumnFamilies(context.get(), request, &response));
 }
 
 Status RemoteBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
-  admin::ModifyColumnFamiliesRequest::Modification m;
-  m.set_id(family.name);
-  *m.mutable_create() = proto::ToProto(family);
-  return ModifyFamily(table, std::move(m));
+  return ModifyFamilies(table, {FamilyChange::Create(family)});
 }
 
 Status RemoteBigtable::DeleteFamily(std::string_view table, std::string_view family) {
-  admin::ModifyColumnFamiliesRequest::Modification m;
-  m.set_id(std::string(family));
-  m.set_drop(true);
-  return ModifyFamily(table, std::move(m));
+  return ModifyFamilies(table, {FamilyChange::Drop(std::string(family))});
 }
 
 Status RemoteBigtable::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
-  admin::ModifyColumnFamiliesRequest::Modification m;
-  m.set_id(std::string(family));
-  *m.mutable_update()->mutable_gc_rule() = proto::ToProto(rule);
-  return ModifyFamily(table, std::move(m));
+  return ModifyFamilies(table, {FamilyChange::SetGcRule(std::string(family), rule)});
 }
 
 Status RemoteBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
-  admin::ModifyColumnFamiliesRequest::Modification m;
-  m.set_id(std::string(family));
-  *m.mutable_update()->mutable_value_type() = proto::ToProto(type);
-  m.mutable_update_mask()->add_paths("value_type");
-  return ModifyFamily(table, std::move(m));
+  return ModifyFamilies(table, {FamilyChange::SetValueType(std::string(family), type)});
 }
 
 Status RemoteBigtable::SetDeletionProtection(std::string_view table, bool enabled) {

@@ -19,8 +19,9 @@ using proto::ToGrpcStatus;
 Result<proto::TableName> TableOf(const std::string& name) { return proto::ParseTableName(name, "name"); }
 
 // The table as a response shows it; an unset view is SCHEMA_VIEW.
-grpc::Status Describe(Database* db, const proto::TableName& name, admin::Table::View view, admin::Table* out) {
-  Result<TableSpec> spec = db->DescribeTable(name.table);
+grpc::Status Describe(Bigtable* bigtable, const proto::TableName& name, admin::Table::View view,
+                      admin::Table* out) {
+  Result<TableSpec> spec = bigtable->GetTable(name.table);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   if (view == admin::Table::VIEW_UNSPECIFIED) view = admin::Table::SCHEMA_VIEW;
   *out = proto::ToProto(*spec, name.instance, view);
@@ -34,7 +35,7 @@ Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
                          proto::FromProto(name, family, fmt::format("table.column_families[{}]", name)));
     families.push_back(std::move(spec));
   }
-  // The map's order is unspecified; the engine keeps families by name anyway.
+  // A proto map carries no order: the families are created in name order.
   std::sort(families.begin(), families.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return families;
 }
@@ -50,9 +51,10 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
   if (!families.ok()) return ToGrpcStatus(families.status());
   // initial_splits shape tablets; a local database has none to shape.
   // The table and its protection commit together.
-  Status created = db_->CreateTable(request->table_id(), *families, request->table().deletion_protection());
+  Status created =
+      bigtable_->CreateTable(request->table_id(), *families, /*splits=*/{}, request->table().deletion_protection());
   if (!created.ok()) return ToGrpcStatus(created);
-  return Describe(db_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
+  return Describe(bigtable_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
 }
 
 grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
@@ -62,7 +64,7 @@ grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTab
   if (request->page_size() < 0) {
     return ToGrpcStatus(Status::InvalidArgument("page_size: must not be negative"));
   }
-  Result<std::vector<std::string>> names = db_->ListTables();
+  Result<std::vector<std::string>> names = bigtable_->ListTables();
   if (!names.ok()) return ToGrpcStatus(names.status());
   // A page token is the last name of the page before: names are sorted.
   auto it = std::upper_bound(names->begin(), names->end(), request->page_token());
@@ -76,7 +78,7 @@ grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTab
       break;
     }
     admin::Table table;
-    grpc::Status s = Describe(db_, {request->parent(), *it}, view, &table);
+    grpc::Status s = Describe(bigtable_, {request->parent(), *it}, view, &table);
     if (s.error_code() == grpc::StatusCode::NOT_FOUND) continue;  // dropped meanwhile
     if (!s.ok()) return s;
     *response->add_tables() = std::move(table);
@@ -90,7 +92,7 @@ grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableR
   LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
-  return Describe(db_, *name, request->view(), response);
+  return Describe(bigtable_, *name, request->view(), response);
 }
 
 grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::UpdateTableRequest* request,
@@ -107,11 +109,11 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
           "update_mask: lbt can update deletion_protection only, not '{}'", path)));
     }
   }
-  if (Status s = db_->SetDeletionProtection(name->table, request->table().deletion_protection()); !s.ok()) {
+  if (Status s = bigtable_->SetDeletionProtection(name->table, request->table().deletion_protection()); !s.ok()) {
     return ToGrpcStatus(s);
   }
   admin::Table table;
-  if (grpc::Status s = Describe(db_, *name, admin::Table::SCHEMA_VIEW, &table); !s.ok()) return s;
+  if (grpc::Status s = Describe(bigtable_, *name, admin::Table::SCHEMA_VIEW, &table); !s.ok()) return s;
   // The change is made: the operation comes back already done.
   static std::atomic<int64_t> next_operation{1};
   const std::string full_name = proto::FullTableName(name->instance, name->table);
@@ -129,7 +131,7 @@ grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::Delete
   LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
-  return ToGrpcStatus(db_->DropTable(name->table));
+  return ToGrpcStatus(bigtable_->DeleteTable(name->table));
 }
 
 namespace {
@@ -220,7 +222,7 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
   LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
-  Result<TableSpec> spec = db_->DescribeTable(name->table);
+  Result<TableSpec> spec = bigtable_->GetTable(name->table);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   TableSpec planned = *spec;
   std::vector<FamilyChange> changes;
@@ -230,8 +232,8 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
     changes.push_back(std::move(change).value());
   }
   // All the modifications commit together, or none does.
-  if (Status s = db_->ModifyFamilies(name->table, changes); !s.ok()) return ToGrpcStatus(s);
-  return Describe(db_, *name, admin::Table::SCHEMA_VIEW, response);
+  if (Status s = bigtable_->ModifyFamilies(name->table, changes); !s.ok()) return ToGrpcStatus(s);
+  return Describe(bigtable_, *name, admin::Table::SCHEMA_VIEW, response);
 }
 
 grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropRowRangeRequest* request,
@@ -245,10 +247,10 @@ grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropR
         return ToGrpcStatus(Status::InvalidArgument(
             "row_key_prefix: must not be empty; use delete_all_data_from_table to drop every row"));
       }
-      return ToGrpcStatus(db_->DropRowRange(name->table, request->row_key_prefix()));
+      return ToGrpcStatus(bigtable_->DropRowRange(name->table, request->row_key_prefix()));
     case admin::DropRowRangeRequest::kDeleteAllDataFromTable:
       if (!request->delete_all_data_from_table()) break;
-      return ToGrpcStatus(db_->DropRowRange(name->table, ""));
+      return ToGrpcStatus(bigtable_->DropRowRange(name->table, ""));
     case admin::DropRowRangeRequest::TARGET_NOT_SET: break;
   }
   return ToGrpcStatus(Status::InvalidArgument("set row_key_prefix or delete_all_data_from_table"));
@@ -268,7 +270,7 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
   LBT_ADMIT(gate_);
   Result<proto::TableName> name = TableOf(request->name());
   if (!name.ok()) return ToGrpcStatus(name.status());
-  if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
+  if (Result<TableSpec> spec = bigtable_->GetTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
   // One copy of the data: every write is consistent once acknowledged.
   response->set_consistency_token(ConsistencyToken(name->table));
   return grpc::Status::OK;
@@ -282,7 +284,7 @@ grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::C
   if (request->consistency_token().empty()) {
     return ToGrpcStatus(Status::InvalidArgument("consistency_token: must not be empty"));
   }
-  if (Result<TableSpec> spec = db_->DescribeTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
+  if (Result<TableSpec> spec = bigtable_->GetTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
   if (request->consistency_token() != ConsistencyToken(name->table)) {
     return ToGrpcStatus(Status::InvalidArgument(fmt::format(
         "consistency_token: '{}' was not issued for table '{}'; get one from GenerateConsistencyToken",

@@ -1,4 +1,4 @@
-// google.bigtable.admin.v2.BigtableTableAdmin over an lbt Database: tables,
+// google.bigtable.admin.v2.BigtableTableAdmin over the Bigtable interface: tables,
 // column families, deletion protection, dropping row ranges, consistency.
 // Long-running operations come back already done. Backups, snapshots,
 // authorized views, schema bundles and IAM answer UNIMPLEMENTED.
@@ -8,7 +8,7 @@
 #ifndef LBT_SERVER_ADMIN_SERVICE_H_
 #define LBT_SERVER_ADMIN_SERVICE_H_
 
-#include "engine/database.h"
+#include "api/bigtable.h"
 #include "server/rpc_gate.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "server/unimplemented.h"
@@ -25,9 +25,9 @@ namespace admin = ::google::bigtable::admin::v2;
 
 class AdminService final : public admin::BigtableTableAdmin::Service {
  public:
-  // `db` and `gate` are not owned and must outlive the service. Every RPC
-  // passes through `gate`.
-  AdminService(Database* db, RpcGate* gate) : db_(db), gate_(gate) {}
+  // `bigtable` and `gate` are not owned and must outlive the service.
+  // Every RPC passes through `gate`.
+  AdminService(Bigtable* bigtable, RpcGate* gate) : bigtable_(bigtable), gate_(gate) {}
 
   grpc::Status CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                            admin::Table* response) override;
@@ -90,7 +90,7 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
                  "lbt has no schema bundles")
 
  private:
-  Database* db_;
+  Bigtable* bigtable_;
   RpcGate* gate_;
 };
 

@@ -7,7 +7,6 @@
 #include <functional>
 #include <memory>
 
-#include "engine/row_reader.h"
 #include "google/bigtable/v2/feature_flags.pb.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
@@ -29,8 +28,6 @@ using proto::ToGrpcStatus;
 // responses: clients (Go's, for one) check that each response ends on a
 // row boundary, as production's do.
 constexpr size_t kResponseBytes = 1 << 20;
-// SampleRowKeys reports a key about every this many bytes of data.
-constexpr uint64_t kSampleIntervalBytes = 4 << 20;
 
 // The table a data request names; it must name one.
 Result<std::string> TableOf(const std::string& table_name, const std::string& authorized_view) {
@@ -156,26 +153,28 @@ v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
   return flags;
 }
 
-// The request's filter, compiled; nullptr when the request sets none.
-Result<std::unique_ptr<RowFilter>> CompileIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
-  if (!set) return std::unique_ptr<RowFilter>();
+// The request's filter, checked against Bigtable's size limit and
+// converted; nullopt when the request sets none.
+Result<std::optional<Filter>> FilterIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
+  if (!set) return std::optional<Filter>();
   if (const size_t bytes = filter.ByteSizeLong(); bytes > kMaxFilterBytes) {
     return Status::InvalidArgument(fmt::format("{}: the filter is {} bytes; Bigtable allows at most {} bytes",
                                                field, bytes, kMaxFilterBytes));
   }
   LBT_ASSIGN_OR_RETURN(Filter parsed, proto::FromProto(filter, field));
-  return CompileFilter(parsed);
+  return std::optional<Filter>(std::move(parsed));
 }
 
-Result<ReadOptions> ReadOptionsOf(const v2::ReadRowsRequest& request) {
-  ReadOptions options;
-  LBT_ASSIGN_OR_RETURN(options.rows, proto::FromProto(request.rows(), "rows"));
+Result<ReadRequest> ReadRequestOf(const v2::ReadRowsRequest& request) {
+  ReadRequest read;
+  LBT_ASSIGN_OR_RETURN(read.rows, proto::FromProto(request.rows(), "rows"));
   if (request.rows_limit() < 0) {
     return Status::InvalidArgument(fmt::format("rows_limit: must not be negative, got {}", request.rows_limit()));
   }
-  options.rows_limit = request.rows_limit();
-  options.reversed = request.reversed();
-  return options;
+  read.rows_limit = request.rows_limit();
+  read.reversed = request.reversed();
+  LBT_ASSIGN_OR_RETURN(read.filter, FilterIfSet(request.has_filter(), request.filter(), "filter"));
+  return read;
 }
 
 }  // namespace
@@ -189,31 +188,29 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
   if (!request->materialized_view_name().empty()) {
     return ToGrpcStatus(Status::InvalidArgument("materialized_view_name: lbt has no materialized views"));
   }
-  Result<ReadOptions> options = ReadOptionsOf(*request);
-  if (!options.ok()) return ToGrpcStatus(options.status());
-  Result<std::unique_ptr<RowFilter>> filter = CompileIfSet(request->has_filter(), request->filter(), "filter");
-  if (!filter.ok()) return ToGrpcStatus(filter.status());
-  options->filter = filter->get();
+  Result<ReadRequest> read = ReadRequestOf(*request);
+  if (!read.ok()) return ToGrpcStatus(read.status());
   // Long scans renew their snapshot, and stop once the client cancels or
   // the deadline passes, also while the filter skips every row.
-  options->max_snapshot_age = kReadSnapshotAge;
-  options->interrupted = [context] { return context->IsCancelled(); };
-  Result<std::unique_ptr<RowReader>> reader = db_->NewReader(*table, *options);
-  if (!reader.ok()) return ToGrpcStatus(reader.status());
+  read->max_snapshot_age = kReadSnapshotAge;
+  read->interrupted = [context] { return context->IsCancelled(); };
+  Result<std::unique_ptr<RowStream>> rows = bigtable_->ReadRows(*table, *read);
+  if (!rows.ok()) return ToGrpcStatus(rows.status());
+  RowStream& stream = **rows;
 
-  ChunkWriter chunks(writer, context, stalls_, [&] { (*reader)->ReleaseSnapshot(); });
+  ChunkWriter chunks(writer, context, stalls_, [&] { stream.ReleaseSnapshot(); });
   Row row;
-  while ((*reader)->Next(&row)) {
+  while (stream.Next(&row)) {
     if (context->IsCancelled() || !chunks.AddRow(row)) {
       return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the read");
     }
   }
-  if (!(*reader)->status().ok()) return ToGrpcStatus((*reader)->status());
+  if (!stream.status().ok()) return ToGrpcStatus(stream.status());
   v2::RequestStats stats;
   const bool full = request->request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL;
-  if (full) stats = FullStats((*reader)->stats(), std::chrono::steady_clock::now() - started);
+  if (full) stats = FullStats(stream.stats(), std::chrono::steady_clock::now() - started);
   const bool report_scanned = ClientFeatures(*context).last_scanned_row_responses();
-  chunks.Finish(full ? &stats : nullptr, report_scanned ? (*reader)->skipped_tail_key() : std::string());
+  chunks.Finish(full ? &stats : nullptr, report_scanned ? stream.LastScannedKey() : std::string());
   return grpc::Status::OK;
 }
 
@@ -231,7 +228,7 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::
     if (!converted.ok()) return ToGrpcStatus(converted.status());
     range = converted->row_ranges.front();
   }
-  Result<std::vector<KeySample>> samples = db_->SampleRowKeys(*table, kSampleIntervalBytes, range);
+  Result<std::vector<KeySample>> samples = bigtable_->SampleRowKeys(*table, range);
   if (!samples.ok()) return ToGrpcStatus(samples.status());
   for (const KeySample& sample : *samples) {
     v2::SampleRowKeysResponse response;
@@ -250,13 +247,13 @@ grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowReq
   if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
   Result<std::vector<Mutation>> mutations = proto::FromProto(request->mutations(), "mutations");
   if (!mutations.ok()) return ToGrpcStatus(mutations.status());
-  return ToGrpcStatus(db_->MutateRow(*table, request->row_key(), *mutations));
+  return ToGrpcStatus(bigtable_->MutateRow(*table, request->row_key(), *mutations));
 }
 
 namespace {
 
 // Converts the entries; an entry that does not convert gets its own status
-// and an empty mutation list, which MutateRowsEach is never shown.
+// and an empty mutation list, which MutateRows is never shown.
 Status EntriesFromProto(const v2::MutateRowsRequest& request, std::vector<RowMutation>* rows,
                         std::vector<Status>* invalid) {
   if (request.entries().empty()) return Status::InvalidArgument("entries: at least one entry is required");
@@ -296,7 +293,7 @@ grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::Mut
     valid.push_back(std::move(rows[i]));
     index_of.push_back(i);
   }
-  Result<std::vector<Status>> applied = db_->MutateRowsEach(*table, valid);
+  Result<std::vector<Status>> applied = bigtable_->MutateRows(*table, valid);
   if (!applied.ok()) return ToGrpcStatus(applied.status());
   for (size_t j = 0; j < index_of.size(); ++j) statuses[index_of[j]] = (*applied)[j];
 
@@ -335,10 +332,10 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
     if (!converted.ok()) return ToGrpcStatus(converted.status());
     *out = std::move(converted).value();
   }
-  Result<std::unique_ptr<RowFilter>> predicate =
-      CompileIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter");
+  Result<std::optional<Filter>> predicate =
+      FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter");
   if (!predicate.ok()) return ToGrpcStatus(predicate.status());
-  Result<bool> matched = db_->CheckAndMutateRow(*table, request->row_key(), predicate->get(), on_true, on_false);
+  Result<bool> matched = bigtable_->CheckAndMutateRow(*table, request->row_key(), *predicate, on_true, on_false);
   if (!matched.ok()) return ToGrpcStatus(matched.status());
   response->set_predicate_matched(*matched);
   return grpc::Status::OK;
@@ -367,7 +364,7 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
     if (!rule.ok()) return ToGrpcStatus(rule.status());
     rules.push_back(std::move(rule).value());
   }
-  Result<Row> row = db_->ReadModifyWriteRow(*table, request->row_key(), rules);
+  Result<Row> row = bigtable_->ReadModifyWriteRow(*table, request->row_key(), rules);
   if (!row.ok()) return ToGrpcStatus(row.status());
   *response->mutable_row() = proto::ToProto(*row);
   return grpc::Status::OK;
@@ -383,7 +380,7 @@ grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQu
   if (request->query().empty()) return ToGrpcStatus(Status::InvalidArgument("query: must not be empty"));
   Result<sql::ParamTypes> types = ParamTypesFromProto(request->param_types());
   if (!types.ok()) return ToGrpcStatus(types.status());
-  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&queries_, request->query(), *types);
+  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(bigtable_, request->query(), *types);
   if (!query.ok()) return ToGrpcStatus(query.status());
   *response->mutable_metadata() = proto::ToProto((*query)->columns());
   response->set_prepared_query(EncodePreparedQuery(*request));
@@ -482,7 +479,7 @@ grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::E
   if (!run.ok()) return ToGrpcStatus(run.status());
   Result<int64_t> skip = request->resume_token().empty() ? 0 : RowsBeforeResumeToken(request->resume_token());
   if (!skip.ok()) return ToGrpcStatus(skip.status());
-  CallBigtable call_tables(&queries_, context);
+  CallBigtable call_tables(bigtable_, context);
   Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&call_tables, run->text, run->types);
   if (!query.ok()) return ToGrpcStatus(query.status());
   v2::ExecuteQueryResponse response;

@@ -1,16 +1,17 @@
-// google.bigtable.v2.Bigtable over an lbt Database: thin handlers that
-// convert requests with proto/convert.h, call the engine, and convert the
-// results back. Every project and instance name maps to the one database;
-// a table is named by the last segment of its resource name.
+// google.bigtable.v2.Bigtable over the Bigtable interface (api/bigtable.h):
+// thin handlers that convert requests with proto/convert.h, call the
+// interface, and convert the results back. Every project and instance name
+// maps to the one Bigtable served; a table is named by the last segment of
+// its resource name.
 //
 // Threading: gRPC calls the handlers from many threads at once; the
-// Database serializes writes and gives each read its own snapshot.
+// Bigtable served must allow that (the local engine serializes writes and
+// gives each read its own snapshot).
 
 #ifndef LBT_SERVER_DATA_SERVICE_H_
 #define LBT_SERVER_DATA_SERVICE_H_
 
-#include "engine/database.h"
-#include "engine/local_bigtable.h"
+#include "api/bigtable.h"
 #include "server/rpc_gate.h"
 #include "server/stall_watch.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
@@ -21,11 +22,12 @@ namespace v2 = ::google::bigtable::v2;
 
 class DataService final : public v2::Bigtable::Service {
  public:
-  // `db`, `gate` and `stalls` are not owned and must outlive the service.
-  // Every RPC passes through `gate`; every response a stream sends, through
-  // `stalls` (nullptr: a client may take as long as it likes to read).
-  DataService(Database* db, RpcGate* gate, StallWatch* stalls = nullptr)
-      : db_(db), gate_(gate), stalls_(stalls), queries_(db) {}
+  // `bigtable`, `gate` and `stalls` are not owned and must outlive the
+  // service. Every RPC passes through `gate`; every response a stream
+  // sends, through `stalls` (nullptr: a client may take as long as it
+  // likes to read).
+  DataService(Bigtable* bigtable, RpcGate* gate, StallWatch* stalls = nullptr)
+      : bigtable_(bigtable), gate_(gate), stalls_(stalls) {}
 
   grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                         grpc::ServerWriter<v2::ReadRowsResponse>* writer) override;
@@ -41,7 +43,7 @@ class DataService final : public v2::Bigtable::Service {
                            v2::PingAndWarmResponse* response) override;
   grpc::Status ReadModifyWriteRow(grpc::ServerContext* context, const v2::ReadModifyWriteRowRequest* request,
                                   v2::ReadModifyWriteRowResponse* response) override;
-  // GoogleSQL (sql/), run over the database.
+  // GoogleSQL (sql/), run over the interface.
   grpc::Status PrepareQuery(grpc::ServerContext* context, const v2::PrepareQueryRequest* request,
                             v2::PrepareQueryResponse* response) override;
   grpc::Status ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
@@ -63,11 +65,9 @@ class DataService final : public v2::Bigtable::Service {
                                     grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>* stream) override;
 
  private:
-  Database* db_;
+  Bigtable* bigtable_;
   RpcGate* gate_;
   StallWatch* stalls_;
-  // The interface sql/ reads through, over db_.
-  LocalBigtable queries_;
 };
 
 }  // namespace lbt::server

@@ -41,7 +41,7 @@ Status ValidateServeOptions(const ServeOptions& options) {
   return Status::OK();
 }
 
-Status Serve(Database* db, const ServeOptions& options,
+Status Serve(Bigtable* bigtable, const ServeOptions& options,
              const std::function<void(const std::string& address)>& listening) {
   LBT_RETURN_IF_ERROR(ValidateServeOptions(options));
   // gRPC would log a failed bind and the like on stderr; lbt reports
@@ -56,8 +56,8 @@ Status Serve(Database* db, const ServeOptions& options,
 
   RpcGate gate;
   StallWatch stalls(options.stall_timeout);
-  DataService data(db, &gate, &stalls);
-  AdminService admin(db, &gate);
+  DataService data(bigtable, &gate, &stalls);
+  AdminService admin(bigtable, &gate);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "engine/database.h"
+#include "api/bigtable.h"
 #include "api/status.h"
 #include "server/request_limits.h"
 
@@ -34,14 +34,14 @@ bool IsLoopbackHost(const std::string& host);
 // remote clients are allowed.
 Status ValidateServeOptions(const ServeOptions& options);
 
-// Serves `db` until SIGINT or SIGTERM arrives, then stops accepting, lets
+// Serves `bigtable` until SIGINT or SIGTERM arrives, then stops accepting, lets
 // in-flight RPCs finish (for at most options.drain) and returns OK. Once
 // listening, calls `listening` with the address actually bound
 // ("127.0.0.1:8086"). Returns an error, having served nothing, when the
 // address is refused or cannot be bound.
 // REQUIRES: called from the main thread, before any other thread starts
 // (it blocks SIGINT and SIGTERM for the threads gRPC creates).
-Status Serve(Database* db, const ServeOptions& options,
+Status Serve(Bigtable* bigtable, const ServeOptions& options,
              const std::function<void(const std::string& address)>& listening);
 
 }  // namespace lbt::server

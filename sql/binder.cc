@@ -99,7 +99,11 @@ class Binder {
     if (q_->unpack) {
       LBT_RETURN_IF_ERROR(UnpackColumns(*s.from.unpack, &chosen));
     }
-    for (const auto& [name, f] : table_.families) {
+    // The family columns come in creation order, the order a row's cells
+    // come in (production documents no order for them; see README).
+    for (const FamilySpec* family : table_.FamiliesInCreationOrder()) {
+      const std::string& name = family->name;
+      const FamilySpec& f = *family;
       if (q_->unpack && !chosen.count(name)) continue;
       BoundFamily b;
       b.name = name;

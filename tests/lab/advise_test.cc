@@ -212,7 +212,7 @@ TEST_F(AdviseTest, ATimeSeriesKeptAsVersionsIsFound) {
 }
 
 TEST_F(AdviseTest, HourlyBucketsOfAnAggregateCounterAreNotATimeSeriesOfVersions) {
-  ASSERT_OK(bigtable_->CreateTable("views", {{"count", GcRule::Never(), ValueType::kIntSum}}, {}));
+  ASSERT_OK(bigtable_->CreateTable("views", {{"count", GcRule::Never(), ValueType::kIntSum}}, {}, false));
   for (int page = 0; page < 5; ++page) {
     for (int hour = 0; hour < 48; ++hour) {
       ASSERT_OK(bigtable_->MutateRow("views", "page#" + std::to_string(page),

@@ -29,7 +29,7 @@ class LabTest : public ::testing::Test {
   void Create(const std::string& table, const std::vector<std::string>& families) {
     std::vector<FamilySpec> specs;
     for (const std::string& f : families) specs.push_back({f, GcRule::Never(), ValueType::kBytes});
-    ASSERT_OK(bigtable_->CreateTable(table, specs, {}));
+    ASSERT_OK(bigtable_->CreateTable(table, specs, {}, false));
   }
 
   void Put(const std::string& table, const std::string& row, const std::string& family, const std::string& qualifier,

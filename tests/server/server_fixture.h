@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/database.h"
+#include "engine/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"
@@ -49,8 +51,9 @@ class ServerTest : public ::testing::Test {
     auto db = Database::Open(dir_.Sub("db"));
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
-    data_ = std::make_unique<server::DataService>(db_.get(), &gate_);
-    admin_service_ = std::make_unique<server::AdminService>(db_.get(), &gate_);
+    local_ = std::make_unique<LocalBigtable>(db_.get());
+    data_ = std::make_unique<server::DataService>(local_.get(), &gate_);
+    admin_service_ = std::make_unique<server::AdminService>(local_.get(), &gate_);
     grpc::ServerBuilder builder;
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
@@ -70,6 +73,7 @@ class ServerTest : public ::testing::Test {
     admin_service_.reset();
     bigtable_.reset();
     admin_.reset();
+    local_.reset();
     db_.reset();
   }
 
@@ -133,6 +137,7 @@ class ServerTest : public ::testing::Test {
 
   TempDir dir_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<LocalBigtable> local_;  // the interface the services run on, over db_
   server::RpcGate gate_;
   std::unique_ptr<server::DataService> data_;
   std::unique_ptr<server::AdminService> admin_service_;

@@ -21,7 +21,7 @@ class CompletionTest : public ::testing::Test {
                                          std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{}));
     ASSERT_OK(session_->bigtable()->CreateTable("metrics", {{"cf", GcRule::Never(), ValueType::kBytes},
                                              {"stats", GcRule::Never(), ValueType::kBytes}},
-                                                {}));
+                                                {}, false));
   }
 
   std::vector<std::string> Complete(const std::string& line) {

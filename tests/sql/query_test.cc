@@ -25,7 +25,7 @@ class QueryTest : public ::testing::Test {
                                      {{"stats_summary", GcRule::Never(), ValueType::kBytes},
                                       {"cell", GcRule::MaxVersions(3), ValueType::kBytes},
                                       {"clicks", GcRule::Never(), ValueType::kIntSum}},
-                                     {}));
+                                     {}, false));
     Put("phone#4c410523#20190501", "stats_summary", "os_build", "PQ2A.190405.003", 1000);
     Put("phone#4c410523#20190501", "cell", "data_plan", "true", 1000);
     Put("phone#4c410523#20190501", "cell", "data_plan", "false", 2000);
@@ -77,6 +77,18 @@ class QueryTest : public ::testing::Test {
 };
 
 using Lines = std::vector<std::string>;
+
+// SELECT *'s family columns come in creation order, the order a row's
+// cells come in. Production documents no order for them (its ProtoSchema
+// is "an ordered list"); the README says so.
+TEST_F(QueryTest, SelectStarListsFamiliesInCreationOrder) {
+  Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), "SELECT * FROM mobile", {});
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  std::vector<std::string> names;
+  for (const ResultColumn& c : (*q)->columns()) names.push_back(c.name);
+  // Created stats_summary, cell, clicks: not their name order.
+  EXPECT_EQ(names, (std::vector<std::string>{"_key", "stats_summary", "cell", "clicks"}));
+}
 
 TEST_F(QueryTest, FamiliesAreMapsOfLatestValues) {
   EXPECT_EQ(Rows("SELECT _key, cell['data_plan'], stats_summary['os_build'] FROM mobile WHERE _key = 'phone#4c410523#20190501'"),
@@ -287,7 +299,7 @@ TEST_F(QueryTest, TextColumnsCastToNumbersAsStringsDo) {
                                           "+5", "0x1F", "inf", "-inf", "nan", "0.1", "123456789012345.6",
                                           "1234567890123456.7", "9223372036854775807", "9223372036854775808",
                                           "-9223372036854775808", "abc", "", "-", ".", "1.2.3", "\xff"};
-  ASSERT_OK(bigtable_->CreateTable("text", {{"m", GcRule::Never(), ValueType::kBytes}}, {}));
+  ASSERT_OK(bigtable_->CreateTable("text", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
   for (size_t i = 0; i < texts.size(); ++i) {
     ASSERT_OK(bigtable_->MutateRow("text", fmt::format("r{:02d}", i), {Mutation::SetCell("m", "v", texts[i], 1000)}));
   }
