@@ -457,14 +457,14 @@ if [ "$with_cbt" = 1 ]; then row "5. emulator RSS holding the table" "$((emulato
 # qualifier and value of each cell).
 for set in timeorder sorted; do
   size=$(stat -c %s "$work/db-$set/data.mdb")
-  row "6. database size after import ($set)" "$((size / 1048576)) MiB" "$(ratio "$size" "$raw_bytes")x raw key+value bytes" \
+  row "6. database size after import ($set)" "$((size / 1048576)) MiB" "$(ratio "$size" "$raw_bytes")x raw cell bytes" \
     "$([ "$set" = timeorder ] && echo "target <= 1.6x")"
 done
 floor_size=$(value raw_db_bytes "$work/raw-timeorder.txt")
-row "6. the naive floor's size (time order)" "$((floor_size / 1048576)) MiB" "$(ratio "$floor_size" "$raw_bytes")x raw key+value bytes" ""
+row "6. the naive floor's size (time order)" "$((floor_size / 1048576)) MiB" "$(ratio "$floor_size" "$raw_bytes")x raw cell bytes" ""
 "$lbt" --db "$db" compact >/dev/null
 size_compact=$(stat -c %s "$db/data.mdb")
-row "6. database size after compact" "$((size_compact / 1048576)) MiB" "$(ratio "$size_compact" "$raw_bytes")x raw key+value bytes" ""
+row "6. database size after compact" "$((size_compact / 1048576)) MiB" "$(ratio "$size_compact" "$raw_bytes")x raw cell bytes" ""
 
 if [ "$with_cbt" = 1 ]; then
   [ -n "${LBT_EMULATOR_PID:-}" ] && kill "$LBT_EMULATOR_PID" 2>/dev/null && LBT_EMULATOR_PID=""
