@@ -355,7 +355,7 @@ int Sql(const std::string& dir, const std::string& table) {
   int64_t cells = 0, rows = 0, prefix_rows = 0;
   double scan = TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows);
   for (int i = 1; i < kSqlRuns; ++i) scan = std::min(scan, TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows));
-  lbt::LocalBigtable bigtable(db.get());
+  lbt::Database& bigtable = *db;
   lbt::sql::QueryStats count_stats, sum_stats, prefix_stats;
   const double count = TimeQuery(&bigtable, "SELECT COUNT(*) FROM " + table, &count_stats);
   const double sum = TimeQuery(

@@ -706,12 +706,15 @@ std::vector<CommandSpec> CbtCommands() {
        "  With filter=, only rows the filter leaves a cell count (see 'help read').\n\n"
        "  Example: count mobile-time-series prefix=phone#", Count, {1, 3, "a table, then prefix= and filter="}, {"prefix", "filter"}),
       CbtCommand("createfamily", "createfamily <table> <family>[:<gcpolicy>[:<type>]]", "Create a column family",
+       "  A row's cells come family by family in creation order: a new family\n"
+       "  comes after the table's others (a family created again, too).\n\n"
        "  Example: createfamily mobile-time-series stats_summary:maxversions=1", CreateFamily, {2, 2, "a table and a family"}),
       CbtCommand("createtable", "createtable <table> [families=<family>:<gcpolicy>:<type>,...] [splits=<row>,...]",
        "Create a table",
        "  families  Column families with optional GC policies (see setgcpolicy) and\n"
        "            value types (intsum, intmin, intmax).\n"
-       "  splits    Accepted for compatibility; a local table has no tablets.\n\n"
+       "  splits    Accepted for compatibility; a local table has no tablets.\n"
+       "  The families are created in the order listed: a row's cells come in it.\n\n"
        "  Example: createtable mobile-time-series \"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",
        CreateTable, {1, 3, "a table, then families= and splits="}, {"families", "splits"}),
       CbtCommand("deleteallrows", "deleteallrows <table>", "Delete all rows", "  Example: deleteallrows mobile-time-series",
@@ -773,7 +776,9 @@ std::vector<CommandSpec> CbtCommands() {
        "  include-stats=full                Print what the read looked at and returned\n\n"
        "  Example: lookup mobile-time-series phone#4c410523#20190501 columns=stats_summary:os_build,os_name "
        "cells-per-column=1\n"
-       "  Example: lookup mobile-time-series $'\\x41\\x42'",
+       "  Example: lookup mobile-time-series $'\\x41\\x42'\n\n"
+       "  Text output lists the families by name, as cbt does; filters count cells\n"
+       "  in storage order (families in creation order, as --format=json shows).",
        Lookup, {2, kMany, "a table and a row"}, {"columns", "cells-per-column", "keys-only", "include-stats", "filter", "app-profile", "format-file",
                 "authorized-view"}),
       CbtCommand("ls", "ls [table]", "List tables, or a table's column families",
@@ -801,7 +806,9 @@ std::vector<CommandSpec> CbtCommands() {
        "    read mobile-time-series prefix=phone columns=stats_summary:os_build,os_name count=10\n"
        "    read mobile-time-series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"
        "    read mobile-time-series regex=\"phone.*\" cells-per-column=1\n\n"
-       "  A regex without start, end, prefix or count reads the whole table.",
+       "  A regex without start, end, prefix or count reads the whole table.\n\n"
+       "  Text output lists a row's families by name, as cbt does; filters count\n"
+       "  cells in storage order (families in creation order, as --format=json shows).",
        Read, {1, kMany, "a table"}, {"start", "end", "prefix", "regex", "columns", "count", "cells-per-column", "reversed", "keys-only",
               "include-stats", "filter", "app-profile", "format-file", "authorized-view"}),
       CbtCommand("set", "set <table> <row> <family>:<column>=<value>[@<timestamp>] ...", "Set value of a cell (write)",

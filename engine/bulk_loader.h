@@ -1,7 +1,7 @@
 // BulkLoader: loads many rows into one table, in whatever order they
 // arrive, at close to the storage's own speed.
 //
-//   ASSIGN loader = db->NewBulkLoader("t", options);
+//   ASSIGN loader = db->NewBulkLoad("t", options);
 //   for (each row) {
 //     Status s = loader->Add(row);   // checks the row; writes nothing yet
 //     if (!s.ok()) ...               // this row refused (see Add)

@@ -24,6 +24,7 @@
 #include "engine/row_reader.h"
 #include "engine/row_writer.h"
 #include "engine/upgrade.h"
+#include "filter/row_filter.h"
 #include "engine/stores.h"
 
 namespace lbt {
@@ -410,30 +411,64 @@ Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::strin
   return spec;
 }
 
+namespace {
+
+// How long an open waits for other processes to close a database that it
+// must upgrade (another lbt may be upgrading it at that very moment).
+constexpr auto kUpgradeLockWait = std::chrono::seconds(5);
+
+// Takes `fd`'s lock alone, waiting up to kUpgradeLockWait.
+bool LockAlone(int fd) {
+  const auto give_up = std::chrono::steady_clock::now() + kUpgradeLockWait;
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (std::chrono::steady_clock::now() >= give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+}  // namespace
+
 Status Database::Upgrade() {
   if (options_.read_only) {
     return Status::FailedPrecondition(fmt::format(
-        "the database in '{}' has format version {}, which this lbt reads once it is upgraded to format {}: "
-        "open it once without --read-only to upgrade it",
-        dir_, stored_format_, kFormatVersion));
+        "the database in '{}' has format version {}; this lbt reads format {}, and upgrades a database when it "
+        "opens it for writing: open it once without --read-only, as a user who can write to '{}'",
+        dir_, stored_format_, kFormatVersion, dir_));
   }
-  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    return Status::FailedPrecondition(fmt::format(
+  // Nothing may have the old file mapped while the new one replaces it,
+  // and this handle's own shared lock would keep it from being alone.
+  stores_ = NewStores();
+  spare_reads_.clear();
+  env_.reset();
+  Status s;
+  if (lock_fd_ < 0 || (::flock(lock_fd_, LOCK_UN), !LockAlone(lock_fd_))) {
+    s = Status::FailedPrecondition(fmt::format(
         "the database in '{}' has format version {} and needs an upgrade to format {}, which needs it alone: "
         "another process has it open; close that process and open the database again",
         dir_, stored_format_, kFormatVersion));
   }
-  // Nothing may have the old file mapped while the new one replaces it.
-  stores_ = NewStores();
-  spare_reads_.clear();
-  env_.reset();
-  UpgradeOptions upgrade;
-  upgrade.note = options_.note;
-  upgrade.progress = options_.progress;
-  Status s = UpgradeDatabase(dir_, stored_format_, upgrade);
   LmdbOptions lmdb;
   lmdb.initial_map_bytes = options_.initial_map_bytes;
   lmdb.sync = options_.sync;
+  if (s.ok()) {
+    // Another process may have upgraded it while this one waited.
+    Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
+    if (env.ok()) {
+      env_ = std::move(env).value();
+      s = Initialize();
+      env_.reset();
+      stores_ = NewStores();
+    } else {
+      s = env.status();
+    }
+  }
+  if (s.ok() && stored_format_ < kFormatVersion) {
+    UpgradeOptions upgrade;
+    upgrade.note = options_.note;
+    upgrade.progress = options_.progress;
+    s = UpgradeDatabase(dir_, stored_format_, upgrade);
+  }
   Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
   if (env.ok()) {
     env_ = std::move(env).value();
@@ -442,7 +477,7 @@ Status Database::Upgrade() {
   } else if (s.ok()) {
     s = env.status();
   }
-  ::flock(lock_fd_, LOCK_SH);
+  if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_SH);
   return s;
 }
 
@@ -488,7 +523,11 @@ Result<CompactStats> Database::Compact() {
   return stats;
 }
 
-Status Database::Sync() {
+std::string Database::Describe() const { return fmt::format("database '{}'", dir_); }
+
+Status Database::WaitForReplication(std::string_view table) { return GetTable(table).status(); }
+
+Status Database::Flush() {
   if (options_.sync || options_.read_only) return Status::OK();
   return LmdbStatus(mdb_env_sync(env_->raw(), 1), "flushing the database to disk");
 }
@@ -515,7 +554,7 @@ FamilySpec Stored(FamilySpec family) {
 }  // namespace
 
 Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                             bool deletion_protection) {
+                             const std::vector<std::string>&, bool deletion_protection) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   LBT_RETURN_IF_ERROR(ValidateFamilies(families));
   return Update([&](Txn* txn) -> Status {
@@ -532,7 +571,7 @@ Status Database::CreateTable(std::string_view table, const std::vector<FamilySpe
   });
 }
 
-Status Database::DropTable(std::string_view table) {
+Status Database::DeleteTable(std::string_view table) {
   TableId id = 0;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
@@ -562,7 +601,7 @@ Result<std::vector<std::string>> Database::ListTables() {
   return read_catalog_->TableNames();
 }
 
-Result<TableSpec> Database::DescribeTable(std::string_view table) {
+Result<TableSpec> Database::GetTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, false));
   return *spec;
@@ -633,7 +672,7 @@ Status Database::CreateFamily(std::string_view table, const FamilySpec& family) 
   return ModifyFamilies(table, {FamilyChange::Create(family)});
 }
 
-Status Database::DropFamily(std::string_view table, std::string_view family) {
+Status Database::DeleteFamily(std::string_view table, std::string_view family) {
   return ModifyFamilies(table, {FamilyChange::Drop(std::string(family))});
 }
 
@@ -683,7 +722,7 @@ Status Database::MutateRow(std::string_view table, std::string_view row_key,
   });
 }
 
-Result<std::vector<Status>> Database::MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows) {
+Result<std::vector<Status>> Database::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
   std::vector<Status> statuses(rows.size());
   std::vector<bool> failed(rows.size(), false);
   // A row that fails while being applied (over the row size limit, say)
@@ -837,9 +876,14 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
 }
 
 Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                         const RowFilter* predicate,
+                                         const std::optional<Filter>& predicate_filter,
                                          const std::vector<Mutation>& true_mutations,
                                          const std::vector<Mutation>& false_mutations) {
+  std::unique_ptr<RowFilter> compiled;
+  if (predicate_filter) {
+    LBT_ASSIGN_OR_RETURN(compiled, CompileFilter(*predicate_filter, "predicate_filter"));
+  }
+  const RowFilter* predicate = compiled.get();
   bool matched = false;
   LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool*) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
@@ -895,6 +939,72 @@ Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
   }
   LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), options, NowMicros()));
   return std::unique_ptr<RowReader>(new RowReader(env_.get(), std::move(txn), std::move(cursor), options));
+}
+
+namespace {
+
+// A RowReader with the compiled filter it reads through.
+class FilteredRowStream final : public RowStream {
+ public:
+  FilteredRowStream(std::unique_ptr<RowFilter> filter, std::unique_ptr<RowReader> reader)
+      : filter_(std::move(filter)), reader_(std::move(reader)) {}
+
+  bool Next(Row* row) override { return reader_->Next(row); }
+  Status status() const override { return reader_->status(); }
+  ReadStats stats() const override { return reader_->stats(); }
+  void ReleaseSnapshot() override { reader_->ReleaseSnapshot(); }
+  std::string LastScannedKey() const override { return reader_->skipped_tail_key(); }
+
+ private:
+  // Declared first so that it outlives the reader that points to it.
+  std::unique_ptr<RowFilter> filter_;
+  std::unique_ptr<RowReader> reader_;
+};
+
+// The engine's options for `request`, reading through `filter`.
+ReadOptions OptionsFor(const ReadRequest& request, const RowFilter* filter) {
+  ReadOptions options;
+  options.rows = request.rows;
+  options.reversed = request.reversed;
+  options.rows_limit = request.rows_limit;
+  options.cells_per_column_limit = request.cells_per_column_limit;
+  options.columns = request.columns;
+  options.filter = filter;
+  options.max_snapshot_age = request.max_snapshot_age;
+  options.interrupted = request.interrupted;
+  return options;
+}
+
+Result<std::unique_ptr<RowFilter>> CompileIfSet(const std::optional<Filter>& filter) {
+  if (!filter) return std::unique_ptr<RowFilter>();
+  return CompileFilter(*filter);
+}
+
+// SampleRowKeys reports a key about every this many bytes of data, as
+// lbt serve answers it.
+constexpr uint64_t kSampleIntervalBytes = 4 << 20;
+
+}  // namespace
+
+Result<std::unique_ptr<RowStream>> Database::ReadRows(std::string_view table, const ReadRequest& request) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileIfSet(request.filter));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, NewReader(table, OptionsFor(request, filter.get())));
+  return std::unique_ptr<RowStream>(std::make_unique<FilteredRowStream>(std::move(filter), std::move(reader)));
+}
+
+Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view table,
+                                                             const std::vector<std::string>& keys,
+                                                             const ReadRequest& request) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileIfSet(request.filter));
+  ReadOptions options;
+  options.cells_per_column_limit = request.cells_per_column_limit;
+  options.columns = request.columns;
+  options.filter = filter.get();
+  return LookupRows(table, keys, options);
+}
+
+Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, const RowRange& range) {
+  return SampleRowKeys(table, kSampleIntervalBytes, range);
 }
 
 Result<std::unique_ptr<Txn>> Database::TakeSpareRead() {
@@ -969,12 +1079,12 @@ Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view ta
   return results;
 }
 
-Result<std::unique_ptr<BulkLoader>> Database::NewBulkLoader(std::string_view table, const BulkLoadOptions& options) {
+Result<std::unique_ptr<BulkLoad>> Database::NewBulkLoad(std::string_view table, const BulkLoadOptions& options) {
   if (options_.read_only) return Status::FailedPrecondition("the database is open read-only");
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
   std::string temp_dir = options.temp_dir.empty() ? dir_ : options.temp_dir;
-  return std::unique_ptr<BulkLoader>(new BulkLoader(this, *spec, options, std::move(temp_dir), NowMicros()));
+  return std::unique_ptr<BulkLoad>(new BulkLoader(this, *spec, options, std::move(temp_dir), NowMicros()));
 }
 
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {

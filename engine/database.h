@@ -1,6 +1,8 @@
 // Database: one lbt database directory, i.e. one LMDB environment, which
 // plays the part of a Bigtable instance. It owns the schema and the data of
-// all its tables.
+// all its tables, and implements the Bigtable interface (api/bigtable.h)
+// and the local maintenance one in their vocabulary; the methods below
+// them are the engine's own (compiled filters, a SampleRowKeys interval).
 //
 // Every write runs in one LMDB write transaction: a row's mutations apply
 // all or nothing, and a failed call changes nothing. Several processes may
@@ -91,96 +93,117 @@ struct DatabaseOptions {
   std::function<void(const std::string& line)> progress;
 };
 
-class Database {
+class Database final : public Bigtable, public LocalMaintenance {
  public:
   // Opens the database in `dir`. Refuses a directory that holds something
   // else than an lbt database, and a database of a newer format version.
   static Result<std::unique_ptr<Database>> Open(const std::string& dir,
                                                 const DatabaseOptions& options = {});
-  ~Database();
+  ~Database() override;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  const std::string& dir() const { return dir_; }
-  bool read_only() const;
+  // ---- the place ----
+
+  std::string Describe() const override;
+  std::string PromptName() const override { return "lbt"; }
+  bool Exists() override { return true; }
+  // Flushes committed writes to disk; a no-op unless opened with sync off.
+  Status Flush() override;
+  // The current time in microseconds, truncated to milliseconds.
+  int64_t NowMicros() const override;
+  LocalMaintenance* local() override { return this; }
+  const std::string& dir() const override { return dir_; }
+  bool read_only() const override;
+  bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
 
   // ---- schema ----
 
-  // Creates a table with the given families (possibly none), and with
-  // deletion protection on when asked, in one transaction.
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {},
-                     bool deletion_protection = false);
+  // Creates a table with the given families (possibly none; their ids in
+  // the order given), and with deletion protection on when asked, in one
+  // transaction. `splits` are ignored: a database has no tablets.
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                     const std::vector<std::string>& splits, bool deletion_protection) override;
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {}) {
+    return CreateTable(table, families, {}, false);
+  }
   // Deletes a table with all its data.
-  Status DropTable(std::string_view table);
+  Status DeleteTable(std::string_view table) override;
   // Table names in byte order.
-  Result<std::vector<std::string>> ListTables();
-  Result<TableSpec> DescribeTable(std::string_view table);
+  Result<std::vector<std::string>> ListTables() override;
+  Result<TableSpec> GetTable(std::string_view table) override;
   // Applies `changes` in order, in one transaction: all of them, or none
   // when one is refused (its family exists or not as it must, its rule or
   // type change is invalid, or it drops a family of a protected table).
   // CreateFamily, DropFamily, SetGcRule and SetValueType are one change each.
-  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes);
-  Status CreateFamily(std::string_view table, const FamilySpec& family);
+  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
+  Status CreateFamily(std::string_view table, const FamilySpec& family) override;
   // Deletes a family with all its cells.
-  Status DropFamily(std::string_view table, std::string_view family);
+  Status DeleteFamily(std::string_view table, std::string_view family) override;
   // Changes a family's GC rule; cells it makes eligible stop being visible
   // at once and are removed by the next write to their column or by
   // CollectGarbage.
-  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule);
+  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
   // Changes a family's value type between bytes and string; a change to or
   // from an aggregate type is InvalidArgument (see CheckValueTypeChange).
   // Cells are kept as they are: the type says how to read them.
-  Status SetValueType(std::string_view table, std::string_view family, ValueType type);
+  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
 
   // Disables or enables a table (HBase's disable/enable). A disabled
   // table keeps its schema and data but refuses reads and writes.
-  Status SetTableEnabled(std::string_view table, bool enabled);
+  Status SetTableEnabled(std::string_view table, bool enabled) override;
   // Turns Bigtable's deletion protection on or off. While it is on,
   // DropTable and DropFamily refuse with FailedPrecondition.
-  Status SetDeletionProtection(std::string_view table, bool enabled);
+  Status SetDeletionProtection(std::string_view table, bool enabled) override;
+  // One copy is always caught up.
+  Status WaitForReplication(std::string_view table) override;
 
   // ---- writes ----
 
   // Applies `mutations` to one row, in order, atomically.
   Status MutateRow(std::string_view table, std::string_view row_key,
-                   const std::vector<Mutation>& mutations);
+                   const std::vector<Mutation>& mutations) override;
   // Applies each row's mutations atomically but independently of the
   // others, as Bigtable's MutateRows does: a row that fails leaves the rest
   // applied. Returns one status per row, in order. The call's own error
   // (no such table) means nothing was applied.
-  Result<std::vector<Status>> MutateRowsEach(std::string_view table, const std::vector<RowMutation>& rows);
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override;
   // Appends to or increments the latest cell of each rule's column, writing
   // the result as a new cell at max(now, latest timestamp). Rules apply in
   // order, so two on one column compound. Returns each changed column's
   // final cell, in storage order.
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules);
+                                 const std::vector<ReadModifyWriteRule>& rules) override;
   // Reads the row; if `predicate` leaves any cell (predicate nullptr: if the
   // row has any cell) applies `true_mutations`, else `false_mutations`, in
   // the same transaction. Returns whether the predicate matched.
   Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const RowFilter* predicate,
+                                 const std::optional<Filter>& predicate,
                                  const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations);
+                                 const std::vector<Mutation>& false_mutations) override;
   // Deletes every row whose key starts with `prefix` ("" = every row).
-  Status DropRowRange(std::string_view table, std::string_view prefix);
+  Status DropRowRange(std::string_view table, std::string_view prefix) override;
   // Physically removes every cell the table's GC rules make eligible, in
   // one transaction. `progress`, if set, hears the cells examined so far
   // now and then; returning an error from it stops and rolls back the pass.
   Result<GcStats> CollectGarbage(std::string_view table,
-                                 const std::function<Status(int64_t cells)>& progress = nullptr);
+                                 const std::function<Status(int64_t cells)>& progress = nullptr) override;
 
   // ---- bulk loads ----
 
   // Starts a bulk load of rows in any order into `table` (see
   // engine/bulk_loader.h). Its temporary file goes to options.temp_dir, or
-  // into this database's directory. The loader must be destroyed before
+  // into this database's directory. The load must be destroyed before
   // this Database.
-  Result<std::unique_ptr<BulkLoader>> NewBulkLoader(std::string_view table, const BulkLoadOptions& options = {});
+  Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
+  Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table) { return NewBulkLoad(table, {}); }
 
   // ---- reads ----
 
-  // A streaming reader over a consistent snapshot of the table.
+  // The rows of a read, through the request's filter, compiled here.
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
+  // A streaming reader over a consistent snapshot of the table, through a
+  // filter compiled already.
   Result<std::unique_ptr<RowReader>> NewReader(std::string_view table, const ReadOptions& options);
   // Reads one row; an absent (or fully filtered) row is an empty optional.
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
@@ -195,26 +218,26 @@ class Database {
   // (no ScanDone).
   Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
                                                      const ReadOptions& options = {});
+  // The same with a ReadRequest, whose filter is compiled here.
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override;
   // Counts the rows within `range` that have visible cells.
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range = RowRange::All());
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
+  Result<int64_t> CountRows(std::string_view table) { return CountRows(table, RowRange::All()); }
 
   // Row keys within `range` about `interval_bytes` of data apart, from the
   // stored rows' sizes, then the end marker; offsets count from the start
   // of the range. Reads the table's row index, not its cells.
   Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, uint64_t interval_bytes,
                                                const RowRange& range = RowRange::All());
-
-  // Flushes committed writes to disk; a no-op unless opened with sync off.
-  Status Sync();
+  // A key about every 4 MiB, as lbt serve reports them.
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override;
 
   // Rewrites the data file without free pages (LMDB's compacting copy).
   // Refused while another process has the database open.
   // REQUIRES: no reader of this database is alive and no other thread
   // uses it.
-  Result<CompactStats> Compact();
-
-  // The current time in microseconds, truncated to milliseconds.
-  int64_t NowMicros() const;
+  Result<CompactStats> Compact() override;
 
   // Runs a collection pass over every table (what the background passes
   // of DatabaseOptions::gc_interval run). Returns the cells removed.

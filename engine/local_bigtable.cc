@@ -4,44 +4,14 @@
 
 #include <chrono>
 
-#include "engine/bulk_loader.h"
-#include "engine/row_reader.h"
-#include "filter/row_filter.h"
-
 namespace lbt {
-
-namespace {
-
-// SampleRowKeys reports a key about every this many bytes of data.
-constexpr uint64_t kSampleIntervalBytes = 4 << 20;
-
-// A RowReader with the compiled filter it reads through.
-class LocalRowStream final : public RowStream {
- public:
-  LocalRowStream(std::unique_ptr<RowFilter> filter, std::unique_ptr<RowReader> reader)
-      : filter_(std::move(filter)), reader_(std::move(reader)) {}
-
-  bool Next(Row* row) override { return reader_->Next(row); }
-  Status status() const override { return reader_->status(); }
-  ReadStats stats() const override { return reader_->stats(); }
-  void ReleaseSnapshot() override { reader_->ReleaseSnapshot(); }
-  std::string LastScannedKey() const override { return reader_->skipped_tail_key(); }
-
- private:
-  // Declared first so that it outlives the reader that points to it.
-  std::unique_ptr<RowFilter> filter_;
-  std::unique_ptr<RowReader> reader_;
-};
-
-}  // namespace
 
 LocalBigtable::LocalBigtable(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)), options_(std::move(options)) {}
 
-LocalBigtable::LocalBigtable(Database* db) : dir_(db->dir()), db_(db) {}
 
 LocalBigtable::~LocalBigtable() {
-  if (owned_ != nullptr) owned_->Sync();  // with sync off, the one flush at the end
+  if (owned_ != nullptr) owned_->Flush();  // with sync off, the one flush at the end
 }
 
 std::string LocalBigtable::Describe() const { return fmt::format("database '{}'", dir_); }
@@ -75,43 +45,20 @@ bool LocalBigtable::Exists() {
 // ---- data ----
 
 Result<std::unique_ptr<RowStream>> LocalBigtable::ReadRows(std::string_view table, const ReadRequest& request) {
-  std::unique_ptr<RowFilter> filter;
-  if (request.filter) {
-    LBT_ASSIGN_OR_RETURN(filter, CompileFilter(*request.filter));
-  }
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  ReadOptions options;
-  options.rows = request.rows;
-  options.reversed = request.reversed;
-  options.rows_limit = request.rows_limit;
-  options.cells_per_column_limit = request.cells_per_column_limit;
-  options.columns = request.columns;
-  options.filter = filter.get();
-  options.max_snapshot_age = request.max_snapshot_age;
-  options.interrupted = request.interrupted;
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowReader> reader, db->NewReader(table, options));
-  return std::unique_ptr<RowStream>(std::make_unique<LocalRowStream>(std::move(filter), std::move(reader)));
+  return db->ReadRows(table, request);
 }
 
 Result<std::vector<std::optional<Row>>> LocalBigtable::LookupRows(std::string_view table,
                                                                   const std::vector<std::string>& keys,
                                                                   const ReadRequest& request) {
-  std::unique_ptr<RowFilter> filter;
-  if (request.filter) {
-    LBT_ASSIGN_OR_RETURN(filter, CompileFilter(*request.filter));
-  }
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  ReadOptions options;
-  options.cells_per_column_limit = request.cells_per_column_limit;
-  options.columns = request.columns;
-  options.filter = filter.get();
-  return db->LookupRows(table, keys, options);
+  return db->LookupRows(table, keys, request);
 }
 
 Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view table, const BulkLoadOptions& options) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader, db->NewBulkLoader(table, options));
-  return std::unique_ptr<BulkLoad>(std::move(loader));
+  return db->NewBulkLoad(table, options);
 }
 
 Result<int64_t> LocalBigtable::CountRows(std::string_view table, const RowRange& range) {
@@ -127,19 +74,15 @@ Status LocalBigtable::MutateRow(std::string_view table, std::string_view row_key
 
 Result<std::vector<Status>> LocalBigtable::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->MutateRowsEach(table, rows);
+  return db->MutateRows(table, rows);
 }
 
 Result<bool> LocalBigtable::CheckAndMutateRow(std::string_view table, std::string_view row_key,
                                               const std::optional<Filter>& predicate,
                                               const std::vector<Mutation>& true_mutations,
                                               const std::vector<Mutation>& false_mutations) {
-  std::unique_ptr<RowFilter> compiled;
-  if (predicate) {
-    LBT_ASSIGN_OR_RETURN(compiled, CompileFilter(*predicate, "predicate_filter"));
-  }
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CheckAndMutateRow(table, row_key, compiled.get(), true_mutations, false_mutations);
+  return db->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
 }
 
 Result<Row> LocalBigtable::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
@@ -150,20 +93,20 @@ Result<Row> LocalBigtable::ReadModifyWriteRow(std::string_view table, std::strin
 
 Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->SampleRowKeys(table, kSampleIntervalBytes, range);
+  return db->SampleRowKeys(table, range);
 }
 
 // ---- admin ----
 
 Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                                 const std::vector<std::string>&, bool deletion_protection) {
+                                 const std::vector<std::string>& splits, bool deletion_protection) {
   LBT_ASSIGN_OR_RETURN(Database * db, Open(true));
-  return db->CreateTable(table, families, deletion_protection);
+  return db->CreateTable(table, families, splits, deletion_protection);
 }
 
 Status LocalBigtable::DeleteTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->DropTable(table);
+  return db->DeleteTable(table);
 }
 
 Result<std::vector<std::string>> LocalBigtable::ListTables() {
@@ -174,7 +117,7 @@ Result<std::vector<std::string>> LocalBigtable::ListTables() {
 
 Result<TableSpec> LocalBigtable::GetTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->DescribeTable(table);
+  return db->GetTable(table);
 }
 
 Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
@@ -189,7 +132,7 @@ Status LocalBigtable::CreateFamily(std::string_view table, const FamilySpec& fam
 
 Status LocalBigtable::DeleteFamily(std::string_view table, std::string_view family) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->DropFamily(table, family);
+  return db->DeleteFamily(table, family);
 }
 
 Status LocalBigtable::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
@@ -214,7 +157,7 @@ Status LocalBigtable::DropRowRange(std::string_view table, std::string_view pref
 
 Status LocalBigtable::Flush() {
   std::lock_guard<std::mutex> lock(open_mu_);
-  return db_ == nullptr ? Status::OK() : db_->Sync();
+  return db_ == nullptr ? Status::OK() : db_->Flush();
 }
 
 int64_t LocalBigtable::NowMicros() const {

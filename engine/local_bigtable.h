@@ -1,4 +1,6 @@
-// LocalBigtable: the Bigtable interface over one lbt database directory.
+// LocalBigtable: the Bigtable interface over one lbt database directory,
+// opened lazily: each call goes to the Database (which implements the
+// interface itself) once it is open.
 //
 // The database is opened on first use and created by the first write, so
 // that a read of a place where nothing was written yet changes nothing on
@@ -22,9 +24,6 @@ namespace lbt {
 class LocalBigtable final : public Bigtable, private LocalMaintenance {
  public:
   LocalBigtable(std::string dir, DatabaseOptions options);
-  // Over a database that is already open (the server's, tests'); `db` must
-  // outlive this object.
-  explicit LocalBigtable(Database* db);
   ~LocalBigtable() override;
 
   std::string Describe() const override;

@@ -84,7 +84,7 @@ void Importers(const uint8_t* data, size_t size) {
   // The rows the parsers produce go through a bulk load, as import sends
   // them: a row it refuses is refused alone.
   for (bool jsonl : {false, true}) {
-    auto loader = db->NewBulkLoader("t");
+    auto loader = db->NewBulkLoad("t");
     Check(loader.ok());
     auto sink = [&](RowMutation row, int64_t) {
       Status s = (*loader)->Add(row);
@@ -118,7 +118,7 @@ namespace {
 
 // A small table to run parsed queries on: bytes, an aggregate family and
 // history, so that binding and evaluation see every kind of column.
-LocalBigtable* SqlTable() {
+Bigtable* SqlTable() {
   static std::unique_ptr<Database> db = [] {
     std::string dir = (std::filesystem::temp_directory_path() / ("lbt-fuzz-sql-" + std::to_string(getpid()))).string();
     std::filesystem::remove_all(dir);
@@ -132,8 +132,7 @@ LocalBigtable* SqlTable() {
     Check(d->MutateRow("t", "b#2", {Mutation::AddToCell("n", "c", 5, 1000)}).ok());
     return std::move(opened).value();
   }();
-  static LocalBigtable bigtable(db.get());
-  return &bigtable;
+  return db.get();
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include <map>
 
 #include "engine/database.h"
-#include "engine/local_bigtable.h"
 #include "server/server.h"
 #include "shell/target.h"
 
@@ -83,8 +82,7 @@ int RunServe(char**, const ShellOptions& options) {
     std::fprintf(stderr, "error: %s\n", db.status().message().c_str());
     return 1;
   }
-  LocalBigtable bigtable(db->get());
-  Status s = server::Serve(&bigtable, o.serve, [&](const std::string& address) {
+  Status s = server::Serve(db->get(), o.serve, [&](const std::string& address) {
     const std::string gc =
         o.local.lazy_gc ? fmt::format(" (GC lazy, a pass every {} s)", o.local.gc_interval_seconds) : std::string();
     std::printf("lbt serve: database %s on %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n", o.local.db_dir.c_str(),

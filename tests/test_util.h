@@ -85,7 +85,7 @@ struct FakeClock {
 // of them in one group commit (Database::MutateRowsEach). Returns the first
 // row's error, if any failed.
 inline Status WriteRows(Database* db, std::string_view table, const std::vector<RowMutation>& rows) {
-  Result<std::vector<Status>> statuses = db->MutateRowsEach(table, rows);
+  Result<std::vector<Status>> statuses = db->MutateRows(table, rows);
   if (!statuses.ok()) return statuses.status();
   for (const Status& s : *statuses) {
     if (!s.ok()) return s;

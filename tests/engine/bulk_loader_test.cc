@@ -39,7 +39,7 @@ class BulkLoaderTest : public ::testing::Test {
   // reference; returns the load's stats.
   BulkLoadStats LoadBoth(const std::string& table, const std::vector<RowMutation>& rows, BulkLoadOptions options = {}) {
     options.temp_dir = dir_.path();
-    auto loader = db_->NewBulkLoader(table, options);
+    auto loader = db_->NewBulkLoad(table, options);
     EXPECT_OK(loader.status());
     if (!loader.ok()) return {};
     for (const RowMutation& row : rows) {
@@ -148,7 +148,7 @@ TEST_F(BulkLoaderTest, TablesAroundTheLoadAreLeftAlone) {
 
 TEST_F(BulkLoaderTest, ServerTimeIsWhenTheLoaderWasMade) {
   ASSERT_OK(db_->CreateTable("t", families_));
-  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t"));
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoad("t"));
   const int64_t made = clock_.now;
   clock_.now += Ms(5000);
   ASSERT_OK(loader->Add({"r", {Mutation::SetCell("cf", "a", "1")}}));
@@ -160,7 +160,7 @@ TEST_F(BulkLoaderTest, ServerTimeIsWhenTheLoaderWasMade) {
 
 TEST_F(BulkLoaderTest, AddRefusesBadRowsAlone) {
   ASSERT_OK(db_->CreateTable("t", families_));
-  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t"));
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoad("t"));
   EXPECT_TRUE(loader->Add({"r1", {Mutation::SetCell("nope", "a", "1", Ms(1))}}).IsNotFound());
   EXPECT_TRUE(loader->Add({"r2", {Mutation::SetCell("cf", "a", "1", 1234)}}).IsInvalidArgument());
   EXPECT_TRUE(loader->Add({"", {Mutation::SetCell("cf", "a", "1", Ms(1))}}).IsInvalidArgument());
@@ -176,7 +176,7 @@ TEST_F(BulkLoaderTest, AStoppedLoadKeepsItsCommitsAndCountsThem) {
   ASSERT_OK(db_->CreateTable("t", families_));
   BulkLoadOptions options;
   options.rows_per_commit = 100;
-  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t", options));
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoad("t", options));
   std::vector<RowMutation> rows = TimeOrderedRows(1000, 10, 5);
   for (const RowMutation& row : rows) ASSERT_OK(loader->Add(row));
   int commits = 0;
@@ -202,11 +202,11 @@ TEST_F(BulkLoaderTest, AStoppedLoadKeepsItsCommitsAndCountsThem) {
 
 TEST_F(BulkLoaderTest, RowsThatFailWhileWrittenAreReportedAndTheRestWritten) {
   ASSERT_OK(db_->CreateTable("t", families_));
-  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t"));
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoad("t"));
   ASSERT_OK(loader->Add({"a", {Mutation::SetCell("cf", "x", "1", Ms(1))}}));
   ASSERT_OK(loader->Add({"b", {Mutation::SetCell("v2", "x", "1", Ms(1))}}));
   ASSERT_OK(loader->Add({"c", {Mutation::SetCell("cf", "x", "1", Ms(1)), Mutation::SetCell("v2", "y", "2", Ms(1))}}));
-  ASSERT_OK(db_->DropFamily("t", "v2"));  // after Add checked the rows
+  ASSERT_OK(db_->DeleteFamily("t", "v2"));  // after Add checked the rows
   std::vector<std::string> failed;
   ASSERT_OK(loader->Finish(nullptr, [&](std::string_view key, const Status& s) {
     EXPECT_TRUE(s.IsNotFound()) << s.ToString();
@@ -237,7 +237,7 @@ TEST_F(BulkLoaderTest, TheMapGrowsDuringTheLoad) {
   options.initial_map_bytes = 64 << 10;
   ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.Sub("db"), options));
   ASSERT_OK(db->CreateTable("t", families_));
-  ASSERT_OK_AND_ASSIGN(auto loader, db->NewBulkLoader("t"));
+  ASSERT_OK_AND_ASSIGN(auto loader, db->NewBulkLoad("t"));
   for (int i = 0; i < 5000; ++i) {
     ASSERT_OK(loader->Add({"r" + std::to_string(i * 7919 % 5000), {Mutation::SetCell("cf", "q", std::string(100, 'v'), Ms(1))}}));
   }

@@ -33,12 +33,12 @@ TEST(CatalogTest, TablesAndFamiliesSurviveReopen) {
   auto db = OpenDb(dir.path());
   ASSERT_OK_AND_ASSIGN(auto tables, db->ListTables());
   EXPECT_EQ(tables, (std::vector<std::string>{"a", "b"}));
-  ASSERT_OK_AND_ASSIGN(TableSpec a, db->DescribeTable("a"));
+  ASSERT_OK_AND_ASSIGN(TableSpec a, db->GetTable("a"));
   ASSERT_EQ(a.families.size(), 2u);
   EXPECT_EQ(a.families.at("sum").value_type, ValueType::kIntSum);
   EXPECT_EQ(a.families.at("ts").gc_rule,
             GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}));
-  ASSERT_OK_AND_ASSIGN(TableSpec b, db->DescribeTable("b"));
+  ASSERT_OK_AND_ASSIGN(TableSpec b, db->GetTable("b"));
   EXPECT_EQ(b.families.at("cf").gc_rule, GcRule::MaxVersions(2));
 }
 
@@ -49,11 +49,11 @@ TEST(CatalogTest, ErrorsNameTheProblem) {
   Status s = db->CreateTable("t");
   EXPECT_TRUE(s.IsAlreadyExists());
   EXPECT_NE(s.message().find("'t'"), std::string::npos);
-  s = db->DescribeTable("nope").status();
+  s = db->GetTable("nope").status();
   EXPECT_TRUE(s.IsNotFound());
   EXPECT_NE(s.message().find("'nope'"), std::string::npos);
   EXPECT_TRUE(db->CreateFamily("t", {"cf", {}, ValueType::kBytes}).IsAlreadyExists());
-  s = db->DropFamily("t", "zz");
+  s = db->DeleteFamily("t", "zz");
   EXPECT_TRUE(s.IsNotFound());
   EXPECT_NE(s.message().find("cf"), std::string::npos) << "lists the existing families";
   EXPECT_TRUE(db->CreateTable("bad name").IsInvalidArgument());
@@ -76,7 +76,7 @@ TEST(CatalogTest, ASecondHandleSeesSchemaChanges) {
   ASSERT_OK_AND_ASSIGN(auto after, second->ListTables());
   EXPECT_EQ(after, std::vector<std::string>{"t"});
   ASSERT_OK(first->SetGcRule("t", "cf", GcRule::MaxVersions(3)));
-  ASSERT_OK_AND_ASSIGN(TableSpec spec, second->DescribeTable("t"));
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, second->GetTable("t"));
   EXPECT_EQ(spec.families.at("cf").gc_rule, GcRule::MaxVersions(3));
 }
 
@@ -92,7 +92,7 @@ TEST(CatalogTest, StringValueTypesSurviveReopenAndKeepCells) {
     EXPECT_TRUE(db->SetValueType("t", "ghost", ValueType::kString).IsNotFound());
   }
   auto db = OpenDb(dir.path());
-  ASSERT_OK_AND_ASSIGN(TableSpec spec, db->DescribeTable("t"));
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, db->GetTable("t"));
   EXPECT_EQ(spec.families.at("cf").value_type, ValueType::kString) << "the deprecated encoding is stored as bytes";
   EXPECT_EQ(spec.families.at("n").value_type, ValueType::kIntSum);
   auto rows = testing::ReadAll(db.get(), "t");
@@ -105,8 +105,8 @@ TEST(CatalogTest, DroppedTableNamesCanBeReusedWithoutOldData) {
   auto db = OpenDb(dir.path());
   ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
   ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "old", 1000)}));
-  ASSERT_OK(db->DropTable("t"));
-  EXPECT_TRUE(db->DropTable("t").IsNotFound());
+  ASSERT_OK(db->DeleteTable("t"));
+  EXPECT_TRUE(db->DeleteTable("t").IsNotFound());
   ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
   EXPECT_TRUE(testing::ReadAll(db.get(), "t").empty());
   ASSERT_OK_AND_ASSIGN(int64_t n, db->CountRows("t"));

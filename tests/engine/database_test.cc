@@ -356,7 +356,7 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
   ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("a", "q", "kept", Ms(1))}));
   auto families = [&] {
     std::vector<std::string> names;
-    Result<TableSpec> spec = db->DescribeTable("t");
+    Result<TableSpec> spec = db->GetTable("t");
     for (const auto& [name, family] : spec->families) names.push_back(name);
     return names;
   };
@@ -366,7 +366,7 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
                                             FamilyChange::Create({"b", GcRule::Never(), ValueType::kBytes})});
   EXPECT_TRUE(refused.IsAlreadyExists()) << refused.ToString();
   EXPECT_EQ(families(), (std::vector<std::string>{"a", "b"}));
-  EXPECT_EQ(db->DescribeTable("t")->families.at("b").gc_rule, GcRule::Never());
+  EXPECT_EQ(db->GetTable("t")->families.at("b").gc_rule, GcRule::Never());
   ASSERT_OK_AND_ASSIGN(std::optional<Row> row, db->ReadRow("t", "r"));
   ASSERT_TRUE(row.has_value());
   EXPECT_EQ(row->cells.at(0).value, "kept");
@@ -378,13 +378,13 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
                                      FamilyChange::Create({"d", GcRule::Never(), ValueType::kBytes}),
                                      FamilyChange::Drop("d")}));
   EXPECT_EQ(families(), (std::vector<std::string>{"b", "c"}));
-  EXPECT_EQ(db->DescribeTable("t")->families.at("b").gc_rule, GcRule::MaxVersions(1));
+  EXPECT_EQ(db->GetTable("t")->families.at("b").gc_rule, GcRule::MaxVersions(1));
   ASSERT_OK_AND_ASSIGN(row, db->ReadRow("t", "r"));
   EXPECT_FALSE(row.has_value());
 
   // A table created protected is protected from its first commit.
-  ASSERT_OK(db->CreateTable("p", {{"f", GcRule::Never(), ValueType::kBytes}}, /*deletion_protection=*/true));
-  EXPECT_TRUE(db->DescribeTable("p")->deletion_protection);
+  ASSERT_OK(db->CreateTable("p", {{"f", GcRule::Never(), ValueType::kBytes}}, /*splits=*/{}, /*deletion_protection=*/true));
+  EXPECT_TRUE(db->GetTable("p")->deletion_protection);
   EXPECT_EQ(db->ModifyFamilies("p", {FamilyChange::Drop("f")}).code(), Status::Code::kFailedPrecondition);
 }
 

@@ -157,7 +157,7 @@ TEST_F(GcTest, DroppingAFamilyDeletesItsData) {
   ASSERT_OK(db_->MutateRow("t", "r1", {Mutation::SetCell("cf", "q", "1", Ms(1)),
                                        Mutation::SetCell("other", "q", "2", Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::SetCell("other", "q", "3", Ms(1))}));
-  ASSERT_OK(db_->DropFamily("t", "other"));
+  ASSERT_OK(db_->DeleteFamily("t", "other"));
   ASSERT_OK(db_->CreateFamily("t", {"other", {}, ValueType::kBytes}));
   auto rows = testing::ReadAll(db_.get(), "t");
   ASSERT_EQ(rows.size(), 1u);
@@ -192,7 +192,7 @@ TEST_F(LazyGcTest, EligibleCellsAreReadUntilAPassRemovesThem) {
   EXPECT_EQ(stats.cells_deleted, 2);
   EXPECT_EQ(Values("r", "q"), (V{"1"}));
   // A bulk load keeps what it loads, eligible or not, until the next pass.
-  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoader("t"));
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoad("t"));
   ASSERT_OK(loader->Add({"old", {Mutation::SetCell("cf", "q", "x", clock_.now - 5 * kDay)}}));
   ASSERT_OK(loader->Finish(nullptr, nullptr));
   loader.reset();

@@ -126,13 +126,13 @@ TEST_F(MutationTest, RowsOfABatchApplyOrFailAlone) {
                                     {"r2", {Mutation::SetCell("cf", "q", "2", Ms(1)),
                                             Mutation::SetCell("cf", "p", "2", 1)}},  // not a whole millisecond
                                     {"r3", {Mutation::SetCell("cf", "q", "3", Ms(1))}}};
-  ASSERT_OK_AND_ASSIGN(std::vector<Status> statuses, db_->MutateRowsEach("t", batch));
+  ASSERT_OK_AND_ASSIGN(std::vector<Status> statuses, db_->MutateRows("t", batch));
   ASSERT_EQ(statuses.size(), 3u);
   EXPECT_TRUE(statuses[0].ok());
   EXPECT_TRUE(statuses[1].IsInvalidArgument()) << statuses[1].ToString();
   EXPECT_TRUE(statuses[2].ok());
   EXPECT_EQ(testing::RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"r1", "r3"}));
-  EXPECT_TRUE(db_->MutateRowsEach("nope", batch).status().IsNotFound());
+  EXPECT_TRUE(db_->MutateRows("nope", batch).status().IsNotFound());
 }
 
 TEST_F(MutationTest, DeleteFromColumnWithAndWithoutRange) {
@@ -264,36 +264,24 @@ TEST_F(MutationTest, ReadModifyWriteReturnsEachColumnOnce) {
                   .IsNotFound());
 }
 
-class HasValue : public RowFilter {
- public:
-  explicit HasValue(std::string v) : v_(std::move(v)) {}
-  Status Apply(std::string_view, std::vector<Cell>* cells) const override {
-    std::erase_if(*cells, [&](const Cell& c) { return c.value != v_; });
-    return Status::OK();
-  }
-
- private:
-  std::string v_;
-};
-
 TEST_F(MutationTest, CheckAndMutateChoosesABranch) {
   // No predicate: does the row have any cell?
   ASSERT_OK_AND_ASSIGN(bool matched,
-                       db_->CheckAndMutateRow("t", "r", nullptr, {Mutation::SetCell("cf", "q", "t", Ms(1))},
+                       db_->CheckAndMutateRow("t", "r", std::nullopt, {Mutation::SetCell("cf", "q", "t", Ms(1))},
                                               {Mutation::SetCell("cf", "q", "f", Ms(1))}));
   EXPECT_FALSE(matched);
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(1), "f")}));
 
-  HasValue is_f("f"), is_z("z");
-  ASSERT_OK_AND_ASSIGN(matched, db_->CheckAndMutateRow("t", "r", &is_f, {Mutation::SetCell("cf", "q", "yes", Ms(2))}, {}));
+  const Filter is_f = Filter::ValueRegex("f"), is_z = Filter::ValueRegex("z");
+  ASSERT_OK_AND_ASSIGN(matched, db_->CheckAndMutateRow("t", "r", is_f, {Mutation::SetCell("cf", "q", "yes", Ms(2))}, {}));
   EXPECT_TRUE(matched);
-  ASSERT_OK_AND_ASSIGN(matched, db_->CheckAndMutateRow("t", "r", &is_z, {Mutation::DeleteFromRow()},
+  ASSERT_OK_AND_ASSIGN(matched, db_->CheckAndMutateRow("t", "r", is_z, {Mutation::DeleteFromRow()},
                                                       {Mutation::SetCell("cf", "q", "no", Ms(3))}));
   EXPECT_FALSE(matched);
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(3), "no"), C("cf", "q", Ms(2), "yes"),
                                            C("cf", "q", Ms(1), "f")}));
   // An invalid branch fails the whole call, even when not taken.
-  EXPECT_FALSE(db_->CheckAndMutateRow("t", "r", nullptr, {}, {Mutation::SetCell("x", "q", "v", Ms(1))}).ok());
+  EXPECT_FALSE(db_->CheckAndMutateRow("t", "r", std::nullopt, {}, {Mutation::SetCell("x", "q", "v", Ms(1))}).ok());
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ constexpr int64_t kLoadRows = 2000;
     BulkLoadOptions options;
     options.rows_per_commit = 50;
     options.sort_memory_bytes = 256 << 10;
-    auto loader = (*db)->NewBulkLoader("t", options);
+    auto loader = (*db)->NewBulkLoad("t", options);
     if (!loader.ok()) _exit(4);
     for (int64_t i : order) {
       if (!(*loader)->Add({RowKey(i), RowCells(i)}).ok()) _exit(5);

@@ -265,7 +265,7 @@ TEST(FaultsTest, ManyTablesAndFamilies) {
   ASSERT_OK((*db)->MutateRow("wide", "r", cells));
   ASSERT_OK_AND_ASSIGN(auto row, (*db)->ReadRow("wide", "r"));
   EXPECT_EQ(row->cells.size(), 100u);
-  ASSERT_OK((*db)->DropTable("table500"));
+  ASSERT_OK((*db)->DeleteTable("table500"));
   ASSERT_OK_AND_ASSIGN(tables, (*db)->ListTables());
   EXPECT_EQ(tables.size(), 1000u);  // 999 + wide
 }

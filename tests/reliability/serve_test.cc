@@ -191,8 +191,18 @@ TEST(ServeTest, SurvivesSigkillWithEveryAcknowledgedWrite) {
           }
         });
       }
+      // Killed at a random moment once writes flow: on a loaded machine the
+      // first fsync alone can take longer than the shortest wait.
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (std::chrono::steady_clock::now() < give_up) {
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          if (!acknowledged.empty()) break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(150 + rng() % 300));
-      EXPECT_EQ(server.Stop(SIGKILL), 128 + SIGKILL);
+      EXPECT_EQ(server.Stop(SIGKILL), 128 + SIGKILL) << "the server ended before it was killed";
       stop = true;
       for (auto& t : clients) t.join();
     }

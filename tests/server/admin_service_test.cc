@@ -75,7 +75,7 @@ TEST_F(AdminServiceTest, CreatesTablesWithNestedRulesAndAggregates) {
   ASSERT_EQ(got.column_families_size(), 2);
   EXPECT_EQ(got.column_families().at("cf").gc_rule().SerializeAsString(), NestedRule().SerializeAsString());
   EXPECT_TRUE(got.column_families().at("sum").value_type().aggregate_type().has_sum());
-  auto spec = db_->DescribeTable("t");
+  auto spec = db_->GetTable("t");
   ASSERT_TRUE(spec.ok());
   EXPECT_EQ(spec->families.at("sum").value_type, ValueType::kIntSum);
   EXPECT_EQ(Create("t", table).error_code(), StatusCode::ALREADY_EXISTS);

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "engine/database.h"
-#include "engine/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"
@@ -51,9 +50,8 @@ class ServerTest : public ::testing::Test {
     auto db = Database::Open(dir_.Sub("db"));
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
-    local_ = std::make_unique<LocalBigtable>(db_.get());
-    data_ = std::make_unique<server::DataService>(local_.get(), &gate_);
-    admin_service_ = std::make_unique<server::AdminService>(local_.get(), &gate_);
+    data_ = std::make_unique<server::DataService>(db_.get(), &gate_);
+    admin_service_ = std::make_unique<server::AdminService>(db_.get(), &gate_);
     grpc::ServerBuilder builder;
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
@@ -73,7 +71,6 @@ class ServerTest : public ::testing::Test {
     admin_service_.reset();
     bigtable_.reset();
     admin_.reset();
-    local_.reset();
     db_.reset();
   }
 
@@ -123,7 +120,7 @@ class ServerTest : public ::testing::Test {
     auto tables = db_->ListTables();
     EXPECT_TRUE(tables.ok());
     for (const std::string& t : *tables) {
-      auto spec = db_->DescribeTable(t);
+      auto spec = db_->GetTable(t);
       out += "table " + t + (spec->deletion_protection ? " protected" : "") + "\n";
       for (const auto& [name, family] : spec->families) out += " family " + name + "\n";
       for (const Row& row : ReadAll(db_.get(), t)) {
@@ -137,7 +134,6 @@ class ServerTest : public ::testing::Test {
 
   TempDir dir_;
   std::unique_ptr<Database> db_;
-  std::unique_ptr<LocalBigtable> local_;  // the interface the services run on, over db_
   server::RpcGate gate_;
   std::unique_ptr<server::DataService> data_;
   std::unique_ptr<server::AdminService> admin_service_;
