@@ -448,20 +448,11 @@ Status Database::Upgrade() {
         "another process has it open; close that process and open the database again",
         dir_, stored_format_, kFormatVersion));
   }
-  LmdbOptions lmdb;
-  lmdb.initial_map_bytes = options_.initial_map_bytes;
-  lmdb.sync = options_.sync;
   if (s.ok()) {
     // Another process may have upgraded it while this one waited.
-    Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
-    if (env.ok()) {
-      env_ = std::move(env).value();
-      s = Initialize();
-      env_.reset();
-      stores_ = NewStores();
-    } else {
-      s = env.status();
-    }
+    s = Reopen();
+    stores_ = NewStores();
+    env_.reset();
   }
   if (s.ok() && stored_format_ < kFormatVersion) {
     UpgradeOptions upgrade;
@@ -469,16 +460,18 @@ Status Database::Upgrade() {
     upgrade.progress = options_.progress;
     s = UpgradeDatabase(dir_, stored_format_, upgrade);
   }
-  Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
-  if (env.ok()) {
-    env_ = std::move(env).value();
-    Status init = Initialize();
-    if (s.ok()) s = init;
-  } else if (s.ok()) {
-    s = env.status();
-  }
+  Status reopened = Reopen();
+  if (s.ok()) s = reopened;
   if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_SH);
   return s;
+}
+
+Status Database::Reopen() {
+  LmdbOptions lmdb;
+  lmdb.initial_map_bytes = options_.initial_map_bytes;
+  lmdb.sync = options_.sync;
+  LBT_ASSIGN_OR_RETURN(env_, LmdbEnv::Open(dir_, lmdb));
+  return Initialize();
 }
 
 Result<CompactStats> Database::Compact() {
@@ -504,17 +497,8 @@ Result<CompactStats> Database::Compact() {
     fs::permissions(scratch / "data.mdb", fs::status(data, ec).permissions(), ec);  // stay private
     fs::rename(scratch / "data.mdb", data, ec);
     if (ec) s = Status::IOError(fmt::format("cannot replace {}: {}", data.string(), ec.message()));
-    LmdbOptions lmdb;
-    lmdb.initial_map_bytes = options_.initial_map_bytes;
-    lmdb.sync = options_.sync;
-    Result<std::unique_ptr<LmdbEnv>> env = LmdbEnv::Open(dir_, lmdb);
-    if (env.ok()) {
-      env_ = std::move(env).value();
-      Status init = Initialize();
-      if (s.ok()) s = init;
-    } else if (s.ok()) {
-      s = env.status();
-    }
+    Status reopened = Reopen();
+    if (s.ok()) s = reopened;
   }
   fs::remove_all(scratch, ec);
   ::flock(lock_fd_, LOCK_SH);

@@ -250,6 +250,9 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Upgrades the database from stored_format_ to kFormatVersion, with the
   // directory alone (see engine/upgrade.h), then opens it again.
   Status Upgrade();
+  // Opens the environment again (after its file was replaced) and reads
+  // it as Open does.
+  Status Reopen();
   // Empty stores, with this handle's GC mode.
   std::unique_ptr<Stores> NewStores() const;
   // Runs `fn` in a write transaction, growing the map and retrying when full.
