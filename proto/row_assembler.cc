@@ -20,6 +20,13 @@ Status RowAssembler::Add(const google::bigtable::v2::ReadRowsResponse& response,
 Status RowAssembler::AddChunk(const google::bigtable::v2::ReadRowsResponse::CellChunk& chunk,
                               std::vector<Row>* rows) {
   if (chunk.reset_row()) {
+    // A reset drops the row in progress, and says nothing else: the row is
+    // sent again from its first chunk (data.proto's CellChunk rules).
+    if (!in_row_) return Broken("reset_row arrived outside a row");
+    if (!chunk.row_key().empty() || chunk.has_family_name() || chunk.has_qualifier() || chunk.timestamp_micros() != 0 ||
+        chunk.labels_size() > 0 || !chunk.value().empty() || chunk.value_size() != 0 || chunk.commit_row()) {
+      return Broken("a reset_row chunk carries data");
+    }
     row_ = Row{};
     in_row_ = in_value_ = false;
     return Status::OK();
