@@ -1,6 +1,9 @@
 #include "server/server.h"
 
 #include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
@@ -37,6 +40,36 @@ Status ValidateServeOptions(const ServeOptions& options) {
   }
   if (options.port < 0 || options.port > 65535) {
     return Status::InvalidArgument(fmt::format("--port {} is not a port number (0 to 65535)", options.port));
+  }
+  return Status::OK();
+}
+
+Status CheckCanListen(const ServeOptions& options) {
+  if (options.port == 0) return Status::OK();  // any free port will do
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  std::string host = options.host;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), std::to_string(options.port).c_str(), &hints, &found) != 0 || found == nullptr) {
+    return Status::IOError(fmt::format("cannot listen on {}: the host is not known", options.host));
+  }
+  bool bound = false;
+  for (const addrinfo* a = found; a != nullptr && !bound; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    const int on = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));  // as gRPC binds: past TIME_WAIT
+    bound = ::bind(fd, a->ai_addr, a->ai_addrlen) == 0;
+    ::close(fd);
+  }
+  freeaddrinfo(found);
+  if (!bound) {
+    return Status::IOError(fmt::format(
+        "cannot listen on {}:{}: the port is in use or the address is not this machine's", Bracketed(options.host),
+        options.port));
   }
   return Status::OK();
 }

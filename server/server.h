@@ -34,6 +34,10 @@ bool IsLoopbackHost(const std::string& host);
 // remote clients are allowed.
 Status ValidateServeOptions(const ServeOptions& options);
 
+// OK if the address can be bound now (port 0 always can): checked before
+// the database is opened, so that a busy port creates nothing.
+Status CheckCanListen(const ServeOptions& options);
+
 // Serves `bigtable` until SIGINT or SIGTERM arrives, then stops accepting, lets
 // in-flight RPCs finish (for at most options.drain) and returns OK. Once
 // listening, calls `listening` with the address actually bound

@@ -68,9 +68,12 @@ int RunServe(char**, const ShellOptions& options) {
   o.local = options.local;
   if (int code = ParseServeOptions(options.words, &o); code >= 0) return code;
   o.serve.stall_timeout = std::chrono::milliseconds(static_cast<int64_t>(o.stall_seconds * 1000));
-  // Refuse bad options before the database is opened, and perhaps created.
-  if (Status s = server::ValidateServeOptions(o.serve); !s.ok()) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  // Refuse bad options and a busy port before the database is opened, and
+  // perhaps created.
+  Status usable = server::ValidateServeOptions(o.serve);
+  if (usable.ok()) usable = server::CheckCanListen(o.serve);
+  if (!usable.ok()) {
+    std::fprintf(stderr, "error: %s\n", usable.message().c_str());
     return 1;
   }
 

@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -78,6 +79,8 @@ TEST(ServeTest, ABusyPortIsOneLineAndExitOne) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("cannot listen"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // The port is checked before the database is opened: nothing was created.
+  EXPECT_FALSE(std::filesystem::exists(dir.Sub("b")));
 }
 
 TEST(ServeTest, OnlyLoopbackUnlessAllowed) {
