@@ -19,6 +19,9 @@ std::string Time(int64_t micros) { return sql::FormatTimestampRfc3339(micros); }
 
 std::string Size(int64_t bytes) { return lab::HumanBytes(bytes); }
 
+// "1 row", "2 rows": a count and its noun, in the number it takes.
+std::string Count(int64_t n, std::string_view noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
 double Round(double v, int digits) {
   const double scale = std::pow(10.0, digits);
   return std::round(v * scale) / scale;
@@ -183,8 +186,8 @@ class LabTextRenderer final : public LabRenderer {
   }
 
   void Stats(const lab::TableStats& s) override {
-    Write("table {}: {}{} rows, {} cells, {} ({})\n", s.table, s.exact ? "" : "~", s.rows, s.cells, Size(s.bytes),
-          s.exact ? "exact: every row read" : fmt::format("estimated from {} sampled rows", s.rows_sampled));
+    Write("table {}: {}{}, {}, {} ({})\n", s.table, s.exact ? "" : "~", Count(s.rows, "row"), Count(s.cells, "cell"),
+          Size(s.bytes), s.exact ? "exact: every row read" : fmt::format("estimated from {} sampled", Count(s.rows_sampled, "row")));
     Write("\n{:<24} {:>12} {:>12} {:>12}\n", "family", "rows", "cells", "bytes");
     for (const auto& f : s.families) Write("{:<24} {:>12} {:>12} {:>12}\n", f.name, f.rows, f.cells, Size(f.bytes));
     Write("\n{:<20} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "per sampled row", "mean", "p50", "p90", "p99", "max");
@@ -198,14 +201,15 @@ class LabTextRenderer final : public LabRenderer {
     Largest("largest cells", s.largest_cells);
     if (!s.top_prefixes.empty()) Write("\nkey prefixes with the most data:\n");
     for (const lab::PrefixShare& p : s.top_prefixes) {
-      Write("  {:<32} {:>6.1f}%  {:>10}  {} rows\n", p.prefix, p.share * 100, Size(p.bytes), p.rows);
+      Write("  {:<32} {:>6.1f}%  {:>10}  {}\n", p.prefix, p.share * 100, Size(p.bytes), Count(p.rows, "row"));
     }
   }
 
   void Hotspots(const SampleSummary& sample, const lab::HotspotReport& r) override {
     Header("hotspots", sample);
-    Write("{} nodes, {} tablets split by size; {} writes replayed in timestamp order over {} windows\n", r.nodes,
-          r.tablets.size(), std::llround(r.writes), r.windows.size());
+    Write("{}, {} split by size; {} replayed in timestamp order over {}\n", Count(r.nodes, "node"),
+          Count(static_cast<int64_t>(r.tablets.size()), "tablet"), Count(std::llround(r.writes), "write"),
+          Count(static_cast<int64_t>(r.windows.size()), "window"));
     Write("peak node share: {:.2f} (an even spread is {:.2f}; 1 means one node takes every write)\n",
           r.peak_node_share, 1.0 / r.nodes);
     if (r.hottest_tablet >= 0) {
@@ -262,8 +266,8 @@ class LabTextRenderer final : public LabRenderer {
     for (const std::string& r : p.ranges) Write("  reads:  {}\n", r);
     for (const auto& [where, filter] : p.filters) Write("  filter: {} (runs on: {})\n", filter, where);
     if (p.analyzed) {
-      Write("  examined: {} rows, {} cells\n  returned: {} rows, {} cells\n", p.stats.rows_seen, p.stats.cells_seen,
-            p.stats.rows_returned, p.stats.cells_returned);
+      Write("  examined: {}, {}\n  returned: {}, {}\n", Count(p.stats.rows_seen, "row"), Count(p.stats.cells_seen, "cell"),
+            Count(p.stats.rows_returned, "row"), Count(p.stats.cells_returned, "cell"));
     }
     for (const std::string& n : p.notes) Write("  note:   {}\n", n);
   }
@@ -276,9 +280,11 @@ class LabTextRenderer final : public LabRenderer {
 
   void Header(std::string_view command, const SampleSummary& s) {
     if (s.whole_table) {
-      Write("{} {}: every row read ({} rows); the report uses {} of them\n", command, s.table, s.rows, s.rows_sampled);
+      Write("{} {}: every row read ({}); the report uses {} of them\n", command, s.table, Count(s.rows, "row"),
+            s.rows_sampled);
     } else {
-      Write("{} {}: {} rows sampled across the key space, of about {}\n", command, s.table, s.rows_sampled, s.rows);
+      Write("{} {}: {} sampled across the key space, of about {}\n", command, s.table, Count(s.rows_sampled, "row"),
+            s.rows);
     }
   }
 

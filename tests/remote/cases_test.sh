@@ -35,6 +35,7 @@ declare -A local_only=(
   [hbase_errors]="disabled tables"
   [lab_explain]="explain says where filters run: the engine here, the service there"
   [lab_explain_json]="explain says where filters run: the engine here, the service there"
+  [lab_explain_one_row]="explain says where filters run: the engine here, the service there"
   [gc_lazy]="--gc chooses how a local database shows GC; a service collects on its own schedule"
 )
 # Cases whose output is the emulator's: its error messages and its garbage
