@@ -1,6 +1,8 @@
 #include "shell/options.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -141,6 +143,28 @@ std::string ResolveRemote(const RemoteFlags& flags, std::optional<RemoteOptions>
 
 }  // namespace
 
+// Lower-cases the value and checks it is one of `names`, failing with one
+// plain sentence rather than CLI11's internal notation. Add it as the last
+// transform of an option: CLI11 runs the transforms added last first.
+CLI::Validator OneOf(std::vector<std::string> names) {
+  return CLI::Validator(
+      [names](std::string& value) -> std::string {
+        const std::string lower = CLI::detail::to_lower(value);
+        for (const std::string& name : names) {
+          if (lower == name) {
+            value = lower;
+            return "";
+          }
+        }
+        return fmt::format("'{}' is not one of {}", value, fmt::join(names, ", "));
+      },
+      "");
+}
+
+std::string OneLineOptionError(const CLI::App* app, const CLI::Error& e) {
+  return fmt::format("error: {} (see {} --help)\n", e.what(), app->get_name());
+}
+
 GcFlags AddGcFlags(CLI::App* app, LocalOptions* local) {
   GcFlags flags;
   flags.mode = app->add_option_function<std::string>(
@@ -148,12 +172,22 @@ GcFlags AddGcFlags(CLI::App* app, LocalOptions* local) {
                       "eager (default): a cell its family's GC policy makes eligible vanishes from reads at once; "
                       "lazy: as in production, it is read until a collection pass removes it")
                    ->transform(CLI::IsMember({"eager", "lazy"}, CLI::ignore_case).description(""))
+                   ->transform(OneOf({"eager", "lazy"}))
                    ->type_name("eager|lazy")
                    ->default_str(local->lazy_gc ? "lazy" : "eager");
   flags.interval = app->add_option("--gc-interval", local->gc_interval_seconds,
                                    "With --gc=lazy, run a collection pass over every table this often, in seconds "
                                    "(0: only when `gc <table>` asks)")
-                       ->check(CLI::Range(0.0, 31536000.0).description(""))
+                       ->check(CLI::Validator(
+                           [](std::string& value) -> std::string {
+                             char* end = nullptr;
+                             const double seconds = std::strtod(value.c_str(), &end);
+                             if (end == value.c_str() || *end != '\0' || !(seconds >= 0 && seconds <= 31536000)) {
+                               return fmt::format("'{}' is not a number of seconds from 0 to 31536000 (a year)", value);
+                             }
+                             return "";
+                           },
+                           ""))
                        ->type_name("SECONDS")
                        ->capture_default_str();
   return flags;
@@ -184,6 +218,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "  lbt --db mydb serve --port 8086        Bigtable's gRPC API for cbt and client libraries\n"
       "Inside the shell, 'help' lists the commands.");  // everything from the first command word on is the command's
   app.set_version_flag("--version", "lbt 0.1.0");
+  app.failure_message(OneLineOptionError);
   app.option_defaults()->always_capture_default();
 
   CLI::Option* db = app.add_option("--db", o.local.db_dir, "Database directory (default: $LBT_DB, else ./lbt-data)");
@@ -191,11 +226,13 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       {"text", OutputFormat::kText}, {"json", OutputFormat::kJson}, {"jsonl", OutputFormat::kJsonl}};
   app.add_option("--format", o.session.format, "Output: text (cbt's), json or jsonl")
       ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description("text|json|jsonl"))
+      ->transform(OneOf({"text", "json", "jsonl"}))
       ->default_str("text");
   std::map<std::string, BytesMode> bytes = {{"text", BytesMode::kAuto}, {"base64", BytesMode::kBase64}};
   app.add_option("--bytes", o.session.bytes,
                  "JSON bytes fields: text (UTF-8 as strings, else *_b64) or base64 (always *_b64)")
       ->transform(CLI::CheckedTransformer(bytes, CLI::ignore_case).description("text|base64"))
+      ->transform(OneOf({"text", "base64"}))
       ->default_str("text");
   CLI::Option* read_only = app.add_flag("--read-only", o.local.read_only, "Open the database read-only");
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
@@ -203,6 +240,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
                  "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
                  "loads, and a crash may lose the latest writes (never the file's consistency)")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
+      ->transform(OneOf({"full", "off"}))
       ->default_str("full");
   const GcFlags gc = AddGcFlags(&app, &o.local);
   app.add_option("-c,--command", o.commands, "Run this command (repeatable; ';' separates several)");

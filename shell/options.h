@@ -34,6 +34,14 @@ struct GcFlags {
 };
 GcFlags AddGcFlags(CLI::App* app, LocalOptions* local);
 
+// Lower-cases an option's value and checks it is one of `names`; a value
+// that is not fails with one plain sentence. Add it as an option's last
+// transform (CLI11 runs the transforms added last first).
+CLI::Validator OneOf(std::vector<std::string> names);
+
+// CLI11's failure message as one line: "error: ... (see lbt --help)".
+std::string OneLineOptionError(const CLI::App* app, const CLI::Error& e);
+
 struct ShellOptions {
   SessionOptions session;
   LocalOptions local;

@@ -32,6 +32,7 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
                "lbt serve"};
   app.footer("Example:\n  lbt serve --db mydb --port 8086 &\n  export BIGTABLE_EMULATOR_HOST=127.0.0.1:8086\n"
              "  cbt -project p -instance i ls");
+  app.failure_message(OneLineOptionError);
   app.add_option("--db", o->local.db_dir, "Database directory")->capture_default_str();
   app.add_option("--host", o->serve.host, "Address to listen on")->capture_default_str();
   app.add_option("--port", o->serve.port, "Port to listen on (0: any free port)")->capture_default_str();
@@ -39,6 +40,7 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
   app.add_option("--sync", o->local.sync, "full: a write is acknowledged once on disk; off: faster, and a crash may "
                                     "lose the latest acknowledged writes")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
+      ->transform(OneOf({"full", "off"}))
       ->type_name("full|off")
       ->default_str("full");
   AddGcFlags(&app, &o->local);
