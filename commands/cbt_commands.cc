@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -510,6 +511,11 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   // "-" reads standard input, which is sniffed as a file is but not sized.
   std::ifstream file;
   if (args[1] != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(args[1], ec)) {
+      return Status::InvalidArgument(
+          fmt::format("'{}' is a directory; import reads one CSV or JSON-lines file (or - for standard input)", args[1]));
+    }
     file.open(args[1], std::ios::binary);
     if (!file) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
     file.seekg(0, std::ios::end);
