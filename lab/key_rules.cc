@@ -110,7 +110,16 @@ void SequentialId(const KeyProfile& keys, std::vector<Finding>* out) {
   const double correlation = RankCorrelation(ids, times);
   const bool compact = max_id <= 2.0 * static_cast<double>(keys.sample().rows) + 10;
   if (times_vary ? correlation < 0.8 : !compact) return;
-  const int first = keys.FirstWith(0, SegmentKind::kNumber);
+  // The example: a key whose id reads differently reversed ("1" or "44"
+  // would show no change).
+  int first = keys.FirstWith(0, SegmentKind::kNumber);
+  for (size_t i = 0; i < keys.keys(); ++i) {
+    const std::string_view id = keys.segments(i)[0];
+    if (IsDigits(id) && !std::equal(id.begin(), id.end(), id.rbegin())) {
+      first = static_cast<int>(i);
+      break;
+    }
+  }
   std::vector<std::string> s = Owned(keys.segments(first));
   std::string reversed(s[0].rbegin(), s[0].rend());
   const std::string before = keys.Join(s);
@@ -141,8 +150,18 @@ void Hashed(const KeyProfile& keys, std::vector<Finding>* out) {
   out->push_back(std::move(f));
 }
 
-// A numeric position whose numbers differ in length: a shorter one that
-// sorts after a longer one, as bytes, shows the problem.
+// A numeric position whose numbers differ in length: a smaller number that
+// sorts after a larger one, as bytes, in two keys alike before it, shows
+// the problem.
+// Whether two keys' first `n` segments are equal.
+template <typename Segments>
+bool SamePrefix(const Segments& a, const Segments& b, size_t n) {
+  for (size_t q = 0; q < n; ++q) {
+    if (a[q] != b[q]) return false;
+  }
+  return true;
+}
+
 void UnpaddedNumbers(const KeyProfile& keys, std::vector<Finding>* out) {
   for (size_t p = 0; p < keys.positions(); ++p) {
     if (keys.Share(p, SegmentKind::kNumber) < kDominant) continue;
@@ -156,9 +175,9 @@ void UnpaddedNumbers(const KeyProfile& keys, std::vector<Finding>* out) {
       const std::string_view a = keys.segments(i)[p];
       if (!IsDigits(a) || a.size() == width || a[0] == '0') continue;
       for (size_t j = 0; j < keys.keys(); ++j) {
-        if (keys.segments(j).size() <= p) continue;
+        if (keys.segments(j).size() <= p || !SamePrefix(keys.segments(i), keys.segments(j), p)) continue;
         const std::string_view b = keys.segments(j)[p];
-        if (IsDigits(b) && b.size() == width && a > b) {
+        if (IsDigits(b) && b.size() == width && b[0] != '0' && a > b) {
           shorter = static_cast<int>(i), longer = static_cast<int>(j);
           break;
         }

@@ -97,6 +97,12 @@ TEST_F(AdviseTest, SequentialIdsThatGrowWithTimeAreFound) {
   EXPECT_TRUE(rules.count("key-sequential-id"));
   EXPECT_TRUE(rules.count("key-unpadded-number"));  // 9 sorts after 10
   EXPECT_FALSE(Rules("reversed_users").count("key-sequential-id"));
+  // The fix's example changes: an id that reads the same reversed ("1",
+  // "11") would show nothing.
+  const Finding* f = Find("users", "key-sequential-id");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->fix.find("\"1\" becomes \"1\""), std::string::npos) << f->fix;
+  EXPECT_NE(f->fix.find("\"10\" becomes \"01\""), std::string::npos) << f->fix;
 }
 
 TEST_F(AdviseTest, HashedKeysAreFoundButShortDeviceIdsAreNot) {
@@ -123,6 +129,19 @@ TEST_F(AdviseTest, UnpaddedNumbersAreFoundAndPaddedOnesAreNot) {
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->fix.find("3 digits"), std::string::npos) << f->fix;
   EXPECT_FALSE(Rules("padded").count("key-unpadded-number"));
+  // The example compares keys alike before the number, a smaller number
+  // sorting after a larger one.
+  EXPECT_NE(f->message.find("\"item#11\" sorts after \"item#100\""), std::string::npos) << f->message;
+}
+
+// Padded keys beside one short key of another prefix: "huge#1" sorts
+// before "small#00000", and no example may claim otherwise.
+TEST_F(AdviseTest, AnUnpaddedNumberUnderAnotherPrefixIsNoExample) {
+  std::vector<std::string> keys = {"huge#1"};
+  for (int i = 0; i < 60; ++i) keys.push_back(fmt::format("small#{:05}", i));
+  Keys("mixed", keys);
+  const Finding* f = Find("mixed", "key-unpadded-number");
+  if (f != nullptr) EXPECT_EQ(f->message.find("huge#1"), std::string::npos) << f->message;
 }
 
 TEST_F(AdviseTest, DomainsInTheirUsualOrderAreFound) {
