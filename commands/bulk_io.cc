@@ -330,6 +330,7 @@ Status Parse(std::istream* in, const ImportRequest& request, bool jsonl, bool lo
     CsvImportOptions options;
     options.column_family = request.column_family;
     options.value_encoded_timestamps = request.value_encoded_timestamps;
+    options.timestamps_chosen = request.timestamps_chosen;
     options.first_line = first_line;
     s = ImportCsv(in, watched, options).status();
   }

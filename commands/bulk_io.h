@@ -51,6 +51,9 @@ struct ImportRequest {
   std::optional<bool> jsonl;
   std::string column_family;  // CSV without a family row
   bool value_encoded_timestamps = false;
+  // timestamp= was given (now or value-encoded): a CSV whose values all end
+  // in @<timestamp> is then taken as asked, not refused.
+  bool timestamps_chosen = false;
   // Rows per transaction (local) or per request (remote); unset: local
   // transactions of about 4 MiB, remote requests of 1000 rows.
   std::optional<int64_t> batch_size;

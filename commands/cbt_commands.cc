@@ -507,6 +507,7 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
       return ctx.Usage(fmt::format("bad timestamp '{}': expected now or value-encoded", *ts));
     }
     request.value_encoded_timestamps = *ts == "value-encoded";
+    request.timestamps_chosen = true;
   }
   // "-" reads standard input, which is sniffed as a file is but not sized.
   std::ifstream file;

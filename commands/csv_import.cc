@@ -98,6 +98,14 @@ Result<std::vector<std::string>> ReadHeader(CsvReader* reader, const CsvImportOp
   return families;
 }
 
+// Whether each of the row's values ends in "@<timestamp>".
+bool AllValuesCarryTimestamps(const RowMutation& row) {
+  for (const Mutation& m : row.mutations) {
+    if (!SplitTimestamp(m.value).timestamp) return false;
+  }
+  return !row.mutations.empty();
+}
+
 }  // namespace
 
 Result<int64_t> ImportCsv(std::istream* in, const RowSink& sink, const CsvImportOptions& options) {
@@ -128,6 +136,12 @@ Result<int64_t> ImportCsv(std::istream* in, const RowSink& sink, const CsvImport
       row.mutations.push_back(Mutation::SetCell(families[i - 1], qualifiers[i - 1], std::move(value), ts));
     }
     if (row.mutations.empty()) continue;
+    if (rows == 0 && !options.timestamps_chosen && AllValuesCarryTimestamps(row)) {
+      return Status::InvalidArgument(fmt::format(
+          "line {}: every value ends in @<timestamp>, as export writes CSV: add timestamp=value-encoded to take "
+          "them as the cells' timestamps, or timestamp=now to keep them in the values",
+          line));
+    }
     ++rows;
     LBT_RETURN_IF_ERROR(sink(std::move(row), line));
   }

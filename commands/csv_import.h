@@ -41,6 +41,10 @@ struct CsvImportOptions {
   std::string column_family;
   // Take timestamps from "<value>@<micros>" cells instead of the clock.
   bool value_encoded_timestamps = false;
+  // Unless set, a first row whose every value ends in @<timestamp> (what
+  // export's CSV writes) is refused, naming the choice: read them as
+  // timestamps, or keep them in the values.
+  bool timestamps_chosen = false;
   // The number of the first line `in` holds.
   int64_t first_line = 1;
 };

@@ -44,6 +44,12 @@ cmp -s "$work/a.jsonl" "$work/b.jsonl" || fail "jsonl export/import changed the 
 "$lbt" --db "$work/a" --format jsonl read t cells-per-column=1 >"$work/a1.jsonl"
 "$lbt" --db "$work/c" --format jsonl read t >"$work/c.jsonl"
 cmp -s "$work/a1.jsonl" "$work/c.jsonl" || fail "csv export/import changed the newest cells"
+# Without timestamp=, the export's <value>@<timestamp> cells are refused,
+# naming the choice, rather than stored with the timestamps in the values.
+"$lbt" --db "$work/d" createtable t families=cf0,cf1
+"$lbt" --db "$work/d" import t "$work/t.csv" 2>"$work/d.err" && fail "a CSV export imported without timestamp= was taken"
+grep -q "timestamp=value-encoded" "$work/d.err" || fail "the refusal does not name timestamp=value-encoded: $(cat "$work/d.err")"
+[ "$("$lbt" --db "$work/d" count t)" = 0 ] || fail "the refused import wrote rows"
 echo "export/import round trip: ok ($(wc -l <"$work/a.jsonl") rows)"
 
 # Time-series rows as a fleet sends them: each minute, every host, so that
