@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "commands/bulk_io.h"
+#include "api/version.h"
 #include "commands/cbt_args.h"
 #include "commands/command_table.h"
 #include "commands/filter_json.h"
@@ -632,8 +633,8 @@ Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status Version(CommandContext& ctx, const std::vector<std::string>&) {
-  ctx.out->Write(ctx.session->options().format == OutputFormat::kText ? "lbt 0.1.0\n"
-                                                                       : "{\"version\":\"0.1.0\"}\n");
+  ctx.out->Write(ctx.session->options().format == OutputFormat::kText ? fmt::format("lbt {}\n", kVersion)
+                                                                       : fmt::format("{{\"version\":\"{}\"}}\n", kVersion));
   return Status::OK();
 }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "api/version.h"
 #include "api/deferred_bigtable.h"
 #include "api/limits.h"
 #include "filter/row_filter.h"
@@ -762,7 +763,7 @@ Result<std::unique_ptr<Bigtable>> ConnectRemote(const RemoteOptions& options) {
   // made every server more than ~50 ms away unreachable.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
-  args.SetUserAgentPrefix("lbt/0.1.0");
+  args.SetUserAgentPrefix("lbt/" + std::string(kVersion));
   std::shared_ptr<grpc::Channel> data_channel = grpc::CreateCustomChannel(data, credentials, args);
   std::shared_ptr<grpc::Channel> admin_channel =
       admin == data ? data_channel : grpc::CreateCustomChannel(admin, credentials, args);

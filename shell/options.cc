@@ -13,6 +13,8 @@
 #include <iostream>
 #include <map>
 
+#include "api/version.h"
+
 namespace lbt {
 
 namespace {
@@ -217,7 +219,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "  lbt --db mydb \"scan 't', {ROWPREFIXFILTER => 'user#'}\"\n"
       "  lbt --db mydb serve --port 8086        Bigtable's gRPC API for cbt and client libraries\n"
       "Inside the shell, 'help' lists the commands.");  // everything from the first command word on is the command's
-  app.set_version_flag("--version", "lbt 0.1.0");
+  app.set_version_flag("--version", "lbt " + std::string(kVersion));
   app.failure_message(OneLineOptionError);
   app.option_defaults()->always_capture_default();
 

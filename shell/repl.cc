@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "api/version.h"
 #include "commands/command_table.h"
 #include "commands/interrupt.h"
 #include "commands/tokenizer.h"
@@ -120,7 +121,7 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
       local != nullptr ? std::filesystem::path(local->dir()).filename().string() : bigtable->PromptName();
   const std::string prompt = "lbt:" + name + "> ";
   const std::string more = std::string(prompt.size() - 4, ' ') + "..> ";
-  out->Write("lbt 0.1.0 on " + (local != nullptr ? local->dir() : bigtable->Describe()) +
+  out->Write("lbt " + std::string(kVersion) + " on " + (local != nullptr ? local->dir() : bigtable->Describe()) +
              ". Type 'help' for commands, Ctrl-D to leave.\n");
   out->Flush();
 
