@@ -75,8 +75,6 @@ Status ParseCells(std::string_view payload, std::vector<InputCell>* cells) {
   return Status::OK();
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 // What refuses one row and lets the others be written.
 bool IsRowError(const Status& s) {
   return s.IsInvalidArgument() || s.IsNotFound() || s.IsOutOfRange();
@@ -142,7 +140,7 @@ class RowGroupWriter {
       next_exists_ = it->Valid();
       if (next_exists_) next_key_.assign(it->key());
     }
-    return next_exists_ && StartsWith(next_key_, row_prefix_);
+    return next_exists_ && next_key_.starts_with(row_prefix_);
   }
 
   // The row's cells sorted by key, a later input first among equal keys.

@@ -37,10 +37,6 @@ namespace {
 // huge table never needs one huge transaction.
 constexpr size_t kDropChunkKeys = 20000;
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // Deletes up to `limit` keys that start with `prefix`; returns how many.
 Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::string& prefix,
                             size_t limit) {
@@ -48,7 +44,7 @@ Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::stri
   {
     LBT_ASSIGN_OR_RETURN(auto it, store.NewIterator(txn));
     it->Seek(prefix);
-    for (; it->Valid() && StartsWith(it->key(), prefix) && doomed.size() < limit;
+    for (; it->Valid() && it->key().starts_with(prefix) && doomed.size() < limit;
          it->Next()) {
       doomed.emplace_back(it->key());
     }
@@ -685,7 +681,6 @@ Status Database::ChangeTableFlag(std::string_view table, bool TableSpec::*flag, 
     return stores_->catalog.Store(txn, spec);
   });
 }
-
 
 Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
   // Writers only: readers check through ReadSpec.

@@ -8,10 +8,6 @@ namespace lbt {
 
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 Status Malformed() { return Status::Corruption("a cell key is malformed"); }
 
 }  // namespace
@@ -146,7 +142,7 @@ Status RowCursor::AssembleRow(Row* row) {
   bool selected = false;
   int64_t index = 0;     // position of the cell in its column, newest first
   int64_t returned = 0;  // cells of the column returned so far
-  for (; it_->Valid() && StartsWith(it_->key(), row_prefix); it_->Next()) {
+  for (; it_->Valid() && it_->key().starts_with(row_prefix); it_->Next()) {
     ++stats_.cells_seen;
     rest = it_->key().substr(row_prefix.size());
     if (rest.size() < 8) return Malformed();
@@ -284,7 +280,7 @@ Result<bool> RowCursor::ReadRowAt(std::string_view row_key, Row* row) {
     LBT_RETURN_IF_ERROR(it_->status());
   }
   last_lookup_prefix_.swap(lookup_prefix_);
-  if (!it_->Valid() || !StartsWith(it_->key(), last_lookup_prefix_)) return false;
+  if (!it_->Valid() || !it_->key().starts_with(last_lookup_prefix_)) return false;
   LBT_RETURN_IF_ERROR(AssembleRow(row));
   if (row->cells.empty()) return false;
   ++stats_.rows_returned;

@@ -14,12 +14,7 @@ namespace lbt {
 
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 int64_t Resolve(int64_t ts, int64_t now) { return ts == kServerTime ? now : ts; }
-
 
 Status ValidateRowKey(std::string_view row_key) {
   if (row_key.empty()) return Status::InvalidArgument("a row key cannot be empty");
@@ -190,7 +185,7 @@ Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& r
     LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
     it->Seek(prefix);
     CellKey cell;
-    for (; it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
+    for (; it->Valid() && it->key().starts_with(prefix); it->Next()) {
       if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
       if (!range.Contains(cell.timestamp)) continue;
       doomed.push_back({std::string(it->key()), CellBytes(FamilyName(cell.family), cell.qualifier, it->value())});
@@ -209,7 +204,7 @@ Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& fami
     LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
     it->Seek(prefix);
     int64_t index = 0;
-    for (; it->Valid() && StartsWith(it->key(), prefix); it->Next()) {
+    for (; it->Valid() && it->key().starts_with(prefix); it->Next()) {
       std::string_view rest = it->key().substr(prefix.size());
       int64_t ts;
       if (!ConsumeTimestamp(&rest, &ts)) return Status::Corruption("a cell key is malformed");
@@ -344,14 +339,14 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
     {
       LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
       it->Seek(next_row);
-      if (!it->Valid() || !StartsWith(it->key(), table_prefix)) return it->status();
+      if (!it->Valid() || !it->key().starts_with(table_prefix)) return it->status();
       CellKey cell;
       if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
       row_key = cell.row;
       row_prefix = RowPrefix(table_->id, row_key);
       std::string column;
       int64_t index = 0;
-      for (; it->Valid() && StartsWith(it->key(), row_prefix); it->Next()) {
+      for (; it->Valid() && it->key().starts_with(row_prefix); it->Next()) {
         if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
         ++*examined;
         // The key up to its timestamp names the column.
@@ -385,7 +380,7 @@ Status RowWriter::DeleteFamilyEverywhere(FamilyId family) {
     {
       LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
       it->Seek(next_row);
-      if (!it->Valid() || !StartsWith(it->key(), table_prefix)) return it->status();
+      if (!it->Valid() || !it->key().starts_with(table_prefix)) return it->status();
       std::string_view rest = it->key().substr(table_prefix.size());
       if (!ConsumeEscaped(&rest, &row_key)) return Status::Corruption("a cell key is malformed");
     }

@@ -11,8 +11,6 @@ namespace lbt {
 
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 std::vector<std::string> Tables(Session* session) {
   Result<std::vector<std::string>> tables = session->bigtable()->ListTables();
   return tables.ok() ? *tables : std::vector<std::string>{};
@@ -66,7 +64,7 @@ Positionals PositionalsOf(std::string_view usage) {
     if (w.empty() || w.front() != '<') break;  // options (key=...) follow the positionals
     if (w == "<table>" || w == "table") {
       out.kinds.push_back(ArgKind::kTable);
-    } else if (StartsWith(w, "<family>:<column>")) {
+    } else if (w.starts_with("<family>:<column>")) {
       out.kinds.push_back(ArgKind::kFamilyColumn);
     } else if (w == "<family>") {  // not createfamily's "<family>[:<gcpolicy>...]": a new name
       out.kinds.push_back(ArgKind::kFamily);
@@ -138,7 +136,7 @@ std::vector<std::string> HBaseCandidates(Session* session, const CommandSpec& sp
     for (const std::string& t : Tables(session)) pool.push_back("'" + t + "'");
     return pool;
   }
-  const bool opens_hash = StartsWith(word, "{");
+  const bool opens_hash = word.starts_with("{");
   const size_t open = before.rfind('{'), close = before.rfind('}');
   const bool in_hash = open != std::string::npos && (close == std::string::npos || close < open);
   if (!opens_hash && !in_hash) return pool;
@@ -174,7 +172,7 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
   }
   std::vector<std::string> matches;
   for (const std::string& candidate : pool) {
-    if (StartsWith(candidate, word)) matches.push_back(candidate);
+    if (candidate.starts_with(word)) matches.push_back(candidate);
   }
   return matches;
 }
