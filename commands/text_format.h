@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/bytes.h"
+
 namespace lbt {
 
 // Go's strconv.Quote: "..." with \" and \\ escaped, \a \b \f \n \r \t \v
@@ -23,12 +25,6 @@ size_t RuneCount(std::string_view bytes);
 // `s` padded with spaces on the right to `width` runes (Go's %-Ns).
 std::string PadRight(std::string_view s, size_t width);
 
-bool IsValidUtf8(std::string_view bytes);
-
-// Standard base64 with padding (RFC 4648).
-std::string Base64Encode(std::string_view bytes);
-// Decodes standard or URL-safe base64, padded or not. False if malformed.
-bool Base64Decode(std::string_view text, std::string* out);
 
 // A cell timestamp as cbt prints it, in the local time zone:
 // 2006/01/02-15:04:05.000000

@@ -83,7 +83,7 @@ Status Evaluator::CastBytesText(const Expr& e, const Values& row, Value* out) co
     *out = Value::Null(e.cast_type);
     return Status::OK();
   }
-  if (!ValidUtf8(bytes->str())) {
+  if (!IsValidUtf8(bytes->str())) {
     if (!inner.safe) return Status::OutOfRange(kInvalidUtf8Cast);
     *out = Value::Null(e.cast_type);  // the inner SAFE_CAST's NULL
     return Status::OK();

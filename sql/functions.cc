@@ -677,32 +677,6 @@ LBT_FN_CHECK(BytesToString) {
 }
 }  // namespace
 
-bool ValidUtf8(std::string_view s) {
-  // ASCII, most text, eight bytes at a time.
-  size_t ascii = 0;
-  for (uint64_t word; ascii + 8 <= s.size(); ascii += 8) {
-    std::memcpy(&word, s.data() + ascii, 8);
-    if ((word & 0x8080808080808080ULL) != 0) break;
-  }
-  while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
-  for (size_t i = ascii; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    uint32_t code = n == 1 ? c : c & (0x7F >> n);
-    for (size_t k = 1; k < n; ++k) {
-      const unsigned char next = static_cast<unsigned char>(s[i + k]);
-      if ((next >> 6) != 2) return false;
-      code = code << 6 | (next & 0x3F);
-    }
-    // The shortest form only, and no surrogates or code points past U+10FFFF.
-    static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < kSmallest[n] || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return false;
-    i += n;
-  }
-  return true;
-}
-
 namespace {
 
 Result<Value> SafeConvertBytesToString(const Values& a, const EvalContext&) {
@@ -711,7 +685,7 @@ Result<Value> SafeConvertBytesToString(const Values& a, const EvalContext&) {
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n != 0 && i + n <= s.size() && ValidUtf8(std::string_view(s).substr(i, n))) {
+    if (n != 0 && i + n <= s.size() && IsValidUtf8(std::string_view(s).substr(i, n))) {
       out += s.substr(i, n);
       i += n;
     } else {
@@ -721,40 +695,20 @@ Result<Value> SafeConvertBytesToString(const Values& a, const EvalContext&) {
   }
   return Value::String(std::move(out));
 }
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-Result<Value> ToBase64(const Values& a, const EvalContext&) {
-  const std::string& s = a[0].str();
-  std::string out;
-  for (size_t i = 0; i < s.size(); i += 3) {
-    uint32_t n = static_cast<uint32_t>(static_cast<unsigned char>(s[i])) << 16;
-    if (i + 1 < s.size()) n |= static_cast<uint32_t>(static_cast<unsigned char>(s[i + 1])) << 8;
-    if (i + 2 < s.size()) n |= static_cast<unsigned char>(s[i + 2]);
-    out += kBase64[(n >> 18) & 63];
-    out += kBase64[(n >> 12) & 63];
-    out += i + 1 < s.size() ? kBase64[(n >> 6) & 63] : '=';
-    out += i + 2 < s.size() ? kBase64[n & 63] : '=';
-  }
-  return Value::String(std::move(out));
-}
+Result<Value> ToBase64(const Values& a, const EvalContext&) { return Value::String(Base64Encode(a[0].str())); }
 LBT_FN_CHECK(StringToBytes) {
   if (a.size() != 1 || !Is(a[0], TypeKind::kString)) return ArgError("function", a);
   return Type::Bytes();
 }
+// Padding may be left out and white space is ignored; the URL-safe
+// alphabet is accepted too.
 Result<Value> FromBase64(const Values& a, const EvalContext&) {
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
+  std::string text;
   for (char c : a[0].str()) {
-    if (c == '=' || std::isspace(static_cast<unsigned char>(c))) continue;
-    const char* at = std::strchr(kBase64, c == '-' ? '+' : (c == '_' ? '/' : c));
-    if (at == nullptr || c == '\0') return Status::OutOfRange("FROM_BASE64: not valid base64");
-    buffer = (buffer << 6) | static_cast<uint32_t>(at - kBase64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buffer >> bits) & 0xFF);
-    }
+    if (!std::isspace(static_cast<unsigned char>(c))) text.push_back(c);
   }
+  std::string out;
+  if (!Base64Decode(text, &out)) return Status::OutOfRange("FROM_BASE64: not valid base64");
   return Value::Bytes(std::move(out));
 }
 Result<Value> ToHex(const Values& a, const EvalContext&) {
@@ -1510,7 +1464,7 @@ Result<Value> CastValue(const Value& v, const TypePtr& to, bool safe) {
     const TypeKind from = v.kind();
     if (from == TypeKind::kString) return CastFromString(v.str(), to);
     if (from == TypeKind::kBytes) {
-      if (!ValidUtf8(v.str())) return Status::OutOfRange(kInvalidUtf8Cast);
+      if (!IsValidUtf8(v.str())) return Status::OutOfRange(kInvalidUtf8Cast);
       return Value::String(v.str());
     }
     if (to->kind == TypeKind::kString) {

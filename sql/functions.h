@@ -16,6 +16,7 @@
 
 #include "api/status.h"
 #include "sql/value.h"
+#include "util/bytes.h"
 
 namespace lbt::sql {
 
@@ -70,7 +71,6 @@ Result<Value> CastString(std::string_view text, const TypePtr& to, bool safe);
 bool ParsePlainNumber(std::string_view text, TypeKind to, Value* out);
 // What CAST(bytes AS STRING) fails with when the bytes are not UTF-8.
 inline constexpr const char* kInvalidUtf8Cast = "Invalid UTF-8 in a BYTES value cast to STRING";
-bool ValidUtf8(std::string_view s);
 // Whether CAST(from AS to) is allowed at all.
 bool CanCast(const TypePtr& from, const TypePtr& to);
 

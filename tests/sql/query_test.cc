@@ -333,13 +333,13 @@ TEST_F(QueryTest, TextColumnsCastToNumbersAsStringsDo) {
 TEST(Utf8Test, OnlyWellFormedUtf8IsValid) {
   for (const char* good : {"", "abc", "h\xc3\xa9llo", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
                            "\xed\x9f\xbf", "ascii long enough for the 8-byte path \xc3\xa9"}) {
-    EXPECT_TRUE(ValidUtf8(good)) << good;
+    EXPECT_TRUE(IsValidUtf8(good)) << good;
   }
   // Overlong forms, surrogates, past U+10FFFF, truncated and stray bytes.
   for (const char* bad : {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80", "\xed\xa0\x80",
                           "\xed\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xc3", "\x80",
                           "abcdefgh\xff"}) {
-    EXPECT_FALSE(ValidUtf8(bad)) << bad;
+    EXPECT_FALSE(IsValidUtf8(bad)) << bad;
   }
 }
 

@@ -1,0 +1,55 @@
+// util/bytes: base64 both ways and the UTF-8 check.
+
+#include "util/bytes.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace lbt {
+namespace {
+
+TEST(BytesTest, Base64MatchesRfc4648sVectorsAndRoundTrips) {
+  const std::pair<const char*, const char*> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) {
+    EXPECT_EQ(Base64Encode(plain), encoded);
+    std::string back;
+    ASSERT_TRUE(Base64Decode(encoded, &back)) << encoded;
+    EXPECT_EQ(back, plain);
+  }
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 500; ++i) {
+    std::string bytes(rng() % 40, '\0');
+    for (char& c : bytes) c = static_cast<char>(rng());
+    std::string back;
+    ASSERT_TRUE(Base64Decode(Base64Encode(bytes), &back));
+    EXPECT_EQ(back, bytes);
+  }
+}
+
+TEST(BytesTest, Base64DecodeTakesUrlSafeAndUnpaddedAndRefusesTheRest) {
+  std::string out;
+  ASSERT_TRUE(Base64Decode("Zm9vYg", &out));  // no padding
+  EXPECT_EQ(out, "foob");
+  ASSERT_TRUE(Base64Decode("-_8=", &out));  // URL-safe alphabet
+  EXPECT_EQ(out, "\xfb\xff");
+  EXPECT_FALSE(Base64Decode("Zm9v!", &out));
+  EXPECT_FALSE(Base64Decode("Zg==Zg", &out));  // data after padding
+  EXPECT_FALSE(Base64Decode("Z", &out));       // no encoding is 1 character long
+}
+
+TEST(BytesTest, Utf8ChecksShortestFormsAndRanges) {
+  EXPECT_TRUE(IsValidUtf8(""));
+  EXPECT_TRUE(IsValidUtf8("plain ascii, longer than eight bytes"));
+  EXPECT_TRUE(IsValidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+  EXPECT_FALSE(IsValidUtf8("\xc3"));              // cut short
+  EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));          // an overlong '/'
+  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));      // a surrogate
+  EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("abcdefgh\xff"));      // after an ASCII word
+}
+
+}  // namespace
+}  // namespace lbt

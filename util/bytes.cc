@@ -1,0 +1,84 @@
+#include "util/bytes.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace lbt {
+
+std::string Base64Encode(std::string_view in) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    uint32_t v = (static_cast<uint8_t>(in[i]) << 16) | (static_cast<uint8_t>(in[i + 1]) << 8) |
+                 static_cast<uint8_t>(in[i + 2]);
+    for (int shift = 18; shift >= 0; shift -= 6) out.push_back(kAlphabet[(v >> shift) & 63]);
+  }
+  if (i < in.size()) {
+    uint32_t v = static_cast<uint8_t>(in[i]) << 16;
+    if (i + 1 < in.size()) v |= static_cast<uint8_t>(in[i + 1]) << 8;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+bool Base64Decode(std::string_view text, std::string* out) {
+  out->clear();
+  uint32_t buffer = 0;
+  int bits = 0;
+  size_t padding = 0;
+  for (char c : text) {
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '+' || c == '-') v = 62;
+    else if (c == '/' || c == '_') v = 63;
+    else if (c == '=') {
+      ++padding;
+      continue;
+    } else {
+      return false;
+    }
+    if (padding > 0) return false;  // data after padding
+    buffer = (buffer << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out->push_back(static_cast<char>((buffer >> bits) & 0xff));
+    }
+  }
+  return padding <= 2 && bits < 6;
+}
+
+bool IsValidUtf8(std::string_view s) {
+  // ASCII, most text, eight bytes at a time.
+  size_t ascii = 0;
+  for (uint64_t word; ascii + 8 <= s.size(); ascii += 8) {
+    std::memcpy(&word, s.data() + ascii, 8);
+    if ((word & 0x8080808080808080ULL) != 0) break;
+  }
+  while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+  for (size_t i = ascii; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t code = n == 1 ? c : c & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      const unsigned char next = static_cast<unsigned char>(s[i + k]);
+      if ((next >> 6) != 2) return false;
+      code = code << 6 | (next & 0x3F);
+    }
+    // The shortest form only, and no surrogates or code points past U+10FFFF.
+    static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < kSmallest[n] || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return false;
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace lbt

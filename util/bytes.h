@@ -1,0 +1,26 @@
+// Byte-string routines shared by every layer: base64 and UTF-8 checks.
+// No dependencies, so that api/ and everything above can use them.
+
+#ifndef LBT_UTIL_BYTES_H_
+#define LBT_UTIL_BYTES_H_
+
+#include <string>
+#include <string_view>
+
+namespace lbt {
+
+// Standard base64 (RFC 4648, section 4), padded with '='.
+std::string Base64Encode(std::string_view bytes);
+
+// Decodes standard or URL-safe base64 ('-' and '_' for '+' and '/'), with
+// or without padding. Returns false for any other character, data after
+// padding, or a length no encoding produces.
+bool Base64Decode(std::string_view text, std::string* out);
+
+// Whether `bytes` is well-formed UTF-8: shortest forms only, no surrogates,
+// nothing past U+10FFFF.
+bool IsValidUtf8(std::string_view bytes);
+
+}  // namespace lbt
+
+#endif  // LBT_UTIL_BYTES_H_
