@@ -22,7 +22,6 @@ Status BadCounter(std::string_view key) {
 
 using nlohmann::json;
 
-
 json GcRuleToJson(const GcRule& rule) {
   switch (rule.kind) {
     case GcRule::Kind::kNever:

@@ -438,7 +438,8 @@ Status Database::Upgrade() {
   spare_reads_.clear();
   env_.reset();
   Status s;
-  if (lock_fd_ < 0 || (::flock(lock_fd_, LOCK_UN), !LockAlone(lock_fd_))) {
+  if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_UN);
+  if (lock_fd_ < 0 || !LockAlone(lock_fd_)) {
     s = Status::FailedPrecondition(fmt::format(
         "the database in '{}' has format version {} and needs an upgrade to format {}, which needs it alone: "
         "another process has it open; close that process and open the database again",
@@ -975,11 +976,7 @@ Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view ta
                                                              const std::vector<std::string>& keys,
                                                              const ReadRequest& request) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowFilter> filter, CompileIfSet(request.filter));
-  ReadOptions options;
-  options.cells_per_column_limit = request.cells_per_column_limit;
-  options.columns = request.columns;
-  options.filter = filter.get();
-  return LookupRows(table, keys, options);
+  return LookupRows(table, keys, OptionsFor(request, filter.get()));
 }
 
 Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, const RowRange& range) {

@@ -346,6 +346,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
       row_prefix = RowPrefix(table_->id, row_key);
       std::string column;
       int64_t index = 0;
+      const FamilySpec* family = nullptr;  // the column's; nullptr for a family the table no longer has
       for (; it->Valid() && it->key().starts_with(row_prefix); it->Next()) {
         if (!DecodeCellKey(it->key(), &cell)) return Status::Corruption("a cell key is malformed");
         ++*examined;
@@ -354,10 +355,11 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
         if (this_column != column) {
           column.assign(this_column);
           index = 0;
+          family = table_->FindFamilyById(cell.family);
         }
-        const FamilySpec* family = table_->FindFamilyById(cell.family);
         if (family != nullptr && !family->gc_rule.Collects(index++, cell.timestamp, now_)) continue;
-        doomed.push_back({std::string(it->key()), CellBytes(FamilyName(cell.family), cell.qualifier, it->value())});
+        const std::string_view family_name = family == nullptr ? std::string_view() : std::string_view(family->name);
+        doomed.push_back({std::string(it->key()), CellBytes(family_name, cell.qualifier, it->value())});
       }
       LBT_RETURN_IF_ERROR(it->status());
     }

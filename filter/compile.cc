@@ -79,7 +79,7 @@ struct EvalContext {
   std::vector<Cell>* sunk;  // cells a Sink sent to the final output
   bool* scan_done;          // set when no later row can pass
   uint64_t* copied;         // bytes copied so far for this row
-  const FamilyOrder* order;  // the row's families in storage order
+  const FamilyOrder* order;  // the row's families in storage order; set when the filter merges branches
 
   // Accounts for a copy of `cells`; false once the row's budget is spent,
   // and the caller then stops copying.
@@ -756,14 +756,29 @@ std::optional<RowRange> RowKeyHint(const Filter& f) {
   return hint;
 }
 
+// Whether evaluating `f` merges cells from several branches, which needs
+// the row's family order (interleaves, HBase's OR lists, sinks).
+bool MergesBranches(const Filter& f) {
+  using K = Filter::Kind;
+  if (f.kind == K::kInterleave || f.kind == K::kUnion || f.kind == K::kSink) return true;
+  if ((f.true_filter && MergesBranches(*f.true_filter)) || (f.false_filter && MergesBranches(*f.false_filter))) {
+    return true;  // a condition's branches
+  }
+  return std::any_of(f.children.begin(), f.children.end(), MergesBranches);
+}
+
 class CompiledFilter : public RowFilter {
  public:
-  CompiledFilter(NodePtr root, std::optional<RowRange> hint) : root_(std::move(root)), hint_(std::move(hint)) {}
+  CompiledFilter(NodePtr root, std::optional<RowRange> hint, bool merges)
+      : root_(std::move(root)), hint_(std::move(hint)), merges_(merges) {}
   Status Apply(std::string_view row_key, std::vector<Cell>* cells) const override {
     std::vector<Cell> sunk;
     uint64_t copied = 0;
-    const FamilyOrder order(*cells);
-    root_->Eval(EvalContext{row_key, &sunk, &scan_done_, &copied, &order}, cells);
+    // Only a filter that merges branches needs the order, and it is read
+    // from the row before the filter changes it.
+    std::optional<FamilyOrder> order;
+    if (merges_) order.emplace(*cells);
+    root_->Eval(EvalContext{row_key, &sunk, &scan_done_, &copied, order ? &*order : nullptr}, cells);
     if (copied > kMaxCopiedBytes) {
       cells->clear();
       return Status::FailedPrecondition(fmt::format(
@@ -773,7 +788,7 @@ class CompiledFilter : public RowFilter {
     }
     if (!sunk.empty()) {
       std::move(sunk.begin(), sunk.end(), std::back_inserter(*cells));
-      MergeInStorageOrder(order, cells);
+      MergeInStorageOrder(*order, cells);
     }
     // Interleaves can return a cell several times, from the copies they
     // made; what one row returns obeys Bigtable's limit on a row read all
@@ -807,6 +822,7 @@ class CompiledFilter : public RowFilter {
  private:
   NodePtr root_;
   std::optional<RowRange> hint_;
+  bool merges_;  // MergesBranches(the filter)
   mutable bool scan_done_ = false;  // a compiled filter serves one read at a time
 };
 
@@ -815,7 +831,8 @@ class CompiledFilter : public RowFilter {
 Result<std::unique_ptr<RowFilter>> CompileFilter(const Filter& filter, std::string_view name) {
   Compiler compiler;
   LBT_ASSIGN_OR_RETURN(NodePtr root, compiler.Compile(filter, std::string(name), 1, false));
-  return std::unique_ptr<RowFilter>(std::make_unique<CompiledFilter>(std::move(root), RowKeyHint(filter)));
+  return std::unique_ptr<RowFilter>(
+      std::make_unique<CompiledFilter>(std::move(root), RowKeyHint(filter), MergesBranches(filter)));
 }
 
 }  // namespace lbt

@@ -67,6 +67,18 @@ TEST(FilterTest, InterleaveKeepsDuplicatesInStorageOrder) {
                                     C("a", "x", 2000, "v2"), C("a", "y", 1000, "w"), C("b", "x", 5000, "z")}));
 }
 
+// A row whose families come in creation order, "z" before "a": merges keep
+// the row's own family order, also inside a condition's branch.
+TEST(FilterTest, MergesKeepTheRowsFamilyOrder) {
+  const std::vector<Cell> row = {C("z", "q", 2000, "z2"), C("z", "q", 1000, "z1"), C("a", "q", 1000, "a1")};
+  const Filter interleave = Filter::Interleave({Filter::FamilyNameRegex("a"), Filter::FamilyNameRegex("z")});
+  const std::vector<Cell> expected = {C("z", "q", 2000, "z2"), C("z", "q", 1000, "z1"), C("a", "q", 1000, "a1")};
+  EXPECT_EQ(Apply(interleave, row), expected);
+  EXPECT_EQ(Apply(Filter::Condition(Filter::PassAll(), interleave, std::nullopt), row), expected);
+  EXPECT_EQ(Apply(Filter::Chain({interleave, Filter::CellsPerRowLimit(1)}), row),
+            (std::vector<Cell>{C("z", "q", 2000, "z2")}));
+}
+
 TEST(FilterTest, ConditionChoosesABranchAndMissingBranchesYieldNothing) {
   Filter has_b = Filter::FamilyNameRegex("b");
   EXPECT_EQ(Apply(Filter::Condition(has_b, Filter::StripValue(), Filter::BlockAll()))[0].value, "");

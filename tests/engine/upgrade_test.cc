@@ -1,5 +1,5 @@
 // The upgrade from on-disk format 1: of the database the previous release
-// wrote (tests/engine/fixtures/format1, made by format1.cbt), of a larger
+// wrote (tests/engine/fixtures/format1.dump, made by format1.cbt), of a larger
 // one written here in format 1's layout, and of either killed with SIGKILL
 // at many moments of the upgrade.
 
@@ -43,11 +43,51 @@ std::string FileBytes(const fs::path& path) {
   return bytes.str();
 }
 
-// Copies the fixture written by the release before format 2.
+// Loads an `mdb_dump -a` text dump (tests/engine/fixtures/format1.dump) into
+// a new LMDB environment in `dir`: each section names a database, and its
+// data lines alternate key and value, in hex, each after one space.
+void LoadDump(const fs::path& dump, const std::string& dir) {
+  std::ifstream in(dump);
+  ASSERT_TRUE(in) << "cannot read " << dump;
+  ASSERT_OK_AND_ASSIGN(auto env, LmdbEnv::Open(dir, LmdbOptions{}));
+  ASSERT_OK_AND_ASSIGN(auto txn, Txn::Begin(env.get(), /*write=*/true));
+  auto unhex = [](std::string_view hex) {
+    std::string bytes;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+      bytes.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+    }
+    return bytes;
+  };
+  std::string name, line, key;
+  MDB_dbi dbi = 0;
+  bool in_data = false, have_key = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("database=", 0) == 0) name = line.substr(9);
+    if (line == "HEADER=END") {
+      ASSERT_FALSE(name.empty()) << "a section names no database";
+      ASSERT_OK_AND_ASSIGN(dbi, txn->OpenDbi(name.c_str(), /*create=*/true));
+      in_data = true;
+    } else if (line == "DATA=END") {
+      in_data = false;
+      name.clear();
+    } else if (in_data && !line.empty() && line[0] == ' ') {
+      if (!have_key) {
+        key = unhex(std::string_view(line).substr(1));
+      } else {
+        ASSERT_OK(txn->Put(dbi, key, unhex(std::string_view(line).substr(1))));
+      }
+      have_key = !have_key;
+    }
+  }
+  ASSERT_OK(txn->Commit());
+}
+
+// The database the release before format 2 wrote (format1.cbt), loaded
+// from its dump.
 std::string CopyFixture(const TempDir& dir) {
   const std::string db = dir.Sub("db");
   fs::create_directories(db);
-  fs::copy_file(fs::path(LBT_SOURCE_DIR) / "tests/engine/fixtures/format1/data.mdb", fs::path(db) / "data.mdb");
+  LoadDump(fs::path(LBT_SOURCE_DIR) / "tests/engine/fixtures/format1.dump", db);
   return db;
 }
 
