@@ -168,13 +168,6 @@ int64_t CellBytes(const Cell& cell) {
   return static_cast<int64_t>(cell.family.size() + cell.qualifier.size() + cell.value.size()) + kTimestampBytes;
 }
 
-std::string HumanBytes(int64_t bytes) {
-  if (bytes >= (1ll << 30)) return fmt::format("{:.1f} GiB", bytes / double(1ll << 30));
-  if (bytes >= (1ll << 20)) return fmt::format("{:.1f} MiB", bytes / double(1ll << 20));
-  if (bytes >= (1ll << 10)) return fmt::format("{:.1f} KiB", bytes / double(1ll << 10));
-  return fmt::format("{} B", bytes);
-}
-
 Result<TableSample> SampleTable(Bigtable* bigtable, std::string_view table, const SampleOptions& options) {
   TableSample sample;
   LBT_ASSIGN_OR_RETURN(sample.spec, bigtable->GetTable(table));

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/bytes.h"
 #include "api/bigtable.h"
 
 namespace lbt::lab {
@@ -103,8 +104,6 @@ struct TableSample {
 // The cost of one cell, as described at the top.
 int64_t CellBytes(const Cell& cell);
 
-// A size for people: "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
-std::string HumanBytes(int64_t bytes);
 
 // Reads a sample of `table`. NotFound if it does not exist; a read error
 // passes through. The user's Ctrl-C ends a remote read with Cancelled.

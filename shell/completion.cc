@@ -4,8 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
-#include "commands/command_table.h"
-#include "commands/tokenizer.h"
+#include "commands/core/command_table.h"
+#include "commands/core/tokenizer.h"
 
 namespace lbt {
 
@@ -41,42 +41,6 @@ std::vector<std::string> Paths(const std::string& word) {
   return out;
 }
 
-// What a positional argument of a cbt command names, read from the usage
-// line the command table holds: "set <table> <row> <family>:<column>=...".
-enum class ArgKind { kTable, kFamily, kFamilyColumn, kFile, kOther };
-
-struct Positionals {
-  std::vector<ArgKind> kinds;
-  bool last_repeats = false;  // "..." after the last one
-};
-
-Positionals PositionalsOf(std::string_view usage) {
-  Positionals out;
-  Result<std::vector<std::string>> words = Tokenize(usage);
-  if (!words.ok()) return out;
-  for (size_t i = 1; i < words->size(); ++i) {
-    std::string w = (*words)[i];
-    if (w == "...") {
-      out.last_repeats = true;
-      break;
-    }
-    if (w.front() == '[') w = w.substr(1, w.find(']') - 1);
-    if (w.empty() || w.front() != '<') break;  // options (key=...) follow the positionals
-    if (w == "<table>" || w == "table") {
-      out.kinds.push_back(ArgKind::kTable);
-    } else if (w.starts_with("<family>:<column>")) {
-      out.kinds.push_back(ArgKind::kFamilyColumn);
-    } else if (w == "<family>") {  // not createfamily's "<family>[:<gcpolicy>...]": a new name
-      out.kinds.push_back(ArgKind::kFamily);
-    } else if (w == "<file>") {
-      out.kinds.push_back(ArgKind::kFile);
-    } else {
-      out.kinds.push_back(ArgKind::kOther);
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> CommandNames(bool with_hidden) {
   std::vector<std::string> pool;
   for (const CommandSpec& spec : AllCommands()) {
@@ -86,43 +50,58 @@ std::vector<std::string> CommandNames(bool with_hidden) {
   return pool;
 }
 
-// Candidates for a cbt command's argument: the positional the usage line
-// names at this place, then its options (cbt's ones lbt only refuses left out).
-std::vector<std::string> CbtCandidates(Session* session, const CommandSpec& spec,
-                                       const std::vector<std::string>& words, const std::string& word) {
-  const std::string table = words.size() > 1 ? words[1] : "";
-  if (size_t eq = word.find('='); eq != std::string::npos) {
-    std::vector<std::string> pool;
-    const std::string key = word.substr(0, eq);
-    if (key == "columns") {
-      for (const std::string& f : Families(session, table)) pool.push_back(key + "=" + f + ":");
-    }
-    return pool;
-  }
-  const Positionals positionals = PositionalsOf(spec.usage);
-  const size_t position = words.size() - 1;
-  ArgKind kind = ArgKind::kOther;
-  if (position < positionals.kinds.size()) {
-    kind = positionals.kinds[position];
-  } else if (positionals.last_repeats && !positionals.kinds.empty()) {
-    kind = positionals.kinds.back();
-  }
+// What an argument of `kind` may be, for a command on `table`.
+std::vector<std::string> ValuesOf(ArgKind kind, Session* session, const std::string& table, const std::string& word) {
   std::vector<std::string> pool;
   switch (kind) {
     case ArgKind::kTable: return Tables(session);
     case ArgKind::kFile: return Paths(word);
     case ArgKind::kFamily: return Families(session, table);
-    case ArgKind::kFamilyColumn:
+    case ArgKind::kCommand: return CommandNames(true);
+    case ArgKind::kColumn:
       for (const std::string& f : Families(session, table)) pool.push_back(f + ":");
       return pool;
-    case ArgKind::kOther: break;
+    case ArgKind::kText: break;
   }
-  if (position < positionals.kinds.size()) return pool;  // a required argument: no options yet
-  for (std::string_view option : spec.options) {
-    if (std::find(std::begin(kRefusedOptions), std::end(kRefusedOptions), option) != std::end(kRefusedOptions)) {
-      continue;
+  return pool;
+}
+
+// The positional argument at `position` (0: the first after the name), or
+// nullptr past the last one.
+const Arg* ArgAt(const CommandSpec& spec, size_t position) {
+  for (const Arg& arg : spec.args) {
+    if (position == 0 || (arg.arity != Arity::kOne && arg.arity != Arity::kOptional)) return &arg;
+    --position;
+  }
+  return nullptr;
+}
+
+// Candidates for a cbt command's argument, from its spec: the values of
+// the positional argument at this place, and once the required ones are
+// given, its options (those lbt only refuses left out). After `key=`, the
+// values of that option.
+std::vector<std::string> CbtCandidates(Session* session, const CommandSpec& spec,
+                                       const std::vector<std::string>& words, const std::string& word) {
+  const std::string table = words.size() > 1 ? words[1] : "";
+  if (size_t eq = word.find('='); eq != std::string::npos) {
+    const Option* option = spec.FindOption(word.substr(0, eq));
+    std::vector<std::string> pool;
+    if (option == nullptr || option->use == OptionUse::kRefused) return pool;
+    for (const std::string& value : ValuesOf(option->kind, session, table, word.substr(eq + 1))) {
+      pool.push_back(word.substr(0, eq + 1) + value);
     }
-    pool.push_back(std::string(option) + "=");
+    return pool;
+  }
+  const size_t position = words.size() - 1;
+  const Arg* arg = ArgAt(spec, position);
+  std::vector<std::string> pool;
+  if (arg != nullptr) pool = ValuesOf(arg->kind, session, table, word);
+  if (arg != nullptr && (arg->arity == Arity::kOne || arg->arity == Arity::kRepeated || arg->arity == Arity::kRest) &&
+      position < static_cast<size_t>(spec.Count().min)) {
+    return pool;  // a required argument: no options yet
+  }
+  for (const Option& option : spec.options) {
+    if (option.use != OptionUse::kRefused) pool.push_back(std::string(option.key) + "=");
   }
   return pool;
 }
@@ -140,7 +119,9 @@ std::vector<std::string> HBaseCandidates(Session* session, const CommandSpec& sp
   const size_t open = before.rfind('{'), close = before.rfind('}');
   const bool in_hash = open != std::string::npos && (close == std::string::npos || close < open);
   if (!opens_hash && !in_hash) return pool;
-  for (std::string_view key : spec.options) pool.push_back((opens_hash ? "{" : "") + std::string(key) + " =>");
+  for (const Option& option : spec.options) {
+    if (option.use != OptionUse::kRefused) pool.push_back((opens_hash ? "{" : "") + std::string(option.key) + " =>");
+  }
   return pool;
 }
 
@@ -162,11 +143,8 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
     const std::vector<std::string> words = previous.ok() ? *previous : std::vector<std::string>{};
     if (words.empty()) {
       pool = CommandNames(false);
-    } else if (words[0] == "help" && words.size() == 1) {
-      pool = CommandNames(true);
-    } else if (words[0] == "source" && words.size() == 1) {
-      pool = Paths(word);
-    } else if (const CommandSpec* spec = FindCommand(words[0])) {
+    } else if (const CommandSpec* spec = FindCommand(words[0]) ? FindCommand(words[0])
+                                                              : FindCommand(words[0], Dialect::kShell)) {
       pool = CbtCandidates(session, *spec, words, word);
     }
   }

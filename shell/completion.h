@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/session.h"
+#include "commands/core/session.h"
 
 namespace lbt {
 

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "commands/command_table.h"
-#include "commands/output.h"
-#include "commands/session.h"
-#include "commands/tokenizer.h"
+#include "commands/core/command_table.h"
+#include "commands/core/output.h"
+#include "commands/core/session.h"
+#include "commands/core/tokenizer.h"
 #include "shell/options.h"
 #include "shell/repl.h"
 #include "shell/script_runner.h"

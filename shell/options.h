@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/session.h"
+#include "commands/core/session.h"
 #include "remote/remote_options.h"
 
 namespace lbt {

@@ -4,8 +4,8 @@
 #ifndef LBT_SHELL_REPL_H_
 #define LBT_SHELL_REPL_H_
 
-#include "commands/output.h"
-#include "commands/session.h"
+#include "commands/core/output.h"
+#include "commands/core/session.h"
 #include "shell/script_runner.h"
 
 namespace lbt {

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "commands/command_table.h"
-#include "commands/lookups.h"
-#include "commands/tokenizer.h"
+#include "commands/core/command_table.h"
+#include "commands/cbt/lookups.h"
+#include "commands/core/tokenizer.h"
 
 namespace lbt {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "commands/command_table.h"
-#include "commands/output.h"
-#include "commands/session.h"
+#include "commands/core/command_table.h"
+#include "commands/core/output.h"
+#include "commands/core/session.h"
 
 namespace lbt {
 

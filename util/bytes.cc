@@ -1,6 +1,7 @@
 #include "util/bytes.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace lbt {
@@ -79,6 +80,32 @@ bool IsValidUtf8(std::string_view s) {
     i += n;
   }
   return true;
+}
+
+uint64_t DecodeBigEndian(std::string_view bytes) {
+  uint64_t v = 0;
+  for (char c : bytes) v = v << 8 | static_cast<uint8_t>(c);
+  return v;
+}
+
+void AppendBigEndian(std::string* out, uint64_t v, int width) {
+  for (int shift = 8 * (width - 1); shift >= 0; shift -= 8) out->push_back(static_cast<char>(v >> shift));
+}
+
+std::string HumanBytes(int64_t bytes) {
+  static constexpr struct {
+    int shift;
+    const char* unit;
+  } kUnits[] = {{30, "GiB"}, {20, "MiB"}, {10, "KiB"}};
+  char text[32];
+  for (const auto& [shift, unit] : kUnits) {
+    if (bytes >= (int64_t{1} << shift)) {
+      std::snprintf(text, sizeof(text), "%.1f %s", static_cast<double>(bytes) / static_cast<double>(int64_t{1} << shift), unit);
+      return text;
+    }
+  }
+  std::snprintf(text, sizeof(text), "%lld B", static_cast<long long>(bytes));
+  return text;
 }
 
 }  // namespace lbt

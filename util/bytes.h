@@ -1,9 +1,11 @@
-// Byte-string routines shared by every layer: base64 and UTF-8 checks.
-// No dependencies, so that api/ and everything above can use them.
+// Byte-string routines shared by every layer: base64, UTF-8 checks,
+// big-endian integers and sizes for people. No dependencies, so that api/
+// and everything above can use them.
 
 #ifndef LBT_UTIL_BYTES_H_
 #define LBT_UTIL_BYTES_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +22,15 @@ bool Base64Decode(std::string_view text, std::string* out);
 // Whether `bytes` is well-formed UTF-8: shortest forms only, no surrogates,
 // nothing past U+10FFFF.
 bool IsValidUtf8(std::string_view bytes);
+
+// The unsigned big-endian integer `bytes` holds. REQUIRES: bytes.size() <= 8.
+uint64_t DecodeBigEndian(std::string_view bytes);
+// Appends the low `width` bytes of `v`, most significant first.
+// REQUIRES: 1 <= width <= 8.
+void AppendBigEndian(std::string* out, uint64_t v, int width);
+
+// A size for people: "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
+std::string HumanBytes(int64_t bytes);
 
 }  // namespace lbt
 

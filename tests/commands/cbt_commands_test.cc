@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/local_bigtable.h"
-#include "commands/command_table.h"
-#include "commands/interrupt.h"
-#include "commands/tokenizer.h"
+#include "commands/core/command_table.h"
+#include "commands/core/interrupt.h"
+#include "commands/core/tokenizer.h"
 #include "tests/test_util.h"
 
 namespace lbt {

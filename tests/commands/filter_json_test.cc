@@ -1,6 +1,6 @@
 // RowFilter JSON (proto3 mapping) parsed and applied through a read.
 
-#include "commands/filter_json.h"
+#include "commands/cbt/filter_json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "commands/gc_policy_text.h"
+#include "commands/cbt/gc_policy_text.h"
 
 #include <gtest/gtest.h>
 

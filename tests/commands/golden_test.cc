@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "engine/local_bigtable.h"
-#include "commands/command_table.h"
-#include "commands/tokenizer.h"
+#include "commands/core/command_table.h"
+#include "commands/core/tokenizer.h"
 #include "tests/test_util.h"
 
 namespace lbt {

@@ -1,6 +1,6 @@
 // The HBase filter language, parsed and applied through real reads.
 
-#include "commands/hbase_filter.h"
+#include "commands/hbase/filter.h"
 
 #include <gtest/gtest.h>
 

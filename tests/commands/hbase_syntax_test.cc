@@ -1,4 +1,4 @@
-#include "commands/hbase_syntax.h"
+#include "commands/hbase/syntax.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "commands/renderer.h"
+#include "commands/render/renderer.h"
 
 #include <gtest/gtest.h>
 

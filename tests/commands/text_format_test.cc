@@ -1,4 +1,4 @@
-#include "commands/text_format.h"
+#include "commands/render/text_format.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "commands/tokenizer.h"
+#include "commands/core/tokenizer.h"
 
 #include <gtest/gtest.h>
 

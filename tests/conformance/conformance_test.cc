@@ -21,7 +21,7 @@
 #include <sstream>
 #include <thread>
 
-#include "commands/tokenizer.h"
+#include "commands/core/tokenizer.h"
 #include "tests/conformance/process.h"
 #include "tests/test_util.h"
 

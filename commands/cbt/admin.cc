@@ -1,0 +1,220 @@
+// cbt's table admin commands: ls, createtable, createfamily, deletefamily,
+// deletetable, deleteallrows, setgcpolicy, setvaluetype,
+// waitforreplication, and the instance commands lbt refuses.
+
+#include <fmt/format.h>
+
+#include "commands/cbt/args.h"
+#include "commands/cbt/gc_policy_text.h"
+#include "commands/command_sets.h"
+
+namespace lbt {
+
+namespace {
+
+Status Ls(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::vector<std::string> tables;
+    if (ctx.session->ExistsOrNote(ctx.err)) {
+      LBT_ASSIGN_OR_RETURN(tables, ctx.bigtable()->ListTables());
+    }
+    ctx.renderer->Tables(tables);
+    return Status::OK();
+  }
+  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(args[0]));
+  ctx.renderer->TableInfo(spec);
+  return Status::OK();
+}
+
+// "<family>[:<gcpolicy>[:<type>]]", as createtable's families= and
+// createfamily take it.
+Result<FamilySpec> ParseFamilySpec(const std::string& text) {
+  FamilySpec family;
+  size_t colon = text.find(':');
+  family.name = text.substr(0, colon);
+  if (colon == std::string::npos) return family;
+  std::string rest = text.substr(colon + 1);
+  size_t type_colon = rest.find(':');
+  std::string policy = rest.substr(0, type_colon);
+  LBT_ASSIGN_OR_RETURN(family.gc_rule, ParseGcPolicy(policy));
+  if (type_colon != std::string::npos) {
+    std::string type = rest.substr(type_colon + 1);
+    if (type == "inthll") {
+      return Status::InvalidArgument("the inthll value type is not supported by lbt; use intsum, intmin or intmax");
+    }
+    LBT_ASSIGN_OR_RETURN(family.value_type, ParseValueType(type));
+    if (family.value_type == ValueType::kBytes) {
+      return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", type));
+    }
+  }
+  return family;
+}
+
+Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  std::vector<FamilySpec> families;
+  if (const std::string* list = parsed.Find("families")) {
+    for (const std::string& item : SplitList(*list)) {
+      LBT_ASSIGN_OR_RETURN(FamilySpec f, ParseFamilySpec(item));
+      families.push_back(std::move(f));
+    }
+  }
+  // splits= shapes a service's tablets; a local database has none to shape.
+  std::vector<std::string> splits;
+  if (const std::string* list = parsed.Find("splits")) splits = SplitList(*list);
+  return ctx.bigtable()->CreateTable(parsed.positional[0], families, splits, /*deletion_protection=*/false);
+}
+
+Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(FamilySpec family, ParseFamilySpec(args[1]));
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->CreateFamily(args[0], family);
+}
+
+Status DeleteFamily(CommandContext& ctx, const std::vector<std::string>& args) {
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->DeleteFamily(args[0], args[1]);
+}
+
+Status DeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->DeleteTable(args[0]);
+}
+
+Status DeleteAllRows(CommandContext& ctx, const std::vector<std::string>& args) {
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->DropRowRange(args[0], "");
+}
+
+Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
+  std::vector<std::string> words(args.begin() + 2, args.end());
+  // "force" overrides cbt's warning about loosening a replicated policy;
+  // there is nothing to override locally.
+  if (words.back() == "force") words.pop_back();
+  std::string policy;
+  for (const std::string& w : words) policy += (policy.empty() ? "" : " ") + w;
+  LBT_ASSIGN_OR_RETURN(GcRule rule, ParseGcPolicy(policy));
+  Bigtable* bigtable = ctx.bigtable();
+  return bigtable->SetGcRule(args[0], args[1], rule);
+}
+
+
+// cbt's names for setvaluetype. "stringutf8bytes" is sent as cbt sends it,
+// under the deprecated encoding, which Bigtable stores as UTF-8 bytes; the
+// aggregate names are passed on for the service to refuse (or, on the
+// emulator, to accept).
+Result<ValueType> ParseSetValueType(const std::string& name) {
+  if (name == "stringutf8bytes") return ValueType::kStringUtf8Raw;
+  for (ValueType t : {ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax}) {
+    if (name == ValueTypeName(t)) return t;
+  }
+  return Status::InvalidArgument(fmt::format("unknown type '{}'; the supported type is stringutf8bytes", name));
+}
+
+Status SetValueType(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(ValueType type, ParseSetValueType(args[2]));
+  return ctx.bigtable()->SetValueType(args[0], args[1], type);
+}
+
+
+Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& args) {
+  Bigtable* bigtable = ctx.bigtable();
+  const int64_t now = bigtable->NowMicros();
+  ctx.renderer->WaitingForReplication(now);
+  LBT_RETURN_IF_ERROR(bigtable->WaitForReplication(args[0]));
+  ctx.renderer->Replicated(now);
+  return Status::OK();
+}
+
+Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
+  return Status::FailedPrecondition(fmt::format(
+      "{} is not available: lbt manages tables, not instances, clusters or app profiles (use cbt or gcloud)",
+      ctx.spec->name));
+}
+
+
+}  // namespace
+
+std::vector<CommandSpec> CbtAdminCommands() {
+  const Arg family_to_create{.text = "<family>[:<gcpolicy>[:<type>]]", .noun = "a family"};
+  const Arg policy{.text = "((maxage=<d> | maxversions=<n>) [(and|or) (maxage=<d> | maxversions=<n>),...] | never)",
+                   .noun = "a policy",
+                   .arity = Arity::kRest};
+  std::vector<CommandSpec> specs = {
+      {.name = "createfamily",
+       .summary = "Create a column family",
+       .args = {kTableArg, family_to_create},
+       .details = "  A row's cells come family by family in creation order: a new family\n"
+                  "  comes after the table's others (a family created again, too).\n\n"
+                  "  Example: createfamily mobile-time-series stats_summary:maxversions=1",
+       .cbt = CreateFamily},
+      {.name = "createtable",
+       .summary = "Create a table",
+       .args = {kTableArg},
+       .options = {{.key = "families", .value = "<family>:<gcpolicy>:<type>,..."},
+                   {.key = "splits", .value = "<row>,..."}},
+       .details = "  families  Column families with optional GC policies (see setgcpolicy) and\n"
+                  "            value types (intsum, intmin, intmax).\n"
+                  "  splits    Accepted for compatibility; a local table has no tablets.\n"
+                  "  The families are created in the order listed: a row's cells come in it.\n\n"
+                  "  Example: createtable mobile-time-series "
+                  "\"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",
+       .cbt = CreateTable},
+      {.name = "deleteallrows",
+       .summary = "Delete all rows",
+       .args = {kTableArg},
+       .details = "  Example: deleteallrows mobile-time-series",
+       .cbt = DeleteAllRows},
+      {.name = "deletefamily",
+       .summary = "Delete a column family and its data",
+       .args = {kTableArg, kFamilyArg},
+       .details = "  Example: deletefamily mobile-time-series stats_summary",
+       .cbt = DeleteFamily},
+      {.name = "deletetable",
+       .summary = "Delete a table and its data",
+       .args = {kTableArg},
+       .details = "  Example: deletetable mobile-time-series",
+       .cbt = DeleteTable},
+      {.name = "ls",
+       .summary = "List tables, or a table's column families",
+       .args = {{.text = "table", .noun = "a table", .kind = ArgKind::kTable, .arity = Arity::kOptional}},
+       .details = "  Example: ls mobile-time-series",
+       .cbt = Ls},
+      {.name = "setgcpolicy",
+       .summary = "Set the garbage-collection policy (age, versions) for a column family",
+       .args = {kTableArg, kFamilyArg, policy},
+       .details = "  maxage=<d>       Maximum age to keep; units ms, s, m, h, d\n"
+                  "  maxversions=<n>  Maximum number of versions to keep\n\n"
+                  "  Cells the policy makes eligible disappear from reads at once; with\n"
+                  "  --gc=lazy, as in production, only once a collection pass removes them.\n\n"
+                  "  Examples:\n"
+                  "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
+                  "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",
+       .cbt = SetGcPolicy},
+      {.name = "setvaluetype",
+       .summary = "Set the value type of a column family",
+       .args = {kTableArg, kFamilyArg, {.text = "<type>", .noun = "a type"}},
+       .details = "  <type>  stringutf8bytes: a UTF-8 encoded string\n\n"
+                  "  Cells are kept as they are. Changing to or from an aggregate type\n"
+                  "  (intsum, intmin, intmax) is refused, as Bigtable refuses it.\n\n"
+                  "  Example: setvaluetype mobile-time-series vendor-info stringutf8bytes",
+       .cbt = SetValueType},
+      {.name = "waitforreplication",
+       .summary = "Return once writes are replicated (at once, locally)",
+       .args = {kTableArg},
+       .details = "  Waits until every write to the table made before the command has reached\n"
+                  "  all of the instance's clusters. A local database has one copy, always caught up.",
+       .cbt = WaitForReplication},
+  };
+  // Instance-level commands have no meaning for a local database: known,
+  // so that they are refused with a reason, but not listed by help.
+  for (std::string_view name : {"createinstance", "deleteinstance", "listinstances", "createcluster", "deletecluster",
+                                "updatecluster", "listclusters", "createappprofile", "getappprofile",
+                                "listappprofile", "updateappprofile", "deleteappprofile"}) {
+    specs.push_back({.name = name, .args = {{.text = "...", .arity = Arity::kOptionalRest}}, .cbt = NoInstances});
+  }
+  return specs;
+}
+
+}  // namespace lbt

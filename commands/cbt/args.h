@@ -1,0 +1,54 @@
+// Parsing of cbt-style arguments: positional words, then key=value options.
+
+#ifndef LBT_COMMANDS_CBT_ARGS_H_
+#define LBT_COMMANDS_CBT_ARGS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/core/command_table.h"
+#include "api/status.h"
+
+namespace lbt {
+
+struct CbtArgs {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string, std::less<>> options;
+
+  const std::string* Find(std::string_view key) const {
+    auto it = options.find(key);
+    return it == options.end() ? nullptr : &it->second;
+  }
+};
+
+// Takes the first `positional` words as they are (a row key may contain
+// '='), and every later word as key=value with a key from ctx.spec->options.
+Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>& args, size_t positional);
+
+// An option's value as a positive integer / a boolean ("true"/"false").
+Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
+Result<bool> BoolOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
+
+// A comma-separated list's non-empty items: "a,,b" is {"a", "b"}.
+std::vector<std::string> SplitList(std::string_view list);
+
+// The rows cbt's start=/end= or prefix= select (every row without them).
+Result<RowSet> RowsFromOptions(CommandContext& ctx, const CbtArgs& args);
+
+// Splits cbt's "<val>[@<timestamp>]": the text after the last '@' is a
+// timestamp if it parses as an integer, and part of the value otherwise.
+struct ValueAndTimestamp {
+  std::string value;
+  std::optional<int64_t> timestamp;
+};
+ValueAndTimestamp SplitTimestamp(const std::string& text);
+
+bool ParseInt64(std::string_view text, int64_t* out);
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_CBT_ARGS_H_

@@ -1,0 +1,31 @@
+// The commands lbt knows, each set declared by the module that handles it.
+// A module's handlers live beside their CommandSpecs; AllCommands()
+// (core/command_table.h) gathers the sets here.
+
+#ifndef LBT_COMMANDS_COMMAND_SETS_H_
+#define LBT_COMMANDS_COMMAND_SETS_H_
+
+#include <vector>
+
+#include "commands/core/command_table.h"
+
+namespace lbt {
+
+std::vector<CommandSpec> HelpCommands();          // core/help.cc: help, version
+std::vector<CommandSpec> CbtAdminCommands();      // cbt/admin.cc: ls, createtable, setgcpolicy, ...
+std::vector<CommandSpec> CbtWriteCommands();      // cbt/write.cc: set, addtocell, deleterow, deletecolumn
+std::vector<CommandSpec> CbtReadCommands();       // cbt/read.cc: read, lookup, count
+std::vector<CommandSpec> MaintenanceCommands();   // cbt/maintenance.cc: gc, compact
+std::vector<CommandSpec> ImportExportCommands();  // io/import_export.cc: import, export
+std::vector<CommandSpec> SqlCommands();           // sql/sql_command.cc: sql
+std::vector<CommandSpec> LabCommands();           // lab/lab_commands.cc: advise, stats, hotspots, keyviz, explain
+
+namespace hbase {
+std::vector<CommandSpec> DdlCommands();    // hbase/ddl.cc: create, alter, describe, list, drop, ...
+std::vector<CommandSpec> ReadCommands();   // hbase/read.cc: get, scan, count
+std::vector<CommandSpec> WriteCommands();  // hbase/write.cc: put, delete, deleteall, incr, append, ...
+}  // namespace hbase
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_COMMAND_SETS_H_

@@ -1,0 +1,69 @@
+// help and version: what the command table says of itself, rendered.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "api/version.h"
+#include "commands/command_sets.h"
+
+namespace lbt {
+
+namespace {
+
+CommandHelp HelpOf(const CommandSpec& spec) {
+  return CommandHelp{spec.name, spec.dialect == Dialect::kHBase, spec.summary, spec.Usage(), spec.details};
+}
+
+// `help <command>`: each form of the command (cbt's first, then the HBase
+// shell's, then the shell's own).
+Status HelpForCommand(CommandContext& ctx, const std::string& name) {
+  std::vector<CommandHelp> forms;
+  for (Dialect dialect : {Dialect::kCbt, Dialect::kHBase, Dialect::kShell}) {
+    if (const CommandSpec* spec = FindCommand(name, dialect)) forms.push_back(HelpOf(*spec));
+  }
+  if (forms.empty()) {
+    std::string hint = SuggestCommand(name);
+    return Status::NotFound(
+        fmt::format("no command '{}'{}", name, hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
+  }
+  ctx.renderer->Help(forms);
+  return Status::OK();
+}
+
+Status Help(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() == 1) return HelpForCommand(ctx, args[0]);
+  CommandIndex index;
+  for (const CommandSpec& spec : AllCommands()) {
+    if (spec.summary.empty()) continue;
+    if (spec.dialect == Dialect::kShell) {
+      index.shell.push_back(spec.Usage());
+    } else {
+      (spec.dialect == Dialect::kCbt ? index.cbt : index.hbase).emplace_back(spec.name, spec.summary);
+    }
+  }
+  std::sort(index.cbt.begin(), index.cbt.end());
+  std::sort(index.hbase.begin(), index.hbase.end());
+  ctx.renderer->HelpIndex(index);
+  return Status::OK();
+}
+
+Status Version(CommandContext& ctx, const std::vector<std::string>&) {
+  ctx.renderer->Version(kVersion);
+  return Status::OK();
+}
+
+}  // namespace
+
+std::vector<CommandSpec> HelpCommands() {
+  return {
+      {.name = "help",
+       .summary = "Print help text",
+       .args = {{.text = "command", .noun = "a command", .kind = ArgKind::kCommand, .arity = Arity::kOptional}},
+       .details = "  Example: help read",
+       .cbt = Help},
+      {.name = "version", .summary = "Print the lbt version", .cbt = Version},
+  };
+}
+
+}  // namespace lbt

@@ -1,0 +1,49 @@
+// Session: what every command runs against: a Bigtable (a local database
+// or a remote instance, chosen by the shell) and the output settings.
+
+#ifndef LBT_COMMANDS_CORE_SESSION_H_
+#define LBT_COMMANDS_CORE_SESSION_H_
+
+#include <memory>
+#include <string>
+
+#include "api/bigtable.h"
+#include "api/status.h"
+#include "commands/core/output.h"
+#include "commands/render/renderer.h"
+
+namespace lbt {
+
+struct SessionOptions {
+  OutputFormat format = OutputFormat::kText;
+  BytesMode bytes = BytesMode::kAuto;
+};
+
+class Session {
+ public:
+  // `bigtable` must not be null.
+  Session(SessionOptions options, std::unique_ptr<Bigtable> bigtable)
+      : options_(std::move(options)), bigtable_(std::move(bigtable)) {}
+
+  const SessionOptions& options() const { return options_; }
+  Bigtable* bigtable() const { return bigtable_.get(); }
+
+  // For commands that list what is there: false, with a note on `err`, when
+  // no database exists yet, so that a mistyped --db does not pass for an
+  // empty database.
+  bool ExistsOrNote(Output* err) const;
+
+  // Whether queries run on this side because the service answered that it
+  // does not run SQL (the emulator): said once, then not asked again.
+  bool sql_runs_here() const { return sql_runs_here_; }
+  void set_sql_runs_here() { sql_runs_here_ = true; }
+
+ private:
+  SessionOptions options_;
+  std::unique_ptr<Bigtable> bigtable_;
+  bool sql_runs_here_ = false;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_CORE_SESSION_H_

@@ -1,0 +1,119 @@
+// `sql`: GoogleSQL queries, run where the target runs them (a service's
+// own engine, or here over its reads), and EXPLAIN.
+
+#include <fmt/format.h>
+
+#include "commands/command_sets.h"
+#include "commands/core/interrupt.h"
+#include "sql/parser.h"
+#include "sql/query.h"
+
+namespace lbt {
+
+namespace {
+
+// Prepares `text` where the target runs SQL: a remote service's own
+// engine, or here over its reads (`local`). A service that answers
+// UNIMPLEMENTED (the official emulator) gets its queries run here, with a
+// note the first time.
+Result<std::unique_ptr<sql::PreparedQuery>> PrepareSql(CommandContext& ctx, sql::LocalQueryService* local,
+                                                       const std::string& text, const sql::ParamTypes& types) {
+  sql::QueryService* service = sql::QueryServiceFor(ctx.bigtable(), local);
+  if (service == local || ctx.session->sql_runs_here()) return local->Prepare(text, types);
+  Result<std::unique_ptr<sql::PreparedQuery>> query = service->Prepare(text, types);
+  if (query.ok() || query.status().code() != Status::Code::kUnimplemented) return query;
+  ctx.err->Write(fmt::format("note: {} does not run SQL ({}); lbt runs queries here, over its rows\n",
+                             ctx.bigtable()->Describe(), query.status().message()));
+  ctx.session->set_sql_runs_here();
+  return local->Prepare(text, types);
+}
+
+// EXPLAIN's answer, itself a one-row result: what the query read.
+void RenderPlan(CommandContext& ctx, const sql::QueryStats& stats) {
+  ctx.renderer->BeginQuery({{"table", sql::Type::String()},
+                            {"ranges_read", sql::Type::String()},
+                            {"rows_examined", sql::Type::Int64()},
+                            {"rows_returned", sql::Type::Int64()}});
+  ctx.renderer->QueryRow({sql::Value::String(stats.table), sql::Value::String(stats.ranges),
+                          sql::Value::Int64(stats.rows_examined), sql::Value::Int64(stats.rows_returned)});
+  ctx.renderer->EndQuery(nullptr);
+}
+
+// What follows `sql`: [@name=<literal> ...] [EXPLAIN] <query>.
+struct SqlStatement {
+  std::string query;
+  bool explain = false;
+  sql::Params params;
+  sql::ParamTypes types;
+};
+
+Result<SqlStatement> ParseSqlStatement(const std::vector<std::string>& args) {
+  std::string text;
+  for (const std::string& a : args) text += (text.empty() ? "" : " ") + a;
+  SqlStatement statement;
+  size_t start = 0;
+  LBT_ASSIGN_OR_RETURN(std::vector<sql::ParameterBinding> bindings, sql::ParseParameterBindings(text, &start));
+  for (sql::ParameterBinding& b : bindings) {
+    statement.types[b.name] = b.value.type();
+    statement.params[b.name] = std::move(b.value);
+  }
+  statement.query = text.substr(start);
+  const std::string head = statement.query.substr(0, 8);
+  statement.explain = statement.query.size() > 8 && (head == "EXPLAIN " || head == "explain ");
+  if (statement.explain) statement.query = statement.query.substr(8);
+  return statement;
+}
+
+// `sql <query>`: the words joined back into the query, after any parameter
+// values. EXPLAIN before a query runs it and shows what it read instead of
+// its rows; it always runs here, since only here are the rows read visible.
+Status Sql(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(SqlStatement statement, ParseSqlStatement(args));
+  sql::LocalQueryService local(ctx.bigtable());
+  std::unique_ptr<sql::PreparedQuery> query;
+  if (statement.explain) {
+    LBT_ASSIGN_OR_RETURN(query, local.Prepare(statement.query, statement.types));
+  } else {
+    LBT_ASSIGN_OR_RETURN(query, PrepareSql(ctx, &local, statement.query, statement.types));
+  }
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::ResultStream> rows, query->Execute(statement.params));
+  if (!statement.explain) ctx.renderer->BeginQuery(query->columns());
+  for (sql::Values row; rows->Next(&row);) {
+    if (InterruptRequested()) return Status::Cancelled("interrupted");
+    if (!statement.explain) ctx.renderer->QueryRow(row);
+  }
+  LBT_RETURN_IF_ERROR(rows->status());
+  if (statement.explain) {
+    RenderPlan(ctx, rows->stats());
+  } else {
+    ctx.renderer->EndQuery(nullptr);
+  }
+  return Status::OK();
+}
+
+
+}  // namespace
+
+std::vector<CommandSpec> SqlCommands() {
+  return {
+      {.name = "sql",
+       .summary = "Run a GoogleSQL query (SELECT), as Bigtable runs it",
+       .args = {{.text = "@name=<value>", .noun = "a parameter", .arity = Arity::kOptionalRepeated},
+                {.text = "EXPLAIN", .noun = "EXPLAIN", .arity = Arity::kOptional},
+                {.text = "<query>", .noun = "a query", .arity = Arity::kRest}},
+       .details = "  The table's row key is _key (BYTES); each column family is a MAP from\n"
+                  "  qualifier to latest value. In the shell a statement that starts with SELECT\n"
+                  "  runs too, over several lines until ';'. EXPLAIN shows the key ranges read\n"
+                  "  and rows examined against rows returned.\n"
+                  "  @name=<value> gives query parameter @name a value, whose literal sets its\n"
+                  "  type: 5 (INT64), 1.5 (FLOAT64), 'text' (STRING), b'bytes' (BYTES), TRUE,\n"
+                  "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'.\n\n"
+                  "  Examples:\n"
+                  "    sql SELECT _key, stats_summary['os_build'] FROM mobile WHERE _key LIKE 'phone#%'\n"
+                  "    sql @device=b'phone#4c410523' SELECT _key FROM mobile WHERE STARTS_WITH(_key, @device)\n"
+                  "    SELECT COUNT(*) FROM mobile;",
+       .cbt = Sql},
+  };
+}
+
+}  // namespace lbt
