@@ -1,19 +1,17 @@
 #include "api/mutation.h"
+#include "util/bytes.h"
 
 namespace lbt {
 
 std::string EncodeInt64(int64_t v) {
-  std::string s(8, '\0');
-  uint64_t u = static_cast<uint64_t>(v);
-  for (int i = 7; i >= 0; --i, u >>= 8) s[i] = static_cast<char>(u & 0xff);
+  std::string s;
+  AppendBigEndian(&s, static_cast<uint64_t>(v), 8);
   return s;
 }
 
 bool DecodeInt64(const std::string& bytes, int64_t* v) {
   if (bytes.size() != 8) return false;
-  uint64_t u = 0;
-  for (char c : bytes) u = (u << 8) | static_cast<uint8_t>(c);
-  *v = static_cast<int64_t>(u);
+  *v = static_cast<int64_t>(DecodeBigEndian(bytes));
   return true;
 }
 

@@ -1,4 +1,5 @@
 #include "engine/bulk_loader.h"
+#include "util/bytes.h"
 
 #include <fmt/format.h>
 
@@ -64,8 +65,7 @@ Status ParseCells(std::string_view payload, std::vector<InputCell>* cells) {
     if (!GetVarint(&payload, &family) || !GetBytes(&payload, &c.qualifier) || payload.size() < 8) {
       return Status::Corruption("a bulk load record is malformed");
     }
-    uint64_t ts = 0;
-    for (int i = 0; i < 8; ++i) ts = ts << 8 | static_cast<unsigned char>(payload[i]);
+    const uint64_t ts = DecodeBigEndian(payload.substr(0, 8));
     payload.remove_prefix(8);
     if (!GetBytes(&payload, &c.value)) return Status::Corruption("a bulk load record is malformed");
     c.family = static_cast<size_t>(family);
@@ -313,7 +313,7 @@ Status BulkLoader::Add(const RowMutation& row) {
     PutVarint(&payload_buffer_, m.qualifier.size());
     payload_buffer_.append(m.qualifier);
     const auto ts = static_cast<uint64_t>(m.timestamp == kServerTime ? now_ : m.timestamp);
-    for (int shift = 56; shift >= 0; shift -= 8) payload_buffer_.push_back(static_cast<char>(ts >> shift));
+    AppendBigEndian(&payload_buffer_, ts, 8);
     PutVarint(&payload_buffer_, m.value.size());
     payload_buffer_.append(m.value);
   }

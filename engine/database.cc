@@ -1,4 +1,5 @@
 #include "engine/database.h"
+#include "util/bytes.h"
 
 #include <fmt/format.h>
 
@@ -748,9 +749,7 @@ Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, u
       samples.push_back({std::move(row_key), static_cast<int64_t>(total)});
       last_sample = total;
     }
-    uint64_t size = 0;
-    for (unsigned char c : it->value()) size = size << 8 | c;
-    total += size;
+    total += DecodeBigEndian(it->value());
   }
   LBT_RETURN_IF_ERROR(it->status());
   samples.push_back({"", static_cast<int64_t>(total)});

@@ -1,4 +1,5 @@
 #include "engine/key_codec.h"
+#include "util/bytes.h"
 
 #include <cstring>
 
@@ -72,7 +73,7 @@ void AppendId(std::string* out, uint32_t id) {
   int bytes = 1;
   while (bytes < 4 && (id >> (8 * bytes)) != 0) ++bytes;
   out->push_back(static_cast<char>(kFirstLongIdByte - 1 + bytes));
-  for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) out->push_back(static_cast<char>(id >> shift));
+  AppendBigEndian(out, id, bytes);
 }
 
 bool ConsumeId(std::string_view* in, uint32_t* id) {
@@ -85,8 +86,7 @@ bool ConsumeId(std::string_view* in, uint32_t* id) {
   }
   const size_t bytes = first - (kFirstLongIdByte - 1);
   if (bytes > 4 || in->size() < 1 + bytes) return false;
-  uint32_t v = 0;
-  for (size_t i = 1; i <= bytes; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
+  const uint32_t v = static_cast<uint32_t>(DecodeBigEndian(in->substr(1, bytes)));
   // Only the shortest form is valid, so that each id has one encoding.
   if (v < kFirstLongIdByte || (bytes > 1 && (v >> (8 * (bytes - 1))) == 0)) return false;
   *id = v;
@@ -98,13 +98,12 @@ bool ConsumeId(std::string_view* in, uint32_t* id) {
 // unsigned order, then invert every bit so that larger sorts first.
 void AppendTimestamp(std::string* out, int64_t timestamp_micros) {
   uint64_t v = ~(static_cast<uint64_t>(timestamp_micros) ^ (1ull << 63));
-  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>(v >> shift));
+  AppendBigEndian(out, v, 8);
 }
 
 bool ConsumeTimestamp(std::string_view* in, int64_t* timestamp_micros) {
   if (in->size() < 8) return false;
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
+  const uint64_t v = DecodeBigEndian(in->substr(0, 8));
   *timestamp_micros = static_cast<int64_t>(~v ^ (1ull << 63));
   in->remove_prefix(8);
   return true;

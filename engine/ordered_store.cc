@@ -1,4 +1,5 @@
 #include "engine/ordered_store.h"
+#include "util/bytes.h"
 
 namespace lbt {
 
@@ -17,8 +18,7 @@ std::string NodeBytes(uint64_t node) {
 
 bool ParseNode(std::string_view s, uint64_t* node) {
   if (s.size() != kNodeBytes) return false;
-  uint64_t v = 0;
-  for (char c : s) v = (v << 8) | static_cast<uint8_t>(c);
+  const uint64_t v = DecodeBigEndian(s);
   *node = v;
   return v != 0;
 }

@@ -1,4 +1,5 @@
 #include "engine/upgrade.h"
+#include "util/bytes.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -34,9 +35,7 @@ Status Malformed(std::string_view what) {
 // Format 1 began keys with the table id in 4 big-endian bytes.
 bool ConsumeFormatOneTableId(std::string_view* in, TableId* id) {
   if (in->size() < kFormatOneTableIdBytes) return false;
-  TableId v = 0;
-  for (int i = 0; i < kFormatOneTableIdBytes; ++i) v = (v << 8) | static_cast<uint8_t>((*in)[i]);
-  *id = v;
+  *id = static_cast<TableId>(DecodeBigEndian(in->substr(0, kFormatOneTableIdBytes)));
   in->remove_prefix(kFormatOneTableIdBytes);
   return true;
 }

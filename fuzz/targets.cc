@@ -6,13 +6,13 @@
 #include <unistd.h>
 #include <string_view>
 
-#include "commands/bulk_io.h"
-#include "commands/csv_import.h"
-#include "commands/filter_json.h"
-#include "commands/gc_policy_text.h"
-#include "commands/hbase_filter.h"
-#include "commands/hbase_syntax.h"
-#include "commands/tokenizer.h"
+#include "commands/io/bulk_io.h"
+#include "commands/io/csv_import.h"
+#include "commands/cbt/filter_json.h"
+#include "commands/cbt/gc_policy_text.h"
+#include "commands/hbase/filter.h"
+#include "commands/hbase/syntax.h"
+#include "commands/core/tokenizer.h"
 #include "engine/bulk_loader.h"
 #include "engine/database.h"
 #include "filter/row_filter.h"

@@ -82,16 +82,6 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
-uint64_t DecodeBigEndian(std::string_view bytes) {
-  uint64_t v = 0;
-  for (char c : bytes) v = v << 8 | static_cast<uint8_t>(c);
-  return v;
-}
-
-void AppendBigEndian(std::string* out, uint64_t v, int width) {
-  for (int shift = 8 * (width - 1); shift >= 0; shift -= 8) out->push_back(static_cast<char>(v >> shift));
-}
-
 std::string HumanBytes(int64_t bytes) {
   static constexpr struct {
     int shift;

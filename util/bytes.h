@@ -24,10 +24,18 @@ bool Base64Decode(std::string_view text, std::string* out);
 bool IsValidUtf8(std::string_view bytes);
 
 // The unsigned big-endian integer `bytes` holds. REQUIRES: bytes.size() <= 8.
-uint64_t DecodeBigEndian(std::string_view bytes);
+// Inline: the storage key codec runs it for every cell.
+inline uint64_t DecodeBigEndian(std::string_view bytes) {
+  uint64_t v = 0;
+  for (char c : bytes) v = v << 8 | static_cast<uint8_t>(c);
+  return v;
+}
+
 // Appends the low `width` bytes of `v`, most significant first.
 // REQUIRES: 1 <= width <= 8.
-void AppendBigEndian(std::string* out, uint64_t v, int width);
+inline void AppendBigEndian(std::string* out, uint64_t v, int width) {
+  for (int shift = 8 * (width - 1); shift >= 0; shift -= 8) out->push_back(static_cast<char>(v >> shift));
+}
 
 // A size for people: "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
 std::string HumanBytes(int64_t bytes);

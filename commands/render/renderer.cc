@@ -1,4 +1,5 @@
 #include "commands/render/renderer.h"
+#include "util/bytes.h"
 
 #include <fmt/format.h>
 
@@ -613,8 +614,7 @@ class HBaseTextRenderer : public TextRendererBase {
   // and its kin read it; nullopt for a value of another length.
   static std::optional<int64_t> BigEndian(const std::string& value, size_t width) {
     if (value.size() != width) return std::nullopt;
-    uint64_t n = 0;
-    for (unsigned char b : value) n = n << 8 | b;
+    const uint64_t n = DecodeBigEndian(value);
     const int shift = 64 - static_cast<int>(width) * 8;
     return static_cast<int64_t>(n << shift) >> shift;  // sign-extend
   }
