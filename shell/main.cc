@@ -8,24 +8,12 @@
 #include "commands/core/command_table.h"
 #include "commands/core/output.h"
 #include "commands/core/session.h"
-#include "commands/core/tokenizer.h"
+#include "commands/core/statement.h"
 #include "shell/options.h"
 #include "shell/repl.h"
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
 #include "shell/target.h"
-
-namespace {
-
-// A command quoted whole (`lbt "read t prefix=x"`) is split as the shell
-// splits a line; separate words are taken as they are, so that an argument
-// the shell kept together (`"cf:a=hello world"`) stays one.
-lbt::Result<std::vector<std::string>> CommandWords(const std::vector<std::string>& words) {
-  if (words.size() != 1 || words[0].find_first_of(" \t") == std::string::npos) return words;
-  return lbt::Tokenize(words[0]);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
@@ -48,18 +36,23 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!options.words.empty()) {
-    // An HBase statement arrives split by the shell: join it back together.
+    // A statement quoted whole (`lbt "read t prefix=x"`) is one line of
+    // text; separate words are taken as they are, so that an argument the
+    // shell kept together (`"cf:a=hello world"`) stays one. Other languages
+    // than cbt's need their quotes: their words are joined back together.
     std::string joined;
     for (const std::string& w : options.words) joined += (joined.empty() ? "" : " ") + w;
-    lbt::Result<std::vector<std::string>> words = CommandWords(options.words);
-    if (!words.ok()) {
-      err.Write("error: " + words.status().message() + "\n");
+    lbt::Statement statement = lbt::ClassifyStatement(joined);
+    if (statement.kind == lbt::StatementKind::kSource) return runner.RunText(joined, "", 0);
+    if (statement.kind == lbt::StatementKind::kCbt && options.words.size() > 1) {
+      statement.words = options.words;
+      statement.error = lbt::Status::OK();
+    }
+    if (!statement.error.ok()) {
+      err.Write("error: " + statement.error.message() + "\n");
       return 2;
     }
-    std::string query;
-    const bool whole = lbt::IsHBaseStatement(joined) || lbt::IsSqlStatement(joined, &query);
-    lbt::CommandOutcome outcome = whole ? lbt::RunStatement(&session, &out, &err, joined)
-                                        : lbt::RunCommand(&session, &out, &err, *words);
+    lbt::CommandOutcome outcome = lbt::RunStatement(&session, &out, &err, statement);
     if (!outcome.status.ok()) err.Write(lbt::ErrorLine(outcome) + "\n");
     return outcome.ExitCode();
   }

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "api/version.h"
+#include "commands/core/statement.h"
 #include "commands/core/command_table.h"
 #include "commands/core/interrupt.h"
 #include "commands/core/tokenizer.h"
@@ -152,9 +153,7 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
     if (statement.find_first_not_of(" \t") == std::string::npos) continue;
     add_history(statement.c_str());
     if (!history.empty()) write_history(history.c_str());
-    std::string trimmed = statement.substr(statement.find_first_not_of(" \t"));
-    trimmed.erase(trimmed.find_last_not_of(" \t;") + 1);
-    if (trimmed == "exit" || trimmed == "quit") break;
+    if (ClassifyStatement(statement).kind == StatementKind::kExit) break;
     {
       CancelOnInterrupt cancel(session->bigtable());
       runner->RunText(statement, "", 0);

@@ -9,6 +9,7 @@
 
 #include "commands/core/command_table.h"
 #include "commands/cbt/lookups.h"
+#include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
 
 namespace lbt {
@@ -81,13 +82,13 @@ int ScriptRunner::RunTextQueued(const std::string& text, const std::string& name
   return worst;
 }
 
-int ScriptRunner::RunStatement(const std::string& statement, const std::string& name, int line) {
-  Result<std::vector<std::string>> words = Tokenize(statement);
-  if (words.ok() && words->empty()) return 0;
-  size_t start = statement.find_first_not_of(" \t\n");
-  const std::string trimmed = statement.substr(start == std::string::npos ? 0 : start);
-  if (words.ok() && IsBatchableLookup(*words) && !IsHBaseStatement(statement)) {
-    lookups_.push_back({std::move(words).value(), trimmed, name, line});
+int ScriptRunner::RunStatement(const std::string& text, const std::string& name, int line) {
+  Statement statement = ClassifyStatement(text);
+  if (statement.kind == StatementKind::kEmpty) return 0;
+  size_t start = text.find_first_not_of(" \t\n");
+  const std::string trimmed = text.substr(start == std::string::npos ? 0 : start);
+  if (statement.kind == StatementKind::kCbt && IsBatchableLookup(statement.words)) {
+    lookups_.push_back({std::move(statement.words), trimmed, name, line});
     return 0;
   }
   // Whatever else comes, the lookups before it print first.
@@ -97,7 +98,7 @@ int ScriptRunner::RunStatement(const std::string& statement, const std::string& 
     out_->Write(fmt::format("> {}\n", trimmed));
     out_->Flush();
   }
-  if (words.ok() && (*words)[0] == "source") return Source(*words, name, line);
+  if (statement.kind == StatementKind::kSource) return Source(statement.words, name, line);
   CommandOutcome outcome = lbt::RunStatement(session_, out_, err_, statement);
   err_->Flush();
   if (!outcome.status.ok()) return Report(ErrorLine(outcome), name, line);

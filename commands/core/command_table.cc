@@ -7,6 +7,7 @@
 
 #include "commands/hbase/syntax.h"
 #include "commands/lab/lab_commands.h"
+#include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
 
 namespace lbt {
@@ -199,82 +200,7 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
   return {status, ctx.usage_error};
 }
 
-}  // namespace lbt
-
-namespace lbt {
-
-bool FirstWordIs(std::string_view statement, std::string_view word, std::string* rest) {
-  const size_t start = statement.find_first_not_of(" \t\r\n");
-  if (start == std::string_view::npos || statement.substr(start, word.size()) != word) return false;
-  const size_t after = start + word.size();
-  if (after < statement.size() && std::string_view(" \t\r\n").find(statement[after]) == std::string_view::npos) {
-    return false;
-  }
-  const size_t next = statement.find_first_not_of(" \t\r\n", after);
-  *rest = next == std::string_view::npos ? "" : std::string(statement.substr(next));
-  return true;
-}
-
-bool IsSqlStatement(std::string_view statement, std::string* query) {
-  size_t start = statement.find_first_not_of(" \t\r\n");
-  if (start == std::string_view::npos) return false;
-  std::string_view rest = statement.substr(start);
-  size_t end = rest.find_first_of(" \t\r\n");
-  std::string first(rest.substr(0, end));
-  for (char& c : first) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (first == "SELECT") {
-    *query = std::string(rest);
-    return true;
-  }
-  if (first == "SQL" && rest.substr(0, 3) == "sql" && end != std::string_view::npos) {
-    *query = std::string(rest.substr(end + 1));
-    return true;
-  }
-  return false;
-}
-
-bool ContinuesOnNextLine(std::string* pending) {
-  // A SELECT typed as such (not `sql ...`) runs once it ends with ';'.
-  std::string query;
-  const size_t start = pending->find_first_not_of(" \t\r\n");
-  const size_t last = pending->find_last_not_of(" \t\r\n");
-  if (IsSqlStatement(*pending, &query) && pending->compare(start, 3, "sql") != 0 && (*pending)[last] != ';' &&
-      !IsIncomplete(*pending)) {
-    pending->push_back('\n');
-    return true;
-  }
-  if (IsIncomplete(*pending)) {
-    pending->push_back('\n');
-    return true;
-  }
-  std::string name, args;
-  if (IsHBaseStatement(*pending) && SplitHBaseCommand(*pending, &name, &args) && HBaseArgsAreIncomplete(args)) {
-    pending->push_back(' ');
-    return true;
-  }
-  return false;
-}
-
-bool IsHBaseStatement(std::string_view statement) {
-  std::string name, args;
-  if (!SplitHBaseCommand(statement, &name, &args)) return false;
-  if (FindCommand(name, Dialect::kHBase) == nullptr) return false;
-  if (FindCommand(name) == nullptr) return true;
-  // Both dialects have `count`. HBase's is `count 't'` or `count 't', {...}`:
-  // a quoted table followed by a comma or nothing. `count "t" prefix=a` is cbt's.
-  size_t first = args.find_first_not_of(" \t");
-  if (first == std::string::npos || (args[first] != '\'' && args[first] != '"')) return false;
-  const char quote = args[first];
-  size_t i = first + 1;
-  while (i < args.size() && args[i] != quote) i += args[i] == '\\' ? 2 : 1;
-  if (i >= args.size()) return true;  // unterminated: let the HBase parser say so
-  size_t next = args.find_first_not_of(" \t", i + 1);
-  return next == std::string::npos || args[next] == ',' || args[next] == ';' || args[next] == '#';
-}
-
-namespace {
-
-CommandOutcome RunHBase(Session* session, Output* out, Output* err, std::string_view statement) {
+CommandOutcome RunHBaseCommand(Session* session, Output* out, Output* err, std::string_view statement) {
   auto start = std::chrono::steady_clock::now();
   std::string name, text;
   SplitHBaseCommand(statement, &name, &text);
@@ -298,22 +224,6 @@ CommandOutcome RunHBase(Session* session, Output* out, Output* err, std::string_
   }
   out->Flush();
   return outcome;
-}
-
-}  // namespace
-
-CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement) {
-  if (IsHBaseStatement(statement)) return RunHBase(session, out, err, statement);
-  // SQL keeps its quotes: the query goes to `sql` as written. So does the
-  // command `explain` shows, which may be in either dialect.
-  if (std::string query; IsSqlStatement(statement, &query)) return RunCommand(session, out, err, {"sql", query});
-  if (std::string rest; FirstWordIs(statement, "explain", &rest)) {
-    return RunCommand(session, out, err, rest.empty() ? std::vector<std::string>{"explain"}
-                                                      : std::vector<std::string>{"explain", rest});
-  }
-  Result<std::vector<std::string>> words = Tokenize(statement);
-  if (!words.ok()) return {words.status(), false};
-  return RunCommand(session, out, err, *words);
 }
 
 std::string ErrorLine(const CommandOutcome& outcome) {

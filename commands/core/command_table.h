@@ -160,28 +160,9 @@ struct CommandOutcome {
 // Runs one tokenized cbt command. An empty word list does nothing.
 CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std::vector<std::string>& words);
 
-// True if `statement` is in the HBase shell's language: its first word is
-// an HBase command, or it is `count` with a quoted table ('t') or options.
-bool IsHBaseStatement(std::string_view statement);
-
-// True if the first word of `statement` is `word`; sets *rest to the text
-// after it as written (quotes kept).
-bool FirstWordIs(std::string_view statement, std::string_view word, std::string* rest);
-
-// True if `statement` is a SQL query: it starts with SELECT (any case), or
-// it is `sql <query>`. Sets *query to the query's text as written.
-bool IsSqlStatement(std::string_view statement, std::string* query);
-
-// If the text read so far should go on with the next line, appends what
-// joins the two and returns true. It goes on when it ends inside a quote
-// or after a continuing backslash (joined by the newline, which is part of
-// the text), or, for an HBase statement, inside an open hash, array or
-// call or after a comma (joined by a space: one statement, not two lines),
-// and for a statement that starts with SELECT, until it ends with `;`.
-bool ContinuesOnNextLine(std::string* pending);
-
-// Runs one statement in whichever dialect its first word names.
-CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::string_view statement);
+// Runs one statement of the HBase shell's language: `scan 't', {LIMIT => 5}`.
+// REQUIRES: its first word names an HBase command.
+CommandOutcome RunHBaseCommand(Session* session, Output* out, Output* err, std::string_view statement);
 
 // The one line that reports a failed command, e.g. "error: table 't' does
 // not exist" or, for the HBase dialect, "ERROR: Unknown table t!".

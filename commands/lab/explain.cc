@@ -13,6 +13,7 @@
 
 #include "api/forwarding_bigtable.h"
 #include "commands/core/command_table.h"
+#include "commands/core/statement.h"
 #include "commands/lab/lab_commands.h"
 #include "commands/lab/lab_renderer.h"
 #include "lab/key_shape.h"
@@ -255,12 +256,14 @@ constexpr std::string_view kExplainable[] = {"read", "lookup", "count", "scan", 
 
 Status CheckExplainable(CommandContext& ctx, const std::string& command) {
   const size_t start = command.find_first_not_of(" \t");
-  if (start == std::string::npos) return ctx.Usage("explain needs a read command: read, lookup, count, scan or get");
+  if (start == std::string::npos) {
+    return ctx.Usage("explain needs a read command: read, lookup, count, scan, get or a SQL query");
+  }
   const std::string word = command.substr(start, command.find_first_of(" \t", start) - start);
   for (std::string_view ok : kExplainable) {
     if (word == ok) return Status::OK();
   }
-  return ctx.Usage(fmt::format("explain shows reads: read, lookup, count, scan or get, not '{}'", word));
+  return ctx.Usage(fmt::format("explain shows reads: read, lookup, count, scan, get or a SQL query, not '{}'", word));
 }
 
 // The explained command as one statement. From the shell it comes whole,
@@ -290,6 +293,13 @@ std::string StatementOf(const std::vector<std::string>& args) {
 Status Explain(CommandContext& ctx, const std::vector<std::string>& args) {
   std::string command = StatementOf(args);
   const bool analyze = TakeAnalyze(&command);
+  // A query's plan is SQL's own EXPLAIN, which runs the query to count
+  // what it examined: with or without analyze, the same answer.
+  if (std::string query; IsSqlStatement(command, &query)) {
+    CommandOutcome outcome = RunCommand(ctx.session, ctx.out, ctx.err, {"sql", "EXPLAIN " + query});
+    ctx.usage_error = outcome.usage_error;
+    return outcome.status;
+  }
   LBT_RETURN_IF_ERROR(CheckExplainable(ctx, command));
   auto recorder = std::make_unique<ReadRecorder>(ctx.bigtable(), analyze);
   ReadRecorder* reads = recorder.get();

@@ -8,6 +8,7 @@
 
 #include "engine/local_bigtable.h"
 #include "commands/core/command_table.h"
+#include "commands/core/statement.h"
 #include "commands/core/interrupt.h"
 #include "commands/core/tokenizer.h"
 #include "tests/test_util.h"
