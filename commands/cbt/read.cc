@@ -4,14 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "commands/cbt/args.h"
 #include "commands/cbt/filter_json.h"
 #include "commands/cbt/lookups.h"
 #include "commands/command_sets.h"
-#include "commands/core/progress.h"
-#include "commands/core/read_helpers.h"
+#include "commands/core/read_pipeline.h"
 #include "filter/row_filter.h"
 
 namespace lbt {
@@ -85,33 +83,6 @@ Result<bool> WantStats(CommandContext& ctx, const CbtArgs& args) {
   return true;
 }
 
-// Streams the rows of a read to the renderer.
-Status StreamRows(CommandContext& ctx, const std::string& table, const ReadRequest& request, bool with_stats,
-                  bool is_lookup) {
-  auto start = std::chrono::steady_clock::now();
-  Bigtable* bigtable = ctx.bigtable();
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, SchemaForReading(bigtable, table));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
-  // A long local read renders on one core while the engine reads ahead on
-  // the other.
-  if (!is_lookup && bigtable->local() != nullptr) stream = std::make_unique<ReadAheadStream>(std::move(stream));
-  ctx.renderer->BeginRows(&spec);
-  // Rows printed to a terminal show their own progress.
-  Progress progress(ctx.err, "reading " + table, !ctx.out->IsTerminal());
-  LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
-    ctx.renderer->Row(row);
-    progress.Update(n);
-  }));
-  if (is_lookup && rows == 0) ctx.renderer->AbsentRow();
-  ReadSummary summary;
-  summary.stats = stream->stats();
-  summary.filter_placement = stream->FilterPlacement();
-  summary.latency_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::steady_clock::now() - start).count();
-  ctx.renderer->EndRows(with_stats ? &summary : nullptr);
-  return Status::OK();
-}
-
 Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
@@ -119,7 +90,7 @@ Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
   request.rows.row_keys = {args[1]};
   LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
-  return StreamRows(ctx, args[0], request, with_stats, /*is_lookup=*/true);
+  return StreamRowsToRenderer(ctx, args[0], request, {.single_row = true, .show_absent = true, .with_stats = with_stats});
 }
 
 // Reads the rows of lookups [first, end), which share a table and options.
@@ -164,7 +135,7 @@ Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(request.reversed, BoolOption(ctx, parsed, "reversed"));
   LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
-  return StreamRows(ctx, args[0], request, with_stats, /*is_lookup=*/false);
+  return StreamRowsToRenderer(ctx, args[0], request, {.with_stats = with_stats});
 }
 
 Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -184,8 +155,7 @@ Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(Filter filter, ParseFilterJson(*json));
   LBT_RETURN_IF_ERROR(CompileFilter(filter).status());
   request.filter = Filter::Chain({std::move(filter), Filter::StripValue()});
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(args[0], request));
-  LBT_ASSIGN_OR_RETURN(int64_t n, ForEachRow(stream.get(), [](const Row&, int64_t) {}));
+  LBT_ASSIGN_OR_RETURN(int64_t n, CountReadRows(ctx, args[0], request, [](const Row&, int64_t) {}));
   ctx.renderer->Count(n);
   return Status::OK();
 }

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/limits.h"
-#include "commands/core/read_helpers.h"
+#include "commands/core/read_pipeline.h"
 
 namespace lbt::hbase {
 
@@ -99,11 +99,16 @@ Result<TableSpec> RequireTable(CommandContext& ctx, std::string_view table, bool
   return spec;
 }
 
-// The bigtable for reading or writing `table`'s data, once the table is
-// known to exist and be enabled; its spec in *spec if asked.
-Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table, TableSpec* spec) {
-  LBT_ASSIGN_OR_RETURN(TableSpec s, RequireTable(ctx, table, /*must_be_enabled=*/true));
-  if (spec != nullptr) *spec = std::move(s);
+Result<std::optional<TableSpec>> DataTableSchema(CommandContext& ctx, std::string_view table) {
+  Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
+  if (spec.status().IsNotFound()) return UnknownTable(table);
+  if (!spec.ok()) return std::optional<TableSpec>();  // the Admin API is out of reach; the data may not be
+  if (!spec->enabled) return Status::FailedPrecondition(fmt::format("Table {} is disabled!", table));
+  return std::optional<TableSpec>(std::move(spec).value());
+}
+
+Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table) {
+  LBT_RETURN_IF_ERROR(DataTableSchema(ctx, table).status());
   return ctx.bigtable();
 }
 

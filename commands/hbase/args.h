@@ -6,6 +6,7 @@
 #define LBT_COMMANDS_HBASE_ARGS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,9 +51,14 @@ Result<CellAddress> CellAddressArgs(CommandContext& ctx, const std::vector<HValu
 
 // The table's spec, with HBase's wording for a missing or disabled table.
 Result<TableSpec> RequireTable(CommandContext& ctx, std::string_view table, bool must_be_enabled);
-// The bigtable for reading or writing `table`'s data, once the table is
-// known to exist and be enabled; its spec in *spec if asked.
-Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table, TableSpec* spec = nullptr);
+// The schema of a table whose data is about to be read or written, with
+// HBase's wording for a missing or disabled table; nullopt when the schema
+// is out of reach (a remote Bigtable whose Admin API is unreachable or
+// forbidden to the caller) while its Data API may still serve the data.
+Result<std::optional<TableSpec>> DataTableSchema(CommandContext& ctx, std::string_view table);
+// The bigtable to read or write `table`'s data in, once DataTableSchema
+// has found nothing against it.
+Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table);
 
 // Reads NAME/VERSIONS/TTL from a family hash into *family; other keys mean
 // nothing locally and are reported on stderr, as HBase reports arguments

@@ -5,7 +5,7 @@
 
 #include "commands/command_sets.h"
 #include "commands/hbase/args.h"
-#include "commands/core/read_helpers.h"
+#include "commands/core/read_pipeline.h"
 #include "commands/hbase/filter.h"
 #include "filter/row_filter.h"
 
@@ -115,24 +115,17 @@ Status Get(CommandContext& ctx, const std::vector<HValue>& args) {
     }
   }
   FinishRequest(&read);
-  TableSpec spec;
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table, &spec));
+  LBT_ASSIGN_OR_RETURN(std::optional<TableSpec> schema, DataTableSchema(ctx, table));
   for (const ColumnSelector& c : read.request.columns) {
-    if (spec.FindFamily(c.family) == nullptr) {
+    if (schema && schema->FindFamily(c.family) == nullptr) {
       return Status::NotFound(fmt::format("Unknown column family '{}' in table {}; its families are: {}", c.family,
-                                          table, spec.FamilyList()));
+                                          table, schema->FamilyList()));
     }
   }
+  const TableSpec spec = schema.value_or(TableSpec{});
   read.request.rows.row_keys = {row_key};
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
-  std::optional<Row> row;
-  LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& r, int64_t) { row = r; }).status());
-  read.view.table = &spec;
   read.view.layout = RowsLayout::kHBaseGet;
-  ctx.renderer->BeginRows(read.view);
-  if (row) ctx.renderer->Row(*row);
-  ctx.renderer->EndRows(nullptr);
-  return Status::OK();
+  return StreamRowsToRenderer(ctx, table, read.request, {.view = read.view, .single_row = true}, &spec);
 }
 
 // The row range of a scan: ROWPREFIXFILTER wins over STARTROW/STOPROW; a
@@ -181,15 +174,10 @@ Status Scan(CommandContext& ctx, const std::vector<HValue>& args) {
     if (read.request.rows_limit < 1) return Usage(ctx, "LIMIT must be at least 1");
   }
   FinishRequest(&read);
-  TableSpec spec;
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table, &spec));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
-  read.view.table = &spec;
+  LBT_ASSIGN_OR_RETURN(std::optional<TableSpec> schema, DataTableSchema(ctx, table));
+  const TableSpec spec = schema.value_or(TableSpec{});
   read.view.layout = RowsLayout::kHBaseScan;
-  ctx.renderer->BeginRows(read.view);
-  LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& row, int64_t) { ctx.renderer->Row(row); }).status());
-  ctx.renderer->EndRows(nullptr);
-  return Status::OK();
+  return StreamRowsToRenderer(ctx, table, read.request, {.view = read.view}, &spec);
 }
 
 Status Count(CommandContext& ctx, const std::vector<HValue>& args) {
@@ -208,9 +196,8 @@ Status Count(CommandContext& ctx, const std::vector<HValue>& args) {
   }
   read.filters.push_back(Filter::StripValue());  // counting needs no values
   FinishRequest(&read);
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, read.request));
-  LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
+  LBT_RETURN_IF_ERROR(DataTable(ctx, table).status());
+  LBT_ASSIGN_OR_RETURN(int64_t rows, CountReadRows(ctx, table, read.request, [&](const Row& row, int64_t n) {
     if (n % interval == 0) ctx.renderer->CountProgress(n, row.key);
   }));
   ctx.renderer->Count(rows);

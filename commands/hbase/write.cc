@@ -6,7 +6,7 @@
 
 #include "commands/command_sets.h"
 #include "commands/hbase/args.h"
-#include "commands/core/read_helpers.h"
+#include "commands/core/read_pipeline.h"
 
 namespace lbt::hbase {
 

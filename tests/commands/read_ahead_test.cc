@@ -2,7 +2,7 @@
 // reads ahead on its thread or not; the stream's error at the end; stats
 // once it ended; and a consumer that stops early does not hang.
 
-#include "commands/core/read_helpers.h"
+#include "commands/core/read_ahead.h"
 
 #include <gtest/gtest.h>
 
