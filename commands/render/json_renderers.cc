@@ -1,0 +1,183 @@
+// --format json (one document a command) and --format jsonl (one object a
+// line, rows streamed): every command looks alike whichever language ran it.
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "commands/cbt/gc_policy_text.h"
+#include "commands/render/query_output.h"
+#include "commands/render/renderers.h"
+#include "commands/render/row_json.h"
+
+namespace lbt {
+
+namespace {
+
+using json = nlohmann::ordered_json;  // keys in the documented order
+
+json StatsObject(const ReadSummary& s) {
+  json stats{{"rows_seen", s.stats.rows_seen},
+             {"rows_returned", s.stats.rows_returned},
+             {"cells_seen", s.stats.cells_seen},
+             {"cells_returned", s.stats.cells_returned},
+             {"latency_ms", s.latency_ms}};
+  if (!s.filter_placement.empty()) stats["filter_placement"] = s.filter_placement;
+  return stats;
+}
+
+json TableObject(const TableSpec& table) {
+  json families = json::array();
+  for (const auto& [name, f] : table.families) {
+    families.push_back(json{{"name", name},
+                            {"gc_policy", FormatGcPolicy(f.gc_rule)},
+                            {"value_type", std::string(ValueTypeName(f.value_type))}});
+  }
+  return json{{"table", table.name}, {"families", families}};
+}
+
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json QueryStatsObject(const sql::QueryStats& s) {
+  return json{{"table", s.table}, {"ranges_read", s.ranges}, {"rows_examined", s.rows_examined},
+              {"rows_returned", s.rows_returned}};
+}
+
+// What JSON and JSON lines print alike: one object per line for every
+// result that is not rows.
+class JsonRendererBase : public Renderer {
+ public:
+  JsonRendererBase(Output* out, BytesMode bytes) : out_(out), bytes_(bytes) {}
+
+  void Tables(const std::vector<std::string>& names) override { Line(json{{"tables", names}}); }
+  void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
+  void Count(int64_t rows) override { Line(json{{"count", rows}}); }
+  void Replicated(int64_t up_to_micros) override { Line(json{{"replicated_up_to", up_to_micros}}); }
+
+  void TableExists(std::string_view, bool exists) override { Line(json{{"exists", exists}}); }
+  void TableState(std::string_view state, bool answer) override { Line(json{{std::string(state), answer}}); }
+  void Counter(std::optional<int64_t> value) override {
+    Line(value ? json{{"counter", *value}} : json{{"counter", nullptr}});
+  }
+  void AppendedRow(const lbt::Row& row) override {
+    BeginRows(nullptr);
+    Row(row);
+    EndRows(nullptr);
+  }
+  void Names(std::string_view kind, const std::vector<std::string>& names) override {
+    Line(json{{std::string(kind), names}});
+  }
+  void User(std::string_view user) override { Line(json{{"user", std::string(user)}}); }
+  void ServerStatus(int64_t regions) override { Line(json{{"servers", 1}, {"dead", 0}, {"regions", regions}}); }
+  void Splits(const std::vector<std::string>& keys) override { Line(json{{"splits", keys}}); }
+
+  void Help(const std::vector<CommandHelp>& forms) override {
+    for (const CommandHelp& form : forms) {
+      Line(json{{"command", std::string(form.name)},
+                {"language", form.hbase ? "hbase" : "cbt"},
+                {"summary", std::string(form.summary)},
+                {"usage", form.usage},
+                {"details", std::string(form.details)}});
+    }
+  }
+  void HelpIndex(const CommandIndex& index) override {
+    for (const auto& [language, list] : {std::pair{"cbt", &index.cbt}, std::pair{"hbase", &index.hbase}}) {
+      for (const auto& [name, summary] : *list) {
+        Line(json{{"command", std::string(name)}, {"language", language}, {"summary", std::string(summary)}});
+      }
+    }
+  }
+  void Version(std::string_view version) override { Line(json{{"version", std::string(version)}}); }
+  void GarbageCollected(std::string_view table, int64_t deleted, int64_t examined) override {
+    Line(json{{"table", std::string(table)}, {"cells_collected", deleted}, {"cells_examined", examined}});
+  }
+  void Compacted(std::string_view dir, uint64_t bytes_before, uint64_t bytes_after) override {
+    Line(json{{"database", std::string(dir)}, {"bytes_before", bytes_before}, {"bytes_after", bytes_after}});
+  }
+
+ protected:
+  void Line(const json& j) { out_->Write(Dump(j) + "\n"); }
+  Output* out_;
+  BytesMode bytes_;
+  const TableSpec* table_ = nullptr;  // of the read under way
+  std::string buffer_;
+  std::vector<sql::ResultColumn> columns_;  // of the query under way
+};
+
+class JsonRenderer : public JsonRendererBase {
+ public:
+  using JsonRendererBase::JsonRendererBase;
+
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override {
+    columns_ = columns;
+    first_ = true;
+    out_->Write("{\"rows\":[");
+  }
+  void QueryRow(const sql::Values& row) override {
+    out_->Write((first_ ? "" : ",") + QueryRowJson(columns_, row, bytes_));
+    first_ = false;
+  }
+  void EndQuery(const sql::QueryStats* stats) override {
+    out_->Write("]");
+    if (stats != nullptr) out_->Write(",\"stats\":" + Dump(QueryStatsObject(*stats)));
+    out_->Write("}\n");
+  }
+
+  // Rows stream inside one document: {"rows":[...]} is written piece by piece.
+  void BeginRows(const RowsView& view) override {
+    out_->Write("{\"rows\":[");
+    first_ = true;
+    table_ = view.table;
+  }
+  void Row(const lbt::Row& row) override {
+    buffer_.clear();
+    if (!first_) buffer_.push_back(',');
+    first_ = false;
+    AppendRowJson(&buffer_, row, bytes_, table_);
+    out_->Write(buffer_);
+  }
+  void AbsentRow() override {}
+  void EndRows(const ReadSummary* s) override {
+    out_->Write("]");
+    if (s != nullptr) out_->Write(",\"stats\":" + Dump(StatsObject(*s)));
+    out_->Write("}\n");
+  }
+
+ private:
+  bool first_ = true;
+};
+
+class JsonlRenderer : public JsonRendererBase {
+ public:
+  using JsonRendererBase::JsonRendererBase;
+
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { columns_ = columns; }
+  void QueryRow(const sql::Values& row) override { out_->Write(QueryRowJson(columns_, row, bytes_) + "\n"); }
+  void EndQuery(const sql::QueryStats* stats) override {
+    if (stats != nullptr) Line(json{{"stats", QueryStatsObject(*stats)}});
+  }
+
+  void BeginRows(const RowsView& view) override { table_ = view.table; }
+  void Row(const lbt::Row& row) override {
+    buffer_.clear();
+    AppendRowJson(&buffer_, row, bytes_, table_);
+    buffer_.push_back('\n');
+    out_->Write(buffer_);
+  }
+  void AbsentRow() override {}
+  void EndRows(const ReadSummary* s) override {
+    if (s != nullptr) Line(json{{"stats", StatsObject(*s)}});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> NewJsonRenderer(Output* out, BytesMode bytes) {
+  return std::make_unique<JsonRenderer>(out, bytes);
+}
+
+std::unique_ptr<Renderer> NewJsonlRenderer(Output* out, BytesMode bytes) {
+  return std::make_unique<JsonlRenderer>(out, bytes);
+}
+
+}  // namespace lbt
