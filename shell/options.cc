@@ -195,6 +195,60 @@ GcFlags AddGcFlags(CLI::App* app, LocalOptions* local) {
   return flags;
 }
 
+namespace {
+
+// The flags that choose and open a local database, kept so that remote
+// mode can refuse them.
+struct LocalFlags {
+  CLI::Option* db;
+  CLI::Option* read_only;
+  CLI::Option* sync;
+  GcFlags gc;
+};
+
+LocalFlags AddLocalFlags(CLI::App* app, LocalOptions* local) {
+  LocalFlags flags;
+  flags.db = app->add_option("--db", local->db_dir, "Database directory (default: $LBT_DB, else ./lbt-data)");
+  flags.read_only = app->add_flag("--read-only", local->read_only, "Open the database read-only");
+  std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
+  flags.sync = app->add_option("--sync", local->sync,
+                               "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
+                               "loads, and a crash may lose the latest writes (never the file's consistency)")
+                   ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
+                   ->transform(OneOf({"full", "off"}))
+                   ->default_str("full");
+  flags.gc = AddGcFlags(app, local);
+  return flags;
+}
+
+void AddOutputFlags(CLI::App* app, SessionOptions* session) {
+  std::map<std::string, OutputFormat> formats = {
+      {"text", OutputFormat::kText}, {"json", OutputFormat::kJson}, {"jsonl", OutputFormat::kJsonl}};
+  app->add_option("--format", session->format, "Output: text (cbt's), json or jsonl")
+      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description("text|json|jsonl"))
+      ->transform(OneOf({"text", "json", "jsonl"}))
+      ->default_str("text");
+  std::map<std::string, BytesMode> bytes = {{"text", BytesMode::kAuto}, {"base64", BytesMode::kBase64}};
+  app->add_option("--bytes", session->bytes,
+                  "JSON bytes fields: text (UTF-8 as strings, else *_b64) or base64 (always *_b64)")
+      ->transform(CLI::CheckedTransformer(bytes, CLI::ignore_case).description("text|base64"))
+      ->transform(OneOf({"text", "base64"}))
+      ->default_str("text");
+}
+
+// Why the flags given cannot be used together with remote mode, or "".
+std::string RemoteConflict(const LocalFlags& local) {
+  if (local.db->count() > 0) return "--db names a local database and -project/-instance a remote one; choose one";
+  if (local.sync->count() > 0) return "--sync applies to a local database only";
+  if (local.read_only->count() > 0) return "--read-only applies to a local database only";
+  if (local.gc.mode->count() > 0 || local.gc.interval->count() > 0) {
+    return "--gc and --gc-interval apply to a local database only";
+  }
+  return "";
+}
+
+}  // namespace
+
 ParsedOptions ParseOptions(int argc, char** argv) {
   ParsedOptions parsed;
   ShellOptions& o = parsed.options;
@@ -208,7 +262,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "With a command, runs it and exits; with -c or -f, runs those; otherwise\n"
       "opens the shell (or reads commands from standard input when it is not a terminal).",
       "lbt"};
-  app.prefix_command();
+  app.prefix_command();  // everything from the first command word on is the command's
   app.footer(
       "Examples:\n"
       "  lbt                                    the shell on ./lbt-data\n"
@@ -218,38 +272,17 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "  lbt --db mydb --format jsonl read t | jq .key\n"
       "  lbt --db mydb \"scan 't', {ROWPREFIXFILTER => 'user#'}\"\n"
       "  lbt --db mydb serve --port 8086        Bigtable's gRPC API for cbt and client libraries\n"
-      "Inside the shell, 'help' lists the commands.");  // everything from the first command word on is the command's
+      "Inside the shell, 'help' lists the commands.");
   app.set_version_flag("--version", "lbt " + std::string(kVersion));
   app.failure_message(OneLineOptionError);
   app.option_defaults()->always_capture_default();
 
-  CLI::Option* db = app.add_option("--db", o.local.db_dir, "Database directory (default: $LBT_DB, else ./lbt-data)");
-  std::map<std::string, OutputFormat> formats = {
-      {"text", OutputFormat::kText}, {"json", OutputFormat::kJson}, {"jsonl", OutputFormat::kJsonl}};
-  app.add_option("--format", o.session.format, "Output: text (cbt's), json or jsonl")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description("text|json|jsonl"))
-      ->transform(OneOf({"text", "json", "jsonl"}))
-      ->default_str("text");
-  std::map<std::string, BytesMode> bytes = {{"text", BytesMode::kAuto}, {"base64", BytesMode::kBase64}};
-  app.add_option("--bytes", o.session.bytes,
-                 "JSON bytes fields: text (UTF-8 as strings, else *_b64) or base64 (always *_b64)")
-      ->transform(CLI::CheckedTransformer(bytes, CLI::ignore_case).description("text|base64"))
-      ->transform(OneOf({"text", "base64"}))
-      ->default_str("text");
-  CLI::Option* read_only = app.add_flag("--read-only", o.local.read_only, "Open the database read-only");
-  std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
-  CLI::Option* sync = app.add_option("--sync", o.local.sync,
-                 "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
-                 "loads, and a crash may lose the latest writes (never the file's consistency)")
-      ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
-      ->transform(OneOf({"full", "off"}))
-      ->default_str("full");
-  const GcFlags gc = AddGcFlags(&app, &o.local);
+  const LocalFlags local = AddLocalFlags(&app, &o.local);
+  AddOutputFlags(&app, &o.session);
   app.add_option("-c,--command", o.commands, "Run this command (repeatable; ';' separates several)");
   app.add_option("-f,--file", o.script, "Run the commands in this script file")->check(CLI::ExistingFile);
   app.add_flag("--keep-going", o.keep_going, "In scripts, run on after a failed command (exit 1 at the end)");
   app.add_flag("--echo", o.echo, "Print each command before its output");
-
   AddRemoteFlags(&app, &remote);
 
   try {
@@ -261,13 +294,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   }
   o.words = app.remaining();
   if (remote.Selected()) {
-    std::string error;
-    if (db->count() > 0) error = "--db names a local database and -project/-instance a remote one; choose one";
-    if (sync->count() > 0) error = "--sync applies to a local database only";
-    if (read_only->count() > 0) error = "--read-only applies to a local database only";
-    if (gc.mode->count() > 0 || gc.interval->count() > 0) {
-      error = "--gc and --gc-interval apply to a local database only";
-    }
+    std::string error = RemoteConflict(local);
     if (error.empty()) error = ResolveRemote(remote, &o.remote);
     if (!error.empty()) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

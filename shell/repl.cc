@@ -18,6 +18,7 @@
 #include "commands/core/interrupt.h"
 #include "commands/core/tokenizer.h"
 #include "shell/completion.h"
+#include "shell/history.h"
 
 namespace lbt {
 
@@ -91,6 +92,9 @@ char** Complete(const char*, int start, int) {
 
 void OnInterrupt(int) { RequestInterrupt(); }
 
+// Statements the shell recalls; the file keeps up to twice as many.
+constexpr size_t kHistoryStatements = 2000;
+
 std::string HistoryPath() {
   if (const char* path = std::getenv("LBT_HISTFILE"); path != nullptr && *path != '\0') return path;
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
@@ -106,9 +110,12 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
   rl_attempted_completion_function = Complete;
   rl_completer_word_break_characters = const_cast<char*>(" \t");
   using_history();
-  stifle_history(2000);
+  stifle_history(kHistoryStatements);
   const std::string history = HistoryPath();
-  if (!history.empty()) read_history(history.c_str());
+  if (!history.empty()) {
+    TidyHistoryFile(history, kHistoryStatements);
+    for (const std::string& statement : ReadHistoryFile(history)) add_history(statement.c_str());
+  }
 
   // Ctrl-C cancels the line being typed or the command running, not lbt.
   struct sigaction action = {};
@@ -152,7 +159,7 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
     pending.clear();
     if (statement.find_first_not_of(" \t") == std::string::npos) continue;
     add_history(statement.c_str());
-    if (!history.empty()) write_history(history.c_str());
+    if (!history.empty()) AppendHistoryFile(history, statement);
     if (ClassifyStatement(statement).kind == StatementKind::kExit) break;
     {
       CancelOnInterrupt cancel(session->bigtable());

@@ -59,6 +59,51 @@ Status DecodeAnsiEscape(std::string_view text, size_t* i, std::string* out) {
   }
 }
 
+// Reads a "..." string starting at text[*i] (the opening quote) into
+// *out, leaving *i after the closing quote. As in bash, a backslash escapes
+// only \\, ", $ and ` (and joins lines before a newline).
+Status ReadDoubleQuoted(std::string_view text, size_t* i, std::string* out) {
+  for (++*i;; ++*i) {
+    if (*i >= text.size()) return Status::InvalidArgument("unterminated double quote");
+    const char d = text[*i];
+    if (d == '"') break;
+    if (d == '\\' && *i + 1 < text.size()) {
+      const char e = text[*i + 1];
+      if (e == '\\' || e == '"' || e == '$' || e == '`') {
+        out->push_back(e);
+        ++*i;
+        continue;
+      }
+      if (e == '\n') {
+        ++*i;
+        continue;
+      }
+    }
+    out->push_back(d);
+  }
+  ++*i;
+  return Status::OK();
+}
+
+// Reads a $'...' string starting at text[*i] (the '$') into *out, with
+// its escapes decoded, leaving *i after the closing quote.
+Status ReadAnsiQuoted(std::string_view text, size_t* i, std::string* out) {
+  *i += 2;
+  while (true) {
+    if (*i >= text.size()) return Status::InvalidArgument("unterminated $'...' string");
+    const char d = text[*i];
+    if (d == '\'') break;
+    ++*i;
+    if (d == '\\') {
+      LBT_RETURN_IF_ERROR(DecodeAnsiEscape(text, i, out));
+    } else {
+      out->push_back(d);
+    }
+  }
+  ++*i;
+  return Status::OK();
+}
+
 // Scans `text`; calls on_word for each finished word and on_break at each
 // unquoted ';' or newline. Returns an error for an unterminated quote.
 template <typename OnWord, typename OnBreak>
@@ -94,43 +139,10 @@ Status Scan(std::string_view text, OnWord on_word, OnBreak on_break) {
       i = close + 1;
     } else if (c == '"') {
       in_word = true;
-      ++i;
-      while (true) {
-        if (i >= text.size()) return Status::InvalidArgument("unterminated double quote");
-        char d = text[i];
-        if (d == '"') break;
-        if (d == '\\' && i + 1 < text.size()) {
-          char e = text[i + 1];
-          if (e == '\\' || e == '"' || e == '$' || e == '`') {
-            word.push_back(e);
-            i += 2;
-            continue;
-          }
-          if (e == '\n') {
-            i += 2;
-            continue;
-          }
-        }
-        word.push_back(d);
-        ++i;
-      }
-      ++i;
+      LBT_RETURN_IF_ERROR(ReadDoubleQuoted(text, &i, &word));
     } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '\'') {
       in_word = true;
-      i += 2;
-      while (true) {
-        if (i >= text.size()) return Status::InvalidArgument("unterminated $'...' string");
-        char d = text[i];
-        if (d == '\'') break;
-        if (d == '\\') {
-          ++i;
-          LBT_RETURN_IF_ERROR(DecodeAnsiEscape(text, &i, &word));
-          continue;
-        }
-        word.push_back(d);
-        ++i;
-      }
-      ++i;
+      LBT_RETURN_IF_ERROR(ReadAnsiQuoted(text, &i, &word));
     } else {
       in_word = true;
       word.push_back(c);
