@@ -10,6 +10,7 @@
 #include "sql/evaluator.h"
 #include "sql/key_ranges.h"
 #include "sql/parser.h"
+#include "sql/read_planner.h"
 
 namespace lbt::sql {
 
@@ -19,8 +20,8 @@ namespace {
 // expressions see: `_key`, then each family (then `_timestamp` for UNPACK).
 class Source {
  public:
-  Source(const BoundQuery& q, std::unique_ptr<RowStream> rows)
-      : q_(q), rows_(std::move(rows)), one_family_(OnlyFamilyRead(q)) {}
+  Source(const BoundQuery& q, const ReadPlan& read, std::unique_ptr<RowStream> rows)
+      : q_(q), read_(read), rows_(std::move(rows)), one_family_(OnlyFamilyRead(q, read)) {}
 
   // Next input row, or false at the end (status() says whether that was an error).
   bool Next(Values* out) {
@@ -48,13 +49,13 @@ class Source {
   // The cells of `family` in row_ as the family's column: qualifier to
   // latest value, or to its history (newest first); only cells at
   // `timestamp` when it is set (UNPACK).
-  Value FamilyValue(const BoundFamily& f, std::optional<int64_t> timestamp) const {
+  Value FamilyValue(const BoundFamily& f, const FamilyRead& read, std::optional<int64_t> timestamp) const {
     MapEntries entries;
     for (size_t i = 0; i < row_.cells.size();) {
       const Cell& c = row_.cells[i];
       size_t end = i;
       while (end < row_.cells.size() && row_.cells[end].family == c.family && row_.cells[end].qualifier == c.qualifier) ++end;
-      if (c.family == f.name && (f.only_columns.empty() || f.only_columns.count(c.qualifier) != 0)) {
+      if (c.family == f.name && (read.only_columns.empty() || read.only_columns.count(c.qualifier) != 0)) {
         Values history;
         for (size_t k = i; k < end; ++k) {
           if (timestamp && row_.cells[k].timestamp != *timestamp) continue;
@@ -89,13 +90,13 @@ class Source {
   // what the query reads is written, in place.
   void Flatten(Values* out) {
     if (out->size() != Width()) Shape(out);
-    if (q_.key_used) (*out)[0].set_str(row_.key);
+    if (read_.key_used) (*out)[0].set_str(row_.key);
     for (size_t i = 0; i < q_.families.size(); ++i) {
-      if (q_.families[i].used) (*out)[1 + i] = FamilyValue(q_.families[i], std::nullopt);
+      if (read_.families[i].as_map) (*out)[1 + i] = FamilyValue(q_.families[i], read_.families[i], std::nullopt);
     }
-    if (q_.cell_columns.empty()) return;
+    if (read_.cell_columns.empty()) return;
     const size_t first = 1 + q_.families.size();
-    if (q_.cell_columns.size() == 1) return FlattenOneColumn(&(*out)[first]);
+    if (read_.cell_columns.size() == 1) return FlattenOneColumn(&(*out)[first]);
     // Cells come grouped by column, newest first: each column's first cell
     // is its latest value, and later ones are passed over as found. The
     // search stops once every column is found; a slot is written only once
@@ -103,10 +104,10 @@ class Source {
     // buffer from row to row.
     std::fill(found_.begin(), found_.end(), 0);
     size_t found = 0;
-    for (size_t i = 0; i < row_.cells.size() && found < q_.cell_columns.size(); ++i) {
+    for (size_t i = 0; i < row_.cells.size() && found < read_.cell_columns.size(); ++i) {
       const Cell& cell = row_.cells[i];
-      for (size_t j = 0; j < q_.cell_columns.size(); ++j) {
-        const BoundCellColumn& c = q_.cell_columns[j];
+      for (size_t j = 0; j < read_.cell_columns.size(); ++j) {
+        const CellColumn& c = read_.cell_columns[j];
         const BoundFamily& f = q_.families[c.family];
         if (!found_[j] && cell.qualifier == c.qualifier && (one_family_ || cell.family == f.name)) {
           SetCellValue(f, cell.value, &(*out)[first + j]);
@@ -116,7 +117,7 @@ class Source {
         }
       }
     }
-    for (size_t j = 0; j < q_.cell_columns.size(); ++j) {
+    for (size_t j = 0; j < read_.cell_columns.size(); ++j) {
       if (!found_[j]) (*out)[first + j].set_null();
     }
   }
@@ -124,7 +125,7 @@ class Source {
   // Flatten's search for a query that names one column, the common case,
   // without its bookkeeping: the column's first cell is its latest value.
   void FlattenOneColumn(Value* slot) const {
-    const BoundCellColumn& c = q_.cell_columns[0];
+    const CellColumn& c = read_.cell_columns[0];
     const BoundFamily& f = q_.families[c.family];
     for (const Cell& cell : row_.cells) {
       if (cell.qualifier == c.qualifier && (one_family_ || cell.family == f.name)) {
@@ -135,11 +136,13 @@ class Source {
     slot->set_null();
   }
 
-  size_t Width() const { return 1 + q_.families.size() + q_.cell_columns.size(); }
+  size_t Width() const { return 1 + q_.families.size() + read_.cell_columns.size(); }
 
   // Whether the table has one family and the query reads it: every cell
   // read is then of that family, and Flatten need not compare family names.
-  static bool OnlyFamilyRead(const BoundQuery& q) { return q.families.size() == 1 && q.families[0].read; }
+  static bool OnlyFamilyRead(const BoundQuery& q, const ReadPlan& read) {
+    return q.families.size() == 1 && read.families[0].read;
+  }
 
   // Typed NULLs in every slot of an input row.
   void Shape(Values* out) {
@@ -147,8 +150,8 @@ class Source {
     out->reserve(Width());
     out->push_back(Value::Null(Type::Bytes()));
     for (const BoundFamily& f : q_.families) out->push_back(Value::Null(f.type));
-    for (const BoundCellColumn& c : q_.cell_columns) out->push_back(Value::Null(c.type));
-    found_.assign(q_.cell_columns.size(), 0);
+    for (const CellColumn& c : read_.cell_columns) out->push_back(Value::Null(c.type));
+    found_.assign(read_.cell_columns.size(), 0);
   }
 
   // CellValue, written into a slot of the cell column's type.
@@ -178,13 +181,14 @@ class Source {
     for (int64_t t : stamps) {
       Values v;
       v.push_back(Value::Bytes(row_.key));
-      for (const BoundFamily& f : q_.families) v.push_back(FamilyValue(f, t));
+      for (size_t i = 0; i < q_.families.size(); ++i) v.push_back(FamilyValue(q_.families[i], read_.families[i], t));
       v.push_back(Value::Timestamp(t));
       pending_.push_back(std::move(v));
     }
   }
 
   const BoundQuery& q_;
+  const ReadPlan& read_;
   std::unique_ptr<RowStream> rows_;
   Row row_;
   std::vector<Values> pending_;
@@ -216,10 +220,10 @@ using Accumulators = std::vector<std::unique_ptr<Accumulator>>;
 class QueryStream final : public ResultStream {
  public:
   // `limit` and `offset`: the query's, with any parameter resolved.
-  QueryStream(const BoundQuery& q, std::unique_ptr<RowStream> rows, Params params, std::string ranges, int64_t limit,
-              int64_t offset)
+  QueryStream(const BoundQuery& q, const ReadPlan& read, std::unique_ptr<RowStream> rows, Params params,
+              std::string ranges, int64_t limit, int64_t offset)
       : q_(q),
-        source_(q, std::move(rows)),
+        source_(q, read, std::move(rows)),
         eval_(std::move(params)),
         ranges_(std::move(ranges)),
         limit_(limit),
@@ -466,7 +470,8 @@ Result<int64_t> Resolve(int64_t literal, const std::string& param, const Params&
 
 class Prepared final : public PreparedQuery {
  public:
-  Prepared(Bigtable* bigtable, std::unique_ptr<BoundQuery> q) : bigtable_(bigtable), q_(std::move(q)) {}
+  Prepared(Bigtable* bigtable, std::unique_ptr<BoundQuery> q)
+      : bigtable_(bigtable), q_(std::move(q)), read_(PlanRead(q_.get())) {}
   const std::vector<ResultColumn>& columns() const override { return q_->columns; }
   const ParamTypes& parameters() const override { return q_->parameters; }
 
@@ -480,19 +485,17 @@ class Prepared final : public PreparedQuery {
       }
     }
     Evaluator constants(params);
-    LBT_ASSIGN_OR_RETURN(KeyRangeSet ranges, KeyRangesOf(q_->where, constants));
-    ReadRequest request = q_->read;
-    request.rows = ranges.ToRowSet();
+    LBT_ASSIGN_OR_RETURN(KeyRangeSet ranges, PlanRowRanges(*q_, constants));
     std::unique_ptr<RowStream> rows;
     if (ranges.empty()) {
       rows = std::make_unique<EmptyRowStream>();
     } else {
-      LBT_ASSIGN_OR_RETURN(rows, bigtable_->ReadRows(q_->table, request));
+      LBT_ASSIGN_OR_RETURN(rows, bigtable_->ReadRows(q_->table, RequestFor(read_, ranges)));
     }
     LBT_ASSIGN_OR_RETURN(int64_t limit, Resolve(q_->limit, q_->limit_param, params, "LIMIT"));
     LBT_ASSIGN_OR_RETURN(int64_t offset, Resolve(q_->offset, q_->offset_param, params, "OFFSET"));
     return std::unique_ptr<ResultStream>(
-        std::make_unique<QueryStream>(*q_, std::move(rows), params, ranges.ToString(), limit, offset));
+        std::make_unique<QueryStream>(*q_, read_, std::move(rows), params, ranges.ToString(), limit, offset));
   }
 
  private:
@@ -504,6 +507,7 @@ class Prepared final : public PreparedQuery {
   };
   Bigtable* bigtable_;
   std::unique_ptr<BoundQuery> q_;
+  const ReadPlan read_;
 };
 
 }  // namespace
