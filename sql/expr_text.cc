@@ -44,12 +44,11 @@ class Writer {
   std::string Text(const Expr& e) const {
     switch (e.kind) {
       case ExprKind::kLiteral: return Literal(e.literal);
-      case ExprKind::kParameter: return "@" + e.name;
-      case ExprKind::kColumn:
-        return e.name;
+      case ExprKind::kParameter: return fmt::format("@{}", e.name);
+      case ExprKind::kColumn: return e.name;
       case ExprKind::kSlot: return SlotName(e.slot);
       case ExprKind::kStar: return "*";
-      case ExprKind::kInterval: return "INTERVAL " + Text(*e.args[0]) + " " + e.name;
+      case ExprKind::kInterval: return fmt::format("INTERVAL {} {}", Text(*e.args[0]), e.name);
       case ExprKind::kCast:
         return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Text(*e.args[0]), e.cast_type->ToString());
       case ExprKind::kCase: return Case(e);
@@ -63,9 +62,9 @@ class Writer {
     if (v.is_null()) return "NULL";
     switch (v.kind()) {
       case TypeKind::kString: return QuotedText(v.str());
-      case TypeKind::kBytes: return "b" + QuotedText(v.str());
-      case TypeKind::kTimestamp: return "TIMESTAMP " + QuotedText(v.ToText());
-      case TypeKind::kDate: return "DATE " + QuotedText(v.ToText());
+      case TypeKind::kBytes: return fmt::format("b{}", QuotedText(v.str()));
+      case TypeKind::kTimestamp: return fmt::format("TIMESTAMP {}", QuotedText(v.ToText()));
+      case TypeKind::kDate: return fmt::format("DATE {}", QuotedText(v.ToText()));
       default: return v.ToText();
     }
   }
@@ -75,48 +74,55 @@ class Writer {
     return fmt::format("${}", slot);
   }
 
-  std::string Operand(const Expr& e) const { return IsOperator(e) ? "(" + Text(e) + ")" : Text(e); }
+  std::string Operand(const Expr& e) const { return IsOperator(e) ? fmt::format("({})", Text(e)) : Text(e); }
 
   std::string List(const std::vector<ExprPtr>& args, size_t from) const {
     std::string out;
-    for (size_t i = from; i < args.size(); ++i) out += (i > from ? ", " : "") + Text(*args[i]);
+    for (size_t i = from; i < args.size(); ++i) {
+      if (i > from) out += ", ";
+      out += Text(*args[i]);
+    }
     return out;
   }
 
   std::string Call(const Expr& e) const {
     if (const char* op = InfixOperator(e.name)) {
       std::string out;
-      for (size_t i = 0; i < e.args.size(); ++i) out += (i ? fmt::format(" {} ", op) : "") + Operand(*e.args[i]);
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i > 0) out += fmt::format(" {} ", op);
+        out += Operand(*e.args[i]);
+      }
       return out;
     }
-    if (const char* test = IsTest(e.name)) return Operand(*e.args[0]) + " IS " + test;
-    if (e.name == "$neg") return "-" + Operand(*e.args[0]);
-    if (e.name == "$bitnot") return "~" + Operand(*e.args[0]);
-    if (e.name == "$not") return "NOT " + Operand(*e.args[0]);
+    if (const char* test = IsTest(e.name)) return fmt::format("{} IS {}", Operand(*e.args[0]), test);
+    if (e.name == "$neg") return fmt::format("-{}", Operand(*e.args[0]));
+    if (e.name == "$bitnot") return fmt::format("~{}", Operand(*e.args[0]));
+    if (e.name == "$not") return fmt::format("NOT {}", Operand(*e.args[0]));
     if (e.name == "$between") {
       return fmt::format("{} BETWEEN {} AND {}", Operand(*e.args[0]), Operand(*e.args[1]), Operand(*e.args[2]));
     }
-    if (e.name == "$in") return Operand(*e.args[0]) + " IN (" + List(e.args, 1) + ")";
-    if (e.name == "$array") return "[" + List(e.args, 0) + "]";
-    if (e.name == "$field") return Operand(*e.args[0]) + "." + e.literal.str();
+    if (e.name == "$in") return fmt::format("{} IN ({})", Operand(*e.args[0]), List(e.args, 1));
+    if (e.name == "$array") return fmt::format("[{}]", List(e.args, 0));
+    if (e.name == "$field") return fmt::format("{}.{}", Operand(*e.args[0]), e.literal.str());
     if (e.name == "$subscript") return Subscript(e);
-    return e.name + "(" + List(e.args, 0) + ")";
+    return fmt::format("{}({})", e.name, List(e.args, 0));
   }
 
   // map[key], or array[OFFSET(n)] and kin.
   std::string Subscript(const Expr& e) const {
     const std::string& mode = e.literal.str();
     const std::string index = Text(*e.args[1]);
-    return Operand(*e.args[0]) + "[" + (mode == "key" ? index : mode + "(" + index + ")") + "]";
+    if (mode == "key") return fmt::format("{}[{}]", Operand(*e.args[0]), index);
+    return fmt::format("{}[{}({})]", Operand(*e.args[0]), mode, index);
   }
 
   std::string Case(const Expr& e) const {
     std::string out = "CASE";
     size_t i = 0;
-    if (e.has_operand) out += " " + Text(*e.args[i++]);
+    if (e.has_operand) out += fmt::format(" {}", Text(*e.args[i++]));
     const size_t pairs_end = e.args.size() - (e.has_else ? 1 : 0);
-    for (; i + 1 < pairs_end; i += 2) out += " WHEN " + Text(*e.args[i]) + " THEN " + Text(*e.args[i + 1]);
-    if (e.has_else) out += " ELSE " + Text(*e.args.back());
+    for (; i + 1 < pairs_end; i += 2) out += fmt::format(" WHEN {} THEN {}", Text(*e.args[i]), Text(*e.args[i + 1]));
+    if (e.has_else) out += fmt::format(" ELSE {}", Text(*e.args.back()));
     return out + " END";
   }
 

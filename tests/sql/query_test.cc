@@ -64,6 +64,30 @@ class QueryTest : public ::testing::Test {
     return out;
   }
 
+  // The operators that ran `sql`, one line each: "<indent>NAME detail
+  // (rows)", two spaces of indent per level.
+  std::vector<std::string> RanPlan(const std::string& sql) {
+    Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, {});
+    EXPECT_TRUE(q.ok()) << sql << ": " << q.status().ToString();
+    if (!q.ok()) return {};
+    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute({});
+    EXPECT_TRUE(stream.ok()) << stream.status().ToString();
+    if (!stream.ok()) return {};
+    for (Values row; (*stream)->Next(&row);) {
+    }
+    EXPECT_TRUE((*stream)->status().ok()) << (*stream)->status().ToString();
+    return PlanLines((*stream)->plan());
+  }
+
+  static std::vector<std::string> PlanLines(const QueryPlan& plan) {
+    std::vector<std::string> out;
+    for (const PlanNode& node : plan) {
+      out.push_back(fmt::format("{}{} {} ({})", std::string(2 * static_cast<size_t>(node.depth), ' '), node.name,
+                                node.detail, node.rows));
+    }
+    return out;
+  }
+
   // The error a query gets, at prepare or while running.
   Status Error(const std::string& sql) {
     Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, {});
@@ -91,6 +115,43 @@ TEST_F(QueryTest, SelectStarListsFamiliesInCreationOrder) {
   for (const ResultColumn& c : (*q)->columns()) names.push_back(c.name);
   // Created stats_summary, cell, clicks: not their name order.
   EXPECT_EQ(names, (std::vector<std::string>{"_key", "stats_summary", "cell", "clicks"}));
+}
+
+// EXPLAIN's tree: each operator with what it does and the rows it handed
+// on. WHERE filters the scan's rows, AGGREGATE groups what passes, SORT
+// keeps only the LIMIT's rows, and PROJECT computes the select list and the
+// sort key.
+TEST_F(QueryTest, PlanOfWhereGroupByOrderByLimit) {
+  EXPECT_EQ(RanPlan("SELECT stats_summary['os_build'] AS build, COUNT(*) AS n FROM mobile "
+                    "WHERE STARTS_WITH(_key, 'phone#') OR clicks['day'] > 6 GROUP BY build ORDER BY n DESC LIMIT 1"),
+            (Lines{"LIMIT 1 (1)",
+                   "  SORT COUNT(*) DESC (keeps the first 1) (1)",
+                   "    PROJECT stats_summary['os_build'] AS build, COUNT(*) AS n (3)",
+                   "      AGGREGATE GROUP BY stats_summary['os_build']: COUNT(*), COUNT(*) (3)",
+                   "        FILTER STARTS_WITH(_key, b'phone#') OR (clicks['day'] > 6) (4)",
+                   "          SCAN mobile all rows; reads _key, clicks['day'], stats_summary['os_build'] (4)"}));
+}
+
+TEST_F(QueryTest, PlanOfAPlainSelect) {
+  EXPECT_EQ(RanPlan("SELECT _key FROM mobile"), (Lines{"PROJECT _key (4)", "  SCAN mobile all rows; reads _key (4)"}));
+}
+
+// Without ORDER BY the LIMIT sits below the projection and stops the scan
+// once it has its rows. A plan can be had without running the query
+// (rows -1), with its parameters' values: here the key range and the LIMIT.
+TEST_F(QueryTest, PlanOfAStreamingQueryAndPlanWithoutRunning) {
+  EXPECT_EQ(RanPlan("SELECT _key, cell['data_plan'] FROM mobile WHERE _key >= 'phone#5' LIMIT 1"),
+            (Lines{"PROJECT _key, cell['data_plan'] (1)",
+                   "  LIMIT 1 (1)",
+                   "    FILTER _key >= b'phone#5' (1)",
+                   "      SCAN mobile [phone#5, end); reads _key, cell['data_plan'] (1)"}));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<PreparedQuery> q,
+                       Prepare(bigtable_.get(), "SELECT _key FROM mobile WHERE _key = @k LIMIT @n OFFSET 1",
+                               {{"k", Type::Bytes()}, {"n", Type::Int64()}}));
+  ASSERT_OK_AND_ASSIGN(QueryPlan plan, q->Plan({{"k", Value::Bytes("a")}, {"n", Value::Int64(5)}}));
+  EXPECT_EQ(PlanLines(plan), (Lines{"PROJECT _key (-1)", "  LIMIT 5 OFFSET 1 (-1)", "    FILTER _key = @k (-1)",
+                                    "      SCAN mobile [a]; reads _key (-1)"}));
+  EXPECT_EQ(q->Plan({{"k", Value::Bytes("a")}}).status().code(), Status::Code::kInvalidArgument);  // no @n
 }
 
 TEST_F(QueryTest, FamiliesAreMapsOfLatestValues) {
