@@ -649,7 +649,16 @@ class Binder {
     return e;
   }
 
+  // The grouped row's slot of the aggregate `parsed`, added if new: one
+  // the query names twice (`COUNT(*) AS n ... ORDER BY COUNT(*)`) is
+  // computed once.
   Result<ExprPtr> AddAggregate(const Expr& parsed) {
+    const std::string text = Unparse(parsed);
+    for (size_t i = 0; i < aggregate_texts_.size(); ++i) {
+      if (aggregate_texts_[i] == text) {
+        return Slot(static_cast<int>(group_texts_.size() + i), q_->aggregates[i].type, parsed.pos);
+      }
+    }
     BoundAggregate agg;
     agg.function = FindAggregate(parsed.name);
     for (const ExprPtr& a : parsed.args) {
@@ -679,6 +688,7 @@ class Binder {
     const int slot = static_cast<int>(group_texts_.size() + q_->aggregates.size());
     TypePtr type = agg.type;
     q_->aggregates.push_back(std::move(agg));
+    aggregate_texts_.push_back(text);
     return Slot(slot, type, parsed.pos);
   }
 
@@ -716,6 +726,7 @@ class Binder {
   std::set<std::string> used_params_;
   std::vector<std::string> group_texts_;
   std::vector<TypePtr> group_types_;
+  std::vector<std::string> aggregate_texts_;  // Unparse of each of q_->aggregates
 };
 
 }  // namespace

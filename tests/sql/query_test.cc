@@ -127,7 +127,7 @@ TEST_F(QueryTest, PlanOfWhereGroupByOrderByLimit) {
             (Lines{"LIMIT 1 (1)",
                    "  SORT COUNT(*) DESC (keeps the first 1) (1)",
                    "    PROJECT stats_summary['os_build'] AS build, COUNT(*) AS n (3)",
-                   "      AGGREGATE GROUP BY stats_summary['os_build']: COUNT(*), COUNT(*) (3)",
+                   "      AGGREGATE GROUP BY stats_summary['os_build']: COUNT(*) (3)",
                    "        FILTER STARTS_WITH(_key, b'phone#') OR (clicks['day'] > 6) (4)",
                    "          SCAN mobile all rows; reads _key, clicks['day'], stats_summary['os_build'] (4)"}));
 }
