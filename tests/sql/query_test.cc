@@ -562,6 +562,26 @@ TEST_F(ReadPlannerTest, KeyRangesFollowEachExecutionsParameters) {
   EXPECT_EQ(Ranges({{"k", Value::Null(Type::Bytes())}}), "[tablet, tableu)");
 }
 
+// Each family registers its functions through the one list in
+// FunctionRegistry::Builtins(): a function of every family is found, with
+// its check and its evaluation; aggregates are looked up apart.
+TEST(FunctionRegistryTest, EveryFamilyIsRegistered) {
+  for (const char* name : {"$add", "$bitand", "$eq", "CONCAT", "REGEXP_CONTAINS", "TO_HEX", "MAP_KEYS",
+                           "ARRAY_LENGTH", "TIMESTAMP_TRUNC"}) {
+    const Function* f = FindFunction(name);
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_EQ(f->name, name);
+    EXPECT_NE(f->check, nullptr) << name;
+    EXPECT_NE(f->eval, nullptr) << name;
+  }
+  EXPECT_TRUE(FindFunction("$in")->handles_nulls);
+  EXPECT_FALSE(FindFunction("$eq")->handles_nulls);
+  ASSERT_NE(FindAggregate("SUM"), nullptr);
+  EXPECT_EQ(FindFunction("SUM"), nullptr);
+  EXPECT_EQ(FindAggregate("CONCAT"), nullptr);
+  EXPECT_EQ(FindFunction("NO_SUCH_FUNCTION"), nullptr);
+}
+
 TEST(LikeTest, WildcardsAndEscapes) {
   EXPECT_TRUE(Like("phone#1", "phone#%", false));
   EXPECT_TRUE(Like("abc", "a_c", false));
