@@ -27,15 +27,22 @@ Result<TypePtr> StringToBytesCheck(const Types& a) {
 
 // ---- TO_INT64, TO_FLOAT64 ----
 
+// The 8 big-endian bytes of a number as Bigtable stores it; OUT_OF_RANGE
+// naming `fn` for any other length.
+Result<int64_t> EightBytes(const Value& bytes, std::string_view fn) {
+  int64_t bits;
+  if (!DecodeInt64(bytes.str(), &bits)) {
+    return Status::OutOfRange(fmt::format("{} needs 8 bytes, got {}", fn, bytes.str().size()));
+  }
+  return bits;
+}
+
 Result<TypePtr> ToInt64Check(const Types& a) {
   if (a.size() != 1 || !Is(a[0], TypeKind::kBytes)) return ArgError("TO_INT64", a);
   return Type::Int64();
 }
 Result<Value> ToInt64Eval(const Values& a, const EvalContext&) {
-  int64_t v;
-  if (!DecodeInt64(a[0].str(), &v)) {
-    return Status::OutOfRange(fmt::format("TO_INT64 needs 8 bytes, got {}", a[0].str().size()));
-  }
+  LBT_ASSIGN_OR_RETURN(int64_t v, EightBytes(a[0], "TO_INT64"));
   return Value::Int64(v);
 }
 
@@ -44,10 +51,7 @@ Result<TypePtr> ToFloat64Check(const Types& a) {
   return Type::Float64();
 }
 Result<Value> ToFloat64Eval(const Values& a, const EvalContext&) {
-  int64_t bits;
-  if (!DecodeInt64(a[0].str(), &bits)) {
-    return Status::OutOfRange(fmt::format("TO_FLOAT64 needs 8 bytes, got {}", a[0].str().size()));
-  }
+  LBT_ASSIGN_OR_RETURN(int64_t bits, EightBytes(a[0], "TO_FLOAT64"));
   double d;
   static_assert(sizeof d == sizeof bits);
   std::memcpy(&d, &bits, sizeof d);
