@@ -34,7 +34,9 @@ class Planner {
   // The tree over `scan`, with the LIMIT and OFFSET of this execution.
   std::unique_ptr<Operator> Build(std::unique_ptr<TableScan> scan, int64_t limit, int64_t offset) const {
     std::unique_ptr<Operator> top = std::move(scan);
-    if (q_.where != nullptr) top = std::make_unique<Filter>(std::move(top), *q_.where, eval_, Text(*q_.where, false));
+    if (q_.where != nullptr) {
+      top = std::make_unique<PredicateFilter>(std::move(top), *q_.where, eval_, Text(*q_.where, false));
+    }
     if (q_.aggregate) top = AddAggregate(std::move(top));
     const bool limited = limit >= 0 || offset > 0;
     if (q_.order_by.empty()) {
@@ -61,7 +63,9 @@ class Planner {
       std::string text = "GROUP BY " + keys + (aggregates.empty() ? "" : ": " + aggregates);
       top = std::make_unique<HashAggregate>(std::move(top), q_.group_by, q_.aggregates, eval_, std::move(text));
     }
-    if (q_.having != nullptr) top = std::make_unique<Filter>(std::move(top), *q_.having, eval_, Text(*q_.having, true));
+    if (q_.having != nullptr) {
+      top = std::make_unique<PredicateFilter>(std::move(top), *q_.having, eval_, Text(*q_.having, true));
+    }
     return top;
   }
 

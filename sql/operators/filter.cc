@@ -3,7 +3,7 @@
 namespace lbt::sql {
 
 // Rows pass through *row itself, so the filter copies nothing.
-bool Filter::Produce(Values* row) {
+bool PredicateFilter::Produce(Values* row) {
   while (input().Next(row)) {
     Result<Value> keep = eval_.Eval(predicate_, *row);
     if (!keep.ok()) return Fail(keep.status());

@@ -1,5 +1,6 @@
 // FILTER: hands on the rows of its input for which a BOOL expression is
-// TRUE (WHERE over input rows, HAVING over grouped ones).
+// TRUE (WHERE over input rows, HAVING over grouped ones). Named apart from
+// lbt::Filter, the Bigtable filter a read takes.
 
 #ifndef LBT_SQL_OPERATORS_FILTER_H_
 #define LBT_SQL_OPERATORS_FILTER_H_
@@ -13,11 +14,11 @@
 
 namespace lbt::sql {
 
-class Filter final : public Operator {
+class PredicateFilter final : public Operator {
  public:
   // `predicate` and `eval` must outlive the filter; `text` is the
   // predicate's SQL, for EXPLAIN.
-  Filter(std::unique_ptr<Operator> input, const Expr& predicate, const Evaluator& eval, std::string text)
+  PredicateFilter(std::unique_ptr<Operator> input, const Expr& predicate, const Evaluator& eval, std::string text)
       : Operator(std::move(input)), predicate_(predicate), eval_(eval), text_(std::move(text)) {}
 
   const char* name() const override { return "FILTER"; }
