@@ -65,7 +65,6 @@ class Binder {
     q_->aggregate = !s.group_by.empty() || HasAggregate(s);
     LBT_RETURN_IF_ERROR(q_->aggregate ? BindGrouped(s) : BindPlain(s));
     LBT_RETURN_IF_ERROR(BindLimits(s));
-    FinishRead();
     for (const auto& [name, type] : params_) {
       if (used_params_.count(name)) q_->parameters[name] = type;
     }
@@ -91,7 +90,7 @@ class Binder {
     }
     q_->table = ref->table;
     table_alias_ = ref->alias.empty() ? ref->table : ref->alias;
-    LBT_ASSIGN_OR_RETURN(TimeOptions time, Options(*ref));
+    LBT_ASSIGN_OR_RETURN(TableOptions time, Options(*ref));
     if (q_->unpack && !time.with_history) {
       return Status::InvalidArgument("UNPACK needs a table read with history: FROM UNPACK((SELECT ... FROM t(with_history => TRUE)))");
     }
@@ -117,7 +116,7 @@ class Binder {
       b.type = Type::Map(Type::Bytes(), value);
       q_->families.push_back(std::move(b));
     }
-    ApplyTime(time);
+    q_->options = time;
     return Status::OK();
   }
 
@@ -142,13 +141,6 @@ class Binder {
   static int64_t FloorMillis(int64_t micros) { return micros - ((micros % 1000) + 1000) % 1000; }
   static int64_t CeilMillis(int64_t micros) { return FloorMillis(micros) + (micros % 1000 != 0 ? 1000 : 0); }
 
-  struct TimeOptions {
-    bool with_history = false;
-    int64_t latest_n = 0;
-    std::optional<int64_t> start, end;  // [start, end) in micros
-    bool as_of = false;
-  };
-
   Result<Value> OptionValue(const std::string& name, Expr* e, TypeKind kind) {
     LBT_RETURN_IF_ERROR(BindInput(e, "table option"));
     std::optional<Value> v = constants_.Constant(*e);
@@ -160,8 +152,8 @@ class Binder {
     return *v;
   }
 
-  Result<TimeOptions> Options(TableRef& ref) {
-    TimeOptions t;
+  Result<TableOptions> Options(TableRef& ref) {
+    TableOptions t;
     std::set<std::string> seen;
     for (auto& [raw_name, e] : ref.options) {
       const std::string name = Upper(raw_name);
@@ -208,142 +200,6 @@ class Binder {
     return t;
   }
 
-  void ApplyTime(const TimeOptions& t) {
-    std::vector<Filter> chain;
-    if (t.start || t.end) chain.push_back(Filter::TimestampRange(t.start.value_or(0), t.end.value_or(0)));
-    const int64_t per_column = t.with_history ? t.latest_n : 1;
-    if (chain.empty()) {
-      q_->read.cells_per_column_limit = per_column;
-    } else {
-      if (per_column > 0) chain.push_back(Filter::CellsPerColumnLimit(per_column));
-      q_->read.filter = chain.size() == 1 ? chain[0] : Filter::Chain(std::move(chain));
-    }
-  }
-
-  // Reads only the families the query uses, plus one stripped cell of the
-  // others so that a row whose used families are empty still counts (its
-  // columns are then empty maps). A query that uses no family (COUNT(*),
-  // `_key` alone) reads just one stripped cell per row. Columns a query
-  // names by constant subscript (`cf['q']`) are picked out when values are
-  // built rather than by the read: a filter that copies each row costs more
-  // than the cells it would save.
-  void FinishRead() {
-    NoteFamilyUses();
-    std::string used, unused;
-    for (const BoundFamily& f : q_->families) {
-      std::string& list = f.read ? used : unused;
-      if (!list.empty()) list += '|';
-      list += Escape(f.name);
-    }
-    if (unused.empty()) return;
-    Filter families = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
-    if (!used.empty()) {
-      Filter existence = Filter::Chain(
-          {Filter::FamilyNameRegex("(" + unused + ")"), Filter::CellsPerRowLimit(1), Filter::StripValue()});
-      families = Filter::Interleave({Filter::FamilyNameRegex("(" + used + ")"), std::move(existence)});
-    }
-    q_->read.filter = q_->read.filter ? Filter::Chain({*q_->read.filter, std::move(families)}) : std::move(families);
-  }
-
-  // Sets `key_used`, each family's `used` and `only_columns`, and the cell
-  // columns, from the expressions that run on input rows. UNPACK reads
-  // whole families (its timestamps come from every cell).
-  void NoteFamilyUses() {
-    for (BoundFamily& f : q_->families) f.used = f.read = used_families_.count(f.name) != 0;
-    if (q_->unpack) return;
-    std::vector<const Expr*> roots = {q_->where};
-    if (q_->aggregate) {
-      roots.insert(roots.end(), q_->group_by.begin(), q_->group_by.end());
-      for (const BoundAggregate& a : q_->aggregates) roots.insert(roots.end(), a.args.begin(), a.args.end());
-    } else {
-      roots.insert(roots.end(), q_->select.begin(), q_->select.end());
-      for (const BoundOrder& o : q_->order_by) roots.push_back(o.expr);
-    }
-    FamilyUses uses(q_->families.size());
-    q_->key_used = false;
-    for (const Expr* root : roots) {
-      // The query owns every expression (BoundQuery::select_ast, owned);
-      // the pointers are const only for the evaluator's sake.
-      if (root != nullptr) NoteUses(const_cast<Expr*>(root), &uses);
-    }
-    for (size_t i = 0; i < q_->families.size(); ++i) {
-      BoundFamily& f = q_->families[i];
-      f.used = f.read = uses.whole[i] || !uses.columns[i].empty();
-      if (!uses.whole[i]) f.only_columns = std::move(uses.columns[i]);
-    }
-    for (const BoundCellColumn& c : q_->cell_columns) q_->families[c.family].read = true;
-  }
-
-  struct FamilyUses {
-    explicit FamilyUses(size_t n) : whole(n, false), columns(n) {}
-    std::vector<bool> whole;                      // the family's map is read
-    std::vector<std::set<std::string>> columns;  // only these columns of a history map are read
-  };
-
-  // The family of an input slot, or -1 (`_key`, `_timestamp`, cell columns).
-  int FamilyOfSlot(int slot) const {
-    return slot >= 1 && static_cast<size_t>(slot) <= q_->families.size() ? slot - 1 : -1;
-  }
-
-  // A bound reference to a column of the row (names keep kColumn).
-  static bool IsSlot(const Expr& e) {
-    return (e.kind == ExprKind::kSlot || e.kind == ExprKind::kColumn) && e.slot >= 0;
-  }
-
-  // `cf['q']` with a constant qualifier: the family's index, or -1.
-  int ConstantSubscriptFamily(const Expr& e) const {
-    if (e.kind != ExprKind::kCall || e.name != "$subscript" || e.args.size() != 2 || e.literal.str() != "key") return -1;
-    if (!IsSlot(*e.args[0]) || e.args[1]->kind != ExprKind::kLiteral || e.args[1]->literal.is_null() ||
-        e.args[1]->literal.kind() != TypeKind::kBytes) {
-      return -1;
-    }
-    return FamilyOfSlot(e.args[0]->slot);
-  }
-
-  // Records whether `e` reads the key, and which families or columns. A
-  // constant subscript of a family without history becomes a slot of its
-  // own, holding the cell's latest value, so no map is built for it.
-  void NoteUses(Expr* e, FamilyUses* uses) {
-    const int family = ConstantSubscriptFamily(*e);
-    if (family >= 0 && !q_->families[family].with_history) {
-      e->slot = CellColumnSlot(static_cast<size_t>(family), e->args[1]->literal.str(), e->type);
-      e->kind = ExprKind::kSlot;
-      e->args.clear();
-      return;
-    }
-    if (family >= 0) {
-      uses->columns[family].insert(e->args[1]->literal.str());
-      return;
-    }
-    if (IsSlot(*e)) {
-      const int whole = FamilyOfSlot(e->slot);
-      if (whole >= 0) uses->whole[whole] = true;
-      if (e->slot == 0) q_->key_used = true;
-    }
-    for (ExprPtr& a : e->args) NoteUses(a.get(), uses);
-  }
-
-  // The input slot of the cell column (family, qualifier), added if new.
-  int CellColumnSlot(size_t family, const std::string& qualifier, const TypePtr& type) {
-    const size_t first = 1 + q_->families.size();
-    for (size_t i = 0; i < q_->cell_columns.size(); ++i) {
-      const BoundCellColumn& c = q_->cell_columns[i];
-      if (c.family == family && c.qualifier == qualifier) return static_cast<int>(first + i);
-    }
-    q_->cell_columns.push_back(BoundCellColumn{family, qualifier, type});
-    return static_cast<int>(first + q_->cell_columns.size() - 1);
-  }
-
-  // A family name as a regular expression that matches just it.
-  static std::string Escape(const std::string& name) {
-    std::string out;
-    for (char c : name) {
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') out += '\\';
-      out += c;
-    }
-    return out;
-  }
-
   // ---- names ----
 
   // The slot of an input column, or -1.
@@ -354,7 +210,6 @@ class Binder {
     }
     for (size_t i = 0; i < q_->families.size(); ++i) {
       if (q_->families[i].name == name) {
-        used_families_.insert(name);
         *type = q_->families[i].type;
         return static_cast<int>(i) + 1;
       }
@@ -794,7 +649,16 @@ class Binder {
     return e;
   }
 
+  // The grouped row's slot of the aggregate `parsed`, added if new: one
+  // the query names twice (`COUNT(*) AS n ... ORDER BY COUNT(*)`) is
+  // computed once.
   Result<ExprPtr> AddAggregate(const Expr& parsed) {
+    const std::string text = Unparse(parsed);
+    for (size_t i = 0; i < aggregate_texts_.size(); ++i) {
+      if (aggregate_texts_[i] == text) {
+        return Slot(static_cast<int>(group_texts_.size() + i), q_->aggregates[i].type, parsed.pos);
+      }
+    }
     BoundAggregate agg;
     agg.function = FindAggregate(parsed.name);
     for (const ExprPtr& a : parsed.args) {
@@ -824,6 +688,7 @@ class Binder {
     const int slot = static_cast<int>(group_texts_.size() + q_->aggregates.size());
     TypePtr type = agg.type;
     q_->aggregates.push_back(std::move(agg));
+    aggregate_texts_.push_back(text);
     return Slot(slot, type, parsed.pos);
   }
 
@@ -858,10 +723,10 @@ class Binder {
   BoundQuery* q_;
   Evaluator constants_;
   std::string table_alias_;
-  std::set<std::string> used_families_;
   std::set<std::string> used_params_;
   std::vector<std::string> group_texts_;
   std::vector<TypePtr> group_types_;
+  std::vector<std::string> aggregate_texts_;  // Unparse of each of q_->aggregates
 };
 
 }  // namespace

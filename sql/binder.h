@@ -1,15 +1,15 @@
 // Binds a parsed query to its table: resolves names to slots, checks and
-// infers types, finds the aggregates, and decides what to read.
+// infers types, and finds the aggregates. What the query reads from the
+// table is the read planner's to decide (read_planner.h).
 
 #ifndef LBT_SQL_BINDER_H_
 #define LBT_SQL_BINDER_H_
 
 #include <memory>
-#include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "api/bigtable.h"
 #include "api/schema.h"
 #include "sql/ast.h"
 #include "sql/functions.h"
@@ -24,23 +24,14 @@ struct BoundFamily {
   bool aggregate = false;
   bool string = false;
   bool with_history = false;
-  // Whether the query reads the family as a map (when not, it is NULL in
-  // every input row), and, when it reads only some of its columns by a
-  // constant subscript (`cf['q']`), which ones: only those become values.
-  bool used = true;
-  std::set<std::string> only_columns;  // empty: every column
-  // Whether the family's cells are read at all: for its map, or for cell
-  // columns.
-  bool read = true;
 };
 
-// A column a query names by a constant subscript of a family without
-// history (`cf['q']`): an input slot of its own that holds the column's
-// latest value, or NULL, so that no map is built for it.
-struct BoundCellColumn {
-  size_t family = 0;  // index into BoundQuery::families
-  std::string qualifier;
-  TypePtr type;  // the family's value type
+// The table's options in FROM (`t(with_history => TRUE, ...)`).
+struct TableOptions {
+  bool with_history = false;
+  int64_t latest_n = 0;               // cells per column with history; 0: all
+  std::optional<int64_t> start, end;  // only cells at [start, end), in micros
+  bool as_of = false;
 };
 
 struct BoundAggregate {
@@ -56,20 +47,17 @@ struct BoundOrder {
   bool nulls_first = true;
 };
 
-// A query ready to run. Input rows are [_key, families..., cell columns...]
-// or, for UNPACK, [_key, families..., _timestamp];
-// grouped rows are [group keys..., aggregate results...].
+// A query bound to its table. Input rows are [_key, families...] or, for
+// UNPACK, [_key, families..., _timestamp] (the read planner may add cell
+// columns after the families); grouped rows are [group keys..., aggregate
+// results...].
 struct BoundQuery {
   std::unique_ptr<Select> select_ast;  // owns every Expr below
   std::vector<ExprPtr> owned;          // expressions the binder made
   std::string table;
   std::vector<BoundFamily> families;
   bool unpack = false;
-  // Whether any expression reads `_key`; when not, input rows carry NULL
-  // there instead of a copy of each key.
-  bool key_used = true;
-  std::vector<BoundCellColumn> cell_columns;
-  ReadRequest read;  // without rows: those come from the WHERE clause per execution
+  TableOptions options;
 
   const Expr* where = nullptr;
   bool aggregate = false;

@@ -1,4 +1,6 @@
-// The scalar functions and aggregates a query can call, by name.
+// The scalar functions and aggregates a query can call, by name. Their
+// code lives in sql/functions/, one family a file, each registered in
+// FunctionRegistry::Builtins() (sql/functions/registry.h).
 //
 // A function checks its argument types when the query is bound (an unknown
 // function or a wrong argument type is INVALID_ARGUMENT before any row is

@@ -1,13 +1,14 @@
 // GoogleSQL queries over any Bigtable: prepared once (parsed, bound to the
-// table's schema, typed), then executed with parameter values as a stream
-// of result rows.
+// table's schema, typed, its read planned), then executed with parameter
+// values as a stream of result rows.
 //
 // Execution reads only the rows the WHERE clause's conditions on `_key`
-// allow (see KeyRanges) and only the families the query uses. Without
-// GROUP BY or ORDER BY, rows stream as they are read; GROUP BY keeps at
-// most kMaxGroups groups and ORDER BY at most kMaxSortedRows rows (or
-// LIMIT + OFFSET of them), and beyond that the query stops with an error
-// naming the limit.
+// allow (see KeyRanges) and only the families the query uses. It runs as a
+// tree of operators (scan, filter, aggregate, project, sort, limit), which
+// QueryPlan describes for EXPLAIN. Without GROUP BY or ORDER BY, rows
+// stream as they are read; GROUP BY keeps at most kMaxGroups groups and
+// ORDER BY at most kMaxSortedRows rows (or LIMIT + OFFSET of them), and
+// beyond that the query stops with an error naming the limit.
 
 #ifndef LBT_SQL_QUERY_H_
 #define LBT_SQL_QUERY_H_
@@ -43,6 +44,16 @@ struct QueryStats {
   int64_t rows_returned = 0;
 };
 
+// One operator of the tree that runs a query, as EXPLAIN shows it.
+struct PlanNode {
+  int depth = 0;       // 0 for the root; an operator's input follows it, one deeper
+  std::string name;    // SCAN, FILTER, AGGREGATE, PROJECT, SORT or LIMIT
+  std::string detail;  // what it does, in the query's words
+  int64_t rows = -1;   // rows it handed on so far; -1 in a plan not run
+};
+// The operators, root first, each followed by its input.
+using QueryPlan = std::vector<PlanNode>;
+
 class ResultStream {
  public:
   virtual ~ResultStream() = default;
@@ -51,6 +62,9 @@ class ResultStream {
   virtual bool Next(Values* row) = 0;
   virtual Status status() const = 0;
   virtual QueryStats stats() const = 0;
+  // The operators running the query, with the rows each has handed on so
+  // far. Empty where the query runs elsewhere (a service's own engine).
+  virtual QueryPlan plan() const { return {}; }
 };
 
 class PreparedQuery {
@@ -63,6 +77,13 @@ class PreparedQuery {
   // Runs the query. REQUIRES: a value of the declared type for every
   // parameter; a missing or mistyped one is InvalidArgument.
   virtual Result<std::unique_ptr<ResultStream>> Execute(const Params& params) const = 0;
+  // The operators Execute(params) would run, without running them (every
+  // node's rows is -1); its errors are Execute's before any row is read.
+  // Empty where the query runs elsewhere (a service's own engine).
+  virtual Result<QueryPlan> Plan(const Params& params) const {
+    (void)params;
+    return QueryPlan();
+  }
 };
 
 // Where queries are prepared and run: here, over any Bigtable (Prepare

@@ -269,9 +269,9 @@ void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day) 
   *year = year_of_era + era * 400 + (*month <= 2);
 }
 
-namespace {
-
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+namespace {
 
 struct Civil {
   int64_t year;

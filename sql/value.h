@@ -163,6 +163,9 @@ bool ParseDate(std::string_view text, int64_t* days);
 // Days since the epoch of a civil date, and back.
 int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
 void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
+// a / b rounded toward negative infinity (days and seconds before the
+// epoch). REQUIRES: b != 0.
+int64_t FloorDiv(int64_t a, int64_t b);
 
 }  // namespace lbt::sql
 

@@ -1,5 +1,6 @@
 // GoogleSQL over a local database: results worked out from the documented
-// semantics, key-range pushdown measured by rows examined, and errors.
+// semantics, key-range pushdown measured by rows examined, and errors; the
+// read planner on its own, over a table's schema.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,9 +9,11 @@
 #include <random>
 
 #include "engine/local_bigtable.h"
+#include "sql/binder.h"
 #include "sql/functions.h"
 #include "sql/parser.h"
 #include "sql/query.h"
+#include "sql/read_planner.h"
 #include "tests/test_util.h"
 
 namespace lbt::sql {
@@ -61,6 +64,30 @@ class QueryTest : public ::testing::Test {
     return out;
   }
 
+  // The operators that ran `sql`, one line each: "<indent>NAME detail
+  // (rows)", two spaces of indent per level.
+  std::vector<std::string> RanPlan(const std::string& sql) {
+    Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, {});
+    EXPECT_TRUE(q.ok()) << sql << ": " << q.status().ToString();
+    if (!q.ok()) return {};
+    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute({});
+    EXPECT_TRUE(stream.ok()) << stream.status().ToString();
+    if (!stream.ok()) return {};
+    for (Values row; (*stream)->Next(&row);) {
+    }
+    EXPECT_TRUE((*stream)->status().ok()) << (*stream)->status().ToString();
+    return PlanLines((*stream)->plan());
+  }
+
+  static std::vector<std::string> PlanLines(const QueryPlan& plan) {
+    std::vector<std::string> out;
+    for (const PlanNode& node : plan) {
+      out.push_back(fmt::format("{}{} {} ({})", std::string(2 * static_cast<size_t>(node.depth), ' '), node.name,
+                                node.detail, node.rows));
+    }
+    return out;
+  }
+
   // The error a query gets, at prepare or while running.
   Status Error(const std::string& sql) {
     Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, {});
@@ -88,6 +115,43 @@ TEST_F(QueryTest, SelectStarListsFamiliesInCreationOrder) {
   for (const ResultColumn& c : (*q)->columns()) names.push_back(c.name);
   // Created stats_summary, cell, clicks: not their name order.
   EXPECT_EQ(names, (std::vector<std::string>{"_key", "stats_summary", "cell", "clicks"}));
+}
+
+// EXPLAIN's tree: each operator with what it does and the rows it handed
+// on. WHERE filters the scan's rows, AGGREGATE groups what passes, SORT
+// keeps only the LIMIT's rows, and PROJECT computes the select list and the
+// sort key.
+TEST_F(QueryTest, PlanOfWhereGroupByOrderByLimit) {
+  EXPECT_EQ(RanPlan("SELECT stats_summary['os_build'] AS build, COUNT(*) AS n FROM mobile "
+                    "WHERE STARTS_WITH(_key, 'phone#') OR clicks['day'] > 6 GROUP BY build ORDER BY n DESC LIMIT 1"),
+            (Lines{"LIMIT 1 (1)",
+                   "  SORT COUNT(*) DESC (keeps the first 1) (1)",
+                   "    PROJECT stats_summary['os_build'] AS build, COUNT(*) AS n (3)",
+                   "      AGGREGATE GROUP BY stats_summary['os_build']: COUNT(*) (3)",
+                   "        FILTER STARTS_WITH(_key, b'phone#') OR (clicks['day'] > 6) (4)",
+                   "          SCAN mobile all rows; reads _key, clicks['day'], stats_summary['os_build'] (4)"}));
+}
+
+TEST_F(QueryTest, PlanOfAPlainSelect) {
+  EXPECT_EQ(RanPlan("SELECT _key FROM mobile"), (Lines{"PROJECT _key (4)", "  SCAN mobile all rows; reads _key (4)"}));
+}
+
+// Without ORDER BY the LIMIT sits below the projection and stops the scan
+// once it has its rows. A plan can be had without running the query
+// (rows -1), with its parameters' values: here the key range and the LIMIT.
+TEST_F(QueryTest, PlanOfAStreamingQueryAndPlanWithoutRunning) {
+  EXPECT_EQ(RanPlan("SELECT _key, cell['data_plan'] FROM mobile WHERE _key >= 'phone#5' LIMIT 1"),
+            (Lines{"PROJECT _key, cell['data_plan'] (1)",
+                   "  LIMIT 1 (1)",
+                   "    FILTER _key >= b'phone#5' (1)",
+                   "      SCAN mobile [phone#5, end); reads _key, cell['data_plan'] (1)"}));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<PreparedQuery> q,
+                       Prepare(bigtable_.get(), "SELECT _key FROM mobile WHERE _key = @k LIMIT @n OFFSET 1",
+                               {{"k", Type::Bytes()}, {"n", Type::Int64()}}));
+  ASSERT_OK_AND_ASSIGN(QueryPlan plan, q->Plan({{"k", Value::Bytes("a")}, {"n", Value::Int64(5)}}));
+  EXPECT_EQ(PlanLines(plan), (Lines{"PROJECT _key (-1)", "  LIMIT 5 OFFSET 1 (-1)", "    FILTER _key = @k (-1)",
+                                    "      SCAN mobile [a]; reads _key (-1)"}));
+  EXPECT_EQ(q->Plan({{"k", Value::Bytes("a")}}).status().code(), Status::Code::kInvalidArgument);  // no @n
 }
 
 TEST_F(QueryTest, FamiliesAreMapsOfLatestValues) {
@@ -375,6 +439,147 @@ TEST(ParsePlainNumberTest, DecimalsMatchStrtod) {
   EXPECT_FALSE(ParsePlainNumber("1.5", TypeKind::kInt64, &v));
   EXPECT_TRUE(ParsePlainNumber("-42", TypeKind::kInt64, &v));
   EXPECT_EQ(v.int64(), -42);
+}
+
+// The read planner alone: a query bound to the seeds' mobile table (no
+// database), and what it would read.
+class ReadPlannerTest : public ::testing::Test {
+ protected:
+  ReadPlannerTest() {
+    table_.name = "mobile";
+    table_.AddFamily({"stats_summary", GcRule::Never(), ValueType::kBytes});
+    table_.AddFamily({"cell", GcRule::MaxVersions(3), ValueType::kBytes});
+    table_.AddFamily({"clicks", GcRule::Never(), ValueType::kIntSum});
+  }
+
+  // Binds `sql` and plans its read into read_.
+  void Plan(const std::string& sql, const ParamTypes& params = {}) {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Select> select, Parse(sql));
+    ASSERT_OK_AND_ASSIGN(query_, Bind(std::move(select), table_, params, sql));
+    read_ = PlanRead(query_.get());
+  }
+
+  // The key ranges an execution with `params` reads.
+  std::string Ranges(const Params& params = {}) const {
+    Evaluator constants(params);
+    Result<KeyRangeSet> ranges = PlanRowRanges(*query_, constants);
+    return ranges.ok() ? ranges->ToString() : ranges.status().ToString();
+  }
+
+  // Which families the scan reads, and how: "stats_summary:- cell:columns
+  // clicks:map" (- for not at all).
+  std::string Families() const {
+    std::string out;
+    for (size_t i = 0; i < read_.families.size(); ++i) {
+      const FamilyRead& f = read_.families[i];
+      out += (i ? " " : "") + query_->families[i].name + ":" + (!f.read ? "-" : f.as_map ? "map" : "columns");
+      for (const std::string& q : f.only_columns) out += "[" + q + "]";
+    }
+    return out;
+  }
+
+  // The read's filter in short: chain(family(a|b), limit(1), strip), ...
+  static std::string FilterText(const Filter& f) {
+    std::string children;
+    for (const Filter& c : f.children) children += (children.empty() ? "" : ", ") + FilterText(c);
+    switch (f.kind) {
+      case Filter::Kind::kChain: return "chain(" + children + ")";
+      case Filter::Kind::kInterleave: return "interleave(" + children + ")";
+      case Filter::Kind::kFamilyNameRegex: return "family" + f.pattern;
+      case Filter::Kind::kCellsPerRowLimit: return fmt::format("row_limit({})", f.count);
+      case Filter::Kind::kCellsPerColumnLimit: return fmt::format("column_limit({})", f.count);
+      case Filter::Kind::kStripValue: return "strip";
+      case Filter::Kind::kTimestampRange: return fmt::format("time[{}, {})", f.start_micros, f.end_micros);
+      default: return "other";
+    }
+  }
+  std::string FilterText() const { return read_.request.filter ? FilterText(*read_.request.filter) : "none"; }
+
+  TableSpec table_;
+  std::unique_ptr<BoundQuery> query_;
+  ReadPlan read_;
+};
+
+// `cf['q']` of a family without history becomes an input slot of its own,
+// holding the column's latest value; the other families are read only for
+// one stripped cell, so that every row still counts.
+TEST_F(ReadPlannerTest, ConstantSubscriptsBecomeCellColumnsAndUnusedFamiliesAreLeftOut) {
+  Plan("SELECT cell['data_plan'], _key FROM mobile WHERE _key >= 'phone#' AND _key < 'phone$'");
+  ASSERT_EQ(read_.cell_columns.size(), 1u);
+  EXPECT_EQ(read_.cell_columns[0].family, 1u);
+  EXPECT_EQ(read_.cell_columns[0].qualifier, "data_plan");
+  EXPECT_EQ(query_->select[0]->kind, ExprKind::kSlot);
+  EXPECT_EQ(query_->select[0]->slot, 4);  // after _key and the three families
+  EXPECT_EQ(InputSlotNames(*query_, read_),
+            (std::vector<std::string>{"_key", "stats_summary", "cell", "clicks", "cell['data_plan']"}));
+  EXPECT_TRUE(read_.key_used);
+  EXPECT_EQ(Families(), "stats_summary:- cell:columns clicks:-");
+  EXPECT_EQ(FilterText(), "interleave(family(cell), chain(family(stats_summary|clicks), row_limit(1), strip))");
+  EXPECT_EQ(read_.request.cells_per_column_limit, 1);
+  EXPECT_EQ(Ranges(), "[phone#, phone$)");
+}
+
+TEST_F(ReadPlannerTest, CountStarReadsOneStrippedCellPerRowAndNoKey) {
+  Plan("SELECT COUNT(*) FROM mobile");
+  EXPECT_FALSE(read_.key_used);
+  EXPECT_TRUE(read_.cell_columns.empty());
+  EXPECT_EQ(Families(), "stats_summary:- cell:- clicks:-");
+  EXPECT_EQ(FilterText(), "chain(row_limit(1), strip)");
+  EXPECT_EQ(Ranges(), "all rows");
+}
+
+// With history a column is an array of cells, so a subscript narrows the
+// family's map to the columns named instead.
+TEST_F(ReadPlannerTest, HistorySubscriptsNarrowTheFamilysMap) {
+  Plan("SELECT cell['data_plan'], MAP_KEYS(stats_summary) FROM mobile(with_history => TRUE, latest_n => 2)");
+  EXPECT_TRUE(read_.cell_columns.empty());
+  EXPECT_EQ(Families(), "stats_summary:map cell:map[data_plan] clicks:-");
+  EXPECT_EQ(read_.request.cells_per_column_limit, 2);
+  EXPECT_FALSE(read_.key_used);
+}
+
+TEST_F(ReadPlannerTest, TimeOptionsBecomeTheReadsFilter) {
+  Plan("SELECT cell FROM mobile(as_of => TIMESTAMP_MICROS(1500))");
+  EXPECT_EQ(FilterText(),
+            "chain(chain(time[0, 2000), column_limit(1)), "
+            "interleave(family(cell), chain(family(stats_summary|clicks), row_limit(1), strip)))");
+}
+
+// UNPACK's timestamps come from every cell of the families it reads, so
+// they are read whole, never as cell columns.
+TEST_F(ReadPlannerTest, UnpackReadsWholeFamilies) {
+  Plan("SELECT _key, cell['data_plan'] FROM UNPACK((SELECT _key, cell FROM mobile(with_history => TRUE)))");
+  EXPECT_TRUE(read_.cell_columns.empty());
+  EXPECT_TRUE(read_.key_used);
+  EXPECT_EQ(Families(), "cell:map");
+}
+
+// Ranges are planned per execution: a parameter moves them.
+TEST_F(ReadPlannerTest, KeyRangesFollowEachExecutionsParameters) {
+  Plan("SELECT _key FROM mobile WHERE _key = @k OR STARTS_WITH(_key, 'tablet')", {{"k", Type::Bytes()}});
+  EXPECT_EQ(Ranges({{"k", Value::Bytes("phone#1")}}), "[phone#1], [tablet, tableu)");
+  EXPECT_EQ(Ranges({{"k", Value::Bytes("a")}}), "[a], [tablet, tableu)");
+  EXPECT_EQ(Ranges({{"k", Value::Null(Type::Bytes())}}), "[tablet, tableu)");
+}
+
+// Each family registers its functions through the one list in
+// FunctionRegistry::Builtins(): a function of every family is found, with
+// its check and its evaluation; aggregates are looked up apart.
+TEST(FunctionRegistryTest, EveryFamilyIsRegistered) {
+  for (const char* name : {"$add", "$bitand", "$eq", "CONCAT", "REGEXP_CONTAINS", "TO_HEX", "MAP_KEYS",
+                           "ARRAY_LENGTH", "TIMESTAMP_TRUNC"}) {
+    const Function* f = FindFunction(name);
+    ASSERT_NE(f, nullptr) << name;
+    EXPECT_EQ(f->name, name);
+    EXPECT_NE(f->check, nullptr) << name;
+    EXPECT_NE(f->eval, nullptr) << name;
+  }
+  EXPECT_TRUE(FindFunction("$in")->handles_nulls);
+  EXPECT_FALSE(FindFunction("$eq")->handles_nulls);
+  ASSERT_NE(FindAggregate("SUM"), nullptr);
+  EXPECT_EQ(FindFunction("SUM"), nullptr);
+  EXPECT_EQ(FindAggregate("CONCAT"), nullptr);
+  EXPECT_EQ(FindFunction("NO_SUCH_FUNCTION"), nullptr);
 }
 
 TEST(LikeTest, WildcardsAndEscapes) {

@@ -1,0 +1,35 @@
+// What the function families share: signature errors, type tests and
+// character splitting.
+
+#ifndef LBT_SQL_FUNCTIONS_FUNCTION_UTIL_H_
+#define LBT_SQL_FUNCTIONS_FUNCTION_UTIL_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/status.h"
+#include "sql/value.h"
+
+namespace lbt::sql {
+
+using Types = std::vector<TypePtr>;
+
+// INVALID_ARGUMENT "No matching signature for function <fn> for argument
+// types: ..."; the binder recognizes the prefix and names the call.
+Status ArgError(std::string_view fn, const Types& args);
+
+inline bool Is(const TypePtr& t, TypeKind kind) { return t->kind == kind; }
+inline bool IsText(const TypePtr& t) { return Is(t, TypeKind::kString) || Is(t, TypeKind::kBytes); }
+
+// Whether a text value counts in characters (STRING) or bytes (BYTES).
+inline bool Utf8(const Value& v) { return v.kind() == TypeKind::kString; }
+// `s` as a STRING if `like` is one, else as BYTES.
+Value SameKind(const Value& like, std::string s);
+// Splits text into characters: UTF-8 sequences when `utf8`, else bytes. A
+// malformed sequence splits into single bytes.
+std::vector<std::string_view> Chars(std::string_view s, bool utf8);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_FUNCTIONS_FUNCTION_UTIL_H_

@@ -1,0 +1,53 @@
+#include "sql/functions/registry.h"
+
+#include <cassert>
+
+namespace lbt::sql {
+
+const FunctionRegistry& FunctionRegistry::Builtins() {
+  static const FunctionRegistry* const builtins = [] {
+    auto* registry = new FunctionRegistry();
+    RegisterMathFunctions(registry);
+    RegisterBitwiseFunctions(registry);
+    RegisterComparisonFunctions(registry);
+    RegisterStringFunctions(registry);
+    RegisterRegexpFunctions(registry);
+    RegisterBytesFunctions(registry);
+    RegisterMapFunctions(registry);
+    RegisterArrayFunctions(registry);
+    RegisterTimestampFunctions(registry);
+    RegisterAggregateFunctions(registry);
+    return registry;
+  }();
+  return *builtins;
+}
+
+void FunctionRegistry::Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls) {
+  const bool added = functions_.emplace(name, Function{name, check, eval, nulls == Nulls::kWithNulls}).second;
+  assert(added && "a function registered twice");
+  (void)added;
+}
+
+void FunctionRegistry::AddAggregate(const char* name, CheckFunction check, CreateAccumulator create) {
+  const bool added = aggregates_.emplace(name, AggregateFunction{name, check, create}).second;
+  assert(added && "an aggregate registered twice");
+  (void)added;
+}
+
+const Function* FunctionRegistry::Find(std::string_view name) const {
+  auto it = functions_.find(name);
+  return it == functions_.end() ? nullptr : &it->second;
+}
+
+const AggregateFunction* FunctionRegistry::FindAggregate(std::string_view name) const {
+  auto it = aggregates_.find(name);
+  return it == aggregates_.end() ? nullptr : &it->second;
+}
+
+const Function* FindFunction(std::string_view name) { return FunctionRegistry::Builtins().Find(name); }
+
+const AggregateFunction* FindAggregate(std::string_view name) {
+  return FunctionRegistry::Builtins().FindAggregate(name);
+}
+
+}  // namespace lbt::sql

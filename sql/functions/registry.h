@@ -1,0 +1,67 @@
+// The registry of the scalar functions and aggregates a query can call.
+//
+// Functions come in families, one file each (math_functions.cc,
+// string_functions.cc, ...). A family's file holds, per function, its type
+// check and its evaluation side by side, and ends with the family's
+// registration call. Builtins() calls every family's in one explicit list:
+// nothing depends on static initializers, which a static library may drop.
+
+#ifndef LBT_SQL_FUNCTIONS_REGISTRY_H_
+#define LBT_SQL_FUNCTIONS_REGISTRY_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sql/functions.h"
+
+namespace lbt::sql {
+
+// The result type for these argument types, or INVALID_ARGUMENT.
+using CheckFunction = Result<TypePtr> (*)(const std::vector<TypePtr>& args);
+// One call's value. REQUIRES: arguments the check accepted; none NULL
+// unless the function was added WithNulls.
+using EvalFunction = Result<Value> (*)(const Values& args, const EvalContext& ctx);
+// A new running state for one group of an aggregate.
+using CreateAccumulator = std::unique_ptr<Accumulator> (*)(const TypePtr& result, const std::vector<TypePtr>& args);
+
+class FunctionRegistry {
+ public:
+  enum class Nulls { kMakeNull, kWithNulls };
+
+  // The functions and aggregates every query can call.
+  static const FunctionRegistry& Builtins();
+
+  // Names are upper case, or "$name" for an operator (see ast.h).
+  // REQUIRES: `name` not registered yet. With kMakeNull a NULL argument
+  // makes the result NULL without calling `eval`; with kWithNulls `eval`
+  // sees NULLs.
+  void Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls = Nulls::kMakeNull);
+  void AddAggregate(const char* name, CheckFunction check, CreateAccumulator create);
+
+  // nullptr when there is no such function.
+  const Function* Find(std::string_view name) const;
+  const AggregateFunction* FindAggregate(std::string_view name) const;
+
+ private:
+  std::map<std::string, Function, std::less<>> functions_;
+  std::map<std::string, AggregateFunction, std::less<>> aggregates_;
+};
+
+// The families. Each adds its functions to `registry`.
+void RegisterMathFunctions(FunctionRegistry* registry);
+void RegisterBitwiseFunctions(FunctionRegistry* registry);
+void RegisterComparisonFunctions(FunctionRegistry* registry);
+void RegisterStringFunctions(FunctionRegistry* registry);
+void RegisterRegexpFunctions(FunctionRegistry* registry);
+void RegisterBytesFunctions(FunctionRegistry* registry);
+void RegisterMapFunctions(FunctionRegistry* registry);
+void RegisterArrayFunctions(FunctionRegistry* registry);
+void RegisterTimestampFunctions(FunctionRegistry* registry);
+void RegisterAggregateFunctions(FunctionRegistry* registry);
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_FUNCTIONS_REGISTRY_H_

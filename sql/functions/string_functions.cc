@@ -1,0 +1,255 @@
+// Functions of STRING and BYTES text: CONCAT and ||, LENGTH, BYTE_LENGTH,
+// LOWER, UPPER, REVERSE, STARTS_WITH, ENDS_WITH, STRPOS, SUBSTR, TRIM,
+// SPLIT, REPEAT and REPLACE. STRING counts in characters, BYTES in bytes;
+// a result has its first argument's type.
+
+#include <algorithm>
+
+#include "sql/functions/function_util.h"
+#include "sql/functions/registry.h"
+
+namespace lbt::sql {
+
+namespace {
+
+// One text argument, and a result of its type.
+Result<TypePtr> TextToSameCheck(const Types& a) {
+  if (a.size() != 1 || !IsText(a[0])) return ArgError("function", a);
+  return a[0];
+}
+
+// ---- CONCAT and || ----
+
+Result<TypePtr> ConcatCheck(const Types& a) {
+  if (a.empty() || !IsText(a[0])) return ArgError("CONCAT", a);
+  for (const TypePtr& t : a) {
+    if (!SameType(t, a[0])) return ArgError("CONCAT", a);
+  }
+  return a[0];
+}
+Result<Value> ConcatEval(const Values& a, const EvalContext&) {
+  double total = 0;
+  for (const Value& v : a) total += static_cast<double>(v.str().size());
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(total, "CONCAT's result"));
+  std::string out;
+  out.reserve(static_cast<size_t>(total));
+  for (const Value& v : a) out += v.str();
+  return SameKind(a[0], std::move(out));
+}
+
+// The `||` operator: CONCAT's texts, or two arrays of one type.
+Result<TypePtr> ConcatOperatorCheck(const Types& a) {
+  if (a.size() == 2 && Is(a[0], TypeKind::kArray) && SameType(a[0], a[1])) return a[0];
+  return ConcatCheck(a);
+}
+Result<Value> ConcatOperatorEval(const Values& a, const EvalContext& ctx) {
+  if (a[0].kind() != TypeKind::kArray) return ConcatEval(a, ctx);
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(static_cast<double>(ValueBytes(a[0])) + static_cast<double>(ValueBytes(a[1])),
+                                         "The result of ||"));
+  Values out = a[0].elements();
+  out.insert(out.end(), a[1].elements().begin(), a[1].elements().end());
+  return Value::Array(a[0].type(), std::move(out));
+}
+
+// ---- LENGTH, CHAR_LENGTH, BYTE_LENGTH ----
+
+Result<TypePtr> TextToIntCheck(const Types& a) {
+  if (a.size() != 1 || !IsText(a[0])) return ArgError("function", a);
+  return Type::Int64();
+}
+Result<Value> LengthEval(const Values& a, const EvalContext&) {
+  return Value::Int64(static_cast<int64_t>(Utf8(a[0]) ? Chars(a[0].str(), true).size() : a[0].str().size()));
+}
+Result<Value> ByteLengthEval(const Values& a, const EvalContext&) {
+  return Value::Int64(static_cast<int64_t>(a[0].str().size()));
+}
+
+// ---- LOWER, UPPER (ASCII letters), REVERSE ----
+
+Result<Value> LowerEval(const Values& a, const EvalContext&) {
+  std::string s = a[0].str();
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return SameKind(a[0], std::move(s));
+}
+Result<Value> UpperEval(const Values& a, const EvalContext&) {
+  std::string s = a[0].str();
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return SameKind(a[0], std::move(s));
+}
+Result<Value> ReverseEval(const Values& a, const EvalContext&) {
+  auto chars = Chars(a[0].str(), Utf8(a[0]));
+  std::string out;
+  for (auto it = chars.rbegin(); it != chars.rend(); ++it) out += *it;
+  return SameKind(a[0], std::move(out));
+}
+
+// ---- STARTS_WITH, ENDS_WITH ----
+
+Result<TypePtr> TwoTextToBoolCheck(const Types& a) {
+  if (a.size() != 2 || !IsText(a[0]) || !SameType(a[0], a[1])) return ArgError("function", a);
+  return Type::Bool();
+}
+Result<Value> StartsWithEval(const Values& a, const EvalContext&) {
+  return Value::Bool(a[0].str().starts_with(a[1].str()));
+}
+Result<Value> EndsWithEval(const Values& a, const EvalContext&) {
+  return Value::Bool(a[0].str().ends_with(a[1].str()));
+}
+
+// ---- STRPOS: the first match's position, from 1; 0 for none ----
+
+Result<TypePtr> StrposCheck(const Types& a) {
+  if (a.size() != 2 || !IsText(a[0]) || !SameType(a[0], a[1])) return ArgError("STRPOS", a);
+  return Type::Int64();
+}
+Result<Value> StrposEval(const Values& a, const EvalContext&) {
+  size_t at = a[0].str().find(a[1].str());
+  if (at == std::string::npos) return Value::Int64(0);
+  return Value::Int64(static_cast<int64_t>(Utf8(a[0]) ? Chars(a[0].str().substr(0, at), true).size() : at) + 1);
+}
+
+// ---- SUBSTR(text, start [, length]): start from 1, or from the end if negative ----
+
+Result<TypePtr> SubstrCheck(const Types& a) {
+  if (a.size() < 2 || a.size() > 3 || !IsText(a[0]) || !Is(a[1], TypeKind::kInt64) ||
+      (a.size() == 3 && !Is(a[2], TypeKind::kInt64))) {
+    return ArgError("SUBSTR", a);
+  }
+  return a[0];
+}
+Result<Value> SubstrEval(const Values& a, const EvalContext&) {
+  auto chars = Chars(a[0].str(), Utf8(a[0]));
+  const int64_t n = static_cast<int64_t>(chars.size());
+  int64_t start = a[1].int64();
+  if (start > 0) {
+    start -= 1;
+  } else if (start < 0) {
+    start = std::max<int64_t>(0, n + start);
+  }
+  int64_t length = n;
+  if (a.size() == 3) {
+    if (a[2].int64() < 0) return Status::OutOfRange("SUBSTR's length must not be negative");
+    length = a[2].int64();
+  }
+  std::string out;
+  for (int64_t i = start; i < n && i - start < length; ++i) out += chars[static_cast<size_t>(i)];
+  return SameKind(a[0], std::move(out));
+}
+
+// ---- TRIM, LTRIM, RTRIM(text [, characters]): white space by default ----
+
+Result<TypePtr> TrimCheck(const Types& a) {
+  if (a.empty() || a.size() > 2 || !IsText(a[0]) || (a.size() == 2 && !SameType(a[0], a[1]))) {
+    return ArgError("TRIM", a);
+  }
+  return a[0];
+}
+template <bool kLeft, bool kRight>
+Result<Value> TrimEval(const Values& a, const EvalContext&) {
+  const std::string set = a.size() > 1 ? a[1].str() : std::string(" \t\n\r\v\f");
+  std::string_view s = a[0].str();
+  if (kLeft) {
+    size_t start = s.find_first_not_of(set);
+    s = start == std::string_view::npos ? std::string_view() : s.substr(start);
+  }
+  if (kRight) {
+    size_t end = s.find_last_not_of(set);
+    s = end == std::string_view::npos ? std::string_view() : s.substr(0, end + 1);
+  }
+  return SameKind(a[0], std::string(s));
+}
+
+// ---- SPLIT(text [, delimiter]): "," by default; "" splits characters ----
+
+Result<TypePtr> SplitCheck(const Types& a) {
+  if (a.empty() || a.size() > 2 || !IsText(a[0]) || (a.size() == 2 && !SameType(a[0], a[1]))) {
+    return ArgError("SPLIT", a);
+  }
+  return Type::Array(a[0]);
+}
+Result<Value> SplitEval(const Values& a, const EvalContext&) {
+  const std::string delimiter = a.size() > 1 ? a[1].str() : ",";
+  const std::string& s = a[0].str();
+  Values parts;
+  if (delimiter.empty()) {
+    for (std::string_view c : Chars(s, Utf8(a[0]))) parts.push_back(SameKind(a[0], std::string(c)));
+  } else {
+    size_t start = 0;
+    while (true) {
+      size_t at = s.find(delimiter, start);
+      parts.push_back(SameKind(a[0], s.substr(start, at == std::string::npos ? std::string::npos : at - start)));
+      if (at == std::string::npos) break;
+      start = at + delimiter.size();
+    }
+  }
+  return Value::Array(Type::Array(a[0].type()), std::move(parts));
+}
+
+// ---- REPEAT, REPLACE: refused before they allocate too much ----
+
+Result<TypePtr> RepeatCheck(const Types& a) {
+  if (a.size() != 2 || !IsText(a[0]) || !Is(a[1], TypeKind::kInt64)) return ArgError("REPEAT", a);
+  return a[0];
+}
+Result<Value> RepeatEval(const Values& a, const EvalContext&) {
+  if (a[1].int64() < 0) return Status::OutOfRange("REPEAT's count must not be negative");
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(static_cast<double>(a[0].str().size()) * static_cast<double>(a[1].int64()),
+                                         "REPEAT's result"));
+  std::string out;
+  out.reserve(a[0].str().size() * static_cast<size_t>(a[1].int64()));
+  for (int64_t i = 0; i < a[1].int64(); ++i) out += a[0].str();
+  return SameKind(a[0], std::move(out));
+}
+
+Result<TypePtr> ReplaceCheck(const Types& a) {
+  if (a.size() != 3 || !IsText(a[0]) || !SameType(a[0], a[1]) || !SameType(a[0], a[2])) {
+    return ArgError("REPLACE", a);
+  }
+  return a[0];
+}
+Result<Value> ReplaceEval(const Values& a, const EvalContext&) {
+  const std::string& s = a[0].str();
+  const std::string& from = a[1].str();
+  const std::string& to = a[2].str();
+  if (from.empty()) return a[0];
+  // Count first, so that a result too large is refused before it is built.
+  size_t matches = 0;
+  for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += from.size()) ++matches;
+  const double size = static_cast<double>(s.size()) +
+                      static_cast<double>(matches) * (static_cast<double>(to.size()) - static_cast<double>(from.size()));
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(size, "REPLACE's result"));
+  std::string out;
+  out.reserve(static_cast<size_t>(size));
+  size_t start = 0;
+  for (size_t at; (at = s.find(from, start)) != std::string::npos; start = at + from.size()) {
+    out.append(s, start, at - start).append(to);
+  }
+  out.append(s, start);
+  return SameKind(a[0], std::move(out));
+}
+
+}  // namespace
+
+void RegisterStringFunctions(FunctionRegistry* registry) {
+  registry->Add("$concat", ConcatOperatorCheck, ConcatOperatorEval);
+  registry->Add("CONCAT", ConcatCheck, ConcatEval);
+  registry->Add("LENGTH", TextToIntCheck, LengthEval);
+  registry->Add("CHAR_LENGTH", TextToIntCheck, LengthEval);
+  registry->Add("BYTE_LENGTH", TextToIntCheck, ByteLengthEval);
+  registry->Add("LOWER", TextToSameCheck, LowerEval);
+  registry->Add("UPPER", TextToSameCheck, UpperEval);
+  registry->Add("REVERSE", TextToSameCheck, ReverseEval);
+  registry->Add("STARTS_WITH", TwoTextToBoolCheck, StartsWithEval);
+  registry->Add("ENDS_WITH", TwoTextToBoolCheck, EndsWithEval);
+  registry->Add("STRPOS", StrposCheck, StrposEval);
+  registry->Add("SUBSTR", SubstrCheck, SubstrEval);
+  registry->Add("SUBSTRING", SubstrCheck, SubstrEval);
+  registry->Add("TRIM", TrimCheck, TrimEval<true, true>);
+  registry->Add("LTRIM", TrimCheck, TrimEval<true, false>);
+  registry->Add("RTRIM", TrimCheck, TrimEval<false, true>);
+  registry->Add("SPLIT", SplitCheck, SplitEval);
+  registry->Add("REPEAT", RepeatCheck, RepeatEval);
+  registry->Add("REPLACE", ReplaceCheck, ReplaceEval);
+}
+
+}  // namespace lbt::sql

@@ -1,0 +1,221 @@
+#include "sql/operators/table_scan.h"
+
+#include <algorithm>
+
+#include "api/cell.h"
+
+namespace lbt::sql {
+
+namespace {
+
+// What a read of no key ranges returns.
+class EmptyRowStream final : public RowStream {
+ public:
+  bool Next(Row*) override { return false; }
+  Status status() const override { return Status::OK(); }
+  ReadStats stats() const override { return {}; }
+};
+
+// A cell's value as the family's type has it: INT64 for an aggregate
+// family (NULL when not 8 bytes), STRING or BYTES otherwise.
+Value CellValue(const BoundFamily& f, const std::string& bytes) {
+  if (f.aggregate) {
+    int64_t n = 0;
+    if (DecodeInt64(bytes, &n)) return Value::Int64(n);
+    return Value::Null(Type::Int64());
+  }
+  return f.string ? Value::String(bytes) : Value::Bytes(bytes);
+}
+
+// CellValue, written into a slot of the cell column's type.
+inline void SetCellValue(const BoundFamily& f, const std::string& bytes, Value* slot) {
+  if (!f.aggregate) {
+    slot->set_str(bytes);
+    return;
+  }
+  int64_t n = 0;
+  if (DecodeInt64(bytes, &n)) {
+    slot->set_int64(n);
+  } else {
+    slot->set_null();
+  }
+}
+
+}  // namespace
+
+// With one family in the table, read, every cell read is of that family,
+// and Flatten need not compare family names.
+TableScan::TableScan(const BoundQuery& q, const ReadPlan& read, KeyRangeSet ranges)
+    : Operator(nullptr),
+      q_(q),
+      read_(read),
+      ranges_(std::move(ranges)),
+      width_(1 + q.families.size() + read.cell_columns.size()),
+      one_family_(q.families.size() == 1 && read.families[0].read) {
+  for (size_t i = 0; i < read.families.size(); ++i) {
+    if (read.families[i].as_map) map_families_.push_back(i);
+  }
+}
+
+Status TableScan::Open(Bigtable* bigtable) {
+  if (ranges_.empty()) {
+    rows_ = std::make_unique<EmptyRowStream>();
+    return Status::OK();
+  }
+  LBT_ASSIGN_OR_RETURN(rows_, bigtable->ReadRows(q_.table, RequestFor(read_, ranges_)));
+  return Status::OK();
+}
+
+std::string TableScan::detail() const {
+  std::string reads;
+  auto add = [&](const std::string& what) { reads += (reads.empty() ? "" : ", ") + what; };
+  const std::vector<std::string> names = InputSlotNames(q_, read_);
+  if (read_.key_used) add("_key");
+  for (size_t i = 0; i < q_.families.size(); ++i) {
+    if (read_.families[i].as_map) add(names[1 + i]);
+  }
+  for (size_t i = 0; i < read_.cell_columns.size(); ++i) add(names[1 + q_.families.size() + i]);
+  return q_.table + " " + ranges_.ToString() + "; reads " + (reads.empty() ? "rows only" : reads);
+}
+
+bool TableScan::Produce(Values* out) {
+  if (q_.unpack) return ProduceUnpacked(out);
+  // One input row per table row, built in place.
+  if (!rows_->Next(&row_)) return EndOfRows();
+  ++examined_;
+  Flatten(out);
+  return true;
+}
+
+bool TableScan::ProduceUnpacked(Values* out) {
+  while (next_pending_ == pending_.size()) {
+    pending_.clear();
+    next_pending_ = 0;
+    if (!rows_->Next(&row_)) return EndOfRows();
+    ++examined_;
+    Expand();
+  }
+  *out = std::move(pending_[next_pending_++]);
+  return true;
+}
+
+bool TableScan::EndOfRows() { return rows_->status().ok() ? false : Fail(rows_->status()); }
+
+// The cells of `f` in row_ as the family's column: qualifier to latest
+// value, or to its history (newest first); only cells at `timestamp` when
+// it is set (UNPACK).
+Value TableScan::FamilyValue(const BoundFamily& f, const FamilyRead& read, std::optional<int64_t> timestamp) const {
+  MapEntries entries;
+  const std::vector<Cell>& cells = row_.cells;
+  for (size_t i = 0; i < cells.size();) {
+    const Cell& c = cells[i];
+    size_t end = i;
+    while (end < cells.size() && cells[end].family == c.family && cells[end].qualifier == c.qualifier) ++end;
+    if (c.family == f.name && (read.only_columns.empty() || read.only_columns.count(c.qualifier) != 0)) {
+      Values history;
+      for (size_t k = i; k < end; ++k) {
+        if (timestamp && cells[k].timestamp != *timestamp) continue;
+        Value v = CellValue(f, cells[k].value);
+        if (!f.with_history) {
+          history.push_back(std::move(v));
+          break;
+        }
+        history.push_back(Value::Struct(f.type->value->element, {Value::Timestamp(cells[k].timestamp), std::move(v)}));
+      }
+      if (!history.empty()) {
+        Value column = f.with_history ? Value::Array(f.type->value, std::move(history)) : std::move(history[0]);
+        entries.emplace_back(Value::Bytes(c.qualifier), std::move(column));
+      }
+    }
+    i = end;
+  }
+  return Value::Map(f.type, std::move(entries));
+}
+
+// The row as [_key, families..., cell columns...]; what the query does
+// not read is NULL. *out keeps its shape from row to row, so that only
+// what the query reads is written, in place.
+inline void TableScan::Flatten(Values* out) {
+  if (out->size() != width_) Shape(out);
+  Value* slots = out->data();
+  if (read_.key_used) slots[0].set_str(row_.key);
+  for (size_t i : map_families_) slots[1 + i] = FamilyValue(q_.families[i], read_.families[i], std::nullopt);
+  const size_t cell_columns = width_ - 1 - q_.families.size();
+  if (cell_columns == 1) {
+    FlattenOneColumn(&slots[width_ - 1]);
+  } else if (cell_columns > 1) {
+    FlattenCellColumns(out);
+  }
+}
+
+// Cells come grouped by column, newest first: each column's first cell is
+// its latest value, and later ones are passed over as found. The search
+// stops once every column is found; a slot is written only once its cell
+// is found or known absent, so that a string slot keeps its buffer from
+// row to row.
+void TableScan::FlattenCellColumns(Values* out) {
+  const std::vector<CellColumn>& columns = read_.cell_columns;
+  const size_t first = 1 + q_.families.size();
+  std::fill(found_.begin(), found_.end(), 0);
+  size_t found = 0;
+  for (size_t i = 0; i < row_.cells.size() && found < columns.size(); ++i) {
+    const Cell& cell = row_.cells[i];
+    for (size_t j = 0; j < columns.size(); ++j) {
+      const BoundFamily& f = q_.families[columns[j].family];
+      if (!found_[j] && cell.qualifier == columns[j].qualifier && (one_family_ || cell.family == f.name)) {
+        SetCellValue(f, cell.value, &(*out)[first + j]);
+        found_[j] = 1;
+        ++found;
+        break;
+      }
+    }
+  }
+  for (size_t j = 0; j < columns.size(); ++j) {
+    if (!found_[j]) (*out)[first + j].set_null();
+  }
+}
+
+// Flatten's search for a query that names one column, the common case,
+// without its bookkeeping: the column's first cell is its latest value.
+inline void TableScan::FlattenOneColumn(Value* slot) const {
+  const CellColumn& c = read_.cell_columns[0];
+  const BoundFamily& f = q_.families[c.family];
+  for (const Cell& cell : row_.cells) {
+    if (cell.qualifier == c.qualifier && (one_family_ || cell.family == f.name)) {
+      SetCellValue(f, cell.value, slot);
+      return;
+    }
+  }
+  slot->set_null();
+}
+
+// Typed NULLs in every slot of an input row.
+void TableScan::Shape(Values* out) {
+  out->clear();
+  out->reserve(width_);
+  out->push_back(Value::Null(Type::Bytes()));
+  for (const BoundFamily& f : q_.families) out->push_back(Value::Null(f.type));
+  for (const CellColumn& c : read_.cell_columns) out->push_back(Value::Null(c.type));
+  found_.assign(read_.cell_columns.size(), 0);
+}
+
+// UNPACK: one input row per timestamp of row_, newest first.
+void TableScan::Expand() {
+  std::vector<int64_t> stamps;
+  for (const Cell& c : row_.cells) {
+    for (const BoundFamily& f : q_.families) {
+      if (f.name == c.family) stamps.push_back(c.timestamp);
+    }
+  }
+  std::sort(stamps.rbegin(), stamps.rend());
+  stamps.erase(std::unique(stamps.begin(), stamps.end()), stamps.end());
+  for (int64_t t : stamps) {
+    Values v;
+    v.push_back(Value::Bytes(row_.key));
+    for (size_t i = 0; i < q_.families.size(); ++i) v.push_back(FamilyValue(q_.families[i], read_.families[i], t));
+    v.push_back(Value::Timestamp(t));
+    pending_.push_back(std::move(v));
+  }
+}
+
+}  // namespace lbt::sql
