@@ -4,10 +4,10 @@
 #include <google/protobuf/stubs/strutil.h>
 
 #include <chrono>
-#include <functional>
 #include <memory>
 
 #include "google/bigtable/v2/feature_flags.pb.h"
+#include "proto/chunk_writer.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
 #include "proto/query_convert.h"
@@ -23,10 +23,8 @@ namespace {
 
 using proto::ToGrpcStatus;
 
-// A response is sent once its rows hold about this many bytes, and a value
-// longer than this is split over several chunks. A row never spans two
-// responses: clients (Go's, for one) check that each response ends on a
-// row boundary, as production's do.
+// A streamed response is sent once its rows hold about this many bytes
+// (ReadRows' and ExecuteQuery's), and a longer value is split over chunks.
 constexpr size_t kResponseBytes = 1 << 20;
 
 // The table a data request names; it must name one.
@@ -52,78 +50,6 @@ bool WriteWatched(grpc::ServerWriter<Response>* writer, const Response& response
   StallWatch::Guard guard(stalls, context);
   return writer->Write(response, options);
 }
-
-// Streams rows as ReadRowsResponse chunks, batched to about kResponseBytes.
-// Before each response goes out, `before_send` runs (the read lets go of
-// its snapshot there: the client may be slow to take the response).
-class ChunkWriter {
- public:
-  ChunkWriter(grpc::ServerWriter<v2::ReadRowsResponse>* writer, grpc::ServerContext* context, StallWatch* stalls,
-              std::function<void()> before_send)
-      : writer_(writer), context_(context), stalls_(stalls), before_send_(std::move(before_send)) {}
-
-  // Adds the row's cells, and sends them if enough are pending; returns
-  // false if the client went away.
-  bool AddRow(const Row& row) {
-    for (size_t i = 0; i < row.cells.size(); ++i) {
-      const Cell& cell = row.cells[i];
-      const bool new_family = i == 0 || row.cells[i - 1].family != cell.family;
-      const bool new_column = new_family || row.cells[i - 1].qualifier != cell.qualifier;
-      AddCell(i == 0 ? &row.key : nullptr, new_family, new_column, cell, i + 1 == row.cells.size());
-    }
-    return pending_bytes_ < kResponseBytes || Flush();
-  }
-
-  // Sends what is pending. `stats`, if set, rides on the last response,
-  // and so does `last_scanned`, if not empty: the key of the last row the
-  // read looked at, past every row returned.
-  bool Finish(const v2::RequestStats* stats, const std::string& last_scanned) {
-    if (stats != nullptr) *response_.mutable_request_stats() = *stats;
-    if (!last_scanned.empty()) response_.set_last_scanned_row_key(last_scanned);
-    if (response_.chunks_size() == 0 && stats == nullptr && last_scanned.empty()) return true;
-    // The last response goes out with the call's status, in one write.
-    return Flush(grpc::WriteOptions().set_last_message());
-  }
-
- private:
-  void AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell, bool last) {
-    size_t offset = 0;
-    do {
-      const size_t piece = std::min(kResponseBytes, cell.value.size() - offset);
-      v2::ReadRowsResponse::CellChunk* chunk = response_.add_chunks();
-      if (offset == 0) {
-        if (row_key != nullptr) chunk->set_row_key(*row_key);
-        if (new_family) chunk->mutable_family_name()->set_value(cell.family);
-        if (new_column) chunk->mutable_qualifier()->set_value(cell.qualifier);
-        chunk->set_timestamp_micros(cell.timestamp);
-        for (const std::string& label : cell.labels) chunk->add_labels(label);
-        pending_bytes_ += cell.family.size() + cell.qualifier.size() + (row_key ? row_key->size() : 0);
-      }
-      chunk->set_value(cell.value.data() + offset, piece);  // no temporary copy per cell
-      offset += piece;
-      const bool more = offset < cell.value.size();
-      // value_size announces a split value on every chunk but its last.
-      if (more) chunk->set_value_size(static_cast<int32_t>(cell.value.size()));
-      if (!more && last) chunk->set_commit_row(true);
-      pending_bytes_ += piece + 16;
-    } while (offset < cell.value.size());
-  }
-
-  bool Flush(grpc::WriteOptions options = {}) {
-    before_send_();
-    bool ok = WriteWatched(writer_, response_, context_, stalls_, options);
-    response_.Clear();
-    pending_bytes_ = 0;
-    return ok;
-  }
-
-  grpc::ServerWriter<v2::ReadRowsResponse>* writer_;
-  grpc::ServerContext* context_;
-  StallWatch* stalls_;
-  std::function<void()> before_send_;
-  v2::ReadRowsResponse response_;
-  size_t pending_bytes_ = 0;
-};
 
 v2::RequestStats FullStats(const ReadStats& stats, std::chrono::steady_clock::duration elapsed) {
   v2::RequestStats out;
@@ -198,7 +124,15 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
   if (!rows.ok()) return ToGrpcStatus(rows.status());
   RowStream& stream = **rows;
 
-  ChunkWriter chunks(writer, context, stalls_, [&] { stream.ReleaseSnapshot(); });
+  auto send = [&](const v2::ReadRowsResponse& response, bool last) {
+    // The client may be slow to take the response: let go of the snapshot.
+    stream.ReleaseSnapshot();
+    grpc::WriteOptions options;
+    // The last response goes out with the call's status, in one write.
+    if (last) options.set_last_message();
+    return WriteWatched(writer, response, context, stalls_, options);
+  };
+  proto::ChunkWriter chunks(send, kResponseBytes);
   Row row;
   while (stream.Next(&row)) {
     if (context->IsCancelled() || !chunks.AddRow(row)) {
