@@ -82,7 +82,7 @@ class RemoteRowStream final : public RowStream {
 
   bool Next(Row* row) override;
   Status status() const override { return status_; }
-  ReadStats stats() const override { return counted_; }
+  ReadStats stats() const override;
   std::string FilterPlacement() const override { return placement_; }
 
  private:
@@ -92,8 +92,12 @@ class RemoteRowStream final : public RowStream {
   // Reads responses until one completes rows (true) or the read is over
   // (false; status_ says how).
   bool ReadResponse();
-  // Takes in one response: its rows into pending_, how far it scanned.
+  // Takes in one response: its rows into pending_, how far it scanned, its
+  // stats.
   Status TakeResponse(const v2::ReadRowsResponse& response);
+  // Adds the service's stats, if the response carries them (a call's last
+  // does), to those of the calls before.
+  void TakeStats(const v2::ReadRowsResponse& response);
   // Ends the call, which has sent everything, and returns its status.
   Status FinishCall();
   // The call ended: true if a new call resumes the read, false if the read
@@ -102,7 +106,8 @@ class RemoteRowStream final : public RowStream {
   // The read has all the rows it wants (`rows_limit_`, or the client
   // filter is done).
   void EndEarly();
-  // The kept candidate `row`, counted as returned.
+  // Hands `candidate` out as *row, counted as returned, and ends the read
+  // early if it now has all it wants.
   void Return(Row* candidate, Row* row);
 
   RemoteCalls* calls_;
@@ -122,7 +127,11 @@ class RemoteRowStream final : public RowStream {
   bool done_ = false;
   Status status_;
 
-  ReadStats counted_;
+  ReadStats counted_;           // lbt's counts
+  ReadStats service_stats_;     // the service's, summed over the calls
+  bool call_sent_stats_ = false;
+  bool every_call_sent_stats_ = true;
+  bool reached_end_ = false;    // the last call ended OK
 };
 
 void RemoteRowStream::Start() {
@@ -145,6 +154,7 @@ Status RemoteRowStream::TakeResponse(const v2::ReadRowsResponse& response) {
   pending_.clear();
   next_pending_ = 0;
   LBT_RETURN_IF_ERROR(assembler_.Add(response, &pending_));
+  TakeStats(response);
   if (!response.last_scanned_row_key().empty()) resume_after_ = response.last_scanned_row_key();
   if (!pending_.empty()) {
     resume_after_ = pending_.back().key;
@@ -158,13 +168,26 @@ Status RemoteRowStream::FinishCall() {
   Status s = proto::FromGrpcStatus(reader_->Finish());
   reader_.reset();
   call_.reset();
+  every_call_sent_stats_ = every_call_sent_stats_ && call_sent_stats_;
+  call_sent_stats_ = false;
   return s;
+}
+
+void RemoteRowStream::TakeStats(const v2::ReadRowsResponse& response) {
+  if (!response.request_stats().has_full_read_stats_view()) return;
+  const v2::ReadIterationStats& it = response.request_stats().full_read_stats_view().read_iteration_stats();
+  service_stats_.rows_seen += it.rows_seen_count();
+  service_stats_.rows_returned += it.rows_returned_count();
+  service_stats_.cells_seen += it.cells_seen_count();
+  service_stats_.cells_returned += it.cells_returned_count();
+  call_sent_stats_ = true;
 }
 
 bool RemoteRowStream::EndCall() {
   Status s = FinishCall();
   if (s.ok()) {
     status_ = assembler_.Finish();
+    reached_end_ = status_.ok();
     return false;
   }
   if (!retry_.RetryAfter(s)) {
@@ -195,7 +218,16 @@ bool RemoteRowStream::ReadResponse() {
 
 void RemoteRowStream::EndEarly() {
   done_ = true;
-  Stop();
+  // A service that applies the row limit ends the call right after the
+  // last row, with its stats: hear them, unless it sends more rows.
+  const bool limited_by_service = request_.rows_limit() > 0 && client_filter_ == nullptr;
+  if (!limited_by_service || next_pending_ < pending_.size() || reader_ == nullptr) return Stop();
+  for (v2::ReadRowsResponse response; reader_->Read(&response);) {
+    if (response.chunks_size() > 0) return Stop();
+    TakeStats(response);
+  }
+  // Every row wanted arrived: a failure now only loses the stats.
+  reached_end_ = FinishCall().ok();
 }
 
 void RemoteRowStream::Return(Row* candidate, Row* row) {
@@ -228,6 +260,16 @@ bool RemoteRowStream::Next(Row* row) {
   return false;
 }
 
+ReadStats RemoteRowStream::stats() const {
+  if (!reached_end_ || !every_call_sent_stats_) return counted_;
+  ReadStats stats = service_stats_;
+  if (client_filter_ != nullptr) {
+    stats.rows_returned = counted_.rows_returned;
+    stats.cells_returned = counted_.cells_returned;
+  }
+  return stats;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view table,
@@ -239,6 +281,7 @@ Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view
   proto_request.set_app_profile_id(calls->app_profile());
   *proto_request.mutable_rows() = proto::ToProto(request.rows);
   proto_request.set_reversed(request.reversed);
+  proto_request.set_request_stats_view(v2::ReadRowsRequest::REQUEST_STATS_FULL);
   if (plan.service) {
     LBT_ASSIGN_OR_RETURN(*proto_request.mutable_filter(), proto::ToProto(*plan.service));
   }

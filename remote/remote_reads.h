@@ -5,6 +5,15 @@
 // the rows after the last one received or scanned, and for fewer rows if
 // it had a limit. Filters the service cannot run, run here
 // (remote/filter_plan.h).
+//
+// Stats: every read asks for the service's full request stats
+// (REQUEST_STATS_FULL). Once a read has reached its end and every call it
+// made reported them, its stats() are the service's: the rows and cells
+// the service looked at and returned, summed over the calls, except that
+// when part of the filter ran here, "returned" counts what the read
+// returned after it. Otherwise (while the read runs, when it was ended
+// early, when a call broke, or when the service sends no stats) they are
+// lbt's own counts of the rows and cells that arrived and that it returned.
 
 #ifndef LBT_REMOTE_REMOTE_READS_H_
 #define LBT_REMOTE_REMOTE_READS_H_
