@@ -378,10 +378,6 @@ Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
 Result<std::vector<Mutation>> FromProto(const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations,
                                         std::string_view field) {
   if (mutations.empty()) return Invalid(field, "at least one mutation is required");
-  if (mutations.size() > kMaxMutationsPerRequest) {
-    return Invalid(field, fmt::format("{} mutations; Bigtable allows at most {} in one request",
-                                      mutations.size(), kMaxMutationsPerRequest));
-  }
   std::vector<Mutation> out;
   out.reserve(mutations.size());
   for (int i = 0; i < mutations.size(); ++i) {

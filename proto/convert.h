@@ -29,9 +29,6 @@ namespace lbt::proto {
 namespace v2 = ::google::bigtable::v2;
 namespace admin = ::google::bigtable::admin::v2;
 
-// Bigtable's limit on the mutations of one request (entries added up).
-inline constexpr int kMaxMutationsPerRequest = 100000;
-
 // ---- resource names ----
 
 // The parts of "projects/P/instances/I/tables/T".
@@ -64,7 +61,9 @@ Result<v2::RowFilter> ToProto(const Filter& filter);
 // ---- writes ----
 
 Result<Mutation> FromProto(const v2::Mutation& mutation, std::string_view field);
-// All of a row's mutations; an empty list is INVALID_ARGUMENT.
+// All of a row's mutations; an empty list is INVALID_ARGUMENT. Bigtable's
+// limit on their number is per request, not per list: a server checks it
+// once, over the whole request.
 Result<std::vector<Mutation>> FromProto(
     const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations, std::string_view field);
 v2::Mutation ToProto(const Mutation& mutation);

@@ -52,4 +52,16 @@ Status FromGrpcStatus(const grpc::Status& status) {
   return Status::FromCode(code, status.error_message());
 }
 
+google::rpc::Status ToRpcStatus(const Status& status) {
+  const grpc::Status g = ToGrpcStatus(status);
+  google::rpc::Status out;
+  out.set_code(g.error_code());
+  out.set_message(g.error_message());
+  return out;
+}
+
+Status FromRpcStatus(const google::rpc::Status& status) {
+  return FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(status.code()), status.message()));
+}
+
 }  // namespace lbt::proto

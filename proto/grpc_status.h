@@ -7,6 +7,7 @@
 #include <grpcpp/support/status.h>
 
 #include "api/status.h"
+#include "google/rpc/status.pb.h"
 
 namespace lbt::proto {
 
@@ -17,6 +18,11 @@ grpc::Status ToGrpcStatus(const Status& status);
 // The other way, for a client: a service's answer as a Status with the
 // service's message.
 Status FromGrpcStatus(const grpc::Status& status);
+
+// The same mappings for a status carried in a message (google.rpc.Status):
+// a MutateRows entry's, a long-running operation's error.
+google::rpc::Status ToRpcStatus(const Status& status);
+Status FromRpcStatus(const google::rpc::Status& status);
 
 }  // namespace lbt::proto
 

@@ -2,12 +2,15 @@
 // Bigtable, its emulator or `lbt serve`.
 //
 // Every call carries the routing header (x-goog-request-params) and
-// bigtable-features, and the app profile if one is set. Reads stream and
-// resume after the last row received when the service answers UNAVAILABLE
-// or DEADLINE_EXCEEDED; MutateRows retries the failed entries that are
-// idempotent (never an increment, an append, an AddToCell or a cell
-// written at the server's time). Filters the service cannot run, run here
-// (remote/filter_plan.h).
+// bigtable-features, and the app profile if one is set. Each RPC family
+// lives in a file of its own over one connection (remote/remote_calls.h).
+// Reads, MutateRows and queries retry under one policy
+// (remote/retry_policy.h): reads resume after the last row received,
+// MutateRows sends again the failed entries that are idempotent (never an
+// increment, an append, an AddToCell or a cell written at the server's
+// time), queries resume from their last resume token. Filters the service
+// cannot run, run here (remote/filter_plan.h). A read's stats are the
+// service's when it sends them (remote/remote_reads.h).
 //
 // Threading: safe to use from several threads; a RowStream belongs to one.
 

@@ -1,52 +1,118 @@
-// Internal to remote/: what a client of one Bigtable service needs from
-// the RemoteBigtable that owns the channel, so that each RPC family can
-// live in its own file.
+// Internal to remote/: the connection to one Bigtable instance that every
+// RPC family calls through (reads, mutations, check-and-mutate and
+// read-modify-write, sample keys, table admin, queries; one file each): the
+// stubs, the context each call carries, and the calls in flight, which
+// CancelAll reaches.
+//
+// Every call carries the routing header (x-goog-request-params, with the
+// app profile if one is set) and bigtable-features.
+//
+// Threading: safe to use from several threads.
 
 #ifndef LBT_REMOTE_REMOTE_CALLS_H_
 #define LBT_REMOTE_REMOTE_CALLS_H_
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
+#include "api/status.h"
+#include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "proto/grpc_status.h"
+#include "remote/remote_options.h"
 
 namespace lbt {
 
 class RemoteCalls {
  public:
-  virtual ~RemoteCalls() = default;
-  // A context for one call: the -timeout deadline, the routing header
+  using Clock = std::chrono::system_clock;
+  using DataStub = google::bigtable::v2::Bigtable::Stub;
+  using AdminStub = google::bigtable::admin::v2::BigtableTableAdmin::Stub;
+
+  RemoteCalls(const RemoteOptions& options, const std::shared_ptr<grpc::Channel>& data,
+              const std::shared_ptr<grpc::Channel>& admin);
+  RemoteCalls(const RemoteCalls&) = delete;
+  RemoteCalls& operator=(const RemoteCalls&) = delete;
+
+  // When a command starting now must end: -timeout from now, or
+  // Clock::time_point::max(). A call and its retries share one deadline.
+  Clock::time_point Deadline() const;
+
+  // A context for one call: `deadline`, the routing header
   // (`routing_key`=`resource`, and the app profile) and the features.
-  virtual std::unique_ptr<grpc::ClientContext> NewContext(std::string_view routing_key,
-                                                          std::string_view resource) const = 0;
-  // Calls in flight register so that CancelCalls reaches them.
-  virtual void Register(grpc::ClientContext* context) = 0;
-  virtual void Unregister(grpc::ClientContext* context) = 0;
-  virtual google::bigtable::v2::Bigtable::Stub* data() = 0;
+  std::unique_ptr<grpc::ClientContext> NewContext(std::string_view routing_key, std::string_view resource,
+                                                  Clock::time_point deadline) const;
+
+  // Makes one unary call of `stub`'s `rpc`, registered for CancelAll while
+  // it runs, and returns its status as lbt's.
+  template <typename Stub, typename Request, typename Response>
+  Status Unary(Stub* stub, grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&, Response*),
+               std::string_view routing_key, std::string_view resource, const Request& request, Response* response,
+               Clock::time_point deadline);
+  template <typename Stub, typename Request, typename Response>
+  Status Unary(Stub* stub, grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&, Response*),
+               std::string_view routing_key, std::string_view resource, const Request& request, Response* response) {
+    return Unary(stub, rpc, routing_key, resource, request, response, Deadline());
+  }
+
+  // Calls in flight register so that CancelAll reaches them.
+  void Register(grpc::ClientContext* context);
+  void Unregister(grpc::ClientContext* context);
+  // Cancels every call in flight.
+  void CancelAll();
+  // How many times CancelAll ran, so that a wait between calls can see one.
+  uint64_t cancellations() const { return cancellations_; }
+
+  DataStub* data() { return data_.get(); }
+  AdminStub* admin() { return admin_.get(); }
   // "projects/P/instances/I".
-  virtual const std::string& instance_name() const = 0;
-  virtual const std::string& app_profile() const = 0;
+  const std::string& instance_name() const { return instance_; }
+  const std::string& app_profile() const { return options_.app_profile; }
+  // "projects/P/instances/I/tables/T".
+  std::string TableName(std::string_view table) const;
+
+ private:
+  const RemoteOptions options_;
+  const std::string instance_;
+  const std::string features_;
+  std::unique_ptr<DataStub> data_;
+  std::unique_ptr<AdminStub> admin_;
+  std::mutex mu_;
+  std::set<grpc::ClientContext*> in_flight_;
+  std::atomic<uint64_t> cancellations_{0};
 };
 
-// A call's context, registered for CancelCalls while it lives.
+// A call's context, registered for CancelAll while it lives.
 class Call {
  public:
-  Call(RemoteCalls* owner, std::unique_ptr<grpc::ClientContext> context)
-      : owner_(owner), context_(std::move(context)) {
-    owner_->Register(context_.get());
+  Call(RemoteCalls* calls, std::unique_ptr<grpc::ClientContext> context)
+      : calls_(calls), context_(std::move(context)) {
+    calls_->Register(context_.get());
   }
-  ~Call() { owner_->Unregister(context_.get()); }
+  ~Call() { calls_->Unregister(context_.get()); }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
   grpc::ClientContext* get() const { return context_.get(); }
 
  private:
-  RemoteCalls* owner_;
+  RemoteCalls* calls_;
   std::unique_ptr<grpc::ClientContext> context_;
 };
+
+template <typename Stub, typename Request, typename Response>
+Status RemoteCalls::Unary(Stub* stub, grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&, Response*),
+                          std::string_view routing_key, std::string_view resource, const Request& request,
+                          Response* response, Clock::time_point deadline) {
+  Call call(this, NewContext(routing_key, resource, deadline));
+  return proto::FromGrpcStatus((stub->*rpc)(call.get(), request, response));
+}
 
 }  // namespace lbt
 

@@ -1,10 +1,10 @@
 #include "remote/remote_query.h"
 
 #include <deque>
-#include <thread>
 
 #include "proto/grpc_status.h"
 #include "proto/query_convert.h"
+#include "remote/retry_policy.h"
 
 namespace lbt {
 
@@ -12,17 +12,10 @@ namespace {
 
 namespace v2 = ::google::bigtable::v2;
 
-// A broken result stream resumes this many times at most.
-constexpr int kMaxResumes = 8;
-
-bool Resumable(const Status& s) {
-  return s.code() == Status::Code::kUnavailable || s.code() == Status::Code::kAborted;
-}
-
 class RemoteResultStream final : public sql::ResultStream {
  public:
   RemoteResultStream(RemoteCalls* calls, v2::ExecuteQueryRequest request, std::vector<sql::ResultColumn> columns)
-      : calls_(calls), request_(std::move(request)), assembler_(std::move(columns)) {}
+      : calls_(calls), request_(std::move(request)), assembler_(std::move(columns)), retry_(calls->Deadline()) {}
   ~RemoteResultStream() override { Stop(); }
 
   bool Next(sql::Values* row) override {
@@ -41,7 +34,7 @@ class RemoteResultStream final : public sql::ResultStream {
  private:
   void Start() {
     request_.set_resume_token(assembler_.resume_token());
-    call_ = std::make_unique<Call>(calls_, calls_->NewContext("name", request_.instance_name()));
+    call_ = std::make_unique<Call>(calls_, calls_->NewContext("name", request_.instance_name(), retry_.deadline()));
     reader_ = calls_->data()->ExecuteQuery(call_->get(), request_);
   }
   void Stop() {
@@ -58,8 +51,10 @@ class RemoteResultStream final : public sql::ResultStream {
     v2::ExecuteQueryResponse response;
     if (reader_->Read(&response)) {
       if (!response.has_results()) return;  // metadata: known from PrepareQuery
+      const size_t confirmed = ready_.size();
       Status s = assembler_.Add(response.results(), &ready_);
-      if (!s.ok()) Fail(s);
+      if (!s.ok()) return Fail(s);
+      if (ready_.size() > confirmed) retry_.Progressed();
       return;
     }
     Status s = proto::FromGrpcStatus(reader_->Finish());
@@ -70,9 +65,8 @@ class RemoteResultStream final : public sql::ResultStream {
       done_ = true;
       return;
     }
-    if (!Resumable(s) || ++resumes_ > kMaxResumes) return Fail(s);
+    if (!retry_.RetryAfter(s)) return Fail(s);
     assembler_.DiscardUnconfirmed();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20 << std::min(resumes_, 6)));
   }
   void Fail(Status s) {
     Stop();
@@ -87,7 +81,7 @@ class RemoteResultStream final : public sql::ResultStream {
   std::unique_ptr<Call> call_;
   std::unique_ptr<grpc::ClientReader<v2::ExecuteQueryResponse>> reader_;
   std::deque<sql::Values> ready_;
-  int resumes_ = 0;
+  RetryPolicy retry_;
   bool done_ = false;
   Status status_;
   sql::QueryStats stats_;
@@ -134,8 +128,8 @@ class RemoteQueryService final : public sql::QueryService {
     request.mutable_proto_format();
     for (const auto& [name, type] : params) (*request.mutable_param_types())[name] = proto::ToProto(*type);
     v2::PrepareQueryResponse response;
-    Call call(calls_, calls_->NewContext("name", request.instance_name()));
-    LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(calls_->data()->PrepareQuery(call.get(), request, &response)));
+    LBT_RETURN_IF_ERROR(calls_->Unary(calls_->data(), &RemoteCalls::DataStub::PrepareQuery, "name",
+                                      request.instance_name(), request, &response));
     LBT_ASSIGN_OR_RETURN(std::vector<sql::ResultColumn> columns,
                          proto::ColumnsFromProto(response.metadata(), "metadata"));
     return std::unique_ptr<sql::PreparedQuery>(

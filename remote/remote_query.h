@@ -12,8 +12,9 @@
 namespace lbt {
 
 // Prepares queries with PrepareQuery and runs them with ExecuteQuery,
-// resuming from the last resume token when the stream breaks with a
-// transient error. Rows are handed out only once the service has confirmed
+// resuming from the last resume token when the stream breaks, under the
+// retry policy (remote/retry_policy.h); -timeout bounds a query's calls,
+// its resumptions included. Rows are handed out only once the service has confirmed
 // them with a resume token, so a resumed stream repeats none. The stats of
 // a result count the rows returned; what the service read is its own.
 // `calls` must outlive the service and its queries.

@@ -6,26 +6,21 @@
 #include <atomic>
 
 #include "proto/convert.h"
-#include "proto/grpc_status.h"
-#include "server/rpc_gate.h"
+#include "server/handler.h"
 
 namespace lbt::server {
 
 namespace {
 
-using proto::ToGrpcStatus;
-
 // The table a request names, and the instance it was named under.
 Result<proto::TableName> TableOf(const std::string& name) { return proto::ParseTableName(name, "name"); }
 
 // The table as a response shows it; an unset view is SCHEMA_VIEW.
-grpc::Status Describe(Bigtable* bigtable, const proto::TableName& name, admin::Table::View view,
-                      admin::Table* out) {
-  Result<TableSpec> spec = bigtable->GetTable(name.table);
-  if (!spec.ok()) return ToGrpcStatus(spec.status());
+Status Describe(Bigtable* bigtable, const proto::TableName& name, admin::Table::View view, admin::Table* out) {
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(name.table));
   if (view == admin::Table::VIEW_UNSPECIFIED) view = admin::Table::SCHEMA_VIEW;
-  *out = proto::ToProto(*spec, name.instance, view);
-  return grpc::Status::OK;
+  *out = proto::ToProto(spec, name.instance, view);
+  return Status::OK();
 }
 
 Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
@@ -40,98 +35,130 @@ Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
   return families;
 }
 
-}  // namespace
-
-grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
-                                       admin::Table* response) {
-  LBT_ADMIT(gate_);
-  if (Status s = proto::ValidateInstanceName(request->parent(), "parent"); !s.ok()) return ToGrpcStatus(s);
-  if (request->table_id().empty()) return ToGrpcStatus(Status::InvalidArgument("table_id: must not be empty"));
-  Result<std::vector<FamilySpec>> families = FamiliesOf(request->table());
-  if (!families.ok()) return ToGrpcStatus(families.status());
-  // initial_splits shape tablets; a local database has none to shape.
-  // The table and its protection commit together.
-  Status created =
-      bigtable_->CreateTable(request->table_id(), *families, /*splits=*/{}, request->table().deletion_protection());
-  if (!created.ok()) return ToGrpcStatus(created);
-  return Describe(bigtable_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
-}
-
-grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
-                                      admin::ListTablesResponse* response) {
-  LBT_ADMIT(gate_);
-  if (Status s = proto::ValidateInstanceName(request->parent(), "parent"); !s.ok()) return ToGrpcStatus(s);
-  if (request->page_size() < 0) {
-    return ToGrpcStatus(Status::InvalidArgument("page_size: must not be negative"));
-  }
-  Result<std::vector<std::string>> names = bigtable_->ListTables();
-  if (!names.ok()) return ToGrpcStatus(names.status());
+// Lists the tables after the page token, as the request's view shows them,
+// up to its page size.
+Status ListPage(Bigtable* bigtable, const admin::ListTablesRequest& request, admin::ListTablesResponse* response) {
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, bigtable->ListTables());
   // A page token is the last name of the page before: names are sorted.
-  auto it = std::upper_bound(names->begin(), names->end(), request->page_token());
-  if (request->page_token().empty()) it = names->begin();
+  auto it = request.page_token().empty() ? names.begin()
+                                         : std::upper_bound(names.begin(), names.end(), request.page_token());
   const admin::Table::View view =
-      request->view() == admin::Table::VIEW_UNSPECIFIED ? admin::Table::NAME_ONLY : request->view();
+      request.view() == admin::Table::VIEW_UNSPECIFIED ? admin::Table::NAME_ONLY : request.view();
   std::string last_listed;
-  for (; it != names->end(); ++it) {
-    if (request->page_size() > 0 && response->tables_size() == request->page_size()) {
+  for (; it != names.end(); ++it) {
+    if (request.page_size() > 0 && response->tables_size() == request.page_size()) {
       response->set_next_page_token(last_listed);
       break;
     }
     admin::Table table;
-    grpc::Status s = Describe(bigtable_, {request->parent(), *it}, view, &table);
-    if (s.error_code() == grpc::StatusCode::NOT_FOUND) continue;  // dropped meanwhile
-    if (!s.ok()) return s;
+    Status s = Describe(bigtable, {request.parent(), *it}, view, &table);
+    if (s.code() == Status::Code::kNotFound) continue;  // dropped meanwhile
+    LBT_RETURN_IF_ERROR(s);
     *response->add_tables() = std::move(table);
     last_listed = *it;
   }
-  return grpc::Status::OK;
+  return Status::OK();
+}
+
+// UpdateTable's mask: lbt updates deletion protection only.
+Status CheckUpdateMask(const google::protobuf::FieldMask& mask) {
+  if (mask.paths().empty()) return Status::InvalidArgument("update_mask: name at least one field to update");
+  for (const std::string& path : mask.paths()) {
+    if (path != "deletion_protection") {
+      return Status::InvalidArgument(
+          fmt::format("update_mask: lbt can update deletion_protection only, not '{}'", path));
+    }
+  }
+  return Status::OK();
+}
+
+// The change is made: the operation comes back already done.
+google::longrunning::Operation DoneOperation(const proto::TableName& name, const admin::Table& table) {
+  static std::atomic<int64_t> next_operation{1};
+  const std::string full_name = proto::FullTableName(name.instance, name.table);
+  google::longrunning::Operation operation;
+  operation.set_name(fmt::format("{}/operations/{}", full_name, next_operation++));
+  operation.set_done(true);
+  admin::UpdateTableMetadata metadata;
+  metadata.set_name(full_name);
+  operation.mutable_metadata()->PackFrom(metadata);
+  operation.mutable_response()->PackFrom(table);
+  return operation;
+}
+
+// What DropRowRange drops: the rows under a prefix, or every row ("").
+Result<std::string> DropTargetOf(const admin::DropRowRangeRequest& request) {
+  switch (request.target_case()) {
+    case admin::DropRowRangeRequest::kRowKeyPrefix:
+      if (request.row_key_prefix().empty()) {
+        return Status::InvalidArgument(
+            "row_key_prefix: must not be empty; use delete_all_data_from_table to drop every row");
+      }
+      return request.row_key_prefix();
+    case admin::DropRowRangeRequest::kDeleteAllDataFromTable:
+      if (!request.delete_all_data_from_table()) break;
+      return std::string();
+    case admin::DropRowRangeRequest::TARGET_NOT_SET: break;
+  }
+  return Status::InvalidArgument("set row_key_prefix or delete_all_data_from_table");
+}
+
+// The token GenerateConsistencyToken issues for a table, and the only one
+// CheckConsistency accepts for it.
+std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:" + table; }
+
+}  // namespace
+
+grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
+                                       admin::Table* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request->parent(), "parent"));
+    if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
+    LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
+    // initial_splits shape tablets; a local database has none to shape.
+    // The table and its protection commit together.
+    LBT_RETURN_IF_ERROR(bigtable_->CreateTable(request->table_id(), families, /*splits=*/{},
+                                               request->table().deletion_protection()));
+    return Describe(bigtable_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
+  });
+}
+
+grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
+                                      admin::ListTablesResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request->parent(), "parent"));
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    return ListPage(bigtable_, *request, response);
+  });
 }
 
 grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableRequest* request,
                                     admin::Table* response) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = TableOf(request->name());
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  return Describe(bigtable_, *name, request->view(), response);
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    return Describe(bigtable_, name, request->view(), response);
+  });
 }
 
 grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::UpdateTableRequest* request,
                                        google::longrunning::Operation* response) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = proto::ParseTableName(request->table().name(), "table.name");
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  if (request->update_mask().paths().empty()) {
-    return ToGrpcStatus(Status::InvalidArgument("update_mask: name at least one field to update"));
-  }
-  for (const std::string& path : request->update_mask().paths()) {
-    if (path != "deletion_protection") {
-      return ToGrpcStatus(Status::InvalidArgument(fmt::format(
-          "update_mask: lbt can update deletion_protection only, not '{}'", path)));
-    }
-  }
-  if (Status s = bigtable_->SetDeletionProtection(name->table, request->table().deletion_protection()); !s.ok()) {
-    return ToGrpcStatus(s);
-  }
-  admin::Table table;
-  if (grpc::Status s = Describe(bigtable_, *name, admin::Table::SCHEMA_VIEW, &table); !s.ok()) return s;
-  // The change is made: the operation comes back already done.
-  static std::atomic<int64_t> next_operation{1};
-  const std::string full_name = proto::FullTableName(name->instance, name->table);
-  response->set_name(fmt::format("{}/operations/{}", full_name, next_operation++));
-  response->set_done(true);
-  admin::UpdateTableMetadata metadata;
-  metadata.set_name(full_name);
-  response->mutable_metadata()->PackFrom(metadata);
-  response->mutable_response()->PackFrom(table);
-  return grpc::Status::OK;
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request->table().name(), "table.name"));
+    LBT_RETURN_IF_ERROR(CheckUpdateMask(request->update_mask()));
+    LBT_RETURN_IF_ERROR(bigtable_->SetDeletionProtection(name.table, request->table().deletion_protection()));
+    admin::Table table;
+    LBT_RETURN_IF_ERROR(Describe(bigtable_, name, admin::Table::SCHEMA_VIEW, &table));
+    *response = DoneOperation(name, table);
+    return Status::OK();
+  });
 }
 
 grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::DeleteTableRequest* request,
                                        google::protobuf::Empty*) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = TableOf(request->name());
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  return ToGrpcStatus(bigtable_->DeleteTable(name->table));
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    return bigtable_->DeleteTable(name.table);
+  });
 }
 
 namespace {
@@ -219,79 +246,56 @@ Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modifica
 grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
                                                 const admin::ModifyColumnFamiliesRequest* request,
                                                 admin::Table* response) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = TableOf(request->name());
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  Result<TableSpec> spec = bigtable_->GetTable(name->table);
-  if (!spec.ok()) return ToGrpcStatus(spec.status());
-  TableSpec planned = *spec;
-  std::vector<FamilyChange> changes;
-  for (int i = 0; i < request->modifications_size(); ++i) {
-    Result<FamilyChange> change = ChangeOf(request->modifications(i), fmt::format("modifications[{}]", i), &planned);
-    if (!change.ok()) return ToGrpcStatus(change.status());
-    changes.push_back(std::move(change).value());
-  }
-  // All the modifications commit together, or none does.
-  if (Status s = bigtable_->ModifyFamilies(name->table, changes); !s.ok()) return ToGrpcStatus(s);
-  return Describe(bigtable_, *name, admin::Table::SCHEMA_VIEW, response);
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    LBT_ASSIGN_OR_RETURN(TableSpec planned, bigtable_->GetTable(name.table));
+    std::vector<FamilyChange> changes;
+    for (int i = 0; i < request->modifications_size(); ++i) {
+      LBT_ASSIGN_OR_RETURN(FamilyChange change,
+                           ChangeOf(request->modifications(i), fmt::format("modifications[{}]", i), &planned));
+      changes.push_back(std::move(change));
+    }
+    // All the modifications commit together, or none does.
+    LBT_RETURN_IF_ERROR(bigtable_->ModifyFamilies(name.table, changes));
+    return Describe(bigtable_, name, admin::Table::SCHEMA_VIEW, response);
+  });
 }
 
 grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropRowRangeRequest* request,
                                         google::protobuf::Empty*) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = TableOf(request->name());
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  switch (request->target_case()) {
-    case admin::DropRowRangeRequest::kRowKeyPrefix:
-      if (request->row_key_prefix().empty()) {
-        return ToGrpcStatus(Status::InvalidArgument(
-            "row_key_prefix: must not be empty; use delete_all_data_from_table to drop every row"));
-      }
-      return ToGrpcStatus(bigtable_->DropRowRange(name->table, request->row_key_prefix()));
-    case admin::DropRowRangeRequest::kDeleteAllDataFromTable:
-      if (!request->delete_all_data_from_table()) break;
-      return ToGrpcStatus(bigtable_->DropRowRange(name->table, ""));
-    case admin::DropRowRangeRequest::TARGET_NOT_SET: break;
-  }
-  return ToGrpcStatus(Status::InvalidArgument("set row_key_prefix or delete_all_data_from_table"));
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    LBT_ASSIGN_OR_RETURN(std::string prefix, DropTargetOf(*request));
+    return bigtable_->DropRowRange(name.table, prefix);
+  });
 }
-
-namespace {
-
-// The token GenerateConsistencyToken issues for a table, and the only one
-// CheckConsistency accepts for it.
-std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:" + table; }
-
-}  // namespace
 
 grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
                                                     const admin::GenerateConsistencyTokenRequest* request,
                                                     admin::GenerateConsistencyTokenResponse* response) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = TableOf(request->name());
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  if (Result<TableSpec> spec = bigtable_->GetTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
-  // One copy of the data: every write is consistent once acknowledged.
-  response->set_consistency_token(ConsistencyToken(name->table));
-  return grpc::Status::OK;
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    LBT_RETURN_IF_ERROR(bigtable_->GetTable(name.table).status());
+    // One copy of the data: every write is consistent once acknowledged.
+    response->set_consistency_token(ConsistencyToken(name.table));
+    return Status::OK();
+  });
 }
 
 grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
                                             admin::CheckConsistencyResponse* response) {
-  LBT_ADMIT(gate_);
-  Result<proto::TableName> name = TableOf(request->name());
-  if (!name.ok()) return ToGrpcStatus(name.status());
-  if (request->consistency_token().empty()) {
-    return ToGrpcStatus(Status::InvalidArgument("consistency_token: must not be empty"));
-  }
-  if (Result<TableSpec> spec = bigtable_->GetTable(name->table); !spec.ok()) return ToGrpcStatus(spec.status());
-  if (request->consistency_token() != ConsistencyToken(name->table)) {
-    return ToGrpcStatus(Status::InvalidArgument(fmt::format(
-        "consistency_token: '{}' was not issued for table '{}'; get one from GenerateConsistencyToken",
-        request->consistency_token(), name->table)));
-  }
-  response->set_consistent(true);
-  return grpc::Status::OK;
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    if (request->consistency_token().empty()) return Status::InvalidArgument("consistency_token: must not be empty");
+    LBT_RETURN_IF_ERROR(bigtable_->GetTable(name.table).status());
+    if (request->consistency_token() != ConsistencyToken(name.table)) {
+      return Status::InvalidArgument(
+          fmt::format("consistency_token: '{}' was not issued for table '{}'; get one from GenerateConsistencyToken",
+                      request->consistency_token(), name.table));
+    }
+    response->set_consistent(true);
+    return Status::OK();
+  });
 }
 
 }  // namespace lbt::server

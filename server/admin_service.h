@@ -9,9 +9,9 @@
 #define LBT_SERVER_ADMIN_SERVICE_H_
 
 #include "api/bigtable.h"
-#include "server/rpc_gate.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
-#include "server/unimplemented.h"
+#include "server/handler.h"
+#include "server/rpc_gate.h"
 
 namespace lbt::server {
 
@@ -20,7 +20,7 @@ namespace admin = ::google::bigtable::admin::v2;
 // Declares a unary RPC that answers UNIMPLEMENTED, naming itself.
 #define LBT_NOT_SERVED(Rpc, Request, Response, why)                                             \
   grpc::Status Rpc(grpc::ServerContext*, const Request*, Response*) override {                  \
-    return Unimplemented(#Rpc, why);                                                            \
+    return Handle(gate_, [] { return NotServed(#Rpc, why); });                                  \
   }
 
 class AdminService final : public admin::BigtableTableAdmin::Service {

@@ -4,37 +4,27 @@
 #include <google/protobuf/stubs/strutil.h>
 
 #include <chrono>
-#include <functional>
 #include <memory>
+#include <optional>
 
 #include "google/bigtable/v2/feature_flags.pb.h"
+#include "proto/chunk_writer.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
-#include "proto/query_convert.h"
-#include "api/forwarding_bigtable.h"
-#include "server/query_requests.h"
+#include "server/handler.h"
 #include "server/request_limits.h"
-#include "server/rpc_gate.h"
-#include "server/unimplemented.h"
 
 namespace lbt::server {
 
 namespace {
 
-using proto::ToGrpcStatus;
-
-// A response is sent once its rows hold about this many bytes, and a value
-// longer than this is split over several chunks. A row never spans two
-// responses: clients (Go's, for one) check that each response ends on a
-// row boundary, as production's do.
-constexpr size_t kResponseBytes = 1 << 20;
-
 // The table a data request names; it must name one.
-Result<std::string> TableOf(const std::string& table_name, const std::string& authorized_view) {
-  if (!authorized_view.empty()) {
+template <typename Request>
+Result<std::string> TableOf(const Request& request) {
+  if (!request.authorized_view_name().empty()) {
     return Status::InvalidArgument("authorized_view_name: lbt has no authorized views; name the table");
   }
-  LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(table_name, "table_name"));
+  LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
   return name.table;
 }
 
@@ -43,87 +33,42 @@ Status ValidateRowKey(const std::string& key) {
   return Status::OK();
 }
 
-// Sends one response of a stream, under the stall watch: a client that
-// does not take it in time has its call ended. False if the client went
-// away or the call was ended.
-template <typename Response>
-bool WriteWatched(grpc::ServerWriter<Response>* writer, const Response& response, grpc::ServerContext* context,
-                  StallWatch* stalls, grpc::WriteOptions options = {}) {
-  StallWatch::Guard guard(stalls, context);
-  return writer->Write(response, options);
+// Bigtable's limit on the mutations of one request, all its lists and
+// entries together; `field` names them.
+Status CheckMutationCount(int64_t count, std::string_view field) {
+  if (count <= kMaxMutationsPerRequest) return Status::OK();
+  return Status::InvalidArgument(fmt::format("{}: {} mutations in all; Bigtable allows at most {} in one request",
+                                             field, count, kMaxMutationsPerRequest));
 }
 
-// Streams rows as ReadRowsResponse chunks, batched to about kResponseBytes.
-// Before each response goes out, `before_send` runs (the read lets go of
-// its snapshot there: the client may be slow to take the response).
-class ChunkWriter {
- public:
-  ChunkWriter(grpc::ServerWriter<v2::ReadRowsResponse>* writer, grpc::ServerContext* context, StallWatch* stalls,
-              std::function<void()> before_send)
-      : writer_(writer), context_(context), stalls_(stalls), before_send_(std::move(before_send)) {}
-
-  // Adds the row's cells, and sends them if enough are pending; returns
-  // false if the client went away.
-  bool AddRow(const Row& row) {
-    for (size_t i = 0; i < row.cells.size(); ++i) {
-      const Cell& cell = row.cells[i];
-      const bool new_family = i == 0 || row.cells[i - 1].family != cell.family;
-      const bool new_column = new_family || row.cells[i - 1].qualifier != cell.qualifier;
-      AddCell(i == 0 ? &row.key : nullptr, new_family, new_column, cell, i + 1 == row.cells.size());
-    }
-    return pending_bytes_ < kResponseBytes || Flush();
+// The request's filter, checked against Bigtable's size limit and
+// converted; nullopt when the request sets none.
+Result<std::optional<Filter>> FilterIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
+  if (!set) return std::optional<Filter>();
+  if (const size_t bytes = filter.ByteSizeLong(); bytes > kMaxFilterBytes) {
+    return Status::InvalidArgument(fmt::format("{}: the filter is {} bytes; Bigtable allows at most {} bytes",
+                                               field, bytes, kMaxFilterBytes));
   }
+  LBT_ASSIGN_OR_RETURN(Filter parsed, proto::FromProto(filter, field));
+  return std::optional<Filter>(std::move(parsed));
+}
 
-  // Sends what is pending. `stats`, if set, rides on the last response,
-  // and so does `last_scanned`, if not empty: the key of the last row the
-  // read looked at, past every row returned.
-  bool Finish(const v2::RequestStats* stats, const std::string& last_scanned) {
-    if (stats != nullptr) *response_.mutable_request_stats() = *stats;
-    if (!last_scanned.empty()) response_.set_last_scanned_row_key(last_scanned);
-    if (response_.chunks_size() == 0 && stats == nullptr && last_scanned.empty()) return true;
-    // The last response goes out with the call's status, in one write.
-    return Flush(grpc::WriteOptions().set_last_message());
+// ---- reads ----
+
+Result<ReadRequest> ReadRequestOf(const v2::ReadRowsRequest& request) {
+  if (!request.materialized_view_name().empty()) {
+    return Status::InvalidArgument("materialized_view_name: lbt has no materialized views");
   }
-
- private:
-  void AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell, bool last) {
-    size_t offset = 0;
-    do {
-      const size_t piece = std::min(kResponseBytes, cell.value.size() - offset);
-      v2::ReadRowsResponse::CellChunk* chunk = response_.add_chunks();
-      if (offset == 0) {
-        if (row_key != nullptr) chunk->set_row_key(*row_key);
-        if (new_family) chunk->mutable_family_name()->set_value(cell.family);
-        if (new_column) chunk->mutable_qualifier()->set_value(cell.qualifier);
-        chunk->set_timestamp_micros(cell.timestamp);
-        for (const std::string& label : cell.labels) chunk->add_labels(label);
-        pending_bytes_ += cell.family.size() + cell.qualifier.size() + (row_key ? row_key->size() : 0);
-      }
-      chunk->set_value(cell.value.data() + offset, piece);  // no temporary copy per cell
-      offset += piece;
-      const bool more = offset < cell.value.size();
-      // value_size announces a split value on every chunk but its last.
-      if (more) chunk->set_value_size(static_cast<int32_t>(cell.value.size()));
-      if (!more && last) chunk->set_commit_row(true);
-      pending_bytes_ += piece + 16;
-    } while (offset < cell.value.size());
+  ReadRequest read;
+  LBT_ASSIGN_OR_RETURN(read.rows, proto::FromProto(request.rows(), "rows"));
+  if (request.rows_limit() < 0) {
+    return Status::InvalidArgument(fmt::format("rows_limit: must not be negative, got {}", request.rows_limit()));
   }
-
-  bool Flush(grpc::WriteOptions options = {}) {
-    before_send_();
-    bool ok = WriteWatched(writer_, response_, context_, stalls_, options);
-    response_.Clear();
-    pending_bytes_ = 0;
-    return ok;
-  }
-
-  grpc::ServerWriter<v2::ReadRowsResponse>* writer_;
-  grpc::ServerContext* context_;
-  StallWatch* stalls_;
-  std::function<void()> before_send_;
-  v2::ReadRowsResponse response_;
-  size_t pending_bytes_ = 0;
-};
+  read.rows_limit = request.rows_limit();
+  read.reversed = request.reversed();
+  LBT_ASSIGN_OR_RETURN(read.filter, FilterIfSet(request.has_filter(), request.filter(), "filter"));
+  return read;
+}
 
 v2::RequestStats FullStats(const ReadStats& stats, std::chrono::steady_clock::duration elapsed) {
   v2::RequestStats out;
@@ -153,139 +98,79 @@ v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
   return flags;
 }
 
-// The request's filter, checked against Bigtable's size limit and
-// converted; nullopt when the request sets none.
-Result<std::optional<Filter>> FilterIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
-  if (!set) return std::optional<Filter>();
-  if (const size_t bytes = filter.ByteSizeLong(); bytes > kMaxFilterBytes) {
-    return Status::InvalidArgument(fmt::format("{}: the filter is {} bytes; Bigtable allows at most {} bytes",
-                                               field, bytes, kMaxFilterBytes));
+// One ReadRows call's stream: where its rows go, and what the client asked
+// to hear at the end.
+struct ReadCall {
+  const v2::ReadRowsRequest& request;
+  grpc::ServerContext* context;
+  grpc::ServerWriter<v2::ReadRowsResponse>* writer;
+  StallWatch* stalls;
+  std::chrono::steady_clock::time_point started;
+};
+
+// Streams the rows as chunks, then the stats the request asked for and the
+// last key scanned, if the client understands it.
+Status SendRows(RowStream& stream, const ReadCall& call) {
+  auto send = [&](const v2::ReadRowsResponse& response, bool last) {
+    // The client may be slow to take the response: let go of the snapshot.
+    stream.ReleaseSnapshot();
+    grpc::WriteOptions options;
+    // The last response goes out with the call's status, in one write.
+    if (last) options.set_last_message();
+    return WriteWatched(call.writer, response, call.context, call.stalls, options);
+  };
+  proto::ChunkWriter chunks(send, kResponseBytes);
+  for (Row row; stream.Next(&row);) {
+    if (call.context->IsCancelled() || !chunks.AddRow(row)) return Status::Cancelled("the client cancelled the read");
   }
-  LBT_ASSIGN_OR_RETURN(Filter parsed, proto::FromProto(filter, field));
-  return std::optional<Filter>(std::move(parsed));
+  LBT_RETURN_IF_ERROR(stream.status());
+  std::optional<v2::RequestStats> stats;
+  if (call.request.request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL) {
+    stats = FullStats(stream.stats(), std::chrono::steady_clock::now() - call.started);
+  }
+  const bool report_scanned = ClientFeatures(*call.context).last_scanned_row_responses();
+  chunks.Finish(stats ? &*stats : nullptr, report_scanned ? stream.LastScannedKey() : std::string());
+  return Status::OK();
 }
 
-Result<ReadRequest> ReadRequestOf(const v2::ReadRowsRequest& request) {
-  ReadRequest read;
-  LBT_ASSIGN_OR_RETURN(read.rows, proto::FromProto(request.rows(), "rows"));
-  if (request.rows_limit() < 0) {
-    return Status::InvalidArgument(fmt::format("rows_limit: must not be negative, got {}", request.rows_limit()));
-  }
-  read.rows_limit = request.rows_limit();
-  read.reversed = request.reversed();
-  LBT_ASSIGN_OR_RETURN(read.filter, FilterIfSet(request.has_filter(), request.filter(), "filter"));
-  return read;
+// SampleRowKeys' optional row_range, or every row.
+Result<RowRange> SampleRangeOf(const v2::SampleRowKeysRequest& request) {
+  if (!request.has_row_range()) return RowRange::All();
+  v2::RowSet rows;
+  *rows.add_row_ranges() = request.row_range();
+  LBT_ASSIGN_OR_RETURN(RowSet converted, proto::FromProto(rows, "row_range"));
+  return converted.row_ranges.front();
 }
 
-}  // namespace
+// ---- writes ----
 
-grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
-                                   grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
-  LBT_ADMIT(gate_);
-  const auto started = std::chrono::steady_clock::now();
-  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
-  if (!table.ok()) return ToGrpcStatus(table.status());
-  if (!request->materialized_view_name().empty()) {
-    return ToGrpcStatus(Status::InvalidArgument("materialized_view_name: lbt has no materialized views"));
-  }
-  Result<ReadRequest> read = ReadRequestOf(*request);
-  if (!read.ok()) return ToGrpcStatus(read.status());
-  // Long scans renew their snapshot, and stop once the client cancels or
-  // the deadline passes, also while the filter skips every row.
-  read->max_snapshot_age = kReadSnapshotAge;
-  read->interrupted = [context] { return context->IsCancelled(); };
-  Result<std::unique_ptr<RowStream>> rows = bigtable_->ReadRows(*table, *read);
-  if (!rows.ok()) return ToGrpcStatus(rows.status());
-  RowStream& stream = **rows;
-
-  ChunkWriter chunks(writer, context, stalls_, [&] { stream.ReleaseSnapshot(); });
-  Row row;
-  while (stream.Next(&row)) {
-    if (context->IsCancelled() || !chunks.AddRow(row)) {
-      return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the read");
-    }
-  }
-  if (!stream.status().ok()) return ToGrpcStatus(stream.status());
-  v2::RequestStats stats;
-  const bool full = request->request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL;
-  if (full) stats = FullStats(stream.stats(), std::chrono::steady_clock::now() - started);
-  const bool report_scanned = ClientFeatures(*context).last_scanned_row_responses();
-  chunks.Finish(full ? &stats : nullptr, report_scanned ? stream.LastScannedKey() : std::string());
-  return grpc::Status::OK;
-}
-
-grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
-                                        grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
-  LBT_ADMIT(gate_);
-  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
-  if (!table.ok()) return ToGrpcStatus(table.status());
-  // An optional row_range limits the samples to it.
-  RowRange range = RowRange::All();
-  if (request->has_row_range()) {
-    v2::RowSet rows;
-    *rows.add_row_ranges() = request->row_range();
-    Result<RowSet> converted = proto::FromProto(rows, "row_range");
-    if (!converted.ok()) return ToGrpcStatus(converted.status());
-    range = converted->row_ranges.front();
-  }
-  Result<std::vector<KeySample>> samples = bigtable_->SampleRowKeys(*table, range);
-  if (!samples.ok()) return ToGrpcStatus(samples.status());
-  for (const KeySample& sample : *samples) {
-    v2::SampleRowKeysResponse response;
-    response.set_row_key(sample.row_key);
-    response.set_offset_bytes(sample.offset_bytes);
-    if (!WriteWatched(writer, response, context, stalls_)) break;
-  }
-  return grpc::Status::OK;
-}
-
-grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request,
-                                    v2::MutateRowResponse*) {
-  LBT_ADMIT(gate_);
-  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
-  if (!table.ok()) return ToGrpcStatus(table.status());
-  if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
-  Result<std::vector<Mutation>> mutations = proto::FromProto(request->mutations(), "mutations");
-  if (!mutations.ok()) return ToGrpcStatus(mutations.status());
-  return ToGrpcStatus(bigtable_->MutateRow(*table, request->row_key(), *mutations));
-}
-
-namespace {
-
-// Converts the entries; an entry that does not convert gets its own status
-// and an empty mutation list, which MutateRows is never shown.
-Status EntriesFromProto(const v2::MutateRowsRequest& request, std::vector<RowMutation>* rows,
-                        std::vector<Status>* invalid) {
+// The entries of a MutateRows request, converted. An entry that does not
+// convert gets its own status in *statuses and an empty mutation list; the
+// others get OK.
+Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& request,
+                                                  std::vector<Status>* statuses) {
   if (request.entries().empty()) return Status::InvalidArgument("entries: at least one entry is required");
   int64_t total = 0;
   for (const auto& entry : request.entries()) total += entry.mutations_size();
-  if (total > proto::kMaxMutationsPerRequest) {
-    return Status::InvalidArgument(fmt::format("entries: {} mutations in all; Bigtable allows at most {} in one request",
-                                               total, proto::kMaxMutationsPerRequest));
-  }
+  LBT_RETURN_IF_ERROR(CheckMutationCount(total, "entries"));
+  std::vector<RowMutation> rows;
   for (int i = 0; i < request.entries_size(); ++i) {
     const auto& entry = request.entries(i);
     Status s = ValidateRowKey(entry.row_key());
     Result<std::vector<Mutation>> mutations =
         proto::FromProto(entry.mutations(), fmt::format("entries[{}].mutations", i));
     if (s.ok() && !mutations.ok()) s = mutations.status();
-    invalid->push_back(s);
-    rows->push_back({entry.row_key(), s.ok() ? std::move(mutations).value() : std::vector<Mutation>{}});
+    statuses->push_back(s);
+    rows.push_back({entry.row_key(), s.ok() ? std::move(mutations).value() : std::vector<Mutation>{}});
   }
-  return Status::OK();
+  return rows;
 }
 
-}  // namespace
-
-grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
-                                     grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
-  LBT_ADMIT(gate_);
-  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
-  if (!table.ok()) return ToGrpcStatus(table.status());
-  std::vector<RowMutation> rows;
+// Applies the entries that converted, and returns every entry's status.
+Result<std::vector<Status>> ApplyEntries(Bigtable* bigtable, const std::string& table,
+                                         const v2::MutateRowsRequest& request) {
   std::vector<Status> statuses;
-  if (Status s = EntriesFromProto(*request, &rows, &statuses); !s.ok()) return ToGrpcStatus(s);
-  // Only the entries that converted reach the engine.
+  LBT_ASSIGN_OR_RETURN(std::vector<RowMutation> rows, EntriesFromProto(request, &statuses));
   std::vector<RowMutation> valid;
   std::vector<size_t> index_of;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -293,228 +178,133 @@ grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::Mut
     valid.push_back(std::move(rows[i]));
     index_of.push_back(i);
   }
-  Result<std::vector<Status>> applied = bigtable_->MutateRows(*table, valid);
-  if (!applied.ok()) return ToGrpcStatus(applied.status());
-  for (size_t j = 0; j < index_of.size(); ++j) statuses[index_of[j]] = (*applied)[j];
+  LBT_ASSIGN_OR_RETURN(std::vector<Status> applied, bigtable->MutateRows(table, valid));
+  for (size_t j = 0; j < index_of.size(); ++j) statuses[index_of[j]] = applied[j];
+  return statuses;
+}
 
+v2::MutateRowsResponse EntriesResponse(const std::vector<Status>& statuses) {
   v2::MutateRowsResponse response;
   for (size_t i = 0; i < statuses.size(); ++i) {
     auto* entry = response.add_entries();
     entry->set_index(static_cast<int64_t>(i));
-    grpc::Status g = ToGrpcStatus(statuses[i]);
-    entry->mutable_status()->set_code(g.error_code());
-    entry->mutable_status()->set_message(g.error_message());
+    *entry->mutable_status() = proto::ToRpcStatus(statuses[i]);
   }
-  WriteWatched(writer, response, context, stalls_);
-  return grpc::Status::OK;
+  return response;
+}
+
+// A CheckAndMutateRow list: it may be empty (the other may not).
+Result<std::vector<Mutation>> MutationsIfAny(const google::protobuf::RepeatedPtrField<v2::Mutation>& list,
+                                             std::string_view field) {
+  if (list.empty()) return std::vector<Mutation>();
+  return proto::FromProto(list, field);
+}
+
+Result<std::vector<ReadModifyWriteRule>> RulesFromProto(const v2::ReadModifyWriteRowRequest& request) {
+  if (request.rules().empty()) return Status::InvalidArgument("rules: at least one rule is required");
+  if (request.rules_size() > kMaxReadModifyWriteRules) {
+    return Status::InvalidArgument(fmt::format("rules: {} rules; Bigtable allows at most {} in one request",
+                                               request.rules_size(), kMaxReadModifyWriteRules));
+  }
+  std::vector<ReadModifyWriteRule> rules;
+  for (int i = 0; i < request.rules_size(); ++i) {
+    LBT_ASSIGN_OR_RETURN(ReadModifyWriteRule rule, proto::FromProto(request.rules(i), fmt::format("rules[{}]", i)));
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+}  // namespace
+
+grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
+                                   grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
+  return Handle(gate_, [&]() -> Status {
+    const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
+    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(*request));
+    // Long scans renew their snapshot, and stop once the client cancels or
+    // the deadline passes, also while the filter skips every row.
+    read.max_snapshot_age = kReadSnapshotAge;
+    read.interrupted = [context] { return context->IsCancelled(); };
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, bigtable_->ReadRows(table, read));
+    return SendRows(*rows, call);
+  });
+}
+
+grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
+                                        grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(RowRange range, SampleRangeOf(*request));
+    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, bigtable_->SampleRowKeys(table, range));
+    for (const KeySample& sample : samples) {
+      v2::SampleRowKeysResponse response;
+      response.set_row_key(sample.row_key);
+      response.set_offset_bytes(sample.offset_bytes);
+      if (!WriteWatched(writer, response, context, stalls_)) break;
+    }
+    return Status::OK();
+  });
+}
+
+grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request,
+                                    v2::MutateRowResponse*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
+    LBT_RETURN_IF_ERROR(CheckMutationCount(request->mutations_size(), "mutations"));
+    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request->mutations(), "mutations"));
+    return bigtable_->MutateRow(table, request->row_key(), mutations);
+  });
+}
+
+grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
+                                     grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(bigtable_, table, *request));
+    WriteWatched(writer, EntriesResponse(statuses), context, stalls_);
+    return Status::OK();
+  });
 }
 
 grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::CheckAndMutateRowRequest* request,
                                             v2::CheckAndMutateRowResponse* response) {
-  LBT_ADMIT(gate_);
-  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
-  if (!table.ok()) return ToGrpcStatus(table.status());
-  if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
-  std::vector<Mutation> on_true, on_false;
-  // Either list may be empty, but not both, and together they obey the limit.
-  if (request->true_mutations().empty() && request->false_mutations().empty()) {
-    return ToGrpcStatus(Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required"));
-  }
-  if (request->true_mutations_size() + request->false_mutations_size() > proto::kMaxMutationsPerRequest) {
-    return ToGrpcStatus(Status::InvalidArgument(
-        fmt::format("true_mutations, false_mutations: Bigtable allows at most {} mutations in one request",
-                    proto::kMaxMutationsPerRequest)));
-  }
-  for (auto [list, out, field] : {std::tuple{&request->true_mutations(), &on_true, "true_mutations"},
-                                  std::tuple{&request->false_mutations(), &on_false, "false_mutations"}}) {
-    if (list->empty()) continue;
-    Result<std::vector<Mutation>> converted = proto::FromProto(*list, field);
-    if (!converted.ok()) return ToGrpcStatus(converted.status());
-    *out = std::move(converted).value();
-  }
-  Result<std::optional<Filter>> predicate =
-      FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter");
-  if (!predicate.ok()) return ToGrpcStatus(predicate.status());
-  Result<bool> matched = bigtable_->CheckAndMutateRow(*table, request->row_key(), *predicate, on_true, on_false);
-  if (!matched.ok()) return ToGrpcStatus(matched.status());
-  response->set_predicate_matched(*matched);
-  return grpc::Status::OK;
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
+    if (request->true_mutations().empty() && request->false_mutations().empty()) {
+      return Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required");
+    }
+    LBT_RETURN_IF_ERROR(CheckMutationCount(request->true_mutations_size() + request->false_mutations_size(),
+                                           "true_mutations, false_mutations"));
+    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_true, MutationsIfAny(request->true_mutations(), "true_mutations"));
+    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false,
+                         MutationsIfAny(request->false_mutations(), "false_mutations"));
+    LBT_ASSIGN_OR_RETURN(std::optional<Filter> predicate,
+                         FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
+    LBT_ASSIGN_OR_RETURN(bool matched,
+                         bigtable_->CheckAndMutateRow(table, request->row_key(), predicate, on_true, on_false));
+    response->set_predicate_matched(matched);
+    return Status::OK();
+  });
 }
 
 grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWarmRequest* request,
                                       v2::PingAndWarmResponse*) {
-  LBT_ADMIT(gate_);
-  return ToGrpcStatus(proto::ValidateInstanceName(request->name(), "name"));
+  return Handle(gate_, [&] { return proto::ValidateInstanceName(request->name(), "name"); });
 }
 
 grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,
                                              v2::ReadModifyWriteRowResponse* response) {
-  LBT_ADMIT(gate_);
-  Result<std::string> table = TableOf(request->table_name(), request->authorized_view_name());
-  if (!table.ok()) return ToGrpcStatus(table.status());
-  if (Status s = ValidateRowKey(request->row_key()); !s.ok()) return ToGrpcStatus(s);
-  if (request->rules().empty()) return ToGrpcStatus(Status::InvalidArgument("rules: at least one rule is required"));
-  if (request->rules_size() > kMaxReadModifyWriteRules) {
-    return ToGrpcStatus(Status::InvalidArgument(fmt::format(
-        "rules: {} rules; Bigtable allows at most {} in one request", request->rules_size(), kMaxReadModifyWriteRules)));
-  }
-  std::vector<ReadModifyWriteRule> rules;
-  for (int i = 0; i < request->rules_size(); ++i) {
-    Result<ReadModifyWriteRule> rule = proto::FromProto(request->rules(i), fmt::format("rules[{}]", i));
-    if (!rule.ok()) return ToGrpcStatus(rule.status());
-    rules.push_back(std::move(rule).value());
-  }
-  Result<Row> row = bigtable_->ReadModifyWriteRow(*table, request->row_key(), rules);
-  if (!row.ok()) return ToGrpcStatus(row.status());
-  *response->mutable_row() = proto::ToProto(*row);
-  return grpc::Status::OK;
-}
-
-// ---- GoogleSQL ----
-
-grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest* request,
-                                       v2::PrepareQueryResponse* response) {
-  LBT_ADMIT(gate_);
-  Status valid = proto::ValidateInstanceName(request->instance_name(), "instance_name");
-  if (!valid.ok()) return ToGrpcStatus(valid);
-  if (request->query().empty()) return ToGrpcStatus(Status::InvalidArgument("query: must not be empty"));
-  Result<sql::ParamTypes> types = ParamTypesFromProto(request->param_types());
-  if (!types.ok()) return ToGrpcStatus(types.status());
-  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(bigtable_, request->query(), *types);
-  if (!query.ok()) return ToGrpcStatus(query.status());
-  *response->mutable_metadata() = proto::ToProto((*query)->columns());
-  response->set_prepared_query(EncodePreparedQuery(*request));
-  // The bytes never expire here; an hour asks clients to refresh the plan
-  // now and then, as production's would.
-  const auto valid_until = std::chrono::system_clock::now() + std::chrono::hours(1);
-  response->mutable_valid_until()->set_seconds(
-      std::chrono::duration_cast<std::chrono::seconds>(valid_until.time_since_epoch()).count());
-  return grpc::Status::OK;
-}
-
-namespace {
-
-// ExecuteQuery's `query` and `proto_format`: deprecated in favour of
-// prepared_query, and still served for the clients that send them.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-const std::string& QueryText(const v2::ExecuteQueryRequest& request) { return request.query(); }
-bool HasDataFormat(const v2::ExecuteQueryRequest& request) { return request.has_proto_format(); }
-#pragma GCC diagnostic pop
-
-// The query and parameter values an ExecuteQuery request runs: from its
-// prepared_query, or from the deprecated query text.
-struct QueryToRun {
-  std::string text;
-  sql::ParamTypes types;
-  sql::Params params;
-};
-
-Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
-  LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request.instance_name(), "instance_name"));
-  QueryToRun run;
-  if (QueryText(request).empty() == request.prepared_query().empty()) {
-    return Status::InvalidArgument("prepared_query: exactly one of query and prepared_query must be set");
-  }
-  if (QueryText(request).empty()) {
-    if (HasDataFormat(request)) {
-      return Status::InvalidArgument("proto_format: must be empty with prepared_query");
-    }
-    LBT_ASSIGN_OR_RETURN(v2::PrepareQueryRequest prepared, DecodePreparedQuery(request.prepared_query()));
-    run.text = prepared.query();
-    LBT_ASSIGN_OR_RETURN(run.types, ParamTypesFromProto(prepared.param_types()));
-    LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), &run.types));
-  } else {
-    run.text = QueryText(request);
-    LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), nullptr));
-    for (const auto& [name, value] : run.params) run.types[name] = value.type();
-  }
-  return run;
-}
-
-// The Bigtable a query reads through during one call: its reads stop once
-// the call is cancelled or its deadline passes, so that a query the client
-// gave up on stops working too.
-class CallBigtable final : public ForwardingBigtable {
- public:
-  CallBigtable(Bigtable* target, grpc::ServerContext* context) : ForwardingBigtable(target), context_(context) {}
-
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ForwardingBigtable::ReadRows(table, request));
-    return std::unique_ptr<RowStream>(std::make_unique<Stream>(std::move(rows), context_));
-  }
-
- private:
-  class Stream final : public RowStream {
-   public:
-    Stream(std::unique_ptr<RowStream> rows, grpc::ServerContext* context) : rows_(std::move(rows)), context_(context) {}
-    bool Next(Row* row) override {
-      if (!cancelled_.ok()) return false;
-      // Asking costs a lock; every 64 rows is often enough.
-      if ((++rows_read_ & 63) == 0 && context_->IsCancelled()) {
-        cancelled_ = Status::Cancelled("the query was cancelled, or its deadline passed");
-        return false;
-      }
-      return rows_->Next(row);
-    }
-    Status status() const override { return cancelled_.ok() ? rows_->status() : cancelled_; }
-    ReadStats stats() const override { return rows_->stats(); }
-
-   private:
-    std::unique_ptr<RowStream> rows_;
-    grpc::ServerContext* context_;
-    int64_t rows_read_ = 0;
-    Status cancelled_;
-  };
-
-  grpc::ServerContext* context_;
-};
-
-}  // namespace
-
-grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
-                                       grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) {
-  LBT_ADMIT(gate_);
-  Result<QueryToRun> run = QueryOf(*request);
-  if (!run.ok()) return ToGrpcStatus(run.status());
-  Result<int64_t> skip = request->resume_token().empty() ? 0 : RowsBeforeResumeToken(request->resume_token());
-  if (!skip.ok()) return ToGrpcStatus(skip.status());
-  CallBigtable call_tables(bigtable_, context);
-  Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(&call_tables, run->text, run->types);
-  if (!query.ok()) return ToGrpcStatus(query.status());
-  v2::ExecuteQueryResponse response;
-  auto send = [&] { return WriteWatched(writer, response, context, stalls_); };
-  const grpc::Status gone(grpc::StatusCode::CANCELLED, "the client went away");
-  if (*skip < 0) {  // everything was delivered: say so again
-    *response.mutable_results() = proto::ResultBatcher(0).Take(std::string(kFinalResumeToken));
-    return send() ? grpc::Status::OK : gone;
-  }
-  // Only the deprecated form gets the metadata in the stream; a prepared
-  // query's came with PrepareQuery, and clients refuse it here.
-  if (!QueryText(*request).empty() && *skip == 0) {
-    *response.mutable_metadata() = proto::ToProto((*query)->columns());
-    if (!send()) return gone;
-  }
-  Result<std::unique_ptr<sql::ResultStream>> rows = (*query)->Execute(run->params);
-  if (!rows.ok()) return ToGrpcStatus(rows.status());
-  proto::ResultBatcher batcher(kResponseBytes);
-  int64_t row_number = 0;
-  for (sql::Values row; (*rows)->Next(&row);) {
-    if (++row_number <= *skip) continue;
-    const bool ready = batcher.Add(row);
-    if (const size_t bytes = batcher.last_row_bytes(); bytes > kMaxResultRowBytes) {
-      return ToGrpcStatus(Status::FailedPrecondition(
-          fmt::format("result row {} is {} MiB; a result row may hold at most {} MiB", row_number, bytes >> 20,
-                      kMaxResultRowBytes >> 20)));
-    }
-    if (!ready) continue;
-    *response.mutable_results() = batcher.Take(ResumeToken(row_number));
-    if (context->IsCancelled() || !send()) return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled the query");
-  }
-  if (!(*rows)->status().ok()) return ToGrpcStatus((*rows)->status());
-  *response.mutable_results() = batcher.Take(std::string(kFinalResumeToken));
-  // A stream that could not send its last rows must not end OK.
-  return send() ? grpc::Status::OK : gone;
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
+    LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
+    LBT_ASSIGN_OR_RETURN(Row row, bigtable_->ReadModifyWriteRow(table, request->row_key(), rules));
+    *response->mutable_row() = proto::ToProto(row);
+    return Status::OK();
+  });
 }
 
 // ---- not served ----
@@ -522,38 +312,32 @@ grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::E
 grpc::Status DataService::GenerateInitialChangeStreamPartitions(
     grpc::ServerContext*, const v2::GenerateInitialChangeStreamPartitionsRequest*,
     grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("GenerateInitialChangeStreamPartitions", "lbt has no change streams");
+  return Handle(gate_, [] { return NotServed("GenerateInitialChangeStreamPartitions", "lbt has no change streams"); });
 }
 
 grpc::Status DataService::ReadChangeStream(grpc::ServerContext*, const v2::ReadChangeStreamRequest*,
                                            grpc::ServerWriter<v2::ReadChangeStreamResponse>*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("ReadChangeStream", "lbt has no change streams");
+  return Handle(gate_, [] { return NotServed("ReadChangeStream", "lbt has no change streams"); });
 }
 
 grpc::Status DataService::GetClientConfiguration(grpc::ServerContext*, const v2::GetClientConfigurationRequest*,
                                                  v2::ClientConfiguration*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("GetClientConfiguration", "clients use their defaults");
+  return Handle(gate_, [] { return NotServed("GetClientConfiguration", "clients use their defaults"); });
 }
 
 grpc::Status DataService::OpenTable(grpc::ServerContext*,
                                     grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("OpenTable", "lbt has no sessions");
+  return Handle(gate_, [] { return NotServed("OpenTable", "lbt has no sessions"); });
 }
 
 grpc::Status DataService::OpenAuthorizedView(grpc::ServerContext*,
                                              grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("OpenAuthorizedView", "lbt has no sessions");
+  return Handle(gate_, [] { return NotServed("OpenAuthorizedView", "lbt has no sessions"); });
 }
 
 grpc::Status DataService::OpenMaterializedView(grpc::ServerContext*,
                                                grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
-  LBT_ADMIT(gate_);
-  return Unimplemented("OpenMaterializedView", "lbt has no sessions");
+  return Handle(gate_, [] { return NotServed("OpenMaterializedView", "lbt has no sessions"); });
 }
 
 }  // namespace lbt::server

@@ -1,6 +1,7 @@
 // google.bigtable.v2.Bigtable over the Bigtable interface (api/bigtable.h):
-// thin handlers that convert requests with proto/convert.h, call the
-// interface, and convert the results back. Every project and instance name
+// thin handlers (server/handler.h) that convert requests with
+// proto/convert.h, call the interface, and convert the results back. The
+// GoogleSQL RPCs are in data_service_query.cc. Every project and instance name
 // maps to the one Bigtable served; a table is named by the last segment of
 // its resource name.
 //

@@ -8,12 +8,16 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 namespace lbt::server {
 
 // Bigtable: "the total serialized size of a RowFilter message must not
 // exceed 20480 bytes" (data.proto); more is INVALID_ARGUMENT.
 inline constexpr size_t kMaxFilterBytes = 20480;
+// Bigtable: at most 100,000 mutations in one request, its entries or its
+// true and false lists added up (bigtable.proto).
+inline constexpr int64_t kMaxMutationsPerRequest = 100000;
 // Bigtable: at most 100,000 rules in one ReadModifyWriteRow (bigtable.proto).
 inline constexpr int kMaxReadModifyWriteRules = 100000;
 // The largest request message, after decompression: what Bigtable's client
@@ -22,6 +26,9 @@ inline constexpr int kMaxReceiveMessageBytes = 256 << 20;
 // The largest response message. Responses are cut at about 1 MiB between
 // rows; a row of up to 256 MiB goes whole, with room for its framing.
 inline constexpr int kMaxSendMessageBytes = 320 << 20;
+// A streamed response is sent once its rows hold about this many bytes
+// (ReadRows' and ExecuteQuery's), and a longer value is split over chunks.
+inline constexpr size_t kResponseBytes = 1 << 20;
 // lbt: a GoogleSQL result row larger than this is FAILED_PRECONDITION, as a
 // row read larger than Bigtable's 256 MiB is.
 inline constexpr size_t kMaxResultRowBytes = 256 << 20;

@@ -57,11 +57,6 @@ class RpcGate {
   bool closed_ = false;
 };
 
-// Admits the RPC this handler serves, or answers UNAVAILABLE.
-#define LBT_ADMIT(gate)                                     \
-  ::lbt::server::RpcGate::Pass lbt_pass_(gate);             \
-  if (!lbt_pass_.admitted()) return ::lbt::server::RpcGate::Pass::Refusal()
-
 }  // namespace lbt::server
 
 #endif  // LBT_SERVER_RPC_GATE_H_

@@ -14,6 +14,7 @@
 #define LBT_SERVER_STALL_WATCH_H_
 
 #include <grpcpp/server_context.h>
+#include <grpcpp/support/sync_stream.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -63,6 +64,15 @@ class StallWatch {
   bool stopping_ = false;
   std::thread thread_;
 };
+
+// Sends one response of a stream under `stalls`' watch (nullptr: none).
+// False if the client went away or the call was ended.
+template <typename Response>
+bool WriteWatched(grpc::ServerWriter<Response>* writer, const Response& response, grpc::ServerContext* context,
+                  StallWatch* stalls, grpc::WriteOptions options = {}) {
+  StallWatch::Guard guard(stalls, context);
+  return writer->Write(response, options);
+}
 
 }  // namespace lbt::server
 

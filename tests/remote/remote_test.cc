@@ -63,9 +63,27 @@ enum class Misbehaviour {
 };
 constexpr int kBreakAfter = 300;
 
+// What a fake that reports stats says it looked at: more than it sends, as
+// a service does that skips rows and cells its filter drops.
+constexpr int64_t kServiceRowsSeen = 4242;
+constexpr int64_t kServiceCellsSeen = 9191;
+
+// The stats production sends when a request asks for REQUEST_STATS_FULL.
+v2::RequestStats ServiceStats(int64_t rows_returned) {
+  v2::RequestStats stats;
+  auto* iteration = stats.mutable_full_read_stats_view()->mutable_read_iteration_stats();
+  iteration->set_rows_seen_count(kServiceRowsSeen);
+  iteration->set_cells_seen_count(kServiceCellsSeen);
+  iteration->set_rows_returned_count(rows_returned);
+  iteration->set_cells_returned_count(rows_returned);
+  return stats;
+}
+
 class FakeData final : public v2::Bigtable::Service {
  public:
-  explicit FakeData(Misbehaviour m) : misbehaviour_(m) {}
+  // `sends_stats`: a read that asks for full stats gets them on its last
+  // response, and a row limit is honoured, as production does both.
+  explicit FakeData(Misbehaviour m, bool sends_stats = false) : misbehaviour_(m), sends_stats_(sends_stats) {}
 
   grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                         grpc::ServerWriter<v2::ReadRowsResponse>* writer) override {
@@ -77,7 +95,9 @@ class FakeData final : public v2::Bigtable::Service {
       std::lock_guard<std::mutex> lock(mu_);
       requests_.push_back(*request);
     }
-    for (int i = FirstRow(*request), sent = 0; i < kRows; ++i, ++sent) {
+    int sent = 0;
+    for (int i = FirstRow(*request); i < kRows; ++i, ++sent) {
+      if (sends_stats_ && request->rows_limit() > 0 && sent == request->rows_limit()) break;
       if (sent == kBreakAfter && call == 1 && misbehaviour_ == Misbehaviour::kUnavailableOnce) {
         return grpc::Status(grpc::StatusCode::UNAVAILABLE, "tablet moved");
       }
@@ -96,6 +116,11 @@ class FakeData final : public v2::Bigtable::Service {
       chunk->set_commit_row(true);
       if (!writer->Write(response)) return grpc::Status::CANCELLED;
     }
+    if (sends_stats_ && request->request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL) {
+      v2::ReadRowsResponse last;
+      *last.mutable_request_stats() = ServiceStats(sent);
+      if (!writer->Write(last)) return grpc::Status::CANCELLED;
+    }
     return grpc::Status::OK;
   }
 
@@ -107,6 +132,7 @@ class FakeData final : public v2::Bigtable::Service {
 
  private:
   const Misbehaviour misbehaviour_;
+  const bool sends_stats_;
   std::atomic<int> calls_{0};
   std::atomic<bool> hanging_{false};
   std::mutex mu_;
@@ -148,7 +174,7 @@ class FakeAdmin final : public admin::BigtableTableAdmin::Service {
 // The fake services on a free loopback port.
 class FakeBigtable {
  public:
-  explicit FakeBigtable(Misbehaviour m) : data_(m), admin_(m) {
+  explicit FakeBigtable(Misbehaviour m, bool sends_stats = false) : data_(m, sends_stats), admin_(m) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
     builder.RegisterService(&data_);
@@ -305,6 +331,71 @@ TEST(RemoteFaults, AReadNeedsOnlyTheDataApi) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("row0001"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("row0002"), std::string::npos) << r.out;
+}
+
+// include-stats=full in remote mode prints what the service says it
+// looked at, as cbt does, not what lbt counted arriving.
+TEST(RemoteStats, AReadPrintsTheServiceStats) {
+  FakeBigtable fake(Misbehaviour::kNone, /*sends_stats=*/true);
+  ProcessResult r = RunLbt(fake.host(), {"read", "t", "include-stats=full"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("rows_seen_count: 4242\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cells_seen_count: 9191\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rows_returned_count: 1000\n"), std::string::npos) << r.out;
+  std::vector<v2::ReadRowsRequest> requests = fake.data().requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].request_stats_view(), v2::ReadRowsRequest::REQUEST_STATS_FULL);
+}
+
+// The service applies the row limit and sends its stats right after the
+// last row: lbt hears them rather than cancelling the call.
+TEST(RemoteStats, ALimitedReadPrintsTheServiceStats) {
+  FakeBigtable fake(Misbehaviour::kNone, /*sends_stats=*/true);
+  ProcessResult r = RunLbt(fake.host(), {"--format", "json", "read", "t", "count=5", "include-stats=full"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"rows_seen\":4242"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"rows_returned\":5,"), std::string::npos) << r.out;
+}
+
+// A service that sends no stats: lbt's own counts of what arrived.
+TEST(RemoteStats, WithoutTheServiceStatsLbtCountsWhatArrived) {
+  FakeBigtable fake(Misbehaviour::kNone);
+  ProcessResult r = RunLbt(fake.host(), {"read", "t", "include-stats=full"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("rows_seen_count: 1000\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cells_seen_count: 1000\n"), std::string::npos) << r.out;
+}
+
+// Part of the filter runs here: the service says what it looked at, lbt
+// what the read returned after its part of the filter.
+TEST(RemoteStats, AClientFilterCountsWhatTheReadReturned) {
+  FakeBigtable fake(Misbehaviour::kNone, /*sends_stats=*/true);
+  Result<std::unique_ptr<Bigtable>> remote = ConnectTo(fake);
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  ReadRequest request;
+  request.filter = Filter::Compare(Filter::Target::kRowKey, Filter::CompareOp::kLess, Filter::Comparator::kBinary,
+                                   Key(10));
+  Result<std::unique_ptr<RowStream>> stream = (*remote)->ReadRows("t", request);
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  int rows = 0;
+  for (Row row; (*stream)->Next(&row);) ++rows;
+  ASSERT_TRUE((*stream)->status().ok()) << (*stream)->status().ToString();
+  EXPECT_EQ(rows, 10);
+  const ReadStats stats = (*stream)->stats();
+  EXPECT_EQ(stats.rows_seen, kServiceRowsSeen);
+  EXPECT_EQ(stats.cells_seen, kServiceCellsSeen);
+  EXPECT_EQ(stats.rows_returned, 10);
+  EXPECT_EQ(stats.cells_returned, 10);
+}
+
+// A read resumed after a break: the broken call sent no stats, so the
+// service's numbers would be short; lbt's own counts stand.
+TEST(RemoteStats, AResumedReadWhoseBrokenCallSentNoStatsCountsWhatArrived) {
+  FakeBigtable fake(Misbehaviour::kUnavailableOnce, /*sends_stats=*/true);
+  ProcessResult r = RunLbt(fake.host(), {"read", "t", "include-stats=full"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("rows_seen_count: 1000\n"), std::string::npos) << r.out;
+  EXPECT_EQ(fake.data().requests().size(), 2u);
 }
 
 TEST(RemoteConnect, CommandsThatNeverReachTheServiceNeedNoCredentials) {

@@ -232,6 +232,57 @@ TEST_F(DataServiceTest, BadWritesAreRefusedAsProductionRefusesThem) {
   ExpectRefused([&] { return MutateRow("t", "a", {}); }, StatusCode::INVALID_ARGUMENT, "mutations");
 }
 
+// Bigtable's 100,000 mutations are a request's, whichever lists or entries
+// hold them: counted once, over the whole request.
+TEST_F(DataServiceTest, TheMutationLimitCountsTheWholeRequest) {
+  const std::vector<Mutation> half(50001, Mutation::DeleteFromRow());
+  ExpectRefused(
+      [&] {
+        v2::MutateRowsRequest request;
+        request.set_table_name(TableName("t"));
+        for (const char* key : {"a", "b"}) {
+          auto* entry = request.add_entries();
+          entry->set_row_key(key);
+          for (const Mutation& m : half) *entry->add_mutations() = proto::ToProto(m);
+        }
+        grpc::ClientContext context;
+        auto stream = bigtable_->MutateRows(&context, request);
+        v2::MutateRowsResponse response;
+        EXPECT_FALSE(stream->Read(&response)) << "no entry may be answered";
+        return stream->Finish();
+      },
+      StatusCode::INVALID_ARGUMENT, "entries: 100002 mutations");
+  auto check_and_mutate = [&](size_t on_true, size_t on_false) {
+    v2::CheckAndMutateRowRequest request;
+    request.set_table_name(TableName("t"));
+    request.set_row_key("a");
+    for (size_t i = 0; i < on_true; ++i) *request.add_true_mutations() = proto::ToProto(Mutation::DeleteFromRow());
+    for (size_t i = 0; i < on_false; ++i) *request.add_false_mutations() = proto::ToProto(Mutation::DeleteFromRow());
+    v2::CheckAndMutateRowResponse response;
+    grpc::ClientContext context;
+    return bigtable_->CheckAndMutateRow(&context, request, &response);
+  };
+  ExpectRefused([&] { return check_and_mutate(50001, 50000); }, StatusCode::INVALID_ARGUMENT,
+                "true_mutations, false_mutations: 100001 mutations");
+  // At the limit, both lists together are served.
+  EXPECT_TRUE(check_and_mutate(50000, 50000).ok());
+}
+
+// A closed gate (a stopping server) turns every RPC away, served or not,
+// before its handler runs.
+TEST_F(DataServiceTest, AStoppingServerTurnsEveryRpcAway) {
+  ASSERT_TRUE(gate_.CloseAndDrain(std::chrono::milliseconds(0)));
+  const std::string before = Dump();
+  grpc::Status s = MutateRow("t", "new", {Mutation::SetCell("cf", "q", "v", Ms(1))});
+  EXPECT_EQ(s.error_code(), StatusCode::UNAVAILABLE) << s.error_message();
+  EXPECT_EQ(Read(v2::ReadRowsRequest()).status.error_code(), StatusCode::UNAVAILABLE);
+  grpc::ClientContext context;
+  admin::GetBackupRequest backup;
+  admin::Backup response;
+  EXPECT_EQ(admin_->GetBackup(&context, backup, &response).error_code(), StatusCode::UNAVAILABLE);
+  EXPECT_EQ(Dump(), before);
+}
+
 TEST_F(DataServiceTest, BadReadsAreRefusedAsProductionRefusesThem) {
   auto read = [&](v2::ReadRowsRequest r) { return [=, this] { return Read(r).status; }; };
   v2::RowRange inverted;

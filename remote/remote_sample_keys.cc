@@ -1,0 +1,27 @@
+#include "remote/remote_sample_keys.h"
+
+#include "proto/convert.h"
+
+namespace lbt::remote {
+
+namespace v2 = ::google::bigtable::v2;
+
+Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, std::string_view table,
+                                                   const RowRange& range) {
+  v2::SampleRowKeysRequest request;
+  request.set_table_name(calls->TableName(table));
+  request.set_app_profile_id(calls->app_profile());
+  const bool whole_table =
+      range.start.kind == RowBound::Kind::kUnbounded && range.end.kind == RowBound::Kind::kUnbounded;
+  if (!whole_table) *request.mutable_row_range() = proto::ToProto(RowSet{{}, {range}}).row_ranges(0);
+  Call call(calls, calls->NewContext("table_name", request.table_name(), calls->Deadline()));
+  auto reader = calls->data()->SampleRowKeys(call.get(), request);
+  std::vector<KeySample> samples;
+  for (v2::SampleRowKeysResponse response; reader->Read(&response);) {
+    samples.push_back({response.row_key(), response.offset_bytes()});
+  }
+  LBT_RETURN_IF_ERROR(proto::FromGrpcStatus(reader->Finish()));
+  return samples;
+}
+
+}  // namespace lbt::remote

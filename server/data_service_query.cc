@@ -1,0 +1,195 @@
+// DataService's GoogleSQL RPCs: PrepareQuery and ExecuteQuery, run by sql/
+// over the Bigtable served.
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+
+#include "api/forwarding_bigtable.h"
+#include "proto/convert.h"
+#include "proto/query_convert.h"
+#include "server/data_service.h"
+#include "server/handler.h"
+#include "server/query_requests.h"
+#include "server/request_limits.h"
+
+namespace lbt::server {
+
+namespace {
+
+// ExecuteQuery's `query` and `proto_format`: deprecated in favour of
+// prepared_query, and still served for the clients that send them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+const std::string& QueryText(const v2::ExecuteQueryRequest& request) { return request.query(); }
+bool HasDataFormat(const v2::ExecuteQueryRequest& request) { return request.has_proto_format(); }
+#pragma GCC diagnostic pop
+
+// The query and parameter values an ExecuteQuery request runs: from its
+// prepared_query, or from the deprecated query text.
+struct QueryToRun {
+  std::string text;
+  sql::ParamTypes types;
+  sql::Params params;
+};
+
+Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
+  LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request.instance_name(), "instance_name"));
+  QueryToRun run;
+  if (QueryText(request).empty() == request.prepared_query().empty()) {
+    return Status::InvalidArgument("prepared_query: exactly one of query and prepared_query must be set");
+  }
+  if (QueryText(request).empty()) {
+    if (HasDataFormat(request)) {
+      return Status::InvalidArgument("proto_format: must be empty with prepared_query");
+    }
+    LBT_ASSIGN_OR_RETURN(v2::PrepareQueryRequest prepared, DecodePreparedQuery(request.prepared_query()));
+    run.text = prepared.query();
+    LBT_ASSIGN_OR_RETURN(run.types, ParamTypesFromProto(prepared.param_types()));
+    LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), &run.types));
+  } else {
+    run.text = QueryText(request);
+    LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), nullptr));
+    for (const auto& [name, value] : run.params) run.types[name] = value.type();
+  }
+  return run;
+}
+
+// The result rows a request has already received: those before its resume
+// token, or -1 for the final token.
+Result<int64_t> RowsToSkip(const v2::ExecuteQueryRequest& request) {
+  if (request.resume_token().empty()) return int64_t{0};
+  return RowsBeforeResumeToken(request.resume_token());
+}
+
+// The Bigtable a query reads through during one call: its reads stop once
+// the call is cancelled or its deadline passes, so that a query the client
+// gave up on stops working too.
+class CallBigtable final : public ForwardingBigtable {
+ public:
+  CallBigtable(Bigtable* target, grpc::ServerContext* context) : ForwardingBigtable(target), context_(context) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ForwardingBigtable::ReadRows(table, request));
+    return std::unique_ptr<RowStream>(std::make_unique<Stream>(std::move(rows), context_));
+  }
+
+ private:
+  class Stream final : public RowStream {
+   public:
+    Stream(std::unique_ptr<RowStream> rows, grpc::ServerContext* context) : rows_(std::move(rows)), context_(context) {}
+    bool Next(Row* row) override {
+      if (!cancelled_.ok()) return false;
+      // Asking costs a lock; every 64 rows is often enough.
+      if ((++rows_read_ & 63) == 0 && context_->IsCancelled()) {
+        cancelled_ = Status::Cancelled("the query was cancelled, or its deadline passed");
+        return false;
+      }
+      return rows_->Next(row);
+    }
+    Status status() const override { return cancelled_.ok() ? rows_->status() : cancelled_; }
+    ReadStats stats() const override { return rows_->stats(); }
+
+   private:
+    std::unique_ptr<RowStream> rows_;
+    grpc::ServerContext* context_;
+    int64_t rows_read_ = 0;
+    Status cancelled_;
+  };
+
+  grpc::ServerContext* context_;
+};
+
+// One ExecuteQuery call's stream of responses.
+class ResultSender {
+ public:
+  ResultSender(grpc::ServerWriter<v2::ExecuteQueryResponse>* writer, grpc::ServerContext* context,
+               StallWatch* stalls)
+      : writer_(writer), context_(context), stalls_(stalls) {}
+
+  Status SendMetadata(const sql::PreparedQuery& query) {
+    v2::ExecuteQueryResponse response;
+    *response.mutable_metadata() = proto::ToProto(query.columns());
+    return Send(response);
+  }
+  // Sends the rows `batcher` holds, confirmed by `resume_token`.
+  Status SendResults(proto::ResultBatcher& batcher, const std::string& resume_token) {
+    v2::ExecuteQueryResponse response;
+    *response.mutable_results() = batcher.Take(resume_token);
+    return Send(response);
+  }
+
+ private:
+  Status Send(const v2::ExecuteQueryResponse& response) {
+    if (context_->IsCancelled() || !WriteWatched(writer_, response, context_, stalls_)) {
+      return Status::Cancelled("the client cancelled the query");
+    }
+    return Status::OK();
+  }
+
+  grpc::ServerWriter<v2::ExecuteQueryResponse>* writer_;
+  grpc::ServerContext* context_;
+  StallWatch* stalls_;
+};
+
+// Runs the query and sends its rows after the first `skip`, batched, each
+// batch confirmed by a resume token, and the final token last.
+Status SendResultRows(sql::ResultStream& rows, int64_t skip, ResultSender& sender) {
+  proto::ResultBatcher batcher(kResponseBytes);
+  int64_t row_number = 0;
+  for (sql::Values row; rows.Next(&row);) {
+    if (++row_number <= skip) continue;
+    const bool ready = batcher.Add(row);
+    if (const size_t bytes = batcher.last_row_bytes(); bytes > kMaxResultRowBytes) {
+      return Status::FailedPrecondition(fmt::format("result row {} is {} MiB; a result row may hold at most {} MiB",
+                                                    row_number, bytes >> 20, kMaxResultRowBytes >> 20));
+    }
+    if (ready) LBT_RETURN_IF_ERROR(sender.SendResults(batcher, ResumeToken(row_number)));
+  }
+  LBT_RETURN_IF_ERROR(rows.status());
+  // A stream that could not send its last rows must not end OK.
+  return sender.SendResults(batcher, std::string(kFinalResumeToken));
+}
+
+}  // namespace
+
+grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest* request,
+                                       v2::PrepareQueryResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request->instance_name(), "instance_name"));
+    if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
+    LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(bigtable_, request->query(), types));
+    *response->mutable_metadata() = proto::ToProto(query->columns());
+    response->set_prepared_query(EncodePreparedQuery(*request));
+    // The bytes never expire here; an hour asks clients to refresh the plan
+    // now and then, as production's would.
+    const auto valid_until = std::chrono::system_clock::now() + std::chrono::hours(1);
+    response->mutable_valid_until()->set_seconds(
+        std::chrono::duration_cast<std::chrono::seconds>(valid_until.time_since_epoch()).count());
+    return Status::OK();
+  });
+}
+
+grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
+                                       grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(*request));
+    LBT_ASSIGN_OR_RETURN(int64_t skip, RowsToSkip(*request));
+    CallBigtable call_tables(bigtable_, context);
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(&call_tables, run.text, run.types));
+    ResultSender sender(writer, context, stalls_);
+    if (skip < 0) {  // everything was delivered: say so again
+      proto::ResultBatcher nothing(0);
+      return sender.SendResults(nothing, std::string(kFinalResumeToken));
+    }
+    // Only the deprecated form gets the metadata in the stream; a prepared
+    // query's came with PrepareQuery, and clients refuse it here.
+    if (!QueryText(*request).empty() && skip == 0) LBT_RETURN_IF_ERROR(sender.SendMetadata(*query));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::ResultStream> rows, query->Execute(run.params));
+    return SendResultRows(*rows, skip, sender);
+  });
+}
+
+}  // namespace lbt::server
