@@ -79,6 +79,11 @@ struct ReadStats {
   int64_t cells_seen = 0;
   int64_t rows_returned = 0;
   int64_t cells_returned = 0;
+  // Who counted: the store that read the rows (the local engine, or a
+  // remote service's request stats), or, when a remote service sent none,
+  // the client from what reached it.
+  enum class Source { kStore, kClient };
+  Source source = Source::kStore;
 };
 
 }  // namespace lbt

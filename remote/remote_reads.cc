@@ -261,7 +261,11 @@ bool RemoteRowStream::Next(Row* row) {
 }
 
 ReadStats RemoteRowStream::stats() const {
-  if (!reached_end_ || !every_call_sent_stats_) return counted_;
+  if (!reached_end_ || !every_call_sent_stats_) {
+    ReadStats counted = counted_;
+    counted.source = ReadStats::Source::kClient;
+    return counted;
+  }
   ReadStats stats = service_stats_;
   if (client_filter_ != nullptr) {
     stats.rows_returned = counted_.rows_returned;

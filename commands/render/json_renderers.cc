@@ -23,6 +23,7 @@ json StatsObject(const ReadSummary& s) {
              {"cells_returned", s.stats.cells_returned},
              {"latency_ms", s.latency_ms}};
   if (!s.filter_placement.empty()) stats["filter_placement"] = s.filter_placement;
+  if (s.stats.source == ReadStats::Source::kClient) stats["counted_by"] = "client";
   return stats;
 }
 

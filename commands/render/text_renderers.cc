@@ -157,6 +157,11 @@ class TextRenderer : public TextRendererBase {
     if (s->filter_placement.find("client") != std::string::npos) {
       out_->Write("filter_placement: " + s->filter_placement + "\n\n");
     }
+    // Only when the service sent no request stats, so that otherwise the
+    // lines match cbt's.
+    if (s->stats.source == ReadStats::Source::kClient) {
+      out_->Write("counted_by: client (the service sent no request stats)\n\n");
+    }
   }
 
  private:

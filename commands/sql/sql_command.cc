@@ -28,15 +28,18 @@ Result<std::unique_ptr<sql::PreparedQuery>> PrepareSql(CommandContext& ctx, sql:
   return local->Prepare(text, types);
 }
 
-// EXPLAIN's answer, itself a one-row result: what the query read.
-void RenderPlan(CommandContext& ctx, const sql::QueryStats& stats) {
-  ctx.renderer->BeginQuery({{"table", sql::Type::String()},
-                            {"ranges_read", sql::Type::String()},
-                            {"rows_examined", sql::Type::Int64()},
-                            {"rows_returned", sql::Type::Int64()}});
-  ctx.renderer->QueryRow({sql::Value::String(stats.table), sql::Value::String(stats.ranges),
-                          sql::Value::Int64(stats.rows_examined), sql::Value::Int64(stats.rows_returned)});
-  ctx.renderer->EndQuery(nullptr);
+// EXPLAIN's answer: the operators that ran the query, root first and
+// indented by depth, with the rows each handed on; then what it read, as
+// the query's stats. The detail comes last: the text table does not pad
+// its last column.
+void RenderPlan(CommandContext& ctx, const sql::QueryPlan& plan, const sql::QueryStats& stats) {
+  ctx.renderer->BeginQuery(
+      {{"operator", sql::Type::String()}, {"rows", sql::Type::Int64()}, {"detail", sql::Type::String()}});
+  for (const sql::PlanNode& node : plan) {
+    ctx.renderer->QueryRow({sql::Value::String(std::string(2 * static_cast<size_t>(node.depth), ' ') + node.name),
+                            sql::Value::Int64(node.rows), sql::Value::String(node.detail)});
+  }
+  ctx.renderer->EndQuery(&stats);
 }
 
 // What follows `sql`: [@name=<literal> ...] [EXPLAIN] <query>.
@@ -84,13 +87,12 @@ Status Sql(CommandContext& ctx, const std::vector<std::string>& args) {
   }
   LBT_RETURN_IF_ERROR(rows->status());
   if (statement.explain) {
-    RenderPlan(ctx, rows->stats());
+    RenderPlan(ctx, rows->plan(), rows->stats());
   } else {
     ctx.renderer->EndQuery(nullptr);
   }
   return Status::OK();
 }
-
 
 }  // namespace
 
@@ -103,8 +105,9 @@ std::vector<CommandSpec> SqlCommands() {
                 {.text = "<query>", .noun = "a query", .arity = Arity::kRest}},
        .details = "  The table's row key is _key (BYTES); each column family is a MAP from\n"
                   "  qualifier to latest value. In the shell a statement that starts with SELECT\n"
-                  "  runs too, over several lines until ';'. EXPLAIN shows the key ranges read\n"
-                  "  and rows examined against rows returned.\n"
+                  "  runs too, over several lines until ';'. EXPLAIN runs the query and shows\n"
+                  "  its operators (scan, filter, aggregate, project, sort, limit) with the\n"
+                  "  rows each handed on, then the key ranges read and rows examined.\n"
                   "  @name=<value> gives query parameter @name a value, whose literal sets its\n"
                   "  type: 5 (INT64), 1.5 (FLOAT64), 'text' (STRING), b'bytes' (BYTES), TRUE,\n"
                   "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'.\n\n"

@@ -75,7 +75,7 @@ q() { "$lbt" --db "$db" --read-only "$@"; }
 count() { q count "$@"; }
 # sql_value COLUMN QUERY: the first row's COLUMN.
 sql_value() { q --format json sql "$2" | jq -r --arg c "$1" '.rows[0][$c]'; }
-explain() { q --format json sql "EXPLAIN $2" | jq -r --arg c "$1" '.rows[0][$c]'; }
+explain() { q --format json sql "EXPLAIN $2" | jq -r --arg c "$1" '.stats[$c]'; }
 read_stat() { local stat="$1"; shift; q --format json "$@" include-stats=full | jq -r --arg s "$stat" '.stats[$s]'; }
 
 # The schema lab, read loosely (see the header). A lab command's error goes
