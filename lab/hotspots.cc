@@ -47,6 +47,7 @@ TimeWindows WindowsOver(const TableSample& sample, int count) {
   // Windows of whole seconds from a whole second read better, when the
   // span is long enough for them.
   constexpr int64_t kSecond = 1000000;
+  w.single_timestamp = hi == lo;
   w.count = hi == lo ? 1 : std::max(1, count);
   w.width = std::max<int64_t>(1, (hi - lo) / w.count + 1);
   if (w.width >= kSecond) {
@@ -128,6 +129,7 @@ HotspotReport SimulateHotspots(const TableSample& sample, const HotspotOptions& 
                          static_cast<size_t>(std::max(options.windows, tablets))));
   const WriteGrid grid = ReplayWrites(sample, static_cast<size_t>(tablets), windows);
   report.writes = grid.total;
+  report.single_timestamp = grid.windows.single_timestamp;
   for (size_t t = 0; t < grid.ranges.size(); ++t) {
     TabletLoad tablet;
     tablet.start_key = grid.ranges[t].start_key;

@@ -39,6 +39,10 @@ struct TimeWindows {
   int64_t start = 0;  // microseconds
   int64_t width = 1;
   int count = 1;
+  // Every sampled cell has the same timestamp: the order of the writes
+  // cannot be replayed, and the grid shows where the data lies, not how
+  // writes arrived over time.
+  bool single_timestamp = false;
   int Index(int64_t timestamp) const;
   int64_t Start(int i) const { return start + width * i; }
 };
@@ -90,6 +94,7 @@ struct HotspotReport {
   int64_t hottest_window_start = 0;
   double hottest_share = 0;
   double writes = 0;  // replayed, scaled to the table
+  bool single_timestamp = false;  // see TimeWindows
 };
 
 // REQUIRES: options.nodes >= 1.

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "lab/key_shape.h"
+
 namespace lbt::lab {
 
 namespace {
@@ -83,14 +85,35 @@ Status CheckCancelled(const SampleOptions& options) {
   return Status::OK();
 }
 
+// The key's first segment up to `delimiter` (included), or its first 4
+// bytes when the delimiter is '\0' or absent.
+std::string_view FirstSegment(std::string_view key, char delimiter) {
+  const size_t end = delimiter == '\0' ? std::string_view::npos : key.find(delimiter);
+  return end == std::string_view::npos ? key.substr(0, 4) : key.substr(0, end + 1);
+}
+
+// Adds a row to the exact per-prefix totals of each delimiter still counted.
+void CountPrefixes(std::string_view key, int64_t row_bytes, TableSample* sample) {
+  for (auto it = sample->prefix_totals.begin(); it != sample->prefix_totals.end();) {
+    TableSample::PrefixTotals& totals = it->second[std::string(FirstSegment(key, it->first))];
+    ++totals.rows;
+    totals.bytes += row_bytes;
+    it = it->second.size() > TableSample::kMaxPrefixesCounted ? sample->prefix_totals.erase(it) : std::next(it);
+  }
+}
+
 // Reads every row: exact totals, and a reservoir of rows (Algorithm R).
 Status ReadWhole(Bigtable* bigtable, std::string_view table, const SampleOptions& options, TableSample* sample) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, ReadRequest{}));
   std::mt19937_64 random(options.seed);
   const size_t capacity = static_cast<size_t>(std::max<int64_t>(1, options.max_rows));
+  sample->prefix_totals['\0'];
+  for (char delimiter : kKeyDelimiters) sample->prefix_totals[delimiter];
   for (Row row; stream->Next(&row);) {
     LBT_RETURN_IF_ERROR(CheckCancelled(options));
+    const int64_t bytes_before = sample->bytes;
     Count(row, sample);
+    CountPrefixes(row.key, sample->bytes - bytes_before, sample);
     if (sample->sample.size() < capacity) {
       sample->sample.push_back(Summarise(row));
       continue;

@@ -98,6 +98,18 @@ struct TableSample {
   std::vector<LargeItem> largest_cells;  // likewise
   int64_t rows_read = 0;                 // rows this sample read
 
+  // Rows and bytes per key prefix, counted over every row when the whole
+  // table is read: for each delimiter DetectDelimiter may choose, and '\0'
+  // for none (the first 4 bytes stand for the prefix), the keys' first
+  // segments. A map that passes kMaxPrefixesCounted is dropped: estimates
+  // from the sample serve instead.
+  struct PrefixTotals {
+    int64_t rows = 0;
+    int64_t bytes = 0;
+  };
+  std::map<char, std::map<std::string, PrefixTotals>> prefix_totals;
+  static constexpr size_t kMaxPrefixesCounted = 100000;
+
   static constexpr size_t kLargestKept = 5;
 };
 

@@ -65,29 +65,36 @@ std::vector<Distribution> Distributions(const TableSample& sample) {
           Describe("key_bytes", std::move(key_bytes)),          Describe("qualifier_bytes", std::move(qualifier_bytes))};
 }
 
-// The key prefixes (first segments) that hold the most bytes.
-std::vector<PrefixShare> TopPrefixes(const TableSample& sample) {
+// The key prefixes (first segments) that hold the most bytes: counted over
+// every row when the whole table was read, else estimated from the sample.
+// Sets *exact to which.
+std::vector<PrefixShare> TopPrefixes(const TableSample& sample, bool* exact) {
   std::vector<std::string_view> keys;
   for (const RowSample& row : sample.sample) keys.push_back(row.key);
   const char delimiter = DetectDelimiter(keys);
-  std::map<std::string, PrefixShare> by_prefix;
-  double sampled_bytes = 0;
-  for (const RowSample& row : sample.sample) {
-    const size_t end = delimiter == '\0' ? std::string::npos : row.key.find(delimiter);
-    // Without a delimiter, the first bytes stand for the prefix.
-    const std::string prefix = end == std::string::npos ? row.key.substr(0, 4) : row.key.substr(0, end + 1);
-    PrefixShare& p = by_prefix[prefix];
-    p.prefix = PrintableKey(prefix);
-    p.rows += 1;
-    p.bytes += row.bytes;
-    sampled_bytes += static_cast<double>(row.bytes);
+  std::map<std::string, TableSample::PrefixTotals> totals;
+  double weight = sample.row_weight;
+  const auto counted = sample.prefix_totals.find(delimiter);
+  *exact = sample.whole_table && counted != sample.prefix_totals.end();
+  if (*exact) {
+    totals = counted->second;
+    weight = 1;
+  } else {
+    for (const RowSample& row : sample.sample) {
+      const size_t end = delimiter == '\0' ? std::string::npos : row.key.find(delimiter);
+      // Without a delimiter, the first bytes stand for the prefix.
+      TableSample::PrefixTotals& t = totals[end == std::string::npos ? row.key.substr(0, 4) : row.key.substr(0, end + 1)];
+      ++t.rows;
+      t.bytes += row.bytes;
+    }
   }
+  double all_bytes = 0;
+  for (const auto& [prefix, t] : totals) all_bytes += static_cast<double>(t.bytes);
   std::vector<PrefixShare> out;
-  for (auto& [key, p] : by_prefix) {
-    p.share = sampled_bytes == 0 ? 0 : static_cast<double>(p.bytes) / sampled_bytes;
-    p.rows = static_cast<int64_t>(static_cast<double>(p.rows) * sample.row_weight);
-    p.bytes = static_cast<int64_t>(static_cast<double>(p.bytes) * sample.row_weight);
-    out.push_back(std::move(p));
+  for (const auto& [prefix, t] : totals) {
+    out.push_back({PrintableKey(prefix), static_cast<int64_t>(static_cast<double>(t.rows) * weight),
+                   static_cast<int64_t>(static_cast<double>(t.bytes) * weight),
+                   all_bytes == 0 ? 0 : static_cast<double>(t.bytes) / all_bytes});
   }
   std::sort(out.begin(), out.end(), [](const PrefixShare& a, const PrefixShare& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.prefix < b.prefix;
@@ -112,7 +119,7 @@ TableStats ComputeStats(const TableSample& sample) {
   stats.distributions = Distributions(sample);
   stats.largest_rows = sample.largest_rows;
   stats.largest_cells = sample.largest_cells;
-  stats.top_prefixes = TopPrefixes(sample);
+  stats.top_prefixes = TopPrefixes(sample, &stats.prefixes_exact);
   return stats;
 }
 

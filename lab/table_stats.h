@@ -31,7 +31,7 @@ struct Distribution {
 
 struct PrefixShare {
   std::string prefix;  // the key's first segment, delimiter included
-  int64_t rows = 0;    // estimated for a partial sample
+  int64_t rows = 0;    // estimated unless TableStats::prefixes_exact
   int64_t bytes = 0;
   double share = 0;    // of the table's bytes
 };
@@ -52,6 +52,7 @@ struct TableStats {
   std::vector<LargeItem> largest_rows;
   std::vector<LargeItem> largest_cells;
   std::vector<PrefixShare> top_prefixes;  // most bytes first, at most kTopPrefixes
+  bool prefixes_exact = false;            // counted over every row, not estimated
 
   static constexpr size_t kTopPrefixes = 10;
 };

@@ -12,7 +12,12 @@ namespace lbt {
 
 namespace {
 
-constexpr int kLabelWidth = 220;
+// Key labels: at most this many characters, in a 12px monospace font of
+// about this many pixels a character.
+constexpr size_t kLabelChars = 30;
+constexpr double kLabelCharPixels = 7.3;
+// The page fits a 1200px-wide window: the SVG and the body's margins.
+constexpr int kMaxSvgWidth = 1200 - 2 * 16;
 constexpr int kTop = 40;
 constexpr int kBottom = 50;
 
@@ -53,7 +58,15 @@ std::string Color(double level) {
   return fmt::format("#{:02x}{:02x}{:02x}", mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
 }
 
+// A key range's label: its start key, cut to kLabelChars.
+std::string RangeLabel(const lab::KeyRange& range) {
+  std::string label = KeyLabel(range.start_key, "(start)");
+  if (label.size() > kLabelChars) label = label.substr(0, kLabelChars - 1) + "~";
+  return label;
+}
+
 struct Layout {
+  int label_width;  // the column of key labels, left of the grid
   int cell_width;
   int cell_height;
   int width;
@@ -64,9 +77,13 @@ Layout LayoutFor(const lab::WriteGrid& grid) {
   Layout l;
   const int windows = std::max(1, grid.windows.count);
   const int ranges = std::max<int>(1, static_cast<int>(grid.ranges.size()));
-  l.cell_width = std::clamp(960 / windows, 3, 24);
+  size_t longest = 0;
+  for (const lab::KeyRange& range : grid.ranges) longest = std::max(longest, RangeLabel(range).size());
+  // Wide enough for the longest label and the title's start.
+  l.label_width = std::max(120, static_cast<int>(std::ceil(static_cast<double>(longest) * kLabelCharPixels)) + 12);
+  l.cell_width = std::clamp((kMaxSvgWidth - l.label_width - 20) / windows, 3, 24);
   l.cell_height = std::clamp(640 / ranges, 4, 24);
-  l.width = kLabelWidth + windows * l.cell_width + 20;
+  l.width = l.label_width + windows * l.cell_width + 20;
   l.height = kTop + ranges * l.cell_height + kBottom;
   return l;
 }
@@ -86,7 +103,7 @@ void Cells(const lab::WriteGrid& grid, const Layout& l, std::string* svg) {
       *svg += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>keys {}\n{} to {}\n{} cells "
           "written</title></rect>\n",
-          kLabelWidth + w * l.cell_width, kTop + static_cast<int>(r) * l.cell_height, l.cell_width, l.cell_height,
+          l.label_width + w * l.cell_width, kTop + static_cast<int>(r) * l.cell_height, l.cell_width, l.cell_height,
           Color(level), Xml(range), sql::FormatTimestampRfc3339(grid.windows.Start(w)),
           sql::FormatTimestampRfc3339(grid.windows.Start(w + 1)), std::llround(v));
     }
@@ -97,12 +114,11 @@ void Axes(const std::string& table, const lab::WriteGrid& grid, const Layout& l,
   *svg += fmt::format(
       "<text x=\"{}\" y=\"24\" class=\"title\">keyviz: {}: cells written by key range (down) and time "
       "(across)</text>\n",
-      kLabelWidth, Xml(table));
+      l.label_width, Xml(table));
   const int every = std::max(1, (14 + l.cell_height - 1) / l.cell_height);  // labels at least 14px apart
   for (size_t r = 0; r < grid.ranges.size(); r += every) {
-    std::string label = KeyLabel(grid.ranges[r].start_key, "(start)");
-    if (label.size() > 30) label = label.substr(0, 29) + "~";
-    *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"key\">{}</text>\n", kLabelWidth - 6,
+    const std::string label = RangeLabel(grid.ranges[r]);
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"key\">{}</text>\n", l.label_width - 6,
                         kTop + static_cast<int>(r) * l.cell_height + std::min(l.cell_height, 12), Xml(label));
   }
   // Times at the start, a third, two thirds and the end of the axis; the
@@ -112,7 +128,7 @@ void Axes(const std::string& table, const lab::WriteGrid& grid, const Layout& l,
   for (int i = 0; i < ticks; ++i) {
     const int w = i * grid.windows.count / (ticks - 1);
     const bool last = i + 1 == ticks;
-    *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"time\"{}>{}</text>\n", kLabelWidth + w * l.cell_width,
+    *svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"time\"{}>{}</text>\n", l.label_width + w * l.cell_width,
                         bottom + 18, last ? " text-anchor=\"end\"" : "",
                         sql::FormatTimestampRfc3339(grid.windows.Start(w)).substr(0, 19));
   }

@@ -72,7 +72,8 @@ json StatsObject(const lab::TableStats& s) {
           {"bytes", s.bytes},         {"rows_sampled", s.rows_sampled},
           {"families", families},     {"distributions", distributions},
           {"largest_rows", LargeObjects(s.largest_rows)}, {"largest_cells", LargeObjects(s.largest_cells)},
-          {"top_prefixes", prefixes}};
+          {"top_prefixes", prefixes},
+          {"top_prefixes_exact", s.prefixes_exact}};
 }
 
 json HotspotsObject(const SampleSummary& sample, const lab::HotspotReport& r) {
@@ -95,7 +96,8 @@ json HotspotsObject(const SampleSummary& sample, const lab::HotspotReport& r) {
   }
   return {{"table", sample.table},  {"nodes", r.nodes},     {"peak_node_share", Round(r.peak_node_share, 4)},
           {"writes", std::llround(r.writes)}, {"rows_sampled", sample.rows_sampled},
-          {"hottest", hottest},     {"windows", windows},   {"tablets", tablets}};
+          {"hottest", hottest},     {"windows", windows},   {"tablets", tablets},
+          {"single_timestamp", r.single_timestamp}};
 }
 
 json HeatmapObject(const SampleSummary& sample, const lab::WriteGrid& grid) {
@@ -112,7 +114,7 @@ json HeatmapObject(const SampleSummary& sample, const lab::WriteGrid& grid) {
     values.push_back(std::move(line));
   }
   return {{"table", sample.table}, {"measure", "cells written"}, {"ranges", ranges}, {"windows", windows},
-          {"values", values}};
+          {"values", values}, {"single_timestamp", grid.windows.single_timestamp}};
 }
 
 json PlanObject(const ReadPlan& p) {
@@ -199,14 +201,26 @@ class LabTextRenderer final : public LabRenderer {
     }
     Largest("largest rows", s.largest_rows);
     Largest("largest cells", s.largest_cells);
-    if (!s.top_prefixes.empty()) Write("\nkey prefixes with the most data:\n");
+    if (!s.top_prefixes.empty()) {
+      Write("\nkey prefixes with the most data{}:\n", s.prefixes_exact ? "" : " (estimated from the sampled rows)");
+    }
     for (const lab::PrefixShare& p : s.top_prefixes) {
       Write("  {:<32} {:>6.1f}%  {:>10}  {}\n", p.prefix, p.share * 100, Size(p.bytes), Count(p.rows, "row"));
     }
   }
 
+  // Said once the sample's cells all share one timestamp, as data loaded
+  // with a fixed timestamp has.
+  void SingleTimestampNote(int64_t timestamp) {
+    Write("note: every sampled cell has the timestamp {}: the order of the writes cannot be replayed,\n"
+          "      so this shows where the data lies, not how writes arrived over time. Write cells with\n"
+          "      their real times (or let the server set them) to see writes spread over time.\n",
+          Time(timestamp));
+  }
+
   void Hotspots(const SampleSummary& sample, const lab::HotspotReport& r) override {
     Header("hotspots", sample);
+    if (r.single_timestamp && !r.windows.empty()) SingleTimestampNote(r.windows.front().start_micros);
     Write("{}, {} split by size; {} replayed in timestamp order over {}\n", Count(r.nodes, "node"),
           Count(static_cast<int64_t>(r.tablets.size()), "tablet"), Count(std::llround(r.writes), "write"),
           Count(static_cast<int64_t>(r.windows.size()), "window"));
@@ -236,6 +250,7 @@ class LabTextRenderer final : public LabRenderer {
 
   void Heatmap(const SampleSummary& sample, const lab::WriteGrid& grid) override {
     Header("keyviz", sample);
+    if (grid.windows.single_timestamp) SingleTimestampNote(grid.windows.start);
     double most = 0;
     for (const auto& row : grid.writes) {
       for (double v : row) most = std::max(most, v);

@@ -37,6 +37,19 @@ for t in first promoted; do
   "$lbt" --db "$work/db" keyviz "$t" "$work/$t.svg" >/dev/null
 done
 
+# The page fits a 1200px-wide window, and every key label fits left of the
+# grid (12px monospace: about 7.3px a character), none clipped at x=0.
+for t in first promoted; do
+  node -e '
+const svg = require("fs").readFileSync(process.argv[1], "utf8");
+const width = Number(/<svg[^>]* width="(\d+)"/.exec(svg)[1]);
+if (width > 1200 - 2 * 16) { console.error(`the SVG is ${width}px wide`); process.exit(1); }
+for (const m of svg.matchAll(/<text x="(\d+)"[^>]*class="key">([^<]*)<\/text>/g)) {
+  const text = m[2].replace(/&[a-z]+;/g, "x");
+  if (text.length * 7.3 > Number(m[1])) { console.error(`label "${text}" at x=${m[1]} is clipped`); process.exit(1); }
+}' "$work/$t.svg" || fail "the $t page's layout"
+done
+
 shoot() {  # shoot PAGE PNG: a screenshot; Chromium's console goes to $work/console
   timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \
     --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --window-size=1400,800 \
