@@ -14,7 +14,7 @@ const std::vector<CommandSpec>& AllCommands() {
   static const std::vector<CommandSpec> commands = [] {
     std::vector<CommandSpec> all;
     for (auto* set : {HelpCommands, CbtAdminCommands, CbtWriteCommands, CbtReadCommands, MaintenanceCommands,
-                      ImportExportCommands, SqlCommands, LabCommands, hbase::DdlCommands, hbase::ReadCommands,
+                      ImportExportCommands, DumpCommands, SqlCommands, LabCommands, hbase::DdlCommands, hbase::ReadCommands,
                       hbase::WriteCommands}) {
       Append(&all, set());
     }

@@ -17,6 +17,7 @@ std::vector<CommandSpec> CbtWriteCommands();      // cbt/write.cc: set, addtocel
 std::vector<CommandSpec> CbtReadCommands();       // cbt/read.cc: read, lookup, count
 std::vector<CommandSpec> MaintenanceCommands();   // cbt/maintenance.cc: gc, compact
 std::vector<CommandSpec> ImportExportCommands();  // io/import_export.cc: import, export
+std::vector<CommandSpec> DumpCommands();          // io/dump.cc: dump, schema
 std::vector<CommandSpec> SqlCommands();           // sql/sql_command.cc: sql
 std::vector<CommandSpec> LabCommands();           // lab/lab_commands.cc: advise, stats, hotspots, keyviz, explain
 

@@ -88,6 +88,7 @@ class JsonRendererBase : public Renderer {
       }
     }
   }
+  void Statement(std::string_view statement) override { Line(json{{"statement", std::string(statement)}}); }
   void Version(std::string_view version) override { Line(json{{"version", std::string(version)}}); }
   void GarbageCollected(std::string_view table, int64_t deleted, int64_t examined) override {
     Line(json{{"table", std::string(table)}, {"cells_collected", deleted}, {"cells_examined", examined}});

@@ -114,6 +114,9 @@ class Renderer {
   virtual void WaitingForReplication(int64_t /*up_to_micros*/) {}
   virtual void Replicated(int64_t /*up_to_micros*/) {}
 
+  // A command of lbt's own language, as `schema` prints it.
+  virtual void Statement(std::string_view statement) = 0;
+
   // ---- help, version and local maintenance ----
   virtual void Help(const std::vector<CommandHelp>& forms) = 0;
   virtual void HelpIndex(const CommandIndex& index) = 0;

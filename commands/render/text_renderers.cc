@@ -71,6 +71,8 @@ class TextRendererBase : public Renderer {
     out_->Write(text);
   }
 
+  void Statement(std::string_view statement) override { out_->Write(fmt::format("{}\n", statement)); }
+
   void Version(std::string_view version) override { out_->Write(fmt::format("lbt {}\n", version)); }
 
   void GarbageCollected(std::string_view table, int64_t deleted, int64_t examined) override {

@@ -51,6 +51,7 @@ declare -A emulator_words=(
   [sql]="the emulator does not run SQL: lbt notes that it runs queries on the client"
   [family_order]="the emulator counts cells_per_row_limit in name order; production in creation order"
   [family_order_jsonl]="the emulator counts cells_per_row_limit in name order; production in creation order"
+  [dump_schema]="the emulator keeps no string value type (setvaluetype)"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.
