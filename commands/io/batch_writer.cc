@@ -27,6 +27,11 @@ void RowFailures::Add(int64_t line, std::string_view key, const Status& why) {
   err_->Write(fmt::format("error: {}row '{}' was not written: {}\n", where, Printable(std::string(key)), why.message()));
 }
 
+void RowFailures::AddUnreadable(const Status& why) {
+  if (++count_ > kRowsReported) return;
+  err_->Write(fmt::format("error: {}; the line was not written\n", why.message()));
+}
+
 Status RowFailures::Outcome(int64_t written) const {
   if (count_ == 0) return Status::OK();
   if (count_ > kRowsReported) err_->Write(fmt::format("error: ... and {} more rows\n", count_ - kRowsReported));
@@ -103,6 +108,11 @@ void BatchWriter::Send(const Batch& batch) {
       failures_.Add(i < batch.lines.size() ? batch.lines[i] : 0, batch.rows[i].row_key, s);
     }
   }
+}
+
+void BatchWriter::AddUnreadable(const Status& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  failures_.AddUnreadable(why);
 }
 
 Status BatchWriter::Finish() {

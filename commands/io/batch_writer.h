@@ -30,6 +30,8 @@ class RowFailures {
   explicit RowFailures(Output* err) : err_(err) {}
   // `line` 0: not known.
   void Add(int64_t line, std::string_view key, const Status& why);
+  // A line of the input that holds no row it could write; `why` names it.
+  void AddUnreadable(const Status& why);
   int64_t count() const { return count_; }
   // OK if no row failed; otherwise an Aborted naming how many rows failed
   // and how many were written, after the count of rows not named.
@@ -52,6 +54,8 @@ class BatchWriter {
   // that stopped the writer, if one did. `lines` (empty, or one per row)
   // name the input line of each row in reports of failed rows.
   Status Write(std::vector<RowMutation> batch, std::vector<int64_t> lines = {});
+  // Counts a line of the input that held no row among the failed rows.
+  void AddUnreadable(const Status& why);
   // Waits for every batch. Returns the error that stopped the writer, or
   // an error naming how many rows failed, or OK.
   Status Finish();

@@ -90,9 +90,14 @@ Result<int64_t> ImportJsonl(std::istream* in, const RowSink& sink, const BulkOpt
   for (std::string line; std::getline(*in, line);) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    LBT_ASSIGN_OR_RETURN(RowMutation row, ParseRow(line, line_number));
+    Result<RowMutation> row = ParseRow(line, line_number);
+    if (!row.ok() && rows > 0 && options.on_unreadable_line) {
+      options.on_unreadable_line(row.status());
+      continue;
+    }
+    LBT_RETURN_IF_ERROR(row.status());
     ++rows;
-    LBT_RETURN_IF_ERROR(sink(std::move(row), line_number));
+    LBT_RETURN_IF_ERROR(sink(std::move(row).value(), line_number));
   }
   return rows;
 }
@@ -213,6 +218,8 @@ class ImportTarget {
   // Takes one row read from the input. A row refused alone is reported,
   // and false returned; an error ends the import.
   virtual Result<bool> Add(const RowMutation& row, int64_t line) = 0;
+  // Counts a line of the input that held no row among the failed rows.
+  virtual void AddUnreadable(const Status& why) = 0;
   // Writes what is left; an Aborted when some rows failed.
   virtual Status Finish() = 0;
   virtual int64_t rows_written() const = 0;
@@ -236,6 +243,7 @@ class LocalTarget final : public ImportTarget {
     failures_.Add(line, row.row_key, s);
     return false;
   }
+  void AddUnreadable(const Status& why) override { failures_.AddUnreadable(why); }
   Status Finish() override {
     writing_ = true;
     Progress progress(err_, "writing " + table_);
@@ -278,6 +286,7 @@ class RemoteTarget final : public ImportTarget {
     if (static_cast<int64_t>(batch_.size()) >= batch_size_) LBT_RETURN_IF_ERROR(Send());
     return true;
   }
+  void AddUnreadable(const Status& why) override { writer_.AddUnreadable(why); }
   Status Finish() override {
     LBT_RETURN_IF_ERROR(Send());
     return writer_.Finish();
@@ -315,7 +324,7 @@ Result<std::unique_ptr<ImportTarget>> OpenTarget(Bigtable* bigtable, const Impor
 // Runs the parser the format calls for. An error of the parser's own gets
 // the other format's hint when the input looked like the other format.
 Status Parse(std::istream* in, const ImportRequest& request, bool jsonl, bool looks_jsonl, int64_t first_line,
-             const RowSink& sink) {
+             const RowSink& sink, ImportTarget* target) {
   Status sink_error;
   RowSink watched = [&](RowMutation row, int64_t line) {
     sink_error = sink(std::move(row), line);
@@ -325,6 +334,7 @@ Status Parse(std::istream* in, const ImportRequest& request, bool jsonl, bool lo
   if (jsonl) {
     BulkOptions options;
     options.first_line = first_line;
+    options.on_unreadable_line = [target](const Status& why) { target->AddUnreadable(why); };
     s = ImportJsonl(in, watched, options).status();
   } else {
     CsvImportOptions options;
@@ -355,7 +365,8 @@ Status ImportRows(Bigtable* bigtable, const ImportRequest& request, std::istream
     progress.Update(rows, in->tellg(), request.input_bytes);
     return InterruptRequested() ? Status::Cancelled("interrupted") : Status::OK();
   };
-  Status s = Parse(in, request, request.jsonl.value_or(looks_jsonl), looks_jsonl, blank_lines + 1, sink);
+  Status s = Parse(in, request, request.jsonl.value_or(looks_jsonl), looks_jsonl, blank_lines + 1, sink,
+                   target.get());
   progress.Clear();
   if (s.ok()) s = target->Finish();
   // Aborted: some rows failed, and it says how many were written.

@@ -35,6 +35,10 @@ using RowSink = std::function<Status(RowMutation row, int64_t line)>;
 struct BulkOptions {
   // The number of the first line `in` holds.
   int64_t first_line = 1;
+  // Called for a line that holds no row it can write, once an earlier line
+  // held one: the import goes on without it. Unset, or on the first row
+  // (the input may not be JSON lines at all), the error ends the import.
+  std::function<void(const Status& why)> on_unreadable_line;
 };
 
 // Parses JSON lines from `in`, handing each row to `sink`; returns the rows

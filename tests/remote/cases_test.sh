@@ -45,6 +45,7 @@ declare -A emulator_words=(
   [error_stops]="the emulator's message for an unknown family"
   [error_stops_then_count]="the emulator's message for a bad timestamp"
   [file_error]="the emulator's message for an unknown family"
+  [import_jsonl_bad_lines]="the emulator's message for an unknown family"
   [keep_going]="the emulator's message for an unknown family"
   [quoted_command]="the emulator's message for a missing table"
   [lookups_batched]="the emulator's message for a missing table"
