@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "commands/core/command_table.h"
+#include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
 
 namespace lbt {
@@ -125,6 +126,15 @@ std::vector<std::string> HBaseCandidates(Session* session, const CommandSpec& sp
   return pool;
 }
 
+// Candidates within a SQL query: table names after FROM or JOIN.
+std::vector<std::string> SqlCandidates(Session* session, const std::vector<std::string>& words) {
+  if (words.empty()) return {};
+  std::string last = words.back();
+  for (char& c : last) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (last == "FROM" || last == "JOIN") return Tables(session);
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::string> CompletionCandidates(Session* session, const std::string& line, size_t word_start) {
@@ -141,7 +151,10 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
   } else {
     Result<std::vector<std::string>> previous = Tokenize(before);
     const std::vector<std::string> words = previous.ok() ? *previous : std::vector<std::string>{};
-    if (words.empty()) {
+    std::string query;
+    if (IsSqlStatement(before, &query)) {
+      pool = SqlCandidates(session, words);
+    } else if (words.empty()) {
       pool = CommandNames(false);
     } else if (const CommandSpec* spec = FindCommand(words[0]) ? FindCommand(words[0])
                                                               : FindCommand(words[0], Dialect::kShell)) {

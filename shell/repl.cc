@@ -66,7 +66,16 @@ char* NextMatch(const char*, int state) {
 
 char** Complete(const char*, int start, int) {
   rl_attempted_completion_over = 1;  // never fall back to file names
-  g_matches = CompletionCandidates(g_session, std::string(rl_line_buffer, rl_point), start);
+  // Words run between blanks; the line editor starts its word after a
+  // quote or an '=' too. Candidates are whole words, so the part of the
+  // word before the editor's start is dropped from each.
+  const std::string line(rl_line_buffer, rl_point);
+  const size_t blank = line.find_last_of(" \t");
+  const size_t word_start = blank == std::string::npos ? 0 : blank + 1;
+  g_matches = CompletionCandidates(g_session, line, word_start);
+  const size_t typed = static_cast<size_t>(start) > word_start ? static_cast<size_t>(start) - word_start : 0;
+  for (std::string& match : g_matches) match.erase(0, std::min(typed, match.size()));
+  std::erase(g_matches, std::string());
   if (g_matches.empty()) return nullptr;
   // Keys, families and folders expect more text; only whole words get a space.
   const char last = g_matches.size() == 1 ? g_matches[0].back() : '\0';

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Drives the interactive shell in a real pseudo-terminal (tmux): typing a
-# command, completing a table name and an option with Tab, recalling a
+# command, completing a table name, an option, a quoted HBase table, a
+# family after columns= and a table after FROM with Tab, recalling a
 # line with Up, cancelling a line with Ctrl-C, continuing an open quote and
 # a SELECT over several lines, an import's progress line, and leaving with
 # Ctrl-D.
@@ -114,6 +115,26 @@ grep -qE '^_key +\| cpu$' <<<"$screen" || fail "the result table has no header"
 rows=$(grep -A 4 -E '^_key +\| cpu$' <<<"$screen" | tail -n 3 | tr -s ' ')
 [ "$rows" = $'host1 | 0.5\nhost\\x0a2 | 0.7\n(2 rows)' ] ||
   fail "the result table does not hold the rows in the order asked: $rows"
+
+# Tab completes a quoted HBase table name, a family after columns= and a
+# table after FROM, where the line editor starts its word after the quote
+# or the '='. Ctrl-C then drops each line.
+wait_prompt
+keys "scan 'met" Tab
+wait_for "^lbt:mydb> scan 'metrics' $"
+keys C-c
+wait_prompt
+keys "scan '" Tab
+wait_for "^lbt:mydb> scan 'metrics' $"
+keys C-c
+wait_prompt
+keys 'read metrics columns=' Tab
+wait_for '^lbt:mydb> read metrics columns=cf:$'
+keys C-c
+wait_prompt
+keys 'SELECT * FROM met' Tab
+wait_for '^lbt:mydb> SELECT \* FROM metrics $'
+keys C-c
 
 wait_prompt
 keys 'cuont metrics' Enter
