@@ -55,7 +55,7 @@ Status CheckKeys(CommandContext& ctx, const HValue& hash) {
     for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
     const std::string hint = SuggestWord(key, known);
     return Usage(ctx, hint.empty() ? fmt::format("unknown option {}; expected one of {}", key, list)
-                                   : fmt::format("unknown option {}; did you mean {}?", key, hint));
+                                   : fmt::format("unknown option {} (did you mean {}?)", key, hint));
   }
   return Status::OK();
 }
