@@ -151,14 +151,7 @@ Status RowCursor::AssembleRow(Row* row) {
       // A new column: decode its qualifier once, and look its family up
       // only when it is not the last one seen (rows repeat their few
       // families).
-      std::string_view names = this_column;
-      FamilyId family_id;
-      if (!ConsumeId(&names, &family_id)) return Malformed();
-      if (family_ == nullptr || family_id != family_id_) {
-        family_id_ = family_id;
-        family_ = table_->FindFamilyById(family_id);
-      }
-      if (!ConsumeEscaped(&names, &qualifier) || !names.empty()) return Malformed();
+      if (!DecodeColumn(this_column, &qualifier)) return Malformed();
       column.assign(this_column);
       family = family_;
       selected = family != nullptr && Selected(family->name, qualifier);
@@ -185,6 +178,20 @@ Status RowCursor::AssembleRow(Row* row) {
     out.labels.clear();
   }
   row->cells.resize(used);
+  return FinishRow(row);
+}
+
+bool RowCursor::DecodeColumn(std::string_view column, std::string* qualifier) {
+  FamilyId family_id;
+  if (!ConsumeId(&column, &family_id)) return false;
+  if (family_ == nullptr || family_id != family_id_) {
+    family_id_ = family_id;
+    family_ = table_->FindFamilyById(family_id);
+  }
+  return ConsumeEscaped(&column, qualifier) && column.empty();
+}
+
+Status RowCursor::FinishRow(Row* row) {
   LBT_RETURN_IF_ERROR(it_->status());
   // Keep a long scan's resident memory bounded (see ReleaseMappedPages).
   constexpr int64_t kCellsBetweenReleases = 1 << 18;

@@ -76,6 +76,12 @@ class RowCursor {
   bool Selected(const std::string& family, const std::string& qualifier) const;
   // Reads the row whose cells start under the iterator, leaving it past them.
   Status AssembleRow(Row* row);
+  // Decodes a column's encoded family id and qualifier, looking the family
+  // up into family_ (null for a dropped family) unless it is the last one
+  // seen. False if the key is malformed.
+  bool DecodeColumn(std::string_view column, std::string* qualifier);
+  // After a row's cells: the cursor's error, memory release and the filter.
+  Status FinishRow(Row* row);
   // Records a row the filters emptied; returns true if `row` has cells.
   bool NoteSkipped(const Row& row);
   Result<bool> NextForward(Row* row);

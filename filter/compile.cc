@@ -615,6 +615,49 @@ class PageNode : public Node {
 };
 
 
+namespace {
+
+// A comparison filter (HBase's RowFilter, FamilyFilter, QualifierFilter,
+// ValueFilter): the cells whose row key, family, qualifier or value match.
+Result<NodePtr> CompareNode(const Filter& f, const std::string& path) {
+  LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
+  switch (f.target) {
+    case Filter::Target::kRowKey:
+      return Lambda([m](const EvalContext& ctx, std::vector<Cell>* cells) {
+        if (!m.Matches(ctx.row_key)) cells->clear();
+      });
+    case Filter::Target::kFamily:
+      return KeepIf([m](const Cell& c) { return m.Matches(c.family); });
+    case Filter::Target::kQualifier:
+      return KeepIf([m](const Cell& c) { return m.Matches(c.qualifier); });
+    case Filter::Target::kValue:
+      return KeepIf([m](const Cell& c) { return m.Matches(c.value); });
+  }
+  return Status::InvalidArgument(fmt::format("{}: unknown comparison target", path));
+}
+
+// HBase's SingleColumnValueFilter: the row stays if its column's value
+// matches (or the column is missing and filter_if_missing is off).
+Result<NodePtr> ColumnValueNode(const Filter& f, const std::string& path) {
+  LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
+  return Lambda([m, f](const EvalContext&, std::vector<Cell>* cells) {
+    bool found = false, passes = false;
+    for (const Cell& c : *cells) {
+      if (c.family != f.family || c.qualifier != f.pattern) continue;
+      if (found && f.latest_version_only) break;  // newest first: only the latest counts
+      found = true;
+      passes = passes || m.Matches(c.value);
+    }
+    if (found ? !passes : f.filter_if_missing) {
+      cells->clear();
+    } else if (f.exclude_column) {
+      std::erase_if(*cells, [&](const Cell& c) { return c.family == f.family && c.qualifier == f.pattern; });
+    }
+  });
+}
+
+}  // namespace
+
 Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& path, int depth, bool in_condition) {
   using K = Filter::Kind;
   auto positive = [&](int64_t n, const char* what) -> Status {
@@ -636,41 +679,12 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
                                               depth + 1, in_condition));
       return NodePtr(std::make_unique<RowGuardNode>(std::move(n), f.kind == K::kWhile));
     }
-    case K::kCompare: {
-      LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
-      switch (f.target) {
-        case Filter::Target::kRowKey:
-          return Lambda([m](const EvalContext& ctx, std::vector<Cell>* cells) {
-            if (!m.Matches(ctx.row_key)) cells->clear();
-          });
-        case Filter::Target::kFamily:
-          return KeepIf([m](const Cell& c) { return m.Matches(c.family); });
-        case Filter::Target::kQualifier:
-          return KeepIf([m](const Cell& c) { return m.Matches(c.qualifier); });
-        case Filter::Target::kValue:
-          return KeepIf([m](const Cell& c) { return m.Matches(c.value); });
-      }
-      break;
-    }
+    case K::kCompare:
+      return CompareNode(f, path);
     case K::kQualifierRange:
       return KeepIf([low = f.low, high = f.high](const Cell& c) { return InBounds(c.qualifier, low, high); });
-    case K::kColumnValue: {
-      LBT_ASSIGN_OR_RETURN(Matcher m, Matcher::Make(f.op, f.comparator, f.comparand, path));
-      return Lambda([m, f](const EvalContext&, std::vector<Cell>* cells) {
-        bool found = false, passes = false;
-        for (const Cell& c : *cells) {
-          if (c.family != f.family || c.qualifier != f.pattern) continue;
-          if (found && f.latest_version_only) break;  // newest first: only the latest counts
-          found = true;
-          passes = passes || m.Matches(c.value);
-        }
-        if (found ? !passes : f.filter_if_missing) {
-          cells->clear();
-        } else if (f.exclude_column) {
-          std::erase_if(*cells, [&](const Cell& c) { return c.family == f.family && c.qualifier == f.pattern; });
-        }
-      });
-    }
+    case K::kColumnValue:
+      return ColumnValueNode(f, path);
     case K::kTimestamps: {
       std::set<int64_t> wanted(f.timestamps.begin(), f.timestamps.end());
       return KeepIf([wanted](const Cell& c) { return wanted.count(c.timestamp) != 0; });

@@ -112,9 +112,10 @@ std::string HistoryPath() {
   return "";
 }
 
-}  // namespace
-
-int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
+// Sets up the line editor: completion, the history file's statements, and
+// Ctrl-C, which cancels the line being typed or the command running, not
+// lbt. Returns the history file's path ("" for none).
+std::string SetUpLineEditor(Session* session) {
   g_session = session;
   rl_attempted_completion_function = Complete;
   rl_completer_word_break_characters = const_cast<char*>(" \t");
@@ -125,12 +126,17 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
     TidyHistoryFile(history, kHistoryStatements);
     for (const std::string& statement : ReadHistoryFile(history)) add_history(statement.c_str());
   }
-
-  // Ctrl-C cancels the line being typed or the command running, not lbt.
   struct sigaction action = {};
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
+  return history;
+}
+
+}  // namespace
+
+int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
+  const std::string history = SetUpLineEditor(session);
 
   Bigtable* bigtable = session->bigtable();
   const LocalMaintenance* local = bigtable->local();
