@@ -131,7 +131,7 @@ struct BulkLoadStats {
   int64_t rows_appended = 0;  // rows new to the table (the fast path)
   int64_t rows_merged = 0;    // rows that had data already, merged with it
   int64_t commits = 0;
-  int64_t runs_spilled = 0;   // sorted runs written to the temporary file
+  int64_t runs_spilled = 0;  // sorted runs written to the temporary file
   int64_t bytes_spilled = 0;
 };
 

@@ -20,8 +20,8 @@ struct Cell {
   std::vector<std::string> labels;  // set by label filters
 
   bool operator==(const Cell& o) const {
-    return family == o.family && qualifier == o.qualifier && timestamp == o.timestamp &&
-           value == o.value && labels == o.labels;
+    return family == o.family && qualifier == o.qualifier && timestamp == o.timestamp && value == o.value &&
+           labels == o.labels;
   }
 };
 

@@ -25,11 +25,11 @@ Result<Bigtable*> DeferredBigtable::Target() {
 }
 
 // Each operation: open (or fail as opening failed), then forward.
-#define LBT_FORWARD(call)                            \
-  do {                                               \
-    Result<Bigtable*> target = Target();             \
-    if (!target.ok()) return target.status();        \
-    return (*target)->call;                          \
+#define LBT_FORWARD(call)                     \
+  do {                                        \
+    Result<Bigtable*> target = Target();      \
+    if (!target.ok()) return target.status(); \
+    return (*target)->call;                   \
   } while (false)
 
 Result<std::unique_ptr<RowStream>> DeferredBigtable::ReadRows(std::string_view table, const ReadRequest& request) {
@@ -42,8 +42,7 @@ Status DeferredBigtable::MutateRow(std::string_view table, std::string_view row_
                                    const std::vector<Mutation>& mutations) {
   LBT_FORWARD(MutateRow(table, row_key, mutations));
 }
-Result<std::vector<Status>> DeferredBigtable::MutateRows(std::string_view table,
-                                                         const std::vector<RowMutation>& rows) {
+Result<std::vector<Status>> DeferredBigtable::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
   LBT_FORWARD(MutateRows(table, rows));
 }
 Result<bool> DeferredBigtable::CheckAndMutateRow(std::string_view table, std::string_view row_key,
@@ -100,8 +99,7 @@ bool DeferredBigtable::Exists() {
 int64_t DeferredBigtable::NowMicros() const {
   Bigtable* opened = opened_.load();
   if (opened != nullptr) return opened->NowMicros();
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 

@@ -32,8 +32,7 @@ Filter Filter::Interleave(std::vector<Filter> filters) {
   return f;
 }
 
-Filter Filter::Condition(Filter predicate, std::optional<Filter> true_filter,
-                         std::optional<Filter> false_filter) {
+Filter Filter::Condition(Filter predicate, std::optional<Filter> true_filter, std::optional<Filter> false_filter) {
   Filter f = Make(Kind::kCondition);
   f.children.push_back(std::move(predicate));
   if (true_filter) f.true_filter = std::make_shared<const Filter>(std::move(*true_filter));

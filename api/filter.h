@@ -25,35 +25,35 @@ struct Filter {
     kPassAll,
     kBlockAll,
     kSink,
-    kChain,               // children, in order
-    kInterleave,          // children, outputs merged in storage order
-    kCondition,           // children[0] predicate; true/false branches below
-    kRowKeyRegex,         // pattern
-    kRowSample,           // probability
-    kFamilyNameRegex,     // pattern
-    kQualifierRegex,      // pattern
-    kColumnRange,         // family, low, high (qualifiers)
-    kTimestampRange,      // start_micros, end_micros (0: unbounded)
-    kValueRegex,          // pattern
-    kValueRange,          // low, high
-    kCellsPerRowOffset,   // count
-    kCellsPerRowLimit,    // count
-    kCellsPerColumnLimit, // count
+    kChain,                // children, in order
+    kInterleave,           // children, outputs merged in storage order
+    kCondition,            // children[0] predicate; true/false branches below
+    kRowKeyRegex,          // pattern
+    kRowSample,            // probability
+    kFamilyNameRegex,      // pattern
+    kQualifierRegex,       // pattern
+    kColumnRange,          // family, low, high (qualifiers)
+    kTimestampRange,       // start_micros, end_micros (0: unbounded)
+    kValueRegex,           // pattern
+    kValueRange,           // low, high
+    kCellsPerRowOffset,    // count
+    kCellsPerRowLimit,     // count
+    kCellsPerColumnLimit,  // count
     kStripValue,
-    kApplyLabel,          // pattern holds the label
-    kValueBitmask,        // pattern holds the mask: (value & mask) == mask, equal lengths
+    kApplyLabel,    // pattern holds the label
+    kValueBitmask,  // pattern holds the mask: (value & mask) == mask, equal lengths
     // Beyond Bigtable's model, for the HBase filter language:
-    kUnion,               // children; a cell any child keeps, once (HBase OR)
-    kSkip,                // children[0]; drops a row if it drops any of its cells
-    kWhile,               // children[0]; ends the scan at the first such row
-    kCompare,             // target, op, comparator, pattern (HBase CompareFilter)
-    kQualifierRange,      // low, high over qualifiers of any family
-    kColumnValue,         // family, pattern (qualifier), op, comparator, flags
-    kTimestamps,          // timestamps (exact, in microseconds)
-    kPage,                // count: rows to return in the whole scan
-    kColumnCount,         // count: cells of the first N columns of a row
-    kColumnPage,          // count columns starting at offset
-    kDependentColumn,     // family, pattern (qualifier), exclude_column, and a value test if compare_values
+    kUnion,            // children; a cell any child keeps, once (HBase OR)
+    kSkip,             // children[0]; drops a row if it drops any of its cells
+    kWhile,            // children[0]; ends the scan at the first such row
+    kCompare,          // target, op, comparator, pattern (HBase CompareFilter)
+    kQualifierRange,   // low, high over qualifiers of any family
+    kColumnValue,      // family, pattern (qualifier), op, comparator, flags
+    kTimestamps,       // timestamps (exact, in microseconds)
+    kPage,             // count: rows to return in the whole scan
+    kColumnCount,      // count: cells of the first N columns of a row
+    kColumnPage,       // count columns starting at offset
+    kDependentColumn,  // family, pattern (qualifier), exclude_column, and a value test if compare_values
   };
 
   // What a kCompare filter looks at.
@@ -80,20 +80,19 @@ struct Filter {
   CompareOp op = CompareOp::kEqual;
   Comparator comparator = Comparator::kBinary;
   std::string comparand;
-  bool filter_if_missing = false;    // kColumnValue
-  bool latest_version_only = true;   // kColumnValue
-  bool exclude_column = false;       // kColumnValue: SingleColumnValueExcludeFilter
-  int64_t offset = 0;                // kColumnPage
-  bool compare_values = false;       // kDependentColumn: op, comparator, comparand test the column's values
-  std::vector<int64_t> timestamps;   // kTimestamps
+  bool filter_if_missing = false;   // kColumnValue
+  bool latest_version_only = true;  // kColumnValue
+  bool exclude_column = false;      // kColumnValue: SingleColumnValueExcludeFilter
+  int64_t offset = 0;               // kColumnPage
+  bool compare_values = false;      // kDependentColumn: op, comparator, comparand test the column's values
+  std::vector<int64_t> timestamps;  // kTimestamps
 
   static Filter PassAll();
   static Filter BlockAll();
   static Filter Sink();
   static Filter Chain(std::vector<Filter> filters);
   static Filter Interleave(std::vector<Filter> filters);
-  static Filter Condition(Filter predicate, std::optional<Filter> true_filter,
-                          std::optional<Filter> false_filter);
+  static Filter Condition(Filter predicate, std::optional<Filter> true_filter, std::optional<Filter> false_filter);
   static Filter RowKeyRegex(std::string regex);
   static Filter RowSample(double probability);
   static Filter FamilyNameRegex(std::string regex);

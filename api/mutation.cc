@@ -15,8 +15,7 @@ bool DecodeInt64(const std::string& bytes, int64_t* v) {
   return true;
 }
 
-Mutation Mutation::SetCell(std::string family, std::string qualifier, std::string value,
-                           int64_t timestamp) {
+Mutation Mutation::SetCell(std::string family, std::string qualifier, std::string value, int64_t timestamp) {
   Mutation m;
   m.kind = Kind::kSetCell;
   m.family = std::move(family);
@@ -26,8 +25,7 @@ Mutation Mutation::SetCell(std::string family, std::string qualifier, std::strin
   return m;
 }
 
-Mutation Mutation::AddToCell(std::string family, std::string qualifier, int64_t delta,
-                             int64_t timestamp) {
+Mutation Mutation::AddToCell(std::string family, std::string qualifier, int64_t delta, int64_t timestamp) {
   Mutation m;
   m.kind = Kind::kAddToCell;
   m.family = std::move(family);
@@ -37,8 +35,7 @@ Mutation Mutation::AddToCell(std::string family, std::string qualifier, int64_t 
   return m;
 }
 
-Mutation Mutation::DeleteFromColumn(std::string family, std::string qualifier,
-                                    TimestampRange range) {
+Mutation Mutation::DeleteFromColumn(std::string family, std::string qualifier, TimestampRange range) {
   Mutation m;
   m.kind = Kind::kDeleteFromColumn;
   m.family = std::move(family);
@@ -60,8 +57,7 @@ Mutation Mutation::DeleteFromRow() {
   return m;
 }
 
-ReadModifyWriteRule ReadModifyWriteRule::Append(std::string family, std::string qualifier,
-                                                std::string bytes) {
+ReadModifyWriteRule ReadModifyWriteRule::Append(std::string family, std::string qualifier, std::string bytes) {
   ReadModifyWriteRule r;
   r.kind = Kind::kAppend;
   r.family = std::move(family);
@@ -70,8 +66,7 @@ ReadModifyWriteRule ReadModifyWriteRule::Append(std::string family, std::string 
   return r;
 }
 
-ReadModifyWriteRule ReadModifyWriteRule::Increment(std::string family, std::string qualifier,
-                                                   int64_t delta) {
+ReadModifyWriteRule ReadModifyWriteRule::Increment(std::string family, std::string qualifier, int64_t delta) {
   ReadModifyWriteRule r;
   r.kind = Kind::kIncrement;
   r.family = std::move(family);

@@ -16,9 +16,7 @@ struct TimestampRange {
   int64_t start_micros = 0;
   int64_t end_micros = 0;
 
-  bool Contains(int64_t ts) const {
-    return ts >= start_micros && (end_micros == 0 || ts < end_micros);
-  }
+  bool Contains(int64_t ts) const { return ts >= start_micros && (end_micros == 0 || ts < end_micros); }
 };
 
 struct Mutation {
@@ -37,11 +35,9 @@ struct Mutation {
                           int64_t timestamp = kServerTime);
   // Merges `delta` into the cell at `timestamp` of an aggregate family
   // (sum, min or max as the family's type says), or creates that cell.
-  static Mutation AddToCell(std::string family, std::string qualifier, int64_t delta,
-                            int64_t timestamp = kServerTime);
+  static Mutation AddToCell(std::string family, std::string qualifier, int64_t delta, int64_t timestamp = kServerTime);
   // Deletes the column's cells within `range` (all of them by default).
-  static Mutation DeleteFromColumn(std::string family, std::string qualifier,
-                                   TimestampRange range = {});
+  static Mutation DeleteFromColumn(std::string family, std::string qualifier, TimestampRange range = {});
   static Mutation DeleteFromFamily(std::string family);
   static Mutation DeleteFromRow();
 };

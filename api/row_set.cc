@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-
 namespace lbt {
 
 std::string PrefixSuccessor(std::string_view prefix) {
@@ -49,16 +48,12 @@ bool InBounds(std::string_view v, const Bound& low, const Bound& high) {
     case Bound::Kind::kOpen:
       if (v <= low.value) return false;
       break;
-    case Bound::Kind::kUnbounded:
-      break;
+    case Bound::Kind::kUnbounded: break;
   }
   switch (high.kind) {
-    case Bound::Kind::kClosed:
-      return v <= high.value;
-    case Bound::Kind::kOpen:
-      return v < high.value;
-    case Bound::Kind::kUnbounded:
-      return true;
+    case Bound::Kind::kClosed: return v <= high.value;
+    case Bound::Kind::kOpen: return v < high.value;
+    case Bound::Kind::kUnbounded: return true;
   }
   return true;
 }
@@ -88,9 +83,9 @@ bool RowRange::IsInverted() const {
 Status RowSet::Validate() const {
   for (const RowRange& r : row_ranges) {
     if (r.IsInverted()) {
-      return Status::InvalidArgument(fmt::format(
-          "the row range from {:?} to {:?} is inverted: start_key must be less than end_key", r.start.value,
-          r.end.value));
+      return Status::InvalidArgument(
+          fmt::format("the row range from {:?} to {:?} is inverted: start_key must be less than end_key", r.start.value,
+                      r.end.value));
     }
   }
   return Status::OK();

@@ -38,12 +38,9 @@ GcRule GcRule::Union(std::vector<GcRule> rules) {
 
 bool GcRule::Collects(int64_t index, int64_t timestamp, int64_t now) const {
   switch (kind) {
-    case Kind::kNever:
-      return false;
-    case Kind::kMaxVersions:
-      return index >= max_versions;
-    case Kind::kMaxAge:
-      return now - timestamp > max_age_micros;
+    case Kind::kNever: return false;
+    case Kind::kMaxVersions: return index >= max_versions;
+    case Kind::kMaxAge: return now - timestamp > max_age_micros;
     case Kind::kIntersection:
       for (const GcRule& r : rules) {
         if (!r.Collects(index, timestamp, now)) return false;
@@ -60,11 +57,9 @@ bool GcRule::Collects(int64_t index, int64_t timestamp, int64_t now) const {
 
 bool GcRule::CanCollect() const {
   switch (kind) {
-    case Kind::kNever:
-      return false;
+    case Kind::kNever: return false;
     case Kind::kMaxVersions:
-    case Kind::kMaxAge:
-      return true;
+    case Kind::kMaxAge: return true;
     case Kind::kIntersection:
       for (const GcRule& r : rules) {
         if (!r.CanCollect()) return false;
@@ -81,17 +76,15 @@ bool GcRule::CanCollect() const {
 
 Status GcRule::Validate() const {
   switch (kind) {
-    case Kind::kNever:
-      return Status::OK();
+    case Kind::kNever: return Status::OK();
     case Kind::kMaxVersions:
       if (max_versions < 1) {
-        return Status::InvalidArgument(
-            fmt::format("maxversions must be at least 1, got {}", max_versions));
+        return Status::InvalidArgument(fmt::format("maxversions must be at least 1, got {}", max_versions));
       }
       if (max_versions > kMaxGcVersions) {
-        return Status::InvalidArgument(fmt::format(
-            "maxversions must be at most {} (Bigtable keeps the count in 32 bits), got {}", kMaxGcVersions,
-            max_versions));
+        return Status::InvalidArgument(
+            fmt::format("maxversions must be at most {} (Bigtable keeps the count in 32 bits), got {}", kMaxGcVersions,
+                        max_versions));
       }
       return Status::OK();
     case Kind::kMaxAge:
@@ -99,9 +92,9 @@ Status GcRule::Validate() const {
         return Status::InvalidArgument("maxage must be at least 1ms");
       }
       if (max_age_micros > kMaxGcAgeMicros) {
-        return Status::InvalidArgument(fmt::format(
-            "maxage must be at most {}d (10,000 years, the longest Duration Bigtable's API carries)",
-            kMaxGcAgeMicros / 86'400'000'000LL));
+        return Status::InvalidArgument(
+            fmt::format("maxage must be at most {}d (10,000 years, the longest Duration Bigtable's API carries)",
+                        kMaxGcAgeMicros / 86'400'000'000LL));
       }
       return Status::OK();
     case Kind::kIntersection:
@@ -116,8 +109,7 @@ Status GcRule::Validate() const {
 }
 
 bool GcRule::operator==(const GcRule& o) const {
-  return kind == o.kind && max_versions == o.max_versions &&
-         max_age_micros == o.max_age_micros && rules == o.rules;
+  return kind == o.kind && max_versions == o.max_versions && max_age_micros == o.max_age_micros && rules == o.rules;
 }
 
 std::string_view ValueTypeName(ValueType type) {
@@ -133,12 +125,11 @@ std::string_view ValueTypeName(ValueType type) {
 }
 
 Result<ValueType> ParseValueType(std::string_view name) {
-  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin,
-                      ValueType::kIntMax, ValueType::kString}) {
+  for (ValueType t :
+       {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString}) {
     if (name == ValueTypeName(t)) return t;
   }
-  return Status::InvalidArgument(fmt::format(
-      "unknown value type '{}'; expected intsum, intmin or intmax", name));
+  return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", name));
 }
 
 Status CheckValueTypeChange(std::string_view family, ValueType from, ValueType to) {
@@ -182,8 +173,8 @@ void TableSpec::AddFamily(FamilySpec family) {
 Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) const {
   const FamilySpec* spec = FindFamily(family);
   if (spec == nullptr) {
-    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}",
-                                        family, name, FamilyList()));
+    return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}", family,
+                                        name, FamilyList()));
   }
   return spec;
 }
@@ -199,24 +190,23 @@ std::string TableSpec::FamilyList() const {
 
 namespace {
 bool IsNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '_' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
 }
 }  // namespace
 
 Status ValidateTableName(std::string_view name) {
   if (name.empty()) return Status::InvalidArgument("a table name cannot be empty");
   if (name.size() > kMaxTableIdLength) {
-    return Status::InvalidArgument(fmt::format(
-        "table name is {} characters long; the limit is {}", name.size(), kMaxTableIdLength));
+    return Status::InvalidArgument(
+        fmt::format("table name is {} characters long; the limit is {}", name.size(), kMaxTableIdLength));
   }
   bool first_ok = name[0] == '_' || (IsNameChar(name[0]) && name[0] != '-' && name[0] != '.');
   for (char c : name) {
     if (!IsNameChar(c) || !first_ok) {
-      return Status::InvalidArgument(fmt::format(
-          "invalid table name '{}': expected letters, digits, '_', '-' and '.', "
-          "not starting with '-' or '.'",
-          name));
+      return Status::InvalidArgument(
+          fmt::format("invalid table name '{}': expected letters, digits, '_', '-' and '.', "
+                      "not starting with '-' or '.'",
+                      name));
     }
   }
   return Status::OK();
@@ -225,13 +215,13 @@ Status ValidateTableName(std::string_view name) {
 Status ValidateFamilyName(std::string_view name) {
   if (name.empty()) return Status::InvalidArgument("a column family name cannot be empty");
   if (name.size() > kMaxFamilyNameLength) {
-    return Status::InvalidArgument(fmt::format("column family name is {} characters long; the limit is {}",
-                                               name.size(), kMaxFamilyNameLength));
+    return Status::InvalidArgument(
+        fmt::format("column family name is {} characters long; the limit is {}", name.size(), kMaxFamilyNameLength));
   }
   for (char c : name) {
     if (!IsNameChar(c)) {
-      return Status::InvalidArgument(fmt::format(
-          "invalid column family name '{}': expected letters, digits, '_', '-' and '.'", name));
+      return Status::InvalidArgument(
+          fmt::format("invalid column family name '{}': expected letters, digits, '_', '-' and '.'", name));
     }
   }
   return Status::OK();

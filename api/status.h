@@ -30,13 +30,13 @@ class Status {
     kIOError,             // the operating system refused
     kCancelled,           // the caller asked to stop
     // From a remote Bigtable:
-    kAborted,             // the request conflicted with another; or some rows of a batch failed
-    kUnavailable,         // the service cannot be reached now; a retry may succeed
-    kDeadlineExceeded,    // the request ran out of time
-    kPermissionDenied,    // the credentials may not do this
-    kUnauthenticated,     // no valid credentials
-    kUnimplemented,       // the service does not offer this
-    kInternal,            // the service failed
+    kAborted,           // the request conflicted with another; or some rows of a batch failed
+    kUnavailable,       // the service cannot be reached now; a retry may succeed
+    kDeadlineExceeded,  // the request ran out of time
+    kPermissionDenied,  // the credentials may not do this
+    kUnauthenticated,   // no valid credentials
+    kUnimplemented,     // the service does not offer this
+    kInternal,          // the service failed
   };
 
   // Creates an OK status.
@@ -46,13 +46,9 @@ class Status {
   static Status NotFound(std::string msg) { return {Code::kNotFound, std::move(msg)}; }
   static Status AlreadyExists(std::string msg) { return {Code::kAlreadyExists, std::move(msg)}; }
   static Status InvalidArgument(std::string msg) { return {Code::kInvalidArgument, std::move(msg)}; }
-  static Status FailedPrecondition(std::string msg) {
-    return {Code::kFailedPrecondition, std::move(msg)};
-  }
+  static Status FailedPrecondition(std::string msg) { return {Code::kFailedPrecondition, std::move(msg)}; }
   static Status OutOfRange(std::string msg) { return {Code::kOutOfRange, std::move(msg)}; }
-  static Status ResourceExhausted(std::string msg) {
-    return {Code::kResourceExhausted, std::move(msg)};
-  }
+  static Status ResourceExhausted(std::string msg) { return {Code::kResourceExhausted, std::move(msg)}; }
   static Status Corruption(std::string msg) { return {Code::kCorruption, std::move(msg)}; }
   static Status IOError(std::string msg) { return {Code::kIOError, std::move(msg)}; }
   static Status Cancelled(std::string msg) { return {Code::kCancelled, std::move(msg)}; }
@@ -84,7 +80,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {  // NOLINT
     assert(!status_.ok() && "a Result built from a Status must carry an error");
   }
@@ -118,9 +114,9 @@ class Result {
 }  // namespace lbt
 
 // Returns early from the enclosing function when `expr` yields an error.
-#define LBT_RETURN_IF_ERROR(expr)           \
-  do {                                      \
-    ::lbt::Status lbt_status_ = (expr);     \
+#define LBT_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::lbt::Status lbt_status_ = (expr);        \
     if (!lbt_status_.ok()) return lbt_status_; \
   } while (0)
 
@@ -128,8 +124,7 @@ class Result {
 #define LBT_CONCAT_(a, b) LBT_CONCAT_INNER_(a, b)
 
 // Declares `lhs` from a Result-producing `rexpr`, or returns its error.
-#define LBT_ASSIGN_OR_RETURN(lhs, rexpr) \
-  LBT_ASSIGN_OR_RETURN_IMPL_(LBT_CONCAT_(lbt_result_, __LINE__), lhs, rexpr)
+#define LBT_ASSIGN_OR_RETURN(lhs, rexpr) LBT_ASSIGN_OR_RETURN_IMPL_(LBT_CONCAT_(lbt_result_, __LINE__), lhs, rexpr)
 #define LBT_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, rexpr) \
   auto tmp = (rexpr);                               \
   if (!tmp.ok()) return tmp.status();               \

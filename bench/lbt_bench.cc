@@ -189,7 +189,8 @@ int RawLookups(const std::string& dir, const std::string& csv, int64_t n) {
   std::vector<std::vector<std::string>> batches;
   for (int64_t drawn = 0; drawn < n; drawn += 1000) {
     batches.emplace_back();
-    for (int64_t k = 0; k < 1000 && drawn + k < n; ++k) batches.back().push_back(lbt::RowPrefix(1, keys[rng() % keys.size()]));
+    for (int64_t k = 0; k < 1000 && drawn + k < n; ++k)
+      batches.back().push_back(lbt::RowPrefix(1, keys[rng() % keys.size()]));
     std::sort(batches.back().begin(), batches.back().end());
   }
   int64_t cells = 0;
@@ -354,7 +355,8 @@ int Sql(const std::string& dir, const std::string& table) {
   auto db = OpenOrDie(dir);
   int64_t cells = 0, rows = 0, prefix_rows = 0;
   double scan = TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows);
-  for (int i = 1; i < kSqlRuns; ++i) scan = std::min(scan, TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows));
+  for (int i = 1; i < kSqlRuns; ++i)
+    scan = std::min(scan, TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows));
   lbt::Database& bigtable = *db;
   lbt::sql::QueryStats count_stats, sum_stats, prefix_stats;
   const double count = TimeQuery(&bigtable, "SELECT COUNT(*) FROM " + table, &count_stats);

@@ -76,13 +76,11 @@ Status ParseCells(std::string_view payload, std::vector<InputCell>* cells) {
 }
 
 // What refuses one row and lets the others be written.
-bool IsRowError(const Status& s) {
-  return s.IsInvalidArgument() || s.IsNotFound() || s.IsOutOfRange();
-}
+bool IsRowError(const Status& s) { return s.IsInvalidArgument() || s.IsNotFound() || s.IsOutOfRange(); }
 
 Status RowTooLarge(uint64_t bytes) {
-  return Status::OutOfRange(fmt::format("row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row",
-                                        bytes, kMaxRowBytes));
+  return Status::OutOfRange(
+      fmt::format("row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row", bytes, kMaxRowBytes));
 }
 
 // Writes the rows of one transaction, one row key at a time, in key order.
@@ -208,8 +206,8 @@ class RowGroupWriter {
     if (!ConsumeEscaped(&rest, &row_key)) return Status::Corruption("a bulk load record is malformed");
     std::vector<Mutation> mutations;
     for (const InputCell& c : cells_in_) {
-      mutations.push_back(Mutation::SetCell(names_[c.family], std::string(c.qualifier), std::string(c.value),
-                                            c.timestamp));
+      mutations.push_back(
+          Mutation::SetCell(names_[c.family], std::string(c.qualifier), std::string(c.value), c.timestamp));
     }
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec_, row_key, mutations));
     LBT_ASSIGN_OR_RETURN(auto nested, Txn::BeginNested(txn_));
@@ -328,9 +326,9 @@ Status BulkLoader::FillBatch(SortedStream* stream, bool* more, Batch* batch) {
     std::string_view key = stream->key();
     const bool new_key = batch->keys.empty() || key != batch->keys.back();
     // A transaction ends only between row keys: a row is never split.
-    const bool full = batch->bytes >= options_.bytes_per_commit ||
-                      (options_.rows_per_commit > 0 &&
-                       static_cast<int64_t>(batch->keys.size()) >= options_.rows_per_commit);
+    const bool full =
+        batch->bytes >= options_.bytes_per_commit ||
+        (options_.rows_per_commit > 0 && static_cast<int64_t>(batch->keys.size()) >= options_.rows_per_commit);
     if (new_key && full) break;
     if (new_key) batch->groups.push_back(batch->keys.size());
     const bool keep = stream->stable();

@@ -97,7 +97,7 @@ class BulkLoader final : public BulkLoad {
   Status WriteBatch(Txn* txn, const Batch& batch, Attempt* attempt);
 
   Database* db_;
-  TableSpec spec_;  // as of NewBulkLoader: what Add checks rows against
+  TableSpec spec_;                     // as of NewBulkLoader: what Add checks rows against
   std::vector<std::string> families_;  // spec_'s family names, by index
   BulkLoadOptions options_;
   int64_t now_;

@@ -24,12 +24,9 @@ using nlohmann::json;
 
 json GcRuleToJson(const GcRule& rule) {
   switch (rule.kind) {
-    case GcRule::Kind::kNever:
-      return json{{"never", true}};
-    case GcRule::Kind::kMaxVersions:
-      return json{{"max_versions", rule.max_versions}};
-    case GcRule::Kind::kMaxAge:
-      return json{{"max_age_micros", rule.max_age_micros}};
+    case GcRule::Kind::kNever: return json{{"never", true}};
+    case GcRule::Kind::kMaxVersions: return json{{"max_versions", rule.max_versions}};
+    case GcRule::Kind::kMaxAge: return json{{"max_age_micros", rule.max_age_micros}};
     case GcRule::Kind::kIntersection:
     case GcRule::Kind::kUnion: {
       json list = json::array();
@@ -55,8 +52,7 @@ bool GcRuleFromJson(const json& j, GcRule* out) {
       if (!GcRuleFromJson(sub, &r)) return false;
       rules.push_back(std::move(r));
     }
-    *out = j.contains("union") ? GcRule::Union(std::move(rules))
-                               : GcRule::Intersection(std::move(rules));
+    *out = j.contains("union") ? GcRule::Union(std::move(rules)) : GcRule::Intersection(std::move(rules));
   } else {
     return false;
   }
@@ -81,11 +77,9 @@ std::string EncodeTableSpec(const TableSpec& spec) {
 
 Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec) {
   json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  auto corrupt = [&] {
-    return Status::Corruption(fmt::format("the catalog entry of table '{}' is malformed", name));
-  };
-  if (!j.is_object() || !j.contains("id") || !j["id"].is_number_unsigned() ||
-      !j.contains("families") || !j["families"].is_array()) {
+  auto corrupt = [&] { return Status::Corruption(fmt::format("the catalog entry of table '{}' is malformed", name)); };
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_number_unsigned() || !j.contains("families") ||
+      !j["families"].is_array()) {
     return corrupt();
   }
   spec->name = std::string(name);
@@ -95,8 +89,8 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;
-    if (!f.is_object() || !f.contains("name") || !f["name"].is_string() ||
-        !f.contains("gc_rule") || !GcRuleFromJson(f["gc_rule"], &fs.gc_rule)) {
+    if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("gc_rule") ||
+        !GcRuleFromJson(f["gc_rule"], &fs.gc_rule)) {
       return corrupt();
     }
     fs.name = f["name"].get<std::string>();
@@ -128,9 +122,7 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
 
 namespace {
 
-std::string TableKey(std::string_view name) {
-  return std::string(kTableKeyPrefix) + std::string(name);
-}
+std::string TableKey(std::string_view name) { return std::string(kTableKeyPrefix) + std::string(name); }
 
 }  // namespace
 

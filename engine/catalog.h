@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/lmdb_env.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "engine/lmdb_env.h"
 
 namespace lbt {
 

@@ -9,24 +9,24 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <algorithm>
-#include <tuple>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
+#include "api/limits.h"
 #include "engine/bulk_loader.h"
 #include "engine/key_codec.h"
-#include "api/limits.h"
 #include "engine/lmdb_env.h"
 #include "engine/row_cursor.h"
 #include "engine/row_reader.h"
 #include "engine/row_writer.h"
+#include "engine/stores.h"
 #include "engine/upgrade.h"
 #include "filter/row_filter.h"
-#include "engine/stores.h"
 
 namespace lbt {
 
@@ -39,14 +39,12 @@ namespace {
 constexpr size_t kDropChunkKeys = 20000;
 
 // Deletes up to `limit` keys that start with `prefix`; returns how many.
-Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::string& prefix,
-                            size_t limit) {
+Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::string& prefix, size_t limit) {
   std::vector<std::string> doomed;
   {
     LBT_ASSIGN_OR_RETURN(auto it, store.NewIterator(txn));
     it->Seek(prefix);
-    for (; it->Valid() && it->key().starts_with(prefix) && doomed.size() < limit;
-         it->Next()) {
+    for (; it->Valid() && it->key().starts_with(prefix) && doomed.size() < limit; it->Next()) {
       doomed.emplace_back(it->key());
     }
     LBT_RETURN_IF_ERROR(it->status());
@@ -60,10 +58,8 @@ Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::stri
 bool CanHideNewest(const GcRule& rule) {
   switch (rule.kind) {
     case GcRule::Kind::kNever:
-    case GcRule::Kind::kMaxVersions:
-      return false;
-    case GcRule::Kind::kMaxAge:
-      return true;
+    case GcRule::Kind::kMaxVersions: return false;
+    case GcRule::Kind::kMaxAge: return true;
     case GcRule::Kind::kIntersection:
       for (const GcRule& r : rule.rules) {
         if (!CanHideNewest(r)) return false;
@@ -98,8 +94,8 @@ Status RequireEnabledSpec(const TableSpec& spec) {
 
 Status RequireUnprotected(const TableSpec& spec, std::string_view what) {
   if (!spec.deletion_protection) return Status::OK();
-  return Status::FailedPrecondition(fmt::format(
-      "table '{}' has deletion protection on; turn it off before deleting {}", spec.name, what));
+  return Status::FailedPrecondition(
+      fmt::format("table '{}' has deletion protection on; turn it off before deleting {}", spec.name, what));
 }
 
 }  // namespace
@@ -157,8 +153,7 @@ Database::~Database() {
 
 bool Database::read_only() const { return options_.read_only; }
 
-Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
-                                                 const DatabaseOptions& options) {
+Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const DatabaseOptions& options) {
   std::error_code ec;
   const fs::path path(dir);
   const bool may_create = options.create_if_missing && !options.read_only;
@@ -174,8 +169,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
   if (!fs::exists(path / "data.mdb", ec)) {
     if (!may_create) return Status::NotFound(fmt::format("there is no lbt database at '{}'", dir));
     if (!fs::is_empty(path, ec)) {
-      return Status::FailedPrecondition(fmt::format(
-          "'{}' is not an lbt database: it holds other files and no data.mdb", dir));
+      return Status::FailedPrecondition(
+          fmt::format("'{}' is not an lbt database: it holds other files and no data.mdb", dir));
     }
   }
 
@@ -195,9 +190,10 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir,
     db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
   }
   if (db->env_->without_lock() && options.note) {
-    options.note(fmt::format("'{}' is not writable, so it is read without its lock file: a process writing to it "
-                             "meanwhile is not coordinated with, and reads may then fail",
-                             dir));
+    options.note(
+        fmt::format("'{}' is not writable, so it is read without its lock file: a process writing to it "
+                    "meanwhile is not coordinated with, and reads may then fail",
+                    dir));
   }
   return db;
 }
@@ -214,10 +210,10 @@ Result<int> StoredFormatVersion(Txn* txn, const Stores& stores, const std::strin
     return Status::Corruption(fmt::format("'{}' has no valid lbt format version", dir));
   }
   if (version > kFormatVersion) {
-    return Status::FailedPrecondition(fmt::format(
-        "the database in '{}' has format version {}, newer than this lbt supports ({}); "
-        "open it with a newer lbt",
-        dir, version, kFormatVersion));
+    return Status::FailedPrecondition(
+        fmt::format("the database in '{}' has format version {}, newer than this lbt supports ({}); "
+                    "open it with a newer lbt",
+                    dir, version, kFormatVersion));
   }
   return version;
 }
@@ -252,8 +248,7 @@ Status Database::Initialize() {
     MDB_stat stat;
     if (mdb_dbi_open(txn->raw(), nullptr, 0, &main_db) == MDB_SUCCESS &&
         mdb_stat(txn->raw(), main_db, &stat) == MDB_SUCCESS && stat.ms_entries > 0) {
-      return Status::FailedPrecondition(
-          fmt::format("'{}' holds an LMDB database that lbt did not create", dir_));
+      return Status::FailedPrecondition(fmt::format("'{}' holds an LMDB database that lbt did not create", dir_));
     }
   }
   if (options_.read_only) {
@@ -302,10 +297,10 @@ Status Database::CheckFilesPresent() const {
   }
   // Writes would still succeed, into a file that no longer has a name and
   // vanishes when the last process closes it.
-  return Status::FailedPrecondition(fmt::format(
-      "the database's files in {} were deleted while it was open; writes are refused so that none is "
-      "acknowledged and then lost (restart lbt to create a new database there)",
-      dir_));
+  return Status::FailedPrecondition(
+      fmt::format("the database's files in {} were deleted while it was open; writes are refused so that none is "
+                  "acknowledged and then lost (restart lbt to create a new database there)",
+                  dir_));
 }
 
 Status Database::ExplainWriteFailure(const Status& s) const {
@@ -398,8 +393,7 @@ void Database::CommitGroup(const std::vector<PendingWrite*>& group) {
   }
 }
 
-Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::string_view table,
-                                                           bool require_enabled) {
+Result<std::shared_ptr<const TableSpec>> Database::ReadSpec(Txn* txn, std::string_view table, bool require_enabled) {
   std::lock_guard<std::mutex> lock(read_mu_);
   LBT_RETURN_IF_ERROR(read_catalog_->Refresh(txn));
   std::shared_ptr<const TableSpec> spec = read_catalog_->Share(table);
@@ -476,8 +470,7 @@ Result<CompactStats> Database::Compact() {
   if (options_.read_only) return Status::FailedPrecondition("the database is open read-only");
   std::lock_guard<std::mutex> no_gc_pass(gc_mu_);  // a background pass would use the stores Compact replaces
   if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    return Status::FailedPrecondition(
-        "another process has the database open; close it before compacting");
+    return Status::FailedPrecondition("another process has the database open; close it before compacting");
   }
   CompactStats stats;
   const fs::path data = fs::path(dir_) / "data.mdb";
@@ -515,11 +508,11 @@ Status Database::Flush() {
 }
 
 int64_t Database::NowMicros() const {
-  int64_t now = options_.clock
-                    ? options_.clock()
-                    : std::chrono::duration_cast<std::chrono::microseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+  int64_t now =
+      options_.clock
+          ? options_.clock()
+          : std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
   return now - now % kTimestampGranularityMicros;
 }
 
@@ -693,8 +686,7 @@ Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
 
 // ---- writes ----
 
-Status Database::MutateRow(std::string_view table, std::string_view row_key,
-                           const std::vector<Mutation>& mutations) {
+Status Database::MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) {
   return UpdateGrouped([&](Txn* txn, bool*) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
@@ -778,9 +770,9 @@ namespace {
 Status ApplyRule(const ReadModifyWriteRule& rule, std::string* value) {
   if (rule.kind == ReadModifyWriteRule::Kind::kAppend) {
     if (value->size() + rule.append_value.size() > kMaxValueBytes) {
-      return Status::OutOfRange(fmt::format(
-          "appending to {}:{} would make its value {} bytes; Bigtable's limit is {} bytes (100 MiB)", rule.family,
-          rule.qualifier, value->size() + rule.append_value.size(), kMaxValueBytes));
+      return Status::OutOfRange(
+          fmt::format("appending to {}:{} would make its value {} bytes; Bigtable's limit is {} bytes (100 MiB)",
+                      rule.family, rule.qualifier, value->size() + rule.append_value.size(), kMaxValueBytes));
     }
     // Doubling growth keeps many appends to one value linear.
     if (value->capacity() < value->size() + rule.append_value.size()) {
@@ -817,8 +809,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
       LBT_ASSIGN_OR_RETURN(const FamilySpec* family, spec->RequireFamily(rule.family));
       if (IsAggregate(family->value_type)) {
         return Status::InvalidArgument(fmt::format(
-            "column family '{}' is an aggregate; append and increment need a family of plain bytes",
-            rule.family));
+            "column family '{}' is an aggregate; append and increment need a family of plain bytes", rule.family));
       }
       auto [it, added] = column_index.try_emplace({rule.family, rule.qualifier}, result.cells.size());
       if (added) {
@@ -871,7 +862,8 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
     const int64_t now = NowMicros();
     ReadOptions check;
     check.filter = predicate;
-    LBT_ASSIGN_OR_RETURN(std::optional<Row> row, ReadRowIn(txn, *stores_, stores_->catalog.Share(table), row_key, check, now));
+    LBT_ASSIGN_OR_RETURN(std::optional<Row> row,
+                         ReadRowIn(txn, *stores_, stores_->catalog.Share(table), row_key, check, now));
     matched = row.has_value();
     RowWriter writer(txn, stores_.get(), spec, now);
     return writer.Apply(row_key, matched ? true_mutations : false_mutations);
@@ -894,8 +886,7 @@ Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
   return SettleFreedPages();
 }
 
-Result<GcStats> Database::CollectGarbage(std::string_view table,
-                                         const std::function<Status(int64_t cells)>& progress) {
+Result<GcStats> Database::CollectGarbage(std::string_view table, const std::function<Status(int64_t cells)>& progress) {
   GcStats stats;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     stats = GcStats{};
@@ -908,8 +899,7 @@ Result<GcStats> Database::CollectGarbage(std::string_view table,
 
 // ---- reads ----
 
-Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table,
-                                                       const ReadOptions& options) {
+Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table, const ReadOptions& options) {
   LBT_RETURN_IF_ERROR(options.rows.Validate());
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
@@ -1035,8 +1025,8 @@ Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view ta
     for (const ColumnSelector& c : options.columns) LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
     ReadOptions read = options;
     read.rows = RowSet{};
-    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), std::move(read),
-                                                      NowMicros()));
+    LBT_ASSIGN_OR_RETURN(auto cursor,
+                         RowCursor::Open(txn.get(), *stores_, std::move(spec), std::move(read), NowMicros()));
     for (size_t k = 0; k < order.size(); ++k) {
       const size_t i = order[k];
       if (k > 0 && keys[i] == keys[order[k - 1]]) {

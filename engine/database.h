@@ -22,23 +22,23 @@
 #define LBT_ENGINE_DATABASE_H_
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <thread>
 #include <memory>
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "api/bigtable.h"
 #include "api/cell.h"
 #include "api/mutation.h"
-#include "engine/read_options.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "engine/read_options.h"
 
 namespace lbt {
 
@@ -97,8 +97,7 @@ class Database final : public Bigtable, public LocalMaintenance {
  public:
   // Opens the database in `dir`. Refuses a directory that holds something
   // else than an lbt database, and a database of a newer format version.
-  static Result<std::unique_ptr<Database>> Open(const std::string& dir,
-                                                const DatabaseOptions& options = {});
+  static Result<std::unique_ptr<Database>> Open(const std::string& dir, const DatabaseOptions& options = {});
   ~Database() override;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -161,8 +160,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // ---- writes ----
 
   // Applies `mutations` to one row, in order, atomically.
-  Status MutateRow(std::string_view table, std::string_view row_key,
-                   const std::vector<Mutation>& mutations) override;
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override;
   // Applies each row's mutations atomically but independently of the
   // others, as Bigtable's MutateRows does: a row that fails leaves the rest
   // applied. Returns one status per row, in order. The call's own error
@@ -178,8 +176,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // row has any cell) applies `true_mutations`, else `false_mutations`, in
   // the same transaction. Returns whether the predicate matched.
   Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate,
-                                 const std::vector<Mutation>& true_mutations,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
                                  const std::vector<Mutation>& false_mutations) override;
   // Deletes every row whose key starts with `prefix` ("" = every row).
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
@@ -206,8 +203,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // filter compiled already.
   Result<std::unique_ptr<RowReader>> NewReader(std::string_view table, const ReadOptions& options);
   // Reads one row; an absent (or fully filtered) row is an empty optional.
-  Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
-                                     const ReadOptions& options = {});
+  Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key, const ReadOptions& options = {});
   // Reads many rows by key: one snapshot, one cursor, the keys visited in
   // sorted order (each seek starts from where the last one ended). Returns
   // one entry per key, in the order of `keys` (a key may repeat): the row,

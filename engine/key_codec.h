@@ -35,7 +35,6 @@
 
 namespace lbt {
 
-
 // Appends escape(s) to *out.
 void AppendEscaped(std::string* out, std::string_view s);
 

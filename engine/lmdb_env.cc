@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+#include <algorithm>
 #include <cassert>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace lbt {
 
@@ -19,34 +19,27 @@ Status LmdbStatus(int rc, std::string_view what) {
   if (rc == MDB_SUCCESS) return Status::OK();
   switch (rc) {
     case MDB_MAP_FULL:
-    case MDB_TXN_FULL:
-      return Status::ResourceExhausted(fmt::format("{}: the database map is full", what));
-    case ENOSPC:
-      return Status::ResourceExhausted(fmt::format("{}: no space left on the device", what));
-    case EDQUOT:
-      return Status::ResourceExhausted(fmt::format("{}: disk quota exceeded", what));
-    case EFBIG:
-      return Status::ResourceExhausted(fmt::format("{}: file size limit exceeded", what));
+    case MDB_TXN_FULL: return Status::ResourceExhausted(fmt::format("{}: the database map is full", what));
+    case ENOSPC: return Status::ResourceExhausted(fmt::format("{}: no space left on the device", what));
+    case EDQUOT: return Status::ResourceExhausted(fmt::format("{}: disk quota exceeded", what));
+    case EFBIG: return Status::ResourceExhausted(fmt::format("{}: file size limit exceeded", what));
     case EIO:
       // LMDB reports a short write (a full disk, a file size limit) as EIO.
-      return Status::IOError(fmt::format(
-          "{}: input/output error (is the disk full, or a file size limit reached?); the write was "
-          "rolled back",
-          what));
+      return Status::IOError(
+          fmt::format("{}: input/output error (is the disk full, or a file size limit reached?); the write was "
+                      "rolled back",
+                      what));
     case EACCES:
       return Status::IOError(fmt::format(
           "{}: permission denied; lbt needs to read data.mdb there, and to write data.mdb and lock.mdb to change it "
           "(--read-only reads a database it cannot write)",
           what));
-    case EROFS:
-      return Status::IOError(fmt::format("{}: the file system is read-only", what));
+    case EROFS: return Status::IOError(fmt::format("{}: the file system is read-only", what));
     case MDB_CORRUPTED:
     case MDB_PAGE_NOTFOUND:
     case MDB_INVALID:
-    case MDB_VERSION_MISMATCH:
-      return Status::Corruption(fmt::format("{}: {}", what, mdb_strerror(rc)));
-    default:
-      return Status::IOError(fmt::format("{}: {}", what, mdb_strerror(rc)));
+    case MDB_VERSION_MISMATCH: return Status::Corruption(fmt::format("{}: {}", what, mdb_strerror(rc)));
+    default: return Status::IOError(fmt::format("{}: {}", what, mdb_strerror(rc)));
   }
 }
 
@@ -123,8 +116,8 @@ Status LmdbEnv::Remap(const std::function<int()>& set_map_size, std::string_view
     ~Done() { growing->store(false); }
   } done{&growing_};
   if (active_reads_.load() != 0) {
-    return Status::ResourceExhausted(fmt::format(
-        "{}: the database map cannot change size while reads are running; try again", what));
+    return Status::ResourceExhausted(
+        fmt::format("{}: the database map cannot change size while reads are running; try again", what));
   }
   return LmdbStatus(set_map_size(), what);
 }

@@ -12,8 +12,8 @@
 
 #include <lmdb.h>
 
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -191,9 +191,7 @@ class Cursor {
   std::string_view value_;
 };
 
-inline MDB_val ToVal(std::string_view s) {
-  return MDB_val{s.size(), const_cast<char*>(s.data())};
-}
+inline MDB_val ToVal(std::string_view s) { return MDB_val{s.size(), const_cast<char*>(s.data())}; }
 inline std::string_view FromVal(const MDB_val& v) {
   return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
 }

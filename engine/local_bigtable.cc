@@ -9,7 +9,6 @@ namespace lbt {
 LocalBigtable::LocalBigtable(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)), options_(std::move(options)) {}
 
-
 LocalBigtable::~LocalBigtable() {
   if (owned_ != nullptr) owned_->Flush();  // with sync off, the one flush at the end
 }
@@ -99,7 +98,7 @@ Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view tab
 // ---- admin ----
 
 Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                                 const std::vector<std::string>& splits, bool deletion_protection) {
+                                  const std::vector<std::string>& splits, bool deletion_protection) {
   LBT_ASSIGN_OR_RETURN(Database * db, Open(true));
   return db->CreateTable(table, families, splits, deletion_protection);
 }

@@ -67,8 +67,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
   bool read_only() const override { return options_.read_only; }
   const std::string& dir() const override { return dir_; }
-  Result<GcStats> CollectGarbage(std::string_view table,
-                                 const std::function<Status(int64_t cells)>& progress) override;
+  Result<GcStats> CollectGarbage(std::string_view table, const std::function<Status(int64_t cells)>& progress) override;
   Result<CompactStats> Compact() override;
   Status SetTableEnabled(std::string_view table, bool enabled) override;
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;

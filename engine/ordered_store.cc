@@ -90,10 +90,8 @@ Result<bool> OrderedStore::Get(Txn* txn, std::string_view key, std::string_view*
     if (rest.size() <= kMaxChunkBytes) {
       return txn->Get(overflow_, NodeEntryKey(node, rest, kLeafMarker), value);
     }
-    LBT_ASSIGN_OR_RETURN(found, txn->Get(overflow_,
-                                         NodeEntryKey(node, rest.substr(0, kMaxChunkBytes),
-                                                      kInternalMarker),
-                                         &pointer));
+    LBT_ASSIGN_OR_RETURN(
+        found, txn->Get(overflow_, NodeEntryKey(node, rest.substr(0, kMaxChunkBytes), kInternalMarker), &pointer));
     rest.remove_prefix(kMaxChunkBytes);
   }
   return false;
@@ -154,8 +152,7 @@ Result<bool> OrderedStore::Delete(Txn* txn, std::string_view key) const {
     pointer_key = NodeEntryKey(node, rest.substr(0, kMaxChunkBytes), kInternalMarker);
     rest.remove_prefix(kMaxChunkBytes);
   }
-  LBT_ASSIGN_OR_RETURN(bool deleted,
-                       txn->Del(overflow_, NodeEntryKey(path.back().node, rest, kLeafMarker)));
+  LBT_ASSIGN_OR_RETURN(bool deleted, txn->Del(overflow_, NodeEntryKey(path.back().node, rest, kLeafMarker)));
   if (!deleted) return false;
   // Remove groups left empty, from the deepest up, so iteration never meets one.
   for (auto it = path.rbegin(); it != path.rend(); ++it) {

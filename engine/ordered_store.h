@@ -28,8 +28,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/lmdb_env.h"
 #include "api/status.h"
+#include "engine/lmdb_env.h"
 
 namespace lbt {
 

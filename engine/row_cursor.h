@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "api/cell.h"
+#include "api/schema.h"
+#include "api/status.h"
 #include "engine/lmdb_env.h"
 #include "engine/ordered_store.h"
 #include "engine/read_options.h"
 #include "engine/stores.h"
-#include "api/schema.h"
-#include "api/status.h"
 
 namespace lbt {
 
@@ -34,9 +34,8 @@ class RowCursor {
  public:
   // Reads stores.cells, hiding the cells GC makes eligible unless
   // stores.lazy_gc. REQUIRES: `txn` and `stores` outlive the cursor.
-  static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const Stores& stores,
-                                                 std::shared_ptr<const TableSpec> table, ReadOptions options,
-                                                 int64_t now_micros);
+  static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const Stores& stores, std::shared_ptr<const TableSpec> table,
+                                                 ReadOptions options, int64_t now_micros);
 
   // Reads the next row that has cells after filtering. Returns false at
   // the end, or, when pauses are on, after skipping that many rows in a
@@ -106,8 +105,8 @@ class RowCursor {
   ReadStats stats_;
   std::string skipped_tail_key_;
   std::string lookup_prefix_, last_lookup_prefix_;  // ReadRowAt's
-  std::string row_prefix_;  // AssembleRow's, kept to reuse its memory
-  std::string table_prefix_;  // TablePrefix(table_->id)
+  std::string row_prefix_;                          // AssembleRow's, kept to reuse its memory
+  std::string table_prefix_;                        // TablePrefix(table_->id)
   // The family of the last column AssembleRow decoded: its id and its
   // spec (nullptr: not in the table, or none decoded yet).
   FamilyId family_id_ = 0;

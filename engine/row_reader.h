@@ -15,8 +15,8 @@
 #include <memory>
 
 #include "api/cell.h"
-#include "engine/read_options.h"
 #include "api/status.h"
+#include "engine/read_options.h"
 
 namespace lbt {
 

@@ -3,12 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <utility>
 #include <set>
 #include <utility>
 
-#include "engine/key_codec.h"
 #include "api/limits.h"
+#include "engine/key_codec.h"
 
 namespace lbt {
 
@@ -19,17 +18,16 @@ int64_t Resolve(int64_t ts, int64_t now) { return ts == kServerTime ? now : ts; 
 Status ValidateRowKey(std::string_view row_key) {
   if (row_key.empty()) return Status::InvalidArgument("a row key cannot be empty");
   if (row_key.size() > kMaxRowKeyBytes) {
-    return Status::OutOfRange(fmt::format("row key is {} bytes; Bigtable's limit is {} bytes (4 KiB)",
-                                          row_key.size(), kMaxRowKeyBytes));
+    return Status::OutOfRange(
+        fmt::format("row key is {} bytes; Bigtable's limit is {} bytes (4 KiB)", row_key.size(), kMaxRowKeyBytes));
   }
   return Status::OK();
 }
 
 Status ValidateQualifier(std::string_view qualifier) {
   if (qualifier.size() > kMaxQualifierBytes) {
-    return Status::OutOfRange(
-        fmt::format("column qualifier is {} bytes; Bigtable's limit is {} bytes (16 KiB)",
-                    qualifier.size(), kMaxQualifierBytes));
+    return Status::OutOfRange(fmt::format("column qualifier is {} bytes; Bigtable's limit is {} bytes (16 KiB)",
+                                          qualifier.size(), kMaxQualifierBytes));
   }
   return Status::OK();
 }
@@ -37,16 +35,12 @@ Status ValidateQualifier(std::string_view qualifier) {
 // Merges an aggregate input into the stored state as the family's type says.
 int64_t Merge(ValueType type, int64_t state, int64_t input) {
   switch (type) {
-    case ValueType::kIntSum:
-      return static_cast<int64_t>(static_cast<uint64_t>(state) + static_cast<uint64_t>(input));
-    case ValueType::kIntMin:
-      return std::min(state, input);
-    case ValueType::kIntMax:
-      return std::max(state, input);
+    case ValueType::kIntSum: return static_cast<int64_t>(static_cast<uint64_t>(state) + static_cast<uint64_t>(input));
+    case ValueType::kIntMin: return std::min(state, input);
+    case ValueType::kIntMax: return std::max(state, input);
     case ValueType::kBytes:
     case ValueType::kString:
-    case ValueType::kStringUtf8Raw:
-      break;
+    case ValueType::kStringUtf8Raw: break;
   }
   return input;
 }
@@ -59,16 +53,15 @@ Status ValidateTimestamp(int64_t ts) {
     return Status::InvalidArgument(fmt::format("timestamp {} is negative; expected microseconds since the epoch", ts));
   }
   if (ts % kTimestampGranularityMicros != 0) {
-    return Status::InvalidArgument(fmt::format(
-        "timestamp {} is not a multiple of 1000: Bigtable timestamps are microseconds "
-        "with millisecond granularity",
-        ts));
+    return Status::InvalidArgument(
+        fmt::format("timestamp {} is not a multiple of 1000: Bigtable timestamps are microseconds "
+                    "with millisecond granularity",
+                    ts));
   }
   return Status::OK();
 }
 
-Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
-                            const std::vector<Mutation>& mutations) {
+Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, const std::vector<Mutation>& mutations) {
   LBT_RETURN_IF_ERROR(ValidateRowKey(row_key));
   for (const Mutation& m : mutations) {
     if (m.kind == Mutation::Kind::kDeleteFromRow) continue;
@@ -78,47 +71,44 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
         LBT_RETURN_IF_ERROR(ValidateTimestamp(m.timestamp));
         if (m.value.size() > kMaxValueBytes) {
-          return Status::OutOfRange(fmt::format("value is {} bytes; Bigtable's limit is {} bytes (100 MiB)",
-                                                m.value.size(), kMaxValueBytes));
+          return Status::OutOfRange(
+              fmt::format("value is {} bytes; Bigtable's limit is {} bytes (100 MiB)", m.value.size(), kMaxValueBytes));
         }
         if (IsAggregate(family->value_type) && m.value.size() != 8) {
-          return Status::InvalidArgument(fmt::format(
-              "column family '{}' is an {} aggregate: a value set there must be an 8-byte "
-              "big-endian integer, got {} bytes",
-              family->name, ValueTypeName(family->value_type), m.value.size()));
+          return Status::InvalidArgument(
+              fmt::format("column family '{}' is an {} aggregate: a value set there must be an 8-byte "
+                          "big-endian integer, got {} bytes",
+                          family->name, ValueTypeName(family->value_type), m.value.size()));
         }
         break;
       case Mutation::Kind::kAddToCell:
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
         LBT_RETURN_IF_ERROR(ValidateTimestamp(m.timestamp));
         if (!IsAggregate(family->value_type)) {
-          return Status::InvalidArgument(fmt::format(
-              "column family '{}' is not an aggregate family; AddToCell needs one of type "
-              "intsum, intmin or intmax",
-              family->name));
+          return Status::InvalidArgument(
+              fmt::format("column family '{}' is not an aggregate family; AddToCell needs one of type "
+                          "intsum, intmin or intmax",
+                          family->name));
         }
         break;
       case Mutation::Kind::kDeleteFromColumn: {
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
         const TimestampRange& r = m.range;
-        if (r.start_micros < 0 || r.end_micros < 0 ||
-            (r.end_micros != 0 && r.end_micros < r.start_micros)) {
-          return Status::InvalidArgument(fmt::format(
-              "invalid time range [{}, {}): expected 0 <= start <= end (end 0 = no limit)",
-              r.start_micros, r.end_micros));
+        if (r.start_micros < 0 || r.end_micros < 0 || (r.end_micros != 0 && r.end_micros < r.start_micros)) {
+          return Status::InvalidArgument(
+              fmt::format("invalid time range [{}, {}): expected 0 <= start <= end (end 0 = no limit)", r.start_micros,
+                          r.end_micros));
         }
-        if (r.start_micros % kTimestampGranularityMicros != 0 ||
-            r.end_micros % kTimestampGranularityMicros != 0) {
-          return Status::InvalidArgument(fmt::format(
-              "time range [{}, {}) is not in whole milliseconds (multiples of 1000 "
-              "microseconds)",
-              r.start_micros, r.end_micros));
+        if (r.start_micros % kTimestampGranularityMicros != 0 || r.end_micros % kTimestampGranularityMicros != 0) {
+          return Status::InvalidArgument(
+              fmt::format("time range [{}, {}) is not in whole milliseconds (multiples of 1000 "
+                          "microseconds)",
+                          r.start_micros, r.end_micros));
         }
         break;
       }
       case Mutation::Kind::kDeleteFromFamily:
-      case Mutation::Kind::kDeleteFromRow:
-        break;
+      case Mutation::Kind::kDeleteFromRow: break;
     }
   }
   return Status::OK();
@@ -133,8 +123,7 @@ std::string_view RowWriter::FamilyName(FamilyId id) const {
 
 Result<uint64_t> RowWriter::LoadRowSize(std::string_view row_key) {
   std::string_view stored;
-  LBT_ASSIGN_OR_RETURN(bool found,
-                       stores_->rows.Get(txn_, RowPrefix(table_->id, row_key), &stored));
+  LBT_ASSIGN_OR_RETURN(bool found, stores_->rows.Get(txn_, RowPrefix(table_->id, row_key), &stored));
   if (!found) return uint64_t{0};
   int64_t size = 0;
   if (!DecodeInt64(std::string(stored), &size) || size < 0) {
@@ -150,9 +139,8 @@ Status RowWriter::StoreRowSize(std::string_view row_key, uint64_t size, bool exi
   return existed ? stores_->rows.Put(txn_, key, value) : stores_->rows.PutNew(txn_, key, value);
 }
 
-Status RowWriter::PutCell(const std::string& key, std::string_view family,
-                          std::string_view qualifier, std::string_view value, bool may_exist,
-                          uint64_t* row_size) {
+Status RowWriter::PutCell(const std::string& key, std::string_view family, std::string_view qualifier,
+                          std::string_view value, bool may_exist, uint64_t* row_size) {
   bool replaced = false;
   if (may_exist) {
     std::string_view old;
@@ -162,9 +150,8 @@ Status RowWriter::PutCell(const std::string& key, std::string_view family,
   *row_size += CellBytes(family, qualifier, value);
   // Checked before each write, so an oversized row fails before it is built.
   if (*row_size > kMaxRowBytes) {
-    return Status::OutOfRange(fmt::format(
-        "row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row", *row_size,
-        kMaxRowBytes));
+    return Status::OutOfRange(fmt::format("row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row",
+                                          *row_size, kMaxRowBytes));
   }
   if (!replaced) return stores_->cells.PutNew(txn_, key, value);
   return stores_->cells.Put(txn_, key, value);
@@ -178,8 +165,7 @@ Status RowWriter::DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* 
   return Status::OK();
 }
 
-Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& range,
-                              uint64_t* row_size) {
+Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& range, uint64_t* row_size) {
   std::vector<PendingDelete> doomed;
   {
     LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
@@ -195,8 +181,8 @@ Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& r
   return DeleteAll(doomed, row_size);
 }
 
-Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& family,
-                                std::string_view qualifier, uint64_t* row_size) {
+Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& family, std::string_view qualifier,
+                                uint64_t* row_size) {
   if (!family.gc_rule.CanCollect()) return Status::OK();
   std::string prefix = ColumnPrefix(table_->id, row_key, family.id, qualifier);
   std::vector<PendingDelete> doomed;
@@ -235,8 +221,7 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
 // Only new cells: writing them in key order gives the same row (a stable
 // sort keeps the last write to a cell last) and lets LMDB append each one,
 // packing pages full.
-Status RowWriter::ApplyNewCells(std::string_view row_key, const std::vector<Mutation>& mutations,
-                                uint64_t* row_size) {
+Status RowWriter::ApplyNewCells(std::string_view row_key, const std::vector<Mutation>& mutations, uint64_t* row_size) {
   std::vector<std::pair<std::string, const Mutation*>> cells;
   cells.reserve(mutations.size());
   for (const Mutation& m : mutations) {

@@ -11,18 +11,17 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/lmdb_env.h"
 #include "api/mutation.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "engine/lmdb_env.h"
 #include "engine/stores.h"
 
 namespace lbt {
 
 // Checks a row's mutations against the table's schema and Bigtable's limits
 // without touching the database.
-Status ValidateRowMutations(const TableSpec& table, std::string_view row_key,
-                            const std::vector<Mutation>& mutations);
+Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, const std::vector<Mutation>& mutations);
 
 // OK if `ts` is kServerTime or a non-negative multiple of 1000.
 Status ValidateTimestamp(int64_t ts);
@@ -60,21 +59,19 @@ class RowWriter {
   Status ApplyInOrder(std::string_view row_key, const std::vector<Mutation>& mutations, bool new_row,
                       uint64_t* row_size);
   Status AddToCell(std::string_view row_key, const Mutation& m, uint64_t* row_size);
-  Status CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations,
-                               uint64_t* row_size);
+  Status CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations, uint64_t* row_size);
   Result<uint64_t> LoadRowSize(std::string_view row_key);
   // Stores a row's size; `existed` says whether it had an entry before.
   Status StoreRowSize(std::string_view row_key, uint64_t size, bool existed);
   // Writes one cell, adjusting *row_size for any cell it replaces.
   // `may_exist` false skips looking for one (a row new in this write).
-  Status PutCell(const std::string& key, std::string_view family, std::string_view qualifier,
-                 std::string_view value, bool may_exist, uint64_t* row_size);
+  Status PutCell(const std::string& key, std::string_view family, std::string_view qualifier, std::string_view value,
+                 bool may_exist, uint64_t* row_size);
   // Deletes cells under `prefix` whose timestamp is in `range`.
-  Status DeleteUnder(const std::string& prefix, const TimestampRange& range,
-                     uint64_t* row_size);
+  Status DeleteUnder(const std::string& prefix, const TimestampRange& range, uint64_t* row_size);
   // Deletes the cells of one column that its GC rule makes eligible.
-  Status CollectColumn(std::string_view row_key, const FamilySpec& family,
-                       std::string_view qualifier, uint64_t* row_size);
+  Status CollectColumn(std::string_view row_key, const FamilySpec& family, std::string_view qualifier,
+                       uint64_t* row_size);
   Status DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* row_size);
 
   Txn* txn_;
@@ -84,8 +81,7 @@ class RowWriter {
 };
 
 // The bytes a cell counts towards its row's size limit.
-inline uint64_t CellBytes(std::string_view family, std::string_view qualifier,
-                          std::string_view value) {
+inline uint64_t CellBytes(std::string_view family, std::string_view qualifier, std::string_view value) {
   return family.size() + qualifier.size() + value.size() + 8;
 }
 

@@ -94,7 +94,8 @@ Status RunSorter::Add(std::string_view key, std::string_view payload) {
   // Input that arrives in order (a load of sorted data) needs no sort.
   if (!index_.empty() && buffer_in_order_) {
     const Entry& last = index_.back();
-    buffer_in_order_ = CompareKeys(std::string_view(arena_.get() + last.offset + kHeaderBytes, last.key_size), key) <= 0;
+    buffer_in_order_ =
+        CompareKeys(std::string_view(arena_.get() + last.offset + kHeaderBytes, last.key_size), key) <= 0;
   }
   char* at = arena_.get() + arena_used_;
   PutHeader(at, key.size(), payload.size());
@@ -128,7 +129,8 @@ Status RunSorter::EnsureFile() {
     // No O_TMPFILE on this file system: a named file, unlinked at once.
     std::string path = dir + "/lbt-sort-XXXXXX";
     fd_ = ::mkostemp(path.data(), O_CLOEXEC);
-    if (fd_ < 0) return Status::IOError(fmt::format("cannot create a temporary file in '{}': {}", dir, std::strerror(errno)));
+    if (fd_ < 0)
+      return Status::IOError(fmt::format("cannot create a temporary file in '{}': {}", dir, std::strerror(errno)));
     ::unlink(path.c_str());
   }
   return Status::OK();
@@ -147,8 +149,8 @@ Status RunSorter::WriteOut(std::string_view bytes) {
 Status RunSorter::FlushOut() {
   size_t done = 0;
   while (done < out_buffer_.size()) {
-    ssize_t n = ::pwrite(fd_, out_buffer_.data() + done, out_buffer_.size() - done,
-                         static_cast<off_t>(file_size_ + done));
+    ssize_t n =
+        ::pwrite(fd_, out_buffer_.data() + done, out_buffer_.size() - done, static_cast<off_t>(file_size_ + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return IoError("cannot write");
     done += static_cast<size_t>(n);

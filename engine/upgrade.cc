@@ -153,8 +153,8 @@ Result<bool> ReencodeCell(std::string_view key, const TablesById& tables, std::s
   return true;
 }
 
-Status CopyCells(Txn* from, const Stores& old_stores, const TablesById& tables, BatchedWriter* writer,
-                 uint64_t total, const UpgradeOptions& options, uint64_t* copied) {
+Status CopyCells(Txn* from, const Stores& old_stores, const TablesById& tables, BatchedWriter* writer, uint64_t total,
+                 const UpgradeOptions& options, uint64_t* copied) {
   LBT_ASSIGN_OR_RETURN(auto it, old_stores.cells.NewIterator(from));
   std::string key;
   uint64_t seen = 0;
@@ -195,8 +195,7 @@ uint64_t EntriesOf(Txn* txn, const char* name) {
 }
 
 // Writes the upgraded database into `scratch` from the one in `dir`.
-Status WriteUpgraded(const std::string& dir, const fs::path& scratch, const UpgradeOptions& options,
-                     uint64_t* copied) {
+Status WriteUpgraded(const std::string& dir, const fs::path& scratch, const UpgradeOptions& options, uint64_t* copied) {
   std::error_code ec;
   LmdbOptions old_lmdb;
   old_lmdb.read_only = true;
@@ -252,9 +251,10 @@ Status UpgradeDatabase(const std::string& dir, int from, const UpgradeOptions& o
     return Status::IOError(fmt::format("cannot create {}: {}", scratch.string(), ec.message()));
   }
   if (options.note) {
-    options.note(fmt::format("upgrading the database in '{}' from format {} to {}: rows keep their cells, and "
-                             "existing column families take their name order as their creation order",
-                             dir, from, kFormatVersion));
+    options.note(
+        fmt::format("upgrading the database in '{}' from format {} to {}: rows keep their cells, and "
+                    "existing column families take their name order as their creation order",
+                    dir, from, kFormatVersion));
   }
   uint64_t copied = 0;
   Status s = WriteUpgraded(dir, scratch, options, &copied);

@@ -76,9 +76,9 @@ uint64_t CellsBytes(const std::vector<Cell>& cells) {
 
 struct EvalContext {
   std::string_view row_key;
-  std::vector<Cell>* sunk;  // cells a Sink sent to the final output
-  bool* scan_done;          // set when no later row can pass
-  uint64_t* copied;         // bytes copied so far for this row
+  std::vector<Cell>* sunk;   // cells a Sink sent to the final output
+  bool* scan_done;           // set when no later row can pass
+  uint64_t* copied;          // bytes copied so far for this row
   const FamilyOrder* order;  // the row's families in storage order; set when the filter merges branches
 
   // Accounts for a copy of `cells`; false once the row's budget is spent,
@@ -245,7 +245,6 @@ class Compiler {
   static bool HasLabel(const Filter& f);
 };
 
-
 bool Compiler::HasLabel(const Filter& f) {
   if (f.kind == Filter::Kind::kApplyLabel) return true;
   for (const Filter& c : f.children) {
@@ -257,14 +256,12 @@ bool Compiler::HasLabel(const Filter& f) {
 Result<std::shared_ptr<RE2>> Compiler::Regex(const std::string& pattern, const std::string& path) {
   std::shared_ptr<RE2> re = NewLatin1Regex(pattern);
   if (!re->ok()) {
-    return Status::InvalidArgument(fmt::format("{}: invalid regular expression '{}': {}", path,
-                                               pattern, re->error()));
+    return Status::InvalidArgument(fmt::format("{}: invalid regular expression '{}': {}", path, pattern, re->error()));
   }
   return re;
 }
 
-Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int depth,
-                                  bool in_condition) {
+Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int depth, bool in_condition) {
   using K = Filter::Kind;
   if (depth > kMaxDepth) {
     return Status::InvalidArgument(fmt::format("{}: filters nest more than {} levels deep", path, kMaxDepth));
@@ -276,10 +273,8 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
     return Status::OK();
   };
   switch (f.kind) {
-    case K::kPassAll:
-      return Lambda([](const EvalContext&, std::vector<Cell>*) {});
-    case K::kBlockAll:
-      return Lambda([](const EvalContext&, std::vector<Cell>* cells) { cells->clear(); });
+    case K::kPassAll: return Lambda([](const EvalContext&, std::vector<Cell>*) {});
+    case K::kBlockAll: return Lambda([](const EvalContext&, std::vector<Cell>* cells) { cells->clear(); });
     case K::kSink:
       if (in_condition) {
         return Status::InvalidArgument(fmt::format("{}: a sink cannot be used inside a condition", path));
@@ -296,8 +291,7 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
         int labelled = 0;
         for (const Filter& c : f.children) labelled += HasLabel(c) ? 1 : 0;
         if (labelled > 1) {
-          return Status::InvalidArgument(
-              fmt::format("{}: a chain may hold at most one label transformer", path));
+          return Status::InvalidArgument(fmt::format("{}: a chain may hold at most one label transformer", path));
         }
       }
       std::vector<NodePtr> nodes;
@@ -332,8 +326,8 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
     }
     case K::kRowSample: {
       if (!(f.probability > 0 && f.probability < 1)) {
-        return Status::InvalidArgument(fmt::format(
-            "{}: a row sample probability must lie strictly between 0 and 1, got {}", path, f.probability));
+        return Status::InvalidArgument(
+            fmt::format("{}: a row sample probability must lie strictly between 0 and 1, got {}", path, f.probability));
       }
       double p = f.probability;
       return Lambda([p](const EvalContext& ctx, std::vector<Cell>* cells) {
@@ -369,9 +363,9 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
       return KeepIf([low = f.low, high = f.high](const Cell& c) { return InBounds(c.value, low, high); });
     case K::kTimestampRange: {
       if (f.start_micros < 0 || f.end_micros < 0 || (f.end_micros != 0 && f.end_micros < f.start_micros)) {
-        return Status::InvalidArgument(fmt::format(
-            "{}: invalid timestamp range [{}, {}): expected 0 <= start <= end (end 0 = no limit)", path,
-            f.start_micros, f.end_micros));
+        return Status::InvalidArgument(
+            fmt::format("{}: invalid timestamp range [{}, {}): expected 0 <= start <= end (end 0 = no limit)", path,
+                        f.start_micros, f.end_micros));
       }
       return KeepIf([start = f.start_micros, end = f.end_micros](const Cell& c) {
         return c.timestamp >= start && (end == 0 || c.timestamp < end);
@@ -416,13 +410,12 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
       });
     case K::kApplyLabel: {
       const std::string& label = f.pattern;
-      bool valid = !label.empty() && label.size() <= 15 &&
-                   std::all_of(label.begin(), label.end(), [](char c) {
-                     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-                   });
+      bool valid = !label.empty() && label.size() <= 15 && std::all_of(label.begin(), label.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+      });
       if (!valid) {
-        return Status::InvalidArgument(fmt::format(
-            "{}: invalid label '{}': expected 1 to 15 characters of [a-z0-9-]", path, label));
+        return Status::InvalidArgument(
+            fmt::format("{}: invalid label '{}': expected 1 to 15 characters of [a-z0-9-]", path, label));
       }
       return Lambda([label](const EvalContext&, std::vector<Cell>* cells) {
         for (Cell& c : *cells) c.labels.push_back(label);
@@ -438,8 +431,7 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
     case K::kPage:
     case K::kColumnCount:
     case K::kColumnPage:
-    case K::kDependentColumn:
-      return CompileExtension(f, path, depth, in_condition);
+    case K::kDependentColumn: return CompileExtension(f, path, depth, in_condition);
   }
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
 }
@@ -456,15 +448,15 @@ class Matcher {
     using C = Filter::Comparator;
     if (comparator == C::kRegex || comparator == C::kSubstring) {
       if (op != Filter::CompareOp::kEqual && op != Filter::CompareOp::kNotEqual) {
-        return Status::InvalidArgument(fmt::format(
-            "{}: regexstring: and substring: comparators take = or != only", path));
+        return Status::InvalidArgument(
+            fmt::format("{}: regexstring: and substring: comparators take = or != only", path));
       }
     }
     if (comparator == C::kRegex) {
       m.regex_ = NewLatin1Regex(comparand);
       if (!m.regex_->ok()) {
-        return Status::InvalidArgument(fmt::format("{}: invalid regular expression '{}': {}", path, comparand,
-                                                   m.regex_->error()));
+        return Status::InvalidArgument(
+            fmt::format("{}: invalid regular expression '{}': {}", path, comparand, m.regex_->error()));
       }
     }
     if (comparator == C::kSubstring) {
@@ -614,7 +606,6 @@ class PageNode : public Node {
   mutable int64_t passed_ = 0;  // state of one scan; a compiled filter serves one read
 };
 
-
 namespace {
 
 // A comparison filter (HBase's RowFilter, FamilyFilter, QualifierFilter,
@@ -626,12 +617,9 @@ Result<NodePtr> CompareNode(const Filter& f, const std::string& path) {
       return Lambda([m](const EvalContext& ctx, std::vector<Cell>* cells) {
         if (!m.Matches(ctx.row_key)) cells->clear();
       });
-    case Filter::Target::kFamily:
-      return KeepIf([m](const Cell& c) { return m.Matches(c.family); });
-    case Filter::Target::kQualifier:
-      return KeepIf([m](const Cell& c) { return m.Matches(c.qualifier); });
-    case Filter::Target::kValue:
-      return KeepIf([m](const Cell& c) { return m.Matches(c.value); });
+    case Filter::Target::kFamily: return KeepIf([m](const Cell& c) { return m.Matches(c.family); });
+    case Filter::Target::kQualifier: return KeepIf([m](const Cell& c) { return m.Matches(c.qualifier); });
+    case Filter::Target::kValue: return KeepIf([m](const Cell& c) { return m.Matches(c.value); });
   }
   return Status::InvalidArgument(fmt::format("{}: unknown comparison target", path));
 }
@@ -668,7 +656,8 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
     case K::kUnion: {
       std::vector<NodePtr> nodes;
       for (size_t i = 0; i < f.children.size(); ++i) {
-        LBT_ASSIGN_OR_RETURN(NodePtr n, Compile(f.children[i], fmt::format("{}.or[{}]", path, i), depth + 1, in_condition));
+        LBT_ASSIGN_OR_RETURN(NodePtr n,
+                             Compile(f.children[i], fmt::format("{}.or[{}]", path, i), depth + 1, in_condition));
         nodes.push_back(std::move(n));
       }
       return NodePtr(std::make_unique<UnionNode>(std::move(nodes)));
@@ -679,12 +668,10 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
                                               depth + 1, in_condition));
       return NodePtr(std::make_unique<RowGuardNode>(std::move(n), f.kind == K::kWhile));
     }
-    case K::kCompare:
-      return CompareNode(f, path);
+    case K::kCompare: return CompareNode(f, path);
     case K::kQualifierRange:
       return KeepIf([low = f.low, high = f.high](const Cell& c) { return InBounds(c.qualifier, low, high); });
-    case K::kColumnValue:
-      return ColumnValueNode(f, path);
+    case K::kColumnValue: return ColumnValueNode(f, path);
     case K::kTimestamps: {
       std::set<int64_t> wanted(f.timestamps.begin(), f.timestamps.end());
       return KeepIf([wanted](const Cell& c) { return wanted.count(c.timestamp) != 0; });
@@ -701,14 +688,11 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
       return Lambda([n = f.count, first = f.offset](const EvalContext&, std::vector<Cell>* cells) {
         KeepColumns(cells, first, n);
       });
-    case K::kDependentColumn:
-      return DependentColumnNode(f, path);
-    default:
-      break;
+    case K::kDependentColumn: return DependentColumnNode(f, path);
+    default: break;
   }
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
 }
-
 
 // The more restrictive of two lower bounds: unbounded is the loosest, and
 // at one value an open bound excludes more than a closed one.
@@ -836,7 +820,7 @@ class CompiledFilter : public RowFilter {
  private:
   NodePtr root_;
   std::optional<RowRange> hint_;
-  bool merges_;  // MergesBranches(the filter)
+  bool merges_;                     // MergesBranches(the filter)
   mutable bool scan_done_ = false;  // a compiled filter serves one read at a time
 };
 

@@ -1,23 +1,23 @@
 #include "fuzz/targets.h"
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
-#include <unistd.h>
 #include <string_view>
 
-#include "commands/io/bulk_io.h"
-#include "commands/io/csv_import.h"
 #include "commands/cbt/filter_json.h"
 #include "commands/cbt/gc_policy_text.h"
+#include "commands/core/tokenizer.h"
 #include "commands/hbase/filter.h"
 #include "commands/hbase/syntax.h"
-#include "commands/core/tokenizer.h"
+#include "commands/io/bulk_io.h"
+#include "commands/io/csv_import.h"
 #include "engine/bulk_loader.h"
 #include "engine/database.h"
-#include "filter/row_filter.h"
 #include "engine/key_codec.h"
 #include "engine/local_bigtable.h"
+#include "filter/row_filter.h"
 #include "sql/parser.h"
 #include "sql/query.h"
 
@@ -36,8 +36,8 @@ void RunFilter(const Result<Filter>& filter) {
   if (!filter.ok()) return;
   Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*filter);
   if (!compiled.ok()) return;
-  std::vector<Cell> cells = {{"a", "x", 3000, "v\xff", {}}, {"a", "x", 1000, "", {}},
-                             {"b", std::string("\0q", 2), 2000, "value", {}}};
+  std::vector<Cell> cells = {
+      {"a", "x", 3000, "v\xff", {}}, {"a", "x", 1000, "", {}}, {"b", std::string("\0q", 2), 2000, "value", {}}};
   Check((*compiled)->Apply(std::string_view("r\0w", 3), &cells).ok());
 }
 
@@ -126,8 +126,9 @@ Bigtable* SqlTable() {
     if (!opened.ok()) std::abort();
     Database* d = opened->get();
     Check(d->CreateTable("t", {{"cf", {}, ValueType::kBytes}, {"n", {}, ValueType::kIntSum}}).ok());
-    Check(d->MutateRow("t", "a#1", {Mutation::SetCell("cf", "q", "v1", 1000), Mutation::SetCell("cf", "q", "v2", 2000),
-                                    Mutation::SetCell("cf", std::string("\xff", 1), std::string("\0\x01", 2), 3000)})
+    Check(d->MutateRow("t", "a#1",
+                       {Mutation::SetCell("cf", "q", "v1", 1000), Mutation::SetCell("cf", "q", "v2", 2000),
+                        Mutation::SetCell("cf", std::string("\xff", 1), std::string("\0\x01", 2), 3000)})
               .ok());
     Check(d->MutateRow("t", "b#2", {Mutation::AddToCell("n", "c", 5, 1000)}).ok());
     return std::move(opened).value();
@@ -167,22 +168,38 @@ struct Wrapper {
   const char* after;
 };
 constexpr Wrapper kWrappers[] = {
-    {"NOT ", ""},           {"(", ")"},
-    {"-", ""},              {"~", ""},
-    {"+", ""},              {"", " + 1"},
-    {"", " - _key"},        {"", " * 2"},
-    {"", " || 'x'"},        {"", " OR TRUE"},
-    {"", " AND FALSE"},     {"", " = 1"},
-    {"", " IS NULL"},       {"", " IN (1, 2, 'a')"},
-    {"", " LIKE 'a%'"},     {"", " BETWEEN 1 AND 2"},
-    {"ABS(", ")"},          {"IF(", ", 1, 2)"},
-    {"COALESCE(", ", 0)"},  {"CASE WHEN ", " THEN 1 ELSE 0 END"},
-    {"CAST(", " AS STRING)"}, {"SAFE_CAST(", " AS INT64)"},
-    {"CONCAT(", ", 'y')"},  {"REPEAT(", ", 3)"},
-    {"REPLACE(", ", 'a', 'bb')"}, {"LENGTH(", ")"},
-    {"[", "]"},             {"", "[OFFSET(0)]"},
-    {"cf[", "]"},           {"ARRAY_LENGTH(", ")"},
-    {"CAST(NULL AS ARRAY<", "INT64>)"}, {"COUNT(", ")"},
+    {"NOT ", ""},
+    {"(", ")"},
+    {"-", ""},
+    {"~", ""},
+    {"+", ""},
+    {"", " + 1"},
+    {"", " - _key"},
+    {"", " * 2"},
+    {"", " || 'x'"},
+    {"", " OR TRUE"},
+    {"", " AND FALSE"},
+    {"", " = 1"},
+    {"", " IS NULL"},
+    {"", " IN (1, 2, 'a')"},
+    {"", " LIKE 'a%'"},
+    {"", " BETWEEN 1 AND 2"},
+    {"ABS(", ")"},
+    {"IF(", ", 1, 2)"},
+    {"COALESCE(", ", 0)"},
+    {"CASE WHEN ", " THEN 1 ELSE 0 END"},
+    {"CAST(", " AS STRING)"},
+    {"SAFE_CAST(", " AS INT64)"},
+    {"CONCAT(", ", 'y')"},
+    {"REPEAT(", ", 3)"},
+    {"REPLACE(", ", 'a', 'bb')"},
+    {"LENGTH(", ")"},
+    {"[", "]"},
+    {"", "[OFFSET(0)]"},
+    {"cf[", "]"},
+    {"ARRAY_LENGTH(", ")"},
+    {"CAST(NULL AS ARRAY<", "INT64>)"},
+    {"COUNT(", ")"},
 };
 
 }  // namespace
@@ -203,12 +220,12 @@ void SqlExpression(const uint8_t* data, size_t size) {
   for (auto it = befores.rbegin(); it != befores.rend(); ++it) expression += *it;
   expression += atom;
   expression += after;
-  for (const std::string& text :
-       {"SELECT " + expression + " AS x FROM t", "SELECT _key FROM t WHERE " + expression}) {
+  for (const std::string& text : {"SELECT " + expression + " AS x FROM t", "SELECT _key FROM t WHERE " + expression}) {
     Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(SqlTable(), text, {});
     if (!query.ok()) {
       // Too deep is a refusal like any other, never a crash.
-      Check(query.status().code() == Status::Code::kInvalidArgument || query.status().code() == Status::Code::kNotFound);
+      Check(query.status().code() == Status::Code::kInvalidArgument ||
+            query.status().code() == Status::Code::kNotFound);
       continue;
     }
     Result<std::unique_ptr<sql::ResultStream>> rows = (*query)->Execute({});
@@ -219,9 +236,9 @@ void SqlExpression(const uint8_t* data, size_t size) {
 
 const std::vector<NamedTarget>& AllTargets() {
   static const std::vector<NamedTarget> targets = {
-      {"tokenizer", Tokenizer},     {"hbase_syntax", HBaseSyntax}, {"filter_json", FilterJson},
+      {"tokenizer", Tokenizer},      {"hbase_syntax", HBaseSyntax}, {"filter_json", FilterJson},
       {"hbase_filter", HBaseFilter}, {"gc_policy", GcPolicy},       {"importers", Importers},
-      {"key_codec", KeyCodec},     {"sql_query", SqlQuery},       {"sql_expression", SqlExpression}};
+      {"key_codec", KeyCodec},       {"sql_query", SqlQuery},       {"sql_expression", SqlExpression}};
   return targets;
 }
 

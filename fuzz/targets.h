@@ -15,15 +15,15 @@ namespace lbt::fuzz {
 
 using Target = void (*)(const uint8_t* data, size_t size);
 
-void Tokenizer(const uint8_t* data, size_t size);     // cbt command lines
-void HBaseSyntax(const uint8_t* data, size_t size);   // HBase shell arguments
-void FilterJson(const uint8_t* data, size_t size);    // RowFilter JSON, compiled and run
-void HBaseFilter(const uint8_t* data, size_t size);   // HBase filter language, compiled and run
-void GcPolicy(const uint8_t* data, size_t size);      // GC expressions; printing round-trips
-void Importers(const uint8_t* data, size_t size);     // CSV and JSON lines imports
-void KeyCodec(const uint8_t* data, size_t size);      // cell keys decode; encoding round-trips
-void SqlQuery(const uint8_t* data, size_t size);      // GoogleSQL parsed, bound and run on a small table
-void SqlExpression(const uint8_t* data, size_t size); // GoogleSQL expressions of any depth, bound and run
+void Tokenizer(const uint8_t* data, size_t size);      // cbt command lines
+void HBaseSyntax(const uint8_t* data, size_t size);    // HBase shell arguments
+void FilterJson(const uint8_t* data, size_t size);     // RowFilter JSON, compiled and run
+void HBaseFilter(const uint8_t* data, size_t size);    // HBase filter language, compiled and run
+void GcPolicy(const uint8_t* data, size_t size);       // GC expressions; printing round-trips
+void Importers(const uint8_t* data, size_t size);      // CSV and JSON lines imports
+void KeyCodec(const uint8_t* data, size_t size);       // cell keys decode; encoding round-trips
+void SqlQuery(const uint8_t* data, size_t size);       // GoogleSQL parsed, bound and run on a small table
+void SqlExpression(const uint8_t* data, size_t size);  // GoogleSQL expressions of any depth, bound and run
 
 struct NamedTarget {
   const char* name;

@@ -70,8 +70,9 @@ const std::map<std::string_view, std::string_view>& Lessons() {
 void TooManyFamilies(const TableSample& sample, const AdviceLimits& limits, std::vector<Finding>* out) {
   const int64_t n = static_cast<int64_t>(sample.spec.families.size());
   if (n <= limits.families) return;
-  Finding f = MakeFinding("too-many-families", "warning",
-                          fmt::format("the table has {} column families (guidance: about {} at most)", n, limits.families));
+  Finding f =
+      MakeFinding("too-many-families", "warning",
+                  fmt::format("the table has {} column families (guidance: about {} at most)", n, limits.families));
   f.evidence = {{"families", n}, {"limit", limits.families}};
   f.fix = "group columns that are read together, and that share a retention need, into a few families";
   out->push_back(std::move(f));
@@ -113,13 +114,16 @@ void MixedRetention(const TableSample& sample, std::vector<Finding>* out) {
       }
     }
     if (history.empty() || single.empty()) continue;
-    Finding f = MakeFinding("mixed-retention-family", "info",
-                            fmt::format("family {} mixes columns that keep many versions ({}) with columns that keep one "
-                                        "({})", family, fmt::join(history, ", "), fmt::join(single, ", ")));
+    Finding f =
+        MakeFinding("mixed-retention-family", "info",
+                    fmt::format("family {} mixes columns that keep many versions ({}) with columns that keep one "
+                                "({})",
+                                family, fmt::join(history, ", "), fmt::join(single, ", ")));
     f.evidence = {{"family", family}, {"mean_versions", history_versions}, {"single_version_columns", single}};
-    f.fix = fmt::format("move {} to a family of its own with the policy its history needs (e.g. createfamily {} "
-                        "{}_history:maxage=30d) and give {} maxversions=1",
-                        fmt::join(history, ", "), sample.spec.name, family, family);
+    f.fix = fmt::format(
+        "move {} to a family of its own with the policy its history needs (e.g. createfamily {} "
+        "{}_history:maxage=30d) and give {} maxversions=1",
+        fmt::join(history, ", "), sample.spec.name, family, family);
     out->push_back(std::move(f));
   }
 }
@@ -144,10 +148,13 @@ void VersionsAsTimeSeries(const TableSample& sample, const AdviceLimits& limits,
   const std::string key = PrintableKey(worst_row->key);
   Finding f = MakeFinding("versions-as-time-series", "warning",
                           fmt::format("{} of the sampled columns keep {} or more versions, up to {} in {}:{} of \"{}\"",
-                                      Percent(static_cast<double>(many) / columns), limits.many_versions, worst->versions,
-                                      worst->family, PrintableKey(worst->qualifier), key));
-  f.evidence = {{"columns_with_many_versions", many}, {"sampled_columns", columns}, {"max_versions", worst->versions},
-                {"row", key}, {"column", worst->family + ":" + PrintableKey(worst->qualifier)}};
+                                      Percent(static_cast<double>(many) / columns), limits.many_versions,
+                                      worst->versions, worst->family, PrintableKey(worst->qualifier), key));
+  f.evidence = {{"columns_with_many_versions", many},
+                {"sampled_columns", columns},
+                {"max_versions", worst->versions},
+                {"row", key},
+                {"column", worst->family + ":" + PrintableKey(worst->qualifier)}};
   f.fix = fmt::format("write each reading as a new row with the time in the key: \"{}\" becomes \"{}#{}\"", key, key,
                       worst->newest / 1000);
   out->push_back(std::move(f));
@@ -162,7 +169,8 @@ void UnboundedWide(const TableSample& sample, const AdviceLimits& limits, std::v
   // Columns named by time (one per event) keep growing well before the
   // hard threshold.
   size_t timed = 0;
-  for (const ColumnSample& c : widest->columns) timed += ClassifySegment(c.qualifier) == SegmentKind::kTimestamp ? 1 : 0;
+  for (const ColumnSample& c : widest->columns)
+    timed += ClassifySegment(c.qualifier) == SegmentKind::kTimestamp ? 1 : 0;
   const bool named_by_time = !widest->columns.empty() && timed * 10 >= widest->columns.size() * 8;
   if (widest->column_count < limits.wide_row_columns && !(named_by_time && widest->column_count >= 100)) return;
   const std::string key = PrintableKey(widest->key);
@@ -170,7 +178,8 @@ void UnboundedWide(const TableSample& sample, const AdviceLimits& limits, std::v
                           fmt::format("row \"{}\" has {} columns{}", key, widest->column_count,
                                       named_by_time ? ", named by time: one more for every event" : ""));
   std::vector<std::string> qualifiers;
-  for (size_t i = 0; i < widest->columns.size() && i < 3; ++i) qualifiers.push_back(PrintableKey(widest->columns[i].qualifier));
+  for (size_t i = 0; i < widest->columns.size() && i < 3; ++i)
+    qualifiers.push_back(PrintableKey(widest->columns[i].qualifier));
   f.evidence = {{"row", key}, {"columns", widest->column_count}, {"qualifiers", qualifiers}};
   f.fix = fmt::format("bound each row: one row per period or per event, e.g. \"{}#<day>\" (tall and narrow)", key);
   out->push_back(std::move(f));
@@ -189,13 +198,17 @@ void TooLarge(const TableSample& sample, const AdviceLimits& limits, std::vector
   }
   if (!sample.largest_cells.empty() && sample.largest_cells.front().bytes > limits.cell_bytes) {
     const LargeItem& cell = sample.largest_cells.front();
-    Finding f = MakeFinding("cell-too-large", "warning",
-                            fmt::format("cell {} of row \"{}\" holds {} (guidance: under {})", PrintableKey(cell.column),
-                                        PrintableKey(cell.row_key), HumanBytes(cell.bytes), HumanBytes(limits.cell_bytes)));
-    f.evidence = {{"row", PrintableKey(cell.row_key)}, {"column", PrintableKey(cell.column)}, {"bytes", cell.bytes},
+    Finding f =
+        MakeFinding("cell-too-large", "warning",
+                    fmt::format("cell {} of row \"{}\" holds {} (guidance: under {})", PrintableKey(cell.column),
+                                PrintableKey(cell.row_key), HumanBytes(cell.bytes), HumanBytes(limits.cell_bytes)));
+    f.evidence = {{"row", PrintableKey(cell.row_key)},
+                  {"column", PrintableKey(cell.column)},
+                  {"bytes", cell.bytes},
                   {"limit", limits.cell_bytes}};
-    f.fix = "keep large objects in object storage with their path in the cell, or split them into chunks of a few MB "
-            "in columns of their own";
+    f.fix =
+        "keep large objects in object storage with their path in the cell, or split them into chunks of a few MB "
+        "in columns of their own";
     out->push_back(std::move(f));
   }
 }
@@ -232,13 +245,17 @@ void SimilarTables(const TableSample& sample, const std::vector<TableSpec>& tabl
   base.erase(std::remove(base.begin(), base.end(), '#'), base.end());
   while (!base.empty() && (base.back() == '_' || base.back() == '-')) base.pop_back();
   const std::string varying = sample.spec.name.substr(sample.spec.name.find_first_of("0123456789"));
-  Finding f = MakeFinding("many-similar-tables", "warning",
-                          fmt::format("{} tables share this table's name pattern ({}) and column families",
-                                      similar.size(), pattern));
-  f.evidence = {{"pattern", pattern}, {"tables", similar.size()},
-                {"examples", std::vector<std::string>(similar.begin(), similar.begin() + std::min<size_t>(3, similar.size()))}};
-  f.fix = fmt::format("keep them in one table{} with the part of the name that varies as the key's first segment: "
-                      "\"{}#<row key>\"", base.empty() ? "" : " \"" + base + "\"", varying);
+  Finding f = MakeFinding(
+      "many-similar-tables", "warning",
+      fmt::format("{} tables share this table's name pattern ({}) and column families", similar.size(), pattern));
+  f.evidence = {
+      {"pattern", pattern},
+      {"tables", similar.size()},
+      {"examples", std::vector<std::string>(similar.begin(), similar.begin() + std::min<size_t>(3, similar.size()))}};
+  f.fix = fmt::format(
+      "keep them in one table{} with the part of the name that varies as the key's first segment: "
+      "\"{}#<row key>\"",
+      base.empty() ? "" : " \"" + base + "\"", varying);
   out->push_back(std::move(f));
 }
 

@@ -124,9 +124,9 @@ HotspotReport SimulateHotspots(const TableSample& sample, const HotspotOptions& 
   const int tablets = options.nodes * options.tablets_per_node;
   size_t stamps = 0;
   for (const RowSample& row : sample.sample) stamps += row.timestamps.size();
-  const int windows = static_cast<int>(
-      std::clamp<size_t>(stamps / (20 * static_cast<size_t>(options.nodes)), static_cast<size_t>(tablets),
-                         static_cast<size_t>(std::max(options.windows, tablets))));
+  const int windows = static_cast<int>(std::clamp<size_t>(stamps / (20 * static_cast<size_t>(options.nodes)),
+                                                          static_cast<size_t>(tablets),
+                                                          static_cast<size_t>(std::max(options.windows, tablets))));
   const WriteGrid grid = ReplayWrites(sample, static_cast<size_t>(tablets), windows);
   report.writes = grid.total;
   report.single_timestamp = grid.windows.single_timestamp;

@@ -93,7 +93,7 @@ struct HotspotReport {
   int hottest_tablet = -1;
   int64_t hottest_window_start = 0;
   double hottest_share = 0;
-  double writes = 0;  // replayed, scaled to the table
+  double writes = 0;              // replayed, scaled to the table
   bool single_timestamp = false;  // see TimeWindows
 };
 

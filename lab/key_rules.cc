@@ -72,7 +72,9 @@ void StartsWithTimestamp(const KeyProfile& keys, std::vector<Finding>* out) {
   Finding f = MakeFinding("key-starts-with-timestamp", "warning",
                           fmt::format("{} of the sampled row keys start with a {}, e.g. \"{}\"",
                                       Percent(forward + reversed), SegmentKindName(kind), examples.front()));
-  f.evidence = {{"share", forward + reversed}, {"sampled_keys", keys.keys()}, {"segment", SegmentKindName(kind)},
+  f.evidence = {{"share", forward + reversed},
+                {"sampled_keys", keys.keys()},
+                {"segment", SegmentKindName(kind)},
                 {"examples", examples}};
   const int first = keys.FirstWith(0, kind);
   const int promote = PromotablePosition(keys);
@@ -84,9 +86,9 @@ void StartsWithTimestamp(const KeyProfile& keys, std::vector<Finding>* out) {
     f.fix = fmt::format("promote the field after the time to the front: \"{}\" becomes \"{}\"",
                         PrintableKey(keys.sample().sample[first].key), PrintableKey(keys.Join(s)));
   } else {
-    f.fix = fmt::format("start the key with a high-cardinality identifier, then the time: \"<device-id>{}{}\"",
-                        keys.delimiter() ? std::string(1, keys.delimiter()) : "#",
-                        PrintableKey(keys.segments(first)[0]));
+    f.fix =
+        fmt::format("start the key with a high-cardinality identifier, then the time: \"<device-id>{}{}\"",
+                    keys.delimiter() ? std::string(1, keys.delimiter()) : "#", PrintableKey(keys.segments(first)[0]));
   }
   out->push_back(std::move(f));
 }
@@ -127,10 +129,13 @@ void SequentialId(const KeyProfile& keys, std::vector<Finding>* out) {
   Finding f = MakeFinding(
       "key-sequential-id", "warning",
       times_vary ? fmt::format("row keys start with a numeric id that grows with the time rows are written "
-                               "(rank correlation {:.2f}), e.g. \"{}\"", correlation, before)
+                               "(rank correlation {:.2f}), e.g. \"{}\"",
+                               correlation, before)
                  : fmt::format("row keys start with numeric ids allocated in sequence (1 to about {:.0f} for {} rows), "
-                               "e.g. \"{}\"", max_id, keys.sample().rows, before));
-  f.evidence = {{"sampled_keys", keys.keys()}, {"largest_id", max_id}, {"examples", keys.Examples(0, SegmentKind::kNumber)}};
+                               "e.g. \"{}\"",
+                               max_id, keys.sample().rows, before));
+  f.evidence = {
+      {"sampled_keys", keys.keys()}, {"largest_id", max_id}, {"examples", keys.Examples(0, SegmentKind::kNumber)}};
   if (times_vary) f.evidence["correlation_with_write_time"] = std::round(correlation * 100) / 100;
   f.fix = fmt::format("reverse the id's digits so that new ids spread over the key space: \"{}\" becomes \"{}\"",
                       before, keys.Join(s));
@@ -141,12 +146,13 @@ void Hashed(const KeyProfile& keys, std::vector<Finding>* out) {
   const double share = keys.Share(0, SegmentKind::kHash);
   if (share < 0.9) return;
   const std::vector<std::string> examples = keys.Examples(0, SegmentKind::kHash);
-  Finding f = MakeFinding("key-hashed", "warning",
-                          fmt::format("{} of the sampled row keys start with a hash, e.g. \"{}\"", Percent(share),
-                                      examples.front()));
+  Finding f = MakeFinding(
+      "key-hashed", "warning",
+      fmt::format("{} of the sampled row keys start with a hash, e.g. \"{}\"", Percent(share), examples.front()));
   f.evidence = {{"share", share}, {"sampled_keys", keys.keys()}, {"examples", examples}};
-  f.fix = "key by the readable values the hash was made from, most general first (e.g. \"<tenant>#<device-id>#<time>\"), "
-          "so that related rows sort together and prefix reads find them";
+  f.fix =
+      "key by the readable values the hash was made from, most general first (e.g. \"<tenant>#<device-id>#<time>\"), "
+      "so that related rows sort together and prefix reads find them";
   out->push_back(std::move(f));
 }
 
@@ -168,7 +174,8 @@ void UnpaddedNumbers(const KeyProfile& keys, std::vector<Finding>* out) {
     int shorter = -1, longer = -1;
     size_t width = 0;
     for (size_t i = 0; i < keys.keys(); ++i) {
-      if (keys.segments(i).size() > p && IsDigits(keys.segments(i)[p])) width = std::max(width, keys.segments(i)[p].size());
+      if (keys.segments(i).size() > p && IsDigits(keys.segments(i)[p]))
+        width = std::max(width, keys.segments(i)[p].size());
     }
     for (size_t i = 0; i < keys.keys() && shorter < 0; ++i) {
       if (keys.segments(i).size() <= p) continue;
@@ -188,9 +195,10 @@ void UnpaddedNumbers(const KeyProfile& keys, std::vector<Finding>* out) {
     const std::string big = PrintableKey(keys.sample().sample[longer].key);
     std::vector<std::string> s = Owned(keys.segments(shorter));
     s[p] = std::string(width - s[p].size(), '0') + s[p];
-    Finding f = MakeFinding("key-unpadded-number", "warning",
-                            fmt::format("numbers in segment {} of the row keys are not padded, so \"{}\" sorts after \"{}\"",
-                                        p + 1, small, big));
+    Finding f =
+        MakeFinding("key-unpadded-number", "warning",
+                    fmt::format("numbers in segment {} of the row keys are not padded, so \"{}\" sorts after \"{}\"",
+                                p + 1, small, big));
     f.evidence = {{"segment", p + 1}, {"width", width}, {"sorts_after", {small, big}}};
     f.fix = fmt::format("pad the numbers with zeros to {} digits: \"{}\" becomes \"{}\"", width, small,
                         PrintableKey(keys.Join(s)));
@@ -207,7 +215,8 @@ void DomainNotReversed(const KeyProfile& keys, std::vector<Finding>* out) {
     const std::string domain = s[p];
     std::vector<std::string_view> labels = SplitKey(domain, '.');
     std::string reversed;
-    for (auto it = labels.rbegin(); it != labels.rend(); ++it) reversed += (reversed.empty() ? "" : ".") + std::string(*it);
+    for (auto it = labels.rbegin(); it != labels.rend(); ++it)
+      reversed += (reversed.empty() ? "" : ".") + std::string(*it);
     const std::string before = keys.Join(s);
     s[p] = reversed;
     Finding f = MakeFinding("key-domain-not-reversed", "warning",
@@ -245,8 +254,9 @@ void PersonalData(const KeyProfile& keys, std::vector<Finding>* out) {
   for (const std::string& k : kinds) what += (what.empty() ? "" : " and ") + k;
   Finding f = MakeFinding("key-pii", "warning", fmt::format("personal data: {}, e.g. \"{}\"", what, examples.front()));
   f.evidence = {{"examples", examples}};
-  f.fix = "key rows by an opaque id (a user number or a random id) and keep the personal data in a cell, "
-          "where it can be encrypted or deleted with the row";
+  f.fix =
+      "key rows by an opaque id (a user number or a random id) and keep the personal data in a cell, "
+      "where it can be encrypted or deleted with the row";
   out->push_back(std::move(f));
 }
 
@@ -265,7 +275,9 @@ void TooLong(const KeyProfile& keys, const AdviceLimits& limits, std::vector<Fin
   }
   Finding f = MakeFinding("key-too-long", "warning",
                           fmt::format("row keys are long: {} bytes at the median, {} at most", median, lengths.back()));
-  f.evidence = {{"median_bytes", median}, {"max_bytes", lengths.back()}, {"longest_segment", longest + 1},
+  f.evidence = {{"median_bytes", median},
+                {"max_bytes", lengths.back()},
+                {"longest_segment", longest + 1},
                 {"longest_segment_mean_bytes", std::round(longest_mean)}};
   f.fix = fmt::format("shorten segment {} (about {:.0f} bytes a key): a short code or id in place of the full text",
                       longest + 1, longest_mean);
@@ -284,8 +296,9 @@ void RawBytes(const KeyProfile& keys, std::vector<Finding>* out) {
   }
   const double share = static_cast<double>(binary) / keys.keys();
   if (share < 0.1) return;
-  Finding f = MakeFinding("key-raw-bytes", "info",
-                          fmt::format("{} of the sampled row keys hold raw bytes, e.g. \"{}\"", Percent(share), example));
+  Finding f =
+      MakeFinding("key-raw-bytes", "info",
+                  fmt::format("{} of the sampled row keys hold raw bytes, e.g. \"{}\"", Percent(share), example));
   f.evidence = {{"share", share}, {"example", example}};
   f.fix = "write the values as text (decimal or hex digits, padded) so that keys read in tools and sort as they read";
   out->push_back(std::move(f));

@@ -127,8 +127,8 @@ bool IsPhone(std::string_view s) {
   return punctuated && digits >= 10 && digits <= 15 && IsDigit(s.back());
 }
 
-constexpr std::array<std::string_view, 16> kTopLevelDomains = {
-    "com", "org", "net", "edu", "gov", "io", "co", "uk", "de", "fr", "jp", "in", "info", "dev", "app", "us"};
+constexpr std::array<std::string_view, 16> kTopLevelDomains = {"com", "org", "net", "edu", "gov",  "io",  "co",  "uk",
+                                                               "de",  "fr",  "jp",  "in",  "info", "dev", "app", "us"};
 
 bool IsTopLevelDomain(std::string_view label) {
   return std::find(kTopLevelDomains.begin(), kTopLevelDomains.end(), label) != kTopLevelDomains.end();
@@ -160,10 +160,14 @@ bool IsHash(std::string_view s) {
   if (s.size() < 20) return false;
   bool lower = false, upper = false;
   for (char c : s) {
-    if (std::islower(static_cast<unsigned char>(c))) lower = true;
-    else if (std::isupper(static_cast<unsigned char>(c))) upper = true;
-    else if (IsDigit(c)) digits = true;
-    else if (c != '+' && c != '/' && c != '=' && c != '-' && c != '_') return false;
+    if (std::islower(static_cast<unsigned char>(c)))
+      lower = true;
+    else if (std::isupper(static_cast<unsigned char>(c)))
+      upper = true;
+    else if (IsDigit(c))
+      digits = true;
+    else if (c != '+' && c != '/' && c != '=' && c != '-' && c != '_')
+      return false;
   }
   return lower && upper && digits;
 }

@@ -20,11 +20,11 @@ enum class SegmentKind {
   kNumber,             // digits that are not a time
   kHash,               // 16+ hex digits, or a UUID-free base64 run: what a hash prints
   kEmail,
-  kPhone,              // +1-555-0100, (555) 010-0199, 555-010-0199
-  kDomain,             // maps.google.com: names under a top-level domain, not reversed
-  kReversedDomain,     // com.google.maps
-  kBinary,             // bytes that are not printable text
-  kText,               // anything else: words, identifiers
+  kPhone,           // +1-555-0100, (555) 010-0199, 555-010-0199
+  kDomain,          // maps.google.com: names under a top-level domain, not reversed
+  kReversedDomain,  // com.google.maps
+  kBinary,          // bytes that are not printable text
+  kText,            // anything else: words, identifiers
 };
 
 // The name of a kind, as findings show it: "timestamp", "number", ...

@@ -28,8 +28,8 @@ RowSample Summarise(const Row& row) {
       out.timestamps.push_back(cell.timestamp);
     }
     // Cells come grouped by column, newest first.
-    const bool new_column = i == 0 || cell.family != row.cells[i - 1].family ||
-                            cell.qualifier != row.cells[i - 1].qualifier;
+    const bool new_column =
+        i == 0 || cell.family != row.cells[i - 1].family || cell.qualifier != row.cells[i - 1].qualifier;
     if (new_column) {
       ++out.column_count;
       if (out.columns.size() < RowSample::kMaxColumnsKept) {

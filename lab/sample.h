@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "util/bytes.h"
 #include "api/bigtable.h"
+#include "util/bytes.h"
 
 namespace lbt::lab {
 
@@ -115,7 +115,6 @@ struct TableSample {
 
 // The cost of one cell, as described at the top.
 int64_t CellBytes(const Cell& cell);
-
 
 // Reads a sample of `table`. NotFound if it does not exist; a read error
 // passes through. The user's Ctrl-C ends a remote read with Cancelled.

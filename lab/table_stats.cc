@@ -60,9 +60,9 @@ std::vector<Distribution> Distributions(const TableSample& sample) {
       qualifier_bytes.push_back(static_cast<int64_t>(c.qualifier.size()));
     }
   }
-  return {Describe("row_bytes", std::move(row_bytes)),          Describe("cells_per_row", std::move(cells)),
-          Describe("columns_per_row", std::move(columns)),      Describe("versions_per_column", std::move(versions)),
-          Describe("key_bytes", std::move(key_bytes)),          Describe("qualifier_bytes", std::move(qualifier_bytes))};
+  return {Describe("row_bytes", std::move(row_bytes)),     Describe("cells_per_row", std::move(cells)),
+          Describe("columns_per_row", std::move(columns)), Describe("versions_per_column", std::move(versions)),
+          Describe("key_bytes", std::move(key_bytes)),     Describe("qualifier_bytes", std::move(qualifier_bytes))};
 }
 
 // The key prefixes (first segments) that hold the most bytes: counted over
@@ -83,7 +83,8 @@ std::vector<PrefixShare> TopPrefixes(const TableSample& sample, bool* exact) {
     for (const RowSample& row : sample.sample) {
       const size_t end = delimiter == '\0' ? std::string::npos : row.key.find(delimiter);
       // Without a delimiter, the first bytes stand for the prefix.
-      TableSample::PrefixTotals& t = totals[end == std::string::npos ? row.key.substr(0, 4) : row.key.substr(0, end + 1)];
+      TableSample::PrefixTotals& t =
+          totals[end == std::string::npos ? row.key.substr(0, 4) : row.key.substr(0, end + 1)];
       ++t.rows;
       t.bytes += row.bytes;
     }

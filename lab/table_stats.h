@@ -33,7 +33,7 @@ struct PrefixShare {
   std::string prefix;  // the key's first segment, delimiter included
   int64_t rows = 0;    // estimated unless TableStats::prefixes_exact
   int64_t bytes = 0;
-  double share = 0;    // of the table's bytes
+  double share = 0;  // of the table's bytes
 };
 
 struct TableStats {

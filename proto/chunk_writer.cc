@@ -31,8 +31,7 @@ bool ChunkWriter::Finish(const v2::RequestStats* stats, const std::string& last_
   return Flush(/*last=*/true);
 }
 
-void ChunkWriter::AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell,
-                          bool last) {
+void ChunkWriter::AddCell(const std::string* row_key, bool new_family, bool new_column, const Cell& cell, bool last) {
   size_t offset = 0;
   do {
     const size_t piece = std::min(response_bytes_, cell.value.size() - offset);

@@ -35,8 +35,7 @@ class ChunkWriter {
   // A response goes out once its rows hold about `response_bytes`; a value
   // longer than `response_bytes` is split into pieces of that size.
   // REQUIRES: response_bytes > 0.
-  ChunkWriter(Send send, size_t response_bytes)
-      : send_(std::move(send)), response_bytes_(response_bytes) {}
+  ChunkWriter(Send send, size_t response_bytes) : send_(std::move(send)), response_bytes_(response_bytes) {}
 
   // Adds the row's cells (a row without cells adds nothing), and sends them
   // if enough are pending. Returns false if a send failed.

@@ -71,8 +71,8 @@ Bound BoundOf(Case which, Case closed_case, const std::string& closed, Case open
 }
 
 Bound StartBound(const v2::RowRange& r) {
-  return BoundOf(r.start_key_case(), v2::RowRange::kStartKeyClosed, r.start_key_closed(),
-                 v2::RowRange::kStartKeyOpen, r.start_key_open());
+  return BoundOf(r.start_key_case(), v2::RowRange::kStartKeyClosed, r.start_key_closed(), v2::RowRange::kStartKeyOpen,
+                 r.start_key_open());
 }
 
 Bound EndBound(const v2::RowRange& r) {
@@ -227,12 +227,10 @@ namespace {
 
 Status Inexpressible(const Filter& f) {
   return Status::InvalidArgument(fmt::format(
-      "filter kind {} is not part of Bigtable's RowFilter and cannot be sent to Bigtable",
-      static_cast<int>(f.kind)));
+      "filter kind {} is not part of Bigtable's RowFilter and cannot be sent to Bigtable", static_cast<int>(f.kind)));
 }
 
-Status ChildrenToProto(const std::vector<Filter>& children,
-                       google::protobuf::RepeatedPtrField<v2::RowFilter>* out) {
+Status ChildrenToProto(const std::vector<Filter>& children, google::protobuf::RepeatedPtrField<v2::RowFilter>* out) {
   for (const Filter& child : children) {
     LBT_ASSIGN_OR_RETURN(*out->Add(), ToProto(child));
   }
@@ -371,8 +369,9 @@ Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
     case v2::Mutation::kDeleteFromRow: return Mutation::DeleteFromRow();
     case v2::Mutation::MUTATION_NOT_SET: break;
   }
-  return Invalid(path, "a mutation must set one of set_cell, add_to_cell, merge_to_cell, "
-                       "delete_from_column, delete_from_family or delete_from_row");
+  return Invalid(path,
+                 "a mutation must set one of set_cell, add_to_cell, merge_to_cell, "
+                 "delete_from_column, delete_from_family or delete_from_row");
 }
 
 Result<std::vector<Mutation>> FromProto(const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations,
@@ -481,8 +480,8 @@ Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::s
                                                    d.seconds(), kMaxDurationSeconds));
   }
   if (d.nanos() < -999'999'999 || d.nanos() > 999'999'999) {
-    return Invalid(field + ".nanos", fmt::format("{} is out of range for a Duration (at most 999999999 in magnitude)",
-                                                 d.nanos()));
+    return Invalid(field + ".nanos",
+                   fmt::format("{} is out of range for a Duration (at most 999999999 in magnitude)", d.nanos()));
   }
   if ((d.seconds() > 0 && d.nanos() < 0) || (d.seconds() < 0 && d.nanos() > 0)) {
     return Invalid(field + ".nanos", "must have the same sign as seconds");
@@ -552,8 +551,7 @@ admin::GcRule ToProto(const GcRule& rule) {
 Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view field) {
   switch (type.kind_case()) {
     case admin::Type::KIND_NOT_SET:
-    case admin::Type::kBytesType:
-      return ValueType::kBytes;
+    case admin::Type::kBytesType: return ValueType::kBytes;
     case admin::Type::kStringType:
       // No encoding means the default, UTF-8 bytes.
       return type.string_type().encoding().encoding_case() == admin::Type::String::Encoding::kUtf8Raw
@@ -569,8 +567,7 @@ Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view f
         case admin::Type::Aggregate::kMin: return ValueType::kIntMin;
         case admin::Type::Aggregate::kMax: return ValueType::kIntMax;
         default:
-          return Invalid(std::string(field) + ".aggregate_type",
-                         "lbt supports the sum, min and max aggregators");
+          return Invalid(std::string(field) + ".aggregate_type", "lbt supports the sum, min and max aggregators");
       }
     }
     default: break;

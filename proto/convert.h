@@ -1,7 +1,7 @@
 // The one module that converts between lbt's engine model and Bigtable's
-// protos (google.bigtable.v2 and google.bigtable.admin.v2): row sets, filters, mutations, read-modify-write rules, GC rules, value types,
-// families and tables. The server uses it to turn requests into engine
-// calls; a client of a remote Bigtable uses it the other way round.
+// protos (google.bigtable.v2 and google.bigtable.admin.v2): row sets, filters, mutations, read-modify-write rules, GC
+// rules, value types, families and tables. The server uses it to turn requests into engine calls; a client of a remote
+// Bigtable uses it the other way round.
 //
 // Every FromProto validates what it converts the way Bigtable's service
 // does, and an error names the offending field by its proto path, e.g.
@@ -64,8 +64,8 @@ Result<Mutation> FromProto(const v2::Mutation& mutation, std::string_view field)
 // All of a row's mutations; an empty list is INVALID_ARGUMENT. Bigtable's
 // limit on their number is per request, not per list: a server checks it
 // once, over the whole request.
-Result<std::vector<Mutation>> FromProto(
-    const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations, std::string_view field);
+Result<std::vector<Mutation>> FromProto(const google::protobuf::RepeatedPtrField<v2::Mutation>& mutations,
+                                        std::string_view field);
 v2::Mutation ToProto(const Mutation& mutation);
 
 Result<ReadModifyWriteRule> FromProto(const v2::ReadModifyWriteRule& rule, std::string_view field);
@@ -88,8 +88,7 @@ admin::GcRule ToProto(const GcRule& rule);
 Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view field);
 admin::Type ToProto(ValueType type);
 
-Result<FamilySpec> FromProto(std::string_view name, const admin::ColumnFamily& family,
-                             std::string_view field);
+Result<FamilySpec> FromProto(std::string_view name, const admin::ColumnFamily& family, std::string_view field);
 admin::ColumnFamily ToProto(const FamilySpec& family);
 
 // The table as the view asks: NAME_ONLY gives the name only; every other

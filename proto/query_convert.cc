@@ -80,9 +80,8 @@ void DateToProto(int64_t days, google::type::Date* out) {
 }
 
 Status KindError(const v2::Value& value, const sql::TypePtr& type, std::string_view field) {
-  return Status::InvalidArgument(
-      fmt::format("{}: a {} value cannot hold {}", field, type->ToString(),
-                  value.GetDescriptor()->FindFieldByNumber(value.kind_case())->name()));
+  return Status::InvalidArgument(fmt::format("{}: a {} value cannot hold {}", field, type->ToString(),
+                                             value.GetDescriptor()->FindFieldByNumber(value.kind_case())->name()));
 }
 
 Result<sql::Values> ElementsFromProto(const v2::Value& value, const sql::TypePtr& type, std::string_view field) {
@@ -104,8 +103,8 @@ Result<sql::Values> ElementsFromProto(const v2::Value& value, const sql::TypePtr
     out.push_back(std::move(item));
   }
   if (type->kind == sql::TypeKind::kStruct && out.size() != type->fields.size()) {
-    return TypeError(field, fmt::format("a {} has {} fields, not {}", type->ToString(), type->fields.size(),
-                                        out.size()));
+    return TypeError(field,
+                     fmt::format("a {} has {} fields, not {}", type->ToString(), type->fields.size(), out.size()));
   }
   return out;
 }
@@ -186,7 +185,8 @@ Result<sql::TypePtr> SqlTypeFromProto(const v2::Type& type, std::string_view fie
       return sql::Type::Array(std::move(element));
     }
     case v2::Type::kMapType: {
-      LBT_ASSIGN_OR_RETURN(sql::TypePtr key, SqlTypeFromProto(type.map_type().key_type(), Join(field, "map_type.key_type")));
+      LBT_ASSIGN_OR_RETURN(sql::TypePtr key,
+                           SqlTypeFromProto(type.map_type().key_type(), Join(field, "map_type.key_type")));
       LBT_ASSIGN_OR_RETURN(sql::TypePtr value,
                            SqlTypeFromProto(type.map_type().value_type(), Join(field, "map_type.value_type")));
       return sql::Type::Map(std::move(key), std::move(value));
@@ -292,8 +292,7 @@ v2::ResultSetMetadata ToProto(const std::vector<sql::ResultColumn>& columns) {
   return out;
 }
 
-Result<std::vector<sql::ResultColumn>> ColumnsFromProto(const v2::ResultSetMetadata& metadata,
-                                                        std::string_view field) {
+Result<std::vector<sql::ResultColumn>> ColumnsFromProto(const v2::ResultSetMetadata& metadata, std::string_view field) {
   if (!metadata.has_proto_schema()) return TypeError(field, "the metadata has no proto_schema");
   std::vector<sql::ResultColumn> columns;
   for (int i = 0; i < metadata.proto_schema().columns_size(); ++i) {

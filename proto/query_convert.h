@@ -48,8 +48,7 @@ v2::Value ToProto(const sql::Value& value);
 Result<sql::Value> SqlValueFromProto(const v2::Value& value, const sql::TypePtr& type, std::string_view field);
 
 v2::ResultSetMetadata ToProto(const std::vector<sql::ResultColumn>& columns);
-Result<std::vector<sql::ResultColumn>> ColumnsFromProto(const v2::ResultSetMetadata& metadata,
-                                                        std::string_view field);
+Result<std::vector<sql::ResultColumn>> ColumnsFromProto(const v2::ResultSetMetadata& metadata, std::string_view field);
 
 // ---- the result stream ----
 
@@ -101,7 +100,7 @@ class ResultAssembler {
   Status ParseBatch(uint32_t checksum);
 
   const std::vector<sql::ResultColumn> columns_;
-  std::string buffer_;              // batch bytes awaiting their checksum
+  std::string buffer_;               // batch bytes awaiting their checksum
   std::vector<sql::Values> queued_;  // parsed rows awaiting a resume token
   std::string resume_token_;
 };

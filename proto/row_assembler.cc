@@ -17,8 +17,7 @@ Status RowAssembler::Add(const google::bigtable::v2::ReadRowsResponse& response,
   return Status::OK();
 }
 
-Status RowAssembler::AddChunk(const google::bigtable::v2::ReadRowsResponse::CellChunk& chunk,
-                              std::vector<Row>* rows) {
+Status RowAssembler::AddChunk(const google::bigtable::v2::ReadRowsResponse::CellChunk& chunk, std::vector<Row>* rows) {
   if (chunk.reset_row()) {
     // A reset drops the row in progress, and says nothing else: the row is
     // sent again from its first chunk (data.proto's CellChunk rules).

@@ -87,7 +87,8 @@ bool ServiceCanRun(const Filter& filter) {
 FilterPlan PlanFilter(const ReadRequest& request) {
   std::vector<Filter> service;
   if (!request.columns.empty()) service.push_back(ColumnsFilter(request.columns));
-  if (request.cells_per_column_limit > 0) service.push_back(Filter::CellsPerColumnLimit(request.cells_per_column_limit));
+  if (request.cells_per_column_limit > 0)
+    service.push_back(Filter::CellsPerColumnLimit(request.cells_per_column_limit));
   std::vector<Filter> client;
   if (request.filter) {
     const Filter& f = *request.filter;

@@ -19,9 +19,7 @@ admin::ModifyColumnFamiliesRequest::Modification ModificationOf(const FamilyChan
   admin::ModifyColumnFamiliesRequest::Modification m;
   m.set_id(change.family.name);
   switch (change.kind) {
-    case FamilyChange::Kind::kCreate:
-      *m.mutable_create() = proto::ToProto(change.family);
-      break;
+    case FamilyChange::Kind::kCreate: *m.mutable_create() = proto::ToProto(change.family); break;
     case FamilyChange::Kind::kUpdate:
       if (change.gc_rule) *m.mutable_update()->mutable_gc_rule() = proto::ToProto(*change.gc_rule);
       if (change.value_type) {
@@ -30,9 +28,7 @@ admin::ModifyColumnFamiliesRequest::Modification ModificationOf(const FamilyChan
         m.mutable_update_mask()->add_paths("value_type");
       }
       break;
-    case FamilyChange::Kind::kDrop:
-      m.set_drop(true);
-      break;
+    case FamilyChange::Kind::kDrop: m.set_drop(true); break;
   }
   return m;
 }
@@ -116,8 +112,8 @@ Status SetDeletionProtection(RemoteCalls* calls, std::string_view table, bool en
   request.mutable_table()->set_deletion_protection(enabled);
   request.mutable_update_mask()->add_paths("deletion_protection");
   google::longrunning::Operation response;
-  LBT_RETURN_IF_ERROR(calls->Unary(calls->admin(), &AdminStub::UpdateTable, "table.name", request.table().name(),
-                                   request, &response));
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::UpdateTable, "table.name", request.table().name(), request, &response));
   return response.has_error() ? proto::FromRpcStatus(response.error()) : Status::OK();
 }
 
@@ -146,8 +142,8 @@ Status WaitForReplication(RemoteCalls* calls, std::string_view table) {
   check.set_consistency_token(token.consistency_token());
   while (true) {
     admin::CheckConsistencyResponse answer;
-    LBT_RETURN_IF_ERROR(calls->Unary(calls->admin(), &AdminStub::CheckConsistency, "name", check.name(), check,
-                                     &answer, deadline));
+    LBT_RETURN_IF_ERROR(
+        calls->Unary(calls->admin(), &AdminStub::CheckConsistency, "name", check.name(), check, &answer, deadline));
     if (answer.consistent()) return Status::OK();
     // Replication takes seconds.
     LBT_RETURN_IF_ERROR(PauseBetweenChecks(calls, cancellations, deadline));

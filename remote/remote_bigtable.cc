@@ -89,8 +89,7 @@ class RemoteBigtable final : public Bigtable {
   bool Exists() override { return true; }
   void CancelCalls() override { calls_.CancelAll(); }
   int64_t NowMicros() const override {
-    return std::chrono::duration_cast<std::chrono::microseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
   sql::QueryService* query_service() override { return queries_.get(); }

@@ -92,8 +92,7 @@ class RemoteCalls {
 // A call's context, registered for CancelAll while it lives.
 class Call {
  public:
-  Call(RemoteCalls* calls, std::unique_ptr<grpc::ClientContext> context)
-      : calls_(calls), context_(std::move(context)) {
+  Call(RemoteCalls* calls, std::unique_ptr<grpc::ClientContext> context) : calls_(calls), context_(std::move(context)) {
     calls_->Register(context_.get());
   }
   ~Call() { calls_->Unregister(context_.get()); }

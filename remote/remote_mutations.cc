@@ -16,8 +16,9 @@ namespace v2 = ::google::bigtable::v2;
 v2::Mutation MutationProto(const Mutation& m) {
   if (m.kind != Mutation::Kind::kAddToCell || m.timestamp != kServerTime) return proto::ToProto(m);
   Mutation timed = m;
-  const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                          std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   timed.timestamp = now - now % kTimestampGranularityMicros;
   return proto::ToProto(timed);
 }
@@ -67,13 +68,12 @@ bool AnyAnswered(const std::vector<std::optional<Status>>& answers) {
 
 }  // namespace
 
-void AddMutations(const std::vector<Mutation>& mutations,
-                       google::protobuf::RepeatedPtrField<v2::Mutation>* out) {
+void AddMutations(const std::vector<Mutation>& mutations, google::protobuf::RepeatedPtrField<v2::Mutation>* out) {
   for (const Mutation& m : mutations) *out->Add() = MutationProto(m);
 }
 
 Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
-                       const std::vector<Mutation>& mutations) {
+                 const std::vector<Mutation>& mutations) {
   v2::MutateRowRequest request;
   request.set_table_name(calls->TableName(table));
   request.set_app_profile_id(calls->app_profile());
@@ -85,7 +85,7 @@ Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view ro
 }
 
 Result<std::vector<Status>> MutateRows(RemoteCalls* calls, std::string_view table,
-                                             const std::vector<RowMutation>& rows) {
+                                       const std::vector<RowMutation>& rows) {
   std::vector<Status> statuses(rows.size());
   std::vector<size_t> pending(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) pending[i] = i;

@@ -19,19 +19,19 @@
 namespace lbt::remote {
 
 Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
-                       const std::vector<Mutation>& mutations);
+                 const std::vector<Mutation>& mutations);
 
 // One status per row, in order. The Result is an error only when the first
 // call failed, not retryably, before the service answered any entry: then
 // nothing was applied.
 Result<std::vector<Status>> MutateRows(RemoteCalls* calls, std::string_view table,
-                                             const std::vector<RowMutation>& rows);
+                                       const std::vector<RowMutation>& rows);
 
 // `mutations` as sent. Bigtable assigns the time of a SetCell itself but
 // wants an AddToCell's from the client: the client's clock, in
 // milliseconds.
 void AddMutations(const std::vector<Mutation>& mutations,
-                       google::protobuf::RepeatedPtrField<google::bigtable::v2::Mutation>* out);
+                  google::protobuf::RepeatedPtrField<google::bigtable::v2::Mutation>* out);
 
 }  // namespace lbt::remote
 

@@ -106,7 +106,8 @@ class RemotePrepared final : public sql::PreparedQuery {
       v = proto::ToProto(value);
       *v.mutable_type() = proto::ToProto(*value.type());
     }
-    return std::unique_ptr<sql::ResultStream>(std::make_unique<RemoteResultStream>(calls_, std::move(request), columns_));
+    return std::unique_ptr<sql::ResultStream>(
+        std::make_unique<RemoteResultStream>(calls_, std::move(request), columns_));
   }
 
  private:

@@ -9,9 +9,8 @@ namespace lbt::remote {
 namespace v2 = ::google::bigtable::v2;
 
 Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
-                                     const std::optional<Filter>& predicate,
-                                     const std::vector<Mutation>& true_mutations,
-                                     const std::vector<Mutation>& false_mutations) {
+                               const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                               const std::vector<Mutation>& false_mutations) {
   v2::CheckAndMutateRowRequest request;
   request.set_table_name(calls->TableName(table));
   request.set_app_profile_id(calls->app_profile());
@@ -32,7 +31,7 @@ Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::
 }
 
 Result<Row> ReadModifyWriteRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
-                                     const std::vector<ReadModifyWriteRule>& rules) {
+                               const std::vector<ReadModifyWriteRule>& rules) {
   v2::ReadModifyWriteRowRequest request;
   request.set_table_name(calls->TableName(table));
   request.set_app_profile_id(calls->app_profile());

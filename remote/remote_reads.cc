@@ -35,8 +35,7 @@ std::optional<v2::RowRange> RangeBefore(v2::RowRange range, const std::string& l
   const bool ends_before = (range.has_end_key_closed() && range.end_key_closed() < last) ||
                            (range.has_end_key_open() && range.end_key_open() <= last);
   if (!ends_before) range.set_end_key_open(last);
-  const bool starts_before = !HasStart(range) ||
-                             (range.has_start_key_closed() && range.start_key_closed() < last) ||
+  const bool starts_before = !HasStart(range) || (range.has_start_key_closed() && range.start_key_closed() < last) ||
                              (range.has_start_key_open() && range.start_key_open() < last);
   if (!starts_before) return std::nullopt;
   return range;
@@ -127,11 +126,11 @@ class RemoteRowStream final : public RowStream {
   bool done_ = false;
   Status status_;
 
-  ReadStats counted_;           // lbt's counts
-  ReadStats service_stats_;     // the service's, summed over the calls
+  ReadStats counted_;        // lbt's counts
+  ReadStats service_stats_;  // the service's, summed over the calls
   bool call_sent_stats_ = false;
   bool every_call_sent_stats_ = true;
-  bool reached_end_ = false;    // the last call ended OK
+  bool reached_end_ = false;  // the last call ended OK
 };
 
 void RemoteRowStream::Start() {
@@ -276,8 +275,7 @@ ReadStats RemoteRowStream::stats() const {
 
 }  // namespace
 
-Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view table,
-                                                  const ReadRequest& request) {
+Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view table, const ReadRequest& request) {
   LBT_RETURN_IF_ERROR(request.rows.Validate());
   FilterPlan plan = PlanFilter(request);
   v2::ReadRowsRequest proto_request;

@@ -6,8 +6,7 @@ namespace lbt::remote {
 
 namespace v2 = ::google::bigtable::v2;
 
-Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, std::string_view table,
-                                                   const RowRange& range) {
+Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, std::string_view table, const RowRange& range) {
   v2::SampleRowKeysRequest request;
   request.set_table_name(calls->TableName(table));
   request.set_app_profile_id(calls->app_profile());

@@ -9,10 +9,8 @@ bool RetryPolicy::Retryable(const Status& status) {
   switch (status.code()) {
     case Status::Code::kUnavailable:
     case Status::Code::kDeadlineExceeded:
-    case Status::Code::kAborted:
-      return true;
-    default:
-      return false;
+    case Status::Code::kAborted: return true;
+    default: return false;
   }
 }
 

@@ -40,8 +40,8 @@ Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
 Status ListPage(Bigtable* bigtable, const admin::ListTablesRequest& request, admin::ListTablesResponse* response) {
   LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, bigtable->ListTables());
   // A page token is the last name of the page before: names are sorted.
-  auto it = request.page_token().empty() ? names.begin()
-                                         : std::upper_bound(names.begin(), names.end(), request.page_token());
+  auto it =
+      request.page_token().empty() ? names.begin() : std::upper_bound(names.begin(), names.end(), request.page_token());
   const admin::Table::View view =
       request.view() == admin::Table::VIEW_UNSPECIFIED ? admin::Table::NAME_ONLY : request.view();
   std::string last_listed;
@@ -117,8 +117,8 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
     LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
     // initial_splits shape tablets; a local database has none to shape.
     // The table and its protection commit together.
-    LBT_RETURN_IF_ERROR(bigtable_->CreateTable(request->table_id(), families, /*splits=*/{},
-                                               request->table().deletion_protection()));
+    LBT_RETURN_IF_ERROR(
+        bigtable_->CreateTable(request->table_id(), families, /*splits=*/{}, request->table().deletion_protection()));
     return Describe(bigtable_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
   });
 }
@@ -243,8 +243,7 @@ Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modifica
 
 }  // namespace
 
-grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*,
-                                                const admin::ModifyColumnFamiliesRequest* request,
+grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admin::ModifyColumnFamiliesRequest* request,
                                                 admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));

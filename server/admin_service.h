@@ -18,9 +18,9 @@ namespace lbt::server {
 namespace admin = ::google::bigtable::admin::v2;
 
 // Declares a unary RPC that answers UNIMPLEMENTED, naming itself.
-#define LBT_NOT_SERVED(Rpc, Request, Response, why)                                             \
-  grpc::Status Rpc(grpc::ServerContext*, const Request*, Response*) override {                  \
-    return Handle(gate_, [] { return NotServed(#Rpc, why); });                                  \
+#define LBT_NOT_SERVED(Rpc, Request, Response, why)                            \
+  grpc::Status Rpc(grpc::ServerContext*, const Request*, Response*) override { \
+    return Handle(gate_, [] { return NotServed(#Rpc, why); });                 \
   }
 
 class AdminService final : public admin::BigtableTableAdmin::Service {
@@ -49,8 +49,7 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
 
   LBT_NOT_SERVED(CreateTableFromSnapshot, admin::CreateTableFromSnapshotRequest, google::longrunning::Operation,
                  "lbt has no snapshots")
-  LBT_NOT_SERVED(UndeleteTable, admin::UndeleteTableRequest, google::longrunning::Operation,
-                 "a deleted table is gone")
+  LBT_NOT_SERVED(UndeleteTable, admin::UndeleteTableRequest, google::longrunning::Operation, "a deleted table is gone")
   LBT_NOT_SERVED(CreateAuthorizedView, admin::CreateAuthorizedViewRequest, google::longrunning::Operation,
                  "lbt has no authorized views")
   LBT_NOT_SERVED(ListAuthorizedViews, admin::ListAuthorizedViewsRequest, admin::ListAuthorizedViewsResponse,

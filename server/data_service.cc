@@ -46,8 +46,8 @@ Status CheckMutationCount(int64_t count, std::string_view field) {
 Result<std::optional<Filter>> FilterIfSet(bool set, const v2::RowFilter& filter, std::string_view field) {
   if (!set) return std::optional<Filter>();
   if (const size_t bytes = filter.ByteSizeLong(); bytes > kMaxFilterBytes) {
-    return Status::InvalidArgument(fmt::format("{}: the filter is {} bytes; Bigtable allows at most {} bytes",
-                                               field, bytes, kMaxFilterBytes));
+    return Status::InvalidArgument(
+        fmt::format("{}: the filter is {} bytes; Bigtable allows at most {} bytes", field, bytes, kMaxFilterBytes));
   }
   LBT_ASSIGN_OR_RETURN(Filter parsed, proto::FromProto(filter, field));
   return std::optional<Filter>(std::move(parsed));
@@ -147,8 +147,7 @@ Result<RowRange> SampleRangeOf(const v2::SampleRowKeysRequest& request) {
 // The entries of a MutateRows request, converted. An entry that does not
 // convert gets its own status in *statuses and an empty mutation list; the
 // others get OK.
-Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& request,
-                                                  std::vector<Status>* statuses) {
+Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& request, std::vector<Status>* statuses) {
   if (request.entries().empty()) return Status::InvalidArgument("entries: at least one entry is required");
   int64_t total = 0;
   for (const auto& entry : request.entries()) total += entry.mutations_size();
@@ -247,8 +246,7 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::
   });
 }
 
-grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request,
-                                    v2::MutateRowResponse*) {
+grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request, v2::MutateRowResponse*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
@@ -279,8 +277,7 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
     LBT_RETURN_IF_ERROR(CheckMutationCount(request->true_mutations_size() + request->false_mutations_size(),
                                            "true_mutations, false_mutations"));
     LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_true, MutationsIfAny(request->true_mutations(), "true_mutations"));
-    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false,
-                         MutationsIfAny(request->false_mutations(), "false_mutations"));
+    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false, MutationsIfAny(request->false_mutations(), "false_mutations"));
     LBT_ASSIGN_OR_RETURN(std::optional<Filter> predicate,
                          FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
     LBT_ASSIGN_OR_RETURN(bool matched,

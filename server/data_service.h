@@ -13,9 +13,9 @@
 #define LBT_SERVER_DATA_SERVICE_H_
 
 #include "api/bigtable.h"
+#include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "server/rpc_gate.h"
 #include "server/stall_watch.h"
-#include "google/bigtable/v2/bigtable.grpc.pb.h"
 
 namespace lbt::server {
 

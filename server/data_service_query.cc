@@ -104,8 +104,7 @@ class CallBigtable final : public ForwardingBigtable {
 // One ExecuteQuery call's stream of responses.
 class ResultSender {
  public:
-  ResultSender(grpc::ServerWriter<v2::ExecuteQueryResponse>* writer, grpc::ServerContext* context,
-               StallWatch* stalls)
+  ResultSender(grpc::ServerWriter<v2::ExecuteQueryResponse>* writer, grpc::ServerContext* context, StallWatch* stalls)
       : writer_(writer), context_(context), stalls_(stalls) {}
 
   Status SendMetadata(const sql::PreparedQuery& query) {

@@ -58,8 +58,8 @@ Result<sql::Params> ParamsFromProto(const google::protobuf::Map<std::string, v2:
         return Status::InvalidArgument(fmt::format("{}: the query was prepared without parameter @{}", field, name));
       }
       if (type != nullptr && !sql::SameType(type, it->second)) {
-        return Status::InvalidArgument(fmt::format("{}.type: {} does not match the prepared {}", field,
-                                                   type->ToString(), it->second->ToString()));
+        return Status::InvalidArgument(
+            fmt::format("{}.type: {} does not match the prepared {}", field, type->ToString(), it->second->ToString()));
       }
       type = it->second;
     } else if (type == nullptr) {

@@ -1,13 +1,13 @@
 #include "server/server.h"
 
 #include <arpa/inet.h>
-#include <netdb.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <fmt/format.h>
 #include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
+#include <netdb.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <memory>
 
@@ -33,10 +33,10 @@ bool IsLoopbackHost(const std::string& host) {
 
 Status ValidateServeOptions(const ServeOptions& options) {
   if (!options.allow_remote && !IsLoopbackHost(options.host)) {
-    return Status::InvalidArgument(fmt::format(
-        "refusing to listen on {}: the server has no authentication; pass --allow-remote to serve "
-        "beyond this machine",
-        options.host));
+    return Status::InvalidArgument(
+        fmt::format("refusing to listen on {}: the server has no authentication; pass --allow-remote to serve "
+                    "beyond this machine",
+                    options.host));
   }
   if (options.port < 0 || options.port > 65535) {
     return Status::InvalidArgument(fmt::format("--port {} is not a port number (0 to 65535)", options.port));
@@ -67,9 +67,9 @@ Status CheckCanListen(const ServeOptions& options) {
   }
   freeaddrinfo(found);
   if (!bound) {
-    return Status::IOError(fmt::format(
-        "cannot listen on {}:{}: the port is in use or the address is not this machine's", Bracketed(options.host),
-        options.port));
+    return Status::IOError(
+        fmt::format("cannot listen on {}:{}: the port is in use or the address is not this machine's",
+                    Bracketed(options.host), options.port));
   }
   return Status::OK();
 }
@@ -116,8 +116,8 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || bound_port == 0) {
     pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
-    return Status::IOError(fmt::format("cannot listen on {}: the port is in use or the address is not this machine's",
-                                       address));
+    return Status::IOError(
+        fmt::format("cannot listen on {}: the port is in use or the address is not this machine's", address));
   }
   listening(fmt::format("{}:{}", Bracketed(options.host), bound_port));
 

@@ -81,8 +81,8 @@ const Arg* ArgAt(const CommandSpec& spec, size_t position) {
 // the positional argument at this place, and once the required ones are
 // given, its options (those lbt only refuses left out). After `key=`, the
 // values of that option.
-std::vector<std::string> CbtCandidates(Session* session, const CommandSpec& spec,
-                                       const std::vector<std::string>& words, const std::string& word) {
+std::vector<std::string> CbtCandidates(Session* session, const CommandSpec& spec, const std::vector<std::string>& words,
+                                       const std::string& word) {
   const std::string table = words.size() > 1 ? words[1] : "";
   if (size_t eq = word.find('='); eq != std::string::npos) {
     const Option* option = spec.FindOption(word.substr(0, eq));
@@ -156,8 +156,8 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
       pool = SqlCandidates(session, words);
     } else if (words.empty()) {
       pool = CommandNames(false);
-    } else if (const CommandSpec* spec = FindCommand(words[0]) ? FindCommand(words[0])
-                                                              : FindCommand(words[0], Dialect::kShell)) {
+    } else if (const CommandSpec* spec =
+                   FindCommand(words[0]) ? FindCommand(words[0]) : FindCommand(words[0], Dialect::kShell)) {
       pool = CbtCandidates(session, *spec, words, word);
     }
   }

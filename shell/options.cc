@@ -1,8 +1,8 @@
 #include "shell/options.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -44,9 +44,24 @@ std::vector<std::string> CbtFlagsAsLong(int argc, char** argv) {
     }
     if (!in_command && !value_next && (arg.empty() || arg[0] != '-')) in_command = true;
     // Options that take a value as the next word.
-    static const char* kValued[] = {"--db", "--format", "--bytes", "--sync", "--gc", "--gc-interval", "-c", "--command", "-f", "--file",
-                                    "--project", "--instance", "--creds", "--admin-endpoint", "--data-endpoint",
-                                    "--app-profile", "--timeout", "--auth-token"};
+    static const char* kValued[] = {"--db",
+                                    "--format",
+                                    "--bytes",
+                                    "--sync",
+                                    "--gc",
+                                    "--gc-interval",
+                                    "-c",
+                                    "--command",
+                                    "-f",
+                                    "--file",
+                                    "--project",
+                                    "--instance",
+                                    "--creds",
+                                    "--admin-endpoint",
+                                    "--data-endpoint",
+                                    "--app-profile",
+                                    "--timeout",
+                                    "--auth-token"};
     bool valued = false;
     for (const char* v : kValued) valued |= arg == v;
     value_next = !in_command && !value_next && valued;
@@ -71,7 +86,7 @@ void AddRemoteFlags(CLI::App* app, RemoteFlags* r) {
 
 // A Go duration as cbt takes it ("1m30s", "500ms") in milliseconds, or -1.
 int64_t ParseDurationMillis(const std::string& text) {
-  static const std::pair<const char*, double> kUnits[] = {{"ms", 1}, {"us", 1e-3}, {"µs", 1e-3}, {"ns", 1e-6},
+  static const std::pair<const char*, double> kUnits[] = {{"ms", 1},   {"us", 1e-3}, {"µs", 1e-3},  {"ns", 1e-6},
                                                           {"s", 1000}, {"m", 60000}, {"h", 3600000}};
   double total = 0;
   size_t i = 0;

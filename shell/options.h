@@ -51,7 +51,7 @@ struct ShellOptions {
   std::string script;                 // -f
   bool keep_going = false;
   bool echo = false;
-  std::vector<std::string> words;     // a command given directly: lbt read t
+  std::vector<std::string> words;  // a command given directly: lbt read t
 };
 
 struct ParsedOptions {

@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "api/version.h"
-#include "commands/core/statement.h"
 #include "commands/core/command_table.h"
 #include "commands/core/interrupt.h"
+#include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
 #include "shell/completion.h"
 #include "shell/history.h"

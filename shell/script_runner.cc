@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "commands/core/command_table.h"
 #include "commands/cbt/lookups.h"
+#include "commands/core/command_table.h"
 #include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
 
@@ -54,10 +54,9 @@ int ScriptRunner::FlushLookups() {
   queued.swap(lookups_);
   std::vector<std::vector<std::string>> words;
   for (QueuedLookup& q : queued) words.push_back(std::move(q.words));
-  std::vector<CommandOutcome> outcomes =
-      RunLookups(session_, out_, err_, words, options_.keep_going, [&](size_t i) {
-        if (options_.echo) out_->Write(fmt::format("> {}\n", queued[i].statement));
-      });
+  std::vector<CommandOutcome> outcomes = RunLookups(session_, out_, err_, words, options_.keep_going, [&](size_t i) {
+    if (options_.echo) out_->Write(fmt::format("> {}\n", queued[i].statement));
+  });
   err_->Flush();
   int worst = 0;
   for (size_t i = 0; i < outcomes.size(); ++i) {
@@ -126,9 +125,7 @@ std::string SourcePath(const std::string& file, const std::string& from) {
 }  // namespace
 
 int ScriptRunner::Source(const std::vector<std::string>& words, const std::string& name, int line) {
-  auto fail = [&](const std::string& message) {
-    return Report("error: " + message, name, line);
-  };
+  auto fail = [&](const std::string& message) { return Report("error: " + message, name, line); };
   if (words.size() != 2) return fail("source needs one file name; usage: source <file.cbt>");
   if (depth_ >= kMaxSourceDepth) {
     return fail(fmt::format("scripts are sourced more than {} levels deep", kMaxSourceDepth));

@@ -1,7 +1,7 @@
 #include "shell/serve_command.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <map>
@@ -27,18 +27,21 @@ struct ServeCommandOptions {
 
 // Returns -1 to go on, or the exit status of a usage error or --help.
 int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions* o) {
-  CLI::App app{"lbt serve: Bigtable's gRPC Data and Table Admin APIs over an lbt database, for cbt and "
-               "every client library (through BIGTABLE_EMULATOR_HOST). The server has no authentication.",
-               "lbt serve"};
-  app.footer("Example:\n  lbt serve --db mydb --port 8086 &\n  export BIGTABLE_EMULATOR_HOST=127.0.0.1:8086\n"
-             "  cbt -project p -instance i ls");
+  CLI::App app{
+      "lbt serve: Bigtable's gRPC Data and Table Admin APIs over an lbt database, for cbt and "
+      "every client library (through BIGTABLE_EMULATOR_HOST). The server has no authentication.",
+      "lbt serve"};
+  app.footer(
+      "Example:\n  lbt serve --db mydb --port 8086 &\n  export BIGTABLE_EMULATOR_HOST=127.0.0.1:8086\n"
+      "  cbt -project p -instance i ls");
   app.failure_message(OneLineOptionError);
   app.add_option("--db", o->local.db_dir, "Database directory")->capture_default_str();
   app.add_option("--host", o->serve.host, "Address to listen on")->capture_default_str();
   app.add_option("--port", o->serve.port, "Port to listen on (0: any free port)")->capture_default_str();
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
-  app.add_option("--sync", o->local.sync, "full: a write is acknowledged once on disk; off: faster, and a crash may "
-                                    "lose the latest acknowledged writes")
+  app.add_option("--sync", o->local.sync,
+                 "full: a write is acknowledged once on disk; off: faster, and a crash may "
+                 "lose the latest acknowledged writes")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
       ->transform(OneOf({"full", "off"}))
       ->type_name("full|off")
@@ -90,8 +93,8 @@ int RunServe(char**, const ShellOptions& options) {
   Status s = server::Serve(db->get(), o.serve, [&](const std::string& address) {
     const std::string gc =
         o.local.lazy_gc ? fmt::format(" (GC lazy, a pass every {} s)", o.local.gc_interval_seconds) : std::string();
-    std::printf("lbt serve: database %s on %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n", o.local.db_dir.c_str(),
-                address.c_str(), gc.c_str(), address.c_str());
+    std::printf("lbt serve: database %s on %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n",
+                o.local.db_dir.c_str(), address.c_str(), gc.c_str(), address.c_str());
     std::fflush(stdout);
   });
   if (!s.ok()) {

@@ -19,13 +19,27 @@ std::string Upper(std::string_view s) {
 
 // How an operator's name reads in messages.
 std::string DisplayName(const std::string& name) {
-  static const std::pair<const char*, const char*> kOps[] = {
-      {"$add", "operator +"}, {"$sub", "operator -"}, {"$mul", "operator *"}, {"$div", "operator /"},
-      {"$neg", "operator -"}, {"$concat", "operator ||"}, {"$eq", "operator ="}, {"$ne", "operator !="},
-      {"$lt", "operator <"}, {"$le", "operator <="}, {"$gt", "operator >"}, {"$ge", "operator >="},
-      {"$between", "operator BETWEEN"}, {"$in", "operator IN"}, {"$like", "operator LIKE"},
-      {"$bitand", "operator &"}, {"$bitor", "operator |"}, {"$bitxor", "operator ^"}, {"$bitnot", "operator ~"},
-      {"$shl", "operator <<"}, {"$shr", "operator >>"}};
+  static const std::pair<const char*, const char*> kOps[] = {{"$add", "operator +"},
+                                                             {"$sub", "operator -"},
+                                                             {"$mul", "operator *"},
+                                                             {"$div", "operator /"},
+                                                             {"$neg", "operator -"},
+                                                             {"$concat", "operator ||"},
+                                                             {"$eq", "operator ="},
+                                                             {"$ne", "operator !="},
+                                                             {"$lt", "operator <"},
+                                                             {"$le", "operator <="},
+                                                             {"$gt", "operator >"},
+                                                             {"$ge", "operator >="},
+                                                             {"$between", "operator BETWEEN"},
+                                                             {"$in", "operator IN"},
+                                                             {"$like", "operator LIKE"},
+                                                             {"$bitand", "operator &"},
+                                                             {"$bitor", "operator |"},
+                                                             {"$bitxor", "operator ^"},
+                                                             {"$bitnot", "operator ~"},
+                                                             {"$shl", "operator <<"},
+                                                             {"$shr", "operator >>"}};
   for (const auto& [op, text] : kOps) {
     if (name == op) return text;
   }
@@ -58,7 +72,8 @@ class Binder {
     if (s.where) {
       LBT_RETURN_IF_ERROR(BindInput(s.where.get(), "WHERE clause"));
       if (s.where->type->kind != TypeKind::kBool) {
-        return Error(*s.where, fmt::format("WHERE clause should return type BOOL, but returns {}", s.where->type->ToString()));
+        return Error(*s.where,
+                     fmt::format("WHERE clause should return type BOOL, but returns {}", s.where->type->ToString()));
       }
       q_->where = s.where.get();
     }
@@ -84,7 +99,8 @@ class Binder {
       q_->unpack = true;
       Select& inner = *s.from.unpack;
       if (inner.where || !inner.group_by.empty() || inner.having || !inner.order_by.empty() || inner.limit) {
-        return Status::InvalidArgument("UNPACK's query selects columns from one table only: no WHERE, GROUP BY, ORDER BY or LIMIT inside it");
+        return Status::InvalidArgument(
+            "UNPACK's query selects columns from one table only: no WHERE, GROUP BY, ORDER BY or LIMIT inside it");
       }
       ref = &inner.from;
     }
@@ -92,7 +108,8 @@ class Binder {
     table_alias_ = ref->alias.empty() ? ref->table : ref->alias;
     LBT_ASSIGN_OR_RETURN(TableOptions time, Options(*ref));
     if (q_->unpack && !time.with_history) {
-      return Status::InvalidArgument("UNPACK needs a table read with history: FROM UNPACK((SELECT ... FROM t(with_history => TRUE)))");
+      return Status::InvalidArgument(
+          "UNPACK needs a table read with history: FROM UNPACK((SELECT ... FROM t(with_history => TRUE)))");
     }
     std::set<std::string> chosen;
     if (q_->unpack) {
@@ -178,7 +195,8 @@ class Binder {
         t.as_of = name == "AS_OF";
       } else {
         return Error(*e, fmt::format("Unknown table option {}; expected with_history, latest_n, after, before, "
-                                     "after_or_equal, before_or_equal or as_of", raw_name));
+                                     "after_or_equal, before_or_equal or as_of",
+                                     raw_name));
       }
     }
     if (t.as_of && (t.with_history || t.start || t.latest_n)) {
@@ -193,7 +211,8 @@ class Binder {
       for (const auto& [raw_name, e] : ref.options) {
         const std::string name = Upper(raw_name);
         if (name != "WITH_HISTORY") {
-          return Error(*e, fmt::format("{} needs with_history => TRUE (as_of reads the latest values at a time)", raw_name));
+          return Error(
+              *e, fmt::format("{} needs with_history => TRUE (as_of reads the latest values at a time)", raw_name));
         }
       }
     }
@@ -277,9 +296,7 @@ class Binder {
   // Types one node whose children are typed.
   Status BindNode(Expr* e) {
     switch (e->kind) {
-      case ExprKind::kLiteral:
-        e->type = e->literal.type();
-        return Status::OK();
+      case ExprKind::kLiteral: e->type = e->literal.type(); return Status::OK();
       case ExprKind::kParameter: {
         auto it = params_.find(e->name);
         if (it == params_.end()) return Error(*e, fmt::format("Query parameter '{}' not found", e->name));
@@ -289,7 +306,8 @@ class Binder {
       }
       case ExprKind::kCast:
         if (!CanCast(e->args[0]->type, e->cast_type)) {
-          return Error(*e, fmt::format("Invalid cast from {} to {}", e->args[0]->type->ToString(), e->cast_type->ToString()));
+          return Error(
+              *e, fmt::format("Invalid cast from {} to {}", e->args[0]->type->ToString(), e->cast_type->ToString()));
         }
         e->type = e->cast_type;
         return Status::OK();
@@ -319,8 +337,8 @@ class Binder {
     for (ExprPtr& a : e->args) {
       Coerce(a.get(), Type::Bool());
       if (a->type->kind != TypeKind::kBool) {
-        return Error(*a, fmt::format("{} needs BOOL operands, not {}", e->name == "$not" ? "NOT" : Upper(e->name.substr(1)),
-                                     a->type->ToString()));
+        return Error(*a, fmt::format("{} needs BOOL operands, not {}",
+                                     e->name == "$not" ? "NOT" : Upper(e->name.substr(1)), a->type->ToString()));
       }
     }
     e->type = Type::Bool();
@@ -379,7 +397,8 @@ class Binder {
     Expr& base = *e->args[0];
     if (e->name == "$field") {
       if (base.type->kind != TypeKind::kStruct) {
-        return Error(*e, fmt::format("Cannot access field {} on a value of type {}", e->literal.str(), base.type->ToString()));
+        return Error(
+            *e, fmt::format("Cannot access field {} on a value of type {}", e->literal.str(), base.type->ToString()));
       }
       for (const auto& [name, type] : base.type->fields) {
         if (name == e->literal.str()) {
@@ -400,7 +419,8 @@ class Binder {
       return Status::OK();
     }
     if (base.type->kind == TypeKind::kArray) {
-      if (e->literal.str() == "key") return Error(*e, "Index an array with [OFFSET(n)], [SAFE_OFFSET(n)], [ORDINAL(n)] or [SAFE_ORDINAL(n)]");
+      if (e->literal.str() == "key")
+        return Error(*e, "Index an array with [OFFSET(n)], [SAFE_OFFSET(n)], [ORDINAL(n)] or [SAFE_ORDINAL(n)]");
       if (index.type->kind != TypeKind::kInt64) return Error(index, "An array index must be INT64");
       e->type = base.type->element;
       return Status::OK();
@@ -424,8 +444,9 @@ class Binder {
     for (size_t i = first + 1; i < e->args.size(); ++i) {
       std::optional<TypePtr> common = CommonType(*typed, *e->args[i]);
       if (!common) {
-        return Error(*e->args[i], fmt::format("{} has no common type for {} and {}", e->name == "$array" ? "Array" : e->name,
-                                              type->ToString(), e->args[i]->type->ToString()));
+        return Error(*e->args[i],
+                     fmt::format("{} has no common type for {} and {}", e->name == "$array" ? "Array" : e->name,
+                                 type->ToString(), e->args[i]->type->ToString()));
       }
       type = *common;
       if (!(e->args[i]->coercible_literal && e->args[i]->literal.is_null())) typed = e->args[i].get();
@@ -465,7 +486,8 @@ class Binder {
     } else if ((*result)->IsNumeric() && branch.type->IsNumeric()) {
       *result = Type::Float64();
     } else {
-      return Error(branch, fmt::format("CASE results have no common type: {} and {}", (*result)->ToString(), branch.type->ToString()));
+      return Error(branch, fmt::format("CASE results have no common type: {} and {}", (*result)->ToString(),
+                                       branch.type->ToString()));
     }
     return Status::OK();
   }
@@ -700,8 +722,8 @@ class Binder {
       LBT_RETURN_IF_ERROR(BindInput(e.get(), what));
       if (e->kind == ExprKind::kParameter) {
         if (e->type->kind != TypeKind::kInt64) {
-          return Error(*e, fmt::format("{} expects an INT64 parameter, but @{} is {}", what, e->name,
-                                       e->type->ToString()));
+          return Error(*e,
+                       fmt::format("{} expects an INT64 parameter, but @{} is {}", what, e->name, e->type->ToString()));
         }
         *param = e->name;
         return Status::OK();

@@ -9,7 +9,8 @@ namespace lbt::sql {
 
 Evaluator::Evaluator(Params params) : params_(std::move(params)) {
   context_.now_micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
 }
 
 Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
@@ -128,14 +129,17 @@ const Evaluator::SortedList* Evaluator::ConstantInList(const Expr& e) const {
     if (kind.value_or(v->kind()) != v->kind()) return nullptr;
     kind = v->kind();
     switch (v->kind()) {
-      case TypeKind::kBytes: case TypeKind::kString: case TypeKind::kInt64: case TypeKind::kBool:
-      case TypeKind::kTimestamp: case TypeKind::kDate: break;
+      case TypeKind::kBytes:
+      case TypeKind::kString:
+      case TypeKind::kInt64:
+      case TypeKind::kBool:
+      case TypeKind::kTimestamp:
+      case TypeKind::kDate: break;
       default: return nullptr;
     }
     list->values.push_back(std::move(*v));
   }
-  std::sort(list->values.begin(), list->values.end(),
-            [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
+  std::sort(list->values.begin(), list->values.end(), [](const Value& a, const Value& b) { return Compare(a, b) < 0; });
   it->second = std::move(list);
   return it->second.get();
 }
@@ -147,10 +151,10 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
       LBT_ASSIGN_OR_RETURN(Value v, Eval(*e.args[0], row));
       if (v.is_null()) return Value::Null(Type::Bool());
       auto less = [](const Value& a, const Value& b) { return Compare(a, b) < 0; };
-      const bool found =
-          list->values.empty() || list->values[0].kind() == v.kind()
-              ? std::binary_search(list->values.begin(), list->values.end(), v, less)
-              : std::any_of(list->values.begin(), list->values.end(), [&](const Value& c) { return Compare(c, v) == 0; });
+      const bool found = list->values.empty() || list->values[0].kind() == v.kind()
+                             ? std::binary_search(list->values.begin(), list->values.end(), v, less)
+                             : std::any_of(list->values.begin(), list->values.end(),
+                                           [&](const Value& c) { return Compare(c, v) == 0; });
       if (found) return Value::Bool(true);
       return list->has_null ? Value::Null(Type::Bool()) : Value::Bool(false);
     }
@@ -268,7 +272,8 @@ Result<Value> Evaluator::Subscript(const Expr& e, const Values& row) const {
   const int64_t n = static_cast<int64_t>(base.elements().size());
   if (i < 0 || i >= n) {
     if (safe) return Value::Null(e.type);
-    return Status::OutOfRange(fmt::format("Array index {} is out of bounds (the array has {} elements)", index.int64(), n));
+    return Status::OutOfRange(
+        fmt::format("Array index {} is out of bounds (the array has {} elements)", index.int64(), n));
   }
   return base.elements()[static_cast<size_t>(i)];
 }

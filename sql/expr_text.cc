@@ -9,10 +9,10 @@ namespace {
 // Operators written between their operands.
 const char* InfixOperator(const std::string& name) {
   static const std::pair<const char*, const char*> kInfix[] = {
-      {"$add", "+"},    {"$sub", "-"},      {"$mul", "*"},      {"$div", "/"},     {"$concat", "||"},
-      {"$eq", "="},     {"$ne", "!="},      {"$lt", "<"},       {"$le", "<="},     {"$gt", ">"},
-      {"$ge", ">="},    {"$bitand", "&"},   {"$bitor", "|"},    {"$bitxor", "^"},  {"$shl", "<<"},
-      {"$shr", ">>"},   {"$like", "LIKE"},  {"$and", "AND"},    {"$or", "OR"}};
+      {"$add", "+"},  {"$sub", "-"},     {"$mul", "*"},   {"$div", "/"},    {"$concat", "||"},
+      {"$eq", "="},   {"$ne", "!="},     {"$lt", "<"},    {"$le", "<="},    {"$gt", ">"},
+      {"$ge", ">="},  {"$bitand", "&"},  {"$bitor", "|"}, {"$bitxor", "^"}, {"$shl", "<<"},
+      {"$shr", ">>"}, {"$like", "LIKE"}, {"$and", "AND"}, {"$or", "OR"}};
   for (const auto& [op, text] : kInfix) {
     if (name == op) return text;
   }
@@ -21,9 +21,9 @@ const char* InfixOperator(const std::string& name) {
 
 // `x IS [NOT] NULL | TRUE | FALSE`'s words after IS, or nullptr.
 const char* IsTest(const std::string& name) {
-  static const std::pair<const char*, const char*> kTests[] = {
-      {"$isnull", "NULL"},         {"$isnotnull", "NOT NULL"}, {"$istrue", "TRUE"},
-      {"$isnottrue", "NOT TRUE"},  {"$isfalse", "FALSE"},      {"$isnotfalse", "NOT FALSE"}};
+  static const std::pair<const char*, const char*> kTests[] = {{"$isnull", "NULL"},   {"$isnotnull", "NOT NULL"},
+                                                               {"$istrue", "TRUE"},   {"$isnottrue", "NOT TRUE"},
+                                                               {"$isfalse", "FALSE"}, {"$isnotfalse", "NOT FALSE"}};
   for (const auto& [op, text] : kTests) {
     if (name == op) return text;
   }

@@ -119,7 +119,9 @@ std::string LikePrefix(const std::string& pattern) {
   return prefix;
 }
 
-KeyRangeSet Prefix(const std::string& p) { return p.empty() ? KeyRangeSet::All() : KeyRangeSet::Of(p, PrefixSuccessor(p)); }
+KeyRangeSet Prefix(const std::string& p) {
+  return p.empty() ? KeyRangeSet::All() : KeyRangeSet::Of(p, PrefixSuccessor(p));
+}
 
 // Ranges for `_key <op> c`.
 KeyRangeSet Compared(const std::string& op, const std::string& c) {

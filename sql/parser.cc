@@ -95,7 +95,8 @@ class Lexer {
       pos_ = end + 1;
       return Token{TokenKind::kQuotedIdent, std::string(text_.substr(start + 1, end - start - 1)), start};
     }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
       return Number();
     }
     if (c == '@') {
@@ -137,7 +138,8 @@ class Lexer {
         while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
       }
     }
-    if (pos_ < text_.size() && IsIdentChar(text_[pos_])) return Error(start, "Missing whitespace between literal and alias");
+    if (pos_ < text_.size() && IsIdentChar(text_[pos_]))
+      return Error(start, "Missing whitespace between literal and alias");
     return Token{is_float ? TokenKind::kFloat : TokenKind::kInt, std::string(text_.substr(start, pos_ - start)), start};
   }
 
@@ -182,8 +184,13 @@ class Lexer {
       case 'b': *out += '\b'; return Status::OK();
       case 'f': *out += '\f'; return Status::OK();
       case 'v': *out += '\v'; return Status::OK();
-      case '\\': case '\'': case '"': case '`': case '?': *out += e; return Status::OK();
-      case 'x': case 'X': {
+      case '\\':
+      case '\'':
+      case '"':
+      case '`':
+      case '?': *out += e; return Status::OK();
+      case 'x':
+      case 'X': {
         std::string hex(text_.substr(pos_, 2));
         if (hex.size() != 2 || !std::isxdigit(static_cast<unsigned char>(hex[0])) ||
             !std::isxdigit(static_cast<unsigned char>(hex[1]))) {
@@ -214,11 +221,11 @@ class Lexer {
 // Words that end an expression or a select item, so never an alias.
 bool IsReserved(const std::string& upper) {
   static const char* const kReserved[] = {
-      "ALL",    "AND",     "AS",      "ASC",    "BETWEEN", "BY",      "CASE",   "CAST",    "CROSS", "DESC",
-      "DISTINCT", "ELSE",  "END",     "EXCEPT", "EXISTS",  "FALSE",   "FROM",   "FULL",    "GROUP", "HAVING",
-      "IN",     "INNER",   "INTERSECT", "INTERVAL", "IS",  "JOIN",    "LEFT",   "LIKE",    "LIMIT", "NOT",
-      "NULL",   "NULLS",   "OFFSET",  "ON",     "OR",      "ORDER",   "OUTER",  "RIGHT",   "SELECT", "THEN",
-      "TRUE",   "UNION",   "UNNEST",  "USING",  "WHEN",    "WHERE",   "WINDOW", "WITH"};
+      "ALL",      "AND",   "AS",        "ASC",      "BETWEEN", "BY",    "CASE",   "CAST",  "CROSS",  "DESC",
+      "DISTINCT", "ELSE",  "END",       "EXCEPT",   "EXISTS",  "FALSE", "FROM",   "FULL",  "GROUP",  "HAVING",
+      "IN",       "INNER", "INTERSECT", "INTERVAL", "IS",      "JOIN",  "LEFT",   "LIKE",  "LIMIT",  "NOT",
+      "NULL",     "NULLS", "OFFSET",    "ON",       "OR",      "ORDER", "OUTER",  "RIGHT", "SELECT", "THEN",
+      "TRUE",     "UNION", "UNNEST",    "USING",    "WHEN",    "WHERE", "WINDOW", "WITH"};
   for (const char* word : kReserved) {
     if (upper == word) return true;
   }
@@ -277,16 +284,19 @@ class Parser {
     }
   }
   Status Unsupported(const std::string& what) const {
-    return Status::InvalidArgument(fmt::format("{} are not supported by Bigtable {}", what, Location(text_, Current().pos)));
+    return Status::InvalidArgument(
+        fmt::format("{} are not supported by Bigtable {}", what, Location(text_, Current().pos)));
   }
   Status ExpectWord(std::string_view word) {
     if (AcceptWord(word)) return Status::OK();
-    if (Current().kind == TokenKind::kEnd) return Error(Current().pos, fmt::format("Expected keyword {} but got end of statement", word));
+    if (Current().kind == TokenKind::kEnd)
+      return Error(Current().pos, fmt::format("Expected keyword {} but got end of statement", word));
     return Error(Current().pos, fmt::format("Expected keyword {} but got \"{}\"", word, Current().text));
   }
   Status ExpectOp(std::string_view op) {
     if (AcceptOp(op)) return Status::OK();
-    if (Current().kind == TokenKind::kEnd) return Error(Current().pos, fmt::format("Expected \"{}\" but got end of statement", op));
+    if (Current().kind == TokenKind::kEnd)
+      return Error(Current().pos, fmt::format("Expected \"{}\" but got end of statement", op));
     return Error(Current().pos, fmt::format("Expected \"{}\" but got \"{}\"", op, Current().text));
   }
 
@@ -334,7 +344,8 @@ class Parser {
         LBT_ASSIGN_OR_RETURN(select->offset, Primary());
       }
     }
-    if (IsWord("UNION") || IsWord("INTERSECT") || IsWord("EXCEPT")) return Unsupported("Set operations (UNION, INTERSECT, EXCEPT)");
+    if (IsWord("UNION") || IsWord("INTERSECT") || IsWord("EXCEPT"))
+      return Unsupported("Set operations (UNION, INTERSECT, EXCEPT)");
     return select;
   }
 
@@ -465,9 +476,9 @@ class Parser {
     Parser* parser_;
   };
   Status TooDeep() {
-    return Status::InvalidArgument(fmt::format(
-        "Expression nests too deeply: more than {} levels of parentheses, calls and unary operators {}", kMaxNesting,
-        Location(text_, Current().pos)));
+    return Status::InvalidArgument(
+        fmt::format("Expression nests too deeply: more than {} levels of parentheses, calls and unary operators {}",
+                    kMaxNesting, Location(text_, Current().pos)));
   }
   static ExprPtr Call(std::string name, size_t pos, ExprPtr a, ExprPtr b = nullptr) {
     std::vector<ExprPtr> args;
@@ -515,8 +526,8 @@ class Parser {
   Result<ExprPtr> Comparison() {
     LBT_ASSIGN_OR_RETURN(ExprPtr left, BitOr());
     const size_t pos = Current().pos;
-    static const std::pair<const char*, const char*> kOps[] = {{"=", "$eq"}, {"!=", "$ne"}, {"<>", "$ne"}, {"<", "$lt"},
-                                                               {"<=", "$le"}, {">", "$gt"}, {">=", "$ge"}};
+    static const std::pair<const char*, const char*> kOps[] = {
+        {"=", "$eq"}, {"!=", "$ne"}, {"<>", "$ne"}, {"<", "$lt"}, {"<=", "$le"}, {">", "$gt"}, {">=", "$ge"}};
     for (const auto& [op, name] : kOps) {
       if (AcceptOp(op)) {
         LBT_ASSIGN_OR_RETURN(ExprPtr right, BitOr());
@@ -839,8 +850,9 @@ class Parser {
     const std::string upper = Upper(t.text);
     Advance();
     static const std::pair<const char*, TypePtr (*)()> kScalars[] = {
-        {"BYTES", Type::Bytes},     {"STRING", Type::String}, {"INT64", Type::Int64}, {"FLOAT64", Type::Float64},
-        {"FLOAT32", Type::Float32}, {"BOOL", Type::Bool},     {"TIMESTAMP", Type::Timestamp}, {"DATE", Type::Date}};
+        {"BYTES", Type::Bytes},         {"STRING", Type::String},   {"INT64", Type::Int64},
+        {"FLOAT64", Type::Float64},     {"FLOAT32", Type::Float32}, {"BOOL", Type::Bool},
+        {"TIMESTAMP", Type::Timestamp}, {"DATE", Type::Date}};
     for (const auto& [name, make] : kScalars) {
       if (upper == name) return make();
     }
@@ -972,7 +984,8 @@ Result<std::vector<ParameterBinding>> ParseParameterBindings(std::string_view te
                           (tokens[i + 1].kind == TokenKind::kInt || tokens[i + 1].kind == TokenKind::kFloat);
     if (negative) ++i;
     LBT_ASSIGN_OR_RETURN(Value value, BindingLiteral(text, tokens, &i));
-    if (negative) value = value.kind() == TypeKind::kInt64 ? Value::Int64(-value.int64()) : Value::Float64(-value.float64());
+    if (negative)
+      value = value.kind() == TypeKind::kInt64 ? Value::Int64(-value.int64()) : Value::Float64(-value.float64());
     out.push_back({std::move(name), std::move(value)});
   }
   *query_start = tokens[i].pos;

@@ -18,7 +18,8 @@ Result<int64_t> Resolve(int64_t literal, const std::string& param, const Params&
   if (param.empty()) return literal;
   const Value& v = params.find(param)->second;  // present: checked before
   if (v.is_null() || v.int64() < 0) {
-    return Status::InvalidArgument(fmt::format("{} expects a non-negative value, but @{} is {}", what, param, v.ToText()));
+    return Status::InvalidArgument(
+        fmt::format("{} expects a non-negative value, but @{} is {}", what, param, v.ToText()));
   }
   return v.int64();
 }

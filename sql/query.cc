@@ -62,8 +62,8 @@ class Prepared final : public PreparedQuery {
       auto it = params.find(name);
       if (it == params.end()) return Status::InvalidArgument(fmt::format("No value for query parameter @{}", name));
       if (!SameType(it->second.type(), type)) {
-        return Status::InvalidArgument(fmt::format("Query parameter @{} is {}, but the query was prepared with {}", name,
-                                                   it->second.type()->ToString(), type->ToString()));
+        return Status::InvalidArgument(fmt::format("Query parameter @{} is {}, but the query was prepared with {}",
+                                                   name, it->second.type()->ToString(), type->ToString()));
       }
     }
     return Status::OK();

@@ -63,7 +63,8 @@ class UseFinder {
   // reads whole families, so there it is an ordinary subscript.
   int ConstantSubscriptFamily(const Expr& e) const {
     if (q_->unpack) return -1;
-    if (e.kind != ExprKind::kCall || e.name != "$subscript" || e.args.size() != 2 || e.literal.str() != "key") return -1;
+    if (e.kind != ExprKind::kCall || e.name != "$subscript" || e.args.size() != 2 || e.literal.str() != "key")
+      return -1;
     if (!IsSlot(*e.args[0]) || e.args[1]->kind != ExprKind::kLiteral || e.args[1]->literal.is_null() ||
         e.args[1]->literal.kind() != TypeKind::kBytes) {
       return -1;
@@ -142,8 +143,8 @@ void ApplyFamilies(const BoundQuery& q, const ReadPlan& plan, ReadRequest* read)
   if (unused.empty()) return;
   Filter families = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
   if (!used.empty()) {
-    Filter existence = Filter::Chain(
-        {Filter::FamilyNameRegex("(" + unused + ")"), Filter::CellsPerRowLimit(1), Filter::StripValue()});
+    Filter existence =
+        Filter::Chain({Filter::FamilyNameRegex("(" + unused + ")"), Filter::CellsPerRowLimit(1), Filter::StripValue()});
     families = Filter::Interleave({Filter::FamilyNameRegex("(" + used + ")"), std::move(existence)});
   }
   read->filter = read->filter ? Filter::Chain({*read->filter, std::move(families)}) : std::move(families);

@@ -17,10 +17,10 @@ TypePtr Scalar(TypeKind kind) {
 
 }  // namespace
 
-#define LBT_SQL_SCALAR(Name, Kind)            \
-  TypePtr Type::Name() {                      \
-    static const TypePtr t = Scalar(Kind);    \
-    return t;                                 \
+#define LBT_SQL_SCALAR(Name, Kind)         \
+  TypePtr Type::Name() {                   \
+    static const TypePtr t = Scalar(Kind); \
+    return t;                              \
   }
 LBT_SQL_SCALAR(Bytes, TypeKind::kBytes)
 LBT_SQL_SCALAR(String, TypeKind::kString)
@@ -34,9 +34,9 @@ LBT_SQL_SCALAR(Date, TypeKind::kDate)
 
 const TypePtr& ScalarType(TypeKind kind) {
   // In TypeKind's order.
-  static const TypePtr* const kScalars = new TypePtr[8]{Type::Bytes(), Type::String(),    Type::Int64(),
-                                                        Type::Float32(), Type::Float64(), Type::Bool(),
-                                                        Type::Timestamp(), Type::Date()};
+  static const TypePtr* const kScalars =
+      new TypePtr[8]{Type::Bytes(),   Type::String(), Type::Int64(),     Type::Float32(),
+                     Type::Float64(), Type::Bool(),   Type::Timestamp(), Type::Date()};
   return kScalars[static_cast<int>(kind)];
 }
 
@@ -314,8 +314,8 @@ std::string FormatTimestamp(int64_t micros) {
 
 std::string FormatTimestampRfc3339(int64_t micros) {
   Civil c = ToCivil(micros);
-  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}{}Z", c.year, c.month, c.day, c.hour, c.minute,
-                     c.second, Fraction(c.micros, false));
+  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}{}Z", c.year, c.month, c.day, c.hour, c.minute, c.second,
+                     Fraction(c.micros, false));
 }
 
 std::string FormatDate(int64_t days) {

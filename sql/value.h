@@ -24,8 +24,8 @@ using TypePtr = std::shared_ptr<const Type>;
 
 struct Type {
   TypeKind kind = TypeKind::kInt64;
-  TypePtr element;                                   // kArray
-  TypePtr key, value;                                // kMap
+  TypePtr element;                                      // kArray
+  TypePtr key, value;                                   // kMap
   std::vector<std::pair<std::string, TypePtr>> fields;  // kStruct
 
   static TypePtr Bytes();
@@ -40,7 +40,9 @@ struct Type {
   static TypePtr Map(TypePtr key, TypePtr value);
   static TypePtr Struct(std::vector<std::pair<std::string, TypePtr>> fields);
 
-  bool IsNumeric() const { return kind == TypeKind::kInt64 || kind == TypeKind::kFloat32 || kind == TypeKind::kFloat64; }
+  bool IsNumeric() const {
+    return kind == TypeKind::kInt64 || kind == TypeKind::kFloat32 || kind == TypeKind::kFloat64;
+  }
   bool IsFloat() const { return kind == TypeKind::kFloat32 || kind == TypeKind::kFloat64; }
   // Whether values of this type can be compared with < (not arrays of
   // structs, maps or structs).
@@ -91,7 +93,7 @@ class Value {
   int64_t int64() const { return std::get<int64_t>(data_); }  // INT64, TIMESTAMP, DATE
   double float64() const { return std::get<double>(data_); }  // FLOAT32, FLOAT64
   bool boolean() const { return std::get<bool>(data_); }
-  const std::string& str() const { return std::get<std::string>(data_); }  // BYTES, STRING
+  const std::string& str() const { return std::get<std::string>(data_); }                     // BYTES, STRING
   const Values& elements() const { return *std::get<std::shared_ptr<const Values>>(data_); }  // ARRAY, STRUCT
   const MapEntries& entries() const { return *std::get<std::shared_ptr<const MapEntries>>(data_); }
 

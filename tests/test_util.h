@@ -15,27 +15,26 @@
 #include <string>
 #include <vector>
 
+#include "api/status.h"
 #include "engine/database.h"
 #include "engine/row_reader.h"
-#include "api/status.h"
 
-#define ASSERT_OK(expr)                                  \
-  do {                                                   \
-    const ::lbt::Status lbt_s_ = (expr);                 \
-    ASSERT_TRUE(lbt_s_.ok()) << lbt_s_.ToString();       \
+#define ASSERT_OK(expr)                            \
+  do {                                             \
+    const ::lbt::Status lbt_s_ = (expr);           \
+    ASSERT_TRUE(lbt_s_.ok()) << lbt_s_.ToString(); \
   } while (0)
-#define EXPECT_OK(expr)                                  \
-  do {                                                   \
-    const ::lbt::Status lbt_s_ = (expr);                 \
-    EXPECT_TRUE(lbt_s_.ok()) << lbt_s_.ToString();       \
+#define EXPECT_OK(expr)                            \
+  do {                                             \
+    const ::lbt::Status lbt_s_ = (expr);           \
+    EXPECT_TRUE(lbt_s_.ok()) << lbt_s_.ToString(); \
   } while (0)
 
 // Declares `lhs` from a Result, failing the test on error.
-#define ASSERT_OK_AND_ASSIGN(lhs, rexpr)                                        \
-  ASSERT_OK_AND_ASSIGN_IMPL_(LBT_CONCAT_(test_result_, __LINE__), lhs, rexpr)
-#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, rexpr)       \
-  auto tmp = (rexpr);                                     \
-  ASSERT_TRUE(tmp.ok()) << tmp.status().ToString();       \
+#define ASSERT_OK_AND_ASSIGN(lhs, rexpr) ASSERT_OK_AND_ASSIGN_IMPL_(LBT_CONCAT_(test_result_, __LINE__), lhs, rexpr)
+#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, rexpr) \
+  auto tmp = (rexpr);                               \
+  ASSERT_TRUE(tmp.ok()) << tmp.status().ToString(); \
   lhs = std::move(tmp).value()
 
 namespace lbt {

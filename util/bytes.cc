@@ -12,8 +12,8 @@ std::string Base64Encode(std::string_view in) {
   out.reserve((in.size() + 2) / 3 * 4);
   size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
-    uint32_t v = (static_cast<uint8_t>(in[i]) << 16) | (static_cast<uint8_t>(in[i + 1]) << 8) |
-                 static_cast<uint8_t>(in[i + 2]);
+    uint32_t v =
+        (static_cast<uint8_t>(in[i]) << 16) | (static_cast<uint8_t>(in[i + 1]) << 8) | static_cast<uint8_t>(in[i + 2]);
     for (int shift = 18; shift >= 0; shift -= 6) out.push_back(kAlphabet[(v >> shift) & 63]);
   }
   if (i < in.size()) {
@@ -34,11 +34,16 @@ bool Base64Decode(std::string_view text, std::string* out) {
   size_t padding = 0;
   for (char c : text) {
     int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+' || c == '-') v = 62;
-    else if (c == '/' || c == '_') v = 63;
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '+' || c == '-')
+      v = 62;
+    else if (c == '/' || c == '_')
+      v = 63;
     else if (c == '=') {
       ++padding;
       continue;
@@ -90,7 +95,8 @@ std::string HumanBytes(int64_t bytes) {
   char text[32];
   for (const auto& [shift, unit] : kUnits) {
     if (bytes >= (int64_t{1} << shift)) {
-      std::snprintf(text, sizeof(text), "%.1f %s", static_cast<double>(bytes) / static_cast<double>(int64_t{1} << shift), unit);
+      std::snprintf(text, sizeof(text), "%.1f %s",
+                    static_cast<double>(bytes) / static_cast<double>(int64_t{1} << shift), unit);
       return text;
     }
   }

@@ -99,7 +99,6 @@ Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
   return bigtable->SetGcRule(args[0], args[1], rule);
 }
 
-
 // cbt's names for setvaluetype. "stringutf8bytes" is sent as cbt sends it,
 // under the deprecated encoding, which Bigtable stores as UTF-8 bytes; the
 // aggregate names are passed on for the service to refuse (or, on the
@@ -117,7 +116,6 @@ Status SetValueType(CommandContext& ctx, const std::vector<std::string>& args) {
   return ctx.bigtable()->SetValueType(args[0], args[1], type);
 }
 
-
 Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& args) {
   Bigtable* bigtable = ctx.bigtable();
   const int64_t now = bigtable->NowMicros();
@@ -132,7 +130,6 @@ Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
       "{} is not available: lbt manages tables, not instances, clusters or app profiles (use cbt or gcloud)",
       ctx.spec->name));
 }
-
 
 }  // namespace
 
@@ -210,8 +207,8 @@ std::vector<CommandSpec> CbtAdminCommands() {
   // Instance-level commands have no meaning for a local database: known,
   // so that they are refused with a reason, but not listed by help.
   for (std::string_view name : {"createinstance", "deleteinstance", "listinstances", "createcluster", "deletecluster",
-                                "updatecluster", "listclusters", "createappprofile", "getappprofile",
-                                "listappprofile", "updateappprofile", "deleteappprofile"}) {
+                                "updatecluster", "listclusters", "createappprofile", "getappprofile", "listappprofile",
+                                "updateappprofile", "deleteappprofile"}) {
     specs.push_back({.name = name, .args = {{.text = "...", .arity = Arity::kOptionalRest}}, .cbt = NoInstances});
   }
   return specs;

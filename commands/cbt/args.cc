@@ -29,8 +29,8 @@ Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>
     const std::vector<std::string_view> known = ctx.spec->OptionKeys();
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       std::string hint = SuggestWord(key, known);
-      return ctx.Usage(fmt::format("unknown option '{}'{}", key,
-                                   hint.empty() ? "" : fmt::format("; did you mean '{}='?", hint)));
+      return ctx.Usage(
+          fmt::format("unknown option '{}'{}", key, hint.empty() ? "" : fmt::format("; did you mean '{}='?", hint)));
     }
     parsed.options[key] = arg.substr(eq + 1);
   }

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/core/command_table.h"
 #include "api/status.h"
+#include "commands/core/command_table.h"
 
 namespace lbt {
 

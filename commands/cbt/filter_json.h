@@ -18,8 +18,8 @@
 
 #include <string_view>
 
-#include "filter/row_filter.h"
 #include "api/status.h"
+#include "filter/row_filter.h"
 
 namespace lbt {
 

@@ -56,17 +56,21 @@ Result<int64_t> ParseDuration(std::string_view text) {
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
   std::string_view unit = text.substr(digits);
   int64_t n;
-  int64_t scale = unit == "ms" ? kMs : unit == "s" ? kSecond : unit == "m" ? kMinute
-                : unit == "h" ? kHour : unit == "d" ? kDay : 0;
+  int64_t scale = unit == "ms"  ? kMs
+                  : unit == "s" ? kSecond
+                  : unit == "m" ? kMinute
+                  : unit == "h" ? kHour
+                  : unit == "d" ? kDay
+                                : 0;
   if (digits == 0 || scale == 0) {
-    return Status::InvalidArgument(fmt::format(
-        "invalid GC policy: bad age '{}'; expected a whole number with a unit of ms, s, m, h or d", text));
+    return Status::InvalidArgument(
+        fmt::format("invalid GC policy: bad age '{}'; expected a whole number with a unit of ms, s, m, h or d", text));
   }
   // Bigtable's API carries an age as a Duration of at most 10,000 years.
   if (!ParseInt(text.substr(0, digits), &n) || n > kMaxGcAgeMicros / scale) {
-    return Status::InvalidArgument(fmt::format(
-        "invalid GC policy: age '{}' is too long; Bigtable allows at most {}{} (10,000 years)", text,
-        kMaxGcAgeMicros / scale, unit));
+    return Status::InvalidArgument(
+        fmt::format("invalid GC policy: age '{}' is too long; Bigtable allows at most {}{} (10,000 years)", text,
+                    kMaxGcAgeMicros / scale, unit));
   }
   return n * scale;
 }
@@ -100,7 +104,8 @@ class Parser {
 
   Result<GcRule> ParseTerm() {
     if (pos_ >= tokens_.size()) {
-      return Status::InvalidArgument(std::string("invalid GC policy: it ends where a term should follow; ") + kExpected);
+      return Status::InvalidArgument(std::string("invalid GC policy: it ends where a term should follow; ") +
+                                     kExpected);
     }
     const std::string& token = tokens_[pos_];
     if (token == "(") {
@@ -131,8 +136,8 @@ class Parser {
       const std::string_view count = std::string_view(token).substr(12);
       const bool digits = !count.empty() && count.find_first_not_of("0123456789") == std::string_view::npos;
       if (!digits) {
-        return Status::InvalidArgument(fmt::format(
-            "invalid GC policy: bad version count '{}'; expected a whole number", count));
+        return Status::InvalidArgument(
+            fmt::format("invalid GC policy: bad version count '{}'; expected a whole number", count));
       }
       // Bigtable's API carries the count in 32 bits: a larger one would be
       // cut short on the way to a service, so it is refused here.
@@ -171,12 +176,9 @@ std::string FormatAge(int64_t micros) {
 
 std::string FormatGcPolicy(const GcRule& rule) {
   switch (rule.kind) {
-    case GcRule::Kind::kNever:
-      return "";
-    case GcRule::Kind::kMaxVersions:
-      return fmt::format("versions() > {}", rule.max_versions);
-    case GcRule::Kind::kMaxAge:
-      return "age() > " + FormatAge(rule.max_age_micros);
+    case GcRule::Kind::kNever: return "";
+    case GcRule::Kind::kMaxVersions: return fmt::format("versions() > {}", rule.max_versions);
+    case GcRule::Kind::kMaxAge: return "age() > " + FormatAge(rule.max_age_micros);
     case GcRule::Kind::kIntersection:
     case GcRule::Kind::kUnion: {
       std::string out = "(";
@@ -203,7 +205,8 @@ std::string FormatValueType(ValueType type) {
     case ValueType::kIntMax: aggregate = "max"; break;
   }
   return fmt::format(
-      "{{\"aggregateType\":{{\"inputType\":{{\"int64Type\":{{\"encoding\":{{\"bigEndianBytes\":{{}}}}}}}}, \"{}\":{{}}}}}}",
+      "{{\"aggregateType\":{{\"inputType\":{{\"int64Type\":{{\"encoding\":{{\"bigEndianBytes\":{{}}}}}}}}, "
+      "\"{}\":{{}}}}}}",
       aggregate);
 }
 

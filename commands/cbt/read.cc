@@ -31,8 +31,8 @@ Result<Filter> ColumnsFilter(CommandContext& ctx, const std::string& list) {
     } else if (colon == 0) {
       filters.push_back(Filter::QualifierRegex(column.substr(1)));
     } else {
-      filters.push_back(Filter::Chain({Filter::FamilyNameRegex(column.substr(0, colon)),
-                                       Filter::QualifierRegex(column.substr(colon + 1))}));
+      filters.push_back(Filter::Chain(
+          {Filter::FamilyNameRegex(column.substr(0, colon)), Filter::QualifierRegex(column.substr(colon + 1))}));
     }
   }
   if (filters.empty()) return ctx.Usage("columns= needs at least one column");
@@ -69,7 +69,8 @@ Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& arg
 }
 
 Status CheckUnsupported(const CbtArgs& args) {
-  if (args.Find("authorized-view") != nullptr) return Status::InvalidArgument("authorized views are not supported by lbt");
+  if (args.Find("authorized-view") != nullptr)
+    return Status::InvalidArgument("authorized views are not supported by lbt");
   if (args.Find("format-file") != nullptr) {
     return Status::InvalidArgument("format-file= is not supported by lbt; use --format json or jsonl");
   }
@@ -90,7 +91,8 @@ Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
   request.rows.row_keys = {args[1]};
   LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(bool with_stats, WantStats(ctx, parsed));
-  return StreamRowsToRenderer(ctx, args[0], request, {.single_row = true, .show_absent = true, .with_stats = with_stats});
+  return StreamRowsToRenderer(ctx, args[0], request,
+                              {.single_row = true, .show_absent = true, .with_stats = with_stats});
 }
 
 // Reads the rows of lookups [first, end), which share a table and options.
@@ -159,7 +161,6 @@ Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   ctx.renderer->Count(n);
   return Status::OK();
 }
-
 
 }  // namespace
 

@@ -62,7 +62,8 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
   std::vector<Mutation> mutations;
   for (CellArg& c : cells) {
     ValueAndTimestamp v = SplitTimestamp(c.value);
-    mutations.push_back(Mutation::SetCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
+    mutations.push_back(
+        Mutation::SetCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
   }
   Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(bigtable->MutateRow(args[0], args[1], mutations));
@@ -103,7 +104,6 @@ Status DeleteColumn(CommandContext& ctx, const std::vector<std::string>& args) {
   return bigtable->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
 }
 
-
 }  // namespace
 
 std::vector<CommandSpec> CbtWriteCommands() {
@@ -112,7 +112,8 @@ std::vector<CommandSpec> CbtWriteCommands() {
   return {
       {.name = "addtocell",
        .summary = "Add a value to an aggregate cell (write)",
-       .args = {kTableArg, kRowArg,
+       .args = {kTableArg,
+                kRowArg,
                 {.text = "<family>:<column>=<int>[@<timestamp>]",
                  .noun = "at least one cell",
                  .kind = ArgKind::kColumn,
@@ -136,7 +137,8 @@ std::vector<CommandSpec> CbtWriteCommands() {
        .cbt = DeleteRow},
       {.name = "set",
        .summary = "Set value of a cell (write)",
-       .args = {kTableArg, kRowArg,
+       .args = {kTableArg,
+                kRowArg,
                 {.text = "<family>:<column>=<value>[@<timestamp>]",
                  .noun = "at least one cell",
                  .kind = ArgKind::kColumn,

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "commands/hbase/syntax.h"
-#include "commands/lab/lab_commands.h"
 #include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
+#include "commands/hbase/syntax.h"
+#include "commands/lab/lab_commands.h"
 
 namespace lbt {
 
@@ -19,8 +19,8 @@ Status CommandContext::Usage(const std::string& message) {
 
 Result<LocalMaintenance*> CommandContext::LocalOnly() const {
   if (LocalMaintenance* local = bigtable()->local()) return local;
-  return Status::FailedPrecondition(fmt::format(
-      "{} works on a local database only; {} runs its own maintenance", spec->name, bigtable()->Describe()));
+  return Status::FailedPrecondition(fmt::format("{} works on a local database only; {} runs its own maintenance",
+                                                spec->name, bigtable()->Describe()));
 }
 
 namespace {
@@ -75,8 +75,8 @@ ArgCount CommandSpec::Count() const {
   if (count.max == ArgCount::kMany) return count;
   // cbt's options are a word each; an HBase command's hash is one argument.
   if (dialect == Dialect::kHBase) {
-    const bool hash = std::any_of(options.begin(), options.end(),
-                                  [](const Option& o) { return o.use == OptionUse::kShown; });
+    const bool hash =
+        std::any_of(options.begin(), options.end(), [](const Option& o) { return o.use == OptionUse::kShown; });
     count.max += hash ? 1 : 0;
   } else {
     count.max += static_cast<int>(options.size());
@@ -93,7 +93,8 @@ std::string CommandSpec::Needs() const {
   }
   if (nouns.empty()) return "no arguments";
   std::string text(nouns[0]);
-  for (size_t i = 1; i < nouns.size(); ++i) text += fmt::format("{}{}", i + 1 == nouns.size() ? " and " : ", ", nouns[i]);
+  for (size_t i = 1; i < nouns.size(); ++i)
+    text += fmt::format("{}{}", i + 1 == nouns.size() ? " and " : ", ", nouns[i]);
   return text;
 }
 
@@ -186,8 +187,7 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
     message += " (type 'help' for the list)";
     return {Status::InvalidArgument(message), true};
   }
-  std::unique_ptr<Renderer> renderer =
-      Renderer::Create(session->options().format, session->options().bytes, out);
+  std::unique_ptr<Renderer> renderer = Renderer::Create(session->options().format, session->options().bytes, out);
   CommandContext ctx{session, renderer.get(), out, err, spec};
   std::vector<std::string> args(words.begin() + 1, words.end());
   Status status = CheckArgCount(*spec, args.size());

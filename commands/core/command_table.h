@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "commands/hbase/syntax.h"
-#include "commands/core/output.h"
-#include "commands/render/renderer.h"
-#include "commands/core/session.h"
 #include "api/status.h"
+#include "commands/core/output.h"
+#include "commands/core/session.h"
+#include "commands/hbase/syntax.h"
+#include "commands/render/renderer.h"
 
 namespace lbt {
 
@@ -108,7 +108,7 @@ struct CommandSpec {
   std::string_view summary;  // one line ("" for commands help does not list)
   std::vector<Arg> args;     // positional arguments, in order
   std::vector<Option> options;
-  std::string_view details;  // option descriptions and examples, for help
+  std::string_view details;      // option descriptions and examples, for help
   CbtHandler cbt = nullptr;      // set for Dialect::kCbt
   HBaseHandler hbase = nullptr;  // set for Dialect::kHBase
 

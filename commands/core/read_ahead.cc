@@ -16,10 +16,10 @@ constexpr size_t kReadAheadBatches = 4;
 struct ReadAheadStream::Shared {
   std::mutex mu;
   std::condition_variable cv;
-  std::deque<std::vector<Row>> ready;  // read, waiting for the consumer
-  std::vector<std::vector<Row>> spare; // handed back, to reuse their rows' memory
-  bool done = false;                   // the source ended (or failed)
-  bool stop = false;                   // the consumer went away
+  std::deque<std::vector<Row>> ready;   // read, waiting for the consumer
+  std::vector<std::vector<Row>> spare;  // handed back, to reuse their rows' memory
+  bool done = false;                    // the source ended (or failed)
+  bool stop = false;                    // the consumer went away
   std::thread thread;
 };
 

@@ -67,9 +67,9 @@ Status StreamRowsToRenderer(CommandContext& ctx, std::string_view table, const R
   // Rows printed to a terminal show their own progress.
   Progress progress(ctx.err, fmt::format("reading {}", table), !display.single_row && !ctx.out->IsTerminal());
   LBT_ASSIGN_OR_RETURN(int64_t rows, ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
-    ctx.renderer->Row(row);
-    progress.Update(n);
-  }));
+                         ctx.renderer->Row(row);
+                         progress.Update(n);
+                       }));
   progress.Clear();
   if (display.show_absent && rows == 0) ctx.renderer->AbsentRow();
   ReadSummary summary;

@@ -47,10 +47,10 @@ ColumnName SplitColumn(std::string_view column);
 
 // How a read's rows are shown.
 struct ReadDisplay {
-  RowsView view;            // the layout (cbt's rows, HBase get or scan) and HBase's formats
-  bool single_row = false;  // a lookup or get: no read-ahead, no progress line
-  bool show_absent = false; // cbt's lookup: an empty row when the row does not exist
-  bool with_stats = false;  // include-stats=full: the read's stats after its rows
+  RowsView view;             // the layout (cbt's rows, HBase get or scan) and HBase's formats
+  bool single_row = false;   // a lookup or get: no read-ahead, no progress line
+  bool show_absent = false;  // cbt's lookup: an empty row when the row does not exist
+  bool with_stats = false;   // include-stats=full: the read's stats after its rows
 };
 
 // Runs `request` on `table` and streams its rows to ctx.renderer:

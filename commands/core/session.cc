@@ -12,8 +12,8 @@ bool Session::ExistsOrNote(Output* err) const {
     err->Write(fmt::format("note: there is no lbt database at '{}' (and --read-only creates none)\n", where));
     return false;
   }
-  err->Write(fmt::format("note: there is no lbt database at '{}' yet; the first command that writes creates it\n",
-                         where));
+  err->Write(
+      fmt::format("note: there is no lbt database at '{}' yet; the first command that writes creates it\n", where));
   return false;
 }
 

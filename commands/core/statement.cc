@@ -107,8 +107,8 @@ Statement ClassifyStatement(std::string_view text) {
     statement.query = std::move(rest);
   } else {
     Result<std::vector<std::string>> words = Tokenize(text);
-    statement.kind = words.ok() && !words->empty() && (*words)[0] == "source" ? StatementKind::kSource
-                                                                              : StatementKind::kCbt;
+    statement.kind =
+        words.ok() && !words->empty() && (*words)[0] == "source" ? StatementKind::kSource : StatementKind::kCbt;
     if (words.ok()) {
       statement.words = std::move(words).value();
     } else {
@@ -136,7 +136,9 @@ CommandOutcome RunStatement(Session* session, Output* out, Output* err, const St
     case StatementKind::kSource:
     case StatementKind::kExit:
       if (!statement.error.ok()) return {statement.error, false};
-      return RunCommand(session, out, err, statement.words.empty() ? std::vector<std::string>{std::string(Trimmed(statement.text))} : statement.words);
+      return RunCommand(
+          session, out, err,
+          statement.words.empty() ? std::vector<std::string>{std::string(Trimmed(statement.text))} : statement.words);
   }
   return {};
 }

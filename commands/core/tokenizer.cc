@@ -26,10 +26,14 @@ Status DecodeAnsiEscape(std::string_view text, size_t* i, std::string* out) {
     case 'r': out->push_back('\r'); return Status::OK();
     case 'a': out->push_back('\a'); return Status::OK();
     case 'b': out->push_back('\b'); return Status::OK();
-    case 'e': case 'E': out->push_back('\x1b'); return Status::OK();
+    case 'e':
+    case 'E': out->push_back('\x1b'); return Status::OK();
     case 'f': out->push_back('\f'); return Status::OK();
     case 'v': out->push_back('\v'); return Status::OK();
-    case '\\': case '\'': case '"': case '?': out->push_back(c); return Status::OK();
+    case '\\':
+    case '\'':
+    case '"':
+    case '?': out->push_back(c); return Status::OK();
     case 'x': {
       int value = 0, digits = 0;
       while (digits < 2 && *i < text.size() && HexValue(text[*i]) >= 0) {
@@ -163,7 +167,8 @@ Result<std::vector<std::string>> Tokenize(std::string_view line) {
 }
 
 bool IsIncomplete(std::string_view text) {
-  Status s = Scan(text, [](std::string, size_t) {}, [](size_t) {});
+  Status s = Scan(
+      text, [](std::string, size_t) {}, [](size_t) {});
   return !s.ok();
 }
 
@@ -176,7 +181,8 @@ std::vector<std::string> SplitStatements(std::string_view text) {
     if (first != std::string_view::npos) statements.emplace_back(piece);
     start = end + 1;
   };
-  Status s = Scan(text, [](std::string, size_t) {}, cut);
+  Status s = Scan(
+      text, [](std::string, size_t) {}, cut);
   if (!s.ok()) {
     // Unterminated quotes: hand the rest over whole so that Tokenize reports it.
     statements.emplace_back(text.substr(start));

@@ -7,8 +7,6 @@
 
 namespace lbt::hbase {
 
-
-
 Status Usage(CommandContext& ctx, const std::string& message) { return ctx.Usage(message); }
 
 // Bigtable tables are always enabled: disable and enable are local only.
@@ -122,8 +120,8 @@ Status ApplyFamilyOptions(CommandContext& ctx, const HValue& hash, FamilySpec* f
       LBT_ASSIGN_OR_RETURN(shape->versions, IntValue(ctx, value, "VERSIONS"));
       if (shape->versions < 1) return Usage(ctx, "VERSIONS must be at least 1");
       if (shape->versions > kMaxGcVersions) {
-        return Usage(ctx, fmt::format("VERSIONS must be at most {} (Bigtable keeps the count in 32 bits)",
-                                      kMaxGcVersions));
+        return Usage(ctx,
+                     fmt::format("VERSIONS must be at most {} (Bigtable keeps the count in 32 bits)", kMaxGcVersions));
       }
     } else if (key == "TTL") {
       if (value.kind == HValue::Kind::kString && value.text == "FOREVER") {
@@ -133,8 +131,8 @@ Status ApplyFamilyOptions(CommandContext& ctx, const HValue& hash, FamilySpec* f
         if (shape->ttl_seconds < 1) return Usage(ctx, "TTL must be a positive number of seconds or FOREVER");
         constexpr int64_t kMaxTtlSeconds = kMaxGcAgeMicros / 1000000;
         if (shape->ttl_seconds > kMaxTtlSeconds) {
-          return Usage(ctx, fmt::format("TTL must be at most {} seconds (10,000 years, as Bigtable allows)",
-                                        kMaxTtlSeconds));
+          return Usage(
+              ctx, fmt::format("TTL must be at most {} seconds (10,000 years, as Bigtable allows)", kMaxTtlSeconds));
         }
       }
     } else {
@@ -145,7 +143,6 @@ Status ApplyFamilyOptions(CommandContext& ctx, const HValue& hash, FamilySpec* f
   family->gc_rule = RuleFor(*shape);
   return Status::OK();
 }
-
 
 Result<int64_t> TimestampArg(CommandContext& ctx, const HValue& v) {
   LBT_ASSIGN_OR_RETURN(int64_t ms, IntValue(ctx, v, "a timestamp (milliseconds)"));

@@ -32,7 +32,8 @@ Status Create(CommandContext& ctx, const std::vector<HValue>& args) {
       LBT_RETURN_IF_ERROR(ApplyFamilyOptions(ctx, a, &family, &shape));
     } else if (a.IsHash()) {
       for (const auto& [key, value] : a.entries) {
-        ctx.err->Write(fmt::format("Argument ignored for table {}: {} (no meaning for a local database)\n", table, key));
+        ctx.err->Write(
+            fmt::format("Argument ignored for table {}: {} (no meaning for a local database)\n", table, key));
       }
       continue;
     } else {
@@ -183,7 +184,9 @@ Status IsEnabledOrDisabled(CommandContext& ctx, const std::vector<HValue>& args,
 }
 
 Status IsEnabled(CommandContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, true); }
-Status IsDisabled(CommandContext& ctx, const std::vector<HValue>& args) { return IsEnabledOrDisabled(ctx, args, false); }
+Status IsDisabled(CommandContext& ctx, const std::vector<HValue>& args) {
+  return IsEnabledOrDisabled(ctx, args, false);
+}
 
 Status Drop(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
@@ -207,7 +210,6 @@ Status Truncate(CommandContext& ctx, const std::vector<HValue>& args) {
   if (LocalMaintenance* local = bigtable->local()) return local->SetTableEnabled(table, true);
   return Status::OK();
 }
-
 
 }  // namespace
 
@@ -257,7 +259,11 @@ std::vector<CommandSpec> DdlCommands() {
       table_command("get_splits", "Print a table's split keys (sampled about every 4 MiB locally)", GetSplits),
       table_command("is_disabled", "Tell whether a table is disabled", IsDisabled),
       table_command("is_enabled", "Tell whether a table is enabled", IsEnabled),
-      {.name = "list", .dialect = Dialect::kHBase, .summary = "List tables (HBase form)", .args = {regex}, .hbase = List},
+      {.name = "list",
+       .dialect = Dialect::kHBase,
+       .summary = "List tables (HBase form)",
+       .args = {regex},
+       .hbase = List},
       {.name = "list_namespace",
        .dialect = Dialect::kHBase,
        .summary = "List namespaces (only default, locally)",

@@ -27,14 +27,17 @@ Result<std::vector<Token>> Lex(std::string_view s) {
     if (std::isspace(static_cast<unsigned char>(c))) {
       ++i;
     } else if (c == '(' || c == ')' || c == ',') {
-      tokens.push_back({c == '(' ? Token::Kind::kLParen : c == ')' ? Token::Kind::kRParen : Token::Kind::kComma,
+      tokens.push_back({c == '('   ? Token::Kind::kLParen
+                        : c == ')' ? Token::Kind::kRParen
+                                   : Token::Kind::kComma,
                         std::string(1, c), start});
       ++i;
     } else if (c == '\'') {
       std::string value;
       ++i;
       while (true) {
-        if (i >= s.size()) return Status::InvalidArgument(fmt::format("FILTER: the quote at {} is never closed", start));
+        if (i >= s.size())
+          return Status::InvalidArgument(fmt::format("FILTER: the quote at {} is never closed", start));
         if (s[i] == '\'') {
           if (i + 1 < s.size() && s[i + 1] == '\'') {  // '' is a quote
             value.push_back('\'');
@@ -102,11 +105,26 @@ Result<ComparatorSpec> ParseComparator(const std::string& text) {
       "FILTER: bad comparator '{}'; expected binary:, binaryprefix:, regexstring: or substring: and a value", text));
 }
 
-const std::vector<std::string> kFilterNames = {
-    "ColumnCountGetFilter", "ColumnPaginationFilter", "ColumnPrefixFilter", "ColumnRangeFilter",
-    "ColumnValueFilter", "DependentColumnFilter", "FamilyFilter", "FirstKeyOnlyFilter", "InclusiveStopFilter",
-    "KeyOnlyFilter", "MultiRowRangeFilter", "MultipleColumnPrefixFilter", "PageFilter", "PrefixFilter", "QualifierFilter", "RowFilter",
-    "SingleColumnValueExcludeFilter", "SingleColumnValueFilter", "TimestampsFilter", "ValueFilter"};
+const std::vector<std::string> kFilterNames = {"ColumnCountGetFilter",
+                                               "ColumnPaginationFilter",
+                                               "ColumnPrefixFilter",
+                                               "ColumnRangeFilter",
+                                               "ColumnValueFilter",
+                                               "DependentColumnFilter",
+                                               "FamilyFilter",
+                                               "FirstKeyOnlyFilter",
+                                               "InclusiveStopFilter",
+                                               "KeyOnlyFilter",
+                                               "MultiRowRangeFilter",
+                                               "MultipleColumnPrefixFilter",
+                                               "PageFilter",
+                                               "PrefixFilter",
+                                               "QualifierFilter",
+                                               "RowFilter",
+                                               "SingleColumnValueExcludeFilter",
+                                               "SingleColumnValueFilter",
+                                               "TimestampsFilter",
+                                               "ValueFilter"};
 
 class Parser {
  public:
@@ -157,7 +175,8 @@ class Parser {
 
   Result<Filter> ParseUnary() {
     if (depth_ >= kMaxDepth) {
-      return Status::InvalidArgument(fmt::format("FILTER: parentheses, SKIP and WHILE nest more than {} deep", kMaxDepth));
+      return Status::InvalidArgument(
+          fmt::format("FILTER: parentheses, SKIP and WHILE nest more than {} deep", kMaxDepth));
     }
     ++depth_;
     Result<Filter> f = ParseUnaryAt();
@@ -211,8 +230,8 @@ class Parser {
   Status ArgCount(const std::string& name, const std::vector<Token>& args, size_t min, size_t max) {
     if (args.size() < min || args.size() > max) {
       std::string want = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
-      return Status::InvalidArgument(fmt::format("FILTER: {} takes {} argument{}, got {}", name, want,
-                                                 max == 1 ? "" : "s", args.size()));
+      return Status::InvalidArgument(
+          fmt::format("FILTER: {} takes {} argument{}, got {}", name, want, max == 1 ? "" : "s", args.size()));
     }
     return Status::OK();
   }
@@ -235,7 +254,8 @@ class Parser {
   }
   Result<Filter::CompareOp> Op(const std::string& name, const Token& t) {
     if (t.kind != Token::Kind::kOp) {
-      return Status::InvalidArgument(fmt::format("FILTER: {} expects an operator (< <= = != >= >), got '{}'", name, t.text));
+      return Status::InvalidArgument(
+          fmt::format("FILTER: {} expects an operator (< <= = != >= >), got '{}'", name, t.text));
     }
     return ParseOp(t.text);
   }
@@ -267,8 +287,12 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(bool min_inclusive, Bool(name, a[1]));
       LBT_ASSIGN_OR_RETURN(std::string max, String(name, a[2]));
       LBT_ASSIGN_OR_RETURN(bool max_inclusive, Bool(name, a[3]));
-      ByteBound low = min.empty() ? ByteBound::Unbounded() : min_inclusive ? ByteBound::Closed(min) : ByteBound::Open(min);
-      ByteBound high = max.empty() ? ByteBound::Unbounded() : max_inclusive ? ByteBound::Closed(max) : ByteBound::Open(max);
+      ByteBound low = min.empty()     ? ByteBound::Unbounded()
+                      : min_inclusive ? ByteBound::Closed(min)
+                                      : ByteBound::Open(min);
+      ByteBound high = max.empty()     ? ByteBound::Unbounded()
+                       : max_inclusive ? ByteBound::Closed(max)
+                                       : ByteBound::Open(max);
       return Filter::QualifierRange(std::move(low), std::move(high));
     }
     if (name == "RowFilter" || name == "FamilyFilter" || name == "QualifierFilter" || name == "ValueFilter") {
@@ -276,8 +300,10 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(Filter::CompareOp op, Op(name, a[0]));
       LBT_ASSIGN_OR_RETURN(std::string text, String(name, a[1]));
       LBT_ASSIGN_OR_RETURN(ComparatorSpec cmp, ParseComparator(text));
-      T target = name == "RowFilter" ? T::kRowKey : name == "FamilyFilter" ? T::kFamily
-               : name == "QualifierFilter" ? T::kQualifier : T::kValue;
+      T target = name == "RowFilter"         ? T::kRowKey
+                 : name == "FamilyFilter"    ? T::kFamily
+                 : name == "QualifierFilter" ? T::kQualifier
+                                             : T::kValue;
       return Filter::Compare(target, op, cmp.comparator, std::move(cmp.value));
     }
     if (name == "ColumnValueFilter" || name == "SingleColumnValueFilter" || name == "SingleColumnValueExcludeFilter") {
@@ -311,14 +337,16 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(Filter::CompareOp op, Op(name, a[2]));
       LBT_ASSIGN_OR_RETURN(std::string text, String(name, a[3]));
       LBT_ASSIGN_OR_RETURN(ComparatorSpec cmp, ParseComparator(text));
-      return Filter::Chain({Filter::ColumnRange(std::move(family), ByteBound::Closed(qualifier), ByteBound::Closed(qualifier)),
-                            Filter::Compare(T::kValue, op, cmp.comparator, std::move(cmp.value))});
+      return Filter::Chain(
+          {Filter::ColumnRange(std::move(family), ByteBound::Closed(qualifier), ByteBound::Closed(qualifier)),
+           Filter::Compare(T::kValue, op, cmp.comparator, std::move(cmp.value))});
     }
     if (name == "SingleColumnValueFilter" || name == "SingleColumnValueExcludeFilter") {
       if (a.size() != 4 && a.size() != 6) {
-        return Status::InvalidArgument(fmt::format(
-            "FILTER: {} takes 4 or 6 arguments ('family', 'qualifier', op, 'comparator'[, filterIfMissing, "
-            "latestVersionOnly]), got {}", name, a.size()));
+        return Status::InvalidArgument(
+            fmt::format("FILTER: {} takes 4 or 6 arguments ('family', 'qualifier', op, 'comparator'[, filterIfMissing, "
+                        "latestVersionOnly]), got {}",
+                        name, a.size()));
       }
       LBT_ASSIGN_OR_RETURN(std::string family, String(name, a[0]));
       LBT_ASSIGN_OR_RETURN(std::string qualifier, String(name, a[1]));
@@ -366,9 +394,10 @@ class Parser {
   // DependentColumnFilter('f', 'q'[, dropDependentColumn[, op, 'comparator']]).
   Result<Filter> DependentColumn(const std::string& name, const std::vector<Token>& a) {
     if (a.size() != 2 && a.size() != 3 && a.size() != 5) {
-      return Status::InvalidArgument(fmt::format(
-          "FILTER: {} takes 2, 3 or 5 arguments ('family', 'qualifier'[, dropDependentColumn[, op, "
-          "'comparator']]), got {}", name, a.size()));
+      return Status::InvalidArgument(
+          fmt::format("FILTER: {} takes 2, 3 or 5 arguments ('family', 'qualifier'[, dropDependentColumn[, op, "
+                      "'comparator']]), got {}",
+                      name, a.size()));
     }
     LBT_ASSIGN_OR_RETURN(std::string family, String(name, a[0]));
     LBT_ASSIGN_OR_RETURN(std::string qualifier, String(name, a[1]));
@@ -388,9 +417,9 @@ class Parser {
   // rows within any of the ranges; an empty start or stop is unbounded.
   Result<Filter> MultiRowRange(const std::string& name, const std::vector<Token>& a) {
     if (a.empty() || a.size() % 4 != 0) {
-      return Status::InvalidArgument(fmt::format(
-          "FILTER: {} takes ranges of 4 arguments ('start', startInclusive, 'stop', stopInclusive), got {}", name,
-          a.size()));
+      return Status::InvalidArgument(
+          fmt::format("FILTER: {} takes ranges of 4 arguments ('start', startInclusive, 'stop', stopInclusive), got {}",
+                      name, a.size()));
     }
     using T = Filter::Target;
     using Op = Filter::CompareOp;

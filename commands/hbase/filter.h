@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "filter/row_filter.h"
 #include "api/status.h"
+#include "filter/row_filter.h"
 
 namespace lbt {
 

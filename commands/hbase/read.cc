@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "commands/command_sets.h"
-#include "commands/hbase/args.h"
 #include "commands/core/read_pipeline.h"
+#include "commands/hbase/args.h"
 #include "commands/hbase/filter.h"
 #include "filter/row_filter.h"
 
@@ -99,7 +99,6 @@ void FinishRequest(HBaseRead* read) {
   chain.push_back(Filter::CellsPerColumnLimit(read->versions));
   read->request.filter = Filter::Chain(std::move(chain));
 }
-
 
 Status Get(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
@@ -198,12 +197,11 @@ Status Count(CommandContext& ctx, const std::vector<HValue>& args) {
   FinishRequest(&read);
   LBT_RETURN_IF_ERROR(DataTable(ctx, table).status());
   LBT_ASSIGN_OR_RETURN(int64_t rows, CountReadRows(ctx, table, read.request, [&](const Row& row, int64_t n) {
-    if (n % interval == 0) ctx.renderer->CountProgress(n, row.key);
-  }));
+                         if (n % interval == 0) ctx.renderer->CountProgress(n, row.key);
+                       }));
   ctx.renderer->Count(rows);
   return Status::OK();
 }
-
 
 }  // namespace
 
@@ -222,7 +220,8 @@ std::vector<CommandSpec> ReadCommands() {
       {.name = "get",
        .dialect = Dialect::kHBase,
        .summary = "Read one row (HBase form)",
-       .args = {kHBaseTableArg, kHBaseRowArg,
+       .args = {kHBaseTableArg,
+                kHBaseRowArg,
                 {.text = "'f:q'", .noun = "a column", .kind = ArgKind::kColumn, .arity = Arity::kOptionalRepeated}},
        .options = {shown("COLUMN"), shown("COLUMNS"), shown("TIMESTAMP"), shown("TIMERANGE"), shown("VERSIONS"),
                    shown("FILTER"), shown("MAXLENGTH"), quiet("ATTRIBUTES"), quiet("AUTHORIZATIONS"),

@@ -59,9 +59,10 @@ std::string FormatTtl(int64_t seconds) {
 std::string DescribeFamily(const FamilySpec& f) {
   std::string out = fmt::format("{{NAME => '{}'", f.name);
   if (std::optional<HBaseFamilyShape> shape = ShapeOf(f.gc_rule)) {
-    out += fmt::format(", VERSIONS => '{}', TTL => '{}'",
-                       shape->versions == kUnlimitedVersions ? std::string("unlimited") : std::to_string(shape->versions),
-                       FormatTtl(shape->ttl_seconds));
+    out +=
+        fmt::format(", VERSIONS => '{}', TTL => '{}'",
+                    shape->versions == kUnlimitedVersions ? std::string("unlimited") : std::to_string(shape->versions),
+                    FormatTtl(shape->ttl_seconds));
   } else {
     out += fmt::format(", GC_POLICY => '{}'", FormatGcPolicy(f.gc_rule));
   }

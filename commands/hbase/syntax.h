@@ -31,7 +31,7 @@ struct HValue {
   int64_t integer = 0;
   double real = 0;
   bool boolean = false;
-  std::vector<HValue> items;                          // kArray
+  std::vector<HValue> items;       // kArray
   std::vector<HashEntry> entries;  // kHash, in order
 
   bool IsString() const { return kind == Kind::kString; }

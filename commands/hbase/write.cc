@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "commands/command_sets.h"
-#include "commands/hbase/args.h"
 #include "commands/core/read_pipeline.h"
+#include "commands/hbase/args.h"
 
 namespace lbt::hbase {
 
@@ -46,7 +46,8 @@ Status DeleteAll(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   if (args.size() == 2 && args[1].IsHash()) {
     const HValue* prefix = args[1].Find("ROWPREFIXFILTER");
-    if (prefix == nullptr || !prefix->IsString()) return Usage(ctx, "deleteall takes a row, or {ROWPREFIXFILTER => 'p'}");
+    if (prefix == nullptr || !prefix->IsString())
+      return Usage(ctx, "deleteall takes a row, or {ROWPREFIXFILTER => 'p'}");
     LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
     return bigtable->DropRowRange(table, prefix->text);
   }
@@ -62,7 +63,7 @@ Status DeleteAll(CommandContext& ctx, const std::vector<HValue>& args) {
     range = {0, ts + kMicrosPerMs};
   }
   Mutation m = name.has_colon ? Mutation::DeleteFromColumn(name.family, name.qualifier, range)
-                             : Mutation::DeleteFromFamily(name.family);
+                              : Mutation::DeleteFromFamily(name.family);
   return bigtable->MutateRow(table, row_key, {m});
 }
 
@@ -74,7 +75,8 @@ Status Incr(CommandContext& ctx, const std::vector<HValue>& args) {
     LBT_ASSIGN_OR_RETURN(delta, IntValue(ctx, args[3], "the increment"));
   }
   LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
+  LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(
+                                    table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
   int64_t value = 0;
   DecodeInt64(out.cells.at(0).value, &value);
   ctx.renderer->Counter(value);
@@ -93,24 +95,23 @@ Status GetCounter(CommandContext& ctx, const std::vector<HValue>& args) {
   }
   int64_t value;
   if (!DecodeInt64(latest->value, &value)) {
-    return Status::FailedPrecondition(fmt::format("{} holds {} bytes, not an 8-byte counter", column,
-                                                  latest->value.size()));
+    return Status::FailedPrecondition(
+        fmt::format("{} holds {} bytes, not an 8-byte counter", column, latest->value.size()));
   }
   ctx.renderer->Counter(value);
   return Status::OK();
 }
 
 Status Append(CommandContext& ctx, const std::vector<HValue>& args) {
-  LBT_ASSIGN_OR_RETURN(CellAddress a,
-                       CellAddressArgs(ctx, args));
+  LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
   LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
+  LBT_ASSIGN_OR_RETURN(
+      Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
   ctx.renderer->AppendedRow(out);
   return Status::OK();
 }
-
 
 }  // namespace
 

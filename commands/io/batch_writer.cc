@@ -24,7 +24,8 @@ std::string Printable(const std::string& key) {
 void RowFailures::Add(int64_t line, std::string_view key, const Status& why) {
   if (++count_ > kRowsReported) return;
   const std::string where = line > 0 ? fmt::format("line {}: ", line) : std::string();
-  err_->Write(fmt::format("error: {}row '{}' was not written: {}\n", where, Printable(std::string(key)), why.message()));
+  err_->Write(
+      fmt::format("error: {}row '{}' was not written: {}\n", where, Printable(std::string(key)), why.message()));
 }
 
 void RowFailures::AddUnreadable(const Status& why) {
@@ -40,11 +41,7 @@ Status RowFailures::Outcome(int64_t written) const {
 }
 
 BatchWriter::BatchWriter(Bigtable* bigtable, std::string table, int workers, Output* err)
-    : bigtable_(bigtable),
-      table_(std::move(table)),
-      err_(err),
-      max_queued_(workers > 1 ? workers : 0),
-      failures_(err) {
+    : bigtable_(bigtable), table_(std::move(table)), err_(err), max_queued_(workers > 1 ? workers : 0), failures_(err) {
   for (int i = 0; workers > 1 && i < workers; ++i) threads_.emplace_back([this] { Work(); });
 }
 

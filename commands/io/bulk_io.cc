@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "commands/io/batch_writer.h"
-#include "commands/io/csv_import.h"
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/core/interrupt.h"
 #include "commands/core/progress.h"
+#include "commands/io/batch_writer.h"
+#include "commands/io/csv_import.h"
 #include "commands/render/text_format.h"
 
 namespace lbt {
@@ -51,10 +51,10 @@ Result<RowMutation> ParseRow(const std::string& text, int64_t line) {
   }
   for (const json& cell : *cells) {
     if (!cell.is_object() || !cell.contains("family") || !cell["family"].is_string()) {
-      return Status::InvalidArgument(fmt::format(
-          "line {}: a cell needs \"family\", \"qualifier\" and \"value\" (and may have \"timestamp\", in "
-          "microseconds)",
-          line));
+      return Status::InvalidArgument(
+          fmt::format("line {}: a cell needs \"family\", \"qualifier\" and \"value\" (and may have \"timestamp\", in "
+                      "microseconds)",
+                      line));
     }
     // Without a timestamp the cell is written at the current time, as a CSV cell is.
     int64_t timestamp = kServerTime;
@@ -66,8 +66,8 @@ Result<RowMutation> ParseRow(const std::string& text, int64_t line) {
     }
     LBT_ASSIGN_OR_RETURN(std::string qualifier, BytesField(cell, "qualifier", line, false));
     LBT_ASSIGN_OR_RETURN(std::string value, BytesField(cell, "value", line, false));
-    out.mutations.push_back(Mutation::SetCell(cell["family"].get<std::string>(), std::move(qualifier),
-                                              std::move(value), timestamp));
+    out.mutations.push_back(
+        Mutation::SetCell(cell["family"].get<std::string>(), std::move(qualifier), std::move(value), timestamp));
   }
   return out;
 }
@@ -193,9 +193,9 @@ class ExpiredCells {
       const std::string policy = FormatGcPolicy(spec_.FindFamily(name)->gc_rule);
       const std::string cells = fmt::format("{} cell{} of family '{}'", n, n == 1 ? "" : "s", name);
       if (local && local_db->lazy_gc()) {
-        err->Write(fmt::format("note: {} {} already past its GC policy ({}); {} read until a collection pass removes {}\n",
-                               cells, n == 1 ? "is" : "are", policy, n == 1 ? "it is" : "they are",
-                               n == 1 ? "it" : "them"));
+        err->Write(
+            fmt::format("note: {} {} already past its GC policy ({}); {} read until a collection pass removes {}\n",
+                        cells, n == 1 ? "is" : "are", policy, n == 1 ? "it is" : "they are", n == 1 ? "it" : "them"));
         continue;
       }
       err->Write(local ? fmt::format("note: {} {} dropped: {} already past its GC policy ({})\n", cells,
@@ -365,8 +365,7 @@ Status ImportRows(Bigtable* bigtable, const ImportRequest& request, std::istream
     progress.Update(rows, in->tellg(), request.input_bytes);
     return InterruptRequested() ? Status::Cancelled("interrupted") : Status::OK();
   };
-  Status s = Parse(in, request, request.jsonl.value_or(looks_jsonl), looks_jsonl, blank_lines + 1, sink,
-                   target.get());
+  Status s = Parse(in, request, request.jsonl.value_or(looks_jsonl), looks_jsonl, blank_lines + 1, sink, target.get());
   progress.Clear();
   if (s.ok()) s = target->Finish();
   // Aborted: some rows failed, and it says how many were written.

@@ -21,10 +21,10 @@
 #include <optional>
 #include <string>
 
-#include "commands/core/output.h"
-#include "commands/render/renderer.h"
 #include "api/bigtable.h"
 #include "api/status.h"
+#include "commands/core/output.h"
+#include "commands/render/renderer.h"
 
 namespace lbt {
 
@@ -64,7 +64,7 @@ struct ImportRequest {
   std::optional<int64_t> workers;  // remote requests in flight (4)
   // Locally, memory for sorting the rows, in MiB (BulkLoadOptions).
   std::optional<int64_t> sort_memory_mib;
-  int64_t input_bytes = -1;        // the input's size, when known (progress)
+  int64_t input_bytes = -1;  // the input's size, when known (progress)
 };
 
 // Reads rows from `in` and writes them to `request.table`. Notes, row

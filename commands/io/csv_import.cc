@@ -65,10 +65,12 @@ Result<std::vector<std::string>> ReadHeader(CsvReader* reader, const CsvImportOp
   std::vector<std::string> record;
   auto header = [&](const char* what) -> Result<std::vector<std::string>> {
     LBT_ASSIGN_OR_RETURN(bool found, reader->Next(&record));
-    if (!found) return Status::InvalidArgument(fmt::format("line {}: the input ends before its {} row", reader->line() + 1, what));
+    if (!found)
+      return Status::InvalidArgument(
+          fmt::format("line {}: the input ends before its {} row", reader->line() + 1, what));
     if (record.empty() || !record[0].empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "line {}: the {} row must start with an empty cell (the row key column)", reader->line(), what));
+      return Status::InvalidArgument(
+          fmt::format("line {}: the {} row must start with an empty cell (the row key column)", reader->line(), what));
     }
     return record;
   };
@@ -90,9 +92,10 @@ Result<std::vector<std::string>> ReadHeader(CsvReader* reader, const CsvImportOp
   families.resize(qualifiers->size(), families.empty() ? std::string() : families.back());
   for (size_t i = 0; i < qualifiers->size(); ++i) {
     if (families[i].empty() && !(*qualifiers)[i].empty()) {
-      return Status::InvalidArgument(fmt::format("line {}: column '{}' has no column family; name one in the family "
-                                                 "row or pass column-family=",
-                                                 family_line > 0 ? family_line : reader->line(), (*qualifiers)[i]));
+      return Status::InvalidArgument(
+          fmt::format("line {}: column '{}' has no column family; name one in the family "
+                      "row or pass column-family=",
+                      family_line > 0 ? family_line : reader->line(), (*qualifiers)[i]));
     }
   }
   return families;

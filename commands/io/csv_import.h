@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "commands/io/bulk_io.h"
 #include "api/status.h"
+#include "commands/io/bulk_io.h"
 
 namespace lbt {
 

@@ -83,9 +83,9 @@ std::vector<std::string> SchemaStatements(const TableSpec& table) {
       after.push_back(fmt::format("setvaluetype {} {} stringutf8bytes", Word(table.name), f->name));
     }
   }
-  std::vector<std::string> statements = {families.empty() ? fmt::format("createtable {}", Word(table.name))
-                                                          : fmt::format("createtable {} {}", Word(table.name),
-                                                                        Word("families=" + families))};
+  std::vector<std::string> statements = {
+      families.empty() ? fmt::format("createtable {}", Word(table.name))
+                       : fmt::format("createtable {} {}", Word(table.name), Word("families=" + families))};
   statements.insert(statements.end(), after.begin(), after.end());
   return statements;
 }
@@ -96,9 +96,9 @@ Result<std::string> RowStatements(const TableSpec& table, const Row& row) {
   std::string set, add;
   for (const Cell& c : row.cells) {
     if (c.qualifier.find('=') != std::string::npos) {
-      return Status::FailedPrecondition(fmt::format(
-          "{} {} {}:{}: a qualifier with '=' cannot be written by set; use export and import", table.name, row.key,
-          c.family, c.qualifier));
+      return Status::FailedPrecondition(
+          fmt::format("{} {} {}:{}: a qualifier with '=' cannot be written by set; use export and import", table.name,
+                      row.key, c.family, c.qualifier));
     }
     const FamilySpec* family = table.FindFamily(c.family);
     if (family != nullptr && IsAggregate(family->value_type)) {

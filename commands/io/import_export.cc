@@ -54,8 +54,8 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
   if (args[1] != "-") {
     std::error_code ec;
     if (std::filesystem::is_directory(args[1], ec)) {
-      return Status::InvalidArgument(
-          fmt::format("'{}' is a directory; import reads one CSV or JSON-lines file (or - for standard input)", args[1]));
+      return Status::InvalidArgument(fmt::format(
+          "'{}' is a directory; import reads one CSV or JSON-lines file (or - for standard input)", args[1]));
     }
     file.open(args[1], std::ios::binary);
     if (!file) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
@@ -82,12 +82,12 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
   {
     Output out(file);
     Progress progress(ctx.err, "exporting " + args[0]);
-    Result<int64_t> written = ExportRows(bigtable, args[0], read, jsonl ? ExportFormat::kJsonl : ExportFormat::kCsv,
-                                         ctx.session->options().bytes, &out, [&](int64_t n) {
-                                           progress.Update(n);
-                                           return InterruptRequested() ? Status::Cancelled("interrupted")
-                                                                       : Status::OK();
-                                         });
+    Result<int64_t> written =
+        ExportRows(bigtable, args[0], read, jsonl ? ExportFormat::kJsonl : ExportFormat::kCsv,
+                   ctx.session->options().bytes, &out, [&](int64_t n) {
+                     progress.Update(n);
+                     return InterruptRequested() ? Status::Cancelled("interrupted") : Status::OK();
+                   });
     status = written.status();
     if (written.ok()) rows = *written;
   }
@@ -95,11 +95,10 @@ Status Export(CommandContext& ctx, const std::vector<std::string>& args) {
     status = Status::IOError(fmt::format("cannot write '{}'", args[1]));
   }
   LBT_RETURN_IF_ERROR(status);
-  ctx.err->Write(fmt::format("Exported {} row{} to {}.\n", rows, rows == 1 ? "" : "s",
-                             to_stdout ? "standard output" : args[1]));
+  ctx.err->Write(
+      fmt::format("Exported {} row{} to {}.\n", rows, rows == 1 ? "" : "s", to_stdout ? "standard output" : args[1]));
   return Status::OK();
 }
-
 
 }  // namespace
 

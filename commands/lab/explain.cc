@@ -203,9 +203,10 @@ void AddNotes(const RecordedRead& read, ReadPlan* plan) {
     // Analyzed, the numbers below say what the read cost; a regex with a
     // literal prefix may have been narrowed to a range by the engine.
     if (!plan->analyzed && HasFilter(*filter, {Filter::Kind::kRowKeyRegex, Filter::Kind::kCompare})) {
-      plan->notes.push_back("a filter on the row key is tested on the rows read, and no key range limits them: "
-                            "the whole table may be read (explain analyze counts it). prefix= or start=/end= "
-                            "(ROWPREFIXFILTER, STARTROW/STOPROW) read only the rows in range");
+      plan->notes.push_back(
+          "a filter on the row key is tested on the rows read, and no key range limits them: "
+          "the whole table may be read (explain analyze counts it). prefix= or start=/end= "
+          "(ROWPREFIXFILTER, STARTROW/STOPROW) read only the rows in range");
     }
     if (!plan->analyzed &&
         HasFilter(*filter, {Filter::Kind::kValueRegex, Filter::Kind::kValueRange, Filter::Kind::kColumnValue})) {
@@ -223,7 +224,7 @@ ReadPlan PlanOf(const RecordedRead& read, const std::string& command, bool analy
   plan.command = command;
   plan.table = read.table;
   DescribeRows(read.request, &plan);
-  const std::string where = local ? "the engine, as rows are read"
+  const std::string where = local                     ? "the engine, as rows are read"
                             : !read.placement.empty() ? read.placement
                                                       : "service (what RowFilter cannot express: this client)";
   for (const ColumnSelector& c : read.request.columns) {
@@ -233,7 +234,8 @@ ReadPlan PlanOf(const RecordedRead& read, const std::string& command, bool analy
     plan.filters.emplace_back(where, fmt::format("cells_per_column_limit({})", read.request.cells_per_column_limit));
   }
   if (read.request.filter) plan.filters.emplace_back(where, DescribeFilter(*read.request.filter));
-  if (read.request.rows_limit > 0) plan.filters.emplace_back(where, fmt::format("rows_limit({})", read.request.rows_limit));
+  if (read.request.rows_limit > 0)
+    plan.filters.emplace_back(where, fmt::format("rows_limit({})", read.request.rows_limit));
   plan.analyzed = analyzed;
   plan.stats = read.stats;
   AddNotes(read, &plan);

@@ -46,7 +46,7 @@ std::string Color(double level) {
     double at;
     int r, g, b;
   };
-  static constexpr Stop kStops[] = {{0.0, 12, 8, 38},    {0.25, 70, 16, 110}, {0.5, 150, 40, 120},
+  static constexpr Stop kStops[] = {{0.0, 12, 8, 38},    {0.25, 70, 16, 110},  {0.5, 150, 40, 120},
                                     {0.75, 225, 80, 90}, {0.9, 252, 165, 100}, {1.0, 252, 250, 190}};
   level = std::clamp(level, 0.0, 1.0);
   size_t i = 1;

@@ -1,8 +1,8 @@
 // The schema lab's commands: each samples the table once (lab/sample.h),
 // computes its report in lab/, and hands it to a LabRenderer.
 
-#include "commands/command_sets.h"
 #include "commands/lab/lab_commands.h"
+#include "commands/command_sets.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -91,7 +91,8 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 
 Status WritePage(CommandContext& ctx, const std::string& path, const lab::TableSample& sample) {
   const bool html = EndsWith(path, ".html") || EndsWith(path, ".htm");
-  if (!html && !EndsWith(path, ".svg")) return ctx.Usage(fmt::format("keyviz writes .html or .svg files, not '{}'", path));
+  if (!html && !EndsWith(path, ".svg"))
+    return ctx.Usage(fmt::format("keyviz writes .html or .svg files, not '{}'", path));
   const lab::WriteGrid grid = lab::ReplayWrites(sample, kPageRanges, kPageWindows);
   const std::string page = html ? KeyvizHtml(sample.spec.name, grid) : KeyvizSvg(sample.spec.name, grid);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
@@ -155,8 +156,9 @@ std::vector<CommandSpec> LabCommands() {
        .cbt = Hotspots},
       {.name = "keyviz",
        .summary = "A Key Visualizer heatmap of a table's writes (lbt)",
-       .args = {kTableArg,
-                {.text = "<file.html>|<file.svg>", .noun = "a file", .kind = ArgKind::kFile, .arity = Arity::kOptional}},
+       .args =
+           {kTableArg,
+            {.text = "<file.html>|<file.svg>", .noun = "a file", .kind = ArgKind::kFile, .arity = Arity::kOptional}},
        .options = {sample},
        .details = "  Key ranges down, time across (from cell timestamps), brighter for more\n"
                   "  cells written. Without a file, a heatmap in the terminal; with one, a\n"
@@ -167,7 +169,9 @@ std::vector<CommandSpec> LabCommands() {
       {.name = "explain",
        .summary = "Show how a read runs (lbt)",
        .args = {{.text = "analyze", .noun = "analyze", .arity = Arity::kOptional},
-                {.text = "<read|lookup|count|scan|get|sql ...>", .noun = "a read command", .kind = ArgKind::kCommand,
+                {.text = "<read|lookup|count|scan|get|sql ...>",
+                 .noun = "a read command",
+                 .kind = ArgKind::kCommand,
                  .arity = Arity::kRest}},
        .details = "  Prints the plan of a read command of either dialect: a point lookup, a\n"
                   "  prefix or range scan with its ranges, or a full table scan, and which\n"

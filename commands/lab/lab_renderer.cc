@@ -38,8 +38,8 @@ json SampleObject(const SampleSummary& s) {
 }
 
 json FindingObject(const lab::Finding& f) {
-  return {{"rule", f.rule}, {"severity", f.severity}, {"message", f.message}, {"evidence", f.evidence},
-          {"why", f.why},   {"fix", f.fix}};
+  return {{"rule", f.rule},         {"severity", f.severity}, {"message", f.message},
+          {"evidence", f.evidence}, {"why", f.why},           {"fix", f.fix}};
 }
 
 json LargeObjects(const std::vector<lab::LargeItem>& items) {
@@ -55,23 +55,30 @@ json LargeObjects(const std::vector<lab::LargeItem>& items) {
 
 json StatsObject(const lab::TableStats& s) {
   json families = json::array();
-  for (const auto& f : s.families) families.push_back({{"family", f.name}, {"rows", f.rows}, {"cells", f.cells}, {"bytes", f.bytes}});
+  for (const auto& f : s.families)
+    families.push_back({{"family", f.name}, {"rows", f.rows}, {"cells", f.cells}, {"bytes", f.bytes}});
   json distributions = json::object();
   for (const lab::Distribution& d : s.distributions) {
     json bins = json::array();
     for (const lab::Bin& b : d.histogram) bins.push_back({{"low", b.low}, {"high", b.high}, {"count", b.count}});
-    distributions[d.name] = {{"count", d.count}, {"mean", Round(d.mean, 2)}, {"p50", d.p50}, {"p90", d.p90},
-                             {"p99", d.p99}, {"max", d.max}, {"histogram", bins}};
+    distributions[d.name] = {
+        {"count", d.count}, {"mean", Round(d.mean, 2)}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99},
+        {"max", d.max},     {"histogram", bins}};
   }
   json prefixes = json::array();
   for (const lab::PrefixShare& p : s.top_prefixes) {
     prefixes.push_back({{"prefix", p.prefix}, {"rows", p.rows}, {"bytes", p.bytes}, {"share", Round(p.share, 4)}});
   }
-  return {{"table", s.table},         {"exact", s.exact},
-          {"rows", s.rows},           {"cells", s.cells},
-          {"bytes", s.bytes},         {"rows_sampled", s.rows_sampled},
-          {"families", families},     {"distributions", distributions},
-          {"largest_rows", LargeObjects(s.largest_rows)}, {"largest_cells", LargeObjects(s.largest_cells)},
+  return {{"table", s.table},
+          {"exact", s.exact},
+          {"rows", s.rows},
+          {"cells", s.cells},
+          {"bytes", s.bytes},
+          {"rows_sampled", s.rows_sampled},
+          {"families", families},
+          {"distributions", distributions},
+          {"largest_rows", LargeObjects(s.largest_rows)},
+          {"largest_cells", LargeObjects(s.largest_cells)},
           {"top_prefixes", prefixes},
           {"top_prefixes_exact", s.prefixes_exact}};
 }
@@ -81,22 +88,33 @@ json HotspotsObject(const SampleSummary& sample, const lab::HotspotReport& r) {
   for (const lab::WindowLoad& w : r.windows) {
     json shares = json::array();
     for (double s : w.node_shares) shares.push_back(Round(s, 4));
-    windows.push_back({{"start", Time(w.start_micros)}, {"end", Time(w.end_micros)}, {"writes", std::llround(w.writes)},
+    windows.push_back({{"start", Time(w.start_micros)},
+                       {"end", Time(w.end_micros)},
+                       {"writes", std::llround(w.writes)},
                        {"node_shares", shares}});
   }
   json tablets = json::array();
   for (const lab::TabletLoad& t : r.tablets) {
-    tablets.push_back({{"start_key", lab::PrintableKey(t.start_key)}, {"end_key", lab::PrintableKey(t.end_key)},
-                       {"node", t.node}, {"bytes", std::llround(t.bytes)}, {"writes", std::llround(t.writes)}});
+    tablets.push_back({{"start_key", lab::PrintableKey(t.start_key)},
+                       {"end_key", lab::PrintableKey(t.end_key)},
+                       {"node", t.node},
+                       {"bytes", std::llround(t.bytes)},
+                       {"writes", std::llround(t.writes)}});
   }
   json hottest = nullptr;
   if (r.hottest_tablet >= 0) {
-    hottest = {{"tablet", r.hottest_tablet}, {"window_start", Time(r.hottest_window_start)},
+    hottest = {{"tablet", r.hottest_tablet},
+               {"window_start", Time(r.hottest_window_start)},
                {"share_of_window", Round(r.hottest_share, 4)}};
   }
-  return {{"table", sample.table},  {"nodes", r.nodes},     {"peak_node_share", Round(r.peak_node_share, 4)},
-          {"writes", std::llround(r.writes)}, {"rows_sampled", sample.rows_sampled},
-          {"hottest", hottest},     {"windows", windows},   {"tablets", tablets},
+  return {{"table", sample.table},
+          {"nodes", r.nodes},
+          {"peak_node_share", Round(r.peak_node_share, 4)},
+          {"writes", std::llround(r.writes)},
+          {"rows_sampled", sample.rows_sampled},
+          {"hottest", hottest},
+          {"windows", windows},
+          {"tablets", tablets},
           {"single_timestamp", r.single_timestamp}};
 }
 
@@ -113,14 +131,14 @@ json HeatmapObject(const SampleSummary& sample, const lab::WriteGrid& grid) {
     for (double v : row) line.push_back(std::llround(v));
     values.push_back(std::move(line));
   }
-  return {{"table", sample.table}, {"measure", "cells written"}, {"ranges", ranges}, {"windows", windows},
-          {"values", values}, {"single_timestamp", grid.windows.single_timestamp}};
+  return {{"table", sample.table}, {"measure", "cells written"}, {"ranges", ranges},
+          {"windows", windows},    {"values", values},           {"single_timestamp", grid.windows.single_timestamp}};
 }
 
 json PlanObject(const ReadPlan& p) {
   json filters = json::array();
   for (const auto& [where, filter] : p.filters) filters.push_back({{"runs", where}, {"filter", filter}});
-  json j = {{"command", p.command}, {"table", p.table}, {"access", p.access},
+  json j = {{"command", p.command}, {"table", p.table},   {"access", p.access},
             {"ranges", p.ranges},   {"filters", filters}, {"notes", p.notes}};
   if (p.analyzed) {
     j["rows_examined"] = p.stats.rows_seen;
@@ -189,7 +207,8 @@ class LabTextRenderer final : public LabRenderer {
 
   void Stats(const lab::TableStats& s) override {
     Write("table {}: {}{}, {}, {} ({})\n", s.table, s.exact ? "" : "~", Count(s.rows, "row"), Count(s.cells, "cell"),
-          Size(s.bytes), s.exact ? "exact: every row read" : fmt::format("estimated from {} sampled", Count(s.rows_sampled, "row")));
+          Size(s.bytes),
+          s.exact ? "exact: every row read" : fmt::format("estimated from {} sampled", Count(s.rows_sampled, "row")));
     Write("\n{:<24} {:>12} {:>12} {:>12}\n", "family", "rows", "cells", "bytes");
     for (const auto& f : s.families) Write("{:<24} {:>12} {:>12} {:>12}\n", f.name, f.rows, f.cells, Size(f.bytes));
     Write("\n{:<20} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "per sampled row", "mean", "p50", "p90", "p99", "max");
@@ -212,10 +231,11 @@ class LabTextRenderer final : public LabRenderer {
   // Said once the sample's cells all share one timestamp, as data loaded
   // with a fixed timestamp has.
   void SingleTimestampNote(int64_t timestamp) {
-    Write("note: every sampled cell has the timestamp {}: the order of the writes cannot be replayed,\n"
-          "      so this shows where the data lies, not how writes arrived over time. Write cells with\n"
-          "      their real times (or let the server set them) to see writes spread over time.\n",
-          Time(timestamp));
+    Write(
+        "note: every sampled cell has the timestamp {}: the order of the writes cannot be replayed,\n"
+        "      so this shows where the data lies, not how writes arrived over time. Write cells with\n"
+        "      their real times (or let the server set them) to see writes spread over time.\n",
+        Time(timestamp));
   }
 
   void Hotspots(const SampleSummary& sample, const lab::HotspotReport& r) override {
@@ -224,8 +244,8 @@ class LabTextRenderer final : public LabRenderer {
     Write("{}, {} split by size; {} replayed in timestamp order over {}\n", Count(r.nodes, "node"),
           Count(static_cast<int64_t>(r.tablets.size()), "tablet"), Count(std::llround(r.writes), "write"),
           Count(static_cast<int64_t>(r.windows.size()), "window"));
-    Write("peak node share: {:.2f} (an even spread is {:.2f}; 1 means one node takes every write)\n",
-          r.peak_node_share, 1.0 / r.nodes);
+    Write("peak node share: {:.2f} (an even spread is {:.2f}; 1 means one node takes every write)\n", r.peak_node_share,
+          1.0 / r.nodes);
     if (r.hottest_tablet >= 0) {
       const lab::TabletLoad& t = r.tablets[r.hottest_tablet];
       Write("hottest key range: [{}, {}) on node {}: {:.0f}% of the writes of the window from {}\n",
@@ -268,8 +288,8 @@ class LabTextRenderer final : public LabRenderer {
       return;
     }
     Write("{:<{}} {} .. {}\n", "", kLabel, Time(grid.windows.start), Time(grid.windows.Start(grid.windows.count)));
-    Write("{:<{}} key space top to bottom, time left to right; brighter is more cells written (most: {})\n", "",
-          kLabel, std::llround(most));
+    Write("{:<{}} key space top to bottom, time left to right; brighter is more cells written (most: {})\n", "", kLabel,
+          std::llround(most));
   }
 
   void PageWritten(const std::string& path, const lab::WriteGrid& grid) override {
@@ -281,8 +301,9 @@ class LabTextRenderer final : public LabRenderer {
     for (const std::string& r : p.ranges) Write("  reads:  {}\n", r);
     for (const auto& [where, filter] : p.filters) Write("  filter: {} (runs on: {})\n", filter, where);
     if (p.analyzed) {
-      Write("  examined: {}, {}\n  returned: {}, {}\n", Count(p.stats.rows_seen, "row"), Count(p.stats.cells_seen, "cell"),
-            Count(p.stats.rows_returned, "row"), Count(p.stats.cells_returned, "cell"));
+      Write("  examined: {}, {}\n  returned: {}, {}\n", Count(p.stats.rows_seen, "row"),
+            Count(p.stats.cells_seen, "cell"), Count(p.stats.rows_returned, "row"),
+            Count(p.stats.cells_returned, "cell"));
     }
     for (const std::string& n : p.notes) Write("  note:   {}\n", n);
   }
@@ -324,7 +345,8 @@ class LabTextRenderer final : public LabRenderer {
 
   void Shade(double level) {
     if (!color_) {
-      out_->Write(std::string(1, kShades[std::min<size_t>(kShades.size() - 1, std::lround(level * (kShades.size() - 1)))]));
+      out_->Write(
+          std::string(1, kShades[std::min<size_t>(kShades.size() - 1, std::lround(level * (kShades.size() - 1)))]));
       return;
     }
     constexpr size_t kColors = sizeof(kPalette) / sizeof(kPalette[0]);

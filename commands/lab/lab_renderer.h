@@ -31,7 +31,7 @@ struct SampleSummary {
 struct ReadPlan {
   std::string command;  // the command explained, as typed
   std::string table;
-  std::string access;   // "point lookup", "row set", "prefix scan", "range scan", "full table scan"
+  std::string access;               // "point lookup", "row set", "prefix scan", "range scan", "full table scan"
   std::vector<std::string> ranges;  // the keys and ranges read, as text
   // Where each part of the filter runs: {"where", "filter"} pairs, e.g.
   // {"storage", "family_name_regex_filter(cf)"}.

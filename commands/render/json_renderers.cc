@@ -40,7 +40,9 @@ json TableObject(const TableSpec& table) {
 std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 json QueryStatsObject(const sql::QueryStats& s) {
-  return json{{"table", s.table}, {"ranges_read", s.ranges}, {"rows_examined", s.rows_examined},
+  return json{{"table", s.table},
+              {"ranges_read", s.ranges},
+              {"rows_examined", s.rows_examined},
               {"rows_returned", s.rows_returned}};
 }
 

@@ -22,10 +22,10 @@
 #include <utility>
 #include <vector>
 
-#include "commands/core/output.h"
 #include "api/cell.h"
 #include "api/row_set.h"
 #include "api/schema.h"
+#include "commands/core/output.h"
 #include "sql/query.h"
 
 namespace lbt {

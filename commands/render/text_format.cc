@@ -161,8 +161,7 @@ void TabWriter::AddLine(std::string_view line) {
 
 // Columns form blocks of consecutive lines that have a terminated cell in
 // that column; each block gets its own width, as in Go's tabwriter.
-void TabWriter::AssignWidths(size_t column, size_t begin, size_t end,
-                             std::vector<std::vector<size_t>>* widths) const {
+void TabWriter::AssignWidths(size_t column, size_t begin, size_t end, std::vector<std::vector<size_t>>* widths) const {
   size_t i = begin;
   while (i < end) {
     if (lines_[i].size() <= column + 1) {

@@ -25,7 +25,6 @@ size_t RuneCount(std::string_view bytes);
 // `s` padded with spaces on the right to `width` runes (Go's %-Ns).
 std::string PadRight(std::string_view s, size_t width);
 
-
 // A cell timestamp as cbt prints it, in the local time zone:
 // 2006/01/02-15:04:05.000000
 std::string FormatCbtTimestamp(int64_t micros);

@@ -29,7 +29,6 @@ const std::vector<Cell>& CellsByFamilyName(const Row& row, std::vector<Cell>* so
   return *sorted;
 }
 
-
 std::string QueryStatsText(const sql::QueryStats& s) {
   return fmt::format("\ntable: {}\nranges read: {}\nrows examined: {}\nrows returned: {}\n", s.table, s.ranges,
                      s.rows_examined, s.rows_returned);
@@ -152,8 +151,7 @@ class TextRenderer : public TextRendererBase {
     out_->Write(fmt::format(
         "Summary Stats\n====================\nrows_seen_count: {}\nrows_returned_count: {}\n"
         "cells_seen_count: {}\ncells_returned_count: {}\nfrontend_server_latency: {}ms\n\n",
-        s->stats.rows_seen, s->stats.rows_returned, s->stats.cells_seen, s->stats.cells_returned,
-        s->latency_ms));
+        s->stats.rows_seen, s->stats.rows_returned, s->stats.cells_seen, s->stats.cells_returned, s->latency_ms));
     // Only when part of the filter ran on the client (remote mode), so that
     // the rest matches cbt line for line.
     if (s->filter_placement.find("client") != std::string::npos) {

@@ -29,8 +29,8 @@ Result<Value> Bitwise(const Values& a, std::string_view op, Op apply) {
   const std::string& x = a[0].str();
   const std::string& y = a[1].str();
   if (x.size() != y.size()) {
-    return Status::OutOfRange(fmt::format("Bitwise operator {} needs BYTES of the same length, not {} and {}", op,
-                                          x.size(), y.size()));
+    return Status::OutOfRange(
+        fmt::format("Bitwise operator {} needs BYTES of the same length, not {} and {}", op, x.size(), y.size()));
   }
   std::string out(x.size(), '\0');
   for (size_t i = 0; i < x.size(); ++i) {

@@ -54,7 +54,8 @@ std::optional<double> ShortDecimal(std::string_view text) {
     count += fraction;
   }
   if (p != end || count == 0 || count > 15) return std::nullopt;
-  static constexpr double kPowers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  static constexpr double kPowers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   double d = static_cast<double>(digits);
   if (fraction > 0) d /= kPowers[fraction];
   return negative ? -d : d;

@@ -28,9 +28,7 @@ Result<Value> NotEqualEval(const Values& a, const EvalContext&) { return Value::
 Result<Value> LessEval(const Values& a, const EvalContext&) { return Value::Bool(Compare(a[0], a[1]) < 0); }
 Result<Value> LessOrEqualEval(const Values& a, const EvalContext&) { return Value::Bool(Compare(a[0], a[1]) <= 0); }
 Result<Value> GreaterEval(const Values& a, const EvalContext&) { return Value::Bool(Compare(a[0], a[1]) > 0); }
-Result<Value> GreaterOrEqualEval(const Values& a, const EvalContext&) {
-  return Value::Bool(Compare(a[0], a[1]) >= 0);
-}
+Result<Value> GreaterOrEqualEval(const Values& a, const EvalContext&) { return Value::Bool(Compare(a[0], a[1]) >= 0); }
 
 // ---- BETWEEN ----
 

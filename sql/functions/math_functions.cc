@@ -66,8 +66,9 @@ Result<TypePtr> AddCheck(const Types& a) {
 Result<Value> AddEval(const Values& a, const EvalContext&) {
   if (a[0].kind() == TypeKind::kDate) return DateShift(a[0].int64(), a[1].int64());
   if (a[1].kind() == TypeKind::kDate) return DateShift(a[1].int64(), a[0].int64());
-  return Arith(a, "+", [](int64_t x, int64_t y, int64_t* o) { return __builtin_add_overflow(x, y, o); },
-               [](double x, double y) { return x + y; });
+  return Arith(
+      a, "+", [](int64_t x, int64_t y, int64_t* o) { return __builtin_add_overflow(x, y, o); },
+      [](double x, double y) { return x + y; });
 }
 
 // `-` also subtracts days from a DATE.
@@ -80,13 +81,15 @@ Result<Value> SubtractEval(const Values& a, const EvalContext&) {
     if (a[1].int64() == std::numeric_limits<int64_t>::min()) return Status::OutOfRange("DATE out of range");
     return DateShift(a[0].int64(), -a[1].int64());
   }
-  return Arith(a, "-", [](int64_t x, int64_t y, int64_t* o) { return __builtin_sub_overflow(x, y, o); },
-               [](double x, double y) { return x - y; });
+  return Arith(
+      a, "-", [](int64_t x, int64_t y, int64_t* o) { return __builtin_sub_overflow(x, y, o); },
+      [](double x, double y) { return x - y; });
 }
 
 Result<Value> MultiplyEval(const Values& a, const EvalContext&) {
-  return Arith(a, "*", [](int64_t x, int64_t y, int64_t* o) { return __builtin_mul_overflow(x, y, o); },
-               [](double x, double y) { return x * y; });
+  return Arith(
+      a, "*", [](int64_t x, int64_t y, int64_t* o) { return __builtin_mul_overflow(x, y, o); },
+      [](double x, double y) { return x * y; });
 }
 
 // `/` always divides as FLOAT64.
@@ -121,7 +124,7 @@ Result<Value> AbsEval(const Values& a, const EvalContext&) {
     return Value::Int64(std::llabs(a[0].int64()));
   }
   return Value{a[0].kind() == TypeKind::kFloat32 ? Value::Float32(static_cast<float>(std::fabs(a[0].float64())))
-                                                  : Value::Float64(std::fabs(a[0].float64()))};
+                                                 : Value::Float64(std::fabs(a[0].float64()))};
 }
 
 Result<Value> SignEval(const Values& a, const EvalContext&) {

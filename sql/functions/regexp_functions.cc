@@ -82,8 +82,8 @@ Result<Value> RegexpReplaceEval(const Values& a, const EvalContext&) {
   if (worst > static_cast<double>(kMaxComputedBytes)) {
     std::string counted = s;
     const double matches = RE2::GlobalReplace(&counted, *re, "");
-    LBT_RETURN_IF_ERROR(
-        CheckComputedBytes(n + matches * static_cast<double>(rewrite.size()) + backrefs * n, "REGEXP_REPLACE's result"));
+    LBT_RETURN_IF_ERROR(CheckComputedBytes(n + matches * static_cast<double>(rewrite.size()) + backrefs * n,
+                                           "REGEXP_REPLACE's result"));
   }
   RE2::GlobalReplace(&s, *re, rewrite);
   return SameKind(a[0], std::move(s));

@@ -215,8 +215,8 @@ Result<Value> ReplaceEval(const Values& a, const EvalContext&) {
   // Count first, so that a result too large is refused before it is built.
   size_t matches = 0;
   for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += from.size()) ++matches;
-  const double size = static_cast<double>(s.size()) +
-                      static_cast<double>(matches) * (static_cast<double>(to.size()) - static_cast<double>(from.size()));
+  const double size = static_cast<double>(s.size()) + static_cast<double>(matches) * (static_cast<double>(to.size()) -
+                                                                                      static_cast<double>(from.size()));
   LBT_RETURN_IF_ERROR(CheckComputedBytes(size, "REPLACE's result"));
   std::string out;
   out.reserve(static_cast<size_t>(size));

@@ -45,7 +45,10 @@ class HashAggregate final : public Operator {
   // `text` describes the grouping for EXPLAIN.
   HashAggregate(std::unique_ptr<Operator> input, const std::vector<const Expr*>& group_by,
                 const std::vector<BoundAggregate>& aggregates, const Evaluator& eval, std::string text)
-      : Operator(std::move(input)), group_by_(group_by), aggregates_(aggregates, eval), eval_(eval),
+      : Operator(std::move(input)),
+        group_by_(group_by),
+        aggregates_(aggregates, eval),
+        eval_(eval),
         text_(std::move(text)) {}
 
   const char* name() const override { return "AGGREGATE"; }

@@ -6,11 +6,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "engine/local_bigtable.h"
 #include "commands/core/command_table.h"
-#include "commands/core/statement.h"
 #include "commands/core/interrupt.h"
+#include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
+#include "engine/local_bigtable.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -156,7 +156,8 @@ TEST_F(CbtCommandsTest, FilterRunsBeforeCbtsOptions) {
   ASSERT_EQ(Run("createtable t families=cf"), 0);
   ASSERT_EQ(Run("set t r cf:q=v1@1000 cf:q=v2@2000 cf:q=v3@3000"), 0);
   // The newest cell within the range, and keys-only after a value filter.
-  ASSERT_EQ(Run("lookup t r cells-per-column=1 filter='{\"timestampRangeFilter\":{\"endTimestampMicros\":\"2500\"}}'"), 0);
+  ASSERT_EQ(Run("lookup t r cells-per-column=1 filter='{\"timestampRangeFilter\":{\"endTimestampMicros\":\"2500\"}}'"),
+            0);
   EXPECT_NE(out_.find("\"v2\""), std::string::npos) << out_;
   ASSERT_EQ(Run("lookup t r keys-only=true filter='{\"valueRegexFilter\":\"djI=\"}'"), 0);
   EXPECT_NE(out_.find("@ 1970/01/01-00:00:00.002000\n    \"\""), std::string::npos) << out_;
@@ -219,8 +220,9 @@ TEST_F(CbtCommandsTest, ImportErrorsNameTheirLineAndOnlyTheHintsThatFit) {
   std::string csv = dir_.Sub("in.csv");
   std::ofstream(csv) << "\n,cf\n,a\nr1,1@1000\nr2,2@1234\nr3,3@2000\n";
   EXPECT_EQ(Run("import t " + csv + " timestamp=value-encoded"), 1);
-  EXPECT_EQ(err_, "error: line 5: row 'r2' was not written: timestamp 1234 is not a multiple of 1000: Bigtable "
-                  "timestamps are microseconds with millisecond granularity\n");
+  EXPECT_EQ(err_,
+            "error: line 5: row 'r2' was not written: timestamp 1234 is not a multiple of 1000: Bigtable "
+            "timestamps are microseconds with millisecond granularity\n");
   EXPECT_EQ(message_, "1 row failed; the other 2 were written");
   std::ofstream(csv) << ",cf\n,a\nr1,\"open\n";
   EXPECT_EQ(Run("import t " + csv), 1);
@@ -237,13 +239,15 @@ TEST_F(CbtCommandsTest, ImportErrorsNameTheirLineAndOnlyTheHintsThatFit) {
   EXPECT_EQ(Run("import t " + jsonl + " format=csv"), 1);
   EXPECT_NE(message_.find("(read as CSV; for JSON lines add format=jsonl)"), std::string::npos) << message_;
   EXPECT_EQ(Run("import t " + csv + " format=jsonl"), 1);
-  EXPECT_EQ(message_, "line 1: not a JSON row object (read as JSON lines; for CSV add format=csv); no rows were written");
+  EXPECT_EQ(message_,
+            "line 1: not a JSON row object (read as JSON lines; for CSV add format=csv); no rows were written");
 }
 
 TEST_F(CbtCommandsTest, JsonLinesWithoutTimestampsAreWrittenNow) {
   ASSERT_EQ(Run("createtable t families=cf"), 0);
   std::string jsonl = dir_.Sub("in.jsonl");
-  std::ofstream(jsonl) << R"({"key":"r","cells":[{"family":"cf","qualifier":"a","value":"v"}]})" << "\n";
+  std::ofstream(jsonl) << R"({"key":"r","cells":[{"family":"cf","qualifier":"a","value":"v"}]})"
+                       << "\n";
   const int64_t before = session_->bigtable()->NowMicros();
   ASSERT_EQ(Run("import t " + jsonl), 0);
   ASSERT_OK_AND_ASSIGN(std::optional<Row> row, session_->bigtable()->ReadRow("t", "r"));

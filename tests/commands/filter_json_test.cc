@@ -19,8 +19,9 @@ class FilterJsonTest : public ::testing::Test {
     ASSERT_TRUE(db.ok());
     db_ = std::move(db).value();
     ASSERT_OK(db_->CreateTable("t", {{"a", {}, ValueType::kBytes}, {"b", {}, ValueType::kBytes}}));
-    ASSERT_OK(db_->MutateRow("t", "r1", {Mutation::SetCell("a", "x", "v1", Ms(1)), Mutation::SetCell("a", "x", "v2", Ms(2)),
-                                         Mutation::SetCell("a", "y", "w", Ms(1)), Mutation::SetCell("b", "x", "z", Ms(5))}));
+    ASSERT_OK(db_->MutateRow("t", "r1",
+                             {Mutation::SetCell("a", "x", "v1", Ms(1)), Mutation::SetCell("a", "x", "v2", Ms(2)),
+                              Mutation::SetCell("a", "y", "w", Ms(1)), Mutation::SetCell("b", "x", "z", Ms(5))}));
     ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::SetCell("b", "q", "\xff", Ms(3))}));
   }
 
@@ -37,7 +38,8 @@ class FilterJsonTest : public ::testing::Test {
     std::vector<std::string> out;
     for (const Row& row : testing::ReadAll(db_.get(), "t", options)) {
       for (const Cell& c : row.cells) {
-        std::string s = row.key + ":" + c.family + ":" + c.qualifier + "@" + std::to_string(c.timestamp / 1000) + "=" + c.value;
+        std::string s =
+            row.key + ":" + c.family + ":" + c.qualifier + "@" + std::to_string(c.timestamp / 1000) + "=" + c.value;
         for (const std::string& l : c.labels) s += "[" + l + "]";
         out.push_back(s);
       }
@@ -62,7 +64,7 @@ TEST_F(FilterJsonTest, EveryFilterKind) {
   EXPECT_EQ(Read(R"({"blockAllFilter": true})"), V{});
   EXPECT_EQ(Read(R"({"rowKeyRegexFilter": "cjI="})"), V{"r2:b:q@3=\xff"});  // "r2"
   EXPECT_EQ(Read(R"({"familyNameRegexFilter": "b"})"), (V{"r1:b:x@5=z", "r2:b:q@3=\xff"}));
-  EXPECT_EQ(Read(R"({"columnQualifierRegexFilter": "eQ=="})"), V{"r1:a:y@1=w"});  // "y"
+  EXPECT_EQ(Read(R"({"columnQualifierRegexFilter": "eQ=="})"), V{"r1:a:y@1=w"});          // "y"
   EXPECT_EQ(Read(R"({"valueRegexFilter": "dlxk"})"), (V{"r1:a:x@2=v2", "r1:a:x@1=v1"}));  // "v\d"
   EXPECT_EQ(Read(R"({"columnRangeFilter": {"familyName": "a", "startQualifierOpen": "eA=="}})"), V{"r1:a:y@1=w"});
   EXPECT_EQ(Read(R"({"valueRangeFilter": {"startValueClosed": "dzE=", "endValueOpen": "/w=="}})"),
@@ -77,14 +79,17 @@ TEST_F(FilterJsonTest, EveryFilterKind) {
             (V{"r1:b:x@5=", "r2:b:q@3="}));
   EXPECT_EQ(Read(R"({"chain": {"filters": [{"familyNameRegexFilter": "b"}, {"applyLabelTransformer": "tag"}]}})"),
             (V{"r1:b:x@5=z[tag]", "r2:b:q@3=\xff[tag]"}));
-  EXPECT_EQ(Read(R"({"interleave": {"filters": [{"familyNameRegexFilter": "b"}, {"columnQualifierRegexFilter": "eA=="}]}})"),
-            (V{"r1:a:x@2=v2", "r1:a:x@1=v1", "r1:b:x@5=z", "r1:b:x@5=z", "r2:b:q@3=\xff"}));
+  EXPECT_EQ(
+      Read(R"({"interleave": {"filters": [{"familyNameRegexFilter": "b"}, {"columnQualifierRegexFilter": "eA=="}]}})"),
+      (V{"r1:a:x@2=v2", "r1:a:x@1=v1", "r1:b:x@5=z", "r1:b:x@5=z", "r2:b:q@3=\xff"}));
   EXPECT_EQ(Read(R"({"condition": {"predicateFilter": {"valueRegexFilter": "dzE="},
                                     "trueFilter": {"familyNameRegexFilter": "a"},
                                     "falseFilter": {"blockAllFilter": true}}})"),
             V{});
-  EXPECT_EQ(Read(R"({"condition": {"predicateFilter": {"valueRegexFilter": "dw=="}, "trueFilter": {"familyNameRegexFilter": "b"}}})"),
-            (V{"r1:b:x@5=z"}));
+  EXPECT_EQ(
+      Read(
+          R"({"condition": {"predicateFilter": {"valueRegexFilter": "dw=="}, "trueFilter": {"familyNameRegexFilter": "b"}}})"),
+      (V{"r1:b:x@5=z"}));
   EXPECT_EQ(Read(R"({"chain": {"filters": [{"familyNameRegexFilter": "a"},
               {"interleave": {"filters": [{"passAllFilter": true}, {"chain": {"filters": [{"applyLabelTransformer": "s"}, {"sink": true}]}}]}},
               {"columnQualifierRegexFilter": "eQ=="}]}})"),
@@ -94,8 +99,10 @@ TEST_F(FilterJsonTest, EveryFilterKind) {
 
 TEST_F(FilterJsonTest, SnakeCaseNamesWork) {
   EXPECT_EQ(Read(R"({"family_name_regex_filter": "a"})").size(), 3u);
-  EXPECT_EQ(Read(R"({"column_range_filter": {"family_name": "b", "start_qualifier_closed": "cQ==", "end_qualifier_closed": "cQ=="}})"),
-            V{"r2:b:q@3=\xff"});
+  EXPECT_EQ(
+      Read(
+          R"({"column_range_filter": {"family_name": "b", "start_qualifier_closed": "cQ==", "end_qualifier_closed": "cQ=="}})"),
+      V{"r2:b:q@3=\xff"});
 }
 
 TEST_F(FilterJsonTest, ErrorsNameThePart) {
@@ -123,7 +130,8 @@ TEST_F(FilterJsonTest, ErrorsNameThePart) {
 
 TEST_F(FilterJsonTest, ARowKeyRegexWithALiteralPrefixDoesNotScanOtherRows) {
   std::vector<RowMutation> rows;
-  for (int i = 0; i < 300; ++i) rows.push_back({"user#" + std::to_string(i), {Mutation::SetCell("a", "q", "v", Ms(1))}});
+  for (int i = 0; i < 300; ++i)
+    rows.push_back({"user#" + std::to_string(i), {Mutation::SetCell("a", "q", "v", Ms(1))}});
   ASSERT_OK(testing::WriteRows(db_.get(), "t", rows));
   auto filter = ParseFilterJson(R"({"rowKeyRegexFilter": "dXNlciMxMi4="})");  // user#12.
   ASSERT_TRUE(filter.ok());

@@ -49,9 +49,9 @@ TEST(GcPolicyTextTest, FormatsAgesAsCbtDoes) {
 }
 
 TEST(GcPolicyTextTest, RejectsMalformedPolicies) {
-  for (const char* bad : {"", "bogus", "maxage=10", "maxage=10y", "maxage=d", "maxversions=-1",
-                          "maxversions=x", "maxversions=1 and", "(maxversions=1", "maxversions=1)",
-                          "and maxversions=1", "maxversions=1 maxage=1d"}) {
+  for (const char* bad :
+       {"", "bogus", "maxage=10", "maxage=10y", "maxage=d", "maxversions=-1", "maxversions=x", "maxversions=1 and",
+        "(maxversions=1", "maxversions=1)", "and maxversions=1", "maxversions=1 maxage=1d"}) {
     Result<GcRule> r = ParseGcPolicy(bad);
     EXPECT_FALSE(r.ok()) << "'" << bad << "' parsed";
     if (!r.ok()) {

@@ -11,9 +11,9 @@
 #include <regex>
 #include <sstream>
 
-#include "engine/local_bigtable.h"
 #include "commands/core/command_table.h"
 #include "commands/core/tokenizer.h"
+#include "engine/local_bigtable.h"
 #include "tests/test_util.h"
 
 namespace lbt {

@@ -75,10 +75,11 @@ TEST_F(HBaseFilterTest, CompareFiltersAndComparators) {
   EXPECT_EQ(Scan("RowFilter(>, 'binary:user#2')"), (V{"user#3/f:age=45", "zz/f:name=Zed"}));
   EXPECT_EQ(Scan("RowFilter(=, 'binaryprefix:user')", 1).size(), 5u);
   EXPECT_EQ(Scan("FamilyFilter(=, 'binary:g')"), (V{"user#1/g:city=London"}));
-  EXPECT_EQ(Scan("QualifierFilter(!=, 'binary:name')"), (V{"user#1/f:age=36", "user#1/g:city=London", "user#3/f:age=45"}));
+  EXPECT_EQ(Scan("QualifierFilter(!=, 'binary:name')"),
+            (V{"user#1/f:age=36", "user#1/g:city=London", "user#3/f:age=45"}));
   EXPECT_EQ(Scan("ValueFilter(=, 'regexstring:^[0-9]+$')"), (V{"user#1/f:age=36", "user#3/f:age=45"}));
   EXPECT_EQ(Scan("ValueFilter(=, 'regexstring:on')"), (V{"user#1/g:city=London"}));  // unanchored
-  EXPECT_EQ(Scan("ValueFilter(=, 'substring:LON')"), (V{"user#1/g:city=London"}));  // case-insensitive
+  EXPECT_EQ(Scan("ValueFilter(=, 'substring:LON')"), (V{"user#1/g:city=London"}));   // case-insensitive
   EXPECT_EQ(Scan("ValueFilter(!=, 'substring:a')", 1).size(), 4u);
 }
 
@@ -97,14 +98,15 @@ TEST_F(HBaseFilterTest, SingleColumnValueFilters) {
 
 TEST_F(HBaseFilterTest, KeysTimestampsPagesAndColumns) {
   EXPECT_EQ(Scan("KeyOnlyFilter() AND PrefixFilter('zz')"), (V{"zz/f:name="}));
-  EXPECT_EQ(Scan("FirstKeyOnlyFilter()"), (V{"user#1/f:age=36", "user#2/f:name=Grace", "user#3/f:age=45", "zz/f:name=Zed"}));
+  EXPECT_EQ(Scan("FirstKeyOnlyFilter()"),
+            (V{"user#1/f:age=36", "user#2/f:name=Grace", "user#3/f:age=45", "zz/f:name=Zed"}));
   EXPECT_EQ(Scan("TimestampsFilter(2, 4)"), (V{"user#2/f:name=Grace", "zz/f:name=Zed"}));
   EXPECT_EQ(Scan("PageFilter(2)"), (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London",
                                       "user#2/f:name=Grace", "user#2/f:name=G."}));
   EXPECT_EQ(Scan("ColumnCountGetFilter(1) AND PrefixFilter('user#1')"), (V{"user#1/f:age=36"}));
   EXPECT_EQ(Scan("ColumnPaginationFilter(1, 1) AND PrefixFilter('user#1')"), (V{"user#1/f:name=Ada"}));
-  EXPECT_EQ(Scan("InclusiveStopFilter('user#2')", 1), (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London",
-                                                        "user#2/f:name=Grace"}));
+  EXPECT_EQ(Scan("InclusiveStopFilter('user#2')", 1),
+            (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London", "user#2/f:name=Grace"}));
 }
 
 TEST_F(HBaseFilterTest, DependentColumnKeepsTheReferenceColumnsTimestamps) {
@@ -120,9 +122,9 @@ TEST_F(HBaseFilterTest, DependentColumnKeepsTheReferenceColumnsTimestamps) {
 }
 
 TEST_F(HBaseFilterTest, MultiRowRangeKeepsRowsInAnyRange) {
-  EXPECT_EQ(Scan("MultiRowRangeFilter('user#1', true, 'user#2', true, 'zz', true, '', false)", 1),
-            (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London", "user#2/f:name=Grace",
-               "zz/f:name=Zed"}));
+  EXPECT_EQ(
+      Scan("MultiRowRangeFilter('user#1', true, 'user#2', true, 'zz', true, '', false)", 1),
+      (V{"user#1/f:age=36", "user#1/f:name=Ada", "user#1/g:city=London", "user#2/f:name=Grace", "zz/f:name=Zed"}));
   EXPECT_EQ(Scan("MultiRowRangeFilter('user#1', false, 'user#3', false)", 1), (V{"user#2/f:name=Grace"}));
   EXPECT_NE(Error("MultiRowRangeFilter('a', true, 'b')").find("ranges of 4 arguments"), std::string::npos);
   EXPECT_NE(Error("DependentColumnFilter('f')").find("2, 3 or 5"), std::string::npos);
@@ -130,8 +132,10 @@ TEST_F(HBaseFilterTest, MultiRowRangeKeepsRowsInAnyRange) {
 
 TEST_F(HBaseFilterTest, PrecedenceSkipAndWhile) {
   // AND binds tighter than OR.
-  EXPECT_EQ(Scan("PrefixFilter('zz') OR PrefixFilter('user#3') AND ValueFilter(=, 'binary:nope')"), (V{"zz/f:name=Zed"}));
-  EXPECT_EQ(Scan("(PrefixFilter('zz') OR PrefixFilter('user#3')) AND ValueFilter(=, 'binary:45')"), (V{"user#3/f:age=45"}));
+  EXPECT_EQ(Scan("PrefixFilter('zz') OR PrefixFilter('user#3') AND ValueFilter(=, 'binary:nope')"),
+            (V{"zz/f:name=Zed"}));
+  EXPECT_EQ(Scan("(PrefixFilter('zz') OR PrefixFilter('user#3')) AND ValueFilter(=, 'binary:45')"),
+            (V{"user#3/f:age=45"}));
   // OR keeps a cell once even when both sides keep it.
   EXPECT_EQ(Scan("PrefixFilter('zz') OR ValueFilter(=, 'binary:Zed')"), (V{"zz/f:name=Zed"}));
   // SKIP drops rows with any failing cell; WHILE stops at the first one.

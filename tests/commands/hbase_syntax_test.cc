@@ -48,8 +48,8 @@ TEST(HBaseSyntaxTest, HashesArraysAndTrailingHashes) {
 }
 
 TEST(HBaseSyntaxTest, ErrorsSayWhere) {
-  for (const char* bad : {"'unclosed", "\"unclosed", "'a' 'b'", "{NAME => 'f'", "[1, 2", "{'a' 'b'}", "'t', NAME => 'f', 3",
-                          R"("\xZZ")", "99999999999999999999"}) {
+  for (const char* bad : {"'unclosed", "\"unclosed", "'a' 'b'", "{NAME => 'f'", "[1, 2", "{'a' 'b'}",
+                          "'t', NAME => 'f', 3", R"("\xZZ")", "99999999999999999999"}) {
     auto r = ParseHBaseArgs(bad);
     EXPECT_FALSE(r.ok()) << bad;
     if (!r.ok()) {

@@ -12,8 +12,9 @@ namespace {
 using nlohmann::json;
 
 Row SampleRow() {
-  return Row{"key", {Cell{"cf", "q", 1000, "v", {}},
-                     Cell{"cf", std::string("\xff", 1), 2000, std::string("\0\xfe", 2), {"lab"}}}};
+  return Row{
+      "key",
+      {Cell{"cf", "q", 1000, "v", {}}, Cell{"cf", std::string("\xff", 1), 2000, std::string("\0\xfe", 2), {"lab"}}}};
 }
 
 std::string Render(OutputFormat format, BytesMode bytes, const std::function<void(Renderer*)>& fn) {
@@ -92,7 +93,10 @@ TEST(RendererTest, JsonIsOneDocumentPerCommand) {
   EXPECT_EQ(doc["stats"]["rows_seen"], 3);
   EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) { r->Count(7); })),
             (json{{"count", 7}}));
-  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) { r->Tables({"a", "b"}); })),
+  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto,
+                               [](Renderer* r) {
+                                 r->Tables({"a", "b"});
+                               })),
             (json{{"tables", {"a", "b"}}}));
   TableSpec spec;
   spec.name = "t";
@@ -100,10 +104,11 @@ TEST(RendererTest, JsonIsOneDocumentPerCommand) {
   json info = json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [&](Renderer* r) { r->TableInfo(spec); }));
   EXPECT_EQ(info, (json{{"table", "t"},
                         {"families", {{{"name", "cf"}, {"gc_policy", "versions() > 2"}, {"value_type", "intsum"}}}}}));
-  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [](Renderer* r) {
-              r->BeginRows(nullptr);
-              r->EndRows(nullptr);
-            })),
+  EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto,
+                               [](Renderer* r) {
+                                 r->BeginRows(nullptr);
+                                 r->EndRows(nullptr);
+                               })),
             (json{{"rows", json::array()}}));
 }
 

@@ -38,8 +38,7 @@ std::string Env(const char* name, const std::string& fallback) {
 const std::string kCbt = Env("LBT_CBT", "/usr/bin/cbt");
 // LBT_BINARY lets a long run use a copy of lbt while the build moves on.
 const std::string kLbt = Env("LBT_BINARY", LBT_BINARY);
-const std::string kEmulator =
-    Env("LBT_EMULATOR", "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator");
+const std::string kEmulator = Env("LBT_EMULATOR", "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator");
 constexpr const char* kInstallHint =
     "the conformance suite needs Google's cbt and the Bigtable emulator (Debian packages "
     "google-cloud-cli-cbt and google-cloud-cli-bigtable-emulator, or LBT_CBT / LBT_EMULATOR)";
@@ -83,19 +82,19 @@ class EmulatorEnvironment : public ::testing::Environment {
 
 EmulatorEnvironment* g_emulator = nullptr;
 
-#define REQUIRE_CBT()                                                             \
-  do {                                                                            \
-    if (!g_emulator->available()) {                                               \
+#define REQUIRE_CBT()                                                                         \
+  do {                                                                                        \
+    if (!g_emulator->available()) {                                                           \
       if (Env("LBT_REQUIRE_CBT", "") == "1") FAIL() << "LBT_REQUIRE_CBT=1: " << kInstallHint; \
-      GTEST_SKIP() << "skipped: " << kInstallHint;                                \
-    }                                                                             \
+      GTEST_SKIP() << "skipped: " << kInstallHint;                                            \
+    }                                                                                         \
   } while (0)
 
 struct Step {
   int line = 0;
   std::string text;
   std::vector<std::string> words;
-  std::string difference;  // "<id>: <reason>" when declared
+  std::string difference;              // "<id>: <reason>" when declared
   bool difference_may_vanish = false;  // "#! may differ": the emulator is not deterministic here
 };
 
@@ -146,8 +145,8 @@ class Comparer {
 
   // Returns "" when the tools agree, else a readable report.
   std::string Compare(const Step& step) {
-    std::vector<std::string> cbt = {kCbt, "-project", "conformance", "-instance", instance_, "-creds",
-                                    g_emulator->creds()};
+    std::vector<std::string> cbt = {kCbt,      "-project", "conformance",      "-instance",
+                                    instance_, "-creds",   g_emulator->creds()};
     cbt.insert(cbt.end(), step.words.begin(), step.words.end());
     ProcessResult want = RunProcess(cbt, {"BIGTABLE_EMULATOR_HOST=" + g_emulator->host(), "TZ=UTC"});
     ProcessResult got;
@@ -156,8 +155,9 @@ class Comparer {
     } else if (subject_ == Subject::kRemoteEmulator || subject_ == Subject::kRemoteServed) {
       // lbt with cbt's own flags; on the emulator, an instance of its own.
       const bool emulator = subject_ == Subject::kRemoteEmulator;
-      std::vector<std::string> lbt = {kLbt, "-project", "conformance", "-instance",
-                                      emulator ? instance_ + "-lbt" : instance_, "-creds", g_emulator->creds()};
+      std::vector<std::string> lbt = {
+          kLbt,     "-project",         "conformance", "-instance", emulator ? instance_ + "-lbt" : instance_,
+          "-creds", g_emulator->creds()};
       lbt.insert(lbt.end(), step.words.begin(), step.words.end());
       got = RunProcess(lbt, {"BIGTABLE_EMULATOR_HOST=" + (emulator ? g_emulator->host() : served_->host()), "TZ=UTC",
                              "LBT_HISTFILE=/dev/null"});
@@ -206,8 +206,7 @@ class Comparer {
     size_t i = 0;
     while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
     std::ostringstream out;
-    out << "  stdout differs at line " << i + 1 << " (cbt " << a.size() << " lines, lbt " << b.size()
-        << " lines):\n";
+    out << "  stdout differs at line " << i + 1 << " (cbt " << a.size() << " lines, lbt " << b.size() << " lines):\n";
     size_t from = i >= 2 ? i - 2 : 0;
     for (size_t k = from; k < i; ++k) out << "      " << a[k] << "\n";
     for (size_t k = i; k < std::min(a.size(), i + 3); ++k) out << "  cbt " << ::testing::PrintToString(a[k]) << "\n";
@@ -439,7 +438,9 @@ class WorkloadGenerator {
     rows_.push_back(key);
     return key;
   }
-  std::string KnownRow() { return rows_.empty() || Uniform(0, 5) == 0 ? "missing" : rows_[Uniform(0, rows_.size() - 1)]; }
+  std::string KnownRow() {
+    return rows_.empty() || Uniform(0, 5) == 0 ? "missing" : rows_[Uniform(0, rows_.size() - 1)];
+  }
   std::string Qualifier() { return Pick({"a", "b", "c", "long-qualifier-name", "q\xff", "\xc3\xa9t\xc3\xa9", ""}); }
   std::string Value() {
     switch (Uniform(0, 4)) {

@@ -74,7 +74,7 @@ class BulkLoaderTest : public ::testing::Test {
       row.row_key = "host" + std::to_string(1000 + i % hosts) + "#" + std::to_string(1000000 + i / hosts);
       if (i % 97 == 0) row.row_key = testing::RandomBytes(rng, 20, 1);
       if (i % 501 == 0) row.row_key = std::string(600 + i % 50, 'k') + std::to_string(i);  // a long key
-      if (i % 53 == 0 && !rows.empty()) row.row_key = rows[rng() % rows.size()].row_key;  // again
+      if (i % 53 == 0 && !rows.empty()) row.row_key = rows[rng() % rows.size()].row_key;   // again
       const int64_t ts = Ms(1000 + static_cast<int64_t>(rng() % 5));
       row.mutations = {Mutation::SetCell("cf", "cpu", std::to_string(rng() % 100), ts),
                        Mutation::SetCell("cf", "mem", testing::RandomBytes(rng, 8), ts),
@@ -221,9 +221,9 @@ TEST_F(BulkLoaderTest, GcOnWriteAppliesToNewRows) {
   CreatePair("t");
   std::vector<RowMutation> rows;
   for (int i = 0; i < 50; ++i) {
-    rows.push_back({"r" + std::to_string(i), {Mutation::SetCell("v2", "q", "1", Ms(1)), Mutation::SetCell("v2", "q", "2", Ms(2)),
-                                              Mutation::SetCell("v2", "q", "3", Ms(3)),
-                                              Mutation::SetCell("young", "old", "gone", Ms(1))}});
+    rows.push_back({"r" + std::to_string(i),
+                    {Mutation::SetCell("v2", "q", "1", Ms(1)), Mutation::SetCell("v2", "q", "2", Ms(2)),
+                     Mutation::SetCell("v2", "q", "3", Ms(3)), Mutation::SetCell("young", "old", "gone", Ms(1))}});
   }
   BulkLoadStats stats = LoadBoth("t", rows);
   ExpectSameAsReference("t");
@@ -239,7 +239,8 @@ TEST_F(BulkLoaderTest, TheMapGrowsDuringTheLoad) {
   ASSERT_OK(db->CreateTable("t", families_));
   ASSERT_OK_AND_ASSIGN(auto loader, db->NewBulkLoad("t"));
   for (int i = 0; i < 5000; ++i) {
-    ASSERT_OK(loader->Add({"r" + std::to_string(i * 7919 % 5000), {Mutation::SetCell("cf", "q", std::string(100, 'v'), Ms(1))}}));
+    ASSERT_OK(loader->Add(
+        {"r" + std::to_string(i * 7919 % 5000), {Mutation::SetCell("cf", "q", std::string(100, 'v'), Ms(1))}}));
   }
   ASSERT_OK(loader->Finish(nullptr, nullptr));
   EXPECT_EQ(*db->CountRows("t"), 5000);

@@ -27,8 +27,7 @@ TEST(CatalogTest, TablesAndFamiliesSurviveReopen) {
     ASSERT_OK(db->CreateTable("a"));
     ASSERT_OK(db->CreateFamily("a", {"sum", GcRule::Never(), ValueType::kIntSum}));
     ASSERT_OK(db->CreateFamily(
-        "a", {"ts", GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}),
-              ValueType::kBytes}));
+        "a", {"ts", GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}), ValueType::kBytes}));
   }
   auto db = OpenDb(dir.path());
   ASSERT_OK_AND_ASSIGN(auto tables, db->ListTables());
@@ -36,8 +35,7 @@ TEST(CatalogTest, TablesAndFamiliesSurviveReopen) {
   ASSERT_OK_AND_ASSIGN(TableSpec a, db->GetTable("a"));
   ASSERT_EQ(a.families.size(), 2u);
   EXPECT_EQ(a.families.at("sum").value_type, ValueType::kIntSum);
-  EXPECT_EQ(a.families.at("ts").gc_rule,
-            GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}));
+  EXPECT_EQ(a.families.at("ts").gc_rule, GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}));
   ASSERT_OK_AND_ASSIGN(TableSpec b, db->GetTable("b"));
   EXPECT_EQ(b.families.at("cf").gc_rule, GcRule::MaxVersions(2));
 }
@@ -57,10 +55,8 @@ TEST(CatalogTest, ErrorsNameTheProblem) {
   EXPECT_TRUE(s.IsNotFound());
   EXPECT_NE(s.message().find("cf"), std::string::npos) << "lists the existing families";
   EXPECT_TRUE(db->CreateTable("bad name").IsInvalidArgument());
-  EXPECT_TRUE(db->CreateTable("t2", {{"a", {}, ValueType::kBytes}, {"a", {}, ValueType::kBytes}})
-                  .IsInvalidArgument());
-  EXPECT_TRUE(db->CreateTable("t3", {{"a", GcRule::MaxVersions(0), ValueType::kBytes}})
-                  .IsInvalidArgument());
+  EXPECT_TRUE(db->CreateTable("t2", {{"a", {}, ValueType::kBytes}, {"a", {}, ValueType::kBytes}}).IsInvalidArgument());
+  EXPECT_TRUE(db->CreateTable("t3", {{"a", GcRule::MaxVersions(0), ValueType::kBytes}}).IsInvalidArgument());
   // Failed calls changed nothing.
   ASSERT_OK_AND_ASSIGN(auto tables, db->ListTables());
   EXPECT_EQ(tables, std::vector<std::string>{"t"});

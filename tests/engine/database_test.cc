@@ -150,8 +150,8 @@ TEST(DatabaseTest, SeveralProcessesWriteAndReadAtOnce) {
       for (int i = 0; i < kRows; ++i) {
         // Every row gets two cells in one mutation: readers must see both or neither.
         std::string row = "w" + std::to_string(w) + "-" + std::to_string(i);
-        Status s = (*db)->MutateRow("t", row, {Mutation::SetCell("cf", "a", "1", Ms(1)),
-                                               Mutation::SetCell("cf", "b", "2", Ms(1))});
+        Status s = (*db)->MutateRow(
+            "t", row, {Mutation::SetCell("cf", "a", "1", Ms(1)), Mutation::SetCell("cf", "b", "2", Ms(1))});
         if (!s.ok()) return 11;
       }
       return 0;
@@ -182,8 +182,7 @@ TEST(DatabaseTest, ReadersAreNotBlockedByAnOpenWrite) {
     MDB_env* env;
     MDB_txn* txn;
     if (mdb_env_create(&env) != 0 || mdb_env_set_maxdbs(env, 8) != 0 ||
-        mdb_env_open(env, dir.path().c_str(), 0, 0600) != 0 ||
-        mdb_txn_begin(env, nullptr, 0, &txn) != 0) {
+        mdb_env_open(env, dir.path().c_str(), 0, 0600) != 0 || mdb_txn_begin(env, nullptr, 0, &txn) != 0) {
       return 1;
     }
     char c = 'x';
@@ -276,7 +275,8 @@ TEST(DatabaseTest, ManyThreadsWriteAndReadOneDatabase) {
   auto opened = Database::Open(dir.path());
   ASSERT_TRUE(opened.ok());
   std::unique_ptr<Database> db = std::move(opened).value();
-  ASSERT_OK(db->CreateTable("t", {{"a", GcRule::Never(), ValueType::kBytes}, {"b", GcRule::Never(), ValueType::kBytes}}));
+  ASSERT_OK(
+      db->CreateTable("t", {{"a", GcRule::Never(), ValueType::kBytes}, {"b", GcRule::Never(), ValueType::kBytes}}));
   constexpr int kThreads = 8, kWrites = 100;
   std::atomic<int> torn{0}, refused{0};
   std::vector<std::thread> threads;
@@ -286,7 +286,8 @@ TEST(DatabaseTest, ManyThreadsWriteAndReadOneDatabase) {
         const std::string key = "t" + std::to_string(t) + "-" + std::to_string(i);
         // Every tenth write names a family the table lacks and must fail alone.
         const std::string family = i % 10 == 9 ? "nope" : "b";
-        Status s = db->MutateRow("t", key, {Mutation::SetCell("a", "q", key, 1000), Mutation::SetCell(family, "q", key, 1000)});
+        Status s = db->MutateRow("t", key,
+                                 {Mutation::SetCell("a", "q", key, 1000), Mutation::SetCell(family, "q", key, 1000)});
         if (!s.ok()) {
           ++refused;
           continue;
@@ -311,9 +312,9 @@ TEST(DatabaseTest, LookupRowsAnswersInTheOrderAsked) {
   ASSERT_OK(db->CreateTable("t", {{"a", GcRule::Never()}, {"b", GcRule::Never()}}));
   std::vector<RowMutation> rows;
   for (int i = 0; i < 500; i += 2) {
-    rows.push_back({"k" + std::to_string(1000 + i), {Mutation::SetCell("a", "x", std::to_string(i), Ms(1)),
-                                                     Mutation::SetCell("a", "x", "older", Ms(0)),
-                                                     Mutation::SetCell("b", "y", "b", Ms(1))}});
+    rows.push_back({"k" + std::to_string(1000 + i),
+                    {Mutation::SetCell("a", "x", std::to_string(i), Ms(1)), Mutation::SetCell("a", "x", "older", Ms(0)),
+                     Mutation::SetCell("b", "y", "b", Ms(1))}});
   }
   ASSERT_OK(testing::WriteRows(db.get(), "t", rows));
   std::mt19937_64 rng(9);
@@ -352,7 +353,8 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
   auto opened = Database::Open(dir.path());
   ASSERT_TRUE(opened.ok());
   std::unique_ptr<Database> db = std::move(opened).value();
-  ASSERT_OK(db->CreateTable("t", {{"a", GcRule::Never(), ValueType::kBytes}, {"b", GcRule::Never(), ValueType::kBytes}}));
+  ASSERT_OK(
+      db->CreateTable("t", {{"a", GcRule::Never(), ValueType::kBytes}, {"b", GcRule::Never(), ValueType::kBytes}}));
   ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("a", "q", "kept", Ms(1))}));
   auto families = [&] {
     std::vector<std::string> names;
@@ -360,10 +362,10 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
     for (const auto& [name, family] : spec->families) names.push_back(name);
     return names;
   };
-  Status refused = db->ModifyFamilies("t", {FamilyChange::Create({"c", GcRule::Never(), ValueType::kBytes}),
-                                            FamilyChange::Drop("a"),
-                                            FamilyChange::SetGcRule("b", GcRule::MaxVersions(1)),
-                                            FamilyChange::Create({"b", GcRule::Never(), ValueType::kBytes})});
+  Status refused =
+      db->ModifyFamilies("t", {FamilyChange::Create({"c", GcRule::Never(), ValueType::kBytes}), FamilyChange::Drop("a"),
+                               FamilyChange::SetGcRule("b", GcRule::MaxVersions(1)),
+                               FamilyChange::Create({"b", GcRule::Never(), ValueType::kBytes})});
   EXPECT_TRUE(refused.IsAlreadyExists()) << refused.ToString();
   EXPECT_EQ(families(), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(db->GetTable("t")->families.at("b").gc_rule, GcRule::Never());
@@ -373,17 +375,18 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
 
   // The same without the refused change: all of it, at once. A family made
   // and dropped in one request leaves nothing behind.
-  ASSERT_OK(db->ModifyFamilies("t", {FamilyChange::Create({"c", GcRule::Never(), ValueType::kBytes}),
-                                     FamilyChange::Drop("a"), FamilyChange::SetGcRule("b", GcRule::MaxVersions(1)),
-                                     FamilyChange::Create({"d", GcRule::Never(), ValueType::kBytes}),
-                                     FamilyChange::Drop("d")}));
+  ASSERT_OK(db->ModifyFamilies(
+      "t", {FamilyChange::Create({"c", GcRule::Never(), ValueType::kBytes}), FamilyChange::Drop("a"),
+            FamilyChange::SetGcRule("b", GcRule::MaxVersions(1)),
+            FamilyChange::Create({"d", GcRule::Never(), ValueType::kBytes}), FamilyChange::Drop("d")}));
   EXPECT_EQ(families(), (std::vector<std::string>{"b", "c"}));
   EXPECT_EQ(db->GetTable("t")->families.at("b").gc_rule, GcRule::MaxVersions(1));
   ASSERT_OK_AND_ASSIGN(row, db->ReadRow("t", "r"));
   EXPECT_FALSE(row.has_value());
 
   // A table created protected is protected from its first commit.
-  ASSERT_OK(db->CreateTable("p", {{"f", GcRule::Never(), ValueType::kBytes}}, /*splits=*/{}, /*deletion_protection=*/true));
+  ASSERT_OK(
+      db->CreateTable("p", {{"f", GcRule::Never(), ValueType::kBytes}}, /*splits=*/{}, /*deletion_protection=*/true));
   EXPECT_TRUE(db->GetTable("p")->deletion_protection);
   EXPECT_EQ(db->ModifyFamilies("p", {FamilyChange::Drop("f")}).code(), Status::Code::kFailedPrecondition);
 }

@@ -7,8 +7,7 @@
 namespace lbt {
 namespace {
 
-Cell C(std::string family, std::string qualifier, int64_t ts, std::string value,
-       std::vector<std::string> labels = {}) {
+Cell C(std::string family, std::string qualifier, int64_t ts, std::string value, std::vector<std::string> labels = {}) {
   return Cell{std::move(family), std::move(qualifier), ts, std::move(value), std::move(labels)};
 }
 
@@ -89,12 +88,12 @@ TEST(FilterTest, ConditionChoosesABranchAndMissingBranchesYieldNothing) {
 
 TEST(FilterTest, SinkSendsCellsToTheFinalOutput) {
   // Bigtable's documented example: Chain(FamilyRegex(a), Interleave(All, Chain(Label(foo), Sink)), QualifierRegex(y)).
-  Filter f = Filter::Chain({Filter::FamilyNameRegex("a"),
-                            Filter::Interleave({Filter::PassAll(),
-                                                Filter::Chain({Filter::ApplyLabel("foo"), Filter::Sink()})}),
-                            Filter::QualifierRegex("y")});
+  Filter f = Filter::Chain(
+      {Filter::FamilyNameRegex("a"),
+       Filter::Interleave({Filter::PassAll(), Filter::Chain({Filter::ApplyLabel("foo"), Filter::Sink()})}),
+       Filter::QualifierRegex("y")});
   EXPECT_EQ(Apply(f), (std::vector<Cell>{C("a", "x", 3000, "v3", {"foo"}), C("a", "x", 2000, "v2", {"foo"}),
-                                       C("a", "y", 1000, "w"), C("a", "y", 1000, "w", {"foo"})}));
+                                         C("a", "y", 1000, "w"), C("a", "y", 1000, "w", {"foo"})}));
 }
 
 TEST(FilterTest, RowSampleIsDeterministic) {

@@ -27,11 +27,10 @@ class GcTest : public ::testing::Test {
   }
 
   // Writes versions at now - i days for i in `days_ago`, one mutation each.
-  void WriteVersions(const std::string& row, const std::string& qualifier,
-                     const std::vector<int>& days_ago) {
+  void WriteVersions(const std::string& row, const std::string& qualifier, const std::vector<int>& days_ago) {
     for (int d : days_ago) {
-      ASSERT_OK(db_->MutateRow("t", row, {Mutation::SetCell("cf", qualifier, std::to_string(d),
-                                                            clock_.now - d * kDay)}));
+      ASSERT_OK(
+          db_->MutateRow("t", row, {Mutation::SetCell("cf", qualifier, std::to_string(d), clock_.now - d * kDay)}));
     }
   }
 
@@ -94,10 +93,9 @@ TEST_F(GcTest, IntersectionCollectsWhatEveryRuleCollects) {
 
 TEST_F(GcTest, NestedRules) {
   // (maxage=3d && maxversions=1) || maxversions=3
-  ASSERT_OK(db_->SetGcRule(
-      "t", "cf",
-      GcRule::Union({GcRule::Intersection({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(1)}),
-                     GcRule::MaxVersions(3)})));
+  ASSERT_OK(db_->SetGcRule("t", "cf",
+                           GcRule::Union({GcRule::Intersection({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(1)}),
+                                          GcRule::MaxVersions(3)})));
   WriteVersions("r", "q", {9, 8, 2, 1});
   EXPECT_EQ(Values("r", "q"), (V{"1", "2"}));
   WriteVersions("s", "q", {3, 2, 1, 0});
@@ -154,8 +152,8 @@ TEST_F(GcTest, CollectingAWholeRowRemovesIt) {
 
 TEST_F(GcTest, DroppingAFamilyDeletesItsData) {
   ASSERT_OK(db_->CreateFamily("t", {"other", {}, ValueType::kBytes}));
-  ASSERT_OK(db_->MutateRow("t", "r1", {Mutation::SetCell("cf", "q", "1", Ms(1)),
-                                       Mutation::SetCell("other", "q", "2", Ms(1))}));
+  ASSERT_OK(db_->MutateRow("t", "r1",
+                           {Mutation::SetCell("cf", "q", "1", Ms(1)), Mutation::SetCell("other", "q", "2", Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::SetCell("other", "q", "3", Ms(1))}));
   ASSERT_OK(db_->DeleteFamily("t", "other"));
   ASSERT_OK(db_->CreateFamily("t", {"other", {}, ValueType::kBytes}));

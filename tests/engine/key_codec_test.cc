@@ -22,8 +22,7 @@ struct Tuple {
   int64_t ts;
   // Bigtable's order: timestamps newest first.
   bool operator<(const Tuple& o) const {
-    return std::tie(table, row, family, qualifier, o.ts) <
-           std::tie(o.table, o.row, o.family, o.qualifier, ts);
+    return std::tie(table, row, family, qualifier, o.ts) < std::tie(o.table, o.row, o.family, o.qualifier, ts);
   }
   std::string Encode() const { return EncodeCellKey(table, row, family, qualifier, ts); }
 };
@@ -86,7 +85,9 @@ TEST(KeyCodecTest, TimestampsSortNewestFirstAcrossTheWholeRange) {
 TEST(KeyCodecTest, EscapingHandlesNulAndFf) {
   std::string out;
   AppendEscaped(&out, std::string("a\0b\xff", 4));
-  EXPECT_EQ(out, std::string("a\0\xff" "b\xff\0\x01", 7));
+  EXPECT_EQ(out, std::string("a\0\xff"
+                             "b\xff\0\x01",
+                             7));
   std::string_view in = out;
   std::string back;
   ASSERT_TRUE(ConsumeEscaped(&in, &back));
@@ -97,12 +98,12 @@ TEST(KeyCodecTest, EscapingHandlesNulAndFf) {
 TEST(KeyCodecTest, MalformedKeysAreRejected) {
   CellKey k;
   EXPECT_FALSE(DecodeCellKey("", &k));
-  EXPECT_FALSE(DecodeCellKey(std::string("\0\0\0\1row", 7), &k));          // no terminator
-  EXPECT_FALSE(DecodeCellKey(std::string("\0\0\0\1r\0\x07", 7), &k));      // bad escape
+  EXPECT_FALSE(DecodeCellKey(std::string("\0\0\0\1row", 7), &k));      // no terminator
+  EXPECT_FALSE(DecodeCellKey(std::string("\0\0\0\1r\0\x07", 7), &k));  // bad escape
   std::string valid = EncodeCellKey(1, "r", 1, "q", 0);
   EXPECT_TRUE(DecodeCellKey(valid, &k));
-  EXPECT_FALSE(DecodeCellKey(valid + "x", &k));                             // trailing bytes
-  EXPECT_FALSE(DecodeCellKey(valid.substr(0, valid.size() - 1), &k));     // short timestamp
+  EXPECT_FALSE(DecodeCellKey(valid + "x", &k));                        // trailing bytes
+  EXPECT_FALSE(DecodeCellKey(valid.substr(0, valid.size() - 1), &k));  // short timestamp
 }
 
 TEST(KeyCodecTest, IdsTakeOneByteBelow240AndHaveOneEncodingEach) {
@@ -134,8 +135,7 @@ TEST(KeyCodecTest, RowPrefixesContainExactlyTheirRows) {
     std::string prefix = RandomBytes(rng, 2);
     std::string rkp = RowKeyPrefix(1, prefix);
     bool has_prefix = key.compare(0, rkp.size(), rkp) == 0;
-    EXPECT_EQ(has_prefix, other.compare(0, prefix.size(), prefix) == 0)
-        << "prefix of size " << prefix.size();
+    EXPECT_EQ(has_prefix, other.compare(0, prefix.size(), prefix) == 0) << "prefix of size " << prefix.size();
   }
 }
 

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/database.h"
 #include "api/limits.h"
+#include "engine/database.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -49,12 +49,11 @@ class MutationTest : public ::testing::Test {
 // made "cf" before "a"), then qualifiers, then timestamps newest first
 // (googleapis/java-bigtable#154).
 TEST_F(MutationTest, CellsComeBackInStorageOrder) {
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "b", "1", Ms(1)),
-                                      Mutation::SetCell("cf", "a", "2", Ms(1)),
-                                      Mutation::SetCell("cf", "a", "3", Ms(5)),
-                                      Mutation::SetCell("a", "z", "4", Ms(2))}));
-  EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "a", Ms(5), "3"), C("cf", "a", Ms(1), "2"),
-                                           C("cf", "b", Ms(1), "1"), C("a", "z", Ms(2), "4")}));
+  ASSERT_OK(db_->MutateRow("t", "r",
+                           {Mutation::SetCell("cf", "b", "1", Ms(1)), Mutation::SetCell("cf", "a", "2", Ms(1)),
+                            Mutation::SetCell("cf", "a", "3", Ms(5)), Mutation::SetCell("a", "z", "4", Ms(2))}));
+  EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "a", Ms(5), "3"), C("cf", "a", Ms(1), "2"), C("cf", "b", Ms(1), "1"),
+                                           C("a", "z", Ms(2), "4")}));
 }
 
 TEST_F(MutationTest, WritingTheSameCoordinatesReplaces) {
@@ -65,12 +64,11 @@ TEST_F(MutationTest, WritingTheSameCoordinatesReplaces) {
 
 TEST_F(MutationTest, TheLastWriteToACellInOneListWins) {
   // A new row written out of key order, with one cell written twice.
-  ASSERT_OK(db_->MutateRow("t", "new", {Mutation::SetCell("cf", "z", "1", Ms(1)),
-                                        Mutation::SetCell("cf", "a", "first", Ms(1)),
-                                        Mutation::SetCell("a", "q", "2", Ms(1)),
-                                        Mutation::SetCell("cf", "a", "second", Ms(1))}));
-  EXPECT_EQ(Cells("new"), (std::vector<Cell>{C("cf", "a", Ms(1), "second"), C("cf", "z", Ms(1), "1"),
-                                             C("a", "q", Ms(1), "2")}));
+  ASSERT_OK(db_->MutateRow("t", "new",
+                           {Mutation::SetCell("cf", "z", "1", Ms(1)), Mutation::SetCell("cf", "a", "first", Ms(1)),
+                            Mutation::SetCell("a", "q", "2", Ms(1)), Mutation::SetCell("cf", "a", "second", Ms(1))}));
+  EXPECT_EQ(Cells("new"),
+            (std::vector<Cell>{C("cf", "a", Ms(1), "second"), C("cf", "z", Ms(1), "1"), C("a", "q", Ms(1), "2")}));
   // Deleting the row must leave no size entry behind: it is not counted.
   ASSERT_OK(db_->MutateRow("t", "new", {Mutation::DeleteFromRow()}));
   ASSERT_OK_AND_ASSIGN(int64_t n, db_->CountRows("t"));
@@ -79,8 +77,8 @@ TEST_F(MutationTest, TheLastWriteToACellInOneListWins) {
 
 TEST_F(MutationTest, BinaryKeysQualifiersAndValues) {
   const std::string row("\0\xff\0", 3), qual("\xff\0", 2), value("\0\x01\xff", 3);
-  ASSERT_OK(db_->MutateRow("t", row, {Mutation::SetCell("cf", qual, value, Ms(1)),
-                                      Mutation::SetCell("cf", "", "", Ms(1))}));
+  ASSERT_OK(
+      db_->MutateRow("t", row, {Mutation::SetCell("cf", qual, value, Ms(1)), Mutation::SetCell("cf", "", "", Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", std::string("\0", 1), {Mutation::SetCell("cf", "q", "x", 0)}));
   EXPECT_EQ(Cells(row), (std::vector<Cell>{C("cf", "", Ms(1), ""), C("cf", qual, Ms(1), value)}));
   auto rows = ReadAll(db_.get(), "t");
@@ -105,27 +103,28 @@ TEST_F(MutationTest, TimestampsMustBeWholeMilliseconds) {
 
 TEST_F(MutationTest, AFailedMutationListChangesNothing) {
   ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "keep", Ms(1))}));
-  Status s = db_->MutateRow("t", "r", {Mutation::DeleteFromRow(),
-                                       Mutation::SetCell("cf", "q", "x", Ms(2)),
-                                       Mutation::SetCell("nope", "q", "x", Ms(2))});
+  Status s = db_->MutateRow("t", "r",
+                            {Mutation::DeleteFromRow(), Mutation::SetCell("cf", "q", "x", Ms(2)),
+                             Mutation::SetCell("nope", "q", "x", Ms(2))});
   EXPECT_TRUE(s.IsNotFound());  // as production answers a write to a missing family
   EXPECT_NE(s.message().find("'nope'"), std::string::npos);
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(1), "keep")}));
 }
 
 TEST_F(MutationTest, MutationsApplyInOrder) {
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "x", Ms(1)),
-                                      Mutation::DeleteFromRow(),
-                                      Mutation::SetCell("cf", "p", "y", Ms(1))}));
+  ASSERT_OK(db_->MutateRow(
+      "t", "r",
+      {Mutation::SetCell("cf", "q", "x", Ms(1)), Mutation::DeleteFromRow(), Mutation::SetCell("cf", "p", "y", Ms(1))}));
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "p", Ms(1), "y")}));
 }
 
 // As Bigtable's MutateRows: each row applies or fails on its own.
 TEST_F(MutationTest, RowsOfABatchApplyOrFailAlone) {
-  std::vector<RowMutation> batch = {{"r1", {Mutation::SetCell("cf", "q", "1", Ms(1))}},
-                                    {"r2", {Mutation::SetCell("cf", "q", "2", Ms(1)),
-                                            Mutation::SetCell("cf", "p", "2", 1)}},  // not a whole millisecond
-                                    {"r3", {Mutation::SetCell("cf", "q", "3", Ms(1))}}};
+  std::vector<RowMutation> batch = {
+      {"r1", {Mutation::SetCell("cf", "q", "1", Ms(1))}},
+      {"r2",
+       {Mutation::SetCell("cf", "q", "2", Ms(1)), Mutation::SetCell("cf", "p", "2", 1)}},  // not a whole millisecond
+      {"r3", {Mutation::SetCell("cf", "q", "3", Ms(1))}}};
   ASSERT_OK_AND_ASSIGN(std::vector<Status> statuses, db_->MutateRows("t", batch));
   ASSERT_EQ(statuses.size(), 3u);
   EXPECT_TRUE(statuses[0].ok());
@@ -147,13 +146,12 @@ TEST_F(MutationTest, DeleteFromColumnWithAndWithoutRange) {
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "other", Ms(1), "o"), C("cf", "q", Ms(1), "1")}));
   ASSERT_OK(db_->MutateRow("t", "r", {Mutation::DeleteFromColumn("cf", "q")}));
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "other", Ms(1), "o")}));
-  EXPECT_TRUE(db_->MutateRow("t", "r", {Mutation::DeleteFromColumn("cf", "q", {Ms(5), Ms(2)})})
-                  .IsInvalidArgument());
+  EXPECT_TRUE(db_->MutateRow("t", "r", {Mutation::DeleteFromColumn("cf", "q", {Ms(5), Ms(2)})}).IsInvalidArgument());
 }
 
 TEST_F(MutationTest, DeleteFromFamilyAndRow) {
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "1", Ms(1)),
-                                      Mutation::SetCell("a", "q", "2", Ms(1))}));
+  ASSERT_OK(
+      db_->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "1", Ms(1)), Mutation::SetCell("a", "q", "2", Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::SetCell("cf", "q", "3", Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", "r", {Mutation::DeleteFromFamily("cf")}));
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("a", "q", Ms(1), "2")}));
@@ -165,26 +163,22 @@ TEST_F(MutationTest, DeleteFromFamilyAndRow) {
 }
 
 TEST_F(MutationTest, AddToCellMergesAtTheSameTimestampOnly) {
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::AddToCell("sum", "c", 5, Ms(1)),
-                                      Mutation::AddToCell("sum", "c", -2, Ms(1)),
-                                      Mutation::AddToCell("sum", "c", 10, Ms(2)),
-                                      Mutation::AddToCell("min", "c", 5, Ms(1)),
-                                      Mutation::AddToCell("min", "c", -7, Ms(1)),
-                                      Mutation::AddToCell("min", "c", 3, Ms(1)),
-                                      Mutation::AddToCell("max", "c", 5, Ms(1)),
-                                      Mutation::AddToCell("max", "c", 9, Ms(1)),
-                                      Mutation::AddToCell("max", "c", -1, Ms(1))}));
-  EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("sum", "c", Ms(2), EncodeInt64(10)),
-                                           C("sum", "c", Ms(1), EncodeInt64(3)),
-                                           C("min", "c", Ms(1), EncodeInt64(-7)),
-                                           C("max", "c", Ms(1), EncodeInt64(9))}));
+  ASSERT_OK(db_->MutateRow("t", "r",
+                           {Mutation::AddToCell("sum", "c", 5, Ms(1)), Mutation::AddToCell("sum", "c", -2, Ms(1)),
+                            Mutation::AddToCell("sum", "c", 10, Ms(2)), Mutation::AddToCell("min", "c", 5, Ms(1)),
+                            Mutation::AddToCell("min", "c", -7, Ms(1)), Mutation::AddToCell("min", "c", 3, Ms(1)),
+                            Mutation::AddToCell("max", "c", 5, Ms(1)), Mutation::AddToCell("max", "c", 9, Ms(1)),
+                            Mutation::AddToCell("max", "c", -1, Ms(1))}));
+  EXPECT_EQ(Cells("r"),
+            (std::vector<Cell>{C("sum", "c", Ms(2), EncodeInt64(10)), C("sum", "c", Ms(1), EncodeInt64(3)),
+                               C("min", "c", Ms(1), EncodeInt64(-7)), C("max", "c", Ms(1), EncodeInt64(9))}));
 }
 
 TEST_F(MutationTest, AggregateFamiliesAreChecked) {
   EXPECT_TRUE(db_->MutateRow("t", "r", {Mutation::AddToCell("cf", "c", 1, Ms(1))}).IsInvalidArgument());
   EXPECT_TRUE(db_->MutateRow("t", "r", {Mutation::SetCell("sum", "c", "abc", Ms(1))}).IsInvalidArgument());
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("sum", "c", EncodeInt64(4), Ms(1)),
-                                      Mutation::AddToCell("sum", "c", 1, Ms(1))}));
+  ASSERT_OK(db_->MutateRow(
+      "t", "r", {Mutation::SetCell("sum", "c", EncodeInt64(4), Ms(1)), Mutation::AddToCell("sum", "c", 1, Ms(1))}));
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("sum", "c", Ms(1), EncodeInt64(5))}));
 }
 
@@ -210,15 +204,15 @@ TEST_F(MutationTest, BigtableLimitsNotLmdbs) {
 
 TEST_F(MutationTest, RowsAreLimitedTo256MiB) {
   const std::string big(90u << 20, 'x');
-  Status s = db_->MutateRow("t", "r", {Mutation::SetCell("cf", "1", big, Ms(1)),
-                                       Mutation::SetCell("cf", "2", big, Ms(1)),
-                                       Mutation::SetCell("cf", "3", big, Ms(1))});
+  Status s = db_->MutateRow("t", "r",
+                            {Mutation::SetCell("cf", "1", big, Ms(1)), Mutation::SetCell("cf", "2", big, Ms(1)),
+                             Mutation::SetCell("cf", "3", big, Ms(1))});
   EXPECT_TRUE(s.IsOutOfRange());
   EXPECT_NE(s.message().find("256 MiB"), std::string::npos) << s.message();
   EXPECT_TRUE(Cells("r").empty());
   // Replacing a cell counts only the new value.
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "1", big, Ms(1)),
-                                      Mutation::SetCell("cf", "2", big, Ms(1))}));
+  ASSERT_OK(
+      db_->MutateRow("t", "r", {Mutation::SetCell("cf", "1", big, Ms(1)), Mutation::SetCell("cf", "2", big, Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "2", big, Ms(1))}));
   EXPECT_TRUE(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "3", big, Ms(1))}).IsOutOfRange());
   ASSERT_OK(db_->MutateRow("t", "r", {Mutation::DeleteFromColumn("cf", "1")}));
@@ -227,41 +221,34 @@ TEST_F(MutationTest, RowsAreLimitedTo256MiB) {
 
 TEST_F(MutationTest, ReadModifyWriteAppendsAndIncrements) {
   clock_.now = Ms(100);
-  ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "s", "ab", Ms(50)),
-                                      Mutation::SetCell("cf", "n", EncodeInt64(40), Ms(500))}));
-  ASSERT_OK_AND_ASSIGN(Row out, db_->ReadModifyWriteRow(
-                                    "t", "r",
-                                    {ReadModifyWriteRule::Append("cf", "s", "cd"),
-                                     ReadModifyWriteRule::Increment("cf", "n", 2),
-                                     ReadModifyWriteRule::Increment("cf", "fresh", -3)}));
+  ASSERT_OK(db_->MutateRow(
+      "t", "r", {Mutation::SetCell("cf", "s", "ab", Ms(50)), Mutation::SetCell("cf", "n", EncodeInt64(40), Ms(500))}));
+  ASSERT_OK_AND_ASSIGN(Row out, db_->ReadModifyWriteRow("t", "r",
+                                                        {ReadModifyWriteRule::Append("cf", "s", "cd"),
+                                                         ReadModifyWriteRule::Increment("cf", "n", 2),
+                                                         ReadModifyWriteRule::Increment("cf", "fresh", -3)}));
   EXPECT_EQ(out.cells, (std::vector<Cell>{C("cf", "fresh", Ms(100), EncodeInt64(-3)),
-                                          C("cf", "n", Ms(500), EncodeInt64(42)),
-                                          C("cf", "s", Ms(100), "abcd")}));
+                                          C("cf", "n", Ms(500), EncodeInt64(42)), C("cf", "s", Ms(100), "abcd")}));
   // The newer timestamp wins, so the latest value is the result.
   ReadOptions latest;
   latest.cells_per_column_limit = 1;
   ASSERT_OK_AND_ASSIGN(auto row, db_->ReadRow("t", "r", latest));
   EXPECT_EQ(row->cells, (std::vector<Cell>{C("cf", "fresh", Ms(100), EncodeInt64(-3)),
-                                           C("cf", "n", Ms(500), EncodeInt64(42)),
-                                           C("cf", "s", Ms(100), "abcd")}));
-  EXPECT_EQ(db_->ReadModifyWriteRow("t", "r", {ReadModifyWriteRule::Increment("cf", "s", 1)})
-                .status()
-                .code(),
+                                           C("cf", "n", Ms(500), EncodeInt64(42)), C("cf", "s", Ms(100), "abcd")}));
+  EXPECT_EQ(db_->ReadModifyWriteRow("t", "r", {ReadModifyWriteRule::Increment("cf", "s", 1)}).status().code(),
             Status::Code::kFailedPrecondition);
 }
 
 // Two rules on one column compound, and the answer holds the column once.
 TEST_F(MutationTest, ReadModifyWriteReturnsEachColumnOnce) {
   clock_.now = Ms(100);
-  ASSERT_OK_AND_ASSIGN(Row out, db_->ReadModifyWriteRow("t", "r",
-                                                        {ReadModifyWriteRule::Append("cf", "s", "ab"),
-                                                         ReadModifyWriteRule::Increment("cf", "n", 1),
-                                                         ReadModifyWriteRule::Append("cf", "s", "cd"),
-                                                         ReadModifyWriteRule::Increment("cf", "n", 2)}));
+  ASSERT_OK_AND_ASSIGN(
+      Row out, db_->ReadModifyWriteRow(
+                   "t", "r",
+                   {ReadModifyWriteRule::Append("cf", "s", "ab"), ReadModifyWriteRule::Increment("cf", "n", 1),
+                    ReadModifyWriteRule::Append("cf", "s", "cd"), ReadModifyWriteRule::Increment("cf", "n", 2)}));
   EXPECT_EQ(out.cells, (std::vector<Cell>{C("cf", "n", Ms(100), EncodeInt64(3)), C("cf", "s", Ms(100), "abcd")}));
-  EXPECT_TRUE(db_->ReadModifyWriteRow("t", "r", {ReadModifyWriteRule::Append("nope", "s", "x")})
-                  .status()
-                  .IsNotFound());
+  EXPECT_TRUE(db_->ReadModifyWriteRow("t", "r", {ReadModifyWriteRule::Append("nope", "s", "x")}).status().IsNotFound());
 }
 
 TEST_F(MutationTest, CheckAndMutateChoosesABranch) {
@@ -273,13 +260,14 @@ TEST_F(MutationTest, CheckAndMutateChoosesABranch) {
   EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(1), "f")}));
 
   const Filter is_f = Filter::ValueRegex("f"), is_z = Filter::ValueRegex("z");
-  ASSERT_OK_AND_ASSIGN(matched, db_->CheckAndMutateRow("t", "r", is_f, {Mutation::SetCell("cf", "q", "yes", Ms(2))}, {}));
+  ASSERT_OK_AND_ASSIGN(matched,
+                       db_->CheckAndMutateRow("t", "r", is_f, {Mutation::SetCell("cf", "q", "yes", Ms(2))}, {}));
   EXPECT_TRUE(matched);
   ASSERT_OK_AND_ASSIGN(matched, db_->CheckAndMutateRow("t", "r", is_z, {Mutation::DeleteFromRow()},
-                                                      {Mutation::SetCell("cf", "q", "no", Ms(3))}));
+                                                       {Mutation::SetCell("cf", "q", "no", Ms(3))}));
   EXPECT_FALSE(matched);
-  EXPECT_EQ(Cells("r"), (std::vector<Cell>{C("cf", "q", Ms(3), "no"), C("cf", "q", Ms(2), "yes"),
-                                           C("cf", "q", Ms(1), "f")}));
+  EXPECT_EQ(Cells("r"),
+            (std::vector<Cell>{C("cf", "q", Ms(3), "no"), C("cf", "q", Ms(2), "yes"), C("cf", "q", Ms(1), "f")}));
   // An invalid branch fails the whole call, even when not taken.
   EXPECT_FALSE(db_->CheckAndMutateRow("t", "r", std::nullopt, {}, {Mutation::SetCell("x", "q", "v", Ms(1))}).ok());
 }

@@ -8,8 +8,8 @@
 #include <map>
 #include <random>
 
-#include "engine/database.h"
 #include "api/limits.h"
+#include "engine/database.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -58,8 +58,7 @@ TEST_F(RowReaderTest, RangesPrefixesAndKeys) {
   EXPECT_EQ(Read({{}, {RowRange{RowBound::Open("b"), RowBound::Unbounded()}}}), (Keys{"ba", "c"}));
   EXPECT_EQ(Read({{"c", "a", "zz"}, {}}), (Keys{"a", "c"}));
   // Overlapping ranges and keys yield each row once, in order.
-  EXPECT_EQ(Read({{"b", "abc"}, {RowRange::Prefix("a"), RowRange::Closed("ab", "b")}}),
-            (Keys{"a", "ab", "abc", "b"}));
+  EXPECT_EQ(Read({{"b", "abc"}, {RowRange::Prefix("a"), RowRange::Closed("ab", "b")}}), (Keys{"a", "ab", "abc", "b"}));
   // An inverted range is refused, as Bigtable refuses it.
   ReadOptions inverted;
   inverted.rows.row_ranges = {RowRange::Closed("c", "a")};

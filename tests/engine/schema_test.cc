@@ -46,15 +46,15 @@ TEST(GcRuleTest, UnionNeedsAnyRule) {
 
 TEST(GcRuleTest, NestedRules) {
   // (age > 1d && versions > 2) || versions > 5
-  GcRule r = GcRule::Union(
-      {GcRule::Intersection({GcRule::MaxAge(kDay), GcRule::MaxVersions(2)}), GcRule::MaxVersions(5)});
+  GcRule r =
+      GcRule::Union({GcRule::Intersection({GcRule::MaxAge(kDay), GcRule::MaxVersions(2)}), GcRule::MaxVersions(5)});
   EXPECT_FALSE(r.Collects(2, kNow, kNow));
   EXPECT_TRUE(r.Collects(2, 0, kNow));
   EXPECT_FALSE(r.Collects(1, 0, kNow));
   EXPECT_TRUE(r.Collects(5, kNow, kNow));
   // (age > 1d || versions > 3) && versions > 1
-  GcRule s = GcRule::Intersection(
-      {GcRule::Union({GcRule::MaxAge(kDay), GcRule::MaxVersions(3)}), GcRule::MaxVersions(1)});
+  GcRule s =
+      GcRule::Intersection({GcRule::Union({GcRule::MaxAge(kDay), GcRule::MaxVersions(3)}), GcRule::MaxVersions(1)});
   EXPECT_FALSE(s.Collects(0, 0, kNow));
   EXPECT_TRUE(s.Collects(1, 0, kNow));
   EXPECT_FALSE(s.Collects(2, kNow, kNow));
@@ -93,8 +93,8 @@ TEST(SchemaTest, FamilyNames) {
 }
 
 TEST(SchemaTest, ValueTypes) {
-  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax,
-                      ValueType::kString}) {
+  for (ValueType t :
+       {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString}) {
     auto parsed = ParseValueType(ValueTypeName(t));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, t);

@@ -5,9 +5,9 @@
 
 #include "engine/upgrade.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/wait.h>
@@ -130,9 +130,9 @@ TEST(UpgradeTest, TheFormatOneFixtureUpgradesWithNothingLost) {
   std::vector<Row> rows = ReadAll(db.get(), "metrics");
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].key, "host1#0001");
-  EXPECT_EQ(rows[0].cells, (std::vector<Cell>{C("alpha", "mem", Ms(1), "10"), C("counts", "hits", Ms(1), EncodeInt64(12)),
-                                              C("mid", "q", Ms(1), "m"), C("zeta", "cpu", Ms(4), "0.8"),
-                                              C("zeta", "cpu", Ms(3), "0.7")}));
+  EXPECT_EQ(rows[0].cells, (std::vector<Cell>{C("alpha", "mem", Ms(1), "10"),
+                                              C("counts", "hits", Ms(1), EncodeInt64(12)), C("mid", "q", Ms(1), "m"),
+                                              C("zeta", "cpu", Ms(4), "0.8"), C("zeta", "cpu", Ms(3), "0.7")}));
   EXPECT_EQ(rows[1].cells, (std::vector<Cell>{C("alpha", "mem", Ms(1), "20")}));
   // A 600-byte key lived in the long-key store; it and the row index came over.
   std::vector<Row> wide = ReadAll(db.get(), "wide");
@@ -237,8 +237,8 @@ std::string FormatOneTablePrefix(TableId table) {
   return out;
 }
 
-std::string FormatOneCellKey(TableId table, std::string_view row, std::string_view family,
-                             std::string_view qualifier, int64_t ts) {
+std::string FormatOneCellKey(TableId table, std::string_view row, std::string_view family, std::string_view qualifier,
+                             int64_t ts) {
   std::string key = FormatOneTablePrefix(table);
   AppendEscaped(&key, row);
   AppendEscaped(&key, family);
@@ -308,7 +308,8 @@ void ExpectSyntheticRows(Database* db, int rows) {
   ASSERT_OK_AND_ASSIGN(std::vector<KeySample> samples, db->SampleRowKeys("t", 1ull << 40));
   int64_t bytes = 0;
   for (const Row& row : expected) {
-    for (const Cell& c : row.cells) bytes += static_cast<int64_t>(c.family.size() + c.qualifier.size() + c.value.size() + 8);
+    for (const Cell& c : row.cells)
+      bytes += static_cast<int64_t>(c.family.size() + c.qualifier.size() + c.value.size() + 8);
   }
   EXPECT_EQ(samples.back().offset_bytes, bytes) << "the row index came over whole";
 }
@@ -386,8 +387,10 @@ TEST(UpgradeTest, AKillAtAnyMomentLeavesADatabaseThatOpensWhole) {
     WriteFormatOne(db_dir, kSyntheticRows);
     const auto start = std::chrono::steady_clock::now();
     bool unfinished = false;
-    ExpectSurvivesKill(db_dir, [&] { (void)Database::Open(db_dir); }, -1, &unfinished);
-    open_micros = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+    ExpectSurvivesKill(
+        db_dir, [&] { (void)Database::Open(db_dir); }, -1, &unfinished);
+    open_micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
     EXPECT_FALSE(unfinished);
   }
   std::mt19937 rng(2026);

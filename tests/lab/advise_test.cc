@@ -64,7 +64,8 @@ TEST_F(AdviseTest, TimestampFirstKeysAreFoundAndTheFixPromotesTheHost) {
 TEST_F(AdviseTest, ReversedTimestampsFirstAreStillTimestampsFirst) {
   constexpr int64_t kLongMax = 9223372036854775807;
   std::vector<std::string> keys;
-  for (int i = 0; i < 50; ++i) keys.push_back(std::to_string(kLongMax - (1700000000000 + i * 1000)) + "#dev" + std::to_string(i));
+  for (int i = 0; i < 50; ++i)
+    keys.push_back(std::to_string(kLongMax - (1700000000000 + i * 1000)) + "#dev" + std::to_string(i));
   Keys("reversed", keys);
   EXPECT_TRUE(Rules("reversed").count("key-starts-with-timestamp"));
 }
@@ -74,7 +75,8 @@ TEST_F(AdviseTest, TheGuidancesOwnDesignsDrawNoKeyFinding) {
                   "tablet#a0b81f74#20190501", "tablet#a0b81f74#20190502", "tablet#a0b81f75#20190501"});
   std::vector<std::string> devices;
   for (int i = 0; i < 40; ++i) {
-    devices.push_back("device#sensor" + std::to_string(100 + i) + "#" + std::to_string(9223372036854775807 - (1700000000000 + i)));
+    devices.push_back("device#sensor" + std::to_string(100 + i) + "#" +
+                      std::to_string(9223372036854775807 - (1700000000000 + i)));
   }
   Keys("devices", devices);
   Keys("places", {"asia#india#bangalore", "asia#india#mumbai", "asia#japan#osaka", "asia#japan#sapporo",
@@ -108,7 +110,8 @@ TEST_F(AdviseTest, SequentialIdsThatGrowWithTimeAreFound) {
 TEST_F(AdviseTest, HashedKeysAreFoundButShortDeviceIdsAreNot) {
   std::vector<std::string> hashed, devices;
   for (int i = 0; i < 30; ++i) {
-    hashed.push_back(fmt::format("{:016x}{:016x}#event", 0x9e3779b97f4a7c15ull * (i + 1), 0xbf58476d1ce4e5b9ull * (i + 7)));
+    hashed.push_back(
+        fmt::format("{:016x}{:016x}#event", 0x9e3779b97f4a7c15ull * (i + 1), 0xbf58476d1ce4e5b9ull * (i + 7)));
     devices.push_back(fmt::format("phone#{:08x}#20190501", 0x4c410523u + i * 977));
   }
   Keys("hashed", hashed);
@@ -157,10 +160,10 @@ TEST_F(AdviseTest, DomainsInTheirUsualOrderAreFound) {
 }
 
 TEST_F(AdviseTest, EmailsAndPhoneNumbersInKeysOrFamilyNamesArePersonalData) {
-  Keys("by_email", {"alice@example.com#1", "bob@example.org#2", "carol@example.net#3", "dan@example.com#4",
-                    "erin@example.com#5"});
-  Keys("by_phone", {"+1-555-010-0199#a", "+1-555-010-0100#b", "+44 20 7946 0958#c", "+1-555-010-0101#d",
-                    "+1-555-010-0102#e"});
+  Keys("by_email",
+       {"alice@example.com#1", "bob@example.org#2", "carol@example.net#3", "dan@example.com#4", "erin@example.com#5"});
+  Keys("by_phone",
+       {"+1-555-010-0199#a", "+1-555-010-0100#b", "+44 20 7946 0958#c", "+1-555-010-0101#d", "+1-555-010-0102#e"});
   Keys("by_id", {"user#1001#a", "user#1002#b", "user#1003#c", "user#1004#d", "user#1005#e"});
   // A family named for a person (Bigtable's family names allow '-', not '@').
   ASSERT_OK(bigtable_->CreateFamily("by_id", {"555-010-0199", GcRule::Never(), ValueType::kBytes}));
@@ -245,7 +248,8 @@ TEST_F(AdviseTest, RowsThatGrowAColumnPerEventAreUnbounded) {
   Create("events", {"e"});
   Create("garden", {"TEMP"});
   std::vector<Mutation> events, days;
-  for (int i = 0; i < 1200; ++i) events.push_back(Mutation::SetCell("e", std::to_string(1700000000000 + i * 1000), "x", kStart));
+  for (int i = 0; i < 1200; ++i)
+    events.push_back(Mutation::SetCell("e", std::to_string(1700000000000 + i * 1000), "x", kStart));
   for (int d = 1; d <= 31; ++d) days.push_back(Mutation::SetCell("TEMP", std::to_string(d), "60.1", kStart));
   ASSERT_OK(bigtable_->MutateRow("events", "user#1", events));
   ASSERT_OK(bigtable_->MutateRow("garden", "VEGGIEGARDEN#201503", days));

@@ -8,9 +8,9 @@ namespace lbt::lab {
 namespace {
 
 TEST(KeyShapeTest, Times) {
-  EXPECT_EQ(ClassifySegment("1700000000"), SegmentKind::kTimestamp);           // seconds
-  EXPECT_EQ(ClassifySegment("1700000000000"), SegmentKind::kTimestamp);        // ms
-  EXPECT_EQ(ClassifySegment("1700000000000000"), SegmentKind::kTimestamp);     // µs
+  EXPECT_EQ(ClassifySegment("1700000000"), SegmentKind::kTimestamp);        // seconds
+  EXPECT_EQ(ClassifySegment("1700000000000"), SegmentKind::kTimestamp);     // ms
+  EXPECT_EQ(ClassifySegment("1700000000000000"), SegmentKind::kTimestamp);  // µs
   EXPECT_EQ(ClassifySegment("20190501"), SegmentKind::kTimestamp);
   EXPECT_EQ(ClassifySegment("20150301124501001"), SegmentKind::kTimestamp);
   EXPECT_EQ(ClassifySegment("2021-03-05-1200"), SegmentKind::kTimestamp);
@@ -25,7 +25,7 @@ TEST(KeyShapeTest, NumbersAndIdsAreNotTimes) {
   EXPECT_EQ(ClassifySegment("42"), SegmentKind::kNumber);
   EXPECT_EQ(ClassifySegment("4223421"), SegmentKind::kNumber);
   EXPECT_EQ(ClassifySegment("20191399"), SegmentKind::kNumber);  // no month 13
-  EXPECT_EQ(ClassifySegment("4c410523"), SegmentKind::kText);      // a device id, not a hash
+  EXPECT_EQ(ClassifySegment("4c410523"), SegmentKind::kText);    // a device id, not a hash
   EXPECT_EQ(ClassifySegment("0123456789abcdef0123"), SegmentKind::kHash);
   EXPECT_EQ(ClassifySegment("phone"), SegmentKind::kText);
 }

@@ -54,7 +54,8 @@ class LabTest : public ::testing::Test {
       const int64_t millis = kStartMillis + int64_t{i} * 60000;
       char host[16];
       snprintf(host, sizeof host, "host%04d", i % 100);
-      batch.push_back({key(std::string(host), millis), {Mutation::SetCell("m", "cpu", std::to_string(i % 97), millis * 1000)}});
+      batch.push_back(
+          {key(std::string(host), millis), {Mutation::SetCell("m", "cpu", std::to_string(i % 97), millis * 1000)}});
     }
     Result<std::vector<Status>> statuses = bigtable_->MutateRows(table, batch);
     ASSERT_TRUE(statuses.ok()) << statuses.status().ToString();

@@ -39,7 +39,7 @@ std::vector<Row> SampleRows() {
   return {
       {"r1",
        {{"cf", "a", 3000, "newest", {}},
-        {"cf", "a", 2000, "", {}},           // an empty value
+        {"cf", "a", 2000, "", {}},  // an empty value
         {"cf", "b", 2000, "0123456789", {"tag"}},
         {"other", "b", 1000, "same qualifier, new family", {"x", "y"}}}},
       {"r2", {{"cf", "a", 0, std::string(25, 'v'), {}}}},
@@ -134,9 +134,10 @@ TEST(ChunkWriterTest, ResponsesEndOnRowBoundariesAndOnlyTheLastIsLast) {
   Sent sent;
   ChunkWriter writer(sent.Sink(), 64);
   std::vector<Row> rows;
-  for (int i = 0; i < 20; ++i) rows.push_back({"row" + std::to_string(100 + i), {{"cf", "q", 0, std::string(30, 'x'), {}}}});
+  for (int i = 0; i < 20; ++i)
+    rows.push_back({"row" + std::to_string(100 + i), {{"cf", "q", 0, std::string(30, 'x'), {}}}});
   rows.push_back({"big", {{"cf", "q", 0, std::string(500, 'y'), {}}}});  // longer than a response
-  rows.push_back({"tail", {{"cf", "q", 0, "z", {}}}});                    // left for Finish
+  rows.push_back({"tail", {{"cf", "q", 0, "z", {}}}});                   // left for Finish
   for (const Row& row : rows) ASSERT_TRUE(writer.AddRow(row));
   ASSERT_TRUE(writer.Finish(nullptr, ""));
   ASSERT_GT(sent.responses.size(), 5u);

@@ -14,8 +14,9 @@ TEST(ConvertTest, TableNamesMapToTheLastSegment) {
   ASSERT_OK_AND_ASSIGN(TableName name, ParseTableName("projects/p/instances/i/tables/t1", "table_name"));
   EXPECT_EQ(name.instance, "projects/p/instances/i");
   EXPECT_EQ(name.table, "t1");
-  for (const char* bad : {"", "t1", "projects/p/instances/i", "projects/p/instances/i/tables/", "projects//instances/i/tables/t",
-                          "projects/p/clusters/i/tables/t", "projects/p/instances/i/tables/t/x"}) {
+  for (const char* bad :
+       {"", "t1", "projects/p/instances/i", "projects/p/instances/i/tables/", "projects//instances/i/tables/t",
+        "projects/p/clusters/i/tables/t", "projects/p/instances/i/tables/t/x"}) {
     Result<TableName> r = ParseTableName(bad, "table_name");
     EXPECT_FALSE(r.ok()) << bad;
     if (!r.ok()) {
@@ -95,7 +96,8 @@ TEST(ConvertTest, MutationsRoundTripAndTimestampsAreChecked) {
 }
 
 TEST(ConvertTest, GcRulesRoundTrip) {
-  GcRule rule = GcRule::Union({GcRule::MaxAge(1500000), GcRule::Intersection({GcRule::MaxVersions(3), GcRule::MaxAge(86400000000)})});
+  GcRule rule = GcRule::Union(
+      {GcRule::MaxAge(1500000), GcRule::Intersection({GcRule::MaxVersions(3), GcRule::MaxAge(86400000000)})});
   ASSERT_OK_AND_ASSIGN(GcRule back, FromProto(ToProto(rule), "gc_rule"));
   EXPECT_TRUE(back == rule);
   ASSERT_OK_AND_ASSIGN(GcRule never, FromProto(admin::GcRule(), "gc_rule"));
@@ -103,8 +105,8 @@ TEST(ConvertTest, GcRulesRoundTrip) {
 }
 
 TEST(ConvertTest, ValueTypes) {
-  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax,
-                      ValueType::kString, ValueType::kStringUtf8Raw}) {
+  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString,
+                      ValueType::kStringUtf8Raw}) {
     ASSERT_OK_AND_ASSIGN(ValueType back, ValueTypeFromProto(ToProto(t), "value_type"));
     EXPECT_EQ(back, t);
   }

@@ -21,9 +21,8 @@ TEST(QueryConvertTest, Crc32cMatchesTheCastagnoliCheckValue) {
 
 // Every type, NULLs and nesting included, survives the wire.
 TEST(QueryConvertTest, ValuesRoundTripThroughTheirTypes) {
-  const sql::TypePtr history = Type::Map(
-      Type::Bytes(),
-      Type::Array(Type::Struct({{"timestamp", Type::Timestamp()}, {"value", Type::Bytes()}})));
+  const sql::TypePtr history =
+      Type::Map(Type::Bytes(), Type::Array(Type::Struct({{"timestamp", Type::Timestamp()}, {"value", Type::Bytes()}})));
   const sql::TypePtr cell = history->value->element;
   std::vector<Value> values = {
       Value::Bytes(std::string("a\0b", 3)),
@@ -37,9 +36,10 @@ TEST(QueryConvertTest, ValuesRoundTripThroughTheirTypes) {
       Value::Date(18017),
       Value::Null(Type::String()),
       Value::Array(Type::Array(Type::Int64()), {Value::Int64(1), Value::Null(Type::Int64())}),
-      Value::Map(history, {{Value::Bytes("q"),
-                            Value::Array(history->value, {Value::Struct(cell, {Value::Timestamp(2000), Value::Bytes("v2")}),
-                                                         Value::Struct(cell, {Value::Timestamp(1000), Value::Bytes("v1")})})}}),
+      Value::Map(history,
+                 {{Value::Bytes("q"),
+                   Value::Array(history->value, {Value::Struct(cell, {Value::Timestamp(2000), Value::Bytes("v2")}),
+                                                 Value::Struct(cell, {Value::Timestamp(1000), Value::Bytes("v1")})})}}),
   };
   for (const Value& v : values) {
     const v2::Type wire_type = ToProto(*v.type());
@@ -108,8 +108,8 @@ TEST(QueryConvertTest, ABatchIsSplitOverMessagesAndHeldUntilItsToken) {
   std::deque<sql::Values> rows;
   ASSERT_OK(assembler.Add(first, &rows));
   ASSERT_OK(assembler.Add(second, &rows));
-  EXPECT_TRUE(rows.empty());                 // parsed, but not yet confirmed
-  EXPECT_FALSE(assembler.Finish().ok());     // a stream ending here lost rows
+  EXPECT_TRUE(rows.empty());              // parsed, but not yet confirmed
+  EXPECT_FALSE(assembler.Finish().ok());  // a stream ending here lost rows
   ASSERT_OK(assembler.Add(token, &rows));
   EXPECT_EQ(rows.size(), 2u);
   EXPECT_OK(assembler.Finish());

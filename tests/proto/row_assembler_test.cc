@@ -52,7 +52,8 @@ TEST(RowAssemblerTest, RowsAssembleAcrossResponsesAndSplitValuesJoin) {
   Chunk first = Cell("r1", "f", "a", 2000, "he");
   first.set_value_size(5);
   Chunk rest = Cell("", "", "", 0, "llo");
-  Result<std::vector<Row>> rows = Assemble({first, rest, Cell("", "", "b", 1000, "x", true), Cell("r2", "g", "c", 0, "y", true)});
+  Result<std::vector<Row>> rows =
+      Assemble({first, rest, Cell("", "", "b", 1000, "x", true), Cell("r2", "g", "c", 0, "y", true)});
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   ASSERT_EQ(rows->size(), 2u);
   EXPECT_EQ((*rows)[0].key, "r1");

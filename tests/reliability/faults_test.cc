@@ -37,7 +37,8 @@ int Wait(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::unique_ptr<Database> OpenWithTable(const std::string& dir, std::vector<FamilySpec> families = {{"cf", {}, ValueType::kBytes}}) {
+std::unique_ptr<Database> OpenWithTable(const std::string& dir,
+                                        std::vector<FamilySpec> families = {{"cf", {}, ValueType::kBytes}}) {
   auto db = Database::Open(dir);
   EXPECT_TRUE(db.ok()) << db.status().ToString();
   if (!db.ok()) return nullptr;
@@ -61,7 +62,8 @@ TEST(FaultsTest, AFullDiskFailsTheWriteAndKeepsEarlierOnes) {
     auto db = Database::Open(dir.path());
     if (!db.ok()) return 10;
     for (int i = 0;; ++i) {
-      Status s = (*db)->MutateRow("t", "r" + std::to_string(i), {Mutation::SetCell("cf", "q", std::string(100 << 10, 'v'), Ms(1))});
+      Status s = (*db)->MutateRow("t", "r" + std::to_string(i),
+                                  {Mutation::SetCell("cf", "q", std::string(100 << 10, 'v'), Ms(1))});
       if (!s.ok()) {
         // The error must be the clear one, not a crash.
         fprintf(stderr, "write failed: %s\n", s.ToString().c_str());
@@ -204,8 +206,8 @@ TEST(FaultsTest, OverlappingWritersNeverShowAHalfAppliedRow) {
       for (int round = 0; round < kRounds; ++round) {
         std::string stamp = std::to_string(w) + ":" + std::to_string(round);
         std::string row = "r" + std::to_string(round % kRows);
-        Status s = (*db)->MutateRow("t", row, {Mutation::SetCell("cf", "a", stamp, Ms(1)),
-                                               Mutation::SetCell("cf", "b", stamp, Ms(1))});
+        Status s = (*db)->MutateRow(
+            "t", row, {Mutation::SetCell("cf", "a", stamp, Ms(1)), Mutation::SetCell("cf", "b", stamp, Ms(1))});
         if (!s.ok()) return 2;
       }
       return 0;
@@ -233,7 +235,8 @@ TEST(FaultsTest, ManyVersionsOfOneCell) {
   constexpr int kVersions = 100000;
   for (int start = 0; start < kVersions; start += 10000) {
     std::vector<Mutation> cells;
-    for (int v = start; v < start + 10000; ++v) cells.push_back(Mutation::SetCell("cf", "q", std::to_string(v), Ms(v + 1)));
+    for (int v = start; v < start + 10000; ++v)
+      cells.push_back(Mutation::SetCell("cf", "q", std::to_string(v), Ms(v + 1)));
     ASSERT_OK(db->MutateRow("t", "hot", cells));
   }
   ReadOptions latest;

@@ -314,7 +314,8 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
   const std::string value(64 << 10, 'v');
   ServeProcess server(db_, {"--stall-timeout", "5", "--sync", "off"});
   for (int i = 0; i < 512; ++i) {
-    ASSERT_TRUE(Write(server.stub(), "t", fmt::format("row{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
+    ASSERT_TRUE(
+        Write(server.stub(), "t", fmt::format("row{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
   }
   const uint64_t live_bytes = 512u * value.size();
 
@@ -355,8 +356,8 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
   // Without pinned snapshots freed pages are reused: the file stays within
   // a few times the live data (it grew to 5.4 GB under a pinned snapshot).
   const uint64_t file = FileBytes(db_ + "/data.mdb");
-  EXPECT_LT(file, 4 * live_bytes + (64u << 20)) << "data.mdb is " << file << " bytes for " << live_bytes
-                                                 << " live after " << rounds << " rounds";
+  EXPECT_LT(file, 4 * live_bytes + (64u << 20))
+      << "data.mdb is " << file << " bytes for " << live_bytes << " live after " << rounds << " rounds";
   // Past the stall timeout the server ends the stalled streams with ABORTED.
   std::this_thread::sleep_for(std::chrono::seconds(3));
   EXPECT_TRUE(LiveSnapshots(db_).empty());
@@ -380,7 +381,8 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
   ServeProcess server(db_, {"--stall-timeout", "5"});
   const std::string value(64 << 10, 'v');
   for (int i = 0; i < 64; ++i) {
-    ASSERT_TRUE(Write(server.stub(), "t", fmt::format("row{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
+    ASSERT_TRUE(
+        Write(server.stub(), "t", fmt::format("row{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
   }
   // 600 readers that never read, each on a connection of its own, opened
   // from six threads at once.
@@ -425,7 +427,8 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
     grpc::Status status = s.stream->Finish();
     aborted += status.error_code() == grpc::StatusCode::ABORTED;
     refused += status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
-    if (status.error_code() != grpc::StatusCode::ABORTED && status.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) {
+    if (status.error_code() != grpc::StatusCode::ABORTED &&
+        status.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) {
       others += fmt::format(" [code {}: {}]", static_cast<int>(status.error_code()), status.error_message());
     }
   }

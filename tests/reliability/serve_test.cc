@@ -127,7 +127,8 @@ TEST(ServeTest, StreamsALargeReadWhole) {
     std::vector<RowMutation> rows;
     for (int i = 0; i < 20000; ++i) {
       std::vector<Mutation> cells;
-      for (const char* q : {"cpu", "mem", "disk", "net"}) cells.push_back(Mutation::SetCell("stats", q, "12.34", Ms(1)));
+      for (const char* q : {"cpu", "mem", "disk", "net"})
+        cells.push_back(Mutation::SetCell("stats", q, "12.34", Ms(1)));
       rows.push_back({fmt::format("host{:04}#{}", i % 1000, 1700000000000 + i / 1000 * 60000), cells});
     }
     ASSERT_OK(WriteRows(local.get(), "t", rows));
@@ -186,8 +187,8 @@ TEST(ServeTest, SurvivesSigkillWithEveryAcknowledgedWrite) {
         clients.emplace_back([&, c] {
           for (int i = 0; !stop; ++i) {
             const std::string key = fmt::format("r{}-c{}-{:05}", round, c, i);
-            grpc::Status s = Write(server.stub(), key, {Mutation::SetCell("a", "q", key, Ms(1)),
-                                                        Mutation::SetCell("b", "q", key, Ms(1))});
+            grpc::Status s = Write(server.stub(), key,
+                                   {Mutation::SetCell("a", "q", key, Ms(1)), Mutation::SetCell("b", "q", key, Ms(1))});
             if (!s.ok()) return;
             std::lock_guard<std::mutex> lock(mu);
             acknowledged.push_back(key);

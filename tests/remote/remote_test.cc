@@ -373,8 +373,8 @@ TEST(RemoteStats, AClientFilterCountsWhatTheReadReturned) {
   Result<std::unique_ptr<Bigtable>> remote = ConnectTo(fake);
   ASSERT_TRUE(remote.ok()) << remote.status().ToString();
   ReadRequest request;
-  request.filter = Filter::Compare(Filter::Target::kRowKey, Filter::CompareOp::kLess, Filter::Comparator::kBinary,
-                                   Key(10));
+  request.filter =
+      Filter::Compare(Filter::Target::kRowKey, Filter::CompareOp::kLess, Filter::Comparator::kBinary, Key(10));
   Result<std::unique_ptr<RowStream>> stream = (*remote)->ReadRows("t", request);
   ASSERT_TRUE(stream.ok()) << stream.status().ToString();
   int rows = 0;
@@ -399,8 +399,8 @@ TEST(RemoteStats, AResumedReadWhoseBrokenCallSentNoStatsCountsWhatArrived) {
 }
 
 TEST(RemoteConnect, CommandsThatNeverReachTheServiceNeedNoCredentials) {
-  const std::vector<std::string> remote = {LBT_BINARY, "-project", "p", "-instance", "i", "-creds",
-                                           "/nonexistent/key.json"};
+  const std::vector<std::string> remote = {
+      LBT_BINARY, "-project", "p", "-instance", "i", "-creds", "/nonexistent/key.json"};
   auto run = [&](const std::string& command) {
     std::vector<std::string> argv = remote;
     argv.push_back(command);
@@ -421,8 +421,8 @@ TEST(RemoteConnect, AKeyWithoutAPrivateKeyIsOneLineWithoutGrpcLogs) {
   testing::TempDir dir;
   const std::string key = dir.path() + "/key.json";
   std::ofstream(key) << R"({"type":"service_account"})";
-  ProcessResult r = RunProcess({LBT_BINARY, "-project", "p", "-instance", "i", "-creds", key, "ls"},
-                               {"BIGTABLE_EMULATOR_HOST="});
+  ProcessResult r =
+      RunProcess({LBT_BINARY, "-project", "p", "-instance", "i", "-creds", key, "ls"}, {"BIGTABLE_EMULATOR_HOST="});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("not a service account key"), std::string::npos) << r.err;

@@ -19,8 +19,8 @@ TEST(RetryPolicyTest, RetriesTransientCodesOnly) {
   EXPECT_TRUE(RetryPolicy::Retryable(Status::Aborted("conflict")));
   EXPECT_TRUE(RetryPolicy::Retryable(Status::FromCode(Status::Code::kDeadlineExceeded, "slow")));
   for (const Status& s : {Status::NotFound("t"), Status::Cancelled("ctrl-c"), Status::InvalidArgument("bad"),
-                          Status::FromCode(Status::Code::kPermissionDenied, "no"), Status::FromCode(Status::Code::kInternal, "bug"),
-                          Status::OK()}) {
+                          Status::FromCode(Status::Code::kPermissionDenied, "no"),
+                          Status::FromCode(Status::Code::kInternal, "bug"), Status::OK()}) {
     EXPECT_FALSE(RetryPolicy::Retryable(s)) << s.ToString();
     RetryPolicy policy(Clock::time_point::max());
     EXPECT_FALSE(policy.RetryAfter(s)) << s.ToString();

@@ -99,8 +99,8 @@ TEST_F(AdminServiceTest, ListsTablesInPages) {
     ++pages;
   } while (!token.empty());
   EXPECT_EQ(pages, 3);
-  EXPECT_EQ(names, (std::vector<std::string>{TableName("a"), TableName("b"), TableName("c"), TableName("d"),
-                                             TableName("e")}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{TableName("a"), TableName("b"), TableName("c"), TableName("d"), TableName("e")}));
 }
 
 TEST_F(AdminServiceTest, DeletionProtectionRefusesDeletes) {
@@ -164,8 +164,7 @@ TEST_F(AdminServiceTest, UpdatesValueTypesBetweenBytesAndString) {
     return admin_->ModifyColumnFamilies(&context, request, &response);
   };
   EXPECT_TRUE(set_type("cf", ValueType::kString, /*with_mask=*/false).ok());
-  EXPECT_FALSE(Get("t").column_families().at("cf").has_value_type())
-      << "without a mask an update changes gc_rule only";
+  EXPECT_FALSE(Get("t").column_families().at("cf").has_value_type()) << "without a mask an update changes gc_rule only";
   // cbt sends the deprecated encoding; Bigtable keeps it as UTF-8 bytes.
   ASSERT_TRUE(set_type("cf", ValueType::kStringUtf8Raw).ok());
   EXPECT_TRUE(Get("t").column_families().at("cf").value_type().string_type().encoding().has_utf8_bytes());

@@ -113,7 +113,9 @@ TEST_F(DataServiceTest, ReportsTheLastScannedRowWhenTheClientAsks) {
 TEST_F(DataServiceTest, ALargeValueArrivesInPiecesAndWhole) {
   std::string big(5 << 20, 'x');
   for (size_t i = 0; i < big.size(); i += 4096) big[i] = static_cast<char>(i / 4096);
-  ASSERT_TRUE(MutateRow("t", "big", {Mutation::SetCell("cf", "q", big, Ms(2)), Mutation::SetCell("cf", "r", "small", Ms(2))}).ok());
+  ASSERT_TRUE(
+      MutateRow("t", "big", {Mutation::SetCell("cf", "q", big, Ms(2)), Mutation::SetCell("cf", "r", "small", Ms(2))})
+          .ok());
   v2::ReadRowsRequest r;
   r.mutable_rows()->add_row_keys("big");
   ReadResult result = Read(r);
@@ -333,8 +335,8 @@ TEST_F(DataServiceTest, ConcurrentClientsSeeWholeRows) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kRowsEach; ++i) {
         const std::string key = fmt::format("w{}-{:03}", t, i);
-        grpc::Status s = MutateRow("t", key, {Mutation::SetCell("cf", "a", key, Ms(1)),
-                                              Mutation::SetCell("other", "b", key, Ms(1))});
+        grpc::Status s = MutateRow(
+            "t", key, {Mutation::SetCell("cf", "a", key, Ms(1)), Mutation::SetCell("other", "b", key, Ms(1))});
         EXPECT_TRUE(s.ok()) << s.error_message();
         v2::ReadRowsRequest r;
         r.mutable_rows()->add_row_keys(key);
@@ -393,8 +395,9 @@ TEST_F(DataServiceTest, FamiliesComeInCreationOrderAndCellsPerRowCountsSo) {
     grpc::ClientContext context;
     ASSERT_TRUE(admin_->ModifyColumnFamilies(&context, modify, &table).ok());
   }
-  ASSERT_TRUE(MutateRow("o", "r", {Mutation::SetCell("alpha", "a", "1", Ms(1)), Mutation::SetCell("zeta", "z", "2", Ms(1))})
-                  .ok());
+  ASSERT_TRUE(
+      MutateRow("o", "r", {Mutation::SetCell("alpha", "a", "1", Ms(1)), Mutation::SetCell("zeta", "z", "2", Ms(1))})
+          .ok());
   auto families = [&](v2::ReadRowsRequest request) {
     request.set_table_name(TableName("o"));
     request.mutable_rows()->add_row_keys("r");

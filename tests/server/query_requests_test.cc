@@ -25,8 +25,8 @@ class QueryServiceTest : public ServerTest {
   void SetUp() override {
     ServerTest::SetUp();
     CreateTable("mobile", {"stats_summary"});
-    for (const char* key : {"phone#4c410523#20190501", "phone#4c410523#20190502", "phone#5c10102#20190501",
-                            "tablet#a0b81f74#20190501"}) {
+    for (const char* key :
+         {"phone#4c410523#20190501", "phone#4c410523#20190502", "phone#5c10102#20190501", "tablet#a0b81f74#20190501"}) {
       ASSERT_TRUE(MutateRow("mobile", key, {Mutation::SetCell("stats_summary", "os_build", "PQ2A", 1000)}).ok());
     }
   }
@@ -132,7 +132,8 @@ TEST_F(QueryServiceTest, ResumingSkipsTheRowsAlreadyDelivered) {
 TEST_F(QueryServiceTest, ALargeResultArrivesInSeveralBatches) {
   const std::string value(100000, 'v');
   for (int i = 0; i < 30; ++i) {
-    grpc::Status s = MutateRow("mobile", fmt::format("big#{:02}", i), {Mutation::SetCell("stats_summary", "blob", value, 1000)});
+    grpc::Status s =
+        MutateRow("mobile", fmt::format("big#{:02}", i), {Mutation::SetCell("stats_summary", "blob", value, 1000)});
     ASSERT_TRUE(s.ok()) << s.error_message();
   }
   QueryResult r = Run("SELECT _key, stats_summary['blob'] FROM mobile WHERE STARTS_WITH(_key, 'big#')");

@@ -125,7 +125,8 @@ class ServerTest : public ::testing::Test {
       for (const auto& [name, family] : spec->families) out += " family " + name + "\n";
       for (const Row& row : ReadAll(db_.get(), t)) {
         for (const Cell& c : row.cells) {
-          out += row.key + "/" + c.family + ":" + c.qualifier + "@" + std::to_string(c.timestamp) + "=" + c.value + "\n";
+          out +=
+              row.key + "/" + c.family + ":" + c.qualifier + "@" + std::to_string(c.timestamp) + "=" + c.value + "\n";
         }
       }
     }

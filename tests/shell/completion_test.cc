@@ -1,8 +1,8 @@
 // Tab completion, driven by the command table: what each place in a line
 // is offered.
 
-#include "engine/local_bigtable.h"
 #include "shell/completion.h"
+#include "engine/local_bigtable.h"
 
 #include <gtest/gtest.h>
 
@@ -17,11 +17,11 @@ namespace {
 class CompletionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    session_ = std::make_unique<Session>(SessionOptions{},
-                                         std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{}));
-    ASSERT_OK(session_->bigtable()->CreateTable("metrics", {{"cf", GcRule::Never(), ValueType::kBytes},
-                                             {"stats", GcRule::Never(), ValueType::kBytes}},
-                                                {}, false));
+    session_ =
+        std::make_unique<Session>(SessionOptions{}, std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{}));
+    ASSERT_OK(session_->bigtable()->CreateTable(
+        "metrics", {{"cf", GcRule::Never(), ValueType::kBytes}, {"stats", GcRule::Never(), ValueType::kBytes}}, {},
+        false));
   }
 
   std::vector<std::string> Complete(const std::string& line) {

@@ -124,8 +124,7 @@ TEST_F(QueryTest, SelectStarListsFamiliesInCreationOrder) {
 TEST_F(QueryTest, PlanOfWhereGroupByOrderByLimit) {
   EXPECT_EQ(RanPlan("SELECT stats_summary['os_build'] AS build, COUNT(*) AS n FROM mobile "
                     "WHERE STARTS_WITH(_key, 'phone#') OR clicks['day'] > 6 GROUP BY build ORDER BY n DESC LIMIT 1"),
-            (Lines{"LIMIT 1 (1)",
-                   "  SORT COUNT(*) DESC (keeps the first 1) (1)",
+            (Lines{"LIMIT 1 (1)", "  SORT COUNT(*) DESC (keeps the first 1) (1)",
                    "    PROJECT stats_summary['os_build'] AS build, COUNT(*) AS n (3)",
                    "      AGGREGATE GROUP BY stats_summary['os_build']: COUNT(*) (3)",
                    "        FILTER STARTS_WITH(_key, b'phone#') OR (clicks['day'] > 6) (4)",
@@ -141,9 +140,7 @@ TEST_F(QueryTest, PlanOfAPlainSelect) {
 // (rows -1), with its parameters' values: here the key range and the LIMIT.
 TEST_F(QueryTest, PlanOfAStreamingQueryAndPlanWithoutRunning) {
   EXPECT_EQ(RanPlan("SELECT _key, cell['data_plan'] FROM mobile WHERE _key >= 'phone#5' LIMIT 1"),
-            (Lines{"PROJECT _key, cell['data_plan'] (1)",
-                   "  LIMIT 1 (1)",
-                   "    FILTER _key >= b'phone#5' (1)",
+            (Lines{"PROJECT _key, cell['data_plan'] (1)", "  LIMIT 1 (1)", "    FILTER _key >= b'phone#5' (1)",
                    "      SCAN mobile [phone#5, end); reads _key, cell['data_plan'] (1)"}));
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<PreparedQuery> q,
                        Prepare(bigtable_.get(), "SELECT _key FROM mobile WHERE _key = @k LIMIT @n OFFSET 1",
@@ -155,7 +152,8 @@ TEST_F(QueryTest, PlanOfAStreamingQueryAndPlanWithoutRunning) {
 }
 
 TEST_F(QueryTest, FamiliesAreMapsOfLatestValues) {
-  EXPECT_EQ(Rows("SELECT _key, cell['data_plan'], stats_summary['os_build'] FROM mobile WHERE _key = 'phone#4c410523#20190501'"),
+  EXPECT_EQ(Rows("SELECT _key, cell['data_plan'], stats_summary['os_build'] FROM mobile WHERE _key = "
+                 "'phone#4c410523#20190501'"),
             (Lines{"phone#4c410523#20190501|false|PQ2A.190405.003"}));
   EXPECT_EQ(Rows("SELECT MAP_KEYS(stats_summary), cell['missing'] FROM mobile LIMIT 1"), (Lines{"[os_build]|NULL"}));
   // An aggregate family is MAP<BYTES, INT64>.
@@ -187,8 +185,9 @@ TEST_F(QueryTest, GroupByOrderByLimit) {
 
 TEST_F(QueryTest, NullsAndThreeValuedLogic) {
   EXPECT_EQ(Rows("SELECT COUNT(*) FROM mobile WHERE clicks['day'] > 6 OR cell['data_plan'] IS NULL"), (Lines{"3"}));
-  EXPECT_EQ(Rows("SELECT NULL AND FALSE, NULL OR TRUE, NULL = 1, COALESCE(NULL, 3), IF(NULL, 1, 2) FROM mobile LIMIT 1"),
-            (Lines{"false|true|NULL|3|2"}));
+  EXPECT_EQ(
+      Rows("SELECT NULL AND FALSE, NULL OR TRUE, NULL = 1, COALESCE(NULL, 3), IF(NULL, 1, 2) FROM mobile LIMIT 1"),
+      (Lines{"false|true|NULL|3|2"}));
   EXPECT_EQ(Rows("SELECT 1 IN (2, NULL), 2 IN (2, NULL) FROM mobile LIMIT 1"), (Lines{"NULL|true"}));
 }
 
@@ -251,13 +250,13 @@ TEST_F(QueryTest, KeyPredicatesReadOnlyTheirRanges) {
     int64_t rows;  // rows in range
   };
   for (const Case& c : std::vector<Case>{{"_key = 'phone#4c410523#20190502'", 1},
-                                          {"_key LIKE 'phone#4c%'", 2},
-                                          {"STARTS_WITH(_key, b'tablet')", 1},
-                                          {"_key >= 'phone#5' AND _key < 'tablet'", 1},
-                                          {"_key BETWEEN 'phone#4c410523#20190501' AND 'phone#4c410523#20190502'", 2},
-                                          {"_key IN ('tablet#a0b81f74#20190501', 'phone#5c10102#20190501')", 2},
-                                          {"_key = 'tablet#a0b81f74#20190501' OR _key LIKE 'phone#5%'", 2},
-                                          {"_key LIKE '%5c1%'", 4}}) {
+                                         {"_key LIKE 'phone#4c%'", 2},
+                                         {"STARTS_WITH(_key, b'tablet')", 1},
+                                         {"_key >= 'phone#5' AND _key < 'tablet'", 1},
+                                         {"_key BETWEEN 'phone#4c410523#20190501' AND 'phone#4c410523#20190502'", 2},
+                                         {"_key IN ('tablet#a0b81f74#20190501', 'phone#5c10102#20190501')", 2},
+                                         {"_key = 'tablet#a0b81f74#20190501' OR _key LIKE 'phone#5%'", 2},
+                                         {"_key LIKE '%5c1%'", 4}}) {
     Rows("SELECT _key FROM mobile WHERE " + c.where, &stats);
     EXPECT_EQ(stats.rows_examined, c.rows) << c.where << " read " << stats.ranges;
   }
@@ -299,7 +298,8 @@ TEST_F(QueryTest, ErrorsNameTheProblem) {
   auto message = [&](const std::string& sql) { return Error(sql).message(); };
   EXPECT_EQ(message("SELECT nope FROM mobile"), "Unrecognized name: nope [at 1:8]");
   EXPECT_EQ(message("SELECT FOO(1) FROM mobile"), "Function not found: FOO [at 1:8]");
-  EXPECT_NE(message("SELECT LENGTH(1) FROM mobile").find("No matching signature for function LENGTH"), std::string::npos);
+  EXPECT_NE(message("SELECT LENGTH(1) FROM mobile").find("No matching signature for function LENGTH"),
+            std::string::npos);
   EXPECT_NE(message("SELECT * FROM mobile JOIN other").find("Joins are not supported"), std::string::npos);
   EXPECT_NE(message("SELECT * FROM mobile UNION ALL SELECT * FROM mobile").find("Set operations"), std::string::npos);
   EXPECT_NE(message("SELECT * FROM (SELECT 1)").find("Subqueries"), std::string::npos);
@@ -342,9 +342,10 @@ TEST_F(QueryTest, TimeRangeOptionsNeedHistory) {
   EXPECT_EQ(Error("SELECT _key FROM mobile(after => TIMESTAMP_MICROS(1000))").message(),
             "after needs with_history => TRUE (as_of reads the latest values at a time) [at 1:34]");
   EXPECT_FALSE(Error("SELECT _key FROM mobile(before_or_equal => TIMESTAMP_MICROS(1000))").ok());
-  EXPECT_EQ(Rows("SELECT ARRAY_LENGTH(cell['data_plan']) FROM mobile(with_history => TRUE, after => TIMESTAMP_MICROS(1000)) "
-                 "WHERE _key = 'phone#4c410523#20190501'"),
-            (Lines{"1"}));
+  EXPECT_EQ(
+      Rows("SELECT ARRAY_LENGTH(cell['data_plan']) FROM mobile(with_history => TRUE, after => TIMESTAMP_MICROS(1000)) "
+           "WHERE _key = 'phone#4c410523#20190501'"),
+      (Lines{"1"}));
 }
 
 TEST_F(QueryTest, UnknownTableIsNotFoundWithItsPlace) {
@@ -359,10 +360,33 @@ TEST_F(QueryTest, UnknownTableIsNotFoundWithItsPlace) {
 // AS T) converts the bytes in place, and plain decimals skip the C
 // library): it must give what the cast of a STRING gives, errors included.
 TEST_F(QueryTest, TextColumnsCastToNumbersAsStringsDo) {
-  const std::vector<std::string> texts = {"63.46", "-0.5", "7", "-12", "007.50", ".5", "5.", "1e3", "1.5E-2", " 5",
-                                          "+5", "0x1F", "inf", "-inf", "nan", "0.1", "123456789012345.6",
-                                          "1234567890123456.7", "9223372036854775807", "9223372036854775808",
-                                          "-9223372036854775808", "abc", "", "-", ".", "1.2.3", "\xff"};
+  const std::vector<std::string> texts = {"63.46",
+                                          "-0.5",
+                                          "7",
+                                          "-12",
+                                          "007.50",
+                                          ".5",
+                                          "5.",
+                                          "1e3",
+                                          "1.5E-2",
+                                          " 5",
+                                          "+5",
+                                          "0x1F",
+                                          "inf",
+                                          "-inf",
+                                          "nan",
+                                          "0.1",
+                                          "123456789012345.6",
+                                          "1234567890123456.7",
+                                          "9223372036854775807",
+                                          "9223372036854775808",
+                                          "-9223372036854775808",
+                                          "abc",
+                                          "",
+                                          "-",
+                                          ".",
+                                          "1.2.3",
+                                          "\xff"};
   ASSERT_OK(bigtable_->CreateTable("text", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
   for (size_t i = 0; i < texts.size(); ++i) {
     ASSERT_OK(bigtable_->MutateRow("text", fmt::format("r{:02d}", i), {Mutation::SetCell("m", "v", texts[i], 1000)}));
@@ -371,7 +395,8 @@ TEST_F(QueryTest, TextColumnsCastToNumbersAsStringsDo) {
     for (size_t i = 0; i < texts.size(); ++i) {
       const std::string where = fmt::format(" FROM text WHERE _key = 'r{:02d}'", i);
       const std::string fused = fmt::format("SELECT SAFE_CAST(CAST(m['v'] AS STRING) AS {})", type) + where;
-      const std::string general = fmt::format("SELECT SAFE_CAST(SAFE_CONVERT_BYTES_TO_STRING(m['v']) AS {})", type) + where;
+      const std::string general =
+          fmt::format("SELECT SAFE_CAST(SAFE_CONVERT_BYTES_TO_STRING(m['v']) AS {})", type) + where;
       if (texts[i] == "\xff") {  // not UTF-8: the inner CAST fails, or gives NULL when it is SAFE
         EXPECT_NE(Error(fused).message().find("Invalid UTF-8"), std::string::npos);
         EXPECT_EQ(Rows(fmt::format("SELECT CAST(SAFE_CAST(m['v'] AS STRING) AS {})", type) + where), (Lines{"NULL"}));
@@ -379,7 +404,8 @@ TEST_F(QueryTest, TextColumnsCastToNumbersAsStringsDo) {
       }
       EXPECT_EQ(Rows(fused), Rows(general)) << type << " of '" << texts[i] << "'";
       Status strict = Error(fmt::format("SELECT CAST(CAST(m['v'] AS STRING) AS {})", type) + where);
-      Status strict_general = Error(fmt::format("SELECT CAST(SAFE_CONVERT_BYTES_TO_STRING(m['v']) AS {})", type) + where);
+      Status strict_general =
+          Error(fmt::format("SELECT CAST(SAFE_CONVERT_BYTES_TO_STRING(m['v']) AS {})", type) + where);
       EXPECT_EQ(strict.message(), strict_general.message()) << type << " of '" << texts[i] << "'";
     }
   }
@@ -400,9 +426,8 @@ TEST(Utf8Test, OnlyWellFormedUtf8IsValid) {
     EXPECT_TRUE(IsValidUtf8(good)) << good;
   }
   // Overlong forms, surrogates, past U+10FFFF, truncated and stray bytes.
-  for (const char* bad : {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80", "\xed\xa0\x80",
-                          "\xed\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xc3", "\x80",
-                          "abcdefgh\xff"}) {
+  for (const char* bad : {"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80", "\xed\xa0\x80", "\xed\xbf\xbf",
+                          "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xc3", "\x80", "abcdefgh\xff"}) {
     EXPECT_FALSE(IsValidUtf8(bad)) << bad;
   }
 }
@@ -566,8 +591,8 @@ TEST_F(ReadPlannerTest, KeyRangesFollowEachExecutionsParameters) {
 // FunctionRegistry::Builtins(): a function of every family is found, with
 // its check and its evaluation; aggregates are looked up apart.
 TEST(FunctionRegistryTest, EveryFamilyIsRegistered) {
-  for (const char* name : {"$add", "$bitand", "$eq", "CONCAT", "REGEXP_CONTAINS", "TO_HEX", "MAP_KEYS",
-                           "ARRAY_LENGTH", "TIMESTAMP_TRUNC"}) {
+  for (const char* name : {"$add", "$bitand", "$eq", "CONCAT", "REGEXP_CONTAINS", "TO_HEX", "MAP_KEYS", "ARRAY_LENGTH",
+                           "TIMESTAMP_TRUNC"}) {
     const Function* f = FindFunction(name);
     ASSERT_NE(f, nullptr) << name;
     EXPECT_EQ(f->name, name);
