@@ -17,7 +17,7 @@ LBT_PACKAGES=(
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libre2-dev libedit-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  tmux jq
+  tmux jq clang-format
 )
 
 lbt_say() { printf 'lbt setup: %s\n' "$*" >&2; }
