@@ -174,23 +174,48 @@ std::string FormatAge(int64_t micros) {
   return std::to_string(micros);
 }
 
-std::string FormatGcPolicy(const GcRule& rule) {
+namespace {
+
+// How a rule is written: as `cbt ls` prints it, or as setgcpolicy and
+// createtable's families= read it.
+enum class PolicyWords { kPrinted, kTyped };
+
+// An age as ParseGcPolicy reads it: the largest unit that divides it (cbt's
+// smallest is ms; a finer age is rounded up to it).
+std::string TypedAge(int64_t micros) {
+  static constexpr std::pair<int64_t, const char*> kUnits[] = {
+      {86400000000, "d"}, {3600000000, "h"}, {60000000, "m"}, {1000000, "s"}, {1000, "ms"}};
+  for (const auto& [unit_micros, unit] : kUnits) {
+    if (micros % unit_micros == 0) return fmt::format("{}{}", micros / unit_micros, unit);
+  }
+  return fmt::format("{}ms", (micros + 999) / 1000);
+}
+
+std::string FormatRule(const GcRule& rule, PolicyWords words) {
+  const bool typed = words == PolicyWords::kTyped;
   switch (rule.kind) {
-    case GcRule::Kind::kNever: return "";
-    case GcRule::Kind::kMaxVersions: return fmt::format("versions() > {}", rule.max_versions);
-    case GcRule::Kind::kMaxAge: return "age() > " + FormatAge(rule.max_age_micros);
+    case GcRule::Kind::kNever: return typed ? "never" : "";
+    case GcRule::Kind::kMaxVersions:
+      return (typed ? "maxversions=" : "versions() > ") + std::to_string(rule.max_versions);
+    case GcRule::Kind::kMaxAge:
+      return typed ? "maxage=" + TypedAge(rule.max_age_micros) : "age() > " + FormatAge(rule.max_age_micros);
     case GcRule::Kind::kIntersection:
     case GcRule::Kind::kUnion: {
+      const bool all = rule.kind == GcRule::Kind::kIntersection;
+      const char* join = typed ? (all ? " and " : " or ") : (all ? " && " : " || ");
       std::string out = "(";
-      for (size_t i = 0; i < rule.rules.size(); ++i) {
-        if (i > 0) out += rule.kind == GcRule::Kind::kUnion ? " || " : " && ";
-        out += FormatGcPolicy(rule.rules[i]);
-      }
+      for (size_t i = 0; i < rule.rules.size(); ++i) out += (i > 0 ? join : "") + FormatRule(rule.rules[i], words);
       return out + ")";
     }
   }
   return "";
 }
+
+}  // namespace
+
+std::string FormatGcPolicy(const GcRule& rule) { return FormatRule(rule, PolicyWords::kPrinted); }
+
+std::string FormatGcPolicyTyped(const GcRule& rule) { return FormatRule(rule, PolicyWords::kTyped); }
 
 std::string FormatValueType(ValueType type) {
   // cbt prints the family's Type message as protobuf JSON; the odd space

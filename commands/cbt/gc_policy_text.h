@@ -21,6 +21,9 @@ Result<GcRule> ParseGcPolicy(std::string_view text);
 
 // The rule as cbt prints it; "" for never.
 std::string FormatGcPolicy(const GcRule& rule);
+// The rule as ParseGcPolicy reads it back: "(maxage=10d or maxversions=1)",
+// "never".
+std::string FormatGcPolicyTyped(const GcRule& rule);
 
 // A duration as cbt prints an age: whole days, hours or minutes with their
 // unit, otherwise the number of microseconds.

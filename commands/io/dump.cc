@@ -42,33 +42,6 @@ std::string Word(std::string_view bytes) {
   return word + "'";
 }
 
-// A GC rule as setgcpolicy and createtable's families= read it.
-std::string PolicyText(const GcRule& rule) {
-  switch (rule.kind) {
-    case GcRule::Kind::kNever: return "never";
-    case GcRule::Kind::kMaxVersions: return fmt::format("maxversions={}", rule.max_versions);
-    case GcRule::Kind::kMaxAge: {
-      // The largest unit that divides the age; cbt's smallest is ms.
-      static constexpr std::pair<int64_t, const char*> kUnits[] = {
-          {86400000000, "d"}, {3600000000, "h"}, {60000000, "m"}, {1000000, "s"}, {1000, "ms"}};
-      for (const auto& [micros, unit] : kUnits) {
-        if (rule.max_age_micros % micros == 0) return fmt::format("maxage={}{}", rule.max_age_micros / micros, unit);
-      }
-      return fmt::format("maxage={}ms", (rule.max_age_micros + 999) / 1000);
-    }
-    case GcRule::Kind::kIntersection:
-    case GcRule::Kind::kUnion: {
-      std::string text = "(";
-      for (size_t i = 0; i < rule.rules.size(); ++i) {
-        if (i > 0) text += rule.kind == GcRule::Kind::kUnion ? " or " : " and ";
-        text += PolicyText(rule.rules[i]);
-      }
-      return text + ")";
-    }
-  }
-  return "never";
-}
-
 // The commands that recreate `table`'s schema: its families in creation
 // order, with their GC policies and value types.
 std::vector<std::string> SchemaStatements(const TableSpec& table) {
@@ -77,7 +50,7 @@ std::vector<std::string> SchemaStatements(const TableSpec& table) {
   for (const FamilySpec* f : table.FamiliesInCreationOrder()) {
     families += (families.empty() ? "" : ",") + f->name;
     const bool aggregate = IsAggregate(f->value_type);
-    if (f->gc_rule.kind != GcRule::Kind::kNever || aggregate) families += ":" + PolicyText(f->gc_rule);
+    if (f->gc_rule.kind != GcRule::Kind::kNever || aggregate) families += ":" + FormatGcPolicyTyped(f->gc_rule);
     if (aggregate) families += fmt::format(":{}", ValueTypeName(f->value_type));
     if (f->value_type == ValueType::kString) {
       after.push_back(fmt::format("setvaluetype {} {} stringutf8bytes", Word(table.name), f->name));
