@@ -30,7 +30,7 @@ Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       std::string hint = SuggestWord(key, known);
       return ctx.Usage(
-          fmt::format("unknown option '{}'{}", key, hint.empty() ? "" : fmt::format("; did you mean '{}='?", hint)));
+          fmt::format("unknown option '{}'{}", key, hint.empty() ? "" : fmt::format(" (did you mean '{}='?)", hint)));
     }
     parsed.options[key] = arg.substr(eq + 1);
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "api/limits.h"
 #include "commands/core/read_pipeline.h"
 
@@ -51,7 +53,10 @@ Status CheckKeys(CommandContext& ctx, const HValue& hash) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string list;
     for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    const std::string hint = SuggestWord(key, known);
+    std::string upper = key;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // HBase's keys are upper case: `limit` is a typo for LIMIT too.
+    const std::string hint = SuggestWord(upper, known);
     return Usage(ctx, hint.empty() ? fmt::format("unknown option {}; expected one of {}", key, list)
                                    : fmt::format("unknown option {} (did you mean {}?)", key, hint));
   }

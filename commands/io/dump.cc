@@ -134,18 +134,39 @@ Result<int64_t> WriteDump(CommandContext& ctx, const std::vector<TableSpec>& tab
   return rows;
 }
 
+// A disabled table's rows cannot be read: said before anything is written.
+Status CheckReadable(const std::vector<TableSpec>& tables) {
+  for (const TableSpec& table : tables) {
+    if (!table.enabled) {
+      return Status::FailedPrecondition(
+          fmt::format("table '{}' is disabled and its rows cannot be read; enable it to dump it", table.name));
+    }
+  }
+  return Status::OK();
+}
+
 Status Dump(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(std::vector<TableSpec> tables, TablesOf(ctx, {}));
+  LBT_RETURN_IF_ERROR(CheckReadable(tables));
   const bool to_stdout = args.empty() || args[0] == "-";
   if (to_stdout) return WriteDump(ctx, tables, ctx.out).status();
-  FILE* file = std::fopen(args[0].c_str(), "wb");
-  if (file == nullptr) return Status::IOError(fmt::format("cannot write '{}': {}", args[0], std::strerror(errno)));
+  // Written beside the file and renamed over it once whole: a dump that
+  // fails leaves no partial script behind.
+  const std::string temporary = args[0] + ".partial";
+  FILE* file = std::fopen(temporary.c_str(), "wb");
+  if (file == nullptr) return Status::IOError(fmt::format("cannot write '{}': {}", temporary, std::strerror(errno)));
   Result<int64_t> rows = [&] {
     Output out(file);
     return WriteDump(ctx, tables, &out);
   }();
-  if (std::fclose(file) != 0 && rows.ok()) return Status::IOError(fmt::format("cannot write '{}'", args[0]));
-  LBT_RETURN_IF_ERROR(rows.status());
+  if (std::fclose(file) != 0 && rows.ok()) rows = Status::IOError(fmt::format("cannot write '{}'", temporary));
+  if (rows.ok() && std::rename(temporary.c_str(), args[0].c_str()) != 0) {
+    rows = Status::IOError(fmt::format("cannot write '{}': {}", args[0], std::strerror(errno)));
+  }
+  if (!rows.ok()) {
+    std::remove(temporary.c_str());
+    return rows.status();
+  }
   ctx.err->Write(fmt::format("Dumped {} table{} and {} row{} to {}.\n", tables.size(), tables.size() == 1 ? "" : "s",
                              *rows, *rows == 1 ? "" : "s", args[0]));
   return Status::OK();

@@ -58,7 +58,7 @@ Status Import(CommandContext& ctx, const std::vector<std::string>& args) {
           "'{}' is a directory; import reads one CSV or JSON-lines file (or - for standard input)", args[1]));
     }
     file.open(args[1], std::ios::binary);
-    if (!file) return Status::NotFound(fmt::format("cannot open '{}'", args[1]));
+    if (!file) return Status::NotFound(fmt::format("cannot open '{}': {}", args[1], std::strerror(errno)));
     file.seekg(0, std::ios::end);
     request.input_bytes = file.tellg();
     file.seekg(0);

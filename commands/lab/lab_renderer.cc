@@ -293,7 +293,8 @@ class LabTextRenderer final : public LabRenderer {
   }
 
   void PageWritten(const std::string& path, const lab::WriteGrid& grid) override {
-    Write("Wrote {} ({} key ranges x {} time windows).\n", path, grid.ranges.size(), grid.windows.count);
+    Write("Wrote {} ({} x {}).\n", path, Count(static_cast<int64_t>(grid.ranges.size()), "key range"),
+          Count(grid.windows.count, "time window"));
   }
 
   void Plan(const ReadPlan& p) override {

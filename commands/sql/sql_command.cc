@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "commands/command_sets.h"
 #include "commands/core/interrupt.h"
 #include "sql/parser.h"
@@ -64,6 +66,13 @@ Result<SqlStatement> ParseSqlStatement(const std::vector<std::string>& args) {
   const std::string head = statement.query.substr(0, 8);
   statement.explain = statement.query.size() > 8 && (head == "EXPLAIN " || head == "explain ");
   if (statement.explain) statement.query = statement.query.substr(8);
+  // EXPLAIN runs the query anyway (its counts are what it read): ANALYZE
+  // after it, as other databases take it, changes nothing.
+  if (statement.explain && statement.query.size() > 8) {
+    std::string next = statement.query.substr(0, 8);
+    for (char& c : next) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (next == "ANALYZE ") statement.query = statement.query.substr(8);
+  }
   return statement;
 }
 

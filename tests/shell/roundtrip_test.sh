@@ -59,6 +59,11 @@ echo "export/import round trip: ok ($(wc -l <"$work/a.jsonl") rows)"
 "$lbt" --db "$work/e" --format jsonl read t >"$work/e.jsonl"
 cmp -s "$work/a.jsonl" "$work/e.jsonl" || fail "dump and run back changed the table"
 [ "$("$lbt" --db "$work/e" schema)" = "$("$lbt" --db "$work/a" schema)" ] || fail "dump changed the schema"
+# A disabled table's rows cannot be read: dump says so and writes nothing.
+"$lbt" --db "$work/e" "disable 't'" >/dev/null
+"$lbt" --db "$work/e" dump "$work/e.cbt" 2>"$work/e.err" && fail "dump of a disabled table succeeded"
+grep -q "disabled" "$work/e.err" || fail "dump's refusal: $(cat "$work/e.err")"
+[ ! -e "$work/e.cbt" ] && [ ! -e "$work/e.cbt.partial" ] || fail "a failed dump left a file"
 echo "dump round trip: ok"
 
 # Time-series rows as a fleet sends them: each minute, every host, so that
