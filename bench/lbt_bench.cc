@@ -13,10 +13,14 @@
 //                                       a time (ReadRow) and in batches of 1000 (LookupRows)
 //   lbt_bench prefixes DB TABLE N       engine prefix reads of ~100 rows
 //   lbt_bench sql DB TABLE              GoogleSQL COUNT(*), SUM and a prefix query, against an engine scan
+//   lbt_bench sync-floor DIR SECONDS    the durable-write floor of DIR's disk: one writer appending
+//                                       4 KiB to a file and fdatasyncing it, for SECONDS
 //
 // Each prints one line "name value unit" per figure, for the script to use.
 
+#include <fcntl.h>
 #include <lmdb.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -373,6 +377,35 @@ int Sql(const std::string& dir, const std::string& table) {
   return count_stats.rows_returned == 1 && sum_stats.rows_examined == rows ? 0 : 1;
 }
 
+// The physical limit of one writer that waits for its own sync: appends of
+// 4 KiB, each followed by fdatasync, to a file in `dir` (the database's
+// disk), for `seconds`. A durable commit can go no faster than this.
+int SyncFloor(const std::string& dir, double seconds) {
+  const std::string path = dir + "/sync-floor.tmp";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    std::perror(path.c_str());
+    return 1;
+  }
+  const std::string block(4096, 'x');
+  int64_t syncs = 0;
+  const auto start = Clock::now();
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    if (::write(fd, block.data(), block.size()) != static_cast<ssize_t>(block.size()) || ::fdatasync(fd) != 0) {
+      std::perror(path.c_str());
+      ::close(fd);
+      return 1;
+    }
+    ++syncs;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  ::close(fd);
+  std::filesystem::remove(path);
+  printf("sync_floor_per_second %.0f syncs/s\nsync_floor_us %.0f us\n", syncs / elapsed, elapsed * 1e6 / syncs);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -386,6 +419,7 @@ int main(int argc, char** argv) {
   if (a.size() == 5 && a[0] == "lookups") return Lookups(a[1], a[2], a[3], std::stoll(a[4]));
   if (a.size() == 4 && a[0] == "prefixes") return Prefixes(a[1], a[2], std::stoll(a[3]));
   if (a.size() == 3 && a[0] == "sql") return Sql(a[1], a[2]);
+  if (a.size() == 3 && a[0] == "sync-floor") return SyncFloor(a[1], std::stod(a[2]));
   fprintf(stderr, "usage: see the comment at the top of bench/lbt_bench.cc\n");
   return 2;
 }
