@@ -1,7 +1,7 @@
 // Many cbt `lookup` commands in a row, as a script holds them, read in one
 // batch: Bigtable::LookupRows, which a local database answers from one
 // snapshot with one cursor over the keys in sorted order. Each command
-// prints exactly what it prints alone. (Defined in cbt_commands.cc, beside
+// prints exactly what it prints alone. (Defined in cbt/read.cc, beside
 // the lookup command.)
 
 #ifndef LBT_COMMANDS_CBT_LOOKUPS_H_
