@@ -18,9 +18,13 @@ std::vector<KeyRange> SplitByBytes(const TableSample& sample, size_t n) {
     seen += static_cast<double>(sample.sample[i].bytes);
     current.bytes += static_cast<double>(sample.sample[i].bytes) * sample.row_weight;
     // Close the range once it holds its share of the bytes, leaving at
-    // least one row for each range still to come.
+    // least one row for each range still to come; and close it when just
+    // one row is left for each of them, whatever rounding says of its
+    // share (so that n rows of equal size make n ranges).
     const bool full = seen >= total * static_cast<double>(ranges.size() + 1) / static_cast<double>(n);
-    if ((full && ranges.size() + 1 < n && rows - i - 1 >= n - ranges.size() - 1) || i + 1 == rows) {
+    const size_t rows_left = rows - i - 1, ranges_left = n - ranges.size() - 1;
+    const bool close = ranges_left > 0 && (rows_left == ranges_left || (full && rows_left > ranges_left));
+    if (close || i + 1 == rows) {
       current.end_row = i + 1;
       ranges.push_back(current);
       current = KeyRange{};

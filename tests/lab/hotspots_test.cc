@@ -46,6 +46,16 @@ TEST_F(HotspotsTest, TabletsSplitTheKeySpaceByBytes) {
   }
 }
 
+TEST_F(HotspotsTest, AsManyRangesAsRowsWhenFewerRowsThanRangesAreAsked) {
+  // 30 rows of one size asked for 32 ranges: one row each, although each
+  // row's share of the bytes rounds below a thirtieth.
+  TimeSeries("t", 30, HostFirst);
+  const TableSample sample = Sample("t");
+  const std::vector<KeyRange> ranges = SplitByBytes(sample, 32);
+  ASSERT_EQ(ranges.size(), sample.sample.size());
+  for (size_t i = 0; i < ranges.size(); ++i) EXPECT_EQ(ranges[i].end_row - ranges[i].first_row, 1u);
+}
+
 TEST_F(HotspotsTest, ASmallTableIsReadWholeAndALargeOneInRunsAcrossItsKeySpace) {
   TimeSeries("t", 2000, HostFirst);
   SampleOptions whole;
