@@ -152,7 +152,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // table keeps its schema and data but refuses reads and writes.
   Status SetTableEnabled(std::string_view table, bool enabled) override;
   // Turns Bigtable's deletion protection on or off. While it is on,
-  // DropTable and DropFamily refuse with FailedPrecondition.
+  // DeleteTable and DeleteFamily refuse with FailedPrecondition.
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table) override;

@@ -85,19 +85,10 @@ Status CheckCancelled(const SampleOptions& options) {
   return Status::OK();
 }
 
-// The key's first segment up to `delimiter` (included), or its first 4
-// bytes when the delimiter is '\0' or absent.
-std::string_view FirstSegment(std::string_view key, char delimiter) {
-  const size_t end = delimiter == '\0' ? std::string_view::npos : key.find(delimiter);
-  return end == std::string_view::npos ? key.substr(0, 4) : key.substr(0, end + 1);
-}
-
 // Adds a row to the exact per-prefix totals of each delimiter still counted.
 void CountPrefixes(std::string_view key, int64_t row_bytes, TableSample* sample) {
   for (auto it = sample->prefix_totals.begin(); it != sample->prefix_totals.end();) {
-    TableSample::PrefixTotals& totals = it->second[std::string(FirstSegment(key, it->first))];
-    ++totals.rows;
-    totals.bytes += row_bytes;
+    AddToPrefix(&it->second, KeyPrefix(key, it->first), row_bytes);
     it = it->second.size() > TableSample::kMaxPrefixesCounted ? sample->prefix_totals.erase(it) : std::next(it);
   }
 }
@@ -186,6 +177,20 @@ Status ReadRuns(Bigtable* bigtable, std::string_view table, const std::vector<Ke
 }
 
 }  // namespace
+
+std::string_view KeyPrefix(std::string_view key, char delimiter) {
+  const size_t end = delimiter == '\0' ? std::string_view::npos : key.find(delimiter);
+  return end == std::string_view::npos ? key.substr(0, 4) : key.substr(0, end + 1);
+}
+
+void AddToPrefix(TableSample::PrefixMap* map, std::string_view prefix, int64_t bytes) {
+  // Looked up by view first: a full read adds every row, mostly to
+  // prefixes already there, and needs no string for those.
+  auto it = map->find(prefix);
+  if (it == map->end()) it = map->emplace(std::string(prefix), TableSample::PrefixTotals{}).first;
+  ++it->second.rows;
+  it->second.bytes += bytes;
+}
 
 int64_t CellBytes(const Cell& cell) {
   return static_cast<int64_t>(cell.family.size() + cell.qualifier.size() + cell.value.size()) + kTimestampBytes;

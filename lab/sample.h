@@ -107,11 +107,20 @@ struct TableSample {
     int64_t rows = 0;
     int64_t bytes = 0;
   };
-  std::map<char, std::map<std::string, PrefixTotals>> prefix_totals;
+  using PrefixMap = std::map<std::string, PrefixTotals, std::less<>>;
+  std::map<char, PrefixMap> prefix_totals;
   static constexpr size_t kMaxPrefixesCounted = 100000;
 
   static constexpr size_t kLargestKept = 5;
 };
+
+// The key prefix stats groups a row under: its first segment up to
+// `delimiter` (included), or its first 4 bytes when the delimiter is '\0'
+// or absent.
+std::string_view KeyPrefix(std::string_view key, char delimiter);
+
+// Adds a row of `bytes` to `prefix`'s totals in `map`.
+void AddToPrefix(TableSample::PrefixMap* map, std::string_view prefix, int64_t bytes);
 
 // The cost of one cell, as described at the top.
 int64_t CellBytes(const Cell& cell);

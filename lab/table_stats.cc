@@ -72,23 +72,14 @@ std::vector<PrefixShare> TopPrefixes(const TableSample& sample, bool* exact) {
   std::vector<std::string_view> keys;
   for (const RowSample& row : sample.sample) keys.push_back(row.key);
   const char delimiter = DetectDelimiter(keys);
-  std::map<std::string, TableSample::PrefixTotals> totals;
-  double weight = sample.row_weight;
   const auto counted = sample.prefix_totals.find(delimiter);
   *exact = sample.whole_table && counted != sample.prefix_totals.end();
-  if (*exact) {
-    totals = counted->second;
-    weight = 1;
-  } else {
-    for (const RowSample& row : sample.sample) {
-      const size_t end = delimiter == '\0' ? std::string::npos : row.key.find(delimiter);
-      // Without a delimiter, the first bytes stand for the prefix.
-      TableSample::PrefixTotals& t =
-          totals[end == std::string::npos ? row.key.substr(0, 4) : row.key.substr(0, end + 1)];
-      ++t.rows;
-      t.bytes += row.bytes;
-    }
+  TableSample::PrefixMap estimated;
+  if (!*exact) {
+    for (const RowSample& row : sample.sample) AddToPrefix(&estimated, KeyPrefix(row.key, delimiter), row.bytes);
   }
+  const TableSample::PrefixMap& totals = *exact ? counted->second : estimated;
+  const double weight = *exact ? 1 : sample.row_weight;
   double all_bytes = 0;
   for (const auto& [prefix, t] : totals) all_bytes += static_cast<double>(t.bytes);
   std::vector<PrefixShare> out;

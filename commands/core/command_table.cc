@@ -5,10 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "commands/core/statement.h"
-#include "commands/core/tokenizer.h"
 #include "commands/hbase/syntax.h"
-#include "commands/lab/lab_commands.h"
 
 namespace lbt {
 
@@ -25,18 +22,20 @@ Result<LocalMaintenance*> CommandContext::LocalOnly() const {
 
 namespace {
 
-// One positional argument as usage shows it, in cbt's form ("[<x>]") or
-// the HBase shell's (", x", "[, x]").
-std::string ArgUsage(const Arg& arg, bool hbase) {
+// One positional argument as usage shows it, after what comes before it:
+// cbt's words ("<x>", "[<x>]") follow a space; the HBase shell's arguments
+// follow a comma, except the first (`scan 't'`, `list ['regex']`).
+std::string ArgUsage(const Arg& arg, bool hbase, bool first) {
   const std::string text(arg.text);
-  const std::string lead = hbase ? ", " : " ";
+  const std::string lead = hbase && !first ? ", " : " ";
+  const std::string more = hbase ? ", ..." : " ...";
   switch (arg.arity) {
     case Arity::kOne:
     case Arity::kRest: return lead + text;
     case Arity::kOptional:
-    case Arity::kOptionalRest: return hbase ? " [, " + text + "]" : " [" + text + "]";
-    case Arity::kRepeated: return lead + text + (hbase ? ", ..." : " ...");
-    case Arity::kOptionalRepeated: return hbase ? " [, " + text + ", ...]" : " [" + text + " ...]";
+    case Arity::kOptionalRest: return hbase && !first ? " [, " + text + "]" : " [" + text + "]";
+    case Arity::kRepeated: return lead + text + more;
+    case Arity::kOptionalRepeated: return hbase && !first ? " [, " + text + more + "]" : " [" + text + more + "]";
   }
   return lead + text;
 }
@@ -46,11 +45,7 @@ std::string ArgUsage(const Arg& arg, bool hbase) {
 std::string CommandSpec::Usage() const {
   const bool hbase = dialect == Dialect::kHBase;
   std::string usage(name);
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string part = ArgUsage(args[i], hbase);
-    if (hbase && i == 0) part.replace(0, part.find_first_not_of(", "), " ");  // `scan 't'`, not `scan, 't'`
-    usage += part;
-  }
+  for (size_t i = 0; i < args.size(); ++i) usage += ArgUsage(args[i], hbase, i == 0);
   std::string hash;
   for (const Option& option : options) {
     if (option.use != OptionUse::kShown) continue;

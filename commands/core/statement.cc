@@ -132,13 +132,13 @@ CommandOutcome RunStatement(Session* session, Output* out, Output* err, const St
       return RunCommand(session, out, err,
                         statement.query.empty() ? std::vector<std::string>{"explain"}
                                                 : std::vector<std::string>{"explain", statement.query});
+    // exit and source belong to the shell: the command table refuses them
+    // with a line that says so.
+    case StatementKind::kExit: return RunCommand(session, out, err, {std::string(Trimmed(statement.text))});
     case StatementKind::kCbt:
     case StatementKind::kSource:
-    case StatementKind::kExit:
       if (!statement.error.ok()) return {statement.error, false};
-      return RunCommand(
-          session, out, err,
-          statement.words.empty() ? std::vector<std::string>{std::string(Trimmed(statement.text))} : statement.words);
+      return RunCommand(session, out, err, statement.words);
   }
   return {};
 }
