@@ -13,7 +13,7 @@ LBT_BUILD_TYPE="${LBT_BUILD_TYPE:-Release}"
 
 LBT_PACKAGES=(
   cmake g++ make pkg-config
-  liblmdb-dev lmdb-utils
+  liblmdb-dev lmdb-utils zlib1g-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libre2-dev libedit-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
