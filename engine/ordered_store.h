@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "api/status.h"
+#include "engine/key_iterator.h"
 #include "engine/lmdb_env.h"
 
 namespace lbt {
@@ -95,28 +96,23 @@ class OrderedStore::Appender {
   std::string blocked_until_;
 };
 
-class OrderedStore::Iterator {
+class OrderedStore::Iterator final : public KeyIterator {
  public:
-  ~Iterator();
+  ~Iterator() override;
 
-  // Moves follow LevelDB's contract: an error makes the iterator invalid
-  // and is reported by status(), so check it after a loop.
-  // Positions at the first key >= target.
-  void Seek(std::string_view target);
-  // Positions at the last key <= target.
-  void SeekForPrev(std::string_view target);
-  void SeekToFirst();
-  void SeekToLast();
-  // REQUIRES: Valid()
-  void Next();
-  void Prev();
+  void Seek(std::string_view target) override;
+  void SeekForPrev(std::string_view target) override;
+  void SeekToFirst() override;
+  void SeekToLast() override;
+  void Next() override;
+  void Prev() override;
 
-  bool Valid() const { return valid_; }
-  const Status& status() const { return status_; }
+  bool Valid() const override { return valid_; }
+  const Status& status() const override { return status_; }
   // The full key and the value under the iterator; both die with the next
   // move, a write, or the transaction. REQUIRES: Valid()
-  std::string_view key() const { return key_; }
-  std::string_view value() const { return value_; }
+  std::string_view key() const override { return key_; }
+  std::string_view value() const override { return value_; }
 
  private:
   friend class OrderedStore;

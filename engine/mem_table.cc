@@ -1,0 +1,246 @@
+#include "engine/mem_table.h"
+
+#include <cstring>
+#include <new>
+
+namespace lbt {
+
+struct MemTable::Node {
+  std::string_view key;  // the store's tag, then the key
+  std::string_view value;
+  uint64_t seq;
+  bool deleted;
+  // Links, one per level; the node is allocated with room for its height.
+  std::atomic<Node*> next[1];
+
+  Node* Next(int level) const { return next[level].load(std::memory_order_acquire); }
+  void SetNext(int level, Node* node) { next[level].store(node, std::memory_order_release); }
+  char tag() const { return key[0]; }
+};
+
+namespace {
+
+constexpr size_t kBlockBytes = 1 << 20;
+
+// (a.key, a.seq) against (key, seq): keys ascending, then sequences
+// descending, so that a key's newest entry comes first.
+template <typename NodeT>
+int Compare(const NodeT* a, std::string_view key, uint64_t seq) {
+  const int c = a->key.compare(key);
+  if (c != 0) return c < 0 ? -1 : 1;
+  if (a->seq > seq) return -1;
+  return a->seq < seq ? 1 : 0;
+}
+
+}  // namespace
+
+MemTable::MemTable() {
+  head_ = NewNode({}, 0, false, {}, kMaxHeight);
+  for (int i = 0; i < kMaxHeight; ++i) head_->next[i].store(nullptr, std::memory_order_relaxed);
+}
+
+MemTable::~MemTable() = default;
+
+char* MemTable::Allocate(size_t bytes) {
+  bytes = (bytes + 7) & ~size_t{7};
+  if (bytes > kBlockBytes / 4) {
+    // A big value gets a block of its own, wasting nothing of the current one.
+    blocks_.push_back(std::unique_ptr<char[]>(new char[bytes]));
+    memory_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    return blocks_.back().get();
+  }
+  if (bytes > block_left_) {
+    blocks_.push_back(std::unique_ptr<char[]>(new char[kBlockBytes]));
+    block_next_ = blocks_.back().get();
+    block_left_ = kBlockBytes;
+    memory_bytes_.fetch_add(kBlockBytes, std::memory_order_relaxed);
+  }
+  char* out = block_next_;
+  block_next_ += bytes;
+  block_left_ -= bytes;
+  return out;
+}
+
+MemTable::Node* MemTable::NewNode(std::string_view tagged_key, uint64_t seq, bool deleted, std::string_view value,
+                                  int height) {
+  const size_t node_bytes = sizeof(Node) + sizeof(std::atomic<Node*>) * (height - 1);
+  char* memory = Allocate(node_bytes + tagged_key.size() + value.size());
+  char* key_copy = memory + node_bytes;
+  char* value_copy = key_copy + tagged_key.size();
+  if (!tagged_key.empty()) std::memcpy(key_copy, tagged_key.data(), tagged_key.size());
+  if (!value.empty()) std::memcpy(value_copy, value.data(), value.size());
+  Node* node = new (memory) Node{{key_copy, tagged_key.size()}, {value_copy, value.size()}, seq, deleted, {}};
+  for (int i = 1; i < height; ++i) new (&node->next[i]) std::atomic<Node*>(nullptr);
+  return node;
+}
+
+int MemTable::RandomHeight() {
+  int height = 1;
+  while (height < kMaxHeight && rng_() % 4 == 0) ++height;
+  return height;
+}
+
+MemTable::Node* MemTable::FindGreaterOrEqual(std::string_view key, uint64_t seq, Node** prev) const {
+  Node* x = head_;
+  int level = height_.load(std::memory_order_relaxed) - 1;
+  while (true) {
+    Node* next = x->Next(level);
+    if (next != nullptr && Compare(next, key, seq) < 0) {
+      x = next;
+      continue;
+    }
+    if (prev != nullptr) prev[level] = x;
+    if (level == 0) return next;
+    --level;
+  }
+}
+
+MemTable::Node* MemTable::FindLessThan(std::string_view key) const {
+  Node* x = head_;
+  int level = height_.load(std::memory_order_relaxed) - 1;
+  while (true) {
+    Node* next = x->Next(level);
+    if (next != nullptr && next->key < key) {
+      x = next;
+      continue;
+    }
+    if (level == 0) return x;
+    --level;
+  }
+}
+
+MemTable::Node* MemTable::FindLast() const {
+  Node* x = head_;
+  int level = height_.load(std::memory_order_relaxed) - 1;
+  while (true) {
+    Node* next = x->Next(level);
+    if (next != nullptr) {
+      x = next;
+      continue;
+    }
+    if (level == 0) return x;
+    --level;
+  }
+}
+
+void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool deleted, std::string_view value) {
+  std::string tagged;
+  tagged.reserve(key.size() + 1);
+  tagged.push_back(static_cast<char>(store));
+  tagged.append(key);
+  Node* prev[kMaxHeight];
+  FindGreaterOrEqual(tagged, seq, prev);
+  const int height = RandomHeight();
+  const int current = height_.load(std::memory_order_relaxed);
+  if (height > current) {
+    for (int i = current; i < height; ++i) prev[i] = head_;
+    // A reader that sees the new height before the node's links finds
+    // head_'s null links there and drops down a level: harmless.
+    height_.store(height, std::memory_order_relaxed);
+  }
+  Node* node = NewNode(tagged, seq, deleted, value, height);
+  for (int i = 0; i < height; ++i) {
+    node->next[i].store(prev[i]->Next(i), std::memory_order_relaxed);
+    prev[i]->SetNext(i, node);  // publishes the node, whole, at this level
+  }
+  entries_.fetch_add(1, std::memory_order_relaxed);
+  if (seq > max_seq_.load(std::memory_order_relaxed)) max_seq_.store(seq, std::memory_order_release);
+}
+
+MemTable::Found MemTable::Get(StoreTag store, std::string_view key, uint64_t seq, std::string_view* value) const {
+  std::string tagged;
+  tagged.reserve(key.size() + 1);
+  tagged.push_back(static_cast<char>(store));
+  tagged.append(key);
+  const Node* node = FindGreaterOrEqual(tagged, seq, nullptr);
+  if (node == nullptr || node->key != tagged) return Found::kAbsent;
+  if (node->deleted) return Found::kDeleted;
+  *value = node->value;
+  return Found::kValue;
+}
+
+// Iterates one store's keys, each at its newest entry numbered seq_ or
+// less.
+class MemTable::Iter final : public KeyIterator {
+ public:
+  Iter(const MemTable* table, StoreTag store, uint64_t seq)
+      : table_(table), tag_(static_cast<char>(store)), seq_(seq) {}
+
+  void Seek(std::string_view target) override {
+    SettleForward(table_->FindGreaterOrEqual(Tagged(target), seq_, nullptr));
+  }
+  void SeekForPrev(std::string_view target) override {
+    std::string after = Tagged(target);
+    after.push_back('\0');  // the first string after target: keys <= target sort before it
+    SettleBackward(table_->FindLessThan(after));
+  }
+  void SeekToFirst() override { Seek({}); }
+  void SeekToLast() override {
+    const std::string after(1, static_cast<char>(tag_ + 1));
+    SettleBackward(table_->FindLessThan(after));
+  }
+  void Next() override {
+    const Node* n = node_->Next(0);
+    while (n != nullptr && n->key == node_->key) n = n->Next(0);
+    SettleForward(n);
+  }
+  void Prev() override { SettleBackward(table_->FindLessThan(node_->key)); }
+
+  bool Valid() const override { return node_ != nullptr; }
+  const Status& status() const override { return status_; }
+  std::string_view key() const override { return node_->key.substr(1); }
+  std::string_view value() const override { return node_->value; }
+  bool deleted() const override { return node_->deleted; }
+  bool value_in_map() const override { return false; }
+
+ private:
+  std::string Tagged(std::string_view key) const {
+    std::string tagged(1, tag_);
+    tagged.append(key);
+    return tagged;
+  }
+  // From `n` on, the first entry this reader may see: a key's first entry
+  // numbered seq_ or less is its newest visible one.
+  void SettleForward(const Node* n) {
+    while (n != nullptr && n->tag() == tag_ && n->seq > seq_) n = n->Next(0);
+    node_ = n != nullptr && n->tag() == tag_ ? n : nullptr;
+  }
+  // From `n` (some entry of the last key to consider) back, the newest
+  // visible entry of the last key that has one.
+  void SettleBackward(const Node* n) {
+    while (n != table_->head_ && n->tag() == tag_) {
+      const Node* visible = table_->FindGreaterOrEqual(n->key, seq_, nullptr);
+      if (visible != nullptr && visible->key == n->key) {
+        node_ = visible;
+        return;
+      }
+      n = table_->FindLessThan(n->key);
+    }
+    node_ = nullptr;
+  }
+
+  const MemTable* table_;
+  char tag_;
+  uint64_t seq_;
+  const Node* node_ = nullptr;
+  Status status_;
+};
+
+std::unique_ptr<KeyIterator> MemTable::NewIterator(StoreTag store, uint64_t seq) const {
+  return std::make_unique<Iter>(this, store, seq);
+}
+
+MemTable::Walker::Walker(const MemTable* table) : table_(table), node_(table->head_) {}
+
+bool MemTable::Walker::Next(MemEntry* entry) {
+  const Node* n = node_->Next(0);
+  if (node_ != table_->head_) {
+    while (n != nullptr && n->key == node_->key) n = n->Next(0);
+  }
+  if (n == nullptr) return false;
+  node_ = n;
+  *entry = MemEntry{static_cast<StoreTag>(n->tag()), n->key.substr(1), n->seq, n->deleted, n->value};
+  return true;
+}
+
+}  // namespace lbt
