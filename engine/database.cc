@@ -19,13 +19,16 @@
 
 #include "api/limits.h"
 #include "engine/bulk_loader.h"
+#include "engine/database_internal.h"
 #include "engine/key_codec.h"
 #include "engine/lmdb_env.h"
 #include "engine/row_cursor.h"
 #include "engine/row_reader.h"
 #include "engine/row_writer.h"
+#include "engine/store_view.h"
 #include "engine/stores.h"
 #include "engine/upgrade.h"
+#include "engine/write_log.h"
 #include "filter/row_filter.h"
 
 namespace lbt {
@@ -137,6 +140,7 @@ void Database::RunGcPasses() {
 }
 
 Database::~Database() {
+  CloseLog();
   if (gc_thread_.joinable()) {
     {
       std::lock_guard<std::mutex> lock(gc_mu_);
@@ -149,6 +153,7 @@ Database::~Database() {
   stores_.reset();
   env_.reset();
   if (lock_fd_ >= 0) ::close(lock_fd_);
+  if (log_lock_fd_ >= 0) ::close(log_lock_fd_);
 }
 
 bool Database::read_only() const { return options_.read_only; }
@@ -182,10 +187,12 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const D
   LmdbOptions lmdb;
   lmdb.initial_map_bytes = options.initial_map_bytes;
   lmdb.read_only = options.read_only;
-  lmdb.sync = options.sync;
+  // With a log, LMDB is written only by folds, which the log relies on.
+  lmdb.sync = options.sync || options.log_writes;
   LBT_ASSIGN_OR_RETURN(db->env_, LmdbEnv::Open(dir, lmdb));
   LBT_RETURN_IF_ERROR(db->Initialize());
   if (db->stored_format_ < kFormatVersion) LBT_RETURN_IF_ERROR(db->Upgrade());
+  if (!options.read_only) LBT_RETURN_IF_ERROR(db->OpenLog());
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
     db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
   }
@@ -274,6 +281,9 @@ Status Database::Initialize() {
 Status Database::Update(const std::function<Status(Txn*)>& fn) {
   std::lock_guard<std::mutex> lock(write_mu_);
   LBT_RETURN_IF_ERROR(CheckFilesPresent());
+  // A write outside the log (a schema change, a drop, a collection pass, a
+  // bulk load) sees and changes LMDB alone: fold the log's writes first.
+  if (log_ != nullptr) LBT_RETURN_IF_ERROR(FoldAll());
   for (int attempt = 0;; ++attempt) {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
     Status s = stores_->catalog.Refresh(txn.get());
@@ -330,13 +340,6 @@ Status Database::SettleFreedPages() {
   });
 }
 
-struct Database::PendingWrite {
-  const WriteStep* step;
-  Status status;
-  bool left_out = false;  // failed: not run again in the group's transaction
-  bool done = false;
-};
-
 Status Database::UpdateGrouped(const WriteStep& step) {
   PendingWrite mine{&step};
   std::unique_lock<std::mutex> lock(queue_mu_);
@@ -352,7 +355,11 @@ Status Database::UpdateGrouped(const WriteStep& step) {
     std::vector<PendingWrite*> group;
     group.swap(write_queue_);
     lock.unlock();
-    CommitGroup(group);
+    if (log_ != nullptr) {
+      CommitGroupLogged(group);
+    } else {
+      CommitGroup(group);
+    }
     lock.lock();
     for (PendingWrite* w : group) w->done = true;
     group_leader_active_ = false;
@@ -371,7 +378,9 @@ void Database::CommitGroup(const std::vector<PendingWrite*>& group) {
       redo = false;
       for (PendingWrite* w : group) {
         if (w->left_out) continue;
-        Status step = (*w->step)(txn, &redo);
+        WriteScope scope{txn, StoreView(txn, &stores_->cells, StoreTag::kCells),
+                         StoreView(txn, &stores_->rows, StoreTag::kRows), nullptr, stores_->lazy_gc};
+        Status step = (*w->step)(scope, &redo);
         if (step.ok()) continue;
         // A full map is Update's to handle; anything else is the step's.
         if (!txn->map_full() && !redo) {
@@ -504,6 +513,10 @@ Status Database::WaitForReplication(std::string_view table) { return GetTable(ta
 
 Status Database::Flush() {
   if (options_.sync || options_.read_only) return Status::OK();
+  if (log_ != nullptr) {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    return log_->Sync();
+  }
   return LmdbStatus(mdb_env_sync(env_->raw(), 1), "flushing the database to disk");
 }
 
@@ -687,11 +700,10 @@ Result<const TableSpec*> Database::RequireEnabled(std::string_view table) {
 // ---- writes ----
 
 Status Database::MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) {
-  return UpdateGrouped([&](Txn* txn, bool*) -> Status {
+  return UpdateGrouped([&](WriteScope& scope, bool*) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
-    RowWriter writer(txn, stores_.get(), spec, NowMicros());
-    return writer.Apply(row_key, mutations);
+    return scope.Writer(spec, NowMicros()).Apply(row_key, mutations);
   });
 }
 
@@ -702,16 +714,22 @@ Result<std::vector<Status>> Database::MutateRows(std::string_view table, const s
   // may have written part of itself: it is marked, and the transaction is
   // redone without it. Each redo drops a row, and rows rarely fail after
   // validation, which writes nothing.
-  LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool* redo) -> Status {
+  LBT_RETURN_IF_ERROR(UpdateGrouped([&](WriteScope& scope, bool* redo) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-    RowWriter writer(txn, stores_.get(), spec, NowMicros());
+    RowWriter writer = scope.Writer(spec, NowMicros());
     for (size_t i = 0; i < rows.size(); ++i) {
       if (failed[i]) continue;
       statuses[i] = ValidateRowMutations(*spec, rows[i].row_key, rows[i].mutations);
       if (!statuses[i].ok()) continue;
+      // A logged write takes back a failed row's changes at once.
+      if (scope.batch != nullptr) scope.batch->SetSavepoint();
       statuses[i] = writer.Apply(rows[i].row_key, rows[i].mutations);
+      if (!statuses[i].ok() && scope.batch != nullptr) {
+        scope.batch->RollBack();
+        continue;
+      }
       if (!statuses[i].ok()) {
-        if (!txn->map_full()) {
+        if (!scope.txn->map_full()) {
           failed[i] = true;
           *redo = true;
         }
@@ -726,13 +744,13 @@ Result<std::vector<Status>> Database::MutateRows(std::string_view table, const s
 Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, uint64_t interval_bytes,
                                                        const RowRange& range) {
   LBT_RETURN_IF_ERROR((RowSet{{}, {range}}.Validate()));
-  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
-  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+  LBT_ASSIGN_OR_RETURN(ReadView view, BeginRead());
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(view.txn.get(), table, true));
   const std::string prefix = TablePrefix(spec->id);
   const EncodedRange bounds = EncodeRowRange(spec->id, range);
   std::vector<KeySample> samples;
   uint64_t total = 0, last_sample = 0;
-  LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn.get()));
+  LBT_ASSIGN_OR_RETURN(auto it, view.rows(stores_->rows).NewIterator());
   for (it->Seek(bounds.lower); it->Valid() && it->key() < bounds.upper; it->Next()) {
     if (total - last_sample >= interval_bytes) {
       std::string_view rest = it->key().substr(prefix.size());
@@ -751,11 +769,11 @@ Result<std::vector<KeySample>> Database::SampleRowKeys(std::string_view table, u
 namespace {
 
 // Reads one row's visible cells inside a transaction.
-Result<std::optional<Row>> ReadRowIn(Txn* txn, const Stores& stores, std::shared_ptr<const TableSpec> spec,
+Result<std::optional<Row>> ReadRowIn(const StoreView& cells, bool lazy_gc, std::shared_ptr<const TableSpec> spec,
                                      std::string_view row_key, ReadOptions options, int64_t now) {
   options.rows = RowSet{{std::string(row_key)}, {}};
   options.reversed = false;
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn, stores, std::move(spec), std::move(options), now));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(cells, lazy_gc, std::move(spec), std::move(options), now));
   Row row;
   LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));
   if (!found) return std::optional<Row>();
@@ -800,7 +818,7 @@ Status ApplyRule(const ReadModifyWriteRule& rule, std::string* value) {
 Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                          const std::vector<ReadModifyWriteRule>& rules) {
   Row result;
-  LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool*) -> Status {
+  LBT_RETURN_IF_ERROR(UpdateGrouped([&](WriteScope& scope, bool*) -> Status {
     result = Row{std::string(row_key), {}};
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     const int64_t now = NowMicros();
@@ -816,8 +834,9 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
         ReadOptions latest;
         latest.columns = {ColumnSelector{rule.family, rule.qualifier}};
         latest.cells_per_column_limit = 1;
-        LBT_ASSIGN_OR_RETURN(std::optional<Row> current,
-                             ReadRowIn(txn, *stores_, stores_->catalog.Share(table), row_key, latest, now));
+        LBT_ASSIGN_OR_RETURN(
+            std::optional<Row> current,
+            ReadRowIn(scope.cells, scope.lazy_gc, stores_->catalog.Share(table), row_key, latest, now));
         Cell cell{rule.family, rule.qualifier, now, {}, {}};
         if (current) {
           cell.timestamp = std::max(now, current->cells[0].timestamp);
@@ -839,8 +858,7 @@ Result<Row> Database::ReadModifyWriteRow(std::string_view table, std::string_vie
       set.push_back(Mutation::SetCell(cell.family, cell.qualifier, cell.value, cell.timestamp));
     }
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, set));
-    RowWriter writer(txn, stores_.get(), spec, now);
-    return writer.Apply(row_key, set);
+    return scope.Writer(spec, now).Apply(row_key, set);
   }));
   return result;
 }
@@ -855,7 +873,7 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
   }
   const RowFilter* predicate = compiled.get();
   bool matched = false;
-  LBT_RETURN_IF_ERROR(UpdateGrouped([&](Txn* txn, bool*) -> Status {
+  LBT_RETURN_IF_ERROR(UpdateGrouped([&](WriteScope& scope, bool*) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, true_mutations));
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, false_mutations));
@@ -863,10 +881,9 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
     ReadOptions check;
     check.filter = predicate;
     LBT_ASSIGN_OR_RETURN(std::optional<Row> row,
-                         ReadRowIn(txn, *stores_, stores_->catalog.Share(table), row_key, check, now));
+                         ReadRowIn(scope.cells, scope.lazy_gc, stores_->catalog.Share(table), row_key, check, now));
     matched = row.has_value();
-    RowWriter writer(txn, stores_.get(), spec, now);
-    return writer.Apply(row_key, matched ? true_mutations : false_mutations);
+    return scope.Writer(spec, now).Apply(row_key, matched ? true_mutations : false_mutations);
   }));
   return matched;
 }
@@ -901,13 +918,15 @@ Result<GcStats> Database::CollectGarbage(std::string_view table, const std::func
 
 Result<std::unique_ptr<RowReader>> Database::NewReader(std::string_view table, const ReadOptions& options) {
   LBT_RETURN_IF_ERROR(options.rows.Validate());
-  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
-  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+  LBT_ASSIGN_OR_RETURN(ReadView view, BeginRead());
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(view.txn.get(), table, true));
   for (const ColumnSelector& c : options.columns) {
     LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
   }
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), options, NowMicros()));
-  return std::unique_ptr<RowReader>(new RowReader(env_.get(), std::move(txn), std::move(cursor), options));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(view.cells(stores_->cells), stores_->lazy_gc, std::move(spec),
+                                                    options, NowMicros()));
+  return std::unique_ptr<RowReader>(
+      new RowReader([this] { return BeginRead(); }, stores_.get(), std::move(view), std::move(cursor), options));
 }
 
 namespace {
@@ -997,15 +1016,15 @@ Result<std::optional<Row>> Database::ReadRow(std::string_view table, std::string
                                              const ReadOptions& options) {
   // Point lookups reuse read transactions (reset between uses) instead of
   // beginning a new one each time.
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Txn> txn, TakeSpareRead());
+  LBT_ASSIGN_OR_RETURN(ReadView view, BeginRead(/*spare=*/true));
   Result<std::optional<Row>> result = [&]() -> Result<std::optional<Row>> {
-    LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+    LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(view.txn.get(), table, true));
     for (const ColumnSelector& c : options.columns) {
       LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
     }
-    return ReadRowIn(txn.get(), *stores_, std::move(spec), row_key, options, NowMicros());
+    return ReadRowIn(view.cells(stores_->cells), stores_->lazy_gc, std::move(spec), row_key, options, NowMicros());
   }();
-  ReturnSpareRead(std::move(txn));
+  EndRead(std::move(view));
   return result;
 }
 
@@ -1019,14 +1038,14 @@ Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view ta
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
   std::vector<std::optional<Row>> results(keys.size());
   if (keys.empty()) return results;
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Txn> txn, TakeSpareRead());
+  LBT_ASSIGN_OR_RETURN(ReadView view, BeginRead(/*spare=*/true));
   Status s = [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+    LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(view.txn.get(), table, true));
     for (const ColumnSelector& c : options.columns) LBT_RETURN_IF_ERROR(spec->RequireFamily(c.family).status());
     ReadOptions read = options;
     read.rows = RowSet{};
-    LBT_ASSIGN_OR_RETURN(auto cursor,
-                         RowCursor::Open(txn.get(), *stores_, std::move(spec), std::move(read), NowMicros()));
+    LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(view.cells(stores_->cells), stores_->lazy_gc, std::move(spec),
+                                                      std::move(read), NowMicros()));
     for (size_t k = 0; k < order.size(); ++k) {
       const size_t i = order[k];
       if (k > 0 && keys[i] == keys[order[k - 1]]) {
@@ -1039,7 +1058,7 @@ Result<std::vector<std::optional<Row>>> Database::LookupRows(std::string_view ta
     }
     return Status::OK();
   }();
-  ReturnSpareRead(std::move(txn));
+  EndRead(std::move(view));
   LBT_RETURN_IF_ERROR(s);
   return results;
 }
@@ -1054,8 +1073,8 @@ Result<std::unique_ptr<BulkLoad>> Database::NewBulkLoad(std::string_view table, 
 
 Result<int64_t> Database::CountRows(std::string_view table, const RowRange& range) {
   LBT_RETURN_IF_ERROR((RowSet{{}, {range}}.Validate()));
-  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
-  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(txn.get(), table, true));
+  LBT_ASSIGN_OR_RETURN(ReadView view, BeginRead());
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec, ReadSpec(view.txn.get(), table, true));
   bool rows_store_exact = true;
   for (const auto& [name, family] : spec->families) {
     if (CanHideNewest(family.gc_rule)) rows_store_exact = false;
@@ -1064,14 +1083,15 @@ Result<int64_t> Database::CountRows(std::string_view table, const RowRange& rang
   if (rows_store_exact) {
     // Every row with cells on disk has a visible cell: count size entries.
     EncodedRange bounds = EncodeRowRange(spec->id, range);
-    LBT_ASSIGN_OR_RETURN(auto it, stores_->rows.NewIterator(txn.get()));
+    LBT_ASSIGN_OR_RETURN(auto it, view.rows(stores_->rows).NewIterator());
     for (it->Seek(bounds.lower); it->Valid() && it->key() < bounds.upper; it->Next()) ++count;
     LBT_RETURN_IF_ERROR(it->status());
     return count;
   }
   ReadOptions options;
   options.rows.row_ranges = {range};
-  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(txn.get(), *stores_, std::move(spec), options, NowMicros()));
+  LBT_ASSIGN_OR_RETURN(auto cursor, RowCursor::Open(view.cells(stores_->cells), stores_->lazy_gc, std::move(spec),
+                                                    options, NowMicros()));
   Row row;
   while (true) {
     LBT_ASSIGN_OR_RETURN(bool found, cursor->Next(&row));

@@ -44,9 +44,15 @@ namespace lbt {
 
 class BulkLoader;
 class Catalog;
+class ChangeBatch;
 class LmdbEnv;
+class MemTable;
 class RowReader;
+class StoreView;
 class Txn;
+class WriteLog;
+struct MemLayers;
+struct ReadView;
 struct Stores;
 
 // The on-disk format this build writes. An older database is upgraded when
@@ -91,7 +97,22 @@ struct DatabaseOptions {
   // Hears how a long upgrade advances, now and then (a line without its
   // newline, for a terminal). Unset: silent.
   std::function<void(const std::string& line)> progress;
+  // Row writes go to a write-ahead log (DIR/wal-*.log) and to memory, and
+  // are folded into LMDB in key order in the background (a server's write
+  // path: one small sequential sync per group of writes, whatever keys
+  // they touch). Reads merge what is in memory, so they see every
+  // acknowledged write at once. With `sync` off, the log is synced at
+  // least every kLogSyncInterval instead of before each acknowledgement.
+  // Only one process may have a database open for writing this way; while
+  // it does, other processes may open it read-only and see what has been
+  // folded (within a second of the writes going idle).
+  bool log_writes = false;
 };
+
+// In a logged database with sync off, the longest an acknowledged write
+// waits for its sync: what a power loss can take (a crash of the process
+// takes nothing: the log is in the operating system's hands).
+inline constexpr std::chrono::milliseconds kLogSyncInterval{100};
 
 class Database final : public Bigtable, public LocalMaintenance {
  public:
@@ -268,11 +289,43 @@ class Database final : public Bigtable, public LocalMaintenance {
   // aborted and run again without it, so that its partial writes vanish.
   // A step that sets *redo keeps its place and runs again in the new
   // transaction instead (it has recorded what to leave out).
-  using WriteStep = std::function<Status(Txn* txn, bool* redo)>;
+  // With log_writes, each step writes into a ChangeBatch of its own
+  // (scope.batch), and the group's batches are logged with one sync.
+  struct WriteScope;
+  using WriteStep = std::function<Status(WriteScope& scope, bool* redo)>;
   Status UpdateGrouped(const WriteStep& step);
   struct PendingWrite;
   // Runs a batch of queued steps as one transaction; sets each one's status.
   void CommitGroup(const std::vector<PendingWrite*>& group);
+  // The same with log_writes: one log append and sync for the group.
+  void CommitGroupLogged(const std::vector<PendingWrite*>& group);
+
+  // ---- the write-ahead log and memtables (engine/database_log.cc) ----
+
+  // What a read sees now. `spare`: reuse a kept read transaction.
+  Result<ReadView> BeginRead(bool spare = false);
+  void EndRead(ReadView view);
+  // Takes the directory's log lock (exclusive when logging, shared
+  // otherwise), replays and folds whatever log a crash left, and with
+  // log_writes starts the log and the fold thread.
+  Status OpenLog();
+  // Stops the fold thread and folds everything, leaving no log behind.
+  void CloseLog();
+  // Replays the log segments into a memtable and folds it into LMDB.
+  Status RecoverLog();
+  // Starts a new memtable and log segment; the old ones wait to be folded.
+  // REQUIRES: write_mu_ held.
+  Status Freeze();
+  // Folds the oldest frozen memtable into LMDB, if any. REQUIRES: fold_mu_.
+  Result<bool> FoldOldest();
+  // Writes one memtable into LMDB, and the last sequence folded, in one
+  // synced transaction.
+  Status FoldIntoLmdb(const MemTable& table);
+  // Freezes and folds everything. REQUIRES: write_mu_ held.
+  Status FoldAll();
+  void RunFolds();
+  // Frozen memtables not yet folded.
+  size_t FrozenCount();
   // Brings the readers' catalog up to date with `txn` and returns the
   // table's spec as `txn` sees it; it stays valid after other reads.
   Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
@@ -303,6 +356,24 @@ class Database final : public Bigtable, public LocalMaintenance {
   std::vector<std::unique_ptr<Txn>> spare_reads_;
   // A shared flock on DIR/lbt.lock while open; Compact takes it exclusive.
   int lock_fd_ = -1;
+
+  // The log (log_writes). Written by the group leader under write_mu_.
+  std::unique_ptr<WriteLog> log_;
+  // Closed segments not yet folded: (last sequence in it, path). Guarded
+  // by layers_mu_.
+  std::vector<std::pair<uint64_t, std::string>> closed_segments_;
+  std::chrono::steady_clock::time_point last_log_sync_;
+  std::chrono::steady_clock::time_point last_write_;
+  uint64_t next_seq_ = 0;                    // the last sequence given to a write (write_mu_)
+  std::shared_ptr<MemTable> active_;         // write_mu_
+  std::mutex layers_mu_;                     // guards layers_ and published_seq_
+  std::shared_ptr<const MemLayers> layers_;  // active first, then frozen, newest first
+  uint64_t published_seq_ = 0;               // reads see writes up to this one
+  std::mutex fold_mu_;                       // held while folding
+  std::condition_variable fold_cv_;          // with layers_mu_: a freeze, a fold, or stopping
+  bool fold_stopping_ = false;
+  std::thread fold_thread_;
+  int log_lock_fd_ = -1;  // DIR/wal.lock
 
   // Background collection passes (GcMode::kLazy with a gc_interval).
   void RunGcPasses();

@@ -26,11 +26,17 @@ RowCursor::RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options
 Result<std::unique_ptr<RowCursor>> RowCursor::Open(Txn* txn, const Stores& stores,
                                                    std::shared_ptr<const TableSpec> table, ReadOptions options,
                                                    int64_t now_micros) {
+  return Open(StoreView(txn, &stores.cells, StoreTag::kCells), stores.lazy_gc, std::move(table), std::move(options),
+              now_micros);
+}
+
+Result<std::unique_ptr<RowCursor>> RowCursor::Open(const StoreView& cells, bool lazy_gc,
+                                                   std::shared_ptr<const TableSpec> table, ReadOptions options,
+                                                   int64_t now_micros) {
   std::unique_ptr<RowCursor> cursor(new RowCursor(std::move(table), std::move(options), now_micros));
-  LBT_ASSIGN_OR_RETURN(cursor->it_, stores.cells.NewIterator(txn));
-  cursor->txn_ = txn;
-  cursor->cells_ = &stores.cells;
-  cursor->hide_eligible_ = !stores.lazy_gc;
+  LBT_ASSIGN_OR_RETURN(cursor->it_, cells.NewIterator());
+  cursor->cells_ = cells;
+  cursor->hide_eligible_ = !lazy_gc;
   cursor->PlanRanges();
   return cursor;
 }
@@ -48,12 +54,12 @@ void RowCursor::Suspend() {
     positioned_ = false;
   }
   it_.reset();
-  txn_ = nullptr;
+  cells_.reset();
 }
 
-Status RowCursor::Resume(Txn* txn) {
-  LBT_ASSIGN_OR_RETURN(it_, cells_->NewIterator(txn));
-  txn_ = txn;
+Status RowCursor::Resume(const StoreView& cells) {
+  LBT_ASSIGN_OR_RETURN(it_, cells.NewIterator());
+  cells_ = cells;
   released_at_ = stats_.cells_seen;
   return Status::OK();
 }
@@ -195,8 +201,9 @@ Status RowCursor::FinishRow(Row* row) {
   LBT_RETURN_IF_ERROR(it_->status());
   // Keep a long scan's resident memory bounded (see ReleaseMappedPages).
   constexpr int64_t kCellsBetweenReleases = 1 << 18;
-  if (stats_.cells_seen - released_at_ >= kCellsBetweenReleases && !txn_->is_write() && it_->Valid()) {
-    txn_->env()->ReleaseMappedPages(it_->value().data());
+  if (stats_.cells_seen - released_at_ >= kCellsBetweenReleases && !cells_->txn()->is_write() && it_->Valid() &&
+      it_->value_in_map()) {
+    cells_->txn()->env()->ReleaseMappedPages(it_->value().data());
     released_at_ = stats_.cells_seen;
   }
   if (options_.filter != nullptr && !row->cells.empty()) {

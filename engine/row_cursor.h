@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "engine/lmdb_env.h"
 #include "engine/ordered_store.h"
 #include "engine/read_options.h"
+#include "engine/store_view.h"
 #include "engine/stores.h"
 
 namespace lbt {
@@ -36,6 +38,11 @@ class RowCursor {
   // stores.lazy_gc. REQUIRES: `txn` and `stores` outlive the cursor.
   static Result<std::unique_ptr<RowCursor>> Open(Txn* txn, const Stores& stores, std::shared_ptr<const TableSpec> table,
                                                  ReadOptions options, int64_t now_micros);
+  // Reads the cells through `cells` (LMDB under memtables, say); `lazy_gc`
+  // as Stores::lazy_gc. REQUIRES: what the view reads outlives the cursor.
+  static Result<std::unique_ptr<RowCursor>> Open(const StoreView& cells, bool lazy_gc,
+                                                 std::shared_ptr<const TableSpec> table, ReadOptions options,
+                                                 int64_t now_micros);
 
   // Reads the next row that has cells after filtering. Returns false at
   // the end, or, when pauses are on, after skipping that many rows in a
@@ -55,7 +62,7 @@ class RowCursor {
   // REQUIRES: Suspend before the transaction ends; Resume with a
   // transaction on the same database that outlives the cursor.
   void Suspend();
-  Status Resume(Txn* txn);
+  Status Resume(const StoreView& cells);
 
   // Reads the row `row_key` alone, whatever the options' rows say: false
   // if it has no cells after filtering. Lookups in increasing key order
@@ -89,13 +96,12 @@ class RowCursor {
   std::shared_ptr<const TableSpec> table_;
   ReadOptions options_;
   int64_t now_;
-  Txn* txn_ = nullptr;
-  const OrderedStore* cells_ = nullptr;
-  bool hide_eligible_ = true;  // GC applies as cells are read
+  std::optional<StoreView> cells_;  // unset while suspended
+  bool hide_eligible_ = true;       // GC applies as cells are read
   int64_t pause_after_skipped_ = 0;
   int64_t skipped_in_a_row_ = 0;
   bool paused_ = false;
-  std::unique_ptr<OrderedStore::Iterator> it_;
+  std::unique_ptr<KeyIterator> it_;
   int64_t released_at_ = 0;  // cells_seen when mapped pages were last released
   std::vector<EncodedRange> ranges_;
   size_t range_index_ = 0;

@@ -2,6 +2,8 @@
 
 #include "engine/lmdb_env.h"
 #include "engine/row_cursor.h"
+#include "engine/store_view.h"
+#include "engine/stores.h"
 
 namespace lbt {
 
@@ -13,10 +15,11 @@ constexpr int64_t kRowsBetweenChecks = 1024;
 
 }  // namespace
 
-RowReader::RowReader(LmdbEnv* env, std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor,
-                     const ReadOptions& options)
-    : env_(env),
-      txn_(std::move(txn)),
+RowReader::RowReader(std::function<Result<ReadView>()> begin, const Stores* stores, ReadView view,
+                     std::unique_ptr<RowCursor> cursor, const ReadOptions& options)
+    : begin_(std::move(begin)),
+      stores_(stores),
+      view_(std::make_unique<ReadView>(std::move(view))),
       cursor_(std::move(cursor)),
       max_snapshot_age_(options.max_snapshot_age),
       interrupted_(options.interrupted),
@@ -26,22 +29,22 @@ RowReader::RowReader(LmdbEnv* env, std::unique_ptr<Txn> txn, std::unique_ptr<Row
 
 RowReader::~RowReader() {
   cursor_.reset();  // cursors close before their transaction ends
-  txn_.reset();
+  view_.reset();
 }
 
 void RowReader::ReleaseSnapshot() {
-  if (txn_ == nullptr) return;
+  if (view_ == nullptr) return;
   cursor_->Suspend();
-  txn_.reset();  // aborting a read transaction frees its reader slot (MDB_NOTLS)
+  view_.reset();  // aborting a read transaction frees its reader slot (MDB_NOTLS)
 }
 
 bool RowReader::TakeSnapshot() {
-  Result<std::unique_ptr<Txn>> txn = Txn::Begin(env_, /*write=*/false);
-  if (txn.ok()) {
-    txn_ = std::move(txn).value();
-    status_ = cursor_->Resume(txn_.get());
+  Result<ReadView> view = begin_();
+  if (view.ok()) {
+    view_ = std::make_unique<ReadView>(std::move(view).value());
+    status_ = cursor_->Resume(view_->cells(stores_->cells));
   } else {
-    status_ = txn.status();
+    status_ = view.status();
   }
   snapshot_taken_ = std::chrono::steady_clock::now();
   return status_.ok();
@@ -55,7 +58,7 @@ bool RowReader::Next(Row* row) {
   if (done_) return false;
   while (true) {
     if (SnapshotTooOld()) ReleaseSnapshot();
-    if (txn_ == nullptr && !TakeSnapshot()) break;
+    if (view_ == nullptr && !TakeSnapshot()) break;
     Result<bool> found = cursor_->Next(row);
     if (!found.ok()) {
       status_ = found.status();

@@ -20,9 +20,9 @@
 
 namespace lbt {
 
-class LmdbEnv;
 class RowCursor;
-class Txn;
+struct ReadView;
+struct Stores;
 
 class RowReader {
  public:
@@ -50,14 +50,17 @@ class RowReader {
 
  private:
   friend class Database;
-  RowReader(LmdbEnv* env, std::unique_ptr<Txn> txn, std::unique_ptr<RowCursor> cursor, const ReadOptions& options);
+  // `begin` takes a new snapshot when the reader renews its own.
+  RowReader(std::function<Result<ReadView>()> begin, const Stores* stores, ReadView view,
+            std::unique_ptr<RowCursor> cursor, const ReadOptions& options);
   // Begins a transaction and resumes the cursor in it; false on an error.
   bool TakeSnapshot();
   bool SnapshotTooOld() const;
 
-  LmdbEnv* env_;
-  // Declared in this order so that the cursor closes before the transaction.
-  std::unique_ptr<Txn> txn_;  // nullptr while released
+  std::function<Result<ReadView>()> begin_;
+  const Stores* stores_;
+  // Declared in this order so that the cursor closes before the snapshot.
+  std::unique_ptr<ReadView> view_;  // nullptr while released
   std::unique_ptr<RowCursor> cursor_;
   std::chrono::milliseconds max_snapshot_age_;
   std::function<bool()> interrupted_;

@@ -123,7 +123,7 @@ std::string_view RowWriter::FamilyName(FamilyId id) const {
 
 Result<uint64_t> RowWriter::LoadRowSize(std::string_view row_key) {
   std::string_view stored;
-  LBT_ASSIGN_OR_RETURN(bool found, stores_->rows.Get(txn_, RowPrefix(table_->id, row_key), &stored));
+  LBT_ASSIGN_OR_RETURN(bool found, rows_.Get(RowPrefix(table_->id, row_key), &stored));
   if (!found) return uint64_t{0};
   int64_t size = 0;
   if (!DecodeInt64(std::string(stored), &size) || size < 0) {
@@ -134,9 +134,9 @@ Result<uint64_t> RowWriter::LoadRowSize(std::string_view row_key) {
 
 Status RowWriter::StoreRowSize(std::string_view row_key, uint64_t size, bool existed) {
   std::string key = RowPrefix(table_->id, row_key);
-  if (size == 0) return existed ? stores_->rows.Delete(txn_, key).status() : Status::OK();
+  if (size == 0) return existed ? rows_.Delete(key).status() : Status::OK();
   std::string value = EncodeInt64(static_cast<int64_t>(size));
-  return existed ? stores_->rows.Put(txn_, key, value) : stores_->rows.PutNew(txn_, key, value);
+  return existed ? rows_.Put(key, value) : rows_.PutNew(key, value);
 }
 
 Status RowWriter::PutCell(const std::string& key, std::string_view family, std::string_view qualifier,
@@ -144,7 +144,7 @@ Status RowWriter::PutCell(const std::string& key, std::string_view family, std::
   bool replaced = false;
   if (may_exist) {
     std::string_view old;
-    LBT_ASSIGN_OR_RETURN(replaced, stores_->cells.Get(txn_, key, &old));
+    LBT_ASSIGN_OR_RETURN(replaced, cells_.Get(key, &old));
     if (replaced) *row_size -= CellBytes(family, qualifier, old);
   }
   *row_size += CellBytes(family, qualifier, value);
@@ -153,13 +153,13 @@ Status RowWriter::PutCell(const std::string& key, std::string_view family, std::
     return Status::OutOfRange(fmt::format("row would hold {} bytes; Bigtable's limit is {} bytes (256 MiB) per row",
                                           *row_size, kMaxRowBytes));
   }
-  if (!replaced) return stores_->cells.PutNew(txn_, key, value);
-  return stores_->cells.Put(txn_, key, value);
+  if (!replaced) return cells_.PutNew(key, value);
+  return cells_.Put(key, value);
 }
 
 Status RowWriter::DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* row_size) {
   for (const PendingDelete& d : doomed) {
-    LBT_RETURN_IF_ERROR(stores_->cells.Delete(txn_, d.key).status());
+    LBT_RETURN_IF_ERROR(cells_.Delete(d.key).status());
     *row_size -= std::min(*row_size, d.bytes);
   }
   return Status::OK();
@@ -168,7 +168,7 @@ Status RowWriter::DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* 
 Status RowWriter::DeleteUnder(const std::string& prefix, const TimestampRange& range, uint64_t* row_size) {
   std::vector<PendingDelete> doomed;
   {
-    LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+    LBT_ASSIGN_OR_RETURN(auto it, cells_.NewIterator());
     it->Seek(prefix);
     CellKey cell;
     for (; it->Valid() && it->key().starts_with(prefix); it->Next()) {
@@ -187,7 +187,7 @@ Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& fami
   std::string prefix = ColumnPrefix(table_->id, row_key, family.id, qualifier);
   std::vector<PendingDelete> doomed;
   {
-    LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+    LBT_ASSIGN_OR_RETURN(auto it, cells_.NewIterator());
     it->Seek(prefix);
     int64_t index = 0;
     for (; it->Valid() && it->key().starts_with(prefix); it->Next()) {
@@ -281,7 +281,7 @@ Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_
   const FamilySpec* family = table_->FindFamily(m.family);
   std::string key = EncodeCellKey(table_->id, row_key, family->id, m.qualifier, Resolve(m.timestamp, now_));
   std::string_view old;
-  LBT_ASSIGN_OR_RETURN(bool exists, stores_->cells.Get(txn_, key, &old));
+  LBT_ASSIGN_OR_RETURN(bool exists, cells_.Get(key, &old));
   int64_t state = m.int_value;
   if (exists) {
     int64_t stored;
@@ -296,7 +296,7 @@ Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_
 // Collects each written column once, as its family's GC rule says.
 Status RowWriter::CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations,
                                         uint64_t* row_size) {
-  if (stores_->lazy_gc) return Status::OK();  // collection passes do it
+  if (lazy_gc_) return Status::OK();  // collection passes do it
   auto writes = [](const Mutation& m) {
     return m.kind == Mutation::Kind::kSetCell || m.kind == Mutation::Kind::kAddToCell;
   };
@@ -322,7 +322,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
     std::vector<PendingDelete> doomed;
     std::string row_prefix;
     {
-      LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+      LBT_ASSIGN_OR_RETURN(auto it, cells_.NewIterator());
       it->Seek(next_row);
       if (!it->Valid() || !it->key().starts_with(table_prefix)) return it->status();
       CellKey cell;
@@ -365,7 +365,7 @@ Status RowWriter::DeleteFamilyEverywhere(FamilyId family) {
   while (true) {
     std::string row_key;
     {
-      LBT_ASSIGN_OR_RETURN(auto it, stores_->cells.NewIterator(txn_));
+      LBT_ASSIGN_OR_RETURN(auto it, cells_.NewIterator());
       it->Seek(next_row);
       if (!it->Valid() || !it->key().starts_with(table_prefix)) return it->status();
       std::string_view rest = it->key().substr(table_prefix.size());

@@ -15,6 +15,7 @@
 #include "api/schema.h"
 #include "api/status.h"
 #include "engine/lmdb_env.h"
+#include "engine/store_view.h"
 #include "engine/stores.h"
 
 namespace lbt {
@@ -28,9 +29,15 @@ Status ValidateTimestamp(int64_t ts);
 
 class RowWriter {
  public:
-  // REQUIRES: txn->is_write(); `stores` and `table` outlive the writer.
+  // Writes LMDB directly. REQUIRES: txn->is_write(); `stores` and `table`
+  // outlive the writer.
   RowWriter(Txn* txn, const Stores* stores, const TableSpec* table, int64_t now_micros)
-      : txn_(txn), stores_(stores), table_(table), now_(now_micros) {}
+      : RowWriter(StoreView(txn, &stores->cells, StoreTag::kCells), StoreView(txn, &stores->rows, StoreTag::kRows),
+                  stores->lazy_gc, table, now_micros) {}
+  // Writes through the views (a WriteBatch's, say). `lazy_gc`: leave
+  // eligible cells to collection passes (Stores::lazy_gc).
+  RowWriter(StoreView cells, StoreView rows, bool lazy_gc, const TableSpec* table, int64_t now_micros)
+      : cells_(cells), rows_(rows), lazy_gc_(lazy_gc), table_(table), now_(now_micros) {}
 
   // Applies `mutations` to the row in order. On error the caller must abort
   // the transaction. REQUIRES: ValidateRowMutations(...) is OK.
@@ -74,8 +81,9 @@ class RowWriter {
                        uint64_t* row_size);
   Status DeleteAll(const std::vector<PendingDelete>& doomed, uint64_t* row_size);
 
-  Txn* txn_;
-  const Stores* stores_;
+  StoreView cells_;
+  StoreView rows_;
+  bool lazy_gc_;
   const TableSpec* table_;
   int64_t now_;
 };

@@ -1,0 +1,31 @@
+// Definitions the files of Database share (internal to the engine).
+
+#ifndef LBT_ENGINE_DATABASE_INTERNAL_H_
+#define LBT_ENGINE_DATABASE_INTERNAL_H_
+
+#include "engine/database.h"
+#include "engine/row_writer.h"
+#include "engine/store_view.h"
+
+namespace lbt {
+
+struct Database::WriteScope {
+  Txn* txn;  // the write transaction; with log_writes, the group's read
+  StoreView cells;
+  StoreView rows;
+  ChangeBatch* batch;  // with log_writes, this step's changes; else nullptr
+  bool lazy_gc;
+
+  RowWriter Writer(const TableSpec* spec, int64_t now) const { return RowWriter(cells, rows, lazy_gc, spec, now); }
+};
+
+struct Database::PendingWrite {
+  const WriteStep* step;
+  Status status;
+  bool left_out = false;  // failed: not run again in the group's transaction
+  bool done = false;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_DATABASE_INTERNAL_H_
