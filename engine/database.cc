@@ -278,20 +278,32 @@ Status Database::Initialize() {
 
 // ---- transactions ----
 
-Status Database::Update(const std::function<Status(Txn*)>& fn) {
+Status Database::Update(const std::function<Status(Txn*)>& fn, std::string_view fold_skipping) {
   std::lock_guard<std::mutex> lock(write_mu_);
   LBT_RETURN_IF_ERROR(CheckFilesPresent());
   // A write outside the log (a schema change, a drop, a collection pass, a
-  // bulk load) sees and changes LMDB alone: fold the log's writes first.
-  if (log_ != nullptr) LBT_RETURN_IF_ERROR(FoldAll());
+  // bulk load) sees and changes LMDB alone: every memtable is folded in
+  // the same transaction first, so that the two land together or not at
+  // all.
+  std::unique_lock<std::mutex> fold_lock(fold_mu_, std::defer_lock);
+  std::shared_ptr<const MemLayers> layers;
+  if (log_ != nullptr) {
+    fold_lock.lock();
+    std::lock_guard<std::mutex> layers_lock(layers_mu_);
+    layers = layers_;
+  }
   for (int attempt = 0;; ++attempt) {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
     Status s = stores_->catalog.Refresh(txn.get());
+    if (s.ok() && layers != nullptr) s = FoldLayers(txn.get(), *layers, fold_skipping);
     if (s.ok()) s = fn(txn.get());
     if (s.ok()) s = txn->Commit();
     const bool map_full = txn->map_full();
     txn.reset();  // aborts unless committed
-    if (s.ok()) return s;
+    if (s.ok()) {
+      if (layers != nullptr) ForgetFolded();
+      return s;
+    }
     stores_->catalog.Invalidate();
     // A full map is not the user's problem: grow it and run the write again.
     if (!map_full || attempt >= 40) return ExplainWriteFailure(s);
@@ -889,17 +901,26 @@ Result<bool> Database::CheckAndMutateRow(std::string_view table, std::string_vie
 }
 
 Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
-  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
-    const std::string key_prefix = RowKeyPrefix(spec->id, prefix);
-    for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
-      size_t deleted;
-      do {
-        LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, key_prefix, kDropChunkKeys));
-      } while (deleted > 0);
-    }
-    return Status::OK();
-  }));
+  // The logged writes under the prefix are dropped by not folding them,
+  // which on a full disk is what lets the drop free space at all.
+  std::string key_prefix;
+  {
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
+    key_prefix = RowKeyPrefix(spec.id, prefix);
+  }
+  LBT_RETURN_IF_ERROR(Update(
+      [&](Txn* txn) -> Status {
+        LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+        if (RowKeyPrefix(spec->id, prefix) != key_prefix) return Status::Aborted("the table was replaced meanwhile");
+        for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
+          size_t deleted;
+          do {
+            LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, key_prefix, kDropChunkKeys));
+          } while (deleted > 0);
+        }
+        return Status::OK();
+      },
+      key_prefix));
   return SettleFreedPages();
 }
 

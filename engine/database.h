@@ -109,6 +109,12 @@ struct DatabaseOptions {
   bool log_writes = false;
 };
 
+// DIR/wal.lock: held alone by a process writing through a log, shared by
+// processes writing LMDB directly. DIR/serve.addr: where a server writing
+// through a log listens, for other processes to send their commands to.
+inline constexpr std::string_view kLogLockFile = "wal.lock";
+inline constexpr std::string_view kServeAddressFile = "serve.addr";
+
 // In a logged database with sync off, the longest an acknowledged write
 // waits for its sync: what a power loss can take (a crash of the process
 // takes nothing: the log is in the operating system's hands).
@@ -272,8 +278,11 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status Reopen();
   // Empty stores, with this handle's GC mode.
   std::unique_ptr<Stores> NewStores() const;
-  // Runs `fn` in a write transaction, growing the map and retrying when full.
-  Status Update(const std::function<Status(Txn*)>& fn);
+  // Runs `fn` in a write transaction, growing the map and retrying when
+  // full. With log_writes, the transaction first folds every memtable,
+  // leaving out keys that start with `fold_skipping` (non-empty: what `fn`
+  // deletes anyway), and the log is emptied after.
+  Status Update(const std::function<Status(Txn*)>& fn, std::string_view fold_skipping = {});
   // FailedPrecondition once the database's files were deleted under it.
   Status CheckFilesPresent() const;
   // `s`, or ResourceExhausted when a failed write met a full disk.
@@ -321,8 +330,13 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Writes one memtable into LMDB, and the last sequence folded, in one
   // synced transaction.
   Status FoldIntoLmdb(const MemTable& table);
-  // Freezes and folds everything. REQUIRES: write_mu_ held.
-  Status FoldAll();
+  // Writes the memtables, oldest first, into `txn`, leaving out keys that
+  // start with `skipping` (if not empty), and records next_seq_ as folded.
+  // REQUIRES: write_mu_ and fold_mu_ held.
+  Status FoldLayers(Txn* txn, const MemLayers& layers, std::string_view skipping);
+  // After FoldLayers committed: one empty memtable, and no log records.
+  // REQUIRES: write_mu_ and fold_mu_ held.
+  void ForgetFolded();
   void RunFolds();
   // Frozen memtables not yet folded.
   size_t FrozenCount();

@@ -149,8 +149,8 @@ Status Database::OpenLog() {
   // DIR/wal.lock: a process keeping writes in a log holds it alone; one
   // writing LMDB directly holds it shared, so that the two never run side
   // by side (the direct writes would land under the log's, out of order).
-  log_lock_fd_ = ::open((fs::path(dir_) / "wal.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (log_lock_fd_ < 0) return Status::IOError(fmt::format("cannot open {}/wal.lock", dir_));
+  log_lock_fd_ = ::open((fs::path(dir_) / kLogLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (log_lock_fd_ < 0) return Status::IOError(fmt::format("cannot open {}/{}", dir_, kLogLockFile));
   if (options_.log_writes && ::flock(log_lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     return Status::FailedPrecondition(
         fmt::format("'{}' is open for writing in another process; a server keeping a write-ahead log needs it "
@@ -231,9 +231,9 @@ void Database::CloseLog() {
   }
   fold_cv_.notify_all();
   if (fold_thread_.joinable()) fold_thread_.join();
-  std::lock_guard<std::mutex> lock(write_mu_);
   // A failure leaves the log for the next open to replay.
-  if (FoldAll().ok()) {
+  if (Update([](Txn*) { return Status::OK(); }).ok()) {
+    std::lock_guard<std::mutex> lock(write_mu_);
     const std::string path = log_->path();
     log_.reset();
     std::error_code ec;
@@ -262,26 +262,23 @@ void Database::CommitGroupLogged(const std::vector<PendingWrite*>& group) {
     layers = layers_;
   }
   if (Status s = stores_->catalog.Refresh(txn->get()); !s.ok()) return fail_all(s);
+  // Each write sees the group's earlier ones (`done`), which reach the
+  // memtable, and reads, only once the log has them.
+  std::vector<ChangeBatch> done;
   std::vector<std::string> records;
   std::vector<PendingWrite*> logged;
   uint64_t seq = next_seq_;
   for (PendingWrite* w : group) {
-    // The group sees its own earlier writes: they are in the active
-    // memtable already, numbered past what reads may see.
     ChangeBatch batch;
     WriteScope scope{txn->get(),
-                     StoreView(txn->get(), &stores_->cells, StoreTag::kCells, layers.get(), UINT64_MAX, &batch),
-                     StoreView(txn->get(), &stores_->rows, StoreTag::kRows, layers.get(), UINT64_MAX, &batch), &batch,
-                     stores_->lazy_gc};
+                     StoreView(txn->get(), &stores_->cells, StoreTag::kCells, layers.get(), UINT64_MAX, &batch, &done),
+                     StoreView(txn->get(), &stores_->rows, StoreTag::kRows, layers.get(), UINT64_MAX, &batch, &done),
+                     &batch, stores_->lazy_gc};
     bool redo = false;
     w->status = (*w->step)(scope, &redo);
     if (!w->status.ok() || batch.empty()) continue;
     records.push_back(EncodeRecord(++seq, batch));
-    for (StoreTag tag : {StoreTag::kCells, StoreTag::kRows}) {
-      for (const auto& [key, value] : batch.changes(tag)) {
-        active_->Add(tag, key, seq, !value.has_value(), value ? std::string_view(*value) : std::string_view());
-      }
-    }
+    done.push_back(std::move(batch));
     logged.push_back(w);
   }
   txn->reset();
@@ -294,10 +291,17 @@ void Database::CommitGroupLogged(const std::vector<PendingWrite*>& group) {
     last_log_sync_ = now;
   }
   if (!s.ok()) {
-    // The writes stay in the memtable unpublished, never read; the log is
-    // broken and every later write fails the same way.
+    s = ExplainWriteFailure(s);
     for (PendingWrite* w : logged) w->status = s;
     return;
+  }
+  for (size_t i = 0; i < done.size(); ++i) {
+    const uint64_t write_seq = next_seq_ + 1 + i;
+    for (StoreTag tag : {StoreTag::kCells, StoreTag::kRows}) {
+      for (const auto& [key, value] : done[i].changes(tag)) {
+        active_->Add(tag, key, write_seq, !value.has_value(), value ? std::string_view(*value) : std::string_view());
+      }
+    }
   }
   next_seq_ = seq;
   last_write_ = now;
@@ -337,31 +341,73 @@ size_t Database::FrozenCount() {
 
 // ---- folding ----
 
+namespace {
+
+// Writes a memtable's newest entries into `txn`, leaving out keys that
+// start with `skipping` (if not empty).
+Status FoldEntries(Txn* txn, const Stores& stores, const MemTable& table, std::string_view skipping) {
+  MemTable::Walker walker(&table);
+  MemEntry e;
+  while (walker.Next(&e)) {
+    if (!skipping.empty() && e.key.starts_with(skipping)) continue;
+    const OrderedStore& store = e.store == StoreTag::kCells ? stores.cells : stores.rows;
+    if (e.deleted) {
+      LBT_RETURN_IF_ERROR(store.Delete(txn, e.key).status());
+    } else {
+      LBT_RETURN_IF_ERROR(store.Put(txn, e.key, e.value));
+    }
+  }
+  return Status::OK();
+}
+
+Status PutFoldedSeq(Txn* txn, const Stores& stores, uint64_t seq) {
+  std::string folded;
+  AppendBigEndian(&folded, seq, 8);
+  return txn->Put(stores.meta, kMetaFoldedSeq, folded);
+}
+
+}  // namespace
+
 Status Database::FoldIntoLmdb(const MemTable& table) {
   for (int attempt = 0;; ++attempt) {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
-    Status s = [&]() -> Status {
-      MemTable::Walker walker(&table);
-      MemEntry e;
-      while (walker.Next(&e)) {
-        const OrderedStore& store = e.store == StoreTag::kCells ? stores_->cells : stores_->rows;
-        if (e.deleted) {
-          LBT_RETURN_IF_ERROR(store.Delete(txn.get(), e.key).status());
-        } else {
-          LBT_RETURN_IF_ERROR(store.Put(txn.get(), e.key, e.value));
-        }
-      }
-      std::string folded;
-      AppendBigEndian(&folded, table.max_seq(), 8);
-      LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFoldedSeq, folded));
-      return txn->Commit();
-    }();
+    Status s = FoldEntries(txn.get(), *stores_, table, {});
+    if (s.ok()) s = PutFoldedSeq(txn.get(), *stores_, table.max_seq());
+    if (s.ok()) s = txn->Commit();
     const bool map_full = txn->map_full();
     txn.reset();
     if (s.ok()) return s;
     if (!map_full || attempt >= 40) return ExplainWriteFailure(s);
     LBT_RETURN_IF_ERROR(env_->GrowMap());
   }
+}
+
+Status Database::FoldLayers(Txn* txn, const MemLayers& layers, std::string_view skipping) {
+  for (auto it = layers.tables.rbegin(); it != layers.tables.rend(); ++it) {
+    LBT_RETURN_IF_ERROR(FoldEntries(txn, *stores_, **it, skipping));
+  }
+  return PutFoldedSeq(txn, *stores_, next_seq_);
+}
+
+void Database::ForgetFolded() {
+  std::vector<std::string> doomed;
+  {
+    std::lock_guard<std::mutex> lock(layers_mu_);
+    active_ = std::make_shared<MemTable>();
+    auto layers = std::make_shared<MemLayers>();
+    layers->tables.push_back(active_);
+    layers_ = std::move(layers);
+    for (auto& [seq, path] : closed_segments_) doomed.push_back(path);
+    closed_segments_.clear();
+  }
+  fold_cv_.notify_all();
+  for (const std::string& path : doomed) {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+  // Every record is folded; a failure to clear leaves records that replay
+  // skips (their sequences are folded).
+  (void)log_->Clear();
 }
 
 Result<bool> Database::FoldOldest() {
@@ -390,16 +436,6 @@ Result<bool> Database::FoldOldest() {
     fs::remove(path, ec);
   }
   return true;
-}
-
-Status Database::FoldAll() {
-  LBT_RETURN_IF_ERROR(Freeze());
-  std::lock_guard<std::mutex> lock(fold_mu_);
-  while (true) {
-    LBT_ASSIGN_OR_RETURN(bool folded, FoldOldest());
-    if (!folded) break;
-  }
-  return Status::OK();
 }
 
 void Database::RunFolds() {

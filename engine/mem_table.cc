@@ -22,12 +22,18 @@ namespace {
 
 constexpr size_t kBlockBytes = 1 << 20;
 
-// (a.key, a.seq) against (key, seq): keys ascending, then sequences
+// A node's tagged key against a tag and a key, as byte strings.
+int CompareTagged(std::string_view tagged, char tag, std::string_view key) {
+  if (tagged[0] != tag) return static_cast<unsigned char>(tagged[0]) < static_cast<unsigned char>(tag) ? -1 : 1;
+  const int c = tagged.substr(1).compare(key);
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+// (a.key, a.seq) against (tag + key, seq): keys ascending, then sequences
 // descending, so that a key's newest entry comes first.
 template <typename NodeT>
-int Compare(const NodeT* a, std::string_view key, uint64_t seq) {
-  const int c = a->key.compare(key);
-  if (c != 0) return c < 0 ? -1 : 1;
+int Compare(const NodeT* a, char tag, std::string_view key, uint64_t seq) {
+  if (const int c = CompareTagged(a->key, tag, key); c != 0) return c;
   if (a->seq > seq) return -1;
   return a->seq < seq ? 1 : 0;
 }
@@ -35,7 +41,7 @@ int Compare(const NodeT* a, std::string_view key, uint64_t seq) {
 }  // namespace
 
 MemTable::MemTable() {
-  head_ = NewNode({}, 0, false, {}, kMaxHeight);
+  head_ = NewNode(0, {}, 0, false, {}, kMaxHeight);
   for (int i = 0; i < kMaxHeight; ++i) head_->next[i].store(nullptr, std::memory_order_relaxed);
 }
 
@@ -61,15 +67,19 @@ char* MemTable::Allocate(size_t bytes) {
   return out;
 }
 
-MemTable::Node* MemTable::NewNode(std::string_view tagged_key, uint64_t seq, bool deleted, std::string_view value,
+MemTable::Node* MemTable::NewNode(char tag, std::string_view key, uint64_t seq, bool deleted, std::string_view value,
                                   int height) {
   const size_t node_bytes = sizeof(Node) + sizeof(std::atomic<Node*>) * (height - 1);
-  char* memory = Allocate(node_bytes + tagged_key.size() + value.size());
+  const size_t key_bytes = tag == 0 ? 0 : key.size() + 1;  // the head has no key
+  char* memory = Allocate(node_bytes + key_bytes + value.size());
   char* key_copy = memory + node_bytes;
-  char* value_copy = key_copy + tagged_key.size();
-  if (!tagged_key.empty()) std::memcpy(key_copy, tagged_key.data(), tagged_key.size());
+  char* value_copy = key_copy + key_bytes;
+  if (key_bytes > 0) {
+    key_copy[0] = tag;
+    if (!key.empty()) std::memcpy(key_copy + 1, key.data(), key.size());
+  }
   if (!value.empty()) std::memcpy(value_copy, value.data(), value.size());
-  Node* node = new (memory) Node{{key_copy, tagged_key.size()}, {value_copy, value.size()}, seq, deleted, {}};
+  Node* node = new (memory) Node{{key_copy, key_bytes}, {value_copy, value.size()}, seq, deleted, {}};
   for (int i = 1; i < height; ++i) new (&node->next[i]) std::atomic<Node*>(nullptr);
   return node;
 }
@@ -80,12 +90,12 @@ int MemTable::RandomHeight() {
   return height;
 }
 
-MemTable::Node* MemTable::FindGreaterOrEqual(std::string_view key, uint64_t seq, Node** prev) const {
+MemTable::Node* MemTable::FindGreaterOrEqual(char tag, std::string_view key, uint64_t seq, Node** prev) const {
   Node* x = head_;
   int level = height_.load(std::memory_order_relaxed) - 1;
   while (true) {
     Node* next = x->Next(level);
-    if (next != nullptr && Compare(next, key, seq) < 0) {
+    if (next != nullptr && Compare(next, tag, key, seq) < 0) {
       x = next;
       continue;
     }
@@ -124,13 +134,12 @@ MemTable::Node* MemTable::FindLast() const {
 }
 
 void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool deleted, std::string_view value) {
-  std::string tagged;
-  tagged.reserve(key.size() + 1);
-  tagged.push_back(static_cast<char>(store));
-  tagged.append(key);
-  Node* prev[kMaxHeight];
-  FindGreaterOrEqual(tagged, seq, prev);
   const int height = RandomHeight();
+  // The node is built first: its copy of the tagged key is what the search
+  // compares, with no string of its own.
+  Node* node = NewNode(static_cast<char>(store), key, seq, deleted, value, height);
+  Node* prev[kMaxHeight];
+  FindGreaterOrEqual(node->tag(), node->key.substr(1), seq, prev);
   const int current = height_.load(std::memory_order_relaxed);
   if (height > current) {
     for (int i = current; i < height; ++i) prev[i] = head_;
@@ -138,7 +147,6 @@ void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool dele
     // head_'s null links there and drops down a level: harmless.
     height_.store(height, std::memory_order_relaxed);
   }
-  Node* node = NewNode(tagged, seq, deleted, value, height);
   for (int i = 0; i < height; ++i) {
     node->next[i].store(prev[i]->Next(i), std::memory_order_relaxed);
     prev[i]->SetNext(i, node);  // publishes the node, whole, at this level
@@ -148,12 +156,9 @@ void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool dele
 }
 
 MemTable::Found MemTable::Get(StoreTag store, std::string_view key, uint64_t seq, std::string_view* value) const {
-  std::string tagged;
-  tagged.reserve(key.size() + 1);
-  tagged.push_back(static_cast<char>(store));
-  tagged.append(key);
-  const Node* node = FindGreaterOrEqual(tagged, seq, nullptr);
-  if (node == nullptr || node->key != tagged) return Found::kAbsent;
+  const char tag = static_cast<char>(store);
+  const Node* node = FindGreaterOrEqual(tag, key, seq, nullptr);
+  if (node == nullptr || CompareTagged(node->key, tag, key) != 0) return Found::kAbsent;
   if (node->deleted) return Found::kDeleted;
   *value = node->value;
   return Found::kValue;
@@ -167,7 +172,7 @@ class MemTable::Iter final : public KeyIterator {
       : table_(table), tag_(static_cast<char>(store)), seq_(seq) {}
 
   void Seek(std::string_view target) override {
-    SettleForward(table_->FindGreaterOrEqual(Tagged(target), seq_, nullptr));
+    SettleForward(table_->FindGreaterOrEqual(tag_, target, seq_, nullptr));
   }
   void SeekForPrev(std::string_view target) override {
     std::string after = Tagged(target);
@@ -209,7 +214,7 @@ class MemTable::Iter final : public KeyIterator {
   // visible entry of the last key that has one.
   void SettleBackward(const Node* n) {
     while (n != table_->head_ && n->tag() == tag_) {
-      const Node* visible = table_->FindGreaterOrEqual(n->key, seq_, nullptr);
+      const Node* visible = table_->FindGreaterOrEqual(n->tag(), n->key.substr(1), seq_, nullptr);
       if (visible != nullptr && visible->key == n->key) {
         node_ = visible;
         return;

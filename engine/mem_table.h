@@ -73,11 +73,12 @@ class MemTable {
 
   // Bytes from the table's blocks, which live as long as it.
   char* Allocate(size_t bytes);
-  Node* NewNode(std::string_view tagged_key, uint64_t seq, bool deleted, std::string_view value, int height);
+  // A node for `key` in the store tagged `tag` (0: the head, keyless).
+  Node* NewNode(char tag, std::string_view key, uint64_t seq, bool deleted, std::string_view value, int height);
   int RandomHeight();
-  // The first node at or after (key, seq), newest first within a key;
-  // fills prev[] with each level's node before it when prev != nullptr.
-  Node* FindGreaterOrEqual(std::string_view key, uint64_t seq, Node** prev) const;
+  // The first node at or after (tag + key, seq), newest first within a
+  // key; fills prev[] with each level's node before it when prev != nullptr.
+  Node* FindGreaterOrEqual(char tag, std::string_view key, uint64_t seq, Node** prev) const;
   // The last node whose key sorts before `key` (head_ if none).
   Node* FindLessThan(std::string_view key) const;
   Node* FindLast() const;

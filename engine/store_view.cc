@@ -6,24 +6,22 @@ namespace lbt {
 
 // ---- ChangeBatch ----
 
-void ChangeBatch::Remember(StoreTag tag, std::string_view key) {
-  if (!saving_) return;
-  const Changes& c = changes(tag);
-  auto it = c.find(key);
-  Undo undo{tag, std::string(key), it != c.end(), std::nullopt};
-  if (undo.existed) undo.previous = it->second;
-  undo_.push_back(std::move(undo));
+void ChangeBatch::Change(StoreTag tag, std::string_view key, std::optional<std::string_view> value) {
+  Changes& c = changes(tag);
+  auto it = c.lower_bound(key);
+  const bool existed = it != c.end() && it->first == key;
+  if (existed) {
+    if (saving_) undo_.push_back({tag, it, true, std::move(it->second)});
+    it->second = value ? std::optional<std::string>(*value) : std::nullopt;
+    return;
+  }
+  it = c.emplace_hint(it, std::string(key), value ? std::optional<std::string>(*value) : std::nullopt);
+  if (saving_) undo_.push_back({tag, it, false, std::nullopt});
 }
 
-void ChangeBatch::Put(StoreTag tag, std::string_view key, std::string_view value) {
-  Remember(tag, key);
-  changes(tag).insert_or_assign(std::string(key), std::optional<std::string>(value));
-}
+void ChangeBatch::Put(StoreTag tag, std::string_view key, std::string_view value) { Change(tag, key, value); }
 
-void ChangeBatch::Delete(StoreTag tag, std::string_view key) {
-  Remember(tag, key);
-  changes(tag).insert_or_assign(std::string(key), std::nullopt);
-}
+void ChangeBatch::Delete(StoreTag tag, std::string_view key) { Change(tag, key, std::nullopt); }
 
 void ChangeBatch::SetSavepoint() {
   saving_ = true;
@@ -32,11 +30,10 @@ void ChangeBatch::SetSavepoint() {
 
 void ChangeBatch::RollBack() {
   for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-    Changes& c = changes(it->tag);
     if (it->existed) {
-      c.insert_or_assign(it->key, it->previous);
+      it->entry->second = std::move(it->previous);
     } else {
-      c.erase(it->key);
+      changes(it->tag).erase(it->entry);
     }
   }
   undo_.clear();
@@ -82,14 +79,27 @@ class BatchIterator final : public KeyIterator {
 
 // ---- StoreView ----
 
+namespace {
+
+// Looks `key` up in a batch: nullopt when the batch has not changed it.
+std::optional<bool> FindIn(const ChangeBatch& batch, StoreTag tag, std::string_view key, std::string_view* value) {
+  const ChangeBatch::Changes& c = batch.changes(tag);
+  auto it = c.find(key);
+  if (it == c.end()) return std::nullopt;
+  if (!it->second) return false;
+  *value = *it->second;
+  return true;
+}
+
+}  // namespace
+
 Result<bool> StoreView::Get(std::string_view key, std::string_view* value) const {
   if (batch_ != nullptr) {
-    const ChangeBatch::Changes& c = batch_->changes(tag_);
-    auto it = c.find(key);
-    if (it != c.end()) {
-      if (!it->second) return false;
-      *value = *it->second;
-      return true;
+    if (std::optional<bool> found = FindIn(*batch_, tag_, key, value)) return *found;
+  }
+  if (earlier_ != nullptr) {
+    for (auto it = earlier_->rbegin(); it != earlier_->rend(); ++it) {
+      if (std::optional<bool> found = FindIn(*it, tag_, key, value)) return *found;
     }
   }
   if (layers_ != nullptr) {
@@ -129,6 +139,11 @@ Result<std::unique_ptr<KeyIterator>> StoreView::NewIterator() const {
   if (direct()) return std::unique_ptr<KeyIterator>(std::move(base));
   std::vector<std::unique_ptr<KeyIterator>> layers;
   if (batch_ != nullptr) layers.push_back(std::make_unique<BatchIterator>(&batch_->changes(tag_)));
+  if (earlier_ != nullptr) {
+    for (auto it = earlier_->rbegin(); it != earlier_->rend(); ++it) {
+      layers.push_back(std::make_unique<BatchIterator>(&it->changes(tag_)));
+    }
+  }
   if (layers_ != nullptr) {
     for (const auto& table : layers_->tables) layers.push_back(table->NewIterator(tag_, seq_));
   }

@@ -36,6 +36,10 @@ struct MemLayers {
 // take back the changes of one row that failed.
 class ChangeBatch {
  public:
+  ChangeBatch() = default;
+  ChangeBatch(ChangeBatch&&) = default;
+  ChangeBatch& operator=(ChangeBatch&&) = default;
+
   using Changes = std::map<std::string, std::optional<std::string>, std::less<>>;
 
   Changes& changes(StoreTag tag) { return tag == StoreTag::kCells ? cells_ : rows_; }
@@ -50,11 +54,14 @@ class ChangeBatch {
   void RollBack();
 
  private:
-  void Remember(StoreTag tag, std::string_view key);
+  // Records `tag`'s change of `key` to `value` (nullopt: deleted).
+  void Change(StoreTag tag, std::string_view key, std::optional<std::string_view> value);
   Changes cells_, rows_;
+  // How to take one change back: erase a key the batch did not have, or
+  // give back the state it had.
   struct Undo {
     StoreTag tag;
-    std::string key;
+    Changes::iterator entry;
     bool existed;
     std::optional<std::string> previous;
   };
@@ -66,11 +73,13 @@ class StoreView {
  public:
   // LMDB alone, through `txn` (a write transaction for writes).
   StoreView(Txn* txn, const OrderedStore* store, StoreTag tag) : txn_(txn), store_(store), tag_(tag) {}
-  // LMDB under `layers` at `seq`, under `batch` (nullptr: read-only).
+  // LMDB under `layers` at `seq`, under `earlier` (the changes of writes
+  // before this one not yet in a memtable, oldest first; may be nullptr),
+  // under `batch` (nullptr: read-only).
   // REQUIRES: everything given outlives the view and its iterators.
   StoreView(Txn* txn, const OrderedStore* store, StoreTag tag, const MemLayers* layers, uint64_t seq,
-            ChangeBatch* batch)
-      : txn_(txn), store_(store), tag_(tag), layers_(layers), seq_(seq), batch_(batch) {}
+            ChangeBatch* batch, const std::vector<ChangeBatch>* earlier = nullptr)
+      : txn_(txn), store_(store), tag_(tag), layers_(layers), seq_(seq), batch_(batch), earlier_(earlier) {}
 
   // As OrderedStore's. *value dies with the next write through the view.
   Result<bool> Get(std::string_view key, std::string_view* value) const;
@@ -84,7 +93,10 @@ class StoreView {
 
   Txn* txn() const { return txn_; }
   // True when the view is LMDB alone.
-  bool direct() const { return (layers_ == nullptr || layers_->tables.empty()) && batch_ == nullptr; }
+  bool direct() const {
+    return (layers_ == nullptr || layers_->tables.empty()) && batch_ == nullptr &&
+           (earlier_ == nullptr || earlier_->empty());
+  }
 
  private:
   Txn* txn_;
@@ -93,6 +105,7 @@ class StoreView {
   const MemLayers* layers_ = nullptr;
   uint64_t seq_ = 0;
   ChangeBatch* batch_ = nullptr;
+  const std::vector<ChangeBatch>* earlier_ = nullptr;
 };
 
 // What one read sees: an LMDB snapshot and, when writes are logged, the

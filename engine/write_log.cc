@@ -147,13 +147,27 @@ Status WriteLog::Append(const std::vector<std::string_view>& records) {
     ssize_t n = ::write(fd_, buffer_.data() + written, buffer_.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      broken_ = ErrnoStatus("cannot write the write-ahead log", path_);
-      return broken_;
+      Status failed = ErrnoStatus("cannot write the write-ahead log", path_);
+      if (::ftruncate(fd_, static_cast<off_t>(size_)) != 0 || ::lseek(fd_, static_cast<off_t>(size_), SEEK_SET) < 0) {
+        broken_ = failed;
+      }
+      return failed;
     }
     written += static_cast<size_t>(n);
   }
   size_ += buffer_.size();
   if (buffer_.capacity() > (16u << 20)) std::string().swap(buffer_);  // one huge batch keeps no memory
+  return Status::OK();
+}
+
+Status WriteLog::Clear() {
+  LBT_RETURN_IF_ERROR(broken_);
+  const off_t header = static_cast<off_t>(kWriteLogMagic.size());
+  if (::ftruncate(fd_, header) != 0 || ::lseek(fd_, header, SEEK_SET) < 0 || ::fdatasync(fd_) != 0) {
+    broken_ = ErrnoStatus("cannot clear the write-ahead log", path_);
+    return broken_;
+  }
+  size_ = kWriteLogMagic.size();
   return Status::OK();
 }
 

@@ -72,12 +72,18 @@ class WriteLog {
   WriteLog& operator=(const WriteLog&) = delete;
 
   // Appends the records, framed, with one write. They are durable only
-  // after Sync. On an error the log is broken: every later call fails,
-  // and the bytes written are cut off by the next Open's read.
+  // after Sync. On an error (a full disk) whatever part was written is cut
+  // off again and the log goes on as before; if even that fails, the log
+  // is broken: every later call fails, and the next Open's read cuts the
+  // torn end off.
   // REQUIRES: each record is non-empty and at most kMaxRecordBytes.
   Status Append(const std::vector<std::string_view>& records);
-  // Makes every record appended so far durable (fdatasync).
+  // Makes every record appended so far durable (fdatasync). A failure
+  // breaks the log: after a failed fsync nothing unsynced can be trusted.
   Status Sync();
+  // Drops every record, keeping the header, and syncs: for a log whose
+  // records are all folded into the database.
+  Status Clear();
 
   const std::string& path() const { return path_; }
   // The file's length: the header and every record appended.

@@ -42,6 +42,8 @@ inline constexpr std::chrono::seconds kDefaultStallTimeout{60};
 // lbt: the threads that serve calls at once; past them a new call is
 // answered RESOURCE_EXHAUSTED at once. Below LMDB's 1,024 reader slots.
 inline constexpr int kMaxServerThreads = 512;
+// Threads kept waiting for calls between bursts (the rest exit).
+inline constexpr int kMaxIdleServerThreads = 64;
 
 }  // namespace lbt::server
 

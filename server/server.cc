@@ -111,6 +111,11 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // Shutdown waits for the sync server's pollers, which wake this often.
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC, 100);
+  // A thread that finished a call waits for the next one instead of
+  // exiting: with gRPC's default (two waiting threads at most), every
+  // burst of concurrent calls started threads anew, about one per call.
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kMaxIdleServerThreads);
   builder.RegisterService(&data);
   builder.RegisterService(&admin);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

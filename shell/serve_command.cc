@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 
 #include "engine/database.h"
@@ -23,7 +24,7 @@ struct ServeCommandOptions {
   LocalOptions local;  // the global options', which serve's own override
   double stall_seconds = std::chrono::duration<double>(server::kDefaultStallTimeout).count();
   server::ServeOptions serve;
-  bool write_log = false;
+  bool write_log = true;
 };
 
 // Returns -1 to go on, or the exit status of a usage error or --help.
@@ -49,10 +50,10 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
       ->type_name("full|off")
       ->default_str("full");
   AddGcFlags(&app, &o->local);
-  app.add_flag("--write-log", o->write_log,
+  app.add_flag("--write-log,!--no-write-log", o->write_log,
                "Keep writes in a write-ahead log (one small sync per group of writes) and in memory, folded "
-               "into the database in key order in the background; while the server runs, other processes "
-               "may read the database but not write it");
+               "into the database in key order in the background (the default); lbt commands on the same "
+               "directory then go through the server. --no-write-log: write the database directly");
   app.add_flag("--allow-remote", o->serve.allow_remote,
                "Listen on an address other than loopback (anyone who can reach it can read and write)");
   app.add_option("--stall-timeout", o->stall_seconds,
@@ -102,10 +103,15 @@ int RunServe(char**, const ShellOptions& options) {
   Status s = server::Serve(db->get(), o.serve, [&](const std::string& address) {
     const std::string gc =
         o.local.lazy_gc ? fmt::format(" (GC lazy, a pass every {} s)", o.local.gc_interval_seconds) : std::string();
+    if (db_options.log_writes) {
+      // lbt commands on the directory find the server here (shell/target.h).
+      std::ofstream(fmt::format("{}/{}", o.local.db_dir, kServeAddressFile)) << address << "\n";
+    }
     std::printf("lbt serve: database %s on %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n",
                 o.local.db_dir.c_str(), address.c_str(), gc.c_str(), address.c_str());
     std::fflush(stdout);
   });
+  if (db_options.log_writes) std::remove(fmt::format("{}/{}", o.local.db_dir, kServeAddressFile).c_str());
   if (!s.ok()) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());
     return 1;

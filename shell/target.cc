@@ -1,8 +1,13 @@
 #include "shell/target.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <fstream>
+#include <optional>
 
 #include "engine/local_bigtable.h"
 
@@ -26,8 +31,34 @@ DatabaseOptions DatabaseOptionsFor(const LocalOptions& local) {
   return db;
 }
 
+std::optional<std::string> ServingAddress(const std::string& dir) {
+  const int fd = ::open((dir + "/" + std::string(kLogLockFile)).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  // Held alone: a server keeps the directory's newest writes in its log.
+  const bool served = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // and with it the shared lock, if taken
+  if (!served) return std::nullopt;
+  std::ifstream in(dir + "/" + std::string(kServeAddressFile));
+  std::string address;
+  if (!std::getline(in, address) || address.empty()) return std::nullopt;
+  return address;
+}
+
 Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& options) {
   if (options.remote) return OpenRemote(argv, *options.remote);
+  if (std::optional<std::string> address = ServingAddress(options.local.db_dir)) {
+    // The server holds writes no other process can see yet: go through it,
+    // as any client of it would.
+    if (::isatty(STDERR_FILENO) == 1) {
+      std::fprintf(stderr, "note: %s is served by lbt serve on %s; commands go through it\n",
+                   options.local.db_dir.c_str(), address->c_str());
+    }
+    RemoteOptions remote;
+    remote.project = "lbt";
+    remote.instance = "local";
+    remote.emulator_host = *address;
+    return OpenRemote(argv, remote);
+  }
   return std::unique_ptr<Bigtable>(
       std::make_unique<LocalBigtable>(options.local.db_dir, DatabaseOptionsFor(options.local)));
 }

@@ -5,6 +5,8 @@
 #define LBT_SHELL_TARGET_H_
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "api/bigtable.h"
 #include "engine/database.h"
@@ -16,8 +18,10 @@ namespace lbt {
 // --gc-interval; notes go to stderr.
 DatabaseOptions DatabaseOptionsFor(const LocalOptions& local);
 
-// A remote instance when the options name one, else the local database
-// (opened when first used). `argv` is the process's own.
+// A remote instance when the options name one; else the local database
+// (opened when first used), or, while `lbt serve` keeps the database's
+// newest writes in its write-ahead log, that server. `argv` is the
+// process's own.
 Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& options);
 
 // A client of the remote instance. Two implementations, chosen when
@@ -25,6 +29,10 @@ Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& op
 // runs lbt-grpc with the same arguments instead, and returns only if that
 // fails.
 Result<std::unique_ptr<Bigtable>> OpenRemote(char** argv, const RemoteOptions& options);
+
+// The host:port of the `lbt serve` that keeps `dir`'s newest writes in its
+// write-ahead log (it writes it to DIR/serve.addr), if one runs.
+std::optional<std::string> ServingAddress(const std::string& dir);
 
 }  // namespace lbt
 
