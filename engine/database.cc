@@ -191,8 +191,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const D
   lmdb.sync = options.sync || options.log_writes;
   LBT_ASSIGN_OR_RETURN(db->env_, LmdbEnv::Open(dir, lmdb));
   LBT_RETURN_IF_ERROR(db->Initialize());
-  if (db->stored_format_ < kFormatVersion) LBT_RETURN_IF_ERROR(db->Upgrade());
+  if (db->stored_format_ < kCellFormatVersion) LBT_RETURN_IF_ERROR(db->Upgrade());
   if (!options.read_only) LBT_RETURN_IF_ERROR(db->OpenLog());
+  if (options.read_only && db->stored_format_ == kLogFormatVersion) db->NoteUnreplayedLog();
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
     db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
   }
@@ -270,8 +271,8 @@ Status Database::Initialize() {
     // Another process created the database meanwhile.
     LBT_ASSIGN_OR_RETURN(stored_format_, StoredFormatVersion(txn.get(), *stores_, dir_));
   } else {
-    LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(kFormatVersion)));
-    stored_format_ = kFormatVersion;
+    LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(kCellFormatVersion)));
+    stored_format_ = kCellFormatVersion;
   }
   return txn->Commit();
 }
@@ -446,7 +447,7 @@ Status Database::Upgrade() {
     return Status::FailedPrecondition(fmt::format(
         "the database in '{}' has format version {}; this lbt reads format {}, and upgrades a database when it "
         "opens it for writing: open it once without --read-only, as a user who can write to '{}'",
-        dir_, stored_format_, kFormatVersion, dir_));
+        dir_, stored_format_, kCellFormatVersion, dir_));
   }
   // Nothing may have the old file mapped while the new one replaces it,
   // and this handle's own shared lock would keep it from being alone.
@@ -459,7 +460,7 @@ Status Database::Upgrade() {
     s = Status::FailedPrecondition(fmt::format(
         "the database in '{}' has format version {} and needs an upgrade to format {}, which needs it alone: "
         "another process has it open; close that process and open the database again",
-        dir_, stored_format_, kFormatVersion));
+        dir_, stored_format_, kCellFormatVersion));
   }
   if (s.ok()) {
     // Another process may have upgraded it while this one waited.
@@ -467,7 +468,7 @@ Status Database::Upgrade() {
     stores_ = NewStores();
     env_.reset();
   }
-  if (s.ok() && stored_format_ < kFormatVersion) {
+  if (s.ok() && stored_format_ < kCellFormatVersion) {
     UpgradeOptions upgrade;
     upgrade.note = options_.note;
     upgrade.progress = options_.progress;

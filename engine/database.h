@@ -55,11 +55,18 @@ struct MemLayers;
 struct ReadView;
 struct Stores;
 
-// The on-disk format this build writes. An older database is upgraded when
-// first opened for writing (engine/upgrade.h); a newer one is refused.
+// The on-disk formats. A database older than kCellFormatVersion is
+// upgraded when first opened for writing (engine/upgrade.h); one newer
+// than kFormatVersion is refused.
 //   1  cell keys carry the family's name; families sort by name
 //   2  cell keys carry the family's id; families sort in creation order
-inline constexpr int kFormatVersion = 2;
+//   3  as 2, and the write-ahead log (DIR/wal-*.log) may hold writes that
+//      are not in LMDB yet: set while a process writes through the log,
+//      and back to 2 once it has folded everything and closed, so that an
+//      lbt that knows no log refuses a database whose log holds writes.
+inline constexpr int kCellFormatVersion = 2;
+inline constexpr int kLogFormatVersion = 3;
+inline constexpr int kFormatVersion = kLogFormatVersion;
 
 // How garbage collection shows to readers.
 enum class GcMode {
@@ -270,7 +277,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   friend class BulkLoader;  // writes its batches with Update, into stores_
   Database(std::string dir, DatabaseOptions options);
   Status Initialize();
-  // Upgrades the database from stored_format_ to kFormatVersion, with the
+  // Upgrades the database from stored_format_ to kCellFormatVersion, with the
   // directory alone (see engine/upgrade.h), then opens it again.
   Status Upgrade();
   // Opens the environment again (after its file was replaced) and reads
@@ -320,6 +327,8 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status OpenLog();
   // Stops the fold thread and folds everything, leaving no log behind.
   void CloseLog();
+  // For a read-only open: says so when a log holds writes it cannot see.
+  void NoteUnreplayedLog() const;
   // Replays the log segments into a memtable and folds it into LMDB.
   Status RecoverLog();
   // Starts a new memtable and log segment; the old ones wait to be folded.
@@ -355,7 +364,9 @@ class Database final : public Bigtable, public LocalMaintenance {
   std::string dir_;
   DatabaseOptions options_;
   std::unique_ptr<LmdbEnv> env_;
-  int stored_format_ = kFormatVersion;  // as Initialize found it
+  int stored_format_ = kCellFormatVersion;  // as Initialize found it
+  // Writes the format version (kLogFormatVersion while a log is in use).
+  Status SetFormatVersion(int version);
   // stores_->catalog is the writers' cache of the schema, guarded by
   // write_mu_; readers keep their own, which may lag or lead it.
   std::unique_ptr<Stores> stores_;

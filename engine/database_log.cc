@@ -175,6 +175,9 @@ Status Database::OpenLog() {
     return s;
   }
   LBT_RETURN_IF_ERROR(RecoverLog());
+  // Before the log holds anything, an lbt that knows no log must refuse
+  // the database.
+  LBT_RETURN_IF_ERROR(SetFormatVersion(kLogFormatVersion));
   {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
     std::string_view folded;
@@ -192,9 +195,27 @@ Status Database::OpenLog() {
   return Status::OK();
 }
 
+void Database::NoteUnreplayedLog() const {
+  if (options_.note && !ListSegments(dir_).empty()) {
+    options_.note(
+        fmt::format("'{}' has a write-ahead log that a read-only open cannot replay: reads show the "
+                    "database without its latest writes (open it once for writing to fold them in)",
+                    dir_));
+  }
+}
+
+Status Database::SetFormatVersion(int version) {
+  if (stored_format_ == version) return Status::OK();
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
+  LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(version)));
+  LBT_RETURN_IF_ERROR(txn->Commit());
+  stored_format_ = version;
+  return Status::OK();
+}
+
 Status Database::RecoverLog() {
   const std::vector<std::string> segments = ListSegments(dir_);
-  if (segments.empty()) return Status::OK();
+  if (segments.empty()) return options_.log_writes ? Status::OK() : SetFormatVersion(kCellFormatVersion);
   uint64_t folded = 0;
   {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
@@ -220,7 +241,7 @@ Status Database::RecoverLog() {
   if (records > 0 && options_.note) {
     options_.note(fmt::format("recovered {} write{} from the write-ahead log", records, records == 1 ? "" : "s"));
   }
-  return Status::OK();
+  return options_.log_writes ? Status::OK() : SetFormatVersion(kCellFormatVersion);
 }
 
 void Database::CloseLog() {
@@ -238,6 +259,8 @@ void Database::CloseLog() {
     log_.reset();
     std::error_code ec;
     fs::remove(path, ec);
+    // Nothing is left in a log: any lbt of format 2 may open it again.
+    (void)SetFormatVersion(kCellFormatVersion);
   }
 }
 

@@ -103,7 +103,7 @@ class BatchedWriter {
 // Copies the meta entries with the new format version, and the catalog
 // with family ids in name order; fills *tables.
 Status CopySchema(Txn* from, const Stores& old_stores, Txn* to, const Stores& new_stores, TablesById* tables) {
-  const std::string version = std::to_string(kFormatVersion);
+  const std::string version = std::to_string(kCellFormatVersion);
   LBT_ASSIGN_OR_RETURN(auto meta, Cursor::Open(from, old_stores.meta));
   LBT_ASSIGN_OR_RETURN(bool more, meta->First());
   for (; more;) {
@@ -254,7 +254,7 @@ Status UpgradeDatabase(const std::string& dir, int from, const UpgradeOptions& o
     options.note(
         fmt::format("upgrading the database in '{}' from format {} to {}: rows keep their cells, and "
                     "existing column families take their name order as their creation order",
-                    dir, from, kFormatVersion));
+                    dir, from, kCellFormatVersion));
   }
   uint64_t copied = 0;
   Status s = WriteUpgraded(dir, scratch, options, &copied);
@@ -268,7 +268,7 @@ Status UpgradeDatabase(const std::string& dir, int from, const UpgradeOptions& o
   LBT_RETURN_IF_ERROR(s);
   if (options.note) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    options.note(fmt::format("upgraded to format {}: {} cells in {:.1f} s", kFormatVersion, copied, seconds));
+    options.note(fmt::format("upgraded to format {}: {} cells in {:.1f} s", kCellFormatVersion, copied, seconds));
   }
   return Status::OK();
 }

@@ -39,9 +39,9 @@ struct UpgradeOptions {
   std::function<void(int batches)> after_batch;
 };
 
-// Upgrades the database in `dir` from format `from` to kFormatVersion.
+// Upgrades the database in `dir` from format `from` to kCellFormatVersion.
 // REQUIRES: no process has the database open (the caller holds the
-// directory's lock alone), and from < kFormatVersion.
+// directory's lock alone), and from < kCellFormatVersion.
 Status UpgradeDatabase(const std::string& dir, int from, const UpgradeOptions& options);
 
 }  // namespace lbt
