@@ -357,27 +357,28 @@ Status Database::UpdateGrouped(const WriteStep& step) {
   PendingWrite mine{&step};
   std::unique_lock<std::mutex> lock(queue_mu_);
   write_queue_.push_back(&mine);
-  while (!mine.done) {
-    if (group_leader_active_) {
-      queue_cv_.wait(lock);
-      continue;
-    }
-    // Lead: commit everything queued so far, this write included, while
-    // writes that arrive meanwhile queue up for the next group.
-    group_leader_active_ = true;
-    std::vector<PendingWrite*> group;
-    group.swap(write_queue_);
-    lock.unlock();
-    if (log_ != nullptr) {
-      CommitGroupLogged(group);
-    } else {
-      CommitGroup(group);
-    }
-    lock.lock();
-    for (PendingWrite* w : group) w->done = true;
-    group_leader_active_ = false;
-    queue_cv_.notify_all();
+  // The write at the front of the queue leads; the others sleep until it
+  // has committed them, each on its own condition variable, so that a
+  // group's end wakes only the writes it committed and the next leader.
+  while (!mine.done && write_queue_.front() != &mine) mine.cv.wait(lock);
+  if (mine.done) return mine.status;
+  // Lead: commit everything queued so far, this write included, while
+  // writes that arrive meanwhile queue up behind for the next group.
+  std::vector<PendingWrite*> group(write_queue_.begin(), write_queue_.end());
+  lock.unlock();
+  if (log_ != nullptr) {
+    CommitGroupLogged(group);
+  } else {
+    CommitGroup(group);
   }
+  lock.lock();
+  write_queue_.erase(write_queue_.begin(), write_queue_.begin() + static_cast<std::ptrdiff_t>(group.size()));
+  for (PendingWrite* w : group) {
+    if (w == &mine) continue;
+    w->done = true;
+    w->cv.notify_one();
+  }
+  if (!write_queue_.empty()) write_queue_.front()->cv.notify_one();
   return mine.status;
 }
 

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -371,11 +372,9 @@ class Database final : public Bigtable, public LocalMaintenance {
   // write_mu_; readers keep their own, which may lag or lead it.
   std::unique_ptr<Stores> stores_;
   std::mutex write_mu_;
-  std::mutex queue_mu_;  // guards the queue of grouped writes
-  std::condition_variable queue_cv_;
-  std::vector<PendingWrite*> write_queue_;
-  bool group_leader_active_ = false;
-  std::mutex read_mu_;  // guards read_catalog_ and spare_reads_
+  std::mutex queue_mu_;                    // guards the queue of grouped writes
+  std::deque<PendingWrite*> write_queue_;  // the front one leads
+  std::mutex read_mu_;                     // guards read_catalog_ and spare_reads_
   std::unique_ptr<Catalog> read_catalog_;
   // Point lookups reuse reset read transactions instead of beginning new ones.
   std::vector<std::unique_ptr<Txn>> spare_reads_;
@@ -387,7 +386,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Closed segments not yet folded: (last sequence in it, path). Guarded
   // by layers_mu_.
   std::vector<std::pair<uint64_t, std::string>> closed_segments_;
-  std::chrono::steady_clock::time_point last_log_sync_;
+  bool log_unsynced_ = false;  // records appended since the last sync (write_mu_)
   std::chrono::steady_clock::time_point last_write_;
   uint64_t next_seq_ = 0;                    // the last sequence given to a write (write_mu_)
   std::shared_ptr<MemTable> active_;         // write_mu_

@@ -3,6 +3,8 @@
 #ifndef LBT_ENGINE_DATABASE_INTERNAL_H_
 #define LBT_ENGINE_DATABASE_INTERNAL_H_
 
+#include <condition_variable>
+
 #include "engine/database.h"
 #include "engine/row_writer.h"
 #include "engine/store_view.h"
@@ -24,6 +26,7 @@ struct Database::PendingWrite {
   Status status;
   bool left_out = false;  // failed: not run again in the group's transaction
   bool done = false;
+  std::condition_variable cv;  // wakes the write when done or when it leads
 };
 
 }  // namespace lbt

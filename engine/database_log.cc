@@ -190,7 +190,7 @@ Status Database::OpenLog() {
   layers->tables.push_back(active_);
   layers_ = std::move(layers);
   LBT_ASSIGN_OR_RETURN(log_, WriteLog::Open(SegmentPath(dir_, next_seq_ + 1), 0));
-  last_log_sync_ = last_write_ = std::chrono::steady_clock::now();
+  last_write_ = std::chrono::steady_clock::now();
   fold_thread_ = std::thread([this] { RunFolds(); });
   return Status::OK();
 }
@@ -309,10 +309,9 @@ void Database::CommitGroupLogged(const std::vector<PendingWrite*>& group) {
   std::vector<std::string_view> views(records.begin(), records.end());
   Status s = log_->Append(views);
   const auto now = std::chrono::steady_clock::now();
-  if (s.ok() && (options_.sync || now - last_log_sync_ >= kLogSyncInterval)) {
-    s = log_->Sync();
-    last_log_sync_ = now;
-  }
+  // With sync off the fold thread syncs within kLogSyncInterval.
+  if (s.ok() && options_.sync) s = log_->Sync();
+  log_unsynced_ = s.ok() && !options_.sync;
   if (!s.ok()) {
     s = ExplainWriteFailure(s);
     for (PendingWrite* w : logged) w->status = s;
@@ -340,7 +339,10 @@ Status Database::Freeze() {
   // The new segment starts before the memtable is swapped, so that a
   // failure changes nothing.
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<WriteLog> next, WriteLog::Open(SegmentPath(dir_, next_seq_ + 1), 0));
-  if (!options_.sync) LBT_RETURN_IF_ERROR(log_->Sync());
+  if (!options_.sync) {
+    LBT_RETURN_IF_ERROR(log_->Sync());
+    log_unsynced_ = false;
+  }
   const std::string closed = log_->path();
   log_ = std::move(next);
   auto fresh = std::make_shared<MemTable>();
@@ -465,16 +467,19 @@ void Database::RunFolds() {
   while (true) {
     {
       std::unique_lock<std::mutex> lock(layers_mu_);
-      fold_cv_.wait_for(lock, kIdleFold, [this] { return fold_stopping_ || layers_->tables.size() > 1; });
+      fold_cv_.wait_for(lock, kLogSyncInterval / 2, [this] { return fold_stopping_ || layers_->tables.size() > 1; });
       if (fold_stopping_) return;
     }
     {
       std::lock_guard<std::mutex> lock(fold_mu_);
       (void)FoldOldest();  // a failure is retried on the next round
     }
+    std::lock_guard<std::mutex> write_lock(write_mu_);
+    // With sync off, what was acknowledged unsynced is synced now: a power
+    // loss takes at most the last kLogSyncInterval of writes.
+    if (log_unsynced_ && log_->Sync().ok()) log_unsynced_ = false;
     // Idle writes are frozen so that they fold, and other processes see them.
-    std::unique_lock<std::mutex> write_lock(write_mu_, std::try_to_lock);
-    if (write_lock.owns_lock() && std::chrono::steady_clock::now() - last_write_ >= kIdleFold) (void)Freeze();
+    if (std::chrono::steady_clock::now() - last_write_ >= kIdleFold) (void)Freeze();
   }
 }
 
