@@ -86,8 +86,11 @@ struct DatabaseOptions {
   // Create the directory and the database if they do not exist.
   bool create_if_missing = true;
   bool read_only = false;
-  // false: no fsync per commit. A crash may lose the latest commits, never
-  // the file's consistency.
+  // false: no fsync per commit. A crash of the process loses nothing
+  // committed; a power loss may lose the latest commits and, on a file
+  // system that reorders writes, the file's consistency (LMDB's warning).
+  // With log_writes: the log is synced within kLogSyncInterval instead,
+  // and LMDB itself is always synced.
   bool sync = true;
   // The memory map starts at this size and grows by itself when full.
   uint64_t initial_map_bytes = 256ull << 20;

@@ -28,8 +28,8 @@ struct LmdbOptions {
   // Initial size of the memory map; it grows by itself when full.
   uint64_t initial_map_bytes = 256ull << 20;
   bool read_only = false;
-  // false: no fsync per commit (MDB_NOSYNC); a crash may lose recent commits
-  // but never corrupts the file.
+  // false: no fsync per commit (MDB_NOSYNC); a power loss may lose recent
+  // commits, and on a file system that reorders writes corrupt the file.
   bool sync = true;
   unsigned max_named_dbs = 8;
 };

@@ -1,5 +1,6 @@
 #include "engine/mem_table.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -42,7 +43,10 @@ int Compare(const NodeT* a, char tag, std::string_view key, uint64_t seq) {
 
 MemTable::MemTable() {
   head_ = NewNode(0, {}, 0, false, {}, kMaxHeight);
-  for (int i = 0; i < kMaxHeight; ++i) head_->next[i].store(nullptr, std::memory_order_relaxed);
+  for (int i = 0; i < kMaxHeight; ++i) {
+    head_->next[i].store(nullptr, std::memory_order_relaxed);
+    finger_[i] = head_;
+  }
 }
 
 MemTable::~MemTable() = default;
@@ -105,6 +109,25 @@ MemTable::Node* MemTable::FindGreaterOrEqual(char tag, std::string_view key, uin
   }
 }
 
+void MemTable::FindFromFinger(char tag, std::string_view key, uint64_t seq, Node** prev) const {
+  Node* x = head_;
+  int level = height_.load(std::memory_order_relaxed) - 1;
+  while (true) {
+    // The finger's node sorts before the key; start from it when it is
+    // further along this level than the search has come.
+    Node* hint = finger_[level];
+    if (hint != head_ && (x == head_ || Compare(x, hint->tag(), hint->key.substr(1), hint->seq) < 0)) x = hint;
+    Node* next = x->Next(level);
+    while (next != nullptr && Compare(next, tag, key, seq) < 0) {
+      x = next;
+      next = x->Next(level);
+    }
+    prev[level] = x;
+    if (level == 0) return;
+    --level;
+  }
+}
+
 MemTable::Node* MemTable::FindLessThan(std::string_view key) const {
   Node* x = head_;
   int level = height_.load(std::memory_order_relaxed) - 1;
@@ -139,7 +162,13 @@ void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool dele
   // compares, with no string of its own.
   Node* node = NewNode(static_cast<char>(store), key, seq, deleted, value, height);
   Node* prev[kMaxHeight];
-  FindGreaterOrEqual(node->tag(), node->key.substr(1), seq, prev);
+  const std::string_view bare = node->key.substr(1);
+  if (last_added_ != nullptr && Compare(last_added_, node->tag(), bare, seq) < 0) {
+    // Writes add their keys in order: start from where the last one went.
+    FindFromFinger(node->tag(), bare, seq, prev);
+  } else {
+    FindGreaterOrEqual(node->tag(), bare, seq, prev);
+  }
   const int current = height_.load(std::memory_order_relaxed);
   if (height > current) {
     for (int i = current; i < height; ++i) prev[i] = head_;
@@ -151,6 +180,10 @@ void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool dele
     node->next[i].store(prev[i]->Next(i), std::memory_order_relaxed);
     prev[i]->SetNext(i, node);  // publishes the node, whole, at this level
   }
+  // The finger: at each level, the last node before any key after this one.
+  const int levels = std::max(height, current);
+  for (int i = 0; i < levels; ++i) finger_[i] = i < height ? node : prev[i];
+  last_added_ = node;
   entries_.fetch_add(1, std::memory_order_relaxed);
   if (seq > max_seq_.load(std::memory_order_relaxed)) max_seq_.store(seq, std::memory_order_release);
 }

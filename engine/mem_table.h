@@ -80,6 +80,9 @@ class MemTable {
   // key; fills prev[] with each level's node before it when prev != nullptr.
   Node* FindGreaterOrEqual(char tag, std::string_view key, uint64_t seq, Node** prev) const;
   // The last node whose key sorts before `key` (head_ if none).
+  // As FindGreaterOrEqual, from finger_. REQUIRES: (tag + key, seq) sorts
+  // after last_added_; the writer only.
+  void FindFromFinger(char tag, std::string_view key, uint64_t seq, Node** prev) const;
   Node* FindLessThan(std::string_view key) const;
   Node* FindLast() const;
 
@@ -92,6 +95,10 @@ class MemTable {
   std::atomic<uint64_t> entries_{0};
   std::atomic<uint64_t> max_seq_{0};
   std::minstd_rand rng_{0x5eed};
+  // The writer's: the last node added, and at each level the last node
+  // before any key after it.
+  Node* last_added_ = nullptr;
+  Node* finger_[kMaxHeight];
 };
 
 // An entry as folding sees it.

@@ -137,6 +137,10 @@ Result<bool> StoreView::Delete(std::string_view key) const {
 Result<std::unique_ptr<KeyIterator>> StoreView::NewIterator() const {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<OrderedStore::Iterator> base, store_->NewIterator(txn_));
   if (direct()) return std::unique_ptr<KeyIterator>(std::move(base));
+  // An empty memtable is left out: what is added to it later comes from a
+  // later group of writes, numbered past what a read sees, and after a
+  // write's own view is done with (its group's earlier writes are in
+  // `earlier_`).
   std::vector<std::unique_ptr<KeyIterator>> layers;
   if (batch_ != nullptr) layers.push_back(std::make_unique<BatchIterator>(&batch_->changes(tag_)));
   if (earlier_ != nullptr) {
@@ -145,7 +149,9 @@ Result<std::unique_ptr<KeyIterator>> StoreView::NewIterator() const {
     }
   }
   if (layers_ != nullptr) {
-    for (const auto& table : layers_->tables) layers.push_back(table->NewIterator(tag_, seq_));
+    for (const auto& table : layers_->tables) {
+      if (table->entries() > 0) layers.push_back(table->NewIterator(tag_, seq_));
+    }
   }
   layers.push_back(std::move(base));
   return NewMergingIterator(std::move(layers));

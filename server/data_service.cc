@@ -156,8 +156,11 @@ Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& r
   for (int i = 0; i < request.entries_size(); ++i) {
     const auto& entry = request.entries(i);
     Status s = ValidateRowKey(entry.row_key());
-    Result<std::vector<Mutation>> mutations =
-        proto::FromProto(entry.mutations(), fmt::format("entries[{}].mutations", i));
+    Result<std::vector<Mutation>> mutations = proto::FromProto(entry.mutations(), "mutations");
+    if (!mutations.ok()) {
+      // Spelled out for an error only (see proto::FromProto).
+      mutations = proto::FromProto(entry.mutations(), fmt::format("entries[{}].mutations", i));
+    }
     if (s.ok() && !mutations.ok()) s = mutations.status();
     statuses->push_back(s);
     rows.push_back({entry.row_key(), s.ok() ? std::move(mutations).value() : std::vector<Mutation>{}});

@@ -228,7 +228,7 @@ LocalFlags AddLocalFlags(CLI::App* app, LocalOptions* local) {
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
   flags.sync = app->add_option("--sync", local->sync,
                                "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
-                               "loads, and a crash may lose the latest writes (never the file's consistency)")
+                               "loads; a power loss before it may lose the latest writes")
                    ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
                    ->transform(OneOf({"full", "off"}))
                    ->default_str("full");
