@@ -140,25 +140,42 @@ serve_section() {
 
 Where a target is missed, and why:
 
-- **Imports and single-row writes with `--sync=full`.** Every acknowledged
-  write is on disk: a group of writes costs one LMDB commit, which
-  fdatasyncs its pages and then its meta page, while the emulator keeps
-  everything in memory and syncs nothing. Concurrent writes share commits
-  (group commit), which is why write throughput grows with clients, but
-  cbt's import (4 workers sending batches of 500 rows) and single-row
-  writers still wait on the disk. Rows that arrive in time order land all
-  over the key space, so each commit rewrites pages across the whole table.
-  The `--sync=off` row is the same import acknowledged before the fsync.
-  Cheaper unsorted writes belong to the load-performance work.
+- **The write path.** `lbt serve` writes through a write-ahead log: a group
+  of concurrent writes is one append and one fdatasync of the log, then
+  goes into memory, where reads see it; memtables are folded into LMDB in
+  key order in the background. Before the log, a durable group cost an LMDB
+  commit with two syncs and B-tree pages rewritten all over the table
+  (1,399/s at 1 client, 3,995/s at 8, a 100k-row import 0.47x the
+  emulator, in the run before it).
+- **Single-row writes at 1 client, against the sync floor.** A write at one
+  client waits for a gRPC round trip (the PingAndWarm row, about 150 us)
+  and then for its own log sync (the floor row, about 200 us), one after
+  the other: no write path can beat 1 / (round trip + sync), about 0.6x
+  the floor here. The faster mode, which does not wait for the sync,
+  shows the rest of the path costs little.
+- **Single-row writes at 8 and 32 clients, `--sync=full`.** Writes share
+  syncs (a group holds about three writes at 8 clients), but the machine
+  has 2 cores shared with the load generator: the server spends most of
+  its CPU in the kernel, switching between gRPC's threads and waking each
+  write when its group is on disk, and a group's sync and its CPU run one
+  after the other. The emulator syncs nothing. Overlapping one group's
+  sync with the next group's work, and gRPC's asynchronous server, are
+  what is left to try.
+- **Imports.** About 9 us of server CPU per row, of which a third goes to
+  the memtable's skip list (key comparisons), a sixth to memory
+  allocation, the rest to gRPC, protobuf and the row writer; cbt itself
+  runs on the other core.
 - **Single-row reads: 2x the emulator at 32 clients, p99 under 1 ms at 8.**
   The machine has 2 cores and the load generator runs on them too. Measured
   with `/usr/bin/time` and `/proc`, it spends about as much CPU per call
-  (~80 µs, in gRPC's client) as the server does (~85 µs, nearly all in
+  (~80 us, in gRPC's client) as the server does (~85 us, nearly all in
   gRPC's synchronous server: thread hand-offs and system calls; the
-  engine's lookup takes ~3 µs). Sharing two cores, client and server top
+  engine's lookup takes ~3 us). Sharing two cores, client and server top
   out near the PingAndWarm rows (a call that does no work), and the tail is
-  queueing behind the client's own threads. Measured the same way, the
-  emulator is slower at every client count.
+  queueing behind the client's own threads.
+- **Memory.** Writes held in memory are bounded by three memtables of 16
+  MiB (past that, writes wait for folds); the rest of the server's
+  private memory is gRPC's threads and buffers.
 NOTES
 }
 # 8. lbt as a client of the official emulator, against cbt: the same
