@@ -50,6 +50,8 @@ constexpr std::string_view kMetaFoldedSeq = "log_folded_seq";
 // three times this.
 constexpr size_t kMemTableBytes = 16u << 20;
 constexpr size_t kMaxFrozen = 2;
+// Entries a background fold writes per transaction (see FoldIntoLmdb).
+constexpr size_t kFoldChunkEntries = 4096;
 // Writes idle this long are folded, so that other processes see them.
 constexpr auto kIdleFold = std::chrono::milliseconds(500);
 
@@ -370,10 +372,14 @@ namespace {
 
 // Writes a memtable's newest entries into `txn`, leaving out keys that
 // start with `skipping` (if not empty).
-Status FoldEntries(Txn* txn, const Stores& stores, const MemTable& table, std::string_view skipping) {
-  MemTable::Walker walker(&table);
+// Writes up to `limit` of the walker's entries (0: all) into `txn`,
+// leaving out keys that start with `skipping` (if not empty). Returns
+// whether entries remain.
+Result<bool> FoldEntries(Txn* txn, const Stores& stores, MemTable::Walker* walker, std::string_view skipping,
+                         size_t limit) {
   MemEntry e;
-  while (walker.Next(&e)) {
+  for (size_t n = 0; limit == 0 || n < limit; ++n) {
+    if (!walker->Next(&e)) return false;
     if (!skipping.empty() && e.key.starts_with(skipping)) continue;
     const OrderedStore& store = e.store == StoreTag::kCells ? stores.cells : stores.rows;
     if (e.deleted) {
@@ -382,7 +388,7 @@ Status FoldEntries(Txn* txn, const Stores& stores, const MemTable& table, std::s
       LBT_RETURN_IF_ERROR(store.Put(txn, e.key, e.value));
     }
   }
-  return Status::OK();
+  return true;
 }
 
 Status PutFoldedSeq(Txn* txn, const Stores& stores, uint64_t seq) {
@@ -394,22 +400,38 @@ Status PutFoldedSeq(Txn* txn, const Stores& stores, uint64_t seq) {
 }  // namespace
 
 Status Database::FoldIntoLmdb(const MemTable& table) {
-  for (int attempt = 0;; ++attempt) {
-    LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
-    Status s = FoldEntries(txn.get(), *stores_, table, {});
-    if (s.ok()) s = PutFoldedSeq(txn.get(), *stores_, table.max_seq());
-    if (s.ok()) s = txn->Commit();
-    const bool map_full = txn->map_full();
-    txn.reset();
-    if (s.ok()) return s;
-    if (!map_full || attempt >= 40) return ExplainWriteFailure(s);
-    LBT_RETURN_IF_ERROR(env_->GrowMap());
+  // In transactions of kFoldChunkEntries: LMDB keeps the memory of a
+  // transaction's dirty pages for later ones, so one transaction per
+  // memtable held up to a page per entry for good. A crash between chunks
+  // is harmless: the last sequence folded is written with the last chunk,
+  // and replaying the records again writes the same final values.
+  MemTable::Walker walker(&table);
+  for (bool more = true; more;) {
+    const MemTable::Walker chunk_start = walker;
+    for (int attempt = 0;; ++attempt) {
+      LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
+      Result<bool> folded = FoldEntries(txn.get(), *stores_, &walker, {}, kFoldChunkEntries);
+      Status s = folded.status();
+      if (s.ok() && !*folded) s = PutFoldedSeq(txn.get(), *stores_, table.max_seq());
+      if (s.ok()) s = txn->Commit();
+      const bool map_full = txn->map_full();
+      txn.reset();
+      if (s.ok()) {
+        more = *folded;
+        break;
+      }
+      if (!map_full || attempt >= 40) return ExplainWriteFailure(s);
+      LBT_RETURN_IF_ERROR(env_->GrowMap());
+      walker = chunk_start;
+    }
   }
+  return Status::OK();
 }
 
 Status Database::FoldLayers(Txn* txn, const MemLayers& layers, std::string_view skipping) {
   for (auto it = layers.tables.rbegin(); it != layers.tables.rend(); ++it) {
-    LBT_RETURN_IF_ERROR(FoldEntries(txn, *stores_, **it, skipping));
+    MemTable::Walker walker(it->get());
+    LBT_RETURN_IF_ERROR(FoldEntries(txn, *stores_, &walker, skipping, 0).status());
   }
   return PutFoldedSeq(txn, *stores_, next_seq_);
 }
