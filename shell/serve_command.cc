@@ -24,7 +24,7 @@ struct ServeCommandOptions {
   LocalOptions local;  // the global options', which serve's own override
   double stall_seconds = std::chrono::duration<double>(server::kDefaultStallTimeout).count();
   server::ServeOptions serve;
-  bool write_log = true;
+  bool no_write_log = false;
 };
 
 // Returns -1 to go on, or the exit status of a usage error or --help.
@@ -42,18 +42,18 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
   app.add_option("--port", o->serve.port, "Port to listen on (0: any free port)")->capture_default_str();
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
   app.add_option("--sync", o->local.sync,
-                 "full: a write is acknowledged once on disk; off: faster, and a crash may "
-                 "lose the latest acknowledged writes (with --write-log: a crash of lbt loses nothing, "
-                 "and the log is synced within 100 ms, so a power loss takes at most that)")
+                 "full: a write is acknowledged once its log record is on disk; off: acknowledged before "
+                 "the sync, which follows within 100 ms: a crash of lbt loses nothing, a power loss at "
+                 "most the last 100 ms of writes (with --no-write-log, the latest writes)")
       ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
       ->transform(OneOf({"full", "off"}))
       ->type_name("full|off")
       ->default_str("full");
   AddGcFlags(&app, &o->local);
-  app.add_flag("--write-log,!--no-write-log", o->write_log,
-               "Keep writes in a write-ahead log (one small sync per group of writes) and in memory, folded "
-               "into the database in key order in the background (the default); lbt commands on the same "
-               "directory then go through the server. --no-write-log: write the database directly");
+  app.add_flag("--no-write-log", o->no_write_log,
+               "Write the database directly, one transaction per group of writes, instead of through a "
+               "write-ahead log folded into it in the background (the default: one small sync per group "
+               "of writes; lbt commands on the same directory then go through the server)");
   app.add_flag("--allow-remote", o->serve.allow_remote,
                "Listen on an address other than loopback (anyone who can reach it can read and write)");
   app.add_option("--stall-timeout", o->stall_seconds,
@@ -94,7 +94,7 @@ int RunServe(char**, const ShellOptions& options) {
   db_options.initial_map_bytes = kServerMapBytes;
   // Writes go to a write-ahead log and memory first, and reach LMDB in
   // key order in the background (DatabaseOptions::log_writes).
-  db_options.log_writes = o.write_log && !o.local.read_only;
+  db_options.log_writes = !o.no_write_log && !o.local.read_only;
   Result<std::unique_ptr<Database>> db = Database::Open(o.local.db_dir, db_options);
   if (!db.ok()) {
     std::fprintf(stderr, "error: %s\n", db.status().message().c_str());

@@ -101,11 +101,14 @@ TEST(ServeTest, ADatabaseItCannotOpenIsOneLineAndExitOne) {
 }
 
 // A client's write is read at once by the shell, and the shell's by a client.
-TEST(ServeTest, TheShellAndClientsShareTheDatabase) {
+// The shell on a served directory: through the server while it keeps its
+// writes in its log (the default), beside it with --no-write-log. Either
+// way each sees what the other wrote.
+void ShellAndClientsShare(const std::vector<std::string>& serve_flags) {
   TempDir dir;
   const std::string db = dir.Sub("db");
   ASSERT_EQ(Lbt(db, {"createtable", "t", "families=cf"}).status, 0);
-  ServeProcess server(db);
+  ServeProcess server(db, serve_flags);
   ASSERT_TRUE(Write(server.stub(), "from-client", {Mutation::SetCell("cf", "q", "hello", Ms(1))}).ok());
   ProcessResult read = Lbt(db, {"--format", "jsonl", "lookup", "t", "from-client"});
   EXPECT_NE(read.out.find("\"value\":\"hello\""), std::string::npos) << read.out << read.err;
@@ -114,6 +117,21 @@ TEST(ServeTest, TheShellAndClientsShareTheDatabase) {
   std::vector<Row> rows = ReadEverything(server.stub());
   ASSERT_EQ(RowKeys(rows), (std::vector<std::string>{"from-client", "from-shell"}));
   EXPECT_EQ(rows[1].cells[0].value, "world");
+}
+
+TEST(ServeTest, TheShellAndClientsShareTheDatabase) { ShellAndClientsShare({}); }
+
+TEST(ServeTest, TheShellWritesBesideAServerWithoutItsLog) { ShellAndClientsShare({"--no-write-log"}); }
+
+// A second server on a directory whose server keeps a log is refused.
+TEST(ServeTest, ASecondServerOnALoggedDirectoryIsRefused) {
+  TempDir dir;
+  const std::string db = dir.Sub("db");
+  ServeProcess server(db);
+  ProcessResult r = RunProcess({LBT_BINARY, "serve", "--db", db, "--port", "0"}, {});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("open for writing in another process"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 // A read of many rows over TCP fills many responses, each row whole.
