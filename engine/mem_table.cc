@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <new>
 
 namespace lbt {
@@ -41,7 +42,9 @@ int Compare(const NodeT* a, char tag, std::string_view key, uint64_t seq) {
 
 }  // namespace
 
-MemTable::MemTable() {
+MemTable::MemTable() : bloom_(new std::atomic<uint64_t>[kBloomWords]) {
+  for (size_t i = 0; i < kBloomWords; ++i) bloom_[i].store(0, std::memory_order_relaxed);
+  memory_bytes_.store(kBloomWords * 8, std::memory_order_relaxed);
   head_ = NewNode(0, {}, 0, false, {}, kMaxHeight);
   for (int i = 0; i < kMaxHeight; ++i) {
     head_->next[i].store(nullptr, std::memory_order_relaxed);
@@ -110,17 +113,27 @@ MemTable::Node* MemTable::FindGreaterOrEqual(char tag, std::string_view key, uin
 }
 
 void MemTable::FindFromFinger(char tag, std::string_view key, uint64_t seq, Node** prev) const {
-  Node* x = head_;
-  int level = height_.load(std::memory_order_relaxed) - 1;
+  // Climb from the finger while the key lies past the next node a level
+  // up, then search down from there: the cost grows with the distance
+  // from the last key added, not with the table.
+  const int top = height_.load(std::memory_order_relaxed) - 1;
+  int level = 0;
+  while (level < top) {
+    const Node* up = finger_[level + 1]->Next(level + 1);
+    if (up == nullptr || Compare(up, tag, key, seq) >= 0) break;
+    ++level;
+  }
+  // Above it, each level's next node after the finger lies past the key.
+  for (int l = top; l > level; --l) prev[l] = finger_[l];
+  Node* x = finger_[level];
+  bool moved = false;  // past the finger: then at or past the last key added
   while (true) {
-    // The finger's node sorts before the key; start from it when it is
-    // further along this level than the search has come.
-    Node* hint = finger_[level];
-    if (hint != head_ && (x == head_ || Compare(x, hint->tag(), hint->key.substr(1), hint->seq) < 0)) x = hint;
+    if (!moved) x = finger_[level];
     Node* next = x->Next(level);
     while (next != nullptr && Compare(next, tag, key, seq) < 0) {
       x = next;
       next = x->Next(level);
+      moved = true;
     }
     prev[level] = x;
     if (level == 0) return;
@@ -156,7 +169,33 @@ MemTable::Node* MemTable::FindLast() const {
   }
 }
 
+namespace {
+
+// Two bit positions of the Bloom filter for a key, from one hash.
+std::pair<uint64_t, uint64_t> BloomBits(char tag, std::string_view key, size_t bits) {
+  const uint64_t h = std::hash<std::string_view>()(key) ^
+                     (static_cast<uint64_t>(static_cast<unsigned char>(tag)) * 0x9e3779b97f4a7c15ull);
+  return {h % bits, (h >> 32 | h << 32) % bits};
+}
+
+}  // namespace
+
+void MemTable::AddToBloom(char tag, std::string_view key) {
+  const auto [a, b] = BloomBits(tag, key, kBloomWords * 64);
+  bloom_[a / 64].fetch_or(uint64_t{1} << (a % 64), std::memory_order_relaxed);
+  bloom_[b / 64].fetch_or(uint64_t{1} << (b % 64), std::memory_order_relaxed);
+}
+
+bool MemTable::MayContain(char tag, std::string_view key) const {
+  // A reader sees every bit its entries set: they were set before the
+  // entries were published, which happened before the read began.
+  const auto [a, b] = BloomBits(tag, key, kBloomWords * 64);
+  return (bloom_[a / 64].load(std::memory_order_relaxed) >> (a % 64) & 1) != 0 &&
+         (bloom_[b / 64].load(std::memory_order_relaxed) >> (b % 64) & 1) != 0;
+}
+
 void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool deleted, std::string_view value) {
+  AddToBloom(static_cast<char>(store), key);
   const int height = RandomHeight();
   // The node is built first: its copy of the tagged key is what the search
   // compares, with no string of its own.
@@ -190,6 +229,7 @@ void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool dele
 
 MemTable::Found MemTable::Get(StoreTag store, std::string_view key, uint64_t seq, std::string_view* value) const {
   const char tag = static_cast<char>(store);
+  if (!MayContain(tag, key)) return Found::kAbsent;
   const Node* node = FindGreaterOrEqual(tag, key, seq, nullptr);
   if (node == nullptr || CompareTagged(node->key, tag, key) != 0) return Found::kAbsent;
   if (node->deleted) return Found::kDeleted;

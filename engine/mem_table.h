@@ -86,8 +86,15 @@ class MemTable {
   Node* FindLessThan(std::string_view key) const;
   Node* FindLast() const;
 
+  // A Bloom filter of the table's keys, so that a lookup of a key it does
+  // not hold (a new row's size entry, say) seldom walks the list.
+  static constexpr size_t kBloomWords = (1 << 20) / 64;
+  void AddToBloom(char tag, std::string_view key);
+  bool MayContain(char tag, std::string_view key) const;
+
   Node* head_;
   std::atomic<int> height_{1};
+  std::unique_ptr<std::atomic<uint64_t>[]> bloom_;
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* block_next_ = nullptr;
   size_t block_left_ = 0;
