@@ -158,13 +158,17 @@ Where a target is missed, and why:
   has 2 cores shared with the load generator: the server spends most of
   its CPU in the kernel, switching between gRPC's threads and waking each
   write when its group is on disk, and a group's sync and its CPU run one
-  after the other. The emulator syncs nothing. Overlapping one group's
-  sync with the next group's work, and gRPC's asynchronous server, are
-  what is left to try.
-- **Imports.** About 9 us of server CPU per row, of which a third goes to
-  the memtable's skip list (key comparisons), a sixth to memory
-  allocation, the rest to gRPC, protobuf and the row writer; cbt itself
-  runs on the other core.
+  after the other (per group at 8 clients: about 290 us of sync, 35 us of
+  work). The emulator syncs nothing. Two ways of overlapping a group's
+  sync with the next group's work were tried (syncs side by side; one
+  sync at a time covering every group appended meanwhile): on these two
+  cores both were slower, the hand-offs between threads costing more than
+  the overlap gained. gRPC's asynchronous server is what is left to try.
+- **Imports.** About 7-8 us of server CPU per row: the memtable's skip
+  list (key comparisons, though a finger and a Bloom filter cut most of
+  them), memory allocation, gRPC, protobuf and the row writer; cbt itself
+  runs on the other core. Runs here range from 0.9x to 1.1x the emulator
+  with `--sync=full`, and 1.0x to 1.3x with `--sync=off`.
 - **Single-row reads: 2x the emulator at 32 clients, p99 under 1 ms at 8.**
   The machine has 2 cores and the load generator runs on them too. Measured
   with `/usr/bin/time` and `/proc`, it spends about as much CPU per call
