@@ -319,6 +319,13 @@ class Database final : public Bigtable, public LocalMaintenance {
   void CommitGroup(const std::vector<PendingWrite*>& group);
   // The same with log_writes: one log append and sync for the group.
   void CommitGroupLogged(const std::vector<PendingWrite*>& group);
+  struct LoggedGroup;
+  // Runs the group's steps, each into a ChangeBatch of its own, and encodes
+  // the log records of those that changed something. REQUIRES: write_mu_.
+  Status RunLoggedSteps(const std::vector<PendingWrite*>& group, LoggedGroup* logged);
+  // Adds a logged group to the memtable and makes it visible to reads.
+  // REQUIRES: write_mu_; the group's records are in the log.
+  void Publish(const LoggedGroup& logged);
 
   // ---- the write-ahead log and memtables (engine/database_log.cc) ----
 

@@ -21,6 +21,13 @@ struct Database::WriteScope {
   RowWriter Writer(const TableSpec* spec, int64_t now) const { return RowWriter(cells, rows, lazy_gc, spec, now); }
 };
 
+// A group's logged writes: each one's changes and log record, in order.
+struct Database::LoggedGroup {
+  std::vector<ChangeBatch> batches;
+  std::vector<std::string> records;
+  std::vector<PendingWrite*> writes;
+};
+
 struct Database::PendingWrite {
   const WriteStep* step;
   Status status;

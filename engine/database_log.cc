@@ -279,61 +279,64 @@ void Database::CommitGroupLogged(const std::vector<PendingWrite*>& group) {
     std::unique_lock<std::mutex> layers_lock(layers_mu_);
     fold_cv_.wait_for(layers_lock, std::chrono::milliseconds(50));
   }
-  Result<std::unique_ptr<Txn>> txn = Txn::Begin(env_.get(), /*write=*/false);
-  if (!txn.ok()) return fail_all(txn.status());
-  std::shared_ptr<const MemLayers> layers;
-  {
-    std::lock_guard<std::mutex> layers_lock(layers_mu_);
-    layers = layers_;
-  }
-  if (Status s = stores_->catalog.Refresh(txn->get()); !s.ok()) return fail_all(s);
-  // Each write sees the group's earlier ones (`done`), which reach the
-  // memtable, and reads, only once the log has them.
-  std::vector<ChangeBatch> done;
-  std::vector<std::string> records;
-  std::vector<PendingWrite*> logged;
-  uint64_t seq = next_seq_;
-  for (PendingWrite* w : group) {
-    ChangeBatch batch;
-    WriteScope scope{txn->get(),
-                     StoreView(txn->get(), &stores_->cells, StoreTag::kCells, layers.get(), UINT64_MAX, &batch, &done),
-                     StoreView(txn->get(), &stores_->rows, StoreTag::kRows, layers.get(), UINT64_MAX, &batch, &done),
-                     &batch, stores_->lazy_gc};
-    bool redo = false;
-    w->status = (*w->step)(scope, &redo);
-    if (!w->status.ok() || batch.empty()) continue;
-    records.push_back(EncodeRecord(++seq, batch));
-    done.push_back(std::move(batch));
-    logged.push_back(w);
-  }
-  txn->reset();
-  if (records.empty()) return;
-  std::vector<std::string_view> views(records.begin(), records.end());
+  LoggedGroup logged;
+  if (Status s = RunLoggedSteps(group, &logged); !s.ok()) return fail_all(s);
+  if (logged.records.empty()) return;
+  std::vector<std::string_view> views(logged.records.begin(), logged.records.end());
   Status s = log_->Append(views);
-  const auto now = std::chrono::steady_clock::now();
   // With sync off the fold thread syncs within kLogSyncInterval.
   if (s.ok() && options_.sync) s = log_->Sync();
   log_unsynced_ = s.ok() && !options_.sync;
   if (!s.ok()) {
     s = ExplainWriteFailure(s);
-    for (PendingWrite* w : logged) w->status = s;
+    for (PendingWrite* w : logged.writes) w->status = s;
     return;
   }
-  for (size_t i = 0; i < done.size(); ++i) {
+  Publish(logged);
+  if (active_->memory_bytes() >= kMemTableBytes) (void)Freeze();
+}
+
+Status Database::RunLoggedSteps(const std::vector<PendingWrite*>& group, LoggedGroup* logged) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Txn> txn, Txn::Begin(env_.get(), /*write=*/false));
+  std::shared_ptr<const MemLayers> layers;
+  {
+    std::lock_guard<std::mutex> layers_lock(layers_mu_);
+    layers = layers_;
+  }
+  LBT_RETURN_IF_ERROR(stores_->catalog.Refresh(txn.get()));
+  // Each write sees the group's earlier ones (`batches`), which reach the
+  // memtable, and reads, only once the log has them.
+  uint64_t seq = next_seq_;
+  for (PendingWrite* w : group) {
+    ChangeBatch batch;
+    WriteScope scope{
+        txn.get(),
+        StoreView(txn.get(), &stores_->cells, StoreTag::kCells, layers.get(), UINT64_MAX, &batch, &logged->batches),
+        StoreView(txn.get(), &stores_->rows, StoreTag::kRows, layers.get(), UINT64_MAX, &batch, &logged->batches),
+        &batch, stores_->lazy_gc};
+    bool redo = false;
+    w->status = (*w->step)(scope, &redo);
+    if (!w->status.ok() || batch.empty()) continue;
+    logged->records.push_back(EncodeRecord(++seq, batch));
+    logged->batches.push_back(std::move(batch));
+    logged->writes.push_back(w);
+  }
+  return Status::OK();
+}
+
+void Database::Publish(const LoggedGroup& logged) {
+  for (size_t i = 0; i < logged.batches.size(); ++i) {
     const uint64_t write_seq = next_seq_ + 1 + i;
     for (StoreTag tag : {StoreTag::kCells, StoreTag::kRows}) {
-      for (const auto& [key, value] : done[i].changes(tag)) {
+      for (const auto& [key, value] : logged.batches[i].changes(tag)) {
         active_->Add(tag, key, write_seq, !value.has_value(), value ? std::string_view(*value) : std::string_view());
       }
     }
   }
-  next_seq_ = seq;
-  last_write_ = now;
-  {
-    std::lock_guard<std::mutex> layers_lock(layers_mu_);
-    published_seq_ = seq;
-  }
-  if (active_->memory_bytes() >= kMemTableBytes) (void)Freeze();
+  next_seq_ += logged.batches.size();
+  last_write_ = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> layers_lock(layers_mu_);
+  published_seq_ = next_seq_;
 }
 
 Status Database::Freeze() {
