@@ -283,20 +283,24 @@ Status Database::Update(const std::function<Status(Txn*)>& fn, std::string_view 
   std::lock_guard<std::mutex> lock(write_mu_);
   LBT_RETURN_IF_ERROR(CheckFilesPresent());
   // A write outside the log (a schema change, a drop, a collection pass, a
-  // bulk load) sees and changes LMDB alone: every memtable is folded in
-  // the same transaction first, so that the two land together or not at
-  // all.
+  // bulk load) sees and changes LMDB alone: every memtable is folded first,
+  // in bounded transactions, and the sequence folded is recorded with `fn`,
+  // so that a crash before `fn` commits replays the log, skipped keys
+  // included.
   std::unique_lock<std::mutex> fold_lock(fold_mu_, std::defer_lock);
   std::shared_ptr<const MemLayers> layers;
   if (log_ != nullptr) {
     fold_lock.lock();
-    std::lock_guard<std::mutex> layers_lock(layers_mu_);
-    layers = layers_;
+    {
+      std::lock_guard<std::mutex> layers_lock(layers_mu_);
+      layers = layers_;
+    }
+    LBT_RETURN_IF_ERROR(FoldLayersBefore(*layers, fold_skipping));
   }
   for (int attempt = 0;; ++attempt) {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
     Status s = stores_->catalog.Refresh(txn.get());
-    if (s.ok() && layers != nullptr) s = FoldLayers(txn.get(), *layers, fold_skipping);
+    if (s.ok() && layers != nullptr) s = RecordFolded(txn.get());
     if (s.ok()) s = fn(txn.get());
     if (s.ok()) s = txn->Commit();
     const bool map_full = txn->map_full();

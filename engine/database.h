@@ -290,9 +290,9 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Empty stores, with this handle's GC mode.
   std::unique_ptr<Stores> NewStores() const;
   // Runs `fn` in a write transaction, growing the map and retrying when
-  // full. With log_writes, the transaction first folds every memtable,
-  // leaving out keys that start with `fold_skipping` (non-empty: what `fn`
-  // deletes anyway), and the log is emptied after.
+  // full. With log_writes, every memtable is folded first, leaving out keys
+  // that start with `fold_skipping` (non-empty: what `fn` deletes anyway),
+  // and the log is emptied after `fn` commits.
   Status Update(const std::function<Status(Txn*)>& fn, std::string_view fold_skipping = {});
   // FailedPrecondition once the database's files were deleted under it.
   Status CheckFilesPresent() const;
@@ -347,13 +347,16 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status Freeze();
   // Folds the oldest frozen memtable into LMDB, if any. REQUIRES: fold_mu_.
   Result<bool> FoldOldest();
-  // Writes one memtable into LMDB, and the last sequence folded, in one
-  // synced transaction.
-  Status FoldIntoLmdb(const MemTable& table);
-  // Writes the memtables, oldest first, into `txn`, leaving out keys that
-  // start with `skipping` (if not empty), and records next_seq_ as folded.
+  // Writes one memtable into LMDB in synced transactions of bounded size,
+  // leaving out keys that start with `skipping` (if not empty); the last
+  // one records the memtable's last sequence as folded when
+  // `record_folded`.
+  Status FoldIntoLmdb(const MemTable& table, std::string_view skipping = {}, bool record_folded = true);
+  // Folds the memtables, oldest first, recording nothing: the caller's
+  // transaction records next_seq_ with RecordFolded.
   // REQUIRES: write_mu_ and fold_mu_ held.
-  Status FoldLayers(Txn* txn, const MemLayers& layers, std::string_view skipping);
+  Status FoldLayersBefore(const MemLayers& layers, std::string_view skipping);
+  Status RecordFolded(Txn* txn);
   // After FoldLayers committed: one empty memtable, and no log records.
   // REQUIRES: write_mu_ and fold_mu_ held.
   void ForgetFolded();

@@ -6,8 +6,9 @@
 // become visible to reads (published_seq_), so a read never sees a write
 // that a crash could take back. The active memtable is frozen when full,
 // or when writes go idle, and a background thread folds frozen ones into
-// LMDB in key order, in one synced transaction that also records the last
-// sequence folded; their log segments are deleted after.
+// LMDB in key order, in synced transactions of bounded size, the last of
+// which records the last sequence folded; their log segments are deleted
+// after.
 //
 // Opening replays, into a memtable, the records a crash left after the
 // last folded sequence, folds it, and deletes the segments.
@@ -54,6 +55,15 @@ constexpr size_t kMaxFrozen = 2;
 constexpr size_t kFoldChunkEntries = 4096;
 // Writes idle this long are folded, so that other processes see them.
 constexpr auto kIdleFold = std::chrono::milliseconds(500);
+
+// Removes log segments whose records are all folded; one that stays is
+// harmless (replay skips folded sequences).
+void RemoveFiles(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+}
 
 std::string SegmentPath(const std::string& dir, uint64_t first_seq) {
   return (fs::path(dir) / fmt::format("wal-{:020}.log", first_seq)).string();
@@ -112,8 +122,9 @@ Result<uint64_t> ReplayRecord(std::string_view record, uint64_t folded, MemTable
   const uint64_t seq = DecodeBigEndian(seq_bytes);
   while (!record.empty()) {
     std::string_view head, key, value;
-    if (!TakeBytes(&record, 2, &head) || (head[0] != 'c' && head[0] != 'r') || !TakeLengthPrefixed(&record, &key) ||
-        (head[1] == 0 && !TakeLengthPrefixed(&record, &value))) {
+    if (!TakeBytes(&record, 2, &head) ||
+        (head[0] != static_cast<char>(StoreTag::kCells) && head[0] != static_cast<char>(StoreTag::kRows)) ||
+        !TakeLengthPrefixed(&record, &key) || (head[1] == 0 && !TakeLengthPrefixed(&record, &value))) {
       return Status::Corruption("a write-ahead log record is malformed");
     }
     if (seq > folded) table->Add(static_cast<StoreTag>(head[0]), key, seq, head[1] != 0, value);
@@ -228,18 +239,15 @@ Status Database::RecoverLog() {
   MemTable table;
   uint64_t records = 0;
   for (const std::string& path : segments) {
-    LBT_ASSIGN_OR_RETURN(LogReadResult read, ReadWriteLog(path, [&](std::string_view record) -> Status {
-                           LBT_ASSIGN_OR_RETURN(uint64_t seq, ReplayRecord(record, folded, &table));
-                           if (seq > folded) ++records;
-                           return Status::OK();
-                         }));
-    (void)read;  // a torn end was never acknowledged: nothing to keep of it
+    // A torn end was never acknowledged: reading stops before it.
+    LBT_RETURN_IF_ERROR(ReadWriteLog(path, [&](std::string_view record) -> Status {
+                          LBT_ASSIGN_OR_RETURN(uint64_t seq, ReplayRecord(record, folded, &table));
+                          if (seq > folded) ++records;
+                          return Status::OK();
+                        }).status());
   }
   if (table.entries() > 0) LBT_RETURN_IF_ERROR(FoldIntoLmdb(table));
-  for (const std::string& path : segments) {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+  RemoveFiles(segments);
   if (records > 0 && options_.note) {
     options_.note(fmt::format("recovered {} write{} from the write-ahead log", records, records == 1 ? "" : "s"));
   }
@@ -373,8 +381,6 @@ size_t Database::FrozenCount() {
 
 namespace {
 
-// Writes a memtable's newest entries into `txn`, leaving out keys that
-// start with `skipping` (if not empty).
 // Writes up to `limit` of the walker's entries (0: all) into `txn`,
 // leaving out keys that start with `skipping` (if not empty). Returns
 // whether entries remain.
@@ -402,7 +408,7 @@ Status PutFoldedSeq(Txn* txn, const Stores& stores, uint64_t seq) {
 
 }  // namespace
 
-Status Database::FoldIntoLmdb(const MemTable& table) {
+Status Database::FoldIntoLmdb(const MemTable& table, std::string_view skipping, bool record_folded) {
   // In transactions of kFoldChunkEntries: LMDB keeps the memory of a
   // transaction's dirty pages for later ones, so one transaction per
   // memtable held up to a page per entry for good. A crash between chunks
@@ -413,9 +419,9 @@ Status Database::FoldIntoLmdb(const MemTable& table) {
     const MemTable::Walker chunk_start = walker;
     for (int attempt = 0;; ++attempt) {
       LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
-      Result<bool> folded = FoldEntries(txn.get(), *stores_, &walker, {}, kFoldChunkEntries);
+      Result<bool> folded = FoldEntries(txn.get(), *stores_, &walker, skipping, kFoldChunkEntries);
       Status s = folded.status();
-      if (s.ok() && !*folded) s = PutFoldedSeq(txn.get(), *stores_, table.max_seq());
+      if (s.ok() && !*folded && record_folded) s = PutFoldedSeq(txn.get(), *stores_, table.max_seq());
       if (s.ok()) s = txn->Commit();
       const bool map_full = txn->map_full();
       txn.reset();
@@ -431,13 +437,14 @@ Status Database::FoldIntoLmdb(const MemTable& table) {
   return Status::OK();
 }
 
-Status Database::FoldLayers(Txn* txn, const MemLayers& layers, std::string_view skipping) {
+Status Database::FoldLayersBefore(const MemLayers& layers, std::string_view skipping) {
   for (auto it = layers.tables.rbegin(); it != layers.tables.rend(); ++it) {
-    MemTable::Walker walker(it->get());
-    LBT_RETURN_IF_ERROR(FoldEntries(txn, *stores_, &walker, skipping, 0).status());
+    LBT_RETURN_IF_ERROR(FoldIntoLmdb(**it, skipping, /*record_folded=*/false));
   }
-  return PutFoldedSeq(txn, *stores_, next_seq_);
+  return Status::OK();
 }
+
+Status Database::RecordFolded(Txn* txn) { return PutFoldedSeq(txn, *stores_, next_seq_); }
 
 void Database::ForgetFolded() {
   std::vector<std::string> doomed;
@@ -451,10 +458,7 @@ void Database::ForgetFolded() {
     closed_segments_.clear();
   }
   fold_cv_.notify_all();
-  for (const std::string& path : doomed) {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+  RemoveFiles(doomed);
   // Every record is folded; a failure to clear leaves records that replay
   // skips (their sequences are folded).
   (void)log_->Clear();
@@ -481,10 +485,7 @@ Result<bool> Database::FoldOldest() {
     }
   }
   fold_cv_.notify_all();
-  for (const std::string& path : doomed) {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+  RemoveFiles(doomed);
   return true;
 }
 
@@ -492,7 +493,9 @@ void Database::RunFolds() {
   while (true) {
     {
       std::unique_lock<std::mutex> lock(layers_mu_);
-      fold_cv_.wait_for(lock, kLogSyncInterval / 2, [this] { return fold_stopping_ || layers_->tables.size() > 1; });
+      // With sync off it wakes often enough to sync the log in time.
+      const auto wake = options_.sync ? kIdleFold / 2 : kLogSyncInterval / 2;
+      fold_cv_.wait_for(lock, wake, [this] { return fold_stopping_ || layers_->tables.size() > 1; });
       if (fold_stopping_) return;
     }
     {

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <set>
 #include <thread>
@@ -122,35 +123,55 @@ int64_t Verify(const std::string& dir, int64_t acknowledged) {
   return expected;
 }
 
+// LBT_CRASH_SEED and LBT_CRASH_KILLS, or their defaults.
+uint64_t CrashSeed() { return std::stoull(std::getenv("LBT_CRASH_SEED") ? std::getenv("LBT_CRASH_SEED") : "2026"); }
+int CrashKills() { return std::atoi(std::getenv("LBT_CRASH_KILLS") ? std::getenv("LBT_CRASH_KILLS") : "24"); }
+
+// A database in `dir` with table t of one family, cf.
+void CreateCrashTable(const std::string& dir) {
+  auto db = Database::Open(dir);
+  ASSERT_TRUE(db.ok());
+  ASSERT_OK((*db)->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+}
+
+// Forks a child that runs `body` with the write end of a pipe (it never
+// returns), kills it with SIGKILL after `delay`, and returns the pipe's
+// read end and the child's wait status.
+std::pair<int, int> RunAndKill(const std::function<void(int ack)>& body, std::chrono::microseconds delay) {
+  int ack[2];
+  if (pipe(ack) != 0) return {-1, 0};
+  pid_t child = fork();
+  if (child == 0) {
+    close(ack[0]);
+    body(ack[1]);
+    _exit(7);
+  }
+  close(ack[1]);
+  std::this_thread::sleep_for(delay);
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return {ack[0], status};
+}
+
 // batch 0: bulk loads.
 void CrashRepeatedly(int batch) {
-  const uint64_t seed = std::stoull(std::getenv("LBT_CRASH_SEED") ? std::getenv("LBT_CRASH_SEED") : "2026");
-  const int kills = std::atoi(std::getenv("LBT_CRASH_KILLS") ? std::getenv("LBT_CRASH_KILLS") : "24");
-  std::mt19937_64 rng(seed + batch);
+  const int kills = CrashKills();
+  std::mt19937_64 rng(CrashSeed() + batch);
   testing::TempDir dir;
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    ASSERT_OK((*db)->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
-  }
+  CreateCrashTable(dir.path());
   int64_t next = 0, acknowledged = -1;
   for (int k = 0; k < kills; ++k) {
-    int ack[2];
-    ASSERT_EQ(pipe(ack), 0);
-    pid_t child = fork();
-    if (child == 0) {
-      close(ack[0]);
-      if (batch == 0) Loader(dir.path(), next, ack[1]);
-      Writer(dir.path(), next, batch, ack[1]);
-    }
-    close(ack[1]);
-    std::this_thread::sleep_for(std::chrono::microseconds(2000 + rng() % 40000));
-    kill(child, SIGKILL);
-    int status;
-    waitpid(child, &status, 0);
+    auto [ack, status] = RunAndKill(
+        [&](int ack_fd) {
+          if (batch == 0) Loader(dir.path(), next, ack_fd);
+          Writer(dir.path(), next, batch, ack_fd);
+        },
+        std::chrono::microseconds(2000 + rng() % 40000));
+    ASSERT_GE(ack, 0);
     int64_t last;
-    while (read(ack[0], &last, sizeof last) == sizeof last) acknowledged = last;
-    close(ack[0]);
+    while (read(ack, &last, sizeof last) == sizeof last) acknowledged = last;
+    close(ack);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the writer stopped by itself, exit " << WEXITSTATUS(status);
     next = Verify(dir.path(), acknowledged);
     ASSERT_GE(next, 0);
@@ -259,37 +280,23 @@ std::vector<int64_t> VerifyLogged(const std::string& dir, const std::vector<int6
 // rows, batches and increments. Every acknowledged write is there after
 // the restart, and no row is torn.
 TEST(CrashTest, LoggedWritesFromEightThreadsSurviveSigkill) {
-  const uint64_t seed = std::stoull(std::getenv("LBT_CRASH_SEED") ? std::getenv("LBT_CRASH_SEED") : "2026");
-  const int kills = std::atoi(std::getenv("LBT_CRASH_KILLS") ? std::getenv("LBT_CRASH_KILLS") : "24");
-  std::mt19937_64 rng(seed + 7);
+  const int kills = CrashKills();
+  std::mt19937_64 rng(CrashSeed() + 7);
   testing::TempDir dir;
-  {
-    auto db = Database::Open(dir.path());
-    ASSERT_TRUE(db.ok());
-    ASSERT_OK((*db)->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
-  }
+  CreateCrashTable(dir.path());
   std::vector<int64_t> next(kLogWriters, 0), acknowledged(kLogWriters, -1), increments(kLogWriters, 0);
   int64_t total_acks = 0;
   for (int k = 0; k < kills; ++k) {
-    int ack[2];
-    ASSERT_EQ(pipe(ack), 0);
-    pid_t child = fork();
-    if (child == 0) {
-      close(ack[0]);
-      LoggedWriters(dir.path(), next, ack[1]);
-    }
-    close(ack[1]);
-    std::this_thread::sleep_for(std::chrono::microseconds(5000 + rng() % 60000));
-    kill(child, SIGKILL);
-    int status;
-    waitpid(child, &status, 0);
+    auto [ack, status] = RunAndKill([&](int ack_fd) { LoggedWriters(dir.path(), next, ack_fd); },
+                                    std::chrono::microseconds(5000 + rng() % 60000));
+    ASSERT_GE(ack, 0);
     Ack a;
-    while (read(ack[0], &a, sizeof a) == sizeof a) {
+    while (read(ack, &a, sizeof a) == sizeof a) {
       acknowledged[a.thread] = std::max(acknowledged[a.thread], a.n);
       ++increments[a.thread];
       ++total_acks;
     }
-    close(ack[0]);
+    close(ack);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the writers stopped by themselves, exit " << WEXITSTATUS(status);
     next = VerifyLogged(dir.path(), acknowledged, increments, k + 1);
     ASSERT_EQ(next.size(), static_cast<size_t>(kLogWriters));
