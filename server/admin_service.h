@@ -17,12 +17,6 @@ namespace lbt::server {
 
 namespace admin = ::google::bigtable::admin::v2;
 
-// Declares a unary RPC that answers UNIMPLEMENTED, naming itself.
-#define LBT_NOT_SERVED(Rpc, Request, Response, why)                            \
-  grpc::Status Rpc(grpc::ServerContext*, const Request*, Response*) override { \
-    return Handle(gate_, [] { return NotServed(#Rpc, why); });                 \
-  }
-
 class AdminService final : public admin::BigtableTableAdmin::Service {
  public:
   // `bigtable` and `gate` are not owned and must outlive the service.
@@ -92,8 +86,6 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
   Bigtable* bigtable_;
   RpcGate* gate_;
 };
-
-#undef LBT_NOT_SERVED
 
 }  // namespace lbt::server
 

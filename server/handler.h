@@ -49,4 +49,11 @@ inline Status NotServed(std::string_view rpc, std::string_view why) {
 
 }  // namespace lbt::server
 
+// Declares, in a service class with an RpcGate* gate_, a unary RPC that
+// answers UNIMPLEMENTED naming itself and saying why.
+#define LBT_NOT_SERVED(Rpc, Request, Response, why)                            \
+  grpc::Status Rpc(grpc::ServerContext*, const Request*, Response*) override { \
+    return Handle(gate_, [] { return NotServed(#Rpc, why); });                 \
+  }
+
 #endif  // LBT_SERVER_HANDLER_H_

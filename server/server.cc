@@ -13,6 +13,7 @@
 
 #include "server/admin_service.h"
 #include "server/data_service.h"
+#include "server/instance_admin_service.h"
 #include "server/stall_watch.h"
 
 namespace lbt::server {
@@ -91,6 +92,8 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   StallWatch stalls(options.stall_timeout);
   DataService data(bigtable, &gate, &stalls);
   AdminService admin(bigtable, &gate);
+  InstanceAdminService instance_admin(&gate);
+  OperationsService operations(&gate);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);
@@ -118,6 +121,8 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kMaxIdleServerThreads);
   builder.RegisterService(&data);
   builder.RegisterService(&admin);
+  builder.RegisterService(&instance_admin);
+  builder.RegisterService(&operations);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || bound_port == 0) {
     pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);

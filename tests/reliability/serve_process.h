@@ -48,6 +48,7 @@ class ServeProcess {
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
   int pid() const { return pid_; }
+  std::shared_ptr<grpc::Channel> channel() const { return channel_; }
   ::google::bigtable::v2::Bigtable::Stub* stub() { return stub_.get(); }
   ::google::bigtable::admin::v2::BigtableTableAdmin::Stub* admin() { return admin_.get(); }
   // A new stub on a connection of its own (the stubs above share one).
