@@ -416,8 +416,13 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
   EXPECT_TRUE(read.status.ok() || read.status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED)
       << read.status.error_code() << " " << read.status.error_message();
   // The stall timeout ends the stalled calls (the ones past the thread
-  // limit were refused at once); then everything is served.
-  std::this_thread::sleep_until(opened + std::chrono::seconds(6));
+  // limit were refused at once); then everything is served. Each call's
+  // timeout starts when the server begins its write, which on a loaded
+  // machine can be well after `opened`; a call read before its timeout ran
+  // out would be unstalled and end OK, so the wait leaves 3 s to spare.
+  // (Finish without reading cannot wait instead: it waits for the unread
+  // messages.)
+  std::this_thread::sleep_until(opened + std::chrono::seconds(8));
   int aborted = 0, refused = 0;
   std::string others;  // every other ending, to say what went wrong
   for (Stalled& s : stalled) {
