@@ -1,4 +1,5 @@
-// `lbt serve`: Bigtable's Data API and Table Admin API over one database,
+// `lbt serve`: Bigtable's Data API and Table Admin API over one database (the
+// Instance Admin and Operations APIs answer UNIMPLEMENTED, naming each RPC),
 // for every client library and cbt through BIGTABLE_EMULATOR_HOST.
 
 #ifndef LBT_SERVER_SERVER_H_
