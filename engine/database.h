@@ -357,7 +357,8 @@ class Database final : public Bigtable, public LocalMaintenance {
   // REQUIRES: write_mu_ and fold_mu_ held.
   Status FoldLayersBefore(const MemLayers& layers, std::string_view skipping);
   Status RecordFolded(Txn* txn);
-  // After FoldLayers committed: one empty memtable, and no log records.
+  // After the write that RecordFolded recorded committed: one empty
+  // memtable, and no log records.
   // REQUIRES: write_mu_ and fold_mu_ held.
   void ForgetFolded();
   void RunFolds();

@@ -11,13 +11,12 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <random>
 #include <set>
 #include <thread>
-
-#include <future>
 
 #include "google/bigtable/admin/v2/bigtable_instance_admin.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
