@@ -31,6 +31,8 @@
 
 namespace lbt {
 
+class InstanceAdmin;  // api/instance.h
+
 namespace sql {
 class QueryService;  // sql/query.h, which depends on this interface
 }  // namespace sql
@@ -270,6 +272,9 @@ class Bigtable {
   // and ExecuteQuery), or nullptr: queries then run on this side, over
   // this interface (sql::LocalQueryService).
   virtual sql::QueryService* query_service() { return nullptr; }
+  // The instances beside this one (api/instance.h), or nullptr where they
+  // cannot be managed: then every instance name means this one.
+  virtual InstanceAdmin* instance_admin() { return nullptr; }
 
   // Reads one row; an absent (or fully filtered) row is an empty optional.
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,

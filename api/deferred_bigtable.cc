@@ -110,6 +110,11 @@ sql::QueryService* DeferredBigtable::query_service() {
   return target.ok() ? (*target)->query_service() : nullptr;
 }
 
+InstanceAdmin* DeferredBigtable::instance_admin() {
+  Result<Bigtable*> target = Target();
+  return target.ok() ? (*target)->instance_admin() : nullptr;
+}
+
 void DeferredBigtable::CancelCalls() {
   Bigtable* opened = opened_.load();
   if (opened != nullptr) opened->CancelCalls();

@@ -69,6 +69,8 @@ class DeferredBigtable final : public Bigtable {
   // Opens, as a query needs the service; nullptr if opening failed (the
   // query's reads then report why).
   sql::QueryService* query_service() override;
+  // Opens, as managing instances needs the service; nullptr if opening failed.
+  InstanceAdmin* instance_admin() override;
 
  private:
   // The opened target, opening it on the first call.

@@ -84,6 +84,7 @@ class ForwardingBigtable : public Bigtable {
   LocalMaintenance* local() override { return target_->local(); }
   void CancelCalls() override { target_->CancelCalls(); }
   sql::QueryService* query_service() override { return target_->query_service(); }
+  InstanceAdmin* instance_admin() override { return target_->instance_admin(); }
 
  protected:
   Bigtable* target() const { return target_; }

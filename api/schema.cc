@@ -174,7 +174,7 @@ Result<const FamilySpec*> TableSpec::RequireFamily(std::string_view family) cons
   const FamilySpec* spec = FindFamily(family);
   if (spec == nullptr) {
     return Status::NotFound(fmt::format("column family '{}' does not exist in table '{}'; its families are: {}", family,
-                                        name, FamilyList()));
+                                        TableIdOf(name), FamilyList()));
   }
   return spec;
 }

@@ -345,7 +345,7 @@ Status BulkLoader::WriteBatch(Txn* txn, const Batch& batch, Attempt* attempt) {
   LBT_ASSIGN_OR_RETURN(const TableSpec* spec, db_->RequireEnabled(spec_.name));
   if (spec->id != spec_.id) {
     return Status::FailedPrecondition(
-        fmt::format("table '{}' was deleted and created again during the load", spec_.name));
+        fmt::format("table '{}' was deleted and created again during the load", TableIdOf(spec_.name)));
   }
   RowGroupWriter writer(txn, db_->stores_.get(), spec, families_, db_->NowMicros());
   LBT_RETURN_IF_ERROR(writer.Open());

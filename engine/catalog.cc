@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/instance_records.h"
+
 namespace lbt {
 
 namespace {
@@ -169,7 +171,7 @@ std::shared_ptr<const TableSpec> Catalog::Share(std::string_view name) const {
 
 Result<const TableSpec*> Catalog::Require(std::string_view name) const {
   const TableSpec* spec = Find(name);
-  if (spec == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", name));
+  if (spec == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", TableIdOf(name)));
   return spec;
 }
 
@@ -177,6 +179,18 @@ std::vector<std::string> Catalog::TableNames() const {
   std::vector<std::string> names;
   for (const auto& [name, spec] : tables_) names.push_back(name);
   return names;
+}
+
+bool Catalog::HasTablesOf(const InstanceName& instance) const {
+  const std::string prefix = TablePrefixOf(instance);
+  if (prefix.empty()) {  // the default instance's names have no '/'
+    for (const auto& [name, spec] : tables_) {
+      if (name.find('/') == std::string::npos) return true;
+    }
+    return false;
+  }
+  auto it = tables_.lower_bound(prefix);
+  return it != tables_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
 }
 
 Status Catalog::BumpVersion(Txn* txn) {
@@ -209,6 +223,37 @@ Result<TableId> Catalog::AllocateTableId(Txn* txn) {
   if (id > UINT32_MAX) return Status::ResourceExhausted("no table ids are left in this database");
   LBT_RETURN_IF_ERROR(txn->Put(meta_, kMetaNextTableId, std::to_string(id + 1)));
   return static_cast<TableId>(id);
+}
+
+Result<std::vector<InstanceSpec>> Catalog::Instances(Txn* txn) const {
+  std::vector<InstanceSpec> instances;
+  LBT_ASSIGN_OR_RETURN(auto cursor, Cursor::Open(txn, catalog_));
+  LBT_ASSIGN_OR_RETURN(bool more, cursor->Seek(kInstanceKeyPrefix));
+  while (more && cursor->key().substr(0, kInstanceKeyPrefix.size()) == kInstanceKeyPrefix) {
+    InstanceSpec spec;
+    LBT_RETURN_IF_ERROR(DecodeInstanceSpec(cursor->key().substr(kInstanceKeyPrefix.size()), cursor->value(), &spec));
+    instances.push_back(std::move(spec));
+    LBT_ASSIGN_OR_RETURN(more, cursor->Next());
+  }
+  return instances;
+}
+
+Result<std::optional<InstanceSpec>> Catalog::FindInstance(Txn* txn, const InstanceName& name) const {
+  const std::string key = InstanceKey(name);
+  std::string_view bytes;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(catalog_, key, &bytes));
+  if (!found) return std::optional<InstanceSpec>();
+  InstanceSpec spec;
+  LBT_RETURN_IF_ERROR(DecodeInstanceSpec(std::string_view(key).substr(kInstanceKeyPrefix.size()), bytes, &spec));
+  return std::optional<InstanceSpec>(std::move(spec));
+}
+
+Status Catalog::StoreInstance(Txn* txn, const InstanceSpec& spec) {
+  return txn->Put(catalog_, InstanceKey(spec.name), EncodeInstanceSpec(spec));
+}
+
+Status Catalog::RemoveInstance(Txn* txn, const InstanceName& name) {
+  return txn->Del(catalog_, InstanceKey(name)).status();
 }
 
 }  // namespace lbt

@@ -14,10 +14,12 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "api/instance.h"
 #include "api/schema.h"
 #include "api/status.h"
 #include "engine/lmdb_env.h"
@@ -46,6 +48,8 @@ class Catalog {
   }
   // Table names in byte order.
   std::vector<std::string> TableNames() const;
+  // True if a table of `instance` is catalogued.
+  bool HasTablesOf(const InstanceName& instance) const;
 
   // Writes `spec` (new or changed). REQUIRES: txn->is_write()
   Status Store(Txn* txn, const TableSpec& spec);
@@ -53,6 +57,14 @@ class Catalog {
   Status Remove(Txn* txn, std::string_view name);
   // A table id never used before in this database. REQUIRES: txn->is_write()
   Result<TableId> AllocateTableId(Txn* txn);
+
+  // Instance records (engine/instance_records.h), read from `txn` each
+  // time: they are small, few, and read by admin requests alone.
+  Result<std::vector<InstanceSpec>> Instances(Txn* txn) const;
+  Result<std::optional<InstanceSpec>> FindInstance(Txn* txn, const InstanceName& name) const;
+  // REQUIRES: txn->is_write()
+  Status StoreInstance(Txn* txn, const InstanceSpec& spec);
+  Status RemoveInstance(Txn* txn, const InstanceName& name);
 
  private:
   Status BumpVersion(Txn* txn);

@@ -20,6 +20,7 @@
 #include "api/limits.h"
 #include "engine/bulk_loader.h"
 #include "engine/database_internal.h"
+#include "engine/instance_records.h"
 #include "engine/key_codec.h"
 #include "engine/lmdb_env.h"
 #include "engine/row_cursor.h"
@@ -92,13 +93,13 @@ Status ValidateFamilies(const std::vector<FamilySpec>& families) {
 // HBase's disable: a disabled table refuses reads and writes of its data.
 Status RequireEnabledSpec(const TableSpec& spec) {
   if (spec.enabled) return Status::OK();
-  return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", spec.name));
+  return Status::FailedPrecondition(fmt::format("table '{}' is disabled; enable it first", TableIdOf(spec.name)));
 }
 
 Status RequireUnprotected(const TableSpec& spec, std::string_view what) {
   if (!spec.deletion_protection) return Status::OK();
   return Status::FailedPrecondition(
-      fmt::format("table '{}' has deletion protection on; turn it off before deleting {}", spec.name, what));
+      fmt::format("table '{}' has deletion protection on; turn it off before deleting {}", TableIdOf(spec.name), what));
 }
 
 }  // namespace
@@ -561,11 +562,13 @@ FamilySpec Stored(FamilySpec family) {
 
 Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                              const std::vector<std::string>&, bool deletion_protection) {
-  LBT_RETURN_IF_ERROR(ValidateTableName(table));
+  std::string_view own_name;
+  InstanceOfTable(table, &own_name);  // an instance's tables are catalogued as P/I/t
+  LBT_RETURN_IF_ERROR(ValidateTableName(own_name));
   LBT_RETURN_IF_ERROR(ValidateFamilies(families));
   return Update([&](Txn* txn) -> Status {
     if (stores_->catalog.Find(table) != nullptr) {
-      return Status::AlreadyExists(fmt::format("table '{}' already exists", table));
+      return Status::AlreadyExists(fmt::format("table '{}' already exists", TableIdOf(table)));
     }
     TableSpec spec;
     spec.name = std::string(table);
@@ -585,19 +588,70 @@ Status Database::DeleteTable(std::string_view table) {
     id = spec->id;
     return stores_->catalog.Remove(txn, table);
   }));
-  // The table is gone for every reader now. Its cells are deleted in bounded
+  return DeleteCellsOf({id});
+}
+
+Status Database::DeleteCellsOf(const std::vector<TableId>& ids) {
+  // The tables are gone for every reader now. Their cells are deleted in bounded
   // transactions; ids are never reused, so any left by a crash stay invisible.
-  const std::string prefix = TablePrefix(id);
-  for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
-    size_t deleted = 0;
-    do {
-      LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
-        LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, prefix, kDropChunkKeys));
-        return Status::OK();
-      }));
-    } while (deleted > 0);
+  for (TableId id : ids) {
+    const std::string prefix = TablePrefix(id);
+    for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
+      size_t deleted = 0;
+      do {
+        LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+          LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, prefix, kDropChunkKeys));
+          return Status::OK();
+        }));
+      } while (deleted > 0);
+    }
   }
   return SettleFreedPages();
+}
+
+// ---- instances ----
+
+Result<std::vector<InstanceSpec>> Database::ReadInstances() {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  return stores_->catalog.Instances(txn.get());
+}
+
+Result<std::optional<InstanceSpec>> Database::ReadInstance(const InstanceName& name, bool* has_tables) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  {
+    std::lock_guard<std::mutex> lock(read_mu_);
+    LBT_RETURN_IF_ERROR(read_catalog_->Refresh(txn.get()));
+    *has_tables = read_catalog_->HasTablesOf(name);
+  }
+  return stores_->catalog.FindInstance(txn.get(), name);
+}
+
+Status Database::ChangeInstance(
+    const InstanceName& name, const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
+    bool drop_tables) {
+  std::vector<TableId> dropped;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    dropped.clear();
+    std::vector<std::string> tables;
+    for (const std::string& table : stores_->catalog.TableNames()) {
+      if (InstanceOfTable(table) == name) tables.push_back(table);
+    }
+    LBT_ASSIGN_OR_RETURN(std::optional<InstanceSpec> record, stores_->catalog.FindInstance(txn, name));
+    const bool had_record = record.has_value();
+    LBT_RETURN_IF_ERROR(change(&record, !tables.empty()));
+    if (record.has_value()) {
+      LBT_RETURN_IF_ERROR(stores_->catalog.StoreInstance(txn, *record));
+    } else if (had_record) {
+      LBT_RETURN_IF_ERROR(stores_->catalog.RemoveInstance(txn, name));
+    }
+    if (!drop_tables) return Status::OK();
+    for (const std::string& table : tables) {
+      dropped.push_back(stores_->catalog.Find(table)->id);
+      LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, table));
+    }
+    return Status::OK();
+  }));
+  return dropped.empty() ? Status::OK() : DeleteCellsOf(dropped);
 }
 
 Result<std::vector<std::string>> Database::ListTables() {
@@ -623,7 +677,8 @@ Status PlanFamilyChange(const FamilyChange& change, TableSpec* spec) {
     case FamilyChange::Kind::kCreate:
       LBT_RETURN_IF_ERROR(ValidateFamilies({change.family}));
       if (spec->FindFamily(name) != nullptr) {
-        return Status::AlreadyExists(fmt::format("column family '{}' already exists in table '{}'", name, spec->name));
+        return Status::AlreadyExists(
+            fmt::format("column family '{}' already exists in table '{}'", name, TableIdOf(spec->name)));
       }
       spec->AddFamily(Stored(change.family));
       return Status::OK();

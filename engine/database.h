@@ -36,6 +36,7 @@
 
 #include "api/bigtable.h"
 #include "api/cell.h"
+#include "api/instance.h"
 #include "api/mutation.h"
 #include "api/schema.h"
 #include "api/status.h"
@@ -194,6 +195,22 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table) override;
+
+  // ---- instances (engine/instance_records.h) ----
+
+  // Every instance record.
+  Result<std::vector<InstanceSpec>> ReadInstances();
+  // The record of `name` (nullopt if none), and in *has_tables whether the
+  // catalog has tables of it.
+  Result<std::optional<InstanceSpec>> ReadInstance(const InstanceName& name, bool* has_tables);
+  // In one write transaction: hands `change` the record of `name` (nullopt
+  // when there is none) and whether the catalog has tables of the
+  // instance, then stores the record `change` leaves (nullopt: none). An
+  // error from `change` changes nothing. With `drop_tables` the
+  // instance's tables go in the same transaction, their cells after it.
+  Status ChangeInstance(const InstanceName& name,
+                        const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
+                        bool drop_tables);
 
   // ---- writes ----
 
@@ -368,6 +385,9 @@ class Database final : public Bigtable, public LocalMaintenance {
   // table's spec as `txn` sees it; it stays valid after other reads.
   Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
   Status ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value);
+  // Deletes the cells and row sizes of tables already removed from the
+  // catalog, in bounded transactions.
+  Status DeleteCellsOf(const std::vector<TableId>& ids);
   // The spec of an enabled table, for writes of its data.
   // REQUIRES: write_mu_ held.
   Result<const TableSpec*> RequireEnabled(std::string_view table);

@@ -4,20 +4,17 @@
 
 #include <chrono>
 
+#include "engine/instance_records.h"
+#include "engine/lazy_database.h"
+#include "engine/local_instance_admin.h"
+
 namespace lbt {
 
-LocalBigtable::LocalBigtable(std::string dir, DatabaseOptions options)
-    : dir_(std::move(dir)), options_(std::move(options)) {}
+// ---- LazyDatabase ----
 
-LocalBigtable::~LocalBigtable() {
-  if (owned_ != nullptr) owned_->Flush();  // with sync off, the one flush at the end
-}
-
-std::string LocalBigtable::Describe() const { return fmt::format("database '{}'", dir_); }
-
-Result<Database*> LocalBigtable::Open(bool create) {
-  std::lock_guard<std::mutex> lock(open_mu_);
-  if (db_ != nullptr) return db_;
+Result<Database*> LazyDatabase::Open(bool create) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (owned_ != nullptr) return owned_.get();
   DatabaseOptions options = options_;
   options.create_if_missing = create && !options_.read_only;
   Result<std::unique_ptr<Database>> db = Database::Open(dir_, options);
@@ -26,18 +23,69 @@ Result<Database*> LocalBigtable::Open(bool create) {
     return db.status();
   }
   owned_ = std::move(db).value();
-  db_ = owned_.get();
-  return db_;
+  return owned_.get();
 }
 
+Status LazyDatabase::Flush() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return owned_ == nullptr ? Status::OK() : owned_->Flush();
+}
+
+int64_t LazyDatabase::NowMicros() const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (owned_ != nullptr) return owned_->NowMicros();
+  }
+  if (options_.clock) return options_.clock();
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// ---- LocalBigtable ----
+
+LocalBigtable::LocalBigtable(std::string dir, DatabaseOptions options, InstanceName instance)
+    : db_(std::make_shared<LazyDatabase>(std::move(dir), std::move(options))),
+      instance_(std::move(instance)),
+      prefix_(TablePrefixOf(instance_)) {
+  owned_admin_ = std::make_unique<LocalInstanceAdmin>(db_);
+  admin_ = owned_admin_.get();
+}
+
+LocalBigtable::LocalBigtable(std::unique_ptr<Database> opened, DatabaseOptions options)
+    : db_(std::make_shared<LazyDatabase>(std::move(opened), std::move(options))), instance_(DefaultInstanceName()) {
+  owned_admin_ = std::make_unique<LocalInstanceAdmin>(db_);
+  admin_ = owned_admin_.get();
+}
+
+LocalBigtable::LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, InstanceAdmin* admin)
+    : db_(std::move(db)), instance_(std::move(instance)), prefix_(TablePrefixOf(instance_)), admin_(admin) {}
+
+LocalBigtable::~LocalBigtable() = default;
+
+std::string LocalBigtable::Describe() const {
+  if (prefix_.empty()) return fmt::format("database '{}'", db_->dir());
+  return fmt::format("instance {}/{} in database '{}'", instance_.project, instance_.instance, db_->dir());
+}
+
+std::string LocalBigtable::PromptName() const {
+  return prefix_.empty() ? "lbt" : instance_.project + "/" + instance_.instance;
+}
+
+const std::string& LocalBigtable::dir() const { return db_->dir(); }
+bool LocalBigtable::lazy_gc() const { return db_->options().gc == GcMode::kLazy; }
+bool LocalBigtable::read_only() const { return db_->options().read_only; }
+
 Result<Database*> LocalBigtable::For(std::string_view table, bool write) {
-  LBT_ASSIGN_OR_RETURN(Database * db, Open(write));
+  if (table.find('/') != std::string_view::npos) {
+    return Status::NotFound(fmt::format("table '{}' does not exist", table));
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(write));
   if (db == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", table));
   return db;
 }
 
 bool LocalBigtable::Exists() {
-  Result<Database*> db = Open(false);
+  Result<Database*> db = db_->Open(false);
   return !db.ok() || *db != nullptr;  // an unopenable one exists: its error comes next
 }
 
@@ -45,35 +93,35 @@ bool LocalBigtable::Exists() {
 
 Result<std::unique_ptr<RowStream>> LocalBigtable::ReadRows(std::string_view table, const ReadRequest& request) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->ReadRows(table, request);
+  return db->ReadRows(Qualified(table), request);
 }
 
 Result<std::vector<std::optional<Row>>> LocalBigtable::LookupRows(std::string_view table,
                                                                   const std::vector<std::string>& keys,
                                                                   const ReadRequest& request) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->LookupRows(table, keys, request);
+  return db->LookupRows(Qualified(table), keys, request);
 }
 
 Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view table, const BulkLoadOptions& options) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->NewBulkLoad(table, options);
+  return db->NewBulkLoad(Qualified(table), options);
 }
 
 Result<int64_t> LocalBigtable::CountRows(std::string_view table, const RowRange& range) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->CountRows(table, range);
+  return db->CountRows(Qualified(table), range);
 }
 
 Status LocalBigtable::MutateRow(std::string_view table, std::string_view row_key,
                                 const std::vector<Mutation>& mutations) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->MutateRow(table, row_key, mutations);
+  return db->MutateRow(Qualified(table), row_key, mutations);
 }
 
 Result<std::vector<Status>> LocalBigtable::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->MutateRows(table, rows);
+  return db->MutateRows(Qualified(table), rows);
 }
 
 Result<bool> LocalBigtable::CheckAndMutateRow(std::string_view table, std::string_view row_key,
@@ -81,108 +129,109 @@ Result<bool> LocalBigtable::CheckAndMutateRow(std::string_view table, std::strin
                                               const std::vector<Mutation>& true_mutations,
                                               const std::vector<Mutation>& false_mutations) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
+  return db->CheckAndMutateRow(Qualified(table), row_key, predicate, true_mutations, false_mutations);
 }
 
 Result<Row> LocalBigtable::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                               const std::vector<ReadModifyWriteRule>& rules) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->ReadModifyWriteRow(table, row_key, rules);
+  return db->ReadModifyWriteRow(Qualified(table), row_key, rules);
 }
 
 Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->SampleRowKeys(table, range);
+  return db->SampleRowKeys(Qualified(table), range);
 }
 
 // ---- admin ----
 
 Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                                   const std::vector<std::string>& splits, bool deletion_protection) {
-  LBT_ASSIGN_OR_RETURN(Database * db, Open(true));
-  return db->CreateTable(table, families, splits, deletion_protection);
+  LBT_RETURN_IF_ERROR(ValidateTableName(table));
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  return db->CreateTable(Qualified(table), families, splits, deletion_protection);
 }
 
 Status LocalBigtable::DeleteTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->DeleteTable(table);
+  return db->DeleteTable(Qualified(table));
 }
 
 Result<std::vector<std::string>> LocalBigtable::ListTables() {
-  LBT_ASSIGN_OR_RETURN(Database * db, Open(false));
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return std::vector<std::string>();
-  return db->ListTables();
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> all, db->ListTables());
+  std::vector<std::string> mine;  // still in byte order: they share the prefix
+  for (const std::string& name : all) {
+    std::string_view table;
+    if (InstanceOfTable(name, &table) == instance_) mine.emplace_back(table);
+  }
+  return mine;
 }
 
 Result<TableSpec> LocalBigtable::GetTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->GetTable(table);
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, db->GetTable(Qualified(table)));
+  spec.name = std::string(table);
+  return spec;
 }
 
 Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->ModifyFamilies(table, changes);
+  return db->ModifyFamilies(Qualified(table), changes);
 }
 
 Status LocalBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CreateFamily(table, family);
+  return db->CreateFamily(Qualified(table), family);
 }
 
 Status LocalBigtable::DeleteFamily(std::string_view table, std::string_view family) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->DeleteFamily(table, family);
+  return db->DeleteFamily(Qualified(table), family);
 }
 
 Status LocalBigtable::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->SetGcRule(table, family, rule);
+  return db->SetGcRule(Qualified(table), family, rule);
 }
 
 Status LocalBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->SetValueType(table, family, type);
+  return db->SetValueType(Qualified(table), family, type);
 }
 
 Status LocalBigtable::SetDeletionProtection(std::string_view table, bool enabled) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->SetDeletionProtection(table, enabled);
+  return db->SetDeletionProtection(Qualified(table), enabled);
 }
 
 Status LocalBigtable::DropRowRange(std::string_view table, std::string_view prefix) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->DropRowRange(table, prefix);
+  return db->DropRowRange(Qualified(table), prefix);
 }
 
-Status LocalBigtable::Flush() {
-  std::lock_guard<std::mutex> lock(open_mu_);
-  return db_ == nullptr ? Status::OK() : db_->Flush();
-}
+Status LocalBigtable::Flush() { return db_->Flush(); }
 
-int64_t LocalBigtable::NowMicros() const {
-  if (db_ != nullptr) return db_->NowMicros();
-  if (options_.clock) return options_.clock();
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+int64_t LocalBigtable::NowMicros() const { return db_->NowMicros(); }
 
 // ---- local maintenance ----
 
 Result<GcStats> LocalBigtable::CollectGarbage(std::string_view table,
                                               const std::function<Status(int64_t cells)>& progress) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CollectGarbage(table, progress);
+  return db->CollectGarbage(Qualified(table), progress);
 }
 
 Result<CompactStats> LocalBigtable::Compact() {
-  LBT_ASSIGN_OR_RETURN(Database * db, Open(false));
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return Status::NotFound("there is no database to compact yet");
   return db->Compact();
 }
 
 Status LocalBigtable::SetTableEnabled(std::string_view table, bool enabled) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->SetTableEnabled(table, enabled);
+  return db->SetTableEnabled(Qualified(table), enabled);
 }
 
 }  // namespace lbt

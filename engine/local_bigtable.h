@@ -1,6 +1,8 @@
-// LocalBigtable: the Bigtable interface over one lbt database directory,
-// opened lazily: each call goes to the Database (which implements the
-// interface itself) once it is open.
+// LocalBigtable: the Bigtable interface over the tables of one instance in
+// an lbt database directory, opened lazily: each call goes to the Database
+// (which implements the interface itself) once it is open. The one made
+// from a directory is the default instance's (api/instance.h); its
+// instance_admin() manages the others and opens their tables.
 //
 // The database is opened on first use and created by the first write, so
 // that a read of a place where nothing was written yet changes nothing on
@@ -13,21 +15,32 @@
 #define LBT_ENGINE_LOCAL_BIGTABLE_H_
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "api/bigtable.h"
+#include "api/instance.h"
 #include "engine/database.h"
 
 namespace lbt {
 
+class LazyDatabase;
+class LocalInstanceAdmin;
+
 class LocalBigtable final : public Bigtable, private LocalMaintenance {
  public:
-  LocalBigtable(std::string dir, DatabaseOptions options);
+  // The tables of `instance` in the database in `dir`; its instance_admin()
+  // manages every instance there.
+  LocalBigtable(std::string dir, DatabaseOptions options, InstanceName instance = DefaultInstanceName());
+  // The default instance of `opened`, a database opened with `options`
+  // (a server opens it first, to report at once why it cannot).
+  LocalBigtable(std::unique_ptr<Database> opened, DatabaseOptions options);
+  // The tables of `instance` in `db` (LocalInstanceAdmin::OpenTables).
+  // `admin` is not owned and must outlive this object.
+  LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, InstanceAdmin* admin);
   ~LocalBigtable() override;
 
   std::string Describe() const override;
-  std::string PromptName() const override { return "lbt"; }
+  std::string PromptName() const override;
 
   Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
   Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
@@ -61,29 +74,31 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status Flush() override;
   int64_t NowMicros() const override;
   LocalMaintenance* local() override { return this; }
+  InstanceAdmin* instance_admin() override { return admin_; }
 
  private:
   // LocalMaintenance
-  bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
-  bool read_only() const override { return options_.read_only; }
-  const std::string& dir() const override { return dir_; }
+  bool lazy_gc() const override;
+  bool read_only() const override;
+  const std::string& dir() const override;
   Result<GcStats> CollectGarbage(std::string_view table, const std::function<Status(int64_t cells)>& progress) override;
   Result<CompactStats> Compact() override;
   Status SetTableEnabled(std::string_view table, bool enabled) override;
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
 
-  // The database, opened now if need be. If it does not exist yet it is
-  // created when `create`; otherwise nullptr is returned.
-  Result<Database*> Open(bool create);
   // The database for an operation on `table`: created if `write`; for a
-  // read where no database exists yet, NotFound for the table.
+  // read where no database exists yet, NotFound for the table. A name
+  // with a '/' is no table of any instance.
   Result<Database*> For(std::string_view table, bool write);
+  // The catalog's name of this instance's `table`.
+  std::string Qualified(std::string_view table) const { return prefix_ + std::string(table); }
 
-  std::string dir_;
-  DatabaseOptions options_;
-  std::mutex open_mu_;
-  std::unique_ptr<Database> owned_;
-  Database* db_ = nullptr;
+  std::shared_ptr<LazyDatabase> db_;
+  const InstanceName instance_;
+  const std::string prefix_;  // "P/I/", "" for the default instance
+  // The default instance's LocalBigtable owns the admin; the others borrow it.
+  std::unique_ptr<LocalInstanceAdmin> owned_admin_;
+  InstanceAdmin* admin_ = nullptr;
 };
 
 }  // namespace lbt

@@ -54,6 +54,34 @@ Status ValidateInstanceName(std::string_view name, std::string_view field) {
   return Status::OK();
 }
 
+Result<InstanceName> ParseInstanceName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(ValidateInstanceName(name, field));
+  std::vector<std::string_view> parts = Segments(name);
+  return InstanceName{std::string(parts[1]), std::string(parts[3])};
+}
+
+InstanceName InstanceOf(const TableName& name) {
+  std::vector<std::string_view> parts = Segments(name.instance);
+  return InstanceName{std::string(parts[1]), std::string(parts[3])};
+}
+
+Result<std::string> ParseProjectName(std::string_view name, std::string_view field) {
+  std::vector<std::string_view> parts = Segments(name);
+  if (parts.size() != 2 || parts[0] != "projects" || parts[1].empty()) {
+    return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", name));
+  }
+  return std::string(parts[1]);
+}
+
+Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field) {
+  std::vector<std::string_view> parts = Segments(name);
+  if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != collection || parts[5].empty()) {
+    return Invalid(field, fmt::format("'{}' is not a name of the form projects/<project>/instances/<instance>/{}/<id>",
+                                      name, collection));
+  }
+  return ChildName{{std::string(parts[1]), std::string(parts[3])}, std::string(parts[5])};
+}
+
 std::string FullTableName(std::string_view instance, std::string_view table) {
   return fmt::format("{}/tables/{}", instance, table);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/filter.h"
+#include "api/instance.h"
 #include "api/mutation.h"
 #include "api/row_set.h"
 #include "api/schema.h"
@@ -41,6 +42,18 @@ struct TableName {
 Result<TableName> ParseTableName(std::string_view name, std::string_view field);
 // Parses "projects/P/instances/I".
 Status ValidateInstanceName(std::string_view name, std::string_view field);
+Result<InstanceName> ParseInstanceName(std::string_view name, std::string_view field);
+// The instance of "projects/P/instances/I" as TableName::instance holds it.
+InstanceName InstanceOf(const TableName& name);
+// Parses "projects/P"; returns P ("-" for every project).
+Result<std::string> ParseProjectName(std::string_view name, std::string_view field);
+// Parses "projects/P/instances/I/<collection>/<id>" (collection "clusters",
+// "appProfiles", ...).
+struct ChildName {
+  InstanceName instance;
+  std::string id;
+};
+Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field);
 std::string FullTableName(std::string_view instance, std::string_view table);
 
 // ---- reads ----

@@ -15,6 +15,11 @@ namespace {
 // The table a request names, and the instance it was named under.
 Result<proto::TableName> TableOf(const std::string& name) { return proto::ParseTableName(name, "name"); }
 
+// The tables of the instance `name` is in.
+Result<InstanceTables> TablesOf(const InstanceRouter& router, const proto::TableName& name) {
+  return router.Tables(proto::InstanceOf(name));
+}
+
 // The table as a response shows it; an unset view is SCHEMA_VIEW.
 Status Describe(Bigtable* bigtable, const proto::TableName& name, admin::Table::View view, admin::Table* out) {
   LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(name.table));
@@ -112,23 +117,25 @@ std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:
 grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                                        admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
     // initial_splits shape tablets; a local database has none to shape.
     // The table and its protection commit together.
     LBT_RETURN_IF_ERROR(
-        bigtable_->CreateTable(request->table_id(), families, /*splits=*/{}, request->table().deletion_protection()));
-    return Describe(bigtable_, {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
+        tables->CreateTable(request->table_id(), families, /*splits=*/{}, request->table().deletion_protection()));
+    return Describe(tables.get(), {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
   });
 }
 
 grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
                                       admin::ListTablesResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
-    return ListPage(bigtable_, *request, response);
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
+    return ListPage(tables.get(), *request, response);
   });
 }
 
@@ -136,7 +143,8 @@ grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableR
                                     admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    return Describe(bigtable_, name, request->view(), response);
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    return Describe(tables.get(), name, request->view(), response);
   });
 }
 
@@ -144,10 +152,11 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
                                        google::longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request->table().name(), "table.name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
     LBT_RETURN_IF_ERROR(CheckUpdateMask(request->update_mask()));
-    LBT_RETURN_IF_ERROR(bigtable_->SetDeletionProtection(name.table, request->table().deletion_protection()));
+    LBT_RETURN_IF_ERROR(tables->SetDeletionProtection(name.table, request->table().deletion_protection()));
     admin::Table table;
-    LBT_RETURN_IF_ERROR(Describe(bigtable_, name, admin::Table::SCHEMA_VIEW, &table));
+    LBT_RETURN_IF_ERROR(Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, &table));
     *response = DoneOperation(name, table);
     return Status::OK();
   });
@@ -157,7 +166,8 @@ grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::Delete
                                        google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    return bigtable_->DeleteTable(name.table);
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    return tables->DeleteTable(name.table);
   });
 }
 
@@ -247,7 +257,8 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admi
                                                 admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(TableSpec planned, bigtable_->GetTable(name.table));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(TableSpec planned, tables->GetTable(name.table));
     std::vector<FamilyChange> changes;
     for (int i = 0; i < request->modifications_size(); ++i) {
       LBT_ASSIGN_OR_RETURN(FamilyChange change,
@@ -255,8 +266,8 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admi
       changes.push_back(std::move(change));
     }
     // All the modifications commit together, or none does.
-    LBT_RETURN_IF_ERROR(bigtable_->ModifyFamilies(name.table, changes));
-    return Describe(bigtable_, name, admin::Table::SCHEMA_VIEW, response);
+    LBT_RETURN_IF_ERROR(tables->ModifyFamilies(name.table, changes));
+    return Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, response);
   });
 }
 
@@ -264,8 +275,9 @@ grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropR
                                         google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
     LBT_ASSIGN_OR_RETURN(std::string prefix, DropTargetOf(*request));
-    return bigtable_->DropRowRange(name.table, prefix);
+    return tables->DropRowRange(name.table, prefix);
   });
 }
 
@@ -274,7 +286,8 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
                                                     admin::GenerateConsistencyTokenResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_RETURN_IF_ERROR(bigtable_->GetTable(name.table).status());
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_RETURN_IF_ERROR(tables->GetTable(name.table).status());
     // One copy of the data: every write is consistent once acknowledged.
     response->set_consistency_token(ConsistencyToken(name.table));
     return Status::OK();
@@ -285,8 +298,9 @@ grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::C
                                             admin::CheckConsistencyResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
     if (request->consistency_token().empty()) return Status::InvalidArgument("consistency_token: must not be empty");
-    LBT_RETURN_IF_ERROR(bigtable_->GetTable(name.table).status());
+    LBT_RETURN_IF_ERROR(tables->GetTable(name.table).status());
     if (request->consistency_token() != ConsistencyToken(name.table)) {
       return Status::InvalidArgument(
           fmt::format("consistency_token: '{}' was not issued for table '{}'; get one from GenerateConsistencyToken",

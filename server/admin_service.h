@@ -11,6 +11,7 @@
 #include "api/bigtable.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "server/handler.h"
+#include "server/instance_router.h"
 #include "server/rpc_gate.h"
 
 namespace lbt::server {
@@ -19,9 +20,9 @@ namespace admin = ::google::bigtable::admin::v2;
 
 class AdminService final : public admin::BigtableTableAdmin::Service {
  public:
-  // `bigtable` and `gate` are not owned and must outlive the service.
+  // `router` and `gate` are not owned and must outlive the service.
   // Every RPC passes through `gate`.
-  AdminService(Bigtable* bigtable, RpcGate* gate) : bigtable_(bigtable), gate_(gate) {}
+  AdminService(const InstanceRouter* router, RpcGate* gate) : router_(router), gate_(gate) {}
 
   grpc::Status CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                            admin::Table* response) override;
@@ -83,7 +84,7 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
                  "lbt has no schema bundles")
 
  private:
-  Bigtable* bigtable_;
+  const InstanceRouter* router_;
   RpcGate* gate_;
 };
 

@@ -18,14 +18,20 @@ namespace lbt::server {
 
 namespace {
 
-// The table a data request names; it must name one.
+// The table a data request names, and the tables of its instance.
+struct Target {
+  InstanceTables tables;
+  std::string table;
+};
+
 template <typename Request>
-Result<std::string> TableOf(const Request& request) {
+Result<Target> TargetOf(const InstanceRouter& router, const Request& request) {
   if (!request.authorized_view_name().empty()) {
     return Status::InvalidArgument("authorized_view_name: lbt has no authorized views; name the table");
   }
   LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
-  return name.table;
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(proto::InstanceOf(name), request.app_profile_id()));
+  return Target{std::move(tables), std::move(name.table)};
 }
 
 Status ValidateRowKey(const std::string& key) {
@@ -222,13 +228,13 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
                                    grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
     const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
-    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(*request));
     // Long scans renew their snapshot, and stop once the client cancels or
     // the deadline passes, also while the filter skips every row.
     read.max_snapshot_age = kReadSnapshotAge;
     read.interrupted = [context] { return context->IsCancelled(); };
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, bigtable_->ReadRows(table, read));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target.tables->ReadRows(target.table, read));
     return SendRows(*rows, call);
   });
 }
@@ -236,9 +242,9 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
 grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
                                         grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_ASSIGN_OR_RETURN(RowRange range, SampleRangeOf(*request));
-    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, bigtable_->SampleRowKeys(table, range));
+    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, target.tables->SampleRowKeys(target.table, range));
     for (const KeySample& sample : samples) {
       v2::SampleRowKeysResponse response;
       response.set_row_key(sample.row_key);
@@ -251,19 +257,19 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::
 
 grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request, v2::MutateRowResponse*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_RETURN_IF_ERROR(CheckMutationCount(request->mutations_size(), "mutations"));
     LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request->mutations(), "mutations"));
-    return bigtable_->MutateRow(table, request->row_key(), mutations);
+    return target.tables->MutateRow(target.table, request->row_key(), mutations);
   });
 }
 
 grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
                                      grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
-    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(bigtable_, table, *request));
+    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.tables.get(), target.table, *request));
     WriteWatched(writer, EntriesResponse(statuses), context, stalls_);
     return Status::OK();
   });
@@ -272,7 +278,7 @@ grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::Mut
 grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::CheckAndMutateRowRequest* request,
                                             v2::CheckAndMutateRowResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     if (request->true_mutations().empty() && request->false_mutations().empty()) {
       return Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required");
@@ -283,8 +289,8 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
     LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false, MutationsIfAny(request->false_mutations(), "false_mutations"));
     LBT_ASSIGN_OR_RETURN(std::optional<Filter> predicate,
                          FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
-    LBT_ASSIGN_OR_RETURN(bool matched,
-                         bigtable_->CheckAndMutateRow(table, request->row_key(), predicate, on_true, on_false));
+    LBT_ASSIGN_OR_RETURN(
+        bool matched, target.tables->CheckAndMutateRow(target.table, request->row_key(), predicate, on_true, on_false));
     response->set_predicate_matched(matched);
     return Status::OK();
   });
@@ -298,10 +304,10 @@ grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWar
 grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,
                                              v2::ReadModifyWriteRowResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
-    LBT_ASSIGN_OR_RETURN(Row row, bigtable_->ReadModifyWriteRow(table, request->row_key(), rules));
+    LBT_ASSIGN_OR_RETURN(Row row, target.tables->ReadModifyWriteRow(target.table, request->row_key(), rules));
     *response->mutable_row() = proto::ToProto(row);
     return Status::OK();
   });

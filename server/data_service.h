@@ -1,9 +1,9 @@
 // google.bigtable.v2.Bigtable over the Bigtable interface (api/bigtable.h):
 // thin handlers (server/handler.h) that convert requests with
 // proto/convert.h, call the interface, and convert the results back. The
-// GoogleSQL RPCs are in data_service_query.cc. Every project and instance name
-// maps to the one Bigtable served; a table is named by the last segment of
-// its resource name.
+// GoogleSQL RPCs are in data_service_query.cc. A request's instance picks the
+// tables it sees (server/instance_router.h); a table is named by the last
+// segment of its resource name.
 //
 // Threading: gRPC calls the handlers from many threads at once; the
 // Bigtable served must allow that (the local engine serializes writes and
@@ -14,6 +14,7 @@
 
 #include "api/bigtable.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "server/instance_router.h"
 #include "server/rpc_gate.h"
 #include "server/stall_watch.h"
 
@@ -23,12 +24,12 @@ namespace v2 = ::google::bigtable::v2;
 
 class DataService final : public v2::Bigtable::Service {
  public:
-  // `bigtable`, `gate` and `stalls` are not owned and must outlive the
+  // `router`, `gate` and `stalls` are not owned and must outlive the
   // service. Every RPC passes through `gate`; every response a stream
   // sends, through `stalls` (nullptr: a client may take as long as it
   // likes to read).
-  DataService(Bigtable* bigtable, RpcGate* gate, StallWatch* stalls = nullptr)
-      : bigtable_(bigtable), gate_(gate), stalls_(stalls) {}
+  DataService(const InstanceRouter* router, RpcGate* gate, StallWatch* stalls = nullptr)
+      : router_(router), gate_(gate), stalls_(stalls) {}
 
   grpc::Status ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                         grpc::ServerWriter<v2::ReadRowsResponse>* writer) override;
@@ -66,7 +67,7 @@ class DataService final : public v2::Bigtable::Service {
                                     grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>* stream) override;
 
  private:
-  Bigtable* bigtable_;
+  const InstanceRouter* router_;
   RpcGate* gate_;
   StallWatch* stalls_;
 };

@@ -156,10 +156,12 @@ Status SendResultRows(sql::ResultStream& rows, int64_t skip, ResultSender& sende
 grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest* request,
                                        v2::PrepareQueryResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request->instance_name(), "instance_name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->instance_name(), "instance_name"));
     if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
     LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(bigtable_, request->query(), types));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->TablesFor(instance, request->app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query,
+                         sql::Prepare(tables.get(), request->query(), types));
     *response->mutable_metadata() = proto::ToProto(query->columns());
     response->set_prepared_query(EncodePreparedQuery(*request));
     // The bytes never expire here; an hour asks clients to refresh the plan
@@ -176,7 +178,9 @@ grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::E
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(*request));
     LBT_ASSIGN_OR_RETURN(int64_t skip, RowsToSkip(*request));
-    CallBigtable call_tables(bigtable_, context);
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->instance_name(), "instance_name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->TablesFor(instance, request->app_profile_id()));
+    CallBigtable call_tables(tables.get(), context);
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(&call_tables, run.text, run.types));
     ResultSender sender(writer, context, stalls_);
     if (skip < 0) {  // everything was delivered: say so again

@@ -90,10 +90,12 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
 
   RpcGate gate;
   StallWatch stalls(options.stall_timeout);
-  DataService data(bigtable, &gate, &stalls);
-  AdminService admin(bigtable, &gate);
-  InstanceAdminService instance_admin(&gate);
-  OperationsService operations(&gate);
+  InstanceRouter router(bigtable);
+  OperationStore kept_operations;
+  DataService data(&router, &gate, &stalls);
+  AdminService admin(&router, &gate);
+  InstanceAdminService instance_admin(&router, &kept_operations, &gate);
+  OperationsService operations(&kept_operations, &gate);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);

@@ -1,5 +1,5 @@
-// `lbt serve`: Bigtable's Data API and Table Admin API over one database (the
-// Instance Admin and Operations APIs answer UNIMPLEMENTED, naming each RPC),
+// `lbt serve`: Bigtable's Data, Table Admin, Instance Admin and Operations
+// APIs over one database, whose instances are namespaces (api/instance.h),
 // for every client library and cbt through BIGTABLE_EMULATOR_HOST.
 
 #ifndef LBT_SERVER_SERVER_H_

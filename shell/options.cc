@@ -251,9 +251,22 @@ void AddOutputFlags(CLI::App* app, SessionOptions* session) {
       ->default_str("text");
 }
 
+// --db with -project and -instance: an instance of the local database,
+// named by the flags alone. "" or an error.
+std::string ResolveLocalInstance(const RemoteFlags& flags, LocalOptions* local) {
+  if (flags.project.empty() || flags.instance.empty()) {
+    return "with --db, name an instance of the database with both -project and -instance";
+  }
+  if (!flags.creds.empty() || !flags.admin_endpoint.empty() || !flags.data_endpoint.empty() ||
+      !flags.auth_token.empty()) {
+    return "-creds and the endpoint flags apply to a remote instance, not to one of a local database (--db)";
+  }
+  local->instance = InstanceName{flags.project, flags.instance};
+  return "";
+}
+
 // Why the flags given cannot be used together with remote mode, or "".
 std::string RemoteConflict(const LocalFlags& local) {
-  if (local.db->count() > 0) return "--db names a local database and -project/-instance a remote one; choose one";
   if (local.sync->count() > 0) return "--sync applies to a local database only";
   if (local.read_only->count() > 0) return "--read-only applies to a local database only";
   if (local.gc.mode->count() > 0 || local.gc.interval->count() > 0) {
@@ -309,8 +322,11 @@ ParsedOptions ParseOptions(int argc, char** argv) {
   }
   o.words = app.remaining();
   if (remote.Selected()) {
-    std::string error = RemoteConflict(local);
-    if (error.empty()) error = ResolveRemote(remote, &o.remote);
+    // --db keeps commands local: -project and -instance then pick one of
+    // the database's instances.
+    const bool local_instance = local.db->count() > 0;
+    std::string error = local_instance ? ResolveLocalInstance(remote, &o.local) : RemoteConflict(local);
+    if (error.empty() && !local_instance) error = ResolveRemote(remote, &o.remote);
     if (!error.empty()) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       parsed.exit_now = true;

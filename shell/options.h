@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/instance.h"
 #include "commands/core/session.h"
 #include "remote/remote_options.h"
 
@@ -24,6 +25,9 @@ struct LocalOptions {
   // in production; passes run every gc_interval_seconds (0: only `gc`).
   bool lazy_gc = false;
   double gc_interval_seconds = 60;
+  // --db D -project P -instance I: the tables of instance P/I in D, as
+  // lbt serve's clients naming it see them. Unset: the default instance.
+  std::optional<InstanceName> instance;
 };
 
 // Adds --gc and --gc-interval, which set `local`'s lazy_gc and

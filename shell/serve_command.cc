@@ -8,6 +8,7 @@
 #include <map>
 
 #include "engine/database.h"
+#include "engine/local_bigtable.h"
 #include "server/server.h"
 #include "shell/target.h"
 
@@ -100,7 +101,10 @@ int RunServe(char**, const ShellOptions& options) {
     std::fprintf(stderr, "error: %s\n", db.status().message().c_str());
     return 1;
   }
-  Status s = server::Serve(db->get(), o.serve, [&](const std::string& address) {
+  // The database's default instance; requests naming another open its
+  // tables through the instance admin.
+  LocalBigtable served(std::move(db).value(), db_options);
+  Status s = server::Serve(&served, o.serve, [&](const std::string& address) {
     const std::string gc =
         o.local.lazy_gc ? fmt::format(" (GC lazy, a pass every {} s)", o.local.gc_interval_seconds) : std::string();
     if (db_options.log_writes) {

@@ -53,14 +53,15 @@ Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& op
       std::fprintf(stderr, "note: %s is served by lbt serve on %s; commands go through it\n",
                    options.local.db_dir.c_str(), address->c_str());
     }
+    const InstanceName instance = options.local.instance.value_or(DefaultInstanceName());
     RemoteOptions remote;
-    remote.project = "lbt";
-    remote.instance = "local";
+    remote.project = instance.project;
+    remote.instance = instance.instance;
     remote.emulator_host = *address;
     return OpenRemote(argv, remote);
   }
-  return std::unique_ptr<Bigtable>(
-      std::make_unique<LocalBigtable>(options.local.db_dir, DatabaseOptionsFor(options.local)));
+  return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(
+      options.local.db_dir, DatabaseOptionsFor(options.local), options.local.instance.value_or(DefaultInstanceName())));
 }
 
 }  // namespace lbt

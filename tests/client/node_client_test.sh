@@ -133,7 +133,8 @@ main() {
   run_workload "$lbt_host" "$results/lbt-restarted.json" --only persist.
   stop_lbt
 
-  "$lbt" --db "$work/sql-db" <"$here/../sql/corpus/seeds.cbt" >/dev/null || fail "could not load the SQL corpus's data"
+  # Into the instance the SQL client names (projects/p/instances/i).
+  "$lbt" --db "$work/sql-db" -project p -instance i <"$here/../sql/corpus/seeds.cbt" >/dev/null || fail "could not load the SQL corpus's data"
   start_lbt "$work/sql-db" "$results/lbt-sql.log"
   local sql_status=0
   (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 120 node "$here/../sql/corpus.mjs" client \

@@ -39,7 +39,8 @@ constexpr char kInstance[] = "projects/p/instances/i";
 std::string TableName(const std::string& table) { return std::string(kInstance) + "/tables/" + table; }
 
 ProcessResult Lbt(const std::string& db, std::vector<std::string> words) {
-  words.insert(words.begin(), {LBT_BINARY, "--db", db});
+  // The instance the tests' clients name: its tables are apart from the default instance's.
+  words.insert(words.begin(), {LBT_BINARY, "--db", db, "-project", "p", "-instance", "i"});
   return RunProcess(words, {"TZ=UTC"});
 }
 

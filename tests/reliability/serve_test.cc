@@ -18,6 +18,7 @@
 #include <set>
 #include <thread>
 
+#include "engine/local_bigtable.h"
 #include "google/bigtable/admin/v2/bigtable_instance_admin.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "google/longrunning/operations.pb.h"
@@ -59,7 +60,8 @@ std::vector<Row> ReadEverything(v2::Bigtable::Stub* stub) {
 }
 
 ProcessResult Lbt(const std::string& db, std::vector<std::string> words) {
-  words.insert(words.begin(), {LBT_BINARY, "--db", db});
+  // The instance the tests' clients name: its tables are apart from the default instance's.
+  words.insert(words.begin(), {LBT_BINARY, "--db", db, "-project", "p", "-instance", "i"});
   return RunProcess(words, {"TZ=UTC"});
 }
 
@@ -143,10 +145,8 @@ TEST(ServeTest, StreamsALargeReadWhole) {
   TempDir dir;
   const std::string db = dir.Sub("db");
   {
-    auto opened = Database::Open(db);
-    ASSERT_TRUE(opened.ok());
-    std::unique_ptr<Database> local = std::move(opened).value();
-    ASSERT_OK(local->CreateTable("t", {{"stats", GcRule::Never(), ValueType::kBytes}}));
+    auto local = std::make_unique<LocalBigtable>(db, DatabaseOptions{}, InstanceName{"p", "i"});
+    ASSERT_OK(local->CreateTable("t", {{"stats", GcRule::Never(), ValueType::kBytes}}, {}, false));
     std::vector<RowMutation> rows;
     for (int i = 0; i < 20000; ++i) {
       std::vector<Mutation> cells;
@@ -154,19 +154,20 @@ TEST(ServeTest, StreamsALargeReadWhole) {
         cells.push_back(Mutation::SetCell("stats", q, "12.34", Ms(1)));
       rows.push_back({fmt::format("host{:04}#{}", i % 1000, 1700000000000 + i / 1000 * 60000), cells});
     }
-    ASSERT_OK(WriteRows(local.get(), "t", rows));
+    auto written = local->MutateRows("t", rows);
+    ASSERT_OK(written.status());
   }
   ServeProcess server(db);
   std::vector<Row> rows = ReadEverything(server.stub());
   EXPECT_EQ(rows.size(), 20000u);
 }
 
-// Every RPC of the services lbt serve registers but does not serve
-// (BigtableInstanceAdmin, google.longrunning.Operations) answers
-// UNIMPLEMENTED naming itself, not gRPC's empty UNIMPLEMENTED: the methods
-// come from the services' descriptors, so an RPC a newer proto adds and the
-// server misses fails here.
-TEST(ServeTest, ServicesItDoesNotServeNameEachRpc) {
+// Every RPC of the Instance Admin and Operations services answers with a
+// message: an empty request is refused naming the field it lacks, and an
+// RPC lbt does not serve answers UNIMPLEMENTED naming itself, not gRPC's
+// empty UNIMPLEMENTED. The methods come from the services' descriptors, so
+// an RPC a newer proto adds is checked too.
+TEST(ServeTest, EveryInstanceAdminRpcAnswersWithAMessage) {
   TempDir dir;
   ServeProcess server(dir.Sub("db"));
   grpc::GenericStub generic(server.channel());
@@ -174,7 +175,7 @@ TEST(ServeTest, ServicesItDoesNotServeNameEachRpc) {
       google::bigtable::admin::v2::CreateInstanceRequest::descriptor()->file()->FindServiceByName(
           "BigtableInstanceAdmin"),
       google::longrunning::Operation::descriptor()->file()->FindServiceByName("Operations")};
-  int checked = 0;
+  int served = 0, unserved = 0;
   for (const google::protobuf::ServiceDescriptor* service : services) {
     ASSERT_NE(service, nullptr);
     for (int i = 0; i < service->method_count(); ++i) {
@@ -186,13 +187,21 @@ TEST(ServeTest, ServicesItDoesNotServeNameEachRpc) {
       generic.UnaryCall(&context, fmt::format("/{}/{}", service->full_name(), rpc), grpc::StubOptions(), &request,
                         &response, [&](grpc::Status s) { done.set_value(s); });
       grpc::Status s = done.get_future().get();
-      EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED) << rpc;
-      EXPECT_NE(s.error_message().find(rpc + " is not implemented by lbt: "), std::string::npos)
-          << rpc << ": " << s.error_message();
-      ++checked;
+      if (s.ok()) continue;  // ListOperations lists every operation for an empty name
+      EXPECT_FALSE(s.error_message().empty()) << rpc;
+      if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+        EXPECT_NE(s.error_message().find(rpc + " is not implemented by lbt: "), std::string::npos)
+            << rpc << ": " << s.error_message();
+        ++unserved;
+      } else {
+        ++served;
+      }
     }
   }
-  EXPECT_GE(checked, 30);
+  // Instances, clusters, app profiles and operations are served; IAM, hot
+  // tablets, logical and materialized views are not yet.
+  EXPECT_GE(served, 20);
+  EXPECT_GE(unserved, 14);
 }
 
 // lbt serve --gc=lazy: a cell its family's policy makes eligible is still

@@ -136,7 +136,13 @@ expect() {
 home="$results/home"
 mkdir -p "$home"
 at_emulator=(env "HOME=$home" "BIGTABLE_EMULATOR_HOST=$emulator_host")
-expect 2 "choose one" "${at_emulator[@]}" "$lbt" --db "$results/x" -project p -instance i ls
+# With --db, -project and -instance name an instance of the local database,
+# not a remote one: its tables are apart from the default instance's.
+expect 0 "" "${at_emulator[@]}" "$lbt" --db "$results/x" -project p -instance i createtable only-in-i
+expect 0 "only-in-i" "${at_emulator[@]}" "$lbt" --db "$results/x" -project p -instance i ls
+expect 1 "table 'only-in-i' does not exist" "${at_emulator[@]}" "$lbt" --db "$results/x" ls only-in-i
+expect 2 "name an instance of the database with both -project and -instance" "${at_emulator[@]}" "$lbt" --db "$results/x" -project p ls
+expect 2 "-creds and the endpoint flags apply to a remote instance" "${at_emulator[@]}" "$lbt" --db "$results/x" -project p -instance i -creds c.json ls
 expect 2 "-project needs -instance" "${at_emulator[@]}" "$lbt" -project p ls
 expect 2 "-auth-token is not supported" "${at_emulator[@]}" "$lbt" -project p -instance i -auth-token t ls
 expect 2 "bad -timeout '2x'" "${at_emulator[@]}" "$lbt" -project p -instance i -timeout 2x ls

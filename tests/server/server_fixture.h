@@ -50,8 +50,10 @@ class ServerTest : public ::testing::Test {
     auto db = Database::Open(dir_.Sub("db"));
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
-    data_ = std::make_unique<server::DataService>(db_.get(), &gate_);
-    admin_service_ = std::make_unique<server::AdminService>(db_.get(), &gate_);
+    // A bare Database has no InstanceAdmin: every instance name is it.
+    router_ = std::make_unique<server::InstanceRouter>(db_.get());
+    data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
+    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_);
     grpc::ServerBuilder builder;
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
@@ -136,6 +138,7 @@ class ServerTest : public ::testing::Test {
   TempDir dir_;
   std::unique_ptr<Database> db_;
   server::RpcGate gate_;
+  std::unique_ptr<server::InstanceRouter> router_;
   std::unique_ptr<server::DataService> data_;
   std::unique_ptr<server::AdminService> admin_service_;
   std::unique_ptr<grpc::Server> server_;

@@ -1,0 +1,163 @@
+// Instances, clusters and app profiles: Bigtable's Instance Admin model, and
+// InstanceAdmin, the interface that manages them.
+//
+// An instance is a namespace: its tables are not seen from another
+// instance. Locally an instance has no nodes; its clusters' node counts,
+// autoscaling limits, locations and storage types are kept as metadata,
+// shown as given and validated as production validates them.
+
+#ifndef LBT_API_INSTANCE_H_
+#define LBT_API_INSTANCE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/status.h"
+
+namespace lbt {
+
+class Bigtable;
+
+// "projects/<project>/instances/<instance>", in parts.
+struct InstanceName {
+  std::string project;
+  std::string instance;
+
+  // "projects/P/instances/I".
+  std::string Full() const { return "projects/" + project + "/instances/" + instance; }
+  friend bool operator==(const InstanceName& a, const InstanceName& b) {
+    return a.project == b.project && a.instance == b.instance;
+  }
+  friend bool operator<(const InstanceName& a, const InstanceName& b) {
+    return a.project != b.project ? a.project < b.project : a.instance < b.instance;
+  }
+};
+
+// The instance a local database's tables live in when no instance is
+// named: the shell's, and that of every table a release without instances
+// made. lbt serve shows it as projects/lbt/instances/local.
+inline constexpr char kDefaultProject[] = "lbt";
+inline constexpr char kDefaultInstance[] = "local";
+inline InstanceName DefaultInstanceName() { return {kDefaultProject, kDefaultInstance}; }
+
+enum class InstanceType { kProduction, kDevelopment };
+enum class StorageType { kUnspecified, kSsd, kHdd };
+
+struct ClusterAutoscaling {
+  int32_t min_nodes = 0;
+  int32_t max_nodes = 0;
+  int32_t cpu_target_percent = 0;
+  int32_t storage_gib_per_node = 0;  // 0: the storage type's default
+};
+
+struct ClusterSpec {
+  std::string id;
+  // "projects/<project>/locations/<zone>".
+  std::string location;
+  // Nodes; with autoscaling, what the autoscaler chose (its minimum here).
+  int32_t serve_nodes = 0;
+  std::optional<ClusterAutoscaling> autoscaling;
+  StorageType storage_type = StorageType::kSsd;
+  int32_t node_scaling_factor = 1;  // 1 or 2
+  std::string kms_key_name;
+};
+
+struct AppProfileSpec {
+  enum class Routing { kMultiCluster, kSingleCluster };
+  enum class Priority { kUnspecified, kLow, kMedium, kHigh };
+  enum class Isolation { kNone, kStandard, kDataBoost };
+
+  std::string id;
+  std::string description;
+  // Changes with every update; an update or delete naming another etag
+  // fails.
+  std::string etag;
+  Routing routing = Routing::kMultiCluster;
+  std::vector<std::string> cluster_ids;  // multi-cluster: which (empty: all)
+  bool row_affinity = false;             // multi-cluster
+  std::string cluster_id;                // single-cluster
+  bool allow_transactional_writes = false;
+  Isolation isolation = Isolation::kNone;
+  Priority priority = Priority::kUnspecified;  // with kStandard
+  bool data_boost_host_pays = false;           // with kDataBoost
+};
+
+struct InstanceSpec {
+  InstanceName name;
+  std::string display_name;
+  InstanceType type = InstanceType::kProduction;
+  std::map<std::string, std::string> labels;
+  int64_t create_time_micros = 0;
+  std::vector<ClusterSpec> clusters;
+  std::vector<AppProfileSpec> app_profiles;
+
+  const ClusterSpec* FindCluster(std::string_view id) const;
+  const AppProfileSpec* FindAppProfile(std::string_view id) const;
+};
+
+// The app profile every instance has, which requests that name none use.
+inline constexpr char kDefaultAppProfile[] = "default";
+
+// Production's rules for ids and fields, each an InvalidArgument naming
+// `field` when broken.
+Status ValidateInstanceId(std::string_view id, std::string_view field);
+Status ValidateClusterId(std::string_view id, std::string_view field);
+Status ValidateAppProfileId(std::string_view id, std::string_view field);
+Status ValidateDisplayName(std::string_view name, std::string_view field);
+Status ValidateLabels(const std::map<std::string, std::string>& labels, std::string_view field);
+// A cluster as a create or an update gives it: location, nodes,
+// autoscaling limits and targets, scaling factor.
+Status ValidateCluster(const ClusterSpec& cluster, std::string_view field);
+// An app profile against the instance it is for: its routing names
+// clusters the instance has, and Data Boost reads through one cluster.
+Status ValidateAppProfile(const AppProfileSpec& profile, const InstanceSpec& instance, std::string_view field);
+
+// Everything about instances. Threading: as Bigtable.
+class InstanceAdmin {
+ public:
+  virtual ~InstanceAdmin() = default;
+
+  // Instances of `project` ("" or "-": every project), by name. An
+  // instance that was never created but has tables (one a client named,
+  // as the emulator lets it) is listed with what lbt makes up for it.
+  virtual Result<std::vector<InstanceSpec>> ListInstances(std::string_view project) = 0;
+  // NotFound for an instance never created that has no tables.
+  virtual Result<InstanceSpec> GetInstance(const InstanceName& name) = 0;
+  // Creates the instance with its clusters (at least one) and the default
+  // app profile. AlreadyExists if it was created before or has tables.
+  virtual Status CreateInstance(const InstanceSpec& spec) = 0;
+  // Replaces the display name, type and labels; clusters and app profiles
+  // are left as they are.
+  virtual Status UpdateInstance(const InstanceSpec& spec) = 0;
+  // Deletes the instance with its tables, clusters and app profiles.
+  virtual Status DeleteInstance(const InstanceName& name) = 0;
+
+  virtual Status CreateCluster(const InstanceName& instance, const ClusterSpec& cluster) = 0;
+  // Replaces the nodes and autoscaling; the location and storage type
+  // cannot change.
+  virtual Status UpdateCluster(const InstanceName& instance, const ClusterSpec& cluster) = 0;
+  // FailedPrecondition for an instance's last cluster, or one an app
+  // profile routes to.
+  virtual Status DeleteCluster(const InstanceName& instance, std::string_view cluster_id) = 0;
+
+  // Returns the profile as stored, with its etag.
+  virtual Result<AppProfileSpec> CreateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
+                                                  bool ignore_warnings) = 0;
+  virtual Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
+                                                  bool ignore_warnings) = 0;
+  virtual Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) = 0;
+
+  // The tables of `name`, as a Bigtable that must be destroyed before this
+  // object. Naming an instance never created is allowed, as against the
+  // emulator: its first table brings it into being.
+  virtual Result<std::unique_ptr<Bigtable>> OpenTables(const InstanceName& name) = 0;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_API_INSTANCE_H_

@@ -1,0 +1,155 @@
+#include "engine/instance_records.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace lbt {
+
+namespace {
+
+using nlohmann::json;
+
+const char* StorageName(StorageType type) {
+  switch (type) {
+    case StorageType::kSsd: return "ssd";
+    case StorageType::kHdd: return "hdd";
+    case StorageType::kUnspecified: break;
+  }
+  return "unspecified";
+}
+
+StorageType StorageFromName(const std::string& name) {
+  if (name == "ssd") return StorageType::kSsd;
+  if (name == "hdd") return StorageType::kHdd;
+  return StorageType::kUnspecified;
+}
+
+json ClusterToJson(const ClusterSpec& c) {
+  json j = {{"id", c.id},
+            {"location", c.location},
+            {"serve_nodes", c.serve_nodes},
+            {"storage_type", StorageName(c.storage_type)},
+            {"node_scaling_factor", c.node_scaling_factor}};
+  if (!c.kms_key_name.empty()) j["kms_key_name"] = c.kms_key_name;
+  if (c.autoscaling) {
+    j["autoscaling"] = {{"min_nodes", c.autoscaling->min_nodes},
+                        {"max_nodes", c.autoscaling->max_nodes},
+                        {"cpu_target_percent", c.autoscaling->cpu_target_percent},
+                        {"storage_gib_per_node", c.autoscaling->storage_gib_per_node}};
+  }
+  return j;
+}
+
+ClusterSpec ClusterFromJson(const json& j) {
+  ClusterSpec c;
+  c.id = j.at("id").get<std::string>();
+  c.location = j.at("location").get<std::string>();
+  c.serve_nodes = j.at("serve_nodes").get<int32_t>();
+  c.storage_type = StorageFromName(j.value("storage_type", std::string("ssd")));
+  c.node_scaling_factor = j.value("node_scaling_factor", 1);
+  c.kms_key_name = j.value("kms_key_name", std::string());
+  if (j.contains("autoscaling")) {
+    const json& a = j["autoscaling"];
+    c.autoscaling =
+        ClusterAutoscaling{a.at("min_nodes").get<int32_t>(), a.at("max_nodes").get<int32_t>(),
+                           a.at("cpu_target_percent").get<int32_t>(), a.at("storage_gib_per_node").get<int32_t>()};
+  }
+  return c;
+}
+
+json ProfileToJson(const AppProfileSpec& p) {
+  json j = {{"id", p.id},
+            {"description", p.description},
+            {"etag", p.etag},
+            {"routing", p.routing == AppProfileSpec::Routing::kSingleCluster ? "single" : "multi"},
+            {"isolation", static_cast<int>(p.isolation)},
+            {"priority", static_cast<int>(p.priority)}};
+  if (p.routing == AppProfileSpec::Routing::kSingleCluster) {
+    j["cluster_id"] = p.cluster_id;
+    j["allow_transactional_writes"] = p.allow_transactional_writes;
+  } else {
+    j["cluster_ids"] = p.cluster_ids;
+    j["row_affinity"] = p.row_affinity;
+  }
+  if (p.data_boost_host_pays) j["data_boost_host_pays"] = true;
+  return j;
+}
+
+AppProfileSpec ProfileFromJson(const json& j) {
+  AppProfileSpec p;
+  p.id = j.at("id").get<std::string>();
+  p.description = j.value("description", std::string());
+  p.etag = j.value("etag", std::string());
+  p.routing = j.at("routing").get<std::string>() == "single" ? AppProfileSpec::Routing::kSingleCluster
+                                                             : AppProfileSpec::Routing::kMultiCluster;
+  p.cluster_id = j.value("cluster_id", std::string());
+  p.allow_transactional_writes = j.value("allow_transactional_writes", false);
+  p.cluster_ids = j.value("cluster_ids", std::vector<std::string>());
+  p.row_affinity = j.value("row_affinity", false);
+  p.isolation = static_cast<AppProfileSpec::Isolation>(j.value("isolation", 0));
+  p.priority = static_cast<AppProfileSpec::Priority>(j.value("priority", 0));
+  p.data_boost_host_pays = j.value("data_boost_host_pays", false);
+  return p;
+}
+
+}  // namespace
+
+std::string TablePrefixOf(const InstanceName& name) {
+  if (name == DefaultInstanceName()) return {};
+  return name.project + "/" + name.instance + "/";
+}
+
+InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table) {
+  const size_t first = catalog_name.find('/');
+  const size_t second = first == std::string_view::npos ? first : catalog_name.find('/', first + 1);
+  if (second == std::string_view::npos) {
+    if (table != nullptr) *table = catalog_name;
+    return DefaultInstanceName();
+  }
+  if (table != nullptr) *table = catalog_name.substr(second + 1);
+  return {std::string(catalog_name.substr(0, first)), std::string(catalog_name.substr(first + 1, second - first - 1))};
+}
+
+std::string InstanceKey(const InstanceName& name) {
+  return fmt::format("{}{}/{}", kInstanceKeyPrefix, name.project, name.instance);
+}
+
+std::string EncodeInstanceSpec(const InstanceSpec& spec) {
+  json clusters = json::array();
+  for (const ClusterSpec& c : spec.clusters) clusters.push_back(ClusterToJson(c));
+  json profiles = json::array();
+  for (const AppProfileSpec& p : spec.app_profiles) profiles.push_back(ProfileToJson(p));
+  json doc = {{"display_name", spec.display_name},
+              {"type", spec.type == InstanceType::kDevelopment ? "development" : "production"},
+              {"labels", spec.labels},
+              {"create_time_micros", spec.create_time_micros},
+              {"clusters", clusters},
+              {"app_profiles", profiles}};
+  return doc.dump();
+}
+
+Status DecodeInstanceSpec(std::string_view key_name, std::string_view bytes, InstanceSpec* spec) {
+  const size_t slash = key_name.find('/');
+  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (slash == std::string_view::npos || !j.is_object()) {
+    return Status::Corruption(fmt::format("the catalog entry of instance '{}' is malformed", key_name));
+  }
+  try {
+    spec->name = {std::string(key_name.substr(0, slash)), std::string(key_name.substr(slash + 1))};
+    spec->display_name = j.at("display_name").get<std::string>();
+    spec->type =
+        j.value("type", std::string()) == "development" ? InstanceType::kDevelopment : InstanceType::kProduction;
+    spec->labels = j.value("labels", std::map<std::string, std::string>());
+    spec->create_time_micros = j.value("create_time_micros", int64_t{0});
+    spec->clusters.clear();
+    for (const json& c : j.at("clusters")) spec->clusters.push_back(ClusterFromJson(c));
+    spec->app_profiles.clear();
+    for (const json& p : j.at("app_profiles")) spec->app_profiles.push_back(ProfileFromJson(p));
+  } catch (const json::exception&) {
+    return Status::Corruption(fmt::format("the catalog entry of instance '{}' is malformed", key_name));
+  }
+  return Status::OK();
+}
+
+}  // namespace lbt

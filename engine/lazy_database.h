@@ -1,0 +1,48 @@
+// LazyDatabase (internal to the engine): one database directory, opened on
+// first use and shared by the LocalBigtable of every instance in it.
+//
+// Threading: safe from any thread; the open is guarded.
+
+#ifndef LBT_ENGINE_LAZY_DATABASE_H_
+#define LBT_ENGINE_LAZY_DATABASE_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engine/database.h"
+
+namespace lbt {
+
+class LazyDatabase {
+ public:
+  LazyDatabase(std::string dir, DatabaseOptions options) : dir_(std::move(dir)), options_(std::move(options)) {}
+  // One opened already, with the options it was opened with.
+  LazyDatabase(std::unique_ptr<Database> opened, DatabaseOptions options)
+      : dir_(opened->dir()), options_(std::move(options)), owned_(std::move(opened)) {}
+  // With sync off, the one flush at the end.
+  ~LazyDatabase() {
+    if (owned_ != nullptr) owned_->Flush();
+  }
+
+  const std::string& dir() const { return dir_; }
+  const DatabaseOptions& options() const { return options_; }
+
+  // The database, opened now if need be. If it does not exist yet it is
+  // created when `create`; otherwise nullptr is returned.
+  Result<Database*> Open(bool create);
+  // Flushes the database if it is open.
+  Status Flush();
+  // The database's clock, or the options' clock before it opens.
+  int64_t NowMicros() const;
+
+ private:
+  const std::string dir_;
+  const DatabaseOptions options_;
+  mutable std::mutex mu_;
+  std::unique_ptr<Database> owned_;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_LAZY_DATABASE_H_

@@ -1,0 +1,65 @@
+// LocalInstanceAdmin: the instances of one database directory
+// (InstanceAdmin over engine/instance_records.h). Each instance's tables
+// are a LocalBigtable scoped to it.
+//
+// An instance exists once created, or once it has a table (a client named
+// it, as the emulator allows): that one is shown with made-up metadata (a
+// display name equal to its id, one cluster "<id>-c1" of one node) until a
+// change to it stores a record. The default instance always exists and
+// cannot be deleted.
+//
+// Threading: as Database. Each change is one write transaction.
+
+#ifndef LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
+#define LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/instance.h"
+
+namespace lbt {
+
+class LazyDatabase;
+
+class LocalInstanceAdmin final : public InstanceAdmin {
+ public:
+  explicit LocalInstanceAdmin(std::shared_ptr<LazyDatabase> db) : db_(std::move(db)) {}
+
+  Result<std::vector<InstanceSpec>> ListInstances(std::string_view project) override;
+  Result<InstanceSpec> GetInstance(const InstanceName& name) override;
+  Status CreateInstance(const InstanceSpec& spec) override;
+  Status UpdateInstance(const InstanceSpec& spec) override;
+  Status DeleteInstance(const InstanceName& name) override;
+  Status CreateCluster(const InstanceName& instance, const ClusterSpec& cluster) override;
+  Status UpdateCluster(const InstanceName& instance, const ClusterSpec& cluster) override;
+  Status DeleteCluster(const InstanceName& instance, std::string_view cluster_id) override;
+  Result<AppProfileSpec> CreateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
+                                          bool ignore_warnings) override;
+  Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
+                                          bool ignore_warnings) override;
+  Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) override;
+  Result<std::unique_ptr<Bigtable>> OpenTables(const InstanceName& name) override;
+
+ private:
+  // Runs `change` on the instance as it stands (stored or made up) and
+  // stores what it leaves. NotFound if the instance does not exist.
+  Status Change(const InstanceName& name, const std::function<Status(InstanceSpec* spec)>& change);
+  // A new etag, different from every other this process made.
+  std::string NextEtag();
+  int64_t NowMicros() const;
+
+  std::shared_ptr<LazyDatabase> db_;
+  std::atomic<uint64_t> etags_{0};
+};
+
+// What lbt shows for an instance that has tables but no record.
+InstanceSpec ImpliedInstance(const InstanceName& name);
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_

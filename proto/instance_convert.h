@@ -1,0 +1,33 @@
+// Instances, clusters and app profiles between Bigtable's Instance Admin
+// messages and lbt's model (api/instance.h). Errors name the request field.
+
+#ifndef LBT_PROTO_INSTANCE_CONVERT_H_
+#define LBT_PROTO_INSTANCE_CONVERT_H_
+
+#include <string_view>
+
+#include "api/instance.h"
+#include "api/status.h"
+#include "google/bigtable/admin/v2/instance.pb.h"
+
+namespace lbt::proto {
+
+namespace admin = ::google::bigtable::admin::v2;
+
+admin::Instance ToProto(const InstanceSpec& spec);
+// The display name, type and labels of `instance`, for `name`.
+Result<InstanceSpec> FromProto(const InstanceName& name, const admin::Instance& instance, std::string_view field);
+
+admin::Cluster ToProto(const InstanceName& instance, const ClusterSpec& cluster);
+// A cluster as a request gives it; `id` is the request's cluster id.
+Result<ClusterSpec> FromProto(std::string_view id, const admin::Cluster& cluster, std::string_view field);
+
+admin::AppProfile ToProto(const InstanceName& instance, const AppProfileSpec& profile);
+Result<AppProfileSpec> FromProto(std::string_view id, const admin::AppProfile& profile, std::string_view field);
+
+// A cluster's location as requests give it: "projects/P/locations/Z".
+std::string LocationName(std::string_view project, std::string_view zone);
+
+}  // namespace lbt::proto
+
+#endif  // LBT_PROTO_INSTANCE_CONVERT_H_

@@ -1,0 +1,462 @@
+#include "server/instance_admin_service.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "proto/convert.h"
+#include "proto/instance_convert.h"
+
+namespace lbt::server {
+
+namespace {
+
+void SetNow(google::protobuf::Timestamp* out) {
+  const auto micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  out->set_seconds(micros / 1000000);
+  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
+}
+
+// Metadata whose request_time and finish_time are both now: the change was
+// made within the call.
+template <typename Metadata>
+void StampTimes(Metadata* metadata) {
+  SetNow(metadata->mutable_request_time());
+  *metadata->mutable_finish_time() = metadata->request_time();
+}
+
+Status EmptyMask(std::string_view field) {
+  return Status::InvalidArgument(fmt::format("{}: name at least one field to update", field));
+}
+
+Status UnknownPath(std::string_view field, std::string_view path, std::string_view allowed) {
+  return Status::InvalidArgument(fmt::format("{}: '{}' cannot be updated; {} can", field, path, allowed));
+}
+
+bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// ---- instances ----
+
+Result<InstanceSpec> InstanceToCreate(const admin::CreateInstanceRequest& request) {
+  LBT_ASSIGN_OR_RETURN(std::string project, proto::ParseProjectName(request.parent(), "parent"));
+  if (request.instance_id().empty()) return Status::InvalidArgument("instance_id: must not be empty");
+  LBT_ASSIGN_OR_RETURN(InstanceSpec spec,
+                       proto::FromProto({project, request.instance_id()}, request.instance(), "instance"));
+  for (const auto& [id, cluster] : request.clusters()) {
+    LBT_ASSIGN_OR_RETURN(ClusterSpec spec_cluster, proto::FromProto(id, cluster, fmt::format("clusters[{}]", id)));
+    spec.clusters.push_back(std::move(spec_cluster));
+  }
+  // A proto map carries no order: clusters are kept in id order.
+  std::sort(spec.clusters.begin(), spec.clusters.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return spec;
+}
+
+// The instance as `mask` changes it from `current`.
+Result<InstanceSpec> MaskedInstance(InstanceSpec current, const admin::Instance& update,
+                                    const google::protobuf::FieldMask& mask) {
+  if (mask.paths().empty()) return EmptyMask("update_mask");
+  for (const std::string& path : mask.paths()) {
+    if (path == "display_name") {
+      current.display_name = update.display_name();
+    } else if (path == "type") {
+      if (update.type() != admin::Instance::TYPE_UNSPECIFIED) {
+        current.type =
+            update.type() == admin::Instance::DEVELOPMENT ? InstanceType::kDevelopment : InstanceType::kProduction;
+      }
+    } else if (path == "labels") {
+      current.labels.clear();
+      for (const auto& [key, value] : update.labels()) current.labels[key] = value;
+    } else {
+      return UnknownPath("update_mask", path, "display_name, type and labels");
+    }
+  }
+  return current;
+}
+
+// ---- clusters ----
+
+Result<ClusterSpec> FindCluster(InstanceAdmin* admin, const proto::ChildName& name) {
+  LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(name.instance));
+  const ClusterSpec* cluster = instance.FindCluster(name.id);
+  if (cluster == nullptr) {
+    return Status::NotFound(fmt::format("cluster {}/clusters/{} does not exist", name.instance.Full(), name.id));
+  }
+  return *cluster;
+}
+
+// The nodes and autoscaling of `update`, which replaces them whole.
+ClusterSpec Resized(ClusterSpec current, const ClusterSpec& update) {
+  current.serve_nodes = update.serve_nodes;
+  current.autoscaling = update.autoscaling;
+  return current;
+}
+
+Result<ClusterSpec> MaskedCluster(ClusterSpec current, const ClusterSpec& update,
+                                  const google::protobuf::FieldMask& mask) {
+  if (mask.paths().empty()) return EmptyMask("update_mask");
+  for (const std::string& path : mask.paths()) {
+    if (path == "serve_nodes") {
+      current.serve_nodes = update.serve_nodes;
+      if (!update.autoscaling) current.autoscaling.reset();  // fixed nodes end autoscaling
+    } else if (StartsWith(path, "cluster_config.cluster_autoscaling_config")) {
+      current.autoscaling = update.autoscaling;
+      if (current.autoscaling) current.serve_nodes = current.autoscaling->min_nodes;
+    } else {
+      return UnknownPath("update_mask", path, "serve_nodes and cluster_config.cluster_autoscaling_config");
+    }
+  }
+  return current;
+}
+
+// ---- app profiles ----
+
+Result<AppProfileSpec> FindAppProfile(InstanceAdmin* admin, const proto::ChildName& name) {
+  LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(name.instance));
+  const AppProfileSpec* profile = instance.FindAppProfile(name.id);
+  if (profile == nullptr) {
+    return Status::NotFound(fmt::format("app profile {}/appProfiles/{} does not exist", name.instance.Full(), name.id));
+  }
+  return *profile;
+}
+
+Result<AppProfileSpec> MaskedAppProfile(AppProfileSpec current, const admin::AppProfile& update,
+                                        const google::protobuf::FieldMask& mask) {
+  if (mask.paths().empty()) return EmptyMask("update_mask");
+  // The request's routing and isolation as a whole profile, so that a
+  // path takes its part.
+  admin::AppProfile routed = update;
+  const bool has_routing = update.routing_policy_case() != admin::AppProfile::ROUTING_POLICY_NOT_SET;
+  if (!has_routing) routed.mutable_multi_cluster_routing_use_any();
+  LBT_ASSIGN_OR_RETURN(AppProfileSpec given, proto::FromProto(current.id, routed, "app_profile"));
+  current.etag = update.etag();
+  for (const std::string& path : mask.paths()) {
+    if (path == "description") {
+      current.description = update.description();
+    } else if (StartsWith(path, "multi_cluster_routing_use_any") || StartsWith(path, "single_cluster_routing")) {
+      current.routing = given.routing;
+      current.cluster_ids = given.cluster_ids;
+      current.row_affinity = given.row_affinity;
+      current.cluster_id = given.cluster_id;
+      current.allow_transactional_writes = given.allow_transactional_writes;
+    } else if (path == "priority" || StartsWith(path, "standard_isolation") ||
+               StartsWith(path, "data_boost_isolation_read_only")) {
+      current.isolation = given.isolation;
+      current.priority = given.priority;
+      current.data_boost_host_pays = given.data_boost_host_pays;
+    } else {
+      return UnknownPath("update_mask", path,
+                         "description, the routing policy (multi_cluster_routing_use_any, single_cluster_routing) "
+                         "and the isolation (standard_isolation, data_boost_isolation_read_only, priority)");
+    }
+  }
+  return current;
+}
+
+// The instances a parent names: one, or every instance of the project for
+// "projects/P/instances/-".
+Result<std::vector<InstanceSpec>> InstancesOf(InstanceAdmin* admin, const std::string& parent) {
+  LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(parent, "parent"));
+  if (name.instance == "-") return admin->ListInstances(name.project);
+  LBT_ASSIGN_OR_RETURN(InstanceSpec one, admin->GetInstance(name));
+  return std::vector<InstanceSpec>{std::move(one)};
+}
+
+}  // namespace
+
+Result<InstanceAdmin*> InstanceAdminService::Admin() const {
+  if (router_->admin() == nullptr) {
+    return Status::FailedPrecondition("the Bigtable served has no instances to manage");
+  }
+  return router_->admin();
+}
+
+template <typename Metadata, typename Response>
+longrunning::Operation InstanceAdminService::Done(std::string_view parent, const Metadata& metadata,
+                                                  const Response& result) {
+  longrunning::Operation operation;
+  operation.set_done(true);
+  operation.mutable_metadata()->PackFrom(metadata);
+  operation.mutable_response()->PackFrom(result);
+  return operations_->Add(fmt::format("operations/{}", parent), std::move(operation));
+}
+
+grpc::Status InstanceAdminService::CreateInstance(grpc::ServerContext*, const admin::CreateInstanceRequest* request,
+                                                  longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceSpec spec, InstanceToCreate(*request));
+    admin::CreateInstanceMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    SetNow(metadata.mutable_request_time());
+    LBT_RETURN_IF_ERROR(admin->CreateInstance(spec));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec created, admin->GetInstance(spec.name));
+    SetNow(metadata.mutable_finish_time());
+    *response = Done(spec.name.Full(), metadata, proto::ToProto(created));
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::GetInstance(grpc::ServerContext*, const admin::GetInstanceRequest* request,
+                                               admin::Instance* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec spec, admin->GetInstance(name));
+    *response = proto::ToProto(spec);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::ListInstances(grpc::ServerContext*, const admin::ListInstancesRequest* request,
+                                                 admin::ListInstancesResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(std::string project, proto::ParseProjectName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, admin->ListInstances(project));
+    for (const InstanceSpec& spec : instances) *response->add_instances() = proto::ToProto(spec);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::UpdateInstance(grpc::ServerContext*, const admin::Instance* request,
+                                                  admin::Instance* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
+    google::protobuf::FieldMask mask;
+    mask.add_paths("display_name");
+    mask.add_paths("labels");
+    if (request->type() != admin::Instance::TYPE_UNSPECIFIED) mask.add_paths("type");
+    LBT_ASSIGN_OR_RETURN(InstanceSpec updated, MaskedInstance(current, *request, mask));
+    LBT_RETURN_IF_ERROR(admin->UpdateInstance(updated));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec stored, admin->GetInstance(name));
+    *response = proto::ToProto(stored);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::PartialUpdateInstance(grpc::ServerContext*,
+                                                         const admin::PartialUpdateInstanceRequest* request,
+                                                         longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->instance().name(), "instance.name"));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec updated, MaskedInstance(current, request->instance(), request->update_mask()));
+    LBT_RETURN_IF_ERROR(admin->UpdateInstance(updated));
+    LBT_ASSIGN_OR_RETURN(InstanceSpec stored, admin->GetInstance(name));
+    admin::UpdateInstanceMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    StampTimes(&metadata);
+    *response = Done(name.Full(), metadata, proto::ToProto(stored));
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::DeleteInstance(grpc::ServerContext*, const admin::DeleteInstanceRequest* request,
+                                                  google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->name(), "name"));
+    return admin->DeleteInstance(name);
+  });
+}
+
+grpc::Status InstanceAdminService::CreateCluster(grpc::ServerContext*, const admin::CreateClusterRequest* request,
+                                                 longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, proto::FromProto(request->cluster_id(), request->cluster(), "cluster"));
+    LBT_RETURN_IF_ERROR(admin->CreateCluster(instance, cluster));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec stored, FindCluster(admin, {instance, cluster.id}));
+    admin::CreateClusterMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    StampTimes(&metadata);
+    admin::Cluster result = proto::ToProto(instance, stored);
+    *response = Done(result.name(), metadata, result);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::GetCluster(grpc::ServerContext*, const admin::GetClusterRequest* request,
+                                              admin::Cluster* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "clusters", "name"));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, FindCluster(admin, name));
+    *response = proto::ToProto(name.instance, cluster);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::ListClusters(grpc::ServerContext*, const admin::ListClustersRequest* request,
+                                                admin::ListClustersResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
+    for (const InstanceSpec& instance : instances) {
+      for (const ClusterSpec& cluster : instance.clusters) {
+        *response->add_clusters() = proto::ToProto(instance.name, cluster);
+      }
+    }
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::UpdateCluster(grpc::ServerContext*, const admin::Cluster* request,
+                                                 longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "clusters", "name"));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec update, proto::FromProto(name.id, *request, "cluster"));
+    LBT_RETURN_IF_ERROR(admin->UpdateCluster(name.instance, Resized(current, update)));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec stored, FindCluster(admin, name));
+    admin::UpdateClusterMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    StampTimes(&metadata);
+    *response = Done(request->name(), metadata, proto::ToProto(name.instance, stored));
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::PartialUpdateCluster(grpc::ServerContext*,
+                                                        const admin::PartialUpdateClusterRequest* request,
+                                                        longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name,
+                         proto::ParseChildName(request->cluster().name(), "clusters", "cluster.name"));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec update, proto::FromProto(name.id, request->cluster(), "cluster"));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec updated, MaskedCluster(current, update, request->update_mask()));
+    LBT_RETURN_IF_ERROR(admin->UpdateCluster(name.instance, updated));
+    LBT_ASSIGN_OR_RETURN(ClusterSpec stored, FindCluster(admin, name));
+    admin::PartialUpdateClusterMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    StampTimes(&metadata);
+    *response = Done(request->cluster().name(), metadata, proto::ToProto(name.instance, stored));
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::DeleteCluster(grpc::ServerContext*, const admin::DeleteClusterRequest* request,
+                                                 google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "clusters", "name"));
+    return admin->DeleteCluster(name.instance, name.id);
+  });
+}
+
+grpc::Status InstanceAdminService::CreateAppProfile(grpc::ServerContext*, const admin::CreateAppProfileRequest* request,
+                                                    admin::AppProfile* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_RETURN_IF_ERROR(ValidateAppProfileId(request->app_profile_id(), "app_profile_id"));
+    LBT_ASSIGN_OR_RETURN(AppProfileSpec profile,
+                         proto::FromProto(request->app_profile_id(), request->app_profile(), "app_profile"));
+    LBT_ASSIGN_OR_RETURN(AppProfileSpec stored, admin->CreateAppProfile(instance, profile, request->ignore_warnings()));
+    *response = proto::ToProto(instance, stored);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::GetAppProfile(grpc::ServerContext*, const admin::GetAppProfileRequest* request,
+                                                 admin::AppProfile* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "appProfiles", "name"));
+    LBT_ASSIGN_OR_RETURN(AppProfileSpec profile, FindAppProfile(admin, name));
+    *response = proto::ToProto(name.instance, profile);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::ListAppProfiles(grpc::ServerContext*, const admin::ListAppProfilesRequest* request,
+                                                   admin::ListAppProfilesResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
+    for (const InstanceSpec& instance : instances) {
+      for (const AppProfileSpec& profile : instance.app_profiles) {
+        *response->add_app_profiles() = proto::ToProto(instance.name, profile);
+      }
+    }
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::UpdateAppProfile(grpc::ServerContext*, const admin::UpdateAppProfileRequest* request,
+                                                    longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name,
+                         proto::ParseChildName(request->app_profile().name(), "appProfiles", "app_profile.name"));
+    LBT_ASSIGN_OR_RETURN(AppProfileSpec current, FindAppProfile(admin, name));
+    LBT_ASSIGN_OR_RETURN(AppProfileSpec updated,
+                         MaskedAppProfile(current, request->app_profile(), request->update_mask()));
+    LBT_ASSIGN_OR_RETURN(AppProfileSpec stored,
+                         admin->UpdateAppProfile(name.instance, updated, request->ignore_warnings()));
+    *response =
+        Done(request->app_profile().name(), admin::UpdateAppProfileMetadata(), proto::ToProto(name.instance, stored));
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::DeleteAppProfile(grpc::ServerContext*, const admin::DeleteAppProfileRequest* request,
+                                                    google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "appProfiles", "name"));
+    return admin->DeleteAppProfile(name.instance, name.id);
+  });
+}
+
+// ---- google.longrunning.Operations ----
+
+grpc::Status OperationsService::ListOperations(grpc::ServerContext*, const longrunning::ListOperationsRequest* request,
+                                               longrunning::ListOperationsResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    for (auto& operation : operations_->List(request->name())) *response->add_operations() = std::move(operation);
+    return Status::OK();
+  });
+}
+
+grpc::Status OperationsService::GetOperation(grpc::ServerContext*, const longrunning::GetOperationRequest* request,
+                                             longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(*response, operations_->Get(request->name()));
+    return Status::OK();
+  });
+}
+
+grpc::Status OperationsService::DeleteOperation(grpc::ServerContext*,
+                                                const longrunning::DeleteOperationRequest* request,
+                                                google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status { return operations_->Delete(request->name()); });
+}
+
+grpc::Status OperationsService::CancelOperation(grpc::ServerContext*,
+                                                const longrunning::CancelOperationRequest* request,
+                                                google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status { return operations_->Get(request->name()).status(); });
+}
+
+grpc::Status OperationsService::WaitOperation(grpc::ServerContext*, const longrunning::WaitOperationRequest* request,
+                                              longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(*response, operations_->Get(request->name()));
+    return Status::OK();
+  });
+}
+
+}  // namespace lbt::server
