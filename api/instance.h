@@ -95,7 +95,12 @@ struct InstanceSpec {
   int64_t create_time_micros = 0;
   std::vector<ClusterSpec> clusters;
   std::vector<AppProfileSpec> app_profiles;
+  // App profile etags given so far: each change to a profile gives it the
+  // next one, so that an etag names one version of one profile.
+  int64_t etags_issued = 0;
 
+  // The next etag, counted in etags_issued.
+  std::string NextEtag() { return std::to_string(++etags_issued); }
   const ClusterSpec* FindCluster(std::string_view id) const;
   const AppProfileSpec* FindAppProfile(std::string_view id) const;
 };

@@ -13,6 +13,7 @@ namespace lbt {
 
 std::vector<CommandSpec> HelpCommands();          // core/help.cc: help, version
 std::vector<CommandSpec> CbtAdminCommands();      // cbt/admin.cc: ls, createtable, setgcpolicy, ...
+std::vector<CommandSpec> CbtInstanceCommands();   // cbt/instances.cc: createinstance, listclusters, ...
 std::vector<CommandSpec> CbtWriteCommands();      // cbt/write.cc: set, addtocell, deleterow, deletecolumn
 std::vector<CommandSpec> CbtReadCommands();       // cbt/read.cc: read, lookup, count
 std::vector<CommandSpec> MaintenanceCommands();   // cbt/maintenance.cc: gc, compact

@@ -125,7 +125,8 @@ std::string EncodeInstanceSpec(const InstanceSpec& spec) {
               {"labels", spec.labels},
               {"create_time_micros", spec.create_time_micros},
               {"clusters", clusters},
-              {"app_profiles", profiles}};
+              {"app_profiles", profiles},
+              {"etags_issued", spec.etags_issued}};
   return doc.dump();
 }
 
@@ -142,6 +143,7 @@ Status DecodeInstanceSpec(std::string_view key_name, std::string_view bytes, Ins
         j.value("type", std::string()) == "development" ? InstanceType::kDevelopment : InstanceType::kProduction;
     spec->labels = j.value("labels", std::map<std::string, std::string>());
     spec->create_time_micros = j.value("create_time_micros", int64_t{0});
+    spec->etags_issued = j.value("etags_issued", int64_t{0});
     spec->clusters.clear();
     for (const json& c : j.at("clusters")) spec->clusters.push_back(ClusterFromJson(c));
     spec->app_profiles.clear();

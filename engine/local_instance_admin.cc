@@ -47,12 +47,11 @@ InstanceSpec ImpliedInstance(const InstanceName& name) {
   cluster.serve_nodes = 1;
   spec.clusters.push_back(cluster);
   spec.app_profiles.push_back(DefaultAppProfile(spec));
+  spec.app_profiles.back().etag = spec.NextEtag();
   return spec;
 }
 
 int64_t LocalInstanceAdmin::NowMicros() const { return db_->NowMicros(); }
-
-std::string LocalInstanceAdmin::NextEtag() { return fmt::format("{:x}-{:x}", NowMicros(), etags_.fetch_add(1) + 1); }
 
 Result<std::vector<InstanceSpec>> LocalInstanceAdmin::ListInstances(std::string_view project) {
   std::map<InstanceName, InstanceSpec> found;
@@ -101,7 +100,7 @@ Status LocalInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
   InstanceSpec stored = spec;
   stored.create_time_micros = NowMicros();
   stored.app_profiles = {DefaultAppProfile(stored)};
-  stored.app_profiles.front().etag = NextEtag();
+  stored.app_profiles.front().etag = stored.NextEtag();
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   return db->ChangeInstance(
       spec.name,
@@ -213,9 +212,9 @@ Status LocalInstanceAdmin::DeleteCluster(const InstanceName& instance, std::stri
 Result<AppProfileSpec> LocalInstanceAdmin::CreateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                                             bool) {
   AppProfileSpec stored = profile;
-  stored.etag = NextEtag();
   LBT_RETURN_IF_ERROR(Change(instance, [&](InstanceSpec* spec) -> Status {
     LBT_RETURN_IF_ERROR(ValidateAppProfile(stored, *spec, "app_profile"));
+    stored.etag = spec->NextEtag();
     if (spec->FindAppProfile(profile.id) != nullptr) {
       return Status::AlreadyExists(
           fmt::format("app profile {}/appProfiles/{} already exists", instance.Full(), profile.id));
@@ -229,7 +228,6 @@ Result<AppProfileSpec> LocalInstanceAdmin::CreateAppProfile(const InstanceName& 
 Result<AppProfileSpec> LocalInstanceAdmin::UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                                             bool) {
   AppProfileSpec stored = profile;
-  stored.etag = NextEtag();
   LBT_RETURN_IF_ERROR(Change(instance, [&](InstanceSpec* spec) -> Status {
     auto it = std::find_if(spec->app_profiles.begin(), spec->app_profiles.end(),
                            [&](const AppProfileSpec& p) { return p.id == profile.id; });
@@ -241,6 +239,7 @@ Result<AppProfileSpec> LocalInstanceAdmin::UpdateAppProfile(const InstanceName& 
           fmt::format("app profile '{}' changed since etag '{}' was read; read it again", profile.id, profile.etag));
     }
     LBT_RETURN_IF_ERROR(ValidateAppProfile(stored, *spec, "app_profile"));
+    stored.etag = spec->NextEtag();
     *it = stored;
     return Status::OK();
   }));

@@ -13,7 +13,6 @@
 #ifndef LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
 #define LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -49,12 +48,9 @@ class LocalInstanceAdmin final : public InstanceAdmin {
   // Runs `change` on the instance as it stands (stored or made up) and
   // stores what it leaves. NotFound if the instance does not exist.
   Status Change(const InstanceName& name, const std::function<Status(InstanceSpec* spec)>& change);
-  // A new etag, different from every other this process made.
-  std::string NextEtag();
   int64_t NowMicros() const;
 
   std::shared_ptr<LazyDatabase> db_;
-  std::atomic<uint64_t> etags_{0};
 };
 
 // What lbt shows for an instance that has tables but no record.

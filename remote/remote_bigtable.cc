@@ -11,6 +11,7 @@
 #include "api/version.h"
 #include "remote/remote_admin.h"
 #include "remote/remote_calls.h"
+#include "remote/remote_instance_admin.h"
 #include "remote/remote_mutations.h"
 #include "remote/remote_query.h"
 #include "remote/remote_read_write.h"
@@ -151,9 +152,18 @@ class RemoteBigtable final : public Bigtable {
   }
   Status WaitForReplication(std::string_view table) override { return remote::WaitForReplication(&calls_, table); }
 
+  InstanceAdmin* instance_admin() override { return &instances_; }
+
  private:
   const RemoteOptions options_;
   RemoteCalls calls_;
+  // Another instance's tables: a connection of their own, with these options.
+  remote::RemoteInstanceAdmin instances_{&calls_, [options = options_](const InstanceName& name) {
+                                           RemoteOptions other = options;
+                                           other.project = name.project;
+                                           other.instance = name.instance;
+                                           return ConnectRemote(other);
+                                         }};
   std::unique_ptr<sql::QueryService> queries_;
 };
 

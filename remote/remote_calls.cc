@@ -44,7 +44,9 @@ RemoteCalls::RemoteCalls(const RemoteOptions& options, const std::shared_ptr<grp
       instance_(fmt::format("projects/{}/instances/{}", options.project, options.instance)),
       features_(FeatureHeader()),
       data_(google::bigtable::v2::Bigtable::NewStub(data)),
-      admin_(google::bigtable::admin::v2::BigtableTableAdmin::NewStub(admin)) {}
+      admin_(google::bigtable::admin::v2::BigtableTableAdmin::NewStub(admin)),
+      instance_admin_(google::bigtable::admin::v2::BigtableInstanceAdmin::NewStub(admin)),
+      operations_(google::longrunning::Operations::NewStub(admin)) {}
 
 RemoteCalls::Clock::time_point RemoteCalls::Deadline() const {
   return options_.timeout_ms > 0 ? Clock::now() + std::chrono::milliseconds(options_.timeout_ms)

@@ -23,8 +23,10 @@
 #include <string_view>
 
 #include "api/status.h"
+#include "google/bigtable/admin/v2/bigtable_instance_admin.grpc.pb.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
+#include "google/longrunning/operations.grpc.pb.h"
 #include "proto/grpc_status.h"
 #include "remote/remote_options.h"
 
@@ -35,6 +37,8 @@ class RemoteCalls {
   using Clock = std::chrono::system_clock;
   using DataStub = google::bigtable::v2::Bigtable::Stub;
   using AdminStub = google::bigtable::admin::v2::BigtableTableAdmin::Stub;
+  using InstanceAdminStub = google::bigtable::admin::v2::BigtableInstanceAdmin::Stub;
+  using OperationsStub = google::longrunning::Operations::Stub;
 
   RemoteCalls(const RemoteOptions& options, const std::shared_ptr<grpc::Channel>& data,
               const std::shared_ptr<grpc::Channel>& admin);
@@ -72,6 +76,9 @@ class RemoteCalls {
 
   DataStub* data() { return data_.get(); }
   AdminStub* admin() { return admin_.get(); }
+  InstanceAdminStub* instance_admin() { return instance_admin_.get(); }
+  OperationsStub* operations() { return operations_.get(); }
+  const RemoteOptions& options() const { return options_; }
   // "projects/P/instances/I".
   const std::string& instance_name() const { return instance_; }
   const std::string& app_profile() const { return options_.app_profile; }
@@ -84,6 +91,8 @@ class RemoteCalls {
   const std::string features_;
   std::unique_ptr<DataStub> data_;
   std::unique_ptr<AdminStub> admin_;
+  std::unique_ptr<InstanceAdminStub> instance_admin_;
+  std::unique_ptr<OperationsStub> operations_;
   std::mutex mu_;
   std::set<grpc::ClientContext*> in_flight_;
   std::atomic<uint64_t> cancellations_{0};

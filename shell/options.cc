@@ -327,6 +327,9 @@ ParsedOptions ParseOptions(int argc, char** argv) {
     const bool local_instance = local.db->count() > 0;
     std::string error = local_instance ? ResolveLocalInstance(remote, &o.local) : RemoteConflict(local);
     if (error.empty() && !local_instance) error = ResolveRemote(remote, &o.remote);
+    if (error.empty()) {
+      o.session.instance = local_instance ? *o.local.instance : InstanceName{o.remote->project, o.remote->instance};
+    }
     if (!error.empty()) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       parsed.exit_now = true;

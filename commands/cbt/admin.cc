@@ -1,6 +1,6 @@
 // cbt's table admin commands: ls, createtable, createfamily, deletefamily,
 // deletetable, deleteallrows, setgcpolicy, setvaluetype,
-// waitforreplication, and the instance commands lbt refuses.
+// waitforreplication.
 
 #include <fmt/format.h>
 
@@ -125,12 +125,6 @@ Status WaitForReplication(CommandContext& ctx, const std::vector<std::string>& a
   return Status::OK();
 }
 
-Status NoInstances(CommandContext& ctx, const std::vector<std::string>&) {
-  return Status::FailedPrecondition(fmt::format(
-      "{} is not available: lbt manages tables, not instances, clusters or app profiles (use cbt or gcloud)",
-      ctx.spec->name));
-}
-
 }  // namespace
 
 std::vector<CommandSpec> CbtAdminCommands() {
@@ -204,13 +198,6 @@ std::vector<CommandSpec> CbtAdminCommands() {
                   "  all of the instance's clusters. A local database has one copy, always caught up.",
        .cbt = WaitForReplication},
   };
-  // Instance-level commands have no meaning for a local database: known,
-  // so that they are refused with a reason, but not listed by help.
-  for (std::string_view name : {"createinstance", "deleteinstance", "listinstances", "createcluster", "deletecluster",
-                                "updatecluster", "listclusters", "createappprofile", "getappprofile", "listappprofile",
-                                "updateappprofile", "deleteappprofile"}) {
-    specs.push_back({.name = name, .args = {{.text = "...", .arity = Arity::kOptionalRest}}, .cbt = NoInstances});
-  }
   return specs;
 }
 

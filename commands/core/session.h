@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/bigtable.h"
+#include "api/instance.h"
 #include "api/status.h"
 #include "commands/core/output.h"
 #include "commands/render/renderer.h"
@@ -17,6 +18,9 @@ namespace lbt {
 struct SessionOptions {
   OutputFormat format = OutputFormat::kText;
   BytesMode bytes = BytesMode::kAuto;
+  // The instance commands run in, as -project and -instance name it: its
+  // project is where createinstance and listinstances work.
+  InstanceName instance = DefaultInstanceName();
 };
 
 class Session {

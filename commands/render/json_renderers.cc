@@ -37,6 +37,40 @@ json TableObject(const TableSpec& table) {
   return json{{"table", table.name}, {"families", families}};
 }
 
+json ClusterObject(const ClusterSpec& c) {
+  json j = {{"cluster", c.id},
+            {"location", c.location},
+            {"serve_nodes", c.serve_nodes},
+            {"storage_type", c.storage_type == StorageType::kHdd ? "HDD" : "SSD"}};
+  if (c.autoscaling) {
+    j["autoscaling"] = {{"min_nodes", c.autoscaling->min_nodes},
+                        {"max_nodes", c.autoscaling->max_nodes},
+                        {"cpu_target_percent", c.autoscaling->cpu_target_percent}};
+  }
+  return j;
+}
+
+json AppProfileObject(const AppProfileSpec& p) {
+  json j = {{"app_profile", p.id}, {"description", p.description}, {"etag", p.etag}};
+  if (p.routing == AppProfileSpec::Routing::kSingleCluster) {
+    j["routing"] = {{"single_cluster", p.cluster_id}, {"allow_transactional_writes", p.allow_transactional_writes}};
+  } else {
+    j["routing"] = {{"multi_cluster", p.cluster_ids}, {"row_affinity", p.row_affinity}};
+  }
+  return j;
+}
+
+json InstanceObject(const InstanceSpec& i) {
+  json clusters = json::array();
+  for (const ClusterSpec& c : i.clusters) clusters.push_back(ClusterObject(c));
+  return json{{"project", i.name.project},
+              {"instance", i.name.instance},
+              {"display_name", i.display_name},
+              {"type", i.type == InstanceType::kDevelopment ? "DEVELOPMENT" : "PRODUCTION"},
+              {"labels", i.labels},
+              {"clusters", clusters}};
+}
+
 std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 json QueryStatsObject(const sql::QueryStats& s) {
@@ -54,6 +88,27 @@ class JsonRendererBase : public Renderer {
 
   void Tables(const std::vector<std::string>& names) override { Line(json{{"tables", names}}); }
   void TableInfo(const TableSpec& table) override { Line(TableObject(table)); }
+
+  void Instances(const std::vector<InstanceSpec>& instances) override {
+    json list = json::array();
+    for (const InstanceSpec& i : instances) list.push_back(InstanceObject(i));
+    Line(json{{"instances", list}});
+  }
+  void Clusters(const InstanceSpec& instance) override {
+    json list = json::array();
+    for (const ClusterSpec& c : instance.clusters) list.push_back(ClusterObject(c));
+    Line(json{{"instance", instance.name.instance}, {"clusters", list}});
+  }
+  void AppProfile(const InstanceName& instance, const AppProfileSpec& profile, bool) override {
+    json j = AppProfileObject(profile);
+    j["instance"] = instance.instance;
+    Line(j);
+  }
+  void AppProfiles(const InstanceSpec& instance) override {
+    json list = json::array();
+    for (const AppProfileSpec& p : instance.app_profiles) list.push_back(AppProfileObject(p));
+    Line(json{{"instance", instance.name.instance}, {"app_profiles", list}});
+  }
   void Count(int64_t rows) override { Line(json{{"count", rows}}); }
   void Replicated(int64_t up_to_micros) override { Line(json{{"replicated_up_to", up_to_micros}}); }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "api/cell.h"
+#include "api/instance.h"
 #include "api/row_set.h"
 #include "api/schema.h"
 #include "commands/core/output.h"
@@ -90,6 +91,15 @@ class Renderer {
   virtual void Tables(const std::vector<std::string>& names) = 0;
   virtual void TableInfo(const TableSpec& table) = 0;
   virtual void Count(int64_t rows) = 0;
+
+  // ---- instances, clusters and app profiles ----
+  virtual void Instances(const std::vector<InstanceSpec>& instances) = 0;
+  // listclusters: the clusters of `instance`.
+  virtual void Clusters(const InstanceSpec& instance) = 0;
+  // getappprofile; with `created`, createappprofile's shorter report.
+  virtual void AppProfile(const InstanceName& instance, const AppProfileSpec& profile, bool created) = 0;
+  // listappprofile: the app profiles of `instance`.
+  virtual void AppProfiles(const InstanceSpec& instance) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
   virtual void BeginRows(const RowsView& view) = 0;

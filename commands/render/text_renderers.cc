@@ -8,6 +8,7 @@
 
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/hbase/schema.h"
+#include "commands/render/instance_text.h"
 #include "commands/render/query_output.h"
 #include "commands/render/renderers.h"
 #include "commands/render/text_format.h"
@@ -39,6 +40,14 @@ std::string QueryStatsText(const sql::QueryStats& s) {
 class TextRendererBase : public Renderer {
  public:
   explicit TextRendererBase(Output* out) : out_(out), query_table_(out) {}
+
+  // cbt's text in either style: the HBase shell has no instance commands.
+  void Instances(const std::vector<InstanceSpec>& instances) override { out_->Write(InstancesText(instances)); }
+  void Clusters(const InstanceSpec& instance) override { out_->Write(ClustersText(instance)); }
+  void AppProfile(const InstanceName& instance, const AppProfileSpec& profile, bool created) override {
+    out_->Write(AppProfileText(instance, profile, created));
+  }
+  void AppProfiles(const InstanceSpec& instance) override { out_->Write(AppProfilesText(instance)); }
 
   void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
   void QueryRow(const sql::Values& row) override { query_table_.Add(row); }

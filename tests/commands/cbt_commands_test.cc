@@ -69,8 +69,10 @@ TEST_F(CbtCommandsTest, UsageErrorsExitTwoAndFailuresOne) {
   EXPECT_EQ(Run("read nope"), 1);
   EXPECT_EQ(Run("set t r nope:a=1@1000"), 1);
   EXPECT_NE(message_.find("its families are: cf"), std::string::npos) << message_;
-  EXPECT_EQ(Run("createinstance i"), 1);
-  EXPECT_NE(message_.find("not instances, clusters or app profiles"), std::string::npos);
+  EXPECT_EQ(Run("createinstance i"), 2);
+  EXPECT_NE(message_.find("createinstance needs"), std::string::npos) << message_;
+  EXPECT_EQ(Run("createinstance i \"Display name\" c1 us-east1-b 1 SSD"), 1);
+  EXPECT_NE(message_.find("instance_id: instance id 'i' must be 6 to 33 characters"), std::string::npos) << message_;
 }
 
 TEST_F(CbtCommandsTest, AFailedCommandChangesNothing) {
@@ -168,7 +170,7 @@ TEST_F(CbtCommandsTest, HelpListsCommandsAndExplainsOne) {
   for (const char* name : {"read", "lookup", "set", "createtable", "import", "setgcpolicy"}) {
     EXPECT_NE(out_.find(std::string("  ") + name), std::string::npos) << name;
   }
-  EXPECT_EQ(out_.find("createinstance"), std::string::npos) << "instance commands stay out of the list";
+  EXPECT_NE(out_.find("  createinstance"), std::string::npos) << "instance commands are listed";
   ASSERT_EQ(Run("help read"), 0);
   EXPECT_NE(out_.find("prefix=<prefix>"), std::string::npos);
   EXPECT_NE(out_.find("Examples"), std::string::npos);

@@ -374,6 +374,89 @@ TEST(DeclaredDifferences, AreListedInTheReadme) {
 
 TEST(Scenarios, ThereAreAtLeastSixty) { EXPECT_GE(ScenarioNames().size(), 60u); }
 
+// ---- instance goldens ----
+
+// cbt's instance, cluster and app-profile commands have no reference in the
+// emulator, which serves no Instance Admin API. Their expected answers are
+// recorded in tests/golden/instances (scripts/record-instance-golden.sh) and
+// checked against Bigtable's documentation; the real cbt through `lbt
+// serve`, lbt's shell on a database and lbt in remote mode on `lbt serve`
+// must each print them, and succeed or fail where they say.
+fs::path InstanceGoldenDir() { return fs::path(LBT_SOURCE_DIR) / "tests/golden/instances"; }
+
+std::vector<std::string> InstanceGoldenNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(InstanceGoldenDir())) {
+    if (entry.path().extension() == ".cbt") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string ReadWhole(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+enum class GoldenWay { kCbtThroughServe, kShell, kRemoteOnServe };
+
+// Runs the scenario's lines one by one the given way; returns the stdout of
+// all of them and each one's exit status, one per line, as recorded.
+std::pair<std::string, std::string> RunInstanceGolden(const std::string& name, GoldenWay way) {
+  testing::TempDir dir;
+  std::unique_ptr<ServedDatabase> served;
+  if (way != GoldenWay::kShell) {
+    served = std::make_unique<ServedDatabase>(dir.Sub("served"));
+    EXPECT_TRUE(served->ready()) << "lbt serve did not start";
+  }
+  const std::vector<std::string> instance = {"-project", "golden", "-instance", "golden-inst"};
+  std::string out, exits;
+  for (const Step& step : ParseScenario(InstanceGoldenDir() / (name + ".cbt"))) {
+    std::vector<std::string> argv;
+    std::vector<std::string> env = {"TZ=UTC", "LBT_HISTFILE=/dev/null"};
+    if (way == GoldenWay::kShell) {
+      argv = {kLbt, "--db", dir.Sub("db")};
+    } else {
+      argv = {way == GoldenWay::kCbtThroughServe ? kCbt : kLbt, "-creds", g_emulator->creds()};
+      env.push_back("BIGTABLE_EMULATOR_HOST=" + served->host());
+    }
+    argv.insert(argv.end(), instance.begin(), instance.end());
+    argv.insert(argv.end(), step.words.begin(), step.words.end());
+    ProcessResult r = RunProcess(argv, env);
+    out += r.out;
+    exits += std::to_string(r.status) + "\n";
+  }
+  return {out, exits};
+}
+
+// Exit statuses agree when both are 0 or both are not (cbt exits 1 for
+// every failure; lbt 2 for a usage error).
+std::string Outcomes(const std::string& exits) {
+  std::string out;
+  std::istringstream in(exits);
+  for (std::string line; std::getline(in, line);) out += line == "0" ? "ok\n" : "failed\n";
+  return out;
+}
+
+class InstanceGoldenTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void Check(GoldenWay way) {
+    REQUIRE_CBT();
+    const std::string name = GetParam();
+    auto [out, exits] = RunInstanceGolden(name, way);
+    EXPECT_EQ(out, ReadWhole(InstanceGoldenDir() / (name + ".out")));
+    EXPECT_EQ(Outcomes(exits), Outcomes(ReadWhole(InstanceGoldenDir() / (name + ".exit"))));
+  }
+};
+
+TEST_P(InstanceGoldenTest, CbtThroughServe) { Check(GoldenWay::kCbtThroughServe); }
+TEST_P(InstanceGoldenTest, Shell) { Check(GoldenWay::kShell); }
+TEST_P(InstanceGoldenTest, RemoteOnServe) { Check(GoldenWay::kRemoteOnServe); }
+
+INSTANTIATE_TEST_SUITE_P(InstanceGoldens, InstanceGoldenTest, ::testing::ValuesIn(InstanceGoldenNames()), TestName);
+
 // ---- random workloads ----
 
 class WorkloadGenerator {

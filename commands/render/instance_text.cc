@@ -1,0 +1,76 @@
+#include "commands/render/instance_text.h"
+
+#include <fmt/format.h>
+
+#include "commands/render/text_format.h"
+
+namespace lbt {
+
+namespace {
+
+// The installed cbt's tabwriter for these lists: minimum width 10, tabs of
+// 8, padding 4.
+TabWriter CbtTable() { return TabWriter(10, 8, 4); }
+
+std::string AppProfileName(const InstanceName& instance, const AppProfileSpec& profile) {
+  return fmt::format("{}/appProfiles/{}", instance.Full(), profile.id);
+}
+
+// A message as Go's protobuf prints it in compact text: its set fields,
+// separated as the installed cbt's protobuf separates them (two spaces).
+std::string CompactText(const std::vector<std::string>& fields) { return fmt::format("{}", fmt::join(fields, "  ")); }
+
+}  // namespace
+
+std::string ZoneOf(const ClusterSpec& cluster) { return cluster.location.substr(cluster.location.rfind('/') + 1); }
+
+std::string InstancesText(const std::vector<InstanceSpec>& instances) {
+  TabWriter tw = CbtTable();
+  tw.AddLine("Instance Name\tInfo");
+  tw.AddLine("-------------\t----");
+  for (const InstanceSpec& i : instances) tw.AddLine(i.name.instance + "\t" + i.display_name);
+  return tw.Render();
+}
+
+std::string ClustersText(const InstanceSpec& instance) {
+  TabWriter tw = CbtTable();
+  tw.AddLine("Cluster Name\tZone\tState");
+  tw.AddLine("------------\t----\t----");
+  for (const ClusterSpec& c : instance.clusters) {
+    tw.AddLine(fmt::format("{}\t{}\tREADY ({} serve nodes)", c.id, ZoneOf(c), c.serve_nodes));
+  }
+  return tw.Render();
+}
+
+std::string RoutingPolicyText(const AppProfileSpec& profile) {
+  std::vector<std::string> fields;
+  if (profile.routing == AppProfileSpec::Routing::kSingleCluster) {
+    if (!profile.cluster_id.empty()) fields.push_back(fmt::format("cluster_id:{}", GoQuote(profile.cluster_id)));
+    if (profile.allow_transactional_writes) fields.push_back("allow_transactional_writes:true");
+  } else {
+    for (const std::string& id : profile.cluster_ids) fields.push_back(fmt::format("cluster_ids:{}", GoQuote(id)));
+    if (profile.row_affinity) fields.push_back("row_affinity:{}");
+  }
+  return "&{" + CompactText(fields) + "}";
+}
+
+std::string AppProfileText(const InstanceName& instance, const AppProfileSpec& profile, bool created) {
+  if (created) {
+    return fmt::format("Name: {}\nRoutingPolicy: {}\n", AppProfileName(instance, profile), RoutingPolicyText(profile));
+  }
+  return fmt::format("Name: {}\nEtag: {}\nDescription: {}\nRoutingPolicy: {}\n", AppProfileName(instance, profile),
+                     profile.etag, profile.description, RoutingPolicyText(profile));
+}
+
+std::string AppProfilesText(const InstanceSpec& instance) {
+  TabWriter tw = CbtTable();
+  tw.AddLine("AppProfile\tProfile Description\tProfile Etag\tProfile Routing Policy");
+  tw.AddLine("-----------\t--------------------\t------------\t----------------------");
+  for (const AppProfileSpec& p : instance.app_profiles) {
+    tw.AddLine(
+        fmt::format("{}\t{}\t{}\t{}", AppProfileName(instance.name, p), p.description, p.etag, RoutingPolicyText(p)));
+  }
+  return tw.Render();
+}
+
+}  // namespace lbt

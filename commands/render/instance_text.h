@@ -1,0 +1,26 @@
+// cbt's text for its instance, cluster and app-profile commands, as the
+// installed cbt prints what Bigtable answers: Go's tabwriter tables, and a
+// routing policy shown as Go's %v of the proto oneof ("&{...}").
+
+#ifndef LBT_COMMANDS_RENDER_INSTANCE_TEXT_H_
+#define LBT_COMMANDS_RENDER_INSTANCE_TEXT_H_
+
+#include <string>
+#include <vector>
+
+#include "api/instance.h"
+
+namespace lbt {
+
+std::string InstancesText(const std::vector<InstanceSpec>& instances);
+std::string ClustersText(const InstanceSpec& instance);
+std::string AppProfileText(const InstanceName& instance, const AppProfileSpec& profile, bool created);
+std::string AppProfilesText(const InstanceSpec& instance);
+// "&{cluster_id:\"c1\"  allow_transactional_writes:true}", "&{}".
+std::string RoutingPolicyText(const AppProfileSpec& profile);
+// The zone of a cluster's "projects/P/locations/Z".
+std::string ZoneOf(const ClusterSpec& cluster);
+
+}  // namespace lbt
+
+#endif  // LBT_COMMANDS_RENDER_INSTANCE_TEXT_H_

@@ -1,0 +1,243 @@
+#include "remote/remote_instance_admin.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "proto/convert.h"
+#include "proto/grpc_status.h"
+#include "proto/instance_convert.h"
+
+namespace lbt::remote {
+
+namespace {
+
+namespace admin = ::google::bigtable::admin::v2;
+namespace longrunning = ::google::longrunning;
+using InstanceStub = RemoteCalls::InstanceAdminStub;
+using OperationsStub = RemoteCalls::OperationsStub;
+
+std::string ClusterName(const InstanceName& instance, std::string_view id) {
+  return fmt::format("{}/clusters/{}", instance.Full(), id);
+}
+
+std::string AppProfileName(const InstanceName& instance, std::string_view id) {
+  return fmt::format("{}/appProfiles/{}", instance.Full(), id);
+}
+
+// Asks about `operation` once a second until it is done, within -timeout;
+// its error, if it ended with one. With `result`, unpacks its response.
+template <typename Response = google::protobuf::Empty>
+Status AwaitOperation(RemoteCalls* calls, longrunning::Operation operation, Response* result = nullptr) {
+  const RemoteCalls::Clock::time_point deadline = calls->Deadline();
+  const uint64_t cancellations = calls->cancellations();
+  while (!operation.done()) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (calls->cancellations() != cancellations) return Status::Cancelled("cancelled while waiting for the operation");
+    longrunning::GetOperationRequest request;
+    request.set_name(operation.name());
+    longrunning::Operation polled;
+    LBT_RETURN_IF_ERROR(calls->Unary(calls->operations(), &OperationsStub::GetOperation, "name", request.name(),
+                                     request, &polled, deadline));
+    operation = std::move(polled);
+  }
+  if (operation.has_error()) return proto::FromRpcStatus(operation.error());
+  if (result != nullptr && !operation.response().UnpackTo(result)) {
+    return Status::FromCode(Status::Code::kInternal, "the operation's response is not of the type expected");
+  }
+  return Status::OK();
+}
+
+// Every cluster of `parent` ("projects/P/instances/I" or ".../instances/-"),
+// by instance.
+Result<std::map<InstanceName, std::vector<ClusterSpec>>> ClustersOf(RemoteCalls* calls, const std::string& parent) {
+  std::map<InstanceName, std::vector<ClusterSpec>> clusters;
+  admin::ListClustersRequest request;
+  request.set_parent(parent);
+  do {
+    admin::ListClustersResponse response;
+    LBT_RETURN_IF_ERROR(
+        calls->Unary(calls->instance_admin(), &InstanceStub::ListClusters, "parent", parent, request, &response));
+    for (const admin::Cluster& cluster : response.clusters()) {
+      LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(cluster.name(), "clusters", "cluster.name"));
+      LBT_ASSIGN_OR_RETURN(ClusterSpec spec, proto::FromProto(name.id, cluster, "cluster"));
+      spec.serve_nodes = cluster.serve_nodes();  // as the service reports it now
+      clusters[name.instance].push_back(std::move(spec));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  return clusters;
+}
+
+Result<std::vector<AppProfileSpec>> AppProfilesOf(RemoteCalls* calls, const InstanceName& instance) {
+  std::vector<AppProfileSpec> profiles;
+  admin::ListAppProfilesRequest request;
+  request.set_parent(instance.Full());
+  do {
+    admin::ListAppProfilesResponse response;
+    LBT_RETURN_IF_ERROR(calls->Unary(calls->instance_admin(), &InstanceStub::ListAppProfiles, "parent",
+                                     request.parent(), request, &response));
+    for (const admin::AppProfile& profile : response.app_profiles()) {
+      LBT_ASSIGN_OR_RETURN(proto::ChildName name,
+                           proto::ParseChildName(profile.name(), "appProfiles", "app_profile.name"));
+      LBT_ASSIGN_OR_RETURN(AppProfileSpec spec, proto::FromProto(name.id, profile, "app_profile"));
+      profiles.push_back(std::move(spec));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  return profiles;
+}
+
+// The routing field a profile sets, for an update mask.
+const char* RoutingPath(const AppProfileSpec& profile) {
+  return profile.routing == AppProfileSpec::Routing::kSingleCluster ? "single_cluster_routing"
+                                                                    : "multi_cluster_routing_use_any";
+}
+
+}  // namespace
+
+Result<std::vector<InstanceSpec>> RemoteInstanceAdmin::ListInstances(std::string_view project) {
+  const std::string parent = fmt::format("projects/{}", project.empty() ? "-" : project);
+  std::vector<InstanceSpec> instances;
+  admin::ListInstancesRequest request;
+  request.set_parent(parent);
+  do {
+    admin::ListInstancesResponse response;
+    LBT_RETURN_IF_ERROR(
+        calls_->Unary(calls_->instance_admin(), &InstanceStub::ListInstances, "parent", parent, request, &response));
+    for (const admin::Instance& instance : response.instances()) {
+      LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(instance.name(), "instance.name"));
+      LBT_ASSIGN_OR_RETURN(InstanceSpec spec, proto::FromProto(name, instance, "instance"));
+      instances.push_back(std::move(spec));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  LBT_ASSIGN_OR_RETURN(auto clusters, ClustersOf(calls_, parent + "/instances/-"));
+  for (InstanceSpec& spec : instances) spec.clusters = clusters[spec.name];
+  return instances;
+}
+
+Result<InstanceSpec> RemoteInstanceAdmin::GetInstance(const InstanceName& name) {
+  admin::GetInstanceRequest request;
+  request.set_name(name.Full());
+  admin::Instance response;
+  LBT_RETURN_IF_ERROR(
+      calls_->Unary(calls_->instance_admin(), &InstanceStub::GetInstance, "name", request.name(), request, &response));
+  LBT_ASSIGN_OR_RETURN(InstanceSpec spec, proto::FromProto(name, response, "instance"));
+  LBT_ASSIGN_OR_RETURN(auto clusters, ClustersOf(calls_, name.Full()));
+  spec.clusters = clusters[name];
+  LBT_ASSIGN_OR_RETURN(spec.app_profiles, AppProfilesOf(calls_, name));
+  return spec;
+}
+
+Status RemoteInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
+  admin::CreateInstanceRequest request;
+  request.set_parent(fmt::format("projects/{}", spec.name.project));
+  request.set_instance_id(spec.name.instance);
+  *request.mutable_instance() = proto::ToProto(spec);
+  request.mutable_instance()->clear_name();
+  request.mutable_instance()->clear_state();
+  request.mutable_instance()->clear_create_time();
+  for (const ClusterSpec& cluster : spec.clusters) {
+    admin::Cluster c = proto::ToProto(spec.name, cluster);
+    c.clear_name();
+    c.clear_state();
+    (*request.mutable_clusters())[cluster.id] = std::move(c);
+  }
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::CreateInstance, "parent", request.parent(),
+                                    request, &operation));
+  return AwaitOperation(calls_, std::move(operation));
+}
+
+Status RemoteInstanceAdmin::UpdateInstance(const InstanceSpec& spec) {
+  admin::PartialUpdateInstanceRequest request;
+  *request.mutable_instance() = proto::ToProto(spec);
+  for (const char* path : {"display_name", "labels", "type"}) request.mutable_update_mask()->add_paths(path);
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::PartialUpdateInstance, "instance.name",
+                                    request.instance().name(), request, &operation));
+  return AwaitOperation(calls_, std::move(operation));
+}
+
+Status RemoteInstanceAdmin::DeleteInstance(const InstanceName& name) {
+  admin::DeleteInstanceRequest request;
+  request.set_name(name.Full());
+  google::protobuf::Empty response;
+  return calls_->Unary(calls_->instance_admin(), &InstanceStub::DeleteInstance, "name", request.name(), request,
+                       &response);
+}
+
+Status RemoteInstanceAdmin::CreateCluster(const InstanceName& instance, const ClusterSpec& cluster) {
+  admin::CreateClusterRequest request;
+  request.set_parent(instance.Full());
+  request.set_cluster_id(cluster.id);
+  *request.mutable_cluster() = proto::ToProto(instance, cluster);
+  request.mutable_cluster()->clear_name();
+  request.mutable_cluster()->clear_state();
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::CreateCluster, "parent", request.parent(),
+                                    request, &operation));
+  return AwaitOperation(calls_, std::move(operation));
+}
+
+Status RemoteInstanceAdmin::UpdateCluster(const InstanceName& instance, const ClusterSpec& cluster) {
+  admin::PartialUpdateClusterRequest request;
+  *request.mutable_cluster() = proto::ToProto(instance, cluster);
+  request.mutable_update_mask()->add_paths(cluster.autoscaling ? "cluster_config.cluster_autoscaling_config"
+                                                               : "serve_nodes");
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::PartialUpdateCluster, "cluster.name",
+                                    request.cluster().name(), request, &operation));
+  return AwaitOperation(calls_, std::move(operation));
+}
+
+Status RemoteInstanceAdmin::DeleteCluster(const InstanceName& instance, std::string_view cluster_id) {
+  admin::DeleteClusterRequest request;
+  request.set_name(ClusterName(instance, cluster_id));
+  google::protobuf::Empty response;
+  return calls_->Unary(calls_->instance_admin(), &InstanceStub::DeleteCluster, "name", request.name(), request,
+                       &response);
+}
+
+Result<AppProfileSpec> RemoteInstanceAdmin::CreateAppProfile(const InstanceName& instance,
+                                                             const AppProfileSpec& profile, bool ignore_warnings) {
+  admin::CreateAppProfileRequest request;
+  request.set_parent(instance.Full());
+  request.set_app_profile_id(profile.id);
+  *request.mutable_app_profile() = proto::ToProto(instance, profile);
+  request.mutable_app_profile()->clear_name();
+  request.set_ignore_warnings(ignore_warnings);
+  admin::AppProfile response;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::CreateAppProfile, "parent",
+                                    request.parent(), request, &response));
+  return proto::FromProto(profile.id, response, "app_profile");
+}
+
+Result<AppProfileSpec> RemoteInstanceAdmin::UpdateAppProfile(const InstanceName& instance,
+                                                             const AppProfileSpec& profile, bool ignore_warnings) {
+  admin::UpdateAppProfileRequest request;
+  *request.mutable_app_profile() = proto::ToProto(instance, profile);
+  request.mutable_update_mask()->add_paths("description");
+  request.mutable_update_mask()->add_paths(RoutingPath(profile));
+  request.set_ignore_warnings(ignore_warnings);
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::UpdateAppProfile, "app_profile.name",
+                                    request.app_profile().name(), request, &operation));
+  admin::AppProfile updated;
+  LBT_RETURN_IF_ERROR(AwaitOperation(calls_, std::move(operation), &updated));
+  return proto::FromProto(profile.id, updated, "app_profile");
+}
+
+Status RemoteInstanceAdmin::DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) {
+  admin::DeleteAppProfileRequest request;
+  request.set_name(AppProfileName(instance, profile_id));
+  request.set_ignore_warnings(true);  // as cbt deletes
+  google::protobuf::Empty response;
+  return calls_->Unary(calls_->instance_admin(), &InstanceStub::DeleteAppProfile, "name", request.name(), request,
+                       &response);
+}
+
+}  // namespace lbt::remote
