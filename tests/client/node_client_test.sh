@@ -141,7 +141,24 @@ main() {
     >"$results/sql-corpus.txt") || sql_status=1
   stop_lbt
 
+  # Instances, clusters and app profiles (the emulator serves none): made,
+  # then lbt serve is killed with SIGKILL, and after a restart all of it is
+  # there to check and delete.
+  local instances_status=0
+  start_lbt "$work/instances-db" "$results/lbt-instances.log"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 90 node "$here/instances.mjs" create \
+    >"$results/instances.txt") || instances_status=1
+  kill -KILL "$lbt_pid"
+  wait "$lbt_pid" 2>/dev/null || true
+  start_lbt "$work/instances-db" "$results/lbt-instances-restarted.log"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 90 node "$here/instances.mjs" check-and-delete \
+    >>"$results/instances.txt") || instances_status=1
+  stop_lbt
+
   local status=0
+  echo "== instances through the Node client against lbt serve, before and after a SIGKILL"
+  cat "$results/instances.txt"
+  [ "$instances_status" -eq 0 ] || status=1
   echo "== the SQL corpus through the Node client's executeQuery against lbt serve"
   cat "$results/sql-corpus.txt"
   [ "$sql_status" -eq 0 ] || status=1

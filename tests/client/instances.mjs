@@ -1,0 +1,194 @@
+// Instances through Google's Node client (@google-cloud/bigtable) against
+// `lbt serve`: the handwritten API and the generated admin client, as
+// application start-up code and integration-test fixtures use them. The
+// official emulator has no Instance Admin API, so the expected answers are
+// production's, from Bigtable's documentation, written here.
+//
+// Usage (from the directory where the client package is installed):
+//   BIGTABLE_EMULATOR_HOST=127.0.0.1:PORT node instances.mjs create
+//   BIGTABLE_EMULATOR_HOST=127.0.0.1:PORT node instances.mjs check-and-delete
+// `create` makes two instances, a cluster, an app profile and a table in
+// each instance; the server is then killed with SIGKILL and started again,
+// and `check-and-delete` finds all of it there and deletes it. Each phase
+// prints one line per check and exits 1 if one failed.
+
+import {createRequire} from 'node:module';
+import {join} from 'node:path';
+
+process.env.METADATA_SERVER_DETECTION = 'none';
+const require = createRequire(join(process.cwd(), 'package.json'));
+const {Bigtable, admin} = require('@google-cloud/bigtable');
+const grpc = require('@grpc/grpc-js');
+
+const PROJECT = 'node-project';
+const A = 'node-inst-a';
+const B = 'node-inst-b';
+const bigtable = new Bigtable({projectId: PROJECT, metricsEnabled: false});
+const [host, port] = process.env.BIGTABLE_EMULATOR_HOST.split(':');
+const generated = new admin.v2.BigtableInstanceAdminClient({
+  servicePath: host,
+  port: Number(port),
+  sslCreds: grpc.credentials.createInsecure(),
+});
+
+let failed = 0;
+async function check(name, fn) {
+  try {
+    await fn();
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.code !== undefined ? `code ${e.code}: ` : ''}${e.message}`);
+  }
+}
+function expect(what, got, want) {
+  const g = JSON.stringify(got), w = JSON.stringify(want);
+  if (g !== w) throw new Error(`${what}: got ${g}, want ${w}`);
+}
+async function codeOf(promise) {
+  try {
+    await promise;
+    return 0;
+  } catch (e) {
+    return e.code;
+  }
+}
+async function rowKeys(table) {
+  const [rows] = await table.getRows();
+  return rows.map(r => r.id);
+}
+
+async function create() {
+  await check('exists() is false before the instance is created', async () => {
+    const [exists] = await bigtable.instance(A).exists();
+    expect('exists', exists, false);
+  });
+  await check('createInstance with a cluster, then waiting on its operation', async () => {
+    const [instance, operation] = await bigtable.createInstance(A, {
+      displayName: 'Node instance A',
+      labels: {env: 'test'},
+      clusters: [{id: 'node-inst-a-c1', location: 'us-central1-b', nodes: 3, storage: 'ssd'}],
+    });
+    const [result] = await operation.promise();
+    expect('operation result', result.name, `projects/${PROJECT}/instances/${A}`);
+    expect('instance id', instance.id, A);
+  });
+  await check('creating it again is ALREADY_EXISTS (6)', async () => {
+    expect('code', await codeOf(bigtable.createInstance(A, {
+      clusters: [{id: 'node-inst-a-c9', location: 'us-central1-b', nodes: 1}],
+    })), 6);
+  });
+  await check('an instance id of 5 characters is INVALID_ARGUMENT (3)', async () => {
+    expect('code', await codeOf(bigtable.createInstance('short', {
+      clusters: [{id: 'short-cluster', location: 'us-central1-b', nodes: 1}],
+    })), 3);
+  });
+  await check('the second instance, through the generated client', async () => {
+    const [operation] = await generated.createInstance({
+      parent: `projects/${PROJECT}`,
+      instanceId: B,
+      instance: {displayName: 'Node instance B'},
+      clusters: {'node-inst-b-c1': {location: `projects/${PROJECT}/locations/us-east1-c`, serveNodes: 1}},
+    });
+    const [instance] = await operation.promise();
+    expect('display name', instance.displayName, 'Node instance B');
+  });
+  await check('exists() is true, and getMetadata shows what was created', async () => {
+    const [exists] = await bigtable.instance(A).exists();
+    expect('exists', exists, true);
+    const [metadata] = await bigtable.instance(A).getMetadata();
+    expect('metadata', [metadata.displayName, metadata.state, metadata.type, metadata.labels],
+           ['Node instance A', 'READY', 'PRODUCTION', {env: 'test'}]);
+  });
+  await check('a second cluster, waiting on its operation', async () => {
+    const [, operation] = await bigtable.instance(A).createCluster('node-inst-a-c2', {
+      location: 'us-central1-c', nodes: 2, storage: 'hdd',
+    });
+    await operation.promise();
+  });
+  await check('an app profile routed to one cluster', async () => {
+    const [profile] = await bigtable.instance(A).createAppProfile('batch', {
+      routing: bigtable.instance(A).cluster('node-inst-a-c2'),
+      description: 'batch reads',
+    });
+    expect('profile id', profile.id, 'batch');
+  });
+  await createTables();
+}
+
+// A table of the same name in each instance, with a row of its own: each
+// sees only its own.
+async function createTables() {
+  await check('a table named t in each instance', async () => {
+    for (const id of [A, B]) {
+      const [table] = await bigtable.instance(id).createTable('t', {families: ['cf']});
+      await table.insert([{key: `row-of-${id}`, data: {cf: {q: id}}}]);
+    }
+  });
+}
+
+async function listsAndReads() {
+  await check('getInstances lists both instances of the project', async () => {
+    const [instances] = await bigtable.getInstances();
+    expect('ids', instances.map(i => i.id).sort(), [A, B]);
+  });
+  await check('getClusters lists the two clusters of A with their nodes', async () => {
+    const [clusters] = await bigtable.instance(A).getClusters();
+    expect('clusters', clusters.map(c => [c.id, c.metadata.serveNodes, c.metadata.defaultStorageType]).sort(),
+           [['node-inst-a-c1', 3, 'SSD'], ['node-inst-a-c2', 2, 'HDD']]);
+  });
+  await check('getAppProfiles lists default and batch', async () => {
+    const [profiles] = await bigtable.instance(A).getAppProfiles();
+    expect('ids', profiles.map(p => p.id).sort(), ['batch', 'default']);
+  });
+  await check('each instance lists its own table and reads its own row', async () => {
+    for (const id of [A, B]) {
+      const [tables] = await bigtable.instance(id).getTables();
+      expect(`${id} tables`, tables.map(t => t.id), ['t']);
+      expect(`${id} rows`, await rowKeys(bigtable.instance(id).table('t')), [`row-of-${id}`]);
+    }
+  });
+  await check('reads through the app profile batch; an unknown profile is NOT_FOUND (5)', async () => {
+    const through = profile => new Bigtable({projectId: PROJECT, metricsEnabled: false, appProfileId: profile});
+    expect('rows', await rowKeys(through('batch').instance(A).table('t')), [`row-of-${A}`]);
+    const table = through('no-such-profile').instance(A).table('t');
+    table.maxRetries = 0;
+    expect('code', await codeOf(table.getRows()), 5);
+  });
+}
+
+async function checkAndDelete() {
+  await listsAndReads();
+  await check('deleting a cluster an app profile routes to is FAILED_PRECONDITION (9)', async () => {
+    expect('code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c2').delete()), 9);
+  });
+  await check('deleting the app profile, then the cluster', async () => {
+    await bigtable.instance(A).appProfile('batch').delete({ignoreWarnings: true});
+    await bigtable.instance(A).cluster('node-inst-a-c2').delete();
+    const [clusters] = await bigtable.instance(A).getClusters();
+    expect('clusters', clusters.map(c => c.id), ['node-inst-a-c1']);
+  });
+  await check('deleting both instances takes their tables with them', async () => {
+    await bigtable.instance(A).delete();
+    await generated.deleteInstance({name: `projects/${PROJECT}/instances/${B}`});
+    const [instances] = await bigtable.getInstances();
+    expect('instances', instances.map(i => i.id), []);
+    const [tables] = await bigtable.instance(A).getTables();
+    expect('tables of A', tables.map(t => t.id), []);
+    const [exists] = await bigtable.instance(A).exists();
+    expect('exists', exists, false);
+  });
+}
+
+const phase = process.argv[2];
+if (phase === 'create') {
+  await create();
+  await listsAndReads();
+} else if (phase === 'check-and-delete') {
+  await checkAndDelete();
+} else {
+  console.error('usage: instances.mjs create|check-and-delete');
+  process.exit(2);
+}
+await generated.close();
+process.exit(failed > 0 ? 1 : 0);
