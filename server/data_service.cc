@@ -22,6 +22,7 @@ namespace {
 struct Target {
   InstanceTables tables;
   std::string table;
+  InstanceName instance;
 };
 
 template <typename Request>
@@ -31,7 +32,7 @@ Result<Target> TargetOf(const InstanceRouter& router, const Request& request) {
   }
   LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
   LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(proto::InstanceOf(name), request.app_profile_id()));
-  return Target{std::move(tables), std::move(name.table)};
+  return Target{std::move(tables), std::move(name.table), proto::InstanceOf(name)};
 }
 
 Status ValidateRowKey(const std::string& key) {
@@ -279,6 +280,7 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
                                             v2::CheckAndMutateRowResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
+    LBT_RETURN_IF_ERROR(router_->CheckTransactionsAllowed(target.instance, request->app_profile_id()));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     if (request->true_mutations().empty() && request->false_mutations().empty()) {
       return Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required");
@@ -305,6 +307,7 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
                                              v2::ReadModifyWriteRowResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
+    LBT_RETURN_IF_ERROR(router_->CheckTransactionsAllowed(target.instance, request->app_profile_id()));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
     LBT_ASSIGN_OR_RETURN(Row row, target.tables->ReadModifyWriteRow(target.table, request->row_key(), rules));

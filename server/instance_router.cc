@@ -26,4 +26,22 @@ Result<InstanceTables> InstanceRouter::TablesFor(const InstanceName& instance, s
   return Tables(instance);
 }
 
+Status InstanceRouter::CheckTransactionsAllowed(const InstanceName& instance, std::string_view app_profile_id) const {
+  if (admin_ == nullptr) return Status::OK();
+  Result<InstanceSpec> spec = admin_->GetInstance(instance);
+  if (spec.status().IsNotFound()) return Status::OK();
+  LBT_RETURN_IF_ERROR(spec.status());
+  const AppProfileSpec* profile =
+      spec->FindAppProfile(app_profile_id.empty() ? std::string_view(kDefaultAppProfile) : app_profile_id);
+  if (profile == nullptr) return Status::OK();  // TablesFor has answered for an unknown one
+  if (profile->routing == AppProfileSpec::Routing::kSingleCluster && profile->allow_transactional_writes) {
+    return Status::OK();
+  }
+  // Production's words (googleapis/google-cloud-python#10018).
+  return Status::FailedPrecondition(fmt::format(
+      "Single-row transactions are not allowed by this app profile ({}/appProfiles/{}): they need single-cluster "
+      "routing with allow_transactional_writes",
+      instance.Full(), profile->id));
+}
+
 }  // namespace lbt::server

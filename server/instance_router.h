@@ -42,6 +42,12 @@ class InstanceRouter {
   // ("" for the default) names a profile of the instance: NotFound
   // otherwise, as production answers.
   Result<InstanceTables> TablesFor(const InstanceName& instance, std::string_view app_profile_id) const;
+  // FailedPrecondition unless the app profile (the default one for "")
+  // allows single-row transactions (CheckAndMutateRow,
+  // ReadModifyWriteRow): production allows them through single-cluster
+  // routing with allow_transactional_writes alone. An instance that does
+  // not exist yet allows them, as the emulator does.
+  Status CheckTransactionsAllowed(const InstanceName& instance, std::string_view app_profile_id) const;
   // The instances' admin, or nullptr.
   InstanceAdmin* admin() const { return admin_; }
 

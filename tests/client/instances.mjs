@@ -53,6 +53,10 @@ async function codeOf(promise) {
     return e.code;
   }
 }
+// A client whose requests name `profile`.
+function through(profile) {
+  return new Bigtable({projectId: PROJECT, metricsEnabled: false, appProfileId: profile});
+}
 async function rowKeys(table) {
   const [rows] = await table.getRows();
   return rows.map(r => r.id);
@@ -149,11 +153,18 @@ async function listsAndReads() {
     }
   });
   await check('reads through the app profile batch; an unknown profile is NOT_FOUND (5)', async () => {
-    const through = profile => new Bigtable({projectId: PROJECT, metricsEnabled: false, appProfileId: profile});
     expect('rows', await rowKeys(through('batch').instance(A).table('t')), [`row-of-${A}`]);
     const table = through('no-such-profile').instance(A).table('t');
     table.maxRetries = 0;
     expect('code', await codeOf(table.getRows()), 5);
+  });
+  await check('a single-row transaction through batch (no transactional writes) is FAILED_PRECONDITION (9)', async () => {
+    const row = through('batch').instance(A).table('t').row(`row-of-${A}`);
+    expect('code', await codeOf(row.increment('cf:n', 1)), 9);
+    // The default profile of an instance made with one cluster allows them.
+    const counter = `cf:n-${process.argv[2]}`;  // once per phase
+    const [value] = await bigtable.instance(B).table('t').row(`row-of-${B}`).increment(counter, 1);
+    expect('value', value, 1);
   });
 }
 

@@ -1,0 +1,191 @@
+// Instances of a local database (engine/local_instance_admin.h): each
+// instance's tables apart from the others', production's validation, and
+// instance records that last.
+
+#include <gtest/gtest.h>
+
+#include "engine/database.h"
+#include "engine/local_bigtable.h"
+#include "tests/test_util.h"
+
+namespace lbt {
+namespace {
+
+const InstanceName kA{"proj", "inst-a"};
+const InstanceName kB{"proj", "inst-b"};
+
+InstanceSpec Instance(const InstanceName& name, int nodes = 3) {
+  InstanceSpec spec;
+  spec.name = name;
+  spec.display_name = "Instance " + name.instance;
+  ClusterSpec cluster;
+  cluster.id = name.instance + "-c1";
+  cluster.location = "projects/proj/locations/us-east1-b";
+  cluster.serve_nodes = nodes;
+  spec.clusters.push_back(cluster);
+  return spec;
+}
+
+class InstanceAdminTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(); }
+  void Open() {
+    root_.reset();
+    root_ = std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{});
+    admin_ = root_->instance_admin();
+    ASSERT_NE(admin_, nullptr);
+  }
+  std::unique_ptr<Bigtable> Tables(const InstanceName& name) {
+    auto tables = admin_->OpenTables(name);
+    EXPECT_TRUE(tables.ok());
+    return std::move(tables).value();
+  }
+  std::vector<std::string> Keys(Bigtable* bigtable, const std::string& table) {
+    std::vector<std::string> keys;
+    auto stream = bigtable->ReadRows(table, ReadRequest{});
+    EXPECT_TRUE(stream.ok()) << stream.status().ToString();
+    if (!stream.ok()) return keys;
+    for (Row row; (*stream)->Next(&row);) keys.push_back(row.key);
+    return keys;
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<LocalBigtable> root_;
+  InstanceAdmin* admin_ = nullptr;
+};
+
+TEST_F(InstanceAdminTest, ATableOfOneInstanceIsNotSeenFromAnother) {
+  auto a = Tables(kA);
+  auto b = Tables(kB);
+  ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
+  ASSERT_OK(b->CreateTable("t", {{"cf"}}, {}, false));
+  ASSERT_OK(a->MutateRow("t", "in-a", {Mutation::SetCell("cf", "q", "1", 1000)}));
+  ASSERT_OK(b->MutateRow("t", "in-b", {Mutation::SetCell("cf", "q", "2", 1000)}));
+  EXPECT_EQ(Keys(a.get(), "t"), std::vector<std::string>{"in-a"});
+  EXPECT_EQ(Keys(b.get(), "t"), std::vector<std::string>{"in-b"});
+  // The default instance (the shell's) has no table t; nor does a name
+  // with '/' reach another instance's.
+  EXPECT_EQ(*root_->ListTables(), std::vector<std::string>{});
+  EXPECT_TRUE(root_->GetTable("t").status().IsNotFound());
+  EXPECT_TRUE(root_->GetTable("proj/inst-a/t").status().IsNotFound());
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, a->GetTable("t"));
+  EXPECT_EQ(spec.name, "t");
+  // Messages name the table as its instance knows it.
+  Status s = a->MutateRow("t", "r", {Mutation::SetCell("nope", "q", "v", 1000)});
+  EXPECT_EQ(s.message(), "column family 'nope' does not exist in table 't'; its families are: cf");
+}
+
+TEST_F(InstanceAdminTest, AnInstanceComesIntoBeingWithItsFirstTable) {
+  EXPECT_TRUE(admin_->GetInstance(kA).status().IsNotFound());
+  ASSERT_OK(Tables(kA)->CreateTable("t", {}, {}, false));
+  ASSERT_OK_AND_ASSIGN(InstanceSpec implied, admin_->GetInstance(kA));
+  EXPECT_EQ(implied.display_name, "inst-a");
+  ASSERT_EQ(implied.clusters.size(), 1u);
+  EXPECT_EQ(implied.clusters[0].id, "inst-a-c1");
+  ASSERT_EQ(implied.app_profiles.size(), 1u);
+  EXPECT_EQ(implied.app_profiles[0].id, "default");
+  // Creating it now finds it there.
+  EXPECT_EQ(admin_->CreateInstance(Instance(kA)).code(), Status::Code::kAlreadyExists);
+  // The default instance always exists, and stays.
+  ASSERT_OK(admin_->GetInstance(DefaultInstanceName()).status());
+  EXPECT_EQ(admin_->DeleteInstance(DefaultInstanceName()).code(), Status::Code::kFailedPrecondition);
+}
+
+TEST_F(InstanceAdminTest, CreateValidatesAsProductionDoes) {
+  InstanceSpec spec = Instance({"proj", "short"});
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);  // 5 characters
+  spec = Instance(kA);
+  spec.display_name = "abc";
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);
+  spec = Instance(kA);
+  spec.clusters.clear();
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);
+  spec = Instance(kA, /*nodes=*/0);
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);
+  spec = Instance(kA);
+  spec.labels["Upper"] = "x";
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);
+  spec = Instance(kA);
+  spec.clusters[0].autoscaling = ClusterAutoscaling{2, 1, 50, 0};  // max below min
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);
+  spec.clusters[0].autoscaling = ClusterAutoscaling{1, 3, 90, 0};  // CPU target past 80
+  EXPECT_EQ(admin_->CreateInstance(spec).code(), Status::Code::kInvalidArgument);
+  EXPECT_TRUE(admin_->GetInstance(kA).status().IsNotFound()) << "a refused create leaves nothing";
+  spec.clusters[0].autoscaling = ClusterAutoscaling{1, 3, 60, 0};
+  ASSERT_OK(admin_->CreateInstance(spec));
+  ASSERT_OK_AND_ASSIGN(InstanceSpec created, admin_->GetInstance(kA));
+  EXPECT_EQ(created.clusters[0].serve_nodes, 3);
+  ASSERT_TRUE(created.clusters[0].autoscaling.has_value());
+  EXPECT_EQ(created.clusters[0].autoscaling->cpu_target_percent, 60);
+}
+
+TEST_F(InstanceAdminTest, DeletingAnInstanceDeletesItsTablesAndTheirCells) {
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  auto a = Tables(kA);
+  ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
+  ASSERT_OK(a->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", 1000)}));
+  ASSERT_OK(root_->CreateTable("kept", {}, {}, false));
+  ASSERT_OK(admin_->DeleteInstance(kA));
+  EXPECT_TRUE(admin_->GetInstance(kA).status().IsNotFound());
+  EXPECT_EQ(*a->ListTables(), std::vector<std::string>{});
+  EXPECT_EQ(*root_->ListTables(), std::vector<std::string>{"kept"});
+  // A table of the same name made again starts empty.
+  ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
+  EXPECT_EQ(Keys(a.get(), "t"), std::vector<std::string>{});
+  EXPECT_TRUE(admin_->DeleteInstance(kB).IsNotFound());
+}
+
+TEST_F(InstanceAdminTest, ClustersAndAppProfilesKeepTheirRules) {
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  EXPECT_EQ(admin_->DeleteCluster(kA, "inst-a-c1").code(), Status::Code::kFailedPrecondition);  // the last
+  ClusterSpec second = Instance(kA).clusters[0];
+  second.id = "inst-a-c2";
+  ASSERT_OK(admin_->CreateCluster(kA, second));
+  EXPECT_EQ(admin_->CreateCluster(kA, second).code(), Status::Code::kAlreadyExists);
+  AppProfileSpec profile;
+  profile.id = "batch";
+  profile.routing = AppProfileSpec::Routing::kSingleCluster;
+  profile.cluster_id = "inst-a-c2";
+  ASSERT_OK_AND_ASSIGN(AppProfileSpec created, admin_->CreateAppProfile(kA, profile, false));
+  EXPECT_EQ(admin_->DeleteCluster(kA, "inst-a-c2").code(), Status::Code::kFailedPrecondition);  // routed to
+  profile.cluster_id = "no-such-cluster";
+  EXPECT_EQ(admin_->CreateAppProfile(kA, profile, false).status().code(), Status::Code::kInvalidArgument);
+  // An update naming an etag that is not the profile's is ABORTED; the
+  // profile's own goes through and gets a new one.
+  AppProfileSpec update = created;
+  update.description = "changed";
+  update.etag = "stale";
+  EXPECT_EQ(admin_->UpdateAppProfile(kA, update, false).status().code(), Status::Code::kAborted);
+  update.etag = created.etag;
+  ASSERT_OK_AND_ASSIGN(AppProfileSpec updated, admin_->UpdateAppProfile(kA, update, false));
+  EXPECT_NE(updated.etag, created.etag);
+  EXPECT_EQ(updated.description, "changed");
+  ASSERT_OK(admin_->DeleteAppProfile(kA, "batch"));
+  ASSERT_OK(admin_->DeleteCluster(kA, "inst-a-c2"));
+}
+
+TEST_F(InstanceAdminTest, InstancesLastAndOlderTablesAreTheDefaultInstances) {
+  // Tables a release without instances made: bare names in the catalog.
+  {
+    auto db = Database::Open(dir_.Sub("db"));
+    ASSERT_TRUE(db.ok());
+    ASSERT_OK((*db)->CreateTable("older"));
+  }
+  Open();
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  ASSERT_OK(Tables(kA)->CreateTable("newer", {}, {}, false));
+  Open();
+  EXPECT_EQ(*root_->ListTables(), std::vector<std::string>{"older"});
+  EXPECT_EQ(*Tables(kA)->ListTables(), std::vector<std::string>{"newer"});
+  ASSERT_OK_AND_ASSIGN(InstanceSpec a, admin_->GetInstance(kA));
+  EXPECT_EQ(a.display_name, "Instance inst-a");
+  ASSERT_OK_AND_ASSIGN(std::vector<InstanceSpec> all, admin_->ListInstances("-"));
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].name, DefaultInstanceName());
+  EXPECT_EQ(all[1].name, kA);
+  ASSERT_OK_AND_ASSIGN(std::vector<InstanceSpec> in_proj, admin_->ListInstances("proj"));
+  EXPECT_EQ(in_proj.size(), 1u);
+}
+
+}  // namespace
+}  // namespace lbt
