@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/schema.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -105,6 +106,38 @@ struct InstanceSpec {
   const AppProfileSpec* FindAppProfile(std::string_view id) const;
 };
 
+// A backup: a table's schema and cells as they were at one moment, kept
+// in a cluster of the table's instance, until it expires.
+struct BackupSpec {
+  InstanceName instance;
+  std::string cluster;
+  std::string id;
+  std::string source_table;   // a table id of `instance`
+  std::string source_backup;  // "projects/P/instances/I/clusters/C/backups/B" if copied
+  // The cells are those the table held at start_time (the snapshot is
+  // taken then); end_time is when the copy was done.
+  int64_t start_time_micros = 0;
+  int64_t end_time_micros = 0;
+  int64_t expire_time_micros = 0;
+  int64_t size_bytes = 0;
+  bool hot = false;
+  int64_t hot_to_standard_time_micros = 0;  // hot backups only
+  // The table's families in creation order, with their GC rules and types.
+  std::vector<FamilySpec> families;
+
+  // "projects/P/instances/I/clusters/C/backups/B".
+  std::string Full() const { return instance.Full() + "/clusters/" + cluster + "/backups/" + id; }
+};
+
+// Production's window for a backup's expire time, from its creation.
+inline constexpr int64_t kMinBackupLifeMicros = int64_t{6} * 3600 * 1000000;
+inline constexpr int64_t kMaxBackupLifeMicros = int64_t{90} * 24 * 3600 * 1000000;
+
+// A backup id (the rule of table ids, at most 50 characters) and an
+// expire time within [created + 6 h, created + 90 d].
+Status ValidateBackupId(std::string_view id, std::string_view field);
+Status ValidateExpireTime(int64_t expire_micros, int64_t created_micros, std::string_view field);
+
 // The app profile every instance has, which requests that name none use.
 inline constexpr char kDefaultAppProfile[] = "default";
 
@@ -156,6 +189,34 @@ class InstanceAdmin {
   virtual Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                                   bool ignore_warnings) = 0;
   virtual Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) = 0;
+
+  // ---- backups ----
+
+  // Takes a consistent snapshot of `table` of `instance` into a new backup
+  // of the instance's cluster `cluster`; writes go on meanwhile. A failed
+  // or interrupted backup leaves nothing behind that anyone sees. Returns
+  // the backup as made.
+  virtual Result<BackupSpec> CreateBackup(const InstanceName& instance, std::string_view cluster,
+                                          std::string_view backup_id, std::string_view table,
+                                          int64_t expire_time_micros) = 0;
+  // NotFound for a backup that does not exist or has expired.
+  virtual Result<BackupSpec> GetBackup(const InstanceName& instance, std::string_view cluster,
+                                       std::string_view backup_id) = 0;
+  // The backups of `cluster` ("-": of every cluster) of `instance`, by
+  // cluster and id; expired ones are gone.
+  virtual Result<std::vector<BackupSpec>> ListBackups(const InstanceName& instance, std::string_view cluster) = 0;
+  virtual Result<BackupSpec> UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
+                                                    std::string_view backup_id, int64_t expire_time_micros) = 0;
+  virtual Status DeleteBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id) = 0;
+  // Copies `source` into a new backup of `to_cluster` of `to_instance`
+  // (another project's too), with its own expire time.
+  virtual Result<BackupSpec> CopyBackup(const BackupSpec& source, const InstanceName& to_instance,
+                                        std::string_view to_cluster, std::string_view backup_id,
+                                        int64_t expire_time_micros) = 0;
+  // Makes table `table_id` of `to_instance` from `backup`: its families
+  // and cells, and the backup as its restore info. AlreadyExists if the
+  // table exists; an interrupted restore leaves no table.
+  virtual Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) = 0;
 
   // The tables of `name`, as a Bigtable that must be destroyed before this
   // object. Naming an instance never created is allowed, as against the

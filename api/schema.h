@@ -113,6 +113,14 @@ struct FamilyChange {
   }
 };
 
+// Where a restored table came from (Bigtable's RestoreInfo).
+struct RestoreInfo {
+  std::string backup;        // "projects/P/instances/I/clusters/C/backups/B"
+  std::string source_table;  // "projects/P/instances/I/tables/T"
+  int64_t start_time_micros = 0;
+  int64_t end_time_micros = 0;
+};
+
 struct TableSpec {
   std::string name;
   TableId id = 0;
@@ -124,6 +132,8 @@ struct TableSpec {
   // Bigtable's deletion protection: the table and its families cannot be
   // deleted while it is on.
   bool deletion_protection = false;
+  // Set on a table RestoreTable made.
+  std::optional<RestoreInfo> restored_from;
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;

@@ -74,6 +74,12 @@ std::string EncodeTableSpec(const TableSpec& spec) {
   json doc = {{"id", spec.id}, {"next_family_id", spec.next_family_id}, {"families", families}};
   if (!spec.enabled) doc["enabled"] = false;
   if (spec.deletion_protection) doc["deletion_protection"] = true;
+  if (spec.restored_from) {
+    doc["restored_from"] = {{"backup", spec.restored_from->backup},
+                            {"source_table", spec.restored_from->source_table},
+                            {"start_time_micros", spec.restored_from->start_time_micros},
+                            {"end_time_micros", spec.restored_from->end_time_micros}};
+  }
   return doc.dump();
 }
 
@@ -88,6 +94,17 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   spec->id = j["id"].get<TableId>();
   spec->enabled = j.value("enabled", true);
   spec->deletion_protection = j.value("deletion_protection", false);
+  spec->restored_from.reset();
+  if (j.contains("restored_from")) {
+    const json& r = j["restored_from"];
+    if (!r.is_object() || !r.value("backup", json()).is_string() || !r.value("source_table", json()).is_string() ||
+        !r.value("start_time_micros", json()).is_number_integer() ||
+        !r.value("end_time_micros", json()).is_number_integer()) {
+      return corrupt();
+    }
+    spec->restored_from = RestoreInfo{r["backup"].get<std::string>(), r["source_table"].get<std::string>(),
+                                      r["start_time_micros"].get<int64_t>(), r["end_time_micros"].get<int64_t>()};
+  }
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;
@@ -224,6 +241,30 @@ Result<TableId> Catalog::AllocateTableId(Txn* txn) {
   LBT_RETURN_IF_ERROR(txn->Put(meta_, kMetaNextTableId, std::to_string(id + 1)));
   return static_cast<TableId>(id);
 }
+
+Result<std::vector<std::pair<std::string, std::string>>> Catalog::Records(Txn* txn, std::string_view prefix) const {
+  std::vector<std::pair<std::string, std::string>> records;
+  LBT_ASSIGN_OR_RETURN(auto cursor, Cursor::Open(txn, catalog_));
+  LBT_ASSIGN_OR_RETURN(bool more, cursor->Seek(prefix));
+  while (more && cursor->key().substr(0, prefix.size()) == prefix) {
+    records.emplace_back(std::string(cursor->key()), std::string(cursor->value()));
+    LBT_ASSIGN_OR_RETURN(more, cursor->Next());
+  }
+  return records;
+}
+
+Result<std::optional<std::string>> Catalog::Record(Txn* txn, std::string_view key) const {
+  std::string_view value;
+  LBT_ASSIGN_OR_RETURN(bool found, txn->Get(catalog_, key, &value));
+  if (!found) return std::optional<std::string>();
+  return std::optional<std::string>(std::string(value));
+}
+
+Status Catalog::PutRecord(Txn* txn, std::string_view key, std::string_view value) {
+  return txn->Put(catalog_, key, value);
+}
+
+Status Catalog::DeleteRecord(Txn* txn, std::string_view key) { return txn->Del(catalog_, key).status(); }
 
 Result<std::vector<InstanceSpec>> Catalog::Instances(Txn* txn) const {
   std::vector<InstanceSpec> instances;

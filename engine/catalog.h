@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/instance.h"
@@ -57,6 +58,14 @@ class Catalog {
   Status Remove(Txn* txn, std::string_view name);
   // A table id never used before in this database. REQUIRES: txn->is_write()
   Result<TableId> AllocateTableId(Txn* txn);
+
+  // Records other than tables' (instances, backups: instance_records.h),
+  // by key, read from `txn` each time.
+  Result<std::vector<std::pair<std::string, std::string>>> Records(Txn* txn, std::string_view prefix) const;
+  Result<std::optional<std::string>> Record(Txn* txn, std::string_view key) const;
+  // REQUIRES: txn->is_write()
+  Status PutRecord(Txn* txn, std::string_view key, std::string_view value);
+  Status DeleteRecord(Txn* txn, std::string_view key);
 
   // Instance records (engine/instance_records.h), read from `txn` each
   // time: they are small, few, and read by admin requests alone.

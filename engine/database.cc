@@ -562,9 +562,8 @@ FamilySpec Stored(FamilySpec family) {
 
 Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                              const std::vector<std::string>&, bool deletion_protection) {
-  std::string_view own_name;
-  InstanceOfTable(table, &own_name);  // an instance's tables are catalogued as P/I/t
-  LBT_RETURN_IF_ERROR(ValidateTableName(own_name));
+  // An instance's tables are catalogued as P/I/t, hidden ones deeper still.
+  LBT_RETURN_IF_ERROR(ValidateTableName(TableIdOf(table)));
   LBT_RETURN_IF_ERROR(ValidateFamilies(families));
   return Update([&](Txn* txn) -> Status {
     if (stores_->catalog.Find(table) != nullptr) {
@@ -614,6 +613,49 @@ Status Database::DeleteCellsOf(const std::vector<TableId>& ids) {
 Result<std::vector<InstanceSpec>> Database::ReadInstances() {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   return stores_->catalog.Instances(txn.get());
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> Database::ReadRecords(std::string_view prefix) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  return stores_->catalog.Records(txn.get(), prefix);
+}
+
+Status Database::ChangeRecord(std::string_view key,
+                              const std::function<Status(std::optional<std::string>* record)>& change,
+                              std::string_view drop_table) {
+  std::vector<TableId> dropped;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    dropped.clear();
+    LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, stores_->catalog.Record(txn, key));
+    const bool had = record.has_value();
+    LBT_RETURN_IF_ERROR(change(&record));
+    if (record.has_value()) {
+      LBT_RETURN_IF_ERROR(stores_->catalog.PutRecord(txn, key, *record));
+    } else if (had) {
+      LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, key));
+    }
+    if (drop_table.empty()) return Status::OK();
+    const TableSpec* spec = stores_->catalog.Find(drop_table);
+    if (spec == nullptr) return Status::OK();
+    dropped.push_back(spec->id);
+    return stores_->catalog.Remove(txn, drop_table);
+  }));
+  return dropped.empty() ? Status::OK() : DeleteCellsOf(dropped);
+}
+
+Status Database::RenameTable(std::string_view from, std::string_view to,
+                             const std::optional<RestoreInfo>& restored_from) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(from));
+    if (stores_->catalog.Find(to) != nullptr) {
+      return Status::AlreadyExists(fmt::format("table '{}' already exists", TableIdOf(to)));
+    }
+    TableSpec renamed = *spec;
+    renamed.name = std::string(to);
+    renamed.restored_from = restored_from;
+    LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, from));
+    return stores_->catalog.Store(txn, renamed);
+  });
 }
 
 Result<std::optional<InstanceSpec>> Database::ReadInstance(const InstanceName& name, bool* has_tables) {

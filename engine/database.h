@@ -212,6 +212,21 @@ class Database final : public Bigtable, public LocalMaintenance {
                         const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
                         bool drop_tables);
 
+  // ---- other catalog records (backups: instance_records.h) ----
+
+  // Every record whose key starts with `prefix`, by key.
+  Result<std::vector<std::pair<std::string, std::string>>> ReadRecords(std::string_view prefix);
+  // In one write transaction: hands `change` the record under `key`
+  // (nullopt when there is none), stores what it leaves (nullopt: none),
+  // and, if `drop_table` is not empty and the change succeeded, removes
+  // that table (its cells after the transaction). An error changes nothing.
+  Status ChangeRecord(std::string_view key, const std::function<Status(std::optional<std::string>* record)>& change,
+                      std::string_view drop_table = {});
+  // Renames table `from` to `to` in one transaction, setting its restore
+  // info: how a restore, made under a hidden name, appears whole at once.
+  // AlreadyExists if `to` exists.
+  Status RenameTable(std::string_view from, std::string_view to, const std::optional<RestoreInfo>& restored_from);
+
   // ---- writes ----
 
   // Applies `mutations` to one row, in order, atomically.

@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <nlohmann/json.hpp>
+
+#include "engine/catalog.h"
 
 namespace lbt {
 
@@ -151,6 +156,75 @@ Status DecodeInstanceSpec(std::string_view key_name, std::string_view bytes, Ins
   } catch (const json::exception&) {
     return Status::Corruption(fmt::format("the catalog entry of instance '{}' is malformed", key_name));
   }
+  return Status::OK();
+}
+
+std::string BackupKeyPrefix(const InstanceName& instance, std::string_view cluster) {
+  if (cluster.empty()) return fmt::format("{}{}/{}/", kBackupKeyPrefix, instance.project, instance.instance);
+  return fmt::format("{}{}/{}/{}/", kBackupKeyPrefix, instance.project, instance.instance, cluster);
+}
+
+std::string BackupKey(const InstanceName& instance, std::string_view cluster, std::string_view id) {
+  return BackupKeyPrefix(instance, cluster) + std::string(id);
+}
+
+std::string BackupTableName(const InstanceName& instance, std::string_view cluster, std::string_view id) {
+  return fmt::format("{}backup/{}/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, cluster, id);
+}
+
+std::string RestoreTableName(const InstanceName& instance, std::string_view table) {
+  return fmt::format("{}restore/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, table);
+}
+
+std::string EncodeBackupSpec(const BackupSpec& spec) {
+  TableSpec schema;
+  schema.name = spec.source_table;
+  for (const FamilySpec& f : spec.families) {
+    schema.families.emplace(f.name, f);
+    schema.next_family_id = std::max(schema.next_family_id, f.id + 1);
+  }
+  json doc = {{"source_table", spec.source_table},
+              {"source_backup", spec.source_backup},
+              {"start_time_micros", spec.start_time_micros},
+              {"end_time_micros", spec.end_time_micros},
+              {"expire_time_micros", spec.expire_time_micros},
+              {"size_bytes", spec.size_bytes},
+              {"hot", spec.hot},
+              {"hot_to_standard_time_micros", spec.hot_to_standard_time_micros},
+              {"schema", json::parse(EncodeTableSpec(schema))}};
+  return doc.dump();
+}
+
+Status DecodeBackupSpec(std::string_view key, std::string_view bytes, BackupSpec* spec) {
+  auto corrupt = [&] { return Status::Corruption(fmt::format("the catalog entry '{}' is malformed", key)); };
+  // backup:P/I/C/B
+  std::string_view rest = key.substr(kBackupKeyPrefix.size());
+  std::vector<std::string> parts;
+  for (size_t slash; (slash = rest.find('/')) != std::string_view::npos; rest.remove_prefix(slash + 1)) {
+    parts.emplace_back(rest.substr(0, slash));
+  }
+  parts.emplace_back(rest);
+  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (parts.size() != 4 || !j.is_object() || !j.contains("schema")) return corrupt();
+  try {
+    spec->instance = {parts[0], parts[1]};
+    spec->cluster = parts[2];
+    spec->id = parts[3];
+    spec->source_table = j.at("source_table").get<std::string>();
+    spec->source_backup = j.value("source_backup", std::string());
+    spec->start_time_micros = j.at("start_time_micros").get<int64_t>();
+    spec->end_time_micros = j.at("end_time_micros").get<int64_t>();
+    spec->expire_time_micros = j.at("expire_time_micros").get<int64_t>();
+    spec->size_bytes = j.value("size_bytes", int64_t{0});
+    spec->hot = j.value("hot", false);
+    spec->hot_to_standard_time_micros = j.value("hot_to_standard_time_micros", int64_t{0});
+  } catch (const json::exception&) {
+    return corrupt();
+  }
+  TableSpec schema;
+  LBT_RETURN_IF_ERROR(DecodeTableSpec(spec->source_table, j["schema"].dump(), &schema));
+  spec->families.clear();
+  for (const FamilySpec* f : schema.FamiliesInCreationOrder()) spec->families.push_back(*f);
   return Status::OK();
 }
 

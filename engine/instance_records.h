@@ -21,6 +21,13 @@
 namespace lbt {
 
 inline constexpr std::string_view kInstanceKeyPrefix = "instance:";
+// A backup's record is under "backup:P/I/C/B"; its cells are a hidden
+// table "#backup/P/I/C/B" (no instance's: '#' starts no project id), whose
+// families keep every cell (GC never) and whose ids follow the source's
+// creation order. A restore fills a hidden "#restore/P/I/T" and renames
+// it to "P/I/T" once whole.
+inline constexpr std::string_view kBackupKeyPrefix = "backup:";
+inline constexpr char kHiddenTableMark = '#';
 
 // "P/I/" for an instance's tables, "" for the default instance's.
 std::string TablePrefixOf(const InstanceName& name);
@@ -29,6 +36,19 @@ std::string TablePrefixOf(const InstanceName& name);
 InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table = nullptr);
 
 std::string InstanceKey(const InstanceName& name);
+// "backup:P/I/C/" for the backups of one cluster ("backup:P/I/" with an
+// empty cluster: of every cluster).
+std::string BackupKeyPrefix(const InstanceName& instance, std::string_view cluster);
+std::string BackupKey(const InstanceName& instance, std::string_view cluster, std::string_view id);
+std::string BackupTableName(const InstanceName& instance, std::string_view cluster, std::string_view id);
+std::string RestoreTableName(const InstanceName& instance, std::string_view table);
+// True for the hidden tables above, which no instance lists.
+inline bool IsHiddenTable(std::string_view catalog_name) {
+  return !catalog_name.empty() && catalog_name.front() == kHiddenTableMark;
+}
+std::string EncodeBackupSpec(const BackupSpec& spec);
+// `key` is the record's whole key.
+Status DecodeBackupSpec(std::string_view key, std::string_view bytes, BackupSpec* spec);
 std::string EncodeInstanceSpec(const InstanceSpec& spec);
 // `key_name` is the key's "P/I".
 Status DecodeInstanceSpec(std::string_view key_name, std::string_view bytes, InstanceSpec* spec);

@@ -164,7 +164,8 @@ Result<std::vector<std::string>> LocalBigtable::ListTables() {
   std::vector<std::string> mine;  // still in byte order: they share the prefix
   for (const std::string& name : all) {
     std::string_view table;
-    if (InstanceOfTable(name, &table) == instance_) mine.emplace_back(table);
+    if (IsHiddenTable(name) || !(InstanceOfTable(name, &table) == instance_)) continue;
+    if (table.find('/') == std::string_view::npos) mine.emplace_back(table);
   }
   return mine;
 }

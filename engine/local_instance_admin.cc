@@ -61,6 +61,7 @@ Result<std::vector<InstanceSpec>> LocalInstanceAdmin::ListInstances(std::string_
   if (db != nullptr) {
     LBT_ASSIGN_OR_RETURN(std::vector<std::string> tables, db->ListTables());
     for (const std::string& table : tables) {
+      if (IsHiddenTable(table)) continue;  // a backup's or a restore's cells
       InstanceName name = InstanceOfTable(table);
       if (InProject(name, project)) found.emplace(name, ImpliedInstance(name));
     }
@@ -147,14 +148,18 @@ Status LocalInstanceAdmin::DeleteInstance(const InstanceName& name) {
   }
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return NoInstance(name);
-  return db->ChangeInstance(
+  LBT_RETURN_IF_ERROR(db->ChangeInstance(
       name,
       [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
         if (!record->has_value() && !has_tables) return NoInstance(name);
         record->reset();
         return Status::OK();
       },
-      /*drop_tables=*/true);
+      /*drop_tables=*/true));
+  // Its backups go with it.
+  LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, ListBackups(name, "-"));
+  for (const BackupSpec& backup : backups) LBT_RETURN_IF_ERROR(DeleteBackup(name, backup.cluster, backup.id));
+  return Status::OK();
 }
 
 Status LocalInstanceAdmin::CreateCluster(const InstanceName& instance, const ClusterSpec& cluster) {

@@ -23,6 +23,7 @@
 
 namespace lbt {
 
+class Database;
 class LazyDatabase;
 
 class LocalInstanceAdmin final : public InstanceAdmin {
@@ -42,9 +43,32 @@ class LocalInstanceAdmin final : public InstanceAdmin {
   Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                           bool ignore_warnings) override;
   Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) override;
+  // Backups (local_backups.cc).
+  Result<BackupSpec> CreateBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id,
+                                  std::string_view table, int64_t expire_time_micros) override;
+  Result<BackupSpec> GetBackup(const InstanceName& instance, std::string_view cluster,
+                               std::string_view backup_id) override;
+  Result<std::vector<BackupSpec>> ListBackups(const InstanceName& instance, std::string_view cluster) override;
+  Result<BackupSpec> UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
+                                            std::string_view backup_id, int64_t expire_time_micros) override;
+  Status DeleteBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id) override;
+  Result<BackupSpec> CopyBackup(const BackupSpec& source, const InstanceName& to_instance, std::string_view to_cluster,
+                                std::string_view backup_id, int64_t expire_time_micros) override;
+  Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
+
   Result<std::unique_ptr<Bigtable>> OpenTables(const InstanceName& name) override;
 
  private:
+  // The database, with the backups whose expire time has passed deleted;
+  // nullptr if it does not exist and `create` is false.
+  Result<Database*> OpenForBackups(bool create);
+  Status DropExpiredBackups(Database* db);
+  // Copies catalogued table `from` into `backup`'s hidden table from one
+  // snapshot, then stores its record; on failure leaves neither.
+  Result<BackupSpec> Snapshot(Database* db, BackupSpec backup, std::string_view from);
+  // A new backup's id, expire time and cluster, and that it is new.
+  Status CheckNewBackup(Database* db, const InstanceName& instance, std::string_view cluster,
+                        std::string_view backup_id, int64_t expire_time_micros);
   // Runs `change` on the instance as it stands (stored or made up) and
   // stores what it leaves. NotFound if the instance does not exist.
   Status Change(const InstanceName& name, const std::function<Status(InstanceSpec* spec)>& change);

@@ -650,6 +650,18 @@ admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::T
   for (const auto& [name, family] : table.families) (*out.mutable_column_families())[name] = ToProto(family);
   out.set_granularity(admin::Table::MILLIS);
   out.set_deletion_protection(table.deletion_protection);
+  if (table.restored_from) {
+    auto* info = out.mutable_restore_info();
+    info->set_source_type(admin::RestoreSourceType::BACKUP);
+    auto* backup = info->mutable_backup_info();
+    backup->set_backup(table.restored_from->backup);
+    backup->set_source_table(table.restored_from->source_table);
+    for (auto [micros, at] : {std::pair{table.restored_from->start_time_micros, backup->mutable_start_time()},
+                              std::pair{table.restored_from->end_time_micros, backup->mutable_end_time()}}) {
+      at->set_seconds(micros / 1000000);
+      at->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
+    }
+  }
   return out;
 }
 

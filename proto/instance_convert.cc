@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace lbt::proto {
 
 namespace {
@@ -64,7 +66,77 @@ void IsolationFromProto(const admin::AppProfile& in, AppProfileSpec* out) {
 }
 #pragma GCC diagnostic pop
 
+std::vector<std::string_view> Split(std::string_view name) {
+  std::vector<std::string_view> out;
+  for (size_t slash; (slash = name.find('/')) != std::string_view::npos; name.remove_prefix(slash + 1)) {
+    out.push_back(name.substr(0, slash));
+  }
+  out.push_back(name);
+  return out;
+}
+
+bool IsClusterPath(const std::vector<std::string_view>& p) {
+  return p.size() >= 6 && p[0] == "projects" && !p[1].empty() && p[2] == "instances" && !p[3].empty() &&
+         p[4] == "clusters" && !p[5].empty();
+}
+
+int64_t Micros(const google::protobuf::Timestamp& t) { return t.seconds() * 1000000 + t.nanos() / 1000; }
+
 }  // namespace
+
+Result<BackupName> ParseBackupName(std::string_view name, std::string_view field) {
+  std::vector<std::string_view> p = Split(name);
+  if (p.size() != 8 || !IsClusterPath(p) || p[6] != "backups" || p[7].empty()) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: '{}' is not a backup name of the form projects/<project>/instances/<instance>/clusters/<cluster>/"
+        "backups/<backup>",
+        field, name));
+  }
+  return BackupName{{std::string(p[1]), std::string(p[3])}, std::string(p[5]), std::string(p[7])};
+}
+
+Result<BackupName> ParseClusterName(std::string_view name, std::string_view field) {
+  std::vector<std::string_view> p = Split(name);
+  if (p.size() != 6 || !IsClusterPath(p)) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: '{}' is not a cluster name of the form projects/<project>/instances/<instance>/clusters/<cluster>", field,
+        name));
+  }
+  return BackupName{{std::string(p[1]), std::string(p[3])}, std::string(p[5]), ""};
+}
+
+admin::Backup ToProto(const BackupSpec& backup) {
+  admin::Backup out;
+  out.set_name(backup.Full());
+  out.set_source_table(backup.instance.Full() + "/tables/" + backup.source_table);
+  out.set_source_backup(backup.source_backup);
+  SetTime(backup.expire_time_micros, out.mutable_expire_time());
+  SetTime(backup.start_time_micros, out.mutable_start_time());
+  SetTime(backup.end_time_micros, out.mutable_end_time());
+  out.set_size_bytes(backup.size_bytes);
+  out.set_state(admin::Backup::READY);
+  out.mutable_encryption_info()->set_encryption_type(admin::EncryptionInfo::GOOGLE_DEFAULT_ENCRYPTION);
+  out.set_backup_type(backup.hot ? admin::Backup::HOT : admin::Backup::STANDARD);
+  if (backup.hot) SetTime(backup.hot_to_standard_time_micros, out.mutable_hot_to_standard_time());
+  return out;
+}
+
+Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field) {
+  LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(backup.name(), std::string(field) + ".name"));
+  BackupSpec out;
+  out.instance = name.instance;
+  out.cluster = name.cluster;
+  out.id = name.id;
+  out.source_table = backup.source_table().substr(backup.source_table().rfind('/') + 1);
+  out.source_backup = backup.source_backup();
+  out.expire_time_micros = Micros(backup.expire_time());
+  out.start_time_micros = Micros(backup.start_time());
+  out.end_time_micros = Micros(backup.end_time());
+  out.size_bytes = backup.size_bytes();
+  out.hot = backup.backup_type() == admin::Backup::HOT;
+  out.hot_to_standard_time_micros = Micros(backup.hot_to_standard_time());
+  return out;
+}
 
 std::string LocationName(std::string_view project, std::string_view zone) {
   return fmt::format("projects/{}/locations/{}", project, zone);

@@ -90,6 +90,17 @@ Result<std::vector<AppProfileSpec>> AppProfilesOf(RemoteCalls* calls, const Inst
   return profiles;
 }
 
+using TableStub = RemoteCalls::AdminStub;
+
+void SetTime(int64_t micros, google::protobuf::Timestamp* out) {
+  out->set_seconds(micros / 1000000);
+  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
+}
+
+std::string ClusterOf(const InstanceName& instance, std::string_view cluster) {
+  return fmt::format("{}/clusters/{}", instance.Full(), cluster);
+}
+
 // The routing field a profile sets, for an update mask.
 const char* RoutingPath(const AppProfileSpec& profile) {
   return profile.routing == AppProfileSpec::Routing::kSingleCluster ? "single_cluster_routing"
@@ -238,6 +249,100 @@ Status RemoteInstanceAdmin::DeleteAppProfile(const InstanceName& instance, std::
   google::protobuf::Empty response;
   return calls_->Unary(calls_->instance_admin(), &InstanceStub::DeleteAppProfile, "name", request.name(), request,
                        &response);
+}
+
+// ---- backups, through the Table Admin API ----
+
+Result<BackupSpec> RemoteInstanceAdmin::CreateBackup(const InstanceName& instance, std::string_view cluster,
+                                                     std::string_view backup_id, std::string_view table,
+                                                     int64_t expire_time_micros) {
+  admin::CreateBackupRequest request;
+  request.set_parent(ClusterOf(instance, cluster));
+  request.set_backup_id(std::string(backup_id));
+  request.mutable_backup()->set_source_table(instance.Full() + "/tables/" + std::string(table));
+  SetTime(expire_time_micros, request.mutable_backup()->mutable_expire_time());
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls_->Unary(calls_->admin(), &TableStub::CreateBackup, "parent", request.parent(), request, &operation));
+  admin::Backup made;
+  LBT_RETURN_IF_ERROR(AwaitOperation(calls_, std::move(operation), &made));
+  return proto::FromProto(made, "backup");
+}
+
+Result<BackupSpec> RemoteInstanceAdmin::GetBackup(const InstanceName& instance, std::string_view cluster,
+                                                  std::string_view backup_id) {
+  admin::GetBackupRequest request;
+  request.set_name(fmt::format("{}/backups/{}", ClusterOf(instance, cluster), backup_id));
+  admin::Backup response;
+  LBT_RETURN_IF_ERROR(
+      calls_->Unary(calls_->admin(), &TableStub::GetBackup, "name", request.name(), request, &response));
+  return proto::FromProto(response, "backup");
+}
+
+Result<std::vector<BackupSpec>> RemoteInstanceAdmin::ListBackups(const InstanceName& instance,
+                                                                 std::string_view cluster) {
+  std::vector<BackupSpec> backups;
+  admin::ListBackupsRequest request;
+  request.set_parent(ClusterOf(instance, cluster));
+  do {
+    admin::ListBackupsResponse response;
+    LBT_RETURN_IF_ERROR(
+        calls_->Unary(calls_->admin(), &TableStub::ListBackups, "parent", request.parent(), request, &response));
+    for (const admin::Backup& backup : response.backups()) {
+      LBT_ASSIGN_OR_RETURN(BackupSpec spec, proto::FromProto(backup, "backup"));
+      backups.push_back(std::move(spec));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  return backups;
+}
+
+Result<BackupSpec> RemoteInstanceAdmin::UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
+                                                               std::string_view backup_id, int64_t expire_time_micros) {
+  admin::UpdateBackupRequest request;
+  request.mutable_backup()->set_name(fmt::format("{}/backups/{}", ClusterOf(instance, cluster), backup_id));
+  SetTime(expire_time_micros, request.mutable_backup()->mutable_expire_time());
+  request.mutable_update_mask()->add_paths("expire_time");
+  admin::Backup response;
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->admin(), &TableStub::UpdateBackup, "backup.name", request.backup().name(),
+                                    request, &response));
+  return proto::FromProto(response, "backup");
+}
+
+Status RemoteInstanceAdmin::DeleteBackup(const InstanceName& instance, std::string_view cluster,
+                                         std::string_view backup_id) {
+  admin::DeleteBackupRequest request;
+  request.set_name(fmt::format("{}/backups/{}", ClusterOf(instance, cluster), backup_id));
+  google::protobuf::Empty response;
+  return calls_->Unary(calls_->admin(), &TableStub::DeleteBackup, "name", request.name(), request, &response);
+}
+
+Result<BackupSpec> RemoteInstanceAdmin::CopyBackup(const BackupSpec& source, const InstanceName& to_instance,
+                                                   std::string_view to_cluster, std::string_view backup_id,
+                                                   int64_t expire_time_micros) {
+  admin::CopyBackupRequest request;
+  request.set_parent(ClusterOf(to_instance, to_cluster));
+  request.set_backup_id(std::string(backup_id));
+  request.set_source_backup(source.Full());
+  SetTime(expire_time_micros, request.mutable_expire_time());
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls_->Unary(calls_->admin(), &TableStub::CopyBackup, "parent", request.parent(), request, &operation));
+  admin::Backup made;
+  LBT_RETURN_IF_ERROR(AwaitOperation(calls_, std::move(operation), &made));
+  return proto::FromProto(made, "backup");
+}
+
+Status RemoteInstanceAdmin::RestoreTable(const BackupSpec& backup, const InstanceName& to_instance,
+                                         std::string_view table_id) {
+  admin::RestoreTableRequest request;
+  request.set_parent(to_instance.Full());
+  request.set_table_id(std::string(table_id));
+  request.set_backup(backup.Full());
+  longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls_->Unary(calls_->admin(), &TableStub::RestoreTable, "parent", request.parent(), request, &operation));
+  return AwaitOperation(calls_, std::move(operation));
 }
 
 }  // namespace lbt::remote

@@ -39,6 +39,18 @@ class RemoteInstanceAdmin final : public InstanceAdmin {
   Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                           bool ignore_warnings) override;
   Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) override;
+  Result<BackupSpec> CreateBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id,
+                                  std::string_view table, int64_t expire_time_micros) override;
+  Result<BackupSpec> GetBackup(const InstanceName& instance, std::string_view cluster,
+                               std::string_view backup_id) override;
+  Result<std::vector<BackupSpec>> ListBackups(const InstanceName& instance, std::string_view cluster) override;
+  Result<BackupSpec> UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
+                                            std::string_view backup_id, int64_t expire_time_micros) override;
+  Status DeleteBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id) override;
+  Result<BackupSpec> CopyBackup(const BackupSpec& source, const InstanceName& to_instance, std::string_view to_cluster,
+                                std::string_view backup_id, int64_t expire_time_micros) override;
+  Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
+
   Result<std::unique_ptr<Bigtable>> OpenTables(const InstanceName& name) override { return connect_(name); }
 
  private:

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "proto/convert.h"
 #include "server/handler.h"
@@ -77,18 +76,11 @@ Status CheckUpdateMask(const google::protobuf::FieldMask& mask) {
   return Status::OK();
 }
 
-// The change is made: the operation comes back already done.
-google::longrunning::Operation DoneOperation(const proto::TableName& name, const admin::Table& table) {
-  static std::atomic<int64_t> next_operation{1};
-  const std::string full_name = proto::FullTableName(name.instance, name.table);
-  google::longrunning::Operation operation;
-  operation.set_name(fmt::format("{}/operations/{}", full_name, next_operation++));
-  operation.set_done(true);
+// UpdateTable's metadata: the table updated.
+admin::UpdateTableMetadata DoneMetadata(const proto::TableName& name) {
   admin::UpdateTableMetadata metadata;
-  metadata.set_name(full_name);
-  operation.mutable_metadata()->PackFrom(metadata);
-  operation.mutable_response()->PackFrom(table);
-  return operation;
+  metadata.set_name(proto::FullTableName(name.instance, name.table));
+  return metadata;
 }
 
 // What DropRowRange drops: the rows under a prefix, or every row ("").
@@ -144,7 +136,18 @@ grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableR
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
-    return Describe(tables.get(), name, request->view(), response);
+    LBT_RETURN_IF_ERROR(Describe(tables.get(), name, request->view(), response));
+    const bool replication = request->view() == admin::Table::REPLICATION_VIEW || request->view() == admin::Table::FULL;
+    if (replication && router_->admin() != nullptr) {
+      // One copy, always caught up: every cluster of the instance is READY.
+      Result<InstanceSpec> instance = router_->admin()->GetInstance(proto::InstanceOf(name));
+      if (instance.ok()) {
+        for (const ClusterSpec& cluster : instance->clusters) {
+          (*response->mutable_cluster_states())[cluster.id].set_replication_state(admin::Table::ClusterState::READY);
+        }
+      }
+    }
+    return Status::OK();
   });
 }
 
@@ -157,7 +160,7 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
     LBT_RETURN_IF_ERROR(tables->SetDeletionProtection(name.table, request->table().deletion_protection()));
     admin::Table table;
     LBT_RETURN_IF_ERROR(Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, &table));
-    *response = DoneOperation(name, table);
+    *response = Done(proto::FullTableName(name.instance, name.table), DoneMetadata(name), table);
     return Status::OK();
   });
 }

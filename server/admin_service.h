@@ -1,7 +1,8 @@
 // google.bigtable.admin.v2.BigtableTableAdmin over the Bigtable interface: tables,
-// column families, deletion protection, dropping row ranges, consistency.
-// Long-running operations come back already done. Backups, snapshots,
-// authorized views, schema bundles and IAM answer UNIMPLEMENTED.
+// column families, deletion protection, dropping row ranges, consistency,
+// backups and restores (admin_backups.cc). Long-running operations come
+// back already done. Snapshots, authorized views, schema bundles and IAM
+// answer UNIMPLEMENTED.
 //
 // Threading: as DataService.
 
@@ -12,6 +13,7 @@
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "server/handler.h"
 #include "server/instance_router.h"
+#include "server/operation_store.h"
 #include "server/rpc_gate.h"
 
 namespace lbt::server {
@@ -20,9 +22,11 @@ namespace admin = ::google::bigtable::admin::v2;
 
 class AdminService final : public admin::BigtableTableAdmin::Service {
  public:
-  // `router` and `gate` are not owned and must outlive the service.
-  // Every RPC passes through `gate`.
-  AdminService(const InstanceRouter* router, RpcGate* gate) : router_(router), gate_(gate) {}
+  // `router`, `gate` and `operations` are not owned and must outlive the
+  // service. Every RPC passes through `gate`; the operations its RPCs
+  // return are kept in `operations` (nullptr: none kept).
+  AdminService(const InstanceRouter* router, RpcGate* gate, OperationStore* operations = nullptr)
+      : router_(router), gate_(gate), operations_(operations) {}
 
   grpc::Status CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                            admin::Table* response) override;
@@ -42,6 +46,22 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
   grpc::Status CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
                                 admin::CheckConsistencyResponse* response) override;
 
+  // Backups (admin_backups.cc), over the instances' InstanceAdmin.
+  grpc::Status CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,
+                            google::longrunning::Operation* response) override;
+  grpc::Status GetBackup(grpc::ServerContext*, const admin::GetBackupRequest* request,
+                         admin::Backup* response) override;
+  grpc::Status ListBackups(grpc::ServerContext*, const admin::ListBackupsRequest* request,
+                           admin::ListBackupsResponse* response) override;
+  grpc::Status UpdateBackup(grpc::ServerContext*, const admin::UpdateBackupRequest* request,
+                            admin::Backup* response) override;
+  grpc::Status DeleteBackup(grpc::ServerContext*, const admin::DeleteBackupRequest* request,
+                            google::protobuf::Empty* response) override;
+  grpc::Status CopyBackup(grpc::ServerContext*, const admin::CopyBackupRequest* request,
+                          google::longrunning::Operation* response) override;
+  grpc::Status RestoreTable(grpc::ServerContext*, const admin::RestoreTableRequest* request,
+                            google::longrunning::Operation* response) override;
+
   LBT_NOT_SERVED(CreateTableFromSnapshot, admin::CreateTableFromSnapshotRequest, google::longrunning::Operation,
                  "lbt has no snapshots")
   LBT_NOT_SERVED(UndeleteTable, admin::UndeleteTableRequest, google::longrunning::Operation, "a deleted table is gone")
@@ -59,14 +79,6 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
   LBT_NOT_SERVED(GetSnapshot, admin::GetSnapshotRequest, admin::Snapshot, "lbt has no snapshots")
   LBT_NOT_SERVED(ListSnapshots, admin::ListSnapshotsRequest, admin::ListSnapshotsResponse, "lbt has no snapshots")
   LBT_NOT_SERVED(DeleteSnapshot, admin::DeleteSnapshotRequest, google::protobuf::Empty, "lbt has no snapshots")
-  LBT_NOT_SERVED(CreateBackup, admin::CreateBackupRequest, google::longrunning::Operation,
-                 "lbt has no backups; copy the database directory")
-  LBT_NOT_SERVED(GetBackup, admin::GetBackupRequest, admin::Backup, "lbt has no backups")
-  LBT_NOT_SERVED(UpdateBackup, admin::UpdateBackupRequest, admin::Backup, "lbt has no backups")
-  LBT_NOT_SERVED(DeleteBackup, admin::DeleteBackupRequest, google::protobuf::Empty, "lbt has no backups")
-  LBT_NOT_SERVED(ListBackups, admin::ListBackupsRequest, admin::ListBackupsResponse, "lbt has no backups")
-  LBT_NOT_SERVED(RestoreTable, admin::RestoreTableRequest, google::longrunning::Operation, "lbt has no backups")
-  LBT_NOT_SERVED(CopyBackup, admin::CopyBackupRequest, google::longrunning::Operation, "lbt has no backups")
   LBT_NOT_SERVED(GetIamPolicy, google::iam::v1::GetIamPolicyRequest, google::iam::v1::Policy,
                  "lbt has no access control")
   LBT_NOT_SERVED(SetIamPolicy, google::iam::v1::SetIamPolicyRequest, google::iam::v1::Policy,
@@ -84,8 +96,16 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
                  "lbt has no schema bundles")
 
  private:
+  // The instances' admin, which keeps the backups; FailedPrecondition
+  // when the Bigtable served has none.
+  Result<InstanceAdmin*> Backups() const;
+  // A done operation with `metadata` and `result`, kept for `parent`.
+  google::longrunning::Operation Done(std::string_view parent, const google::protobuf::Message& metadata,
+                                      const google::protobuf::Message& result);
+
   const InstanceRouter* router_;
   RpcGate* gate_;
+  OperationStore* operations_;
 };
 
 }  // namespace lbt::server

@@ -93,7 +93,7 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   InstanceRouter router(bigtable);
   OperationStore kept_operations;
   DataService data(&router, &gate, &stalls);
-  AdminService admin(&router, &gate);
+  AdminService admin(&router, &gate, &kept_operations);
   InstanceAdminService instance_admin(&router, &kept_operations, &gate);
   OperationsService operations(&kept_operations, &gate);
   grpc::ServerBuilder builder;

@@ -131,7 +131,74 @@ async function createTables() {
   });
 }
 
-async function listsAndReads() {
+const DAY_MS = 24 * 3600 * 1000;
+
+// A backup of A's table t, more writes, then a restore that holds exactly
+// the rows of the backup's moment.
+async function backupAndRestore() {
+  await check('a backup of t in cluster c1, waiting on its operation', async () => {
+    const [backup, operation] = await bigtable.instance(A).cluster('node-inst-a-c1').createBackup('t-backup', {
+      table: bigtable.instance(A).table('t'),
+      expireTime: new Date(Date.now() + 7 * DAY_MS),
+    });
+    await operation.promise();
+    expect('backup id', backup.id, 't-backup');
+  });
+  await check('writes after the backup, then a restore into a new table', async () => {
+    await bigtable.instance(A).table('t').insert([{key: 'after-backup', data: {cf: {q: 'later'}}}]);
+    const [table, operation] = await bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').restore('t-restored');
+    await operation.promise();
+    expect('restored id', table.id, 't-restored');
+    expect('rows of the backup moment', await rowKeys(bigtable.instance(A).table('t-restored')), [`row-of-${A}`]);
+    expect('rows of t now', await rowKeys(bigtable.instance(A).table('t')), ['after-backup', `row-of-${A}`]);
+  });
+  await check('a backup expiring in 5 hours is INVALID_ARGUMENT (3); restoring onto a table is ALREADY_EXISTS (6)', async () => {
+    expect('expire code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c1').createBackup('too-soon', {
+      table: bigtable.instance(A).table('t'), expireTime: new Date(Date.now() + 5 * 3600 * 1000),
+    })), 3);
+    expect('restore code', await codeOf(
+        bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').restore('t')), 6);
+  });
+  await check('a copy of the backup into instance B', async () => {
+    const [copy, operation] = await bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').copy({
+      cluster: bigtable.instance(B).cluster('node-inst-b-c1'),
+      id: 't-copy',
+      expireTime: new Date(Date.now() + 3 * DAY_MS),
+    });
+    await operation.promise();
+    expect('copy id', copy.id, 't-copy');
+  });
+}
+
+async function backupsAfterRestart() {
+  await check('getBackups lists the backup, with its source table, and the copy in B', async () => {
+    const [backups] = await bigtable.instance(A).getBackups();
+    expect('backups of A', backups.map(b => [b.id, b.metadata.sourceTable, b.metadata.state]),
+           [['t-backup', `projects/${PROJECT}/instances/${A}/tables/t`, 'READY']]);
+    const [copies] = await bigtable.instance(B).getBackups();
+    expect('backups of B', copies.map(b => [b.id, b.metadata.sourceBackup]),
+           [['t-copy', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`]]);
+  });
+  await check('the restored table kept the backup moment and says where it came from', async () => {
+    expect('rows', await rowKeys(bigtable.instance(A).table('t-restored')), [`row-of-${A}`]);
+    const [metadata] = await bigtable.instance(A).table('t-restored').getMetadata();
+    expect('restore info', [metadata.restoreInfo.sourceType, metadata.restoreInfo.backupInfo.backup],
+           ['BACKUP', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`]);
+  });
+  await check('the copy restores into B', async () => {
+    const [, operation] = await bigtable.instance(B).cluster('node-inst-b-c1').backup('t-copy').restore('from-a');
+    await operation.promise();
+    expect('rows', await rowKeys(bigtable.instance(B).table('from-a')), [`row-of-${A}`]);
+  });
+  await check('deleting the backup', async () => {
+    await bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').delete();
+    const [backups] = await bigtable.instance(A).getBackups();
+    expect('backups', backups.map(b => b.id), []);
+  });
+}
+
+// `tables`: what each instance holds by now.
+async function listsAndReads(tables) {
   await check('getInstances lists both instances of the project', async () => {
     const [instances] = await bigtable.getInstances();
     expect('ids', instances.map(i => i.id).sort(), [A, B]);
@@ -147,13 +214,14 @@ async function listsAndReads() {
   });
   await check('each instance lists its own table and reads its own row', async () => {
     for (const id of [A, B]) {
-      const [tables] = await bigtable.instance(id).getTables();
-      expect(`${id} tables`, tables.map(t => t.id), ['t']);
-      expect(`${id} rows`, await rowKeys(bigtable.instance(id).table('t')), [`row-of-${id}`]);
+      const [listed] = await bigtable.instance(id).getTables();
+      expect(`${id} tables`, listed.map(t => t.id), tables[id]);
+      const keys = await rowKeys(bigtable.instance(id).table('t'));
+      expect(`${id} rows`, keys.filter(k => k.startsWith('row-of-')), [`row-of-${id}`]);
     }
   });
   await check('reads through the app profile batch; an unknown profile is NOT_FOUND (5)', async () => {
-    expect('rows', await rowKeys(through('batch').instance(A).table('t')), [`row-of-${A}`]);
+    expect('rows', (await rowKeys(through('batch').instance(A).table('t'))).includes(`row-of-${A}`), true);
     const table = through('no-such-profile').instance(A).table('t');
     table.maxRetries = 0;
     expect('code', await codeOf(table.getRows()), 5);
@@ -169,7 +237,8 @@ async function listsAndReads() {
 }
 
 async function checkAndDelete() {
-  await listsAndReads();
+  await listsAndReads({[A]: ['t', 't-restored'], [B]: ['t']});
+  await backupsAfterRestart();
   await check('deleting a cluster an app profile routes to is FAILED_PRECONDITION (9)', async () => {
     expect('code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c2').delete()), 9);
   });
@@ -194,7 +263,8 @@ async function checkAndDelete() {
 const phase = process.argv[2];
 if (phase === 'create') {
   await create();
-  await listsAndReads();
+  await listsAndReads({[A]: ['t'], [B]: ['t']});
+  await backupAndRestore();
 } else if (phase === 'check-and-delete') {
   await checkAndDelete();
 } else {

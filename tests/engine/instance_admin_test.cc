@@ -189,3 +189,99 @@ TEST_F(InstanceAdminTest, InstancesLastAndOlderTablesAreTheDefaultInstances) {
 
 }  // namespace
 }  // namespace lbt
+
+namespace lbt {
+namespace {
+
+constexpr int64_t kDayMicros = int64_t{24} * 3600 * 1000000;
+
+class BackupTest : public InstanceAdminTest {
+ protected:
+  void SetUp() override {
+    InstanceAdminTest::SetUp();
+    ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+    a_ = Tables(kA);
+    ASSERT_OK(a_->CreateTable("t", {{"z-first", GcRule::MaxVersions(1)}, {"a-second"}}, {}, false));
+    ASSERT_OK(a_->MutateRow("t", "r1", {Mutation::SetCell("z-first", "q", "old", 1000)}));
+  }
+  int64_t Expire() const { return root_->NowMicros() + 7 * kDayMicros; }
+
+  std::unique_ptr<Bigtable> a_;
+};
+
+TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
+  ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->CreateBackup(kA, "inst-a-c1", "b1", "t", Expire()));
+  EXPECT_EQ(backup.source_table, "t");
+  EXPECT_LE(backup.start_time_micros, backup.end_time_micros);
+  EXPECT_GT(backup.size_bytes, 0);
+  ASSERT_OK(a_->MutateRow("t", "r2", {Mutation::SetCell("a-second", "q", "new", 2000)}));
+  ASSERT_OK(admin_->RestoreTable(backup, kA, "restored"));
+  EXPECT_EQ(Keys(a_.get(), "restored"), std::vector<std::string>{"r1"});
+  ASSERT_OK_AND_ASSIGN(TableSpec restored, a_->GetTable("restored"));
+  // The families in their creation order, with their rules.
+  std::vector<std::string> order;
+  for (const FamilySpec* f : restored.FamiliesInCreationOrder()) order.push_back(f->name);
+  EXPECT_EQ(order, (std::vector<std::string>{"z-first", "a-second"}));
+  EXPECT_EQ(restored.FindFamily("z-first")->gc_rule, GcRule::MaxVersions(1));
+  ASSERT_TRUE(restored.restored_from.has_value());
+  EXPECT_EQ(restored.restored_from->backup, "projects/proj/instances/inst-a/clusters/inst-a-c1/backups/b1");
+  EXPECT_EQ(admin_->RestoreTable(backup, kA, "restored").code(), Status::Code::kAlreadyExists);
+  // Into another instance too, which comes into being with the table.
+  ASSERT_OK(admin_->RestoreTable(backup, kB, "copy-in-b"));
+  EXPECT_EQ(Keys(Tables(kB).get(), "copy-in-b"), std::vector<std::string>{"r1"});
+  // A backup's cells are no table of any instance.
+  EXPECT_EQ(*a_->ListTables(), (std::vector<std::string>{"restored", "t"}));
+  ASSERT_OK_AND_ASSIGN(auto instances, admin_->ListInstances("-"));
+  EXPECT_EQ(instances.size(), 3u);  // the default, A and B
+}
+
+TEST_F(BackupTest, ExpireTimesAreProductionsAndEnforced) {
+  const int64_t now = root_->NowMicros();
+  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", now + kDayMicros / 8).status().code(),
+            Status::Code::kInvalidArgument);  // 3 hours
+  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", now + 91 * kDayMicros).status().code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(admin_->CreateBackup(kA, "no-such-cluster", "b", "t", Expire()).status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "nope", Expire()).status().code(), Status::Code::kNotFound);
+  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status());
+  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status().code(), Status::Code::kAlreadyExists);
+  const int64_t later = Expire() + 1000;
+  ASSERT_OK_AND_ASSIGN(BackupSpec updated, admin_->UpdateBackupExpireTime(kA, "inst-a-c1", "b", later));
+  EXPECT_EQ(updated.expire_time_micros, later);
+  ASSERT_OK_AND_ASSIGN(auto listed, admin_->ListBackups(kA, "-"));
+  ASSERT_EQ(listed.size(), 1u);
+  ASSERT_OK(admin_->DeleteBackup(kA, "inst-a-c1", "b"));
+  EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
+}
+
+TEST_F(BackupTest, AnExpiredBackupIsGone) {
+  // A clock that moves on: the database's own, set for the test.
+  int64_t now = 1'700'000'000'000'000;
+  DatabaseOptions options;
+  options.clock = [&now] { return now; };
+  a_.reset();  // one handle on the database at a time in a process
+  root_.reset();
+  root_ = std::make_unique<LocalBigtable>(dir_.Sub("db"), options);
+  admin_ = root_->instance_admin();
+  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", now + kDayMicros).status());
+  now += 2 * kDayMicros;
+  EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
+  ASSERT_OK_AND_ASSIGN(auto listed, admin_->ListBackups(kA, "-"));
+  EXPECT_TRUE(listed.empty());
+}
+
+TEST_F(BackupTest, ACopyHoldsTheSameMomentAndDeletingTheInstanceTakesItsBackups) {
+  ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()));
+  ASSERT_OK(admin_->CreateInstance(Instance(kB)));
+  ASSERT_OK_AND_ASSIGN(BackupSpec copy, admin_->CopyBackup(backup, kB, "inst-b-c1", "copy", Expire()));
+  EXPECT_EQ(copy.source_backup, backup.Full());
+  EXPECT_EQ(copy.start_time_micros, backup.start_time_micros);
+  ASSERT_OK(admin_->DeleteInstance(kA));
+  EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
+  ASSERT_OK_AND_ASSIGN(BackupSpec still, admin_->GetBackup(kB, "inst-b-c1", "copy"));
+  ASSERT_OK(admin_->RestoreTable(still, kB, "t"));
+  EXPECT_EQ(Keys(Tables(kB).get(), "t"), std::vector<std::string>{"r1"});
+}
+
+}  // namespace
+}  // namespace lbt

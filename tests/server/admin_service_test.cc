@@ -238,12 +238,22 @@ TEST_F(AdminServiceTest, BadRequestsNameTheField) {
 }
 
 TEST_F(AdminServiceTest, RpcsLbtDoesNotServeSayWhich) {
+  admin::CreateAuthorizedViewRequest request;
+  google::longrunning::Operation response;
+  grpc::ClientContext context;
+  grpc::Status s = admin_->CreateAuthorizedView(&context, request, &response);
+  EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(s.error_message().find("CreateAuthorizedView"), std::string::npos);
+}
+
+// Served over a bare database, which has no instances to keep backups in.
+TEST_F(AdminServiceTest, BackupsNeedInstances) {
   admin::CreateBackupRequest request;
   google::longrunning::Operation response;
   grpc::ClientContext context;
   grpc::Status s = admin_->CreateBackup(&context, request, &response);
-  EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(s.error_message().find("CreateBackup"), std::string::npos);
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(s.error_message().find("keeps no backups"), std::string::npos) << s.error_message();
 }
 
 }  // namespace

@@ -1,0 +1,247 @@
+// LocalInstanceAdmin's backups (api/instance.h): records under "backup:"
+// and the cells in hidden tables (engine/instance_records.h). A backup or a
+// restore copies rows from one snapshot through a bulk load, so memory stays
+// bounded by the load's sort memory whatever the table's size.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/instance_records.h"
+#include "engine/lazy_database.h"
+#include "engine/local_instance_admin.h"
+
+namespace lbt {
+
+namespace {
+
+Status NoBackup(const InstanceName& instance, std::string_view cluster, std::string_view id) {
+  return Status::NotFound(fmt::format("backup {}/clusters/{}/backups/{} does not exist", instance.Full(), cluster, id));
+}
+
+// Copies every row of `from` into `to`, both catalogued names of `db`,
+// from one snapshot of `from`. Returns the bytes copied.
+Result<int64_t> CopyRows(Database* db, std::string_view from, std::string_view to) {
+  ReadRequest read;  // max_snapshot_age 0: the whole read sees one moment
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, db->ReadRows(from, read));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoad> load, db->NewBulkLoad(to, BulkLoadOptions{}));
+  int64_t bytes = 0;
+  for (Row row; rows->Next(&row);) {
+    RowMutation copy{row.key, {}};
+    for (Cell& cell : row.cells) {
+      bytes += static_cast<int64_t>(row.key.size() + cell.qualifier.size() + cell.value.size());
+      copy.mutations.push_back(
+          Mutation::SetCell(std::move(cell.family), std::move(cell.qualifier), std::move(cell.value), cell.timestamp));
+    }
+    LBT_RETURN_IF_ERROR(load->Add(copy));
+  }
+  LBT_RETURN_IF_ERROR(rows->status());
+  LBT_RETURN_IF_ERROR(load->Finish(nullptr, nullptr));
+  if (load->stats().rows_failed > 0) {
+    return Status::FromCode(Status::Code::kInternal,
+                            fmt::format("{} rows could not be copied", load->stats().rows_failed));
+  }
+  return bytes;
+}
+
+// `families` with rules that keep every cell, for a backup's hidden table.
+std::vector<FamilySpec> KeepingEverything(std::vector<FamilySpec> families) {
+  for (FamilySpec& f : families) f.gc_rule = GcRule::Never();
+  return families;
+}
+
+}  // namespace
+
+Result<Database*> LocalInstanceAdmin::OpenForBackups(bool create) {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(create));
+  if (db == nullptr) return static_cast<Database*>(nullptr);
+  LBT_RETURN_IF_ERROR(DropExpiredBackups(db));
+  return db;
+}
+
+Status LocalInstanceAdmin::DropExpiredBackups(Database* db) {
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(kBackupKeyPrefix));
+  const int64_t now = NowMicros();
+  for (const auto& [key, bytes] : records) {
+    BackupSpec spec;
+    LBT_RETURN_IF_ERROR(DecodeBackupSpec(key, bytes, &spec));
+    if (spec.expire_time_micros > now) continue;
+    LBT_RETURN_IF_ERROR(db->ChangeRecord(
+        key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); },
+        BackupTableName(spec.instance, spec.cluster, spec.id)));
+  }
+  return Status::OK();
+}
+
+Result<BackupSpec> LocalInstanceAdmin::Snapshot(Database* db, BackupSpec backup, std::string_view from) {
+  const std::string hidden = BackupTableName(backup.instance, backup.cluster, backup.id);
+  // What a backup interrupted under this name left, seen by nobody.
+  Status gone = db->DeleteTable(hidden);
+  if (!gone.ok() && !gone.IsNotFound()) return gone;
+  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, KeepingEverything(backup.families), {}, false));
+  backup.start_time_micros = NowMicros();
+  Result<int64_t> bytes = CopyRows(db, from, hidden);
+  if (!bytes.ok()) {
+    db->DeleteTable(hidden);
+    return bytes.status();
+  }
+  backup.size_bytes = *bytes;
+  backup.end_time_micros = NowMicros();
+  const std::string key = BackupKey(backup.instance, backup.cluster, backup.id);
+  Status stored = db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
+    if (record->has_value()) return Status::AlreadyExists(fmt::format("backup {} already exists", backup.Full()));
+    *record = EncodeBackupSpec(backup);
+    return Status::OK();
+  });
+  if (!stored.ok()) {
+    db->DeleteTable(hidden);
+    return stored;
+  }
+  return backup;
+}
+
+Status LocalInstanceAdmin::CheckNewBackup(Database* db, const InstanceName& instance, std::string_view cluster,
+                                          std::string_view backup_id, int64_t expire_time_micros) {
+  LBT_RETURN_IF_ERROR(ValidateBackupId(backup_id, "backup_id"));
+  LBT_RETURN_IF_ERROR(ValidateExpireTime(expire_time_micros, NowMicros(), "backup.expire_time"));
+  LBT_ASSIGN_OR_RETURN(InstanceSpec spec, GetInstance(instance));
+  if (spec.FindCluster(cluster) == nullptr) {
+    return Status::NotFound(fmt::format("cluster {}/clusters/{} does not exist", instance.Full(), cluster));
+  }
+  LBT_ASSIGN_OR_RETURN(auto existing, db->ReadRecords(BackupKey(instance, cluster, backup_id)));
+  for (const auto& [key, bytes] : existing) {
+    if (key == BackupKey(instance, cluster, backup_id)) {
+      return Status::AlreadyExists(
+          fmt::format("backup {}/clusters/{}/backups/{} already exists", instance.Full(), cluster, backup_id));
+    }
+  }
+  return Status::OK();
+}
+
+Result<BackupSpec> LocalInstanceAdmin::CreateBackup(const InstanceName& instance, std::string_view cluster,
+                                                    std::string_view backup_id, std::string_view table,
+                                                    int64_t expire_time_micros) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
+  LBT_RETURN_IF_ERROR(CheckNewBackup(db, instance, cluster, backup_id, expire_time_micros));
+  const std::string source = TablePrefixOf(instance) + std::string(table);
+  if (table.find('/') != std::string_view::npos)
+    return Status::NotFound(fmt::format("table '{}' does not exist", table));
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, db->GetTable(source));
+  BackupSpec backup;
+  backup.instance = instance;
+  backup.cluster = std::string(cluster);
+  backup.id = std::string(backup_id);
+  backup.source_table = std::string(table);
+  backup.expire_time_micros = expire_time_micros;
+  for (const FamilySpec* f : spec.FamiliesInCreationOrder()) backup.families.push_back(*f);
+  return Snapshot(db, std::move(backup), source);
+}
+
+Result<BackupSpec> LocalInstanceAdmin::GetBackup(const InstanceName& instance, std::string_view cluster,
+                                                 std::string_view backup_id) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(false));
+  if (db == nullptr) return NoBackup(instance, cluster, backup_id);
+  const std::string key = BackupKey(instance, cluster, backup_id);
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(key));
+  for (const auto& [found, bytes] : records) {
+    if (found != key) continue;
+    BackupSpec spec;
+    LBT_RETURN_IF_ERROR(DecodeBackupSpec(found, bytes, &spec));
+    return spec;
+  }
+  return NoBackup(instance, cluster, backup_id);
+}
+
+Result<std::vector<BackupSpec>> LocalInstanceAdmin::ListBackups(const InstanceName& instance,
+                                                                std::string_view cluster) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(false));
+  std::vector<BackupSpec> backups;
+  if (db == nullptr) return backups;
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(BackupKeyPrefix(instance, cluster == "-" ? "" : cluster)));
+  for (const auto& [key, bytes] : records) {
+    BackupSpec spec;
+    LBT_RETURN_IF_ERROR(DecodeBackupSpec(key, bytes, &spec));
+    backups.push_back(std::move(spec));
+  }
+  return backups;
+}
+
+Result<BackupSpec> LocalInstanceAdmin::UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
+                                                              std::string_view backup_id, int64_t expire_time_micros) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(false));
+  if (db == nullptr) return NoBackup(instance, cluster, backup_id);
+  BackupSpec updated;
+  LBT_RETURN_IF_ERROR(
+      db->ChangeRecord(BackupKey(instance, cluster, backup_id), [&](std::optional<std::string>* record) -> Status {
+        if (!record->has_value()) return NoBackup(instance, cluster, backup_id);
+        LBT_RETURN_IF_ERROR(DecodeBackupSpec(BackupKey(instance, cluster, backup_id), **record, &updated));
+        LBT_RETURN_IF_ERROR(ValidateExpireTime(expire_time_micros, updated.start_time_micros, "backup.expire_time"));
+        updated.expire_time_micros = expire_time_micros;
+        *record = EncodeBackupSpec(updated);
+        return Status::OK();
+      }));
+  return updated;
+}
+
+Status LocalInstanceAdmin::DeleteBackup(const InstanceName& instance, std::string_view cluster,
+                                        std::string_view backup_id) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(false));
+  if (db == nullptr) return NoBackup(instance, cluster, backup_id);
+  return db->ChangeRecord(
+      BackupKey(instance, cluster, backup_id),
+      [&](std::optional<std::string>* record) -> Status {
+        if (!record->has_value()) return NoBackup(instance, cluster, backup_id);
+        record->reset();
+        return Status::OK();
+      },
+      BackupTableName(instance, cluster, backup_id));
+}
+
+Result<BackupSpec> LocalInstanceAdmin::CopyBackup(const BackupSpec& source, const InstanceName& to_instance,
+                                                  std::string_view to_cluster, std::string_view backup_id,
+                                                  int64_t expire_time_micros) {
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
+  LBT_RETURN_IF_ERROR(CheckNewBackup(db, to_instance, to_cluster, backup_id, expire_time_micros));
+  LBT_ASSIGN_OR_RETURN(BackupSpec from, GetBackup(source.instance, source.cluster, source.id));
+  BackupSpec copy = from;
+  copy.instance = to_instance;
+  copy.cluster = std::string(to_cluster);
+  copy.id = std::string(backup_id);
+  copy.source_backup = from.Full();
+  copy.expire_time_micros = expire_time_micros;
+  LBT_ASSIGN_OR_RETURN(BackupSpec made, Snapshot(db, copy, BackupTableName(from.instance, from.cluster, from.id)));
+  // A copy holds the cells of its source's moment.
+  made.start_time_micros = from.start_time_micros;
+  made.end_time_micros = from.end_time_micros;
+  LBT_RETURN_IF_ERROR(db->ChangeRecord(BackupKey(to_instance, to_cluster, backup_id),
+                                       [&](std::optional<std::string>* record) -> Status {
+                                         *record = EncodeBackupSpec(made);
+                                         return Status::OK();
+                                       }));
+  return made;
+}
+
+Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const InstanceName& to_instance,
+                                        std::string_view table_id) {
+  LBT_RETURN_IF_ERROR(ValidateTableName(table_id));
+  LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
+  LBT_ASSIGN_OR_RETURN(BackupSpec from, GetBackup(backup.instance, backup.cluster, backup.id));
+  const std::string target = TablePrefixOf(to_instance) + std::string(table_id);
+  if (db->GetTable(target).ok()) return Status::AlreadyExists(fmt::format("table '{}' already exists", table_id));
+  // Made whole under a hidden name, then renamed: an interrupted restore
+  // leaves no table anyone sees.
+  const std::string hidden = RestoreTableName(to_instance, table_id);
+  Status gone = db->DeleteTable(hidden);
+  if (!gone.ok() && !gone.IsNotFound()) return gone;
+  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, from.families, {}, false));
+  Status copied = CopyRows(db, BackupTableName(from.instance, from.cluster, from.id), hidden).status();
+  if (copied.ok()) {
+    copied = db->RenameTable(hidden, target,
+                             RestoreInfo{from.Full(), from.instance.Full() + "/tables/" + from.source_table,
+                                         from.start_time_micros, from.end_time_micros});
+  }
+  if (!copied.ok()) db->DeleteTable(hidden);
+  return copied;
+}
+
+}  // namespace lbt

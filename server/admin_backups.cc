@@ -1,0 +1,288 @@
+// AdminService's backup RPCs over InstanceAdmin's backups (api/instance.h):
+// CreateBackup, GetBackup, ListBackups, UpdateBackup, DeleteBackup,
+// CopyBackup and RestoreTable. A backup is made before its RPC returns; its
+// operation comes back done, with production's metadata.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+
+#include "proto/convert.h"
+#include "proto/instance_convert.h"
+#include "server/admin_service.h"
+#include "server/handler.h"
+
+namespace lbt::server {
+
+namespace {
+
+namespace longrunning = ::google::longrunning;
+
+template <typename T>
+bool ParseNumber(const std::string& text, T* out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+int64_t Micros(const google::protobuf::Timestamp& t) { return t.seconds() * 1000000 + t.nanos() / 1000; }
+
+void SetTime(int64_t micros, google::protobuf::Timestamp* out) {
+  out->set_seconds(micros / 1000000);
+  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
+}
+
+admin::BackupInfo InfoOf(const BackupSpec& backup) {
+  admin::BackupInfo info;
+  info.set_backup(backup.Full());
+  SetTime(backup.start_time_micros, info.mutable_start_time());
+  SetTime(backup.end_time_micros, info.mutable_end_time());
+  info.set_source_table(backup.instance.Full() + "/tables/" + backup.source_table);
+  info.set_source_backup(backup.source_backup);
+  return info;
+}
+
+void SetDoneProgress(const BackupSpec& backup, admin::OperationProgress* progress) {
+  progress->set_progress_percent(100);
+  SetTime(backup.start_time_micros, progress->mutable_start_time());
+  SetTime(backup.end_time_micros, progress->mutable_end_time());
+}
+
+// ---- ListBackups: filter, order and pages ----
+
+// One term of a filter: `field op value`, as ListBackups' filter writes it.
+struct FilterTerm {
+  std::string field, op, value;
+};
+
+Result<std::vector<FilterTerm>> ParseFilter(const std::string& filter) {
+  std::vector<FilterTerm> terms;
+  std::string rest = filter;
+  while (!rest.empty()) {
+    size_t and_at = rest.find(" AND ");
+    std::string term = rest.substr(0, and_at);
+    rest = and_at == std::string::npos ? "" : rest.substr(and_at + 5);
+    static const char* kOps[] = {"<=", ">=", "!=", "=", "<", ">", ":"};
+    size_t at = std::string::npos;
+    std::string op;
+    for (const char* candidate : kOps) {
+      size_t found = term.find(candidate);
+      if (found != std::string::npos && found < at) at = found, op = candidate;
+    }
+    auto trim = [](std::string s) {
+      s.erase(0, s.find_first_not_of(" ("));
+      s.erase(s.find_last_not_of(" )") + 1);
+      if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+      return s;
+    };
+    if (at == std::string::npos) {
+      return Status::InvalidArgument(fmt::format("filter: '{}' is not of the form <field> <op> <value>", term));
+    }
+    terms.push_back({trim(term.substr(0, at)), op, trim(term.substr(at + op.size()))});
+  }
+  return terms;
+}
+
+template <typename T>
+bool Compare(const T& a, const std::string& op, const T& b) {
+  if (op == "=" || op == ":") return a == b;
+  if (op == "!=") return a != b;
+  if (op == "<") return a < b;
+  if (op == ">") return a > b;
+  if (op == "<=") return a <= b;
+  return a >= b;
+}
+
+Result<bool> Matches(const admin::Backup& backup, const FilterTerm& term) {
+  if (term.field == "name" || term.field == "source_table") {
+    const std::string& text = term.field == "name" ? backup.name() : backup.source_table();
+    if (term.op == ":") return text.find(term.value) != std::string::npos;
+    return Compare(text, term.op, term.value);
+  }
+  if (term.field == "state")
+    return Compare(std::string(admin::Backup::State_Name(backup.state())), term.op, term.value);
+  if (term.field == "size_bytes") {
+    int64_t value = 0;
+    if (!ParseNumber(term.value, &value)) {
+      return Status::InvalidArgument(fmt::format("filter: size_bytes takes a number, not '{}'", term.value));
+    }
+    return Compare(backup.size_bytes(), term.op, value);
+  }
+  return Status::InvalidArgument(
+      fmt::format("filter: lbt filters backups on name, source_table, state and size_bytes, not '{}'", term.field));
+}
+
+Status SortBackups(const std::string& order_by, std::vector<admin::Backup>* backups) {
+  std::string field = order_by;
+  bool descending = false;
+  if (size_t space = field.find(' '); space != std::string::npos) {
+    descending = field.substr(space + 1) == "desc";
+    field = field.substr(0, space);
+  }
+  auto key = [&](const admin::Backup& b) -> std::string {
+    if (field == "source_table") return b.source_table();
+    if (field == "size_bytes") return fmt::format("{:020}", b.size_bytes());
+    if (field == "expire_time") return fmt::format("{:020}", Micros(b.expire_time()));
+    if (field == "start_time") return fmt::format("{:020}", Micros(b.start_time()));
+    if (field == "end_time") return fmt::format("{:020}", Micros(b.end_time()));
+    return b.name();
+  };
+  static const char* kFields[] = {"", "name", "source_table", "size_bytes", "expire_time", "start_time", "end_time"};
+  if (std::find(std::begin(kFields), std::end(kFields), field) == std::end(kFields)) {
+    return Status::InvalidArgument(fmt::format("order_by: backups cannot be ordered by '{}'", field));
+  }
+  std::stable_sort(backups->begin(), backups->end(),
+                   [&](const auto& a, const auto& b) { return descending ? key(b) < key(a) : key(a) < key(b); });
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<InstanceAdmin*> AdminService::Backups() const {
+  if (router_->admin() == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no backups");
+  return router_->admin();
+}
+
+longrunning::Operation AdminService::Done(std::string_view parent, const google::protobuf::Message& metadata,
+                                          const google::protobuf::Message& result) {
+  longrunning::Operation operation;
+  operation.set_done(true);
+  operation.mutable_metadata()->PackFrom(metadata);
+  operation.mutable_response()->PackFrom(result);
+  return operations_ == nullptr ? operation : operations_->Add(parent, std::move(operation));
+}
+
+grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,
+                                        longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(proto::BackupName cluster, proto::ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(proto::TableName source,
+                         proto::ParseTableName(request->backup().source_table(), "backup.source_table"));
+    if (!(proto::InstanceOf(source) == cluster.instance)) {
+      return Status::InvalidArgument("backup.source_table: must be a table of the backup's instance");
+    }
+    if (!request->backup().has_expire_time()) return Status::InvalidArgument("backup.expire_time: must be set");
+    LBT_ASSIGN_OR_RETURN(BackupSpec made,
+                         instances->CreateBackup(cluster.instance, cluster.cluster, request->backup_id(), source.table,
+                                                 Micros(request->backup().expire_time())));
+    admin::CreateBackupMetadata metadata;
+    metadata.set_name(made.Full());
+    metadata.set_source_table(request->backup().source_table());
+    SetTime(made.start_time_micros, metadata.mutable_start_time());
+    SetTime(made.end_time_micros, metadata.mutable_end_time());
+    *response = Done(made.Full(), metadata, proto::ToProto(made));
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::GetBackup(grpc::ServerContext*, const admin::GetBackupRequest* request,
+                                     admin::Backup* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(proto::BackupName name, proto::ParseBackupName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(BackupSpec backup, instances->GetBackup(name.instance, name.cluster, name.id));
+    *response = proto::ToProto(backup);
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBackupsRequest* request,
+                                       admin::ListBackupsResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(proto::BackupName cluster, proto::ParseClusterName(request->parent(), "parent"));
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    LBT_ASSIGN_OR_RETURN(std::vector<FilterTerm> terms, ParseFilter(request->filter()));
+    LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, instances->ListBackups(cluster.instance, cluster.cluster));
+    std::vector<admin::Backup> kept;
+    for (const BackupSpec& backup : backups) {
+      admin::Backup shown = proto::ToProto(backup);
+      bool match = true;
+      for (const FilterTerm& term : terms) {
+        LBT_ASSIGN_OR_RETURN(bool ok, Matches(shown, term));
+        match = match && ok;
+      }
+      if (match) kept.push_back(std::move(shown));
+    }
+    LBT_RETURN_IF_ERROR(SortBackups(request->order_by(), &kept));
+    // A page token is the number of backups the pages before held.
+    size_t from = 0;
+    if (!request->page_token().empty() && !ParseNumber(request->page_token(), &from)) {
+      return Status::InvalidArgument("page_token: not a token this server gave");
+    }
+    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : kept.size();
+    for (size_t i = from; i < kept.size() && i < from + size; ++i) *response->add_backups() = kept[i];
+    if (from + size < kept.size()) response->set_next_page_token(std::to_string(from + size));
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::UpdateBackupRequest* request,
+                                        admin::Backup* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(proto::BackupName name, proto::ParseBackupName(request->backup().name(), "backup.name"));
+    const auto& paths = request->update_mask().paths();
+    if (paths.size() != 1 || paths[0] != "expire_time") {
+      return Status::InvalidArgument("update_mask: a backup's expire_time alone can be updated; name it");
+    }
+    LBT_ASSIGN_OR_RETURN(BackupSpec updated,
+                         instances->UpdateBackupExpireTime(name.instance, name.cluster, name.id,
+                                                           Micros(request->backup().expire_time())));
+    *response = proto::ToProto(updated);
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::DeleteBackup(grpc::ServerContext*, const admin::DeleteBackupRequest* request,
+                                        google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(proto::BackupName name, proto::ParseBackupName(request->name(), "name"));
+    return instances->DeleteBackup(name.instance, name.cluster, name.id);
+  });
+}
+
+grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBackupRequest* request,
+                                      longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(proto::BackupName to, proto::ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(proto::BackupName from, proto::ParseBackupName(request->source_backup(), "source_backup"));
+    if (!request->has_expire_time()) return Status::InvalidArgument("expire_time: must be set");
+    LBT_ASSIGN_OR_RETURN(BackupSpec source, instances->GetBackup(from.instance, from.cluster, from.id));
+    LBT_ASSIGN_OR_RETURN(BackupSpec made, instances->CopyBackup(source, to.instance, to.cluster, request->backup_id(),
+                                                                Micros(request->expire_time())));
+    admin::CopyBackupMetadata metadata;
+    metadata.set_name(made.Full());
+    *metadata.mutable_source_backup_info() = InfoOf(source);
+    SetDoneProgress(made, metadata.mutable_progress());
+    *response = Done(made.Full(), metadata, proto::ToProto(made));
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::RestoreTableRequest* request,
+                                        longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_ASSIGN_OR_RETURN(InstanceName to, proto::ParseInstanceName(request->parent(), "parent"));
+    if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
+    LBT_ASSIGN_OR_RETURN(proto::BackupName from, proto::ParseBackupName(request->backup(), "backup"));
+    LBT_ASSIGN_OR_RETURN(BackupSpec backup, instances->GetBackup(from.instance, from.cluster, from.id));
+    LBT_RETURN_IF_ERROR(instances->RestoreTable(backup, to, request->table_id()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(to));
+    LBT_ASSIGN_OR_RETURN(TableSpec restored, tables->GetTable(request->table_id()));
+    admin::RestoreTableMetadata metadata;
+    metadata.set_name(proto::FullTableName(request->parent(), request->table_id()));
+    metadata.set_source_type(admin::RestoreSourceType::BACKUP);
+    *metadata.mutable_backup_info() = InfoOf(backup);
+    SetDoneProgress(backup, metadata.mutable_progress());
+    *response = Done(metadata.name(), metadata, proto::ToProto(restored, request->parent(), admin::Table::SCHEMA_VIEW));
+    return Status::OK();
+  });
+}
+
+}  // namespace lbt::server
