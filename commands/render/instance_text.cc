@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
+
 #include "commands/render/text_format.h"
 
 namespace lbt {
@@ -69,6 +71,34 @@ std::string AppProfilesText(const InstanceSpec& instance) {
   for (const AppProfileSpec& p : instance.app_profiles) {
     tw.AddLine(
         fmt::format("{}\t{}\t{}\t{}", AppProfileName(instance.name, p), p.description, p.etag, RoutingPolicyText(p)));
+  }
+  return tw.Render();
+}
+
+std::string Rfc3339(int64_t micros) {
+  const std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
+                     utc.tm_hour, utc.tm_min, utc.tm_sec);
+}
+
+std::string BackupText(const BackupSpec& b) {
+  std::string text =
+      fmt::format("Name: {}\nSource Table: {}\n", b.Full(), b.instance.Full() + "/tables/" + b.source_table);
+  if (!b.source_backup.empty()) text += fmt::format("Source Backup: {}\n", b.source_backup);
+  text += fmt::format("State: READY\nSize: {} bytes\nStart Time: {}\nEnd Time: {}\nExpire Time: {}\n", b.size_bytes,
+                      Rfc3339(b.start_time_micros), Rfc3339(b.end_time_micros), Rfc3339(b.expire_time_micros));
+  return text;
+}
+
+std::string BackupsText(const std::vector<BackupSpec>& backups) {
+  TabWriter tw = CbtTable();
+  tw.AddLine("Cluster\tBackup\tSource Table\tSize\tStart Time\tExpire Time");
+  tw.AddLine("-------\t------\t------------\t----\t----------\t-----------");
+  for (const BackupSpec& b : backups) {
+    tw.AddLine(fmt::format("{}\t{}\t{}\t{}\t{}\t{}", b.cluster, b.id, b.source_table, b.size_bytes,
+                           Rfc3339(b.start_time_micros), Rfc3339(b.expire_time_micros)));
   }
   return tw.Render();
 }

@@ -16,6 +16,11 @@ std::string InstancesText(const std::vector<InstanceSpec>& instances);
 std::string ClustersText(const InstanceSpec& instance);
 std::string AppProfileText(const InstanceName& instance, const AppProfileSpec& profile, bool created);
 std::string AppProfilesText(const InstanceSpec& instance);
+// A backup's fields, one per line; the backups of a list as a table.
+std::string BackupText(const BackupSpec& backup);
+std::string BackupsText(const std::vector<BackupSpec>& backups);
+// RFC 3339 in UTC, to the second: 2026-11-24T19:49:00Z.
+std::string Rfc3339(int64_t micros);
 // "&{cluster_id:\"c1\"  allow_transactional_writes:true}", "&{}".
 std::string RoutingPolicyText(const AppProfileSpec& profile);
 // The zone of a cluster's "projects/P/locations/Z".

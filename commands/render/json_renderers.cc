@@ -60,6 +60,19 @@ json AppProfileObject(const AppProfileSpec& p) {
   return j;
 }
 
+json BackupObject(const BackupSpec& b) {
+  json j = {{"instance", b.instance.instance},
+            {"cluster", b.cluster},
+            {"backup", b.id},
+            {"source_table", b.source_table},
+            {"size_bytes", b.size_bytes},
+            {"start_time_micros", b.start_time_micros},
+            {"end_time_micros", b.end_time_micros},
+            {"expire_time_micros", b.expire_time_micros}};
+  if (!b.source_backup.empty()) j["source_backup"] = b.source_backup;
+  return j;
+}
+
 json InstanceObject(const InstanceSpec& i) {
   json clusters = json::array();
   for (const ClusterSpec& c : i.clusters) clusters.push_back(ClusterObject(c));
@@ -104,6 +117,12 @@ class JsonRendererBase : public Renderer {
     j["instance"] = instance.instance;
     Line(j);
   }
+  void Backups(const std::vector<BackupSpec>& backups) override {
+    json list = json::array();
+    for (const BackupSpec& b : backups) list.push_back(BackupObject(b));
+    Line(json{{"backups", list}});
+  }
+  void Backup(const BackupSpec& backup) override { Line(BackupObject(backup)); }
   void AppProfiles(const InstanceSpec& instance) override {
     json list = json::array();
     for (const AppProfileSpec& p : instance.app_profiles) list.push_back(AppProfileObject(p));

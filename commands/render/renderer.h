@@ -100,6 +100,9 @@ class Renderer {
   virtual void AppProfile(const InstanceName& instance, const AppProfileSpec& profile, bool created) = 0;
   // listappprofile: the app profiles of `instance`.
   virtual void AppProfiles(const InstanceSpec& instance) = 0;
+  // listbackups; createbackup, getbackup and the other backup commands.
+  virtual void Backups(const std::vector<BackupSpec>& backups) = 0;
+  virtual void Backup(const BackupSpec& backup) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
   virtual void BeginRows(const RowsView& view) = 0;

@@ -48,6 +48,8 @@ class TextRendererBase : public Renderer {
     out_->Write(AppProfileText(instance, profile, created));
   }
   void AppProfiles(const InstanceSpec& instance) override { out_->Write(AppProfilesText(instance)); }
+  void Backups(const std::vector<BackupSpec>& backups) override { out_->Write(BackupsText(backups)); }
+  void Backup(const BackupSpec& backup) override { out_->Write(BackupText(backup)); }
 
   void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
   void QueryRow(const sql::Values& row) override { query_table_.Add(row); }
@@ -233,6 +235,14 @@ class HBaseTextRenderer : public TextRendererBase {
   }
   void AppendedRow(const lbt::Row& row) override {
     Line("CURRENT VALUE = " + (row.cells.empty() ? std::string() : ToStringBinary(row.cells[0].value)));
+  }
+  // list_snapshots, as the HBase shell prints it.
+  void Backups(const std::vector<BackupSpec>& backups) override {
+    Line(fmt::format("{:<40} {}", "SNAPSHOT", "TABLE + CREATION TIME"));
+    for (const BackupSpec& b : backups) {
+      Line(fmt::format(" {:<39} {} ({})", b.id, b.source_table, Rfc3339(b.start_time_micros)));
+    }
+    Line(fmt::format("{} row(s)", backups.size()));
   }
   void Names(std::string_view kind, const std::vector<std::string>& names) override {
     // show_filters lists bare names; list_namespace prints a table.

@@ -310,3 +310,40 @@ TEST_F(CbtCommandsTest, ImportOfUnsortedRowsMatchesSetOfEach) {
 
 }  // namespace
 }  // namespace lbt
+
+namespace lbt {
+namespace {
+
+// Backups from the shell: a restore holds the table as the backup found it,
+// in both dialects.
+TEST_F(CbtCommandsTest, BackupsRestoreTheTableOfTheirMoment) {
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run("set t r1 cf:a=1@1000"), 0);
+  ASSERT_EQ(Run("createbackup local-c1 b1 t"), 0);
+  EXPECT_NE(out_.find("Name: projects/lbt/instances/local/clusters/local-c1/backups/b1\n"), std::string::npos) << out_;
+  ASSERT_EQ(Run("set t r2 cf:a=2@1000"), 0);
+  ASSERT_EQ(Run("restoretable t-restored local-c1 b1"), 0);
+  ASSERT_EQ(Run("count t-restored"), 0);
+  EXPECT_EQ(out_, "1\n");
+  ASSERT_EQ(Run("listbackups"), 0);
+  EXPECT_NE(out_.find("local-c1\tb1\t\tt\t"), std::string::npos) << out_;
+  EXPECT_EQ(Run("restoretable t-restored local-c1 b1"), 1);
+  EXPECT_NE(message_.find("already exists"), std::string::npos) << message_;
+  EXPECT_EQ(Run("createbackup local-c1 b2 t expire=1h"), 1);
+  EXPECT_NE(message_.find("at least 6 hours"), std::string::npos) << message_;
+  EXPECT_EQ(Run("createbackup local-c1 b2 t expire=soon"), 2);
+  EXPECT_EQ(Run("createbackup no-such-cluster b2 t"), 1);
+  ASSERT_EQ(Run("deletebackup local-c1 b1"), 0);
+  EXPECT_EQ(Run("getbackup local-c1 b1"), 1);
+  EXPECT_NE(message_.find("does not exist"), std::string::npos) << message_;
+
+  ASSERT_EQ(Run("snapshot 't', 's1'"), 0);
+  ASSERT_EQ(Run("clone_snapshot 's1', 'from-snapshot'"), 0);
+  ASSERT_EQ(Run("count from-snapshot"), 0);
+  EXPECT_EQ(out_, "2\n");
+  EXPECT_EQ(Run("restore_snapshot 's1'"), 1);  // t is enabled
+  EXPECT_NE(message_.find("Disable it first"), std::string::npos) << message_;
+}
+
+}  // namespace
+}  // namespace lbt
