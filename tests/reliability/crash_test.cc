@@ -26,6 +26,7 @@
 
 #include "engine/bulk_loader.h"
 #include "engine/database.h"
+#include "engine/local_bigtable.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -309,6 +310,74 @@ TEST(CrashTest, LoggedWritesFromEightThreadsSurviveSigkill) {
 TEST(CrashTest, BatchesOfRowsSurviveSigkill) { CrashRepeatedly(50); }
 
 TEST(CrashTest, BulkLoadsSurviveSigkill) { CrashRepeatedly(0); }
+
+// ---- backups and restores ----
+
+// A child makes backup b<k> of table t and restores it into table r<k>,
+// reporting each one done (2k for the backup, 2k+1 for the restore); it is
+// killed at a seeded moment. Whatever the moment, every backup and every
+// table the instance shows is whole (a restore holds every row of t), and
+// every reported one is there.
+TEST(CrashTest, BackupsAndRestoresAreWholeOrInvisible) {
+  const InstanceName instance{"p", "crash-inst"};
+  constexpr int kRows = 20000;
+  testing::TempDir dir;
+  {
+    LocalBigtable root(dir.path(), DatabaseOptions{});
+    InstanceSpec spec;
+    spec.name = instance;
+    spec.display_name = "Crash instance";
+    spec.clusters.push_back(ClusterSpec{.id = "crash-c1", .location = "projects/p/locations/z", .serve_nodes = 1});
+    ASSERT_OK(root.instance_admin()->CreateInstance(spec));
+    ASSERT_OK_AND_ASSIGN(auto tables, root.instance_admin()->OpenTables(instance));
+    ASSERT_OK(tables->CreateTable("t", {{"cf"}}, {}, false));
+    std::vector<RowMutation> rows;
+    for (int i = 0; i < kRows; ++i) rows.push_back({RowKey(i), {Mutation::SetCell("cf", "q", RowKey(i), Ms(1))}});
+    ASSERT_OK(tables->MutateRows("t", rows).status());
+  }
+  const int kills = std::max(3, CrashKills() / 4);
+  std::mt19937_64 rng(CrashSeed());
+  std::set<int64_t> reported;
+  for (int k = 0; k < kills; ++k) {
+    auto [ack, status] = RunAndKill(
+        [&](int ack_fd) {
+          LocalBigtable root(dir.path(), DatabaseOptions{});
+          InstanceAdmin* admin = root.instance_admin();
+          const int64_t expire = root.NowMicros() + int64_t{7} * 24 * 3600 * 1000000;
+          for (int64_t step = 2 * k;; step += 2 * kills) {
+            auto backup = admin->CreateBackup(instance, "crash-c1", fmt::format("b{}", step), "t", expire);
+            if (!backup.ok()) _exit(3);
+            if (write(ack_fd, &step, sizeof step) != sizeof step) _exit(4);
+            if (!admin->RestoreTable(*backup, instance, fmt::format("r{}", step)).ok()) _exit(5);
+            const int64_t restored = step + 1;
+            if (write(ack_fd, &restored, sizeof restored) != sizeof restored) _exit(4);
+          }
+        },
+        std::chrono::microseconds(5000 + rng() % 150000));
+    ASSERT_GE(ack, 0);
+    for (int64_t done; read(ack, &done, sizeof done) == sizeof done;) reported.insert(done);
+    close(ack);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped by itself, exit " << WEXITSTATUS(status);
+
+    LocalBigtable root(dir.path(), DatabaseOptions{});
+    InstanceAdmin* admin = root.instance_admin();
+    ASSERT_OK_AND_ASSIGN(auto tables, admin->OpenTables(instance));
+    ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, admin->ListBackups(instance, "-"));
+    std::set<int64_t> seen;
+    for (const BackupSpec& b : backups) seen.insert(std::stoll(b.id.substr(1)));
+    ASSERT_OK_AND_ASSIGN(std::vector<std::string> names, tables->ListTables());
+    for (const std::string& name : names) {
+      if (name == "t") continue;
+      ASSERT_OK_AND_ASSIGN(int64_t count, tables->CountRows(name, RowRange::All()));
+      EXPECT_EQ(count, kRows) << name << " is a half-made restore";
+      seen.insert(std::stoll(name.substr(1)) + 1);
+    }
+    for (int64_t done : reported) EXPECT_TRUE(seen.count(done)) << "reported step " << done << " is missing";
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(reported.size(), 0u) << "the child must have finished some backups for the test to mean anything";
+  std::cout << "[ crash ] " << kills << " kills during backups and restores, " << reported.size() << " finished\n";
+}
 
 }  // namespace
 }  // namespace lbt
