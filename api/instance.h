@@ -138,6 +138,23 @@ inline constexpr int64_t kMaxBackupLifeMicros = int64_t{90} * 24 * 3600 * 100000
 Status ValidateBackupId(std::string_view id, std::string_view field);
 Status ValidateExpireTime(int64_t expire_micros, int64_t created_micros, std::string_view field);
 
+// An IAM policy on an instance, table, backup or authorized view: kept and
+// returned, never enforced (lbt has no identities).
+struct IamBinding {
+  std::string role;
+  std::vector<std::string> members;
+  std::string condition_expression;  // "" when the binding has no condition
+  std::string condition_title;
+  std::string condition_description;
+};
+
+struct IamPolicy {
+  int32_t version = 0;
+  std::vector<IamBinding> bindings;
+  // Changes with every SetIamPolicy; a set naming another etag fails.
+  std::string etag;
+};
+
 // The app profile every instance has, which requests that name none use.
 inline constexpr char kDefaultAppProfile[] = "default";
 
@@ -217,6 +234,16 @@ class InstanceAdmin {
   // and cells, and the backup as its restore info. AlreadyExists if the
   // table exists; an interrupted restore leaves no table.
   virtual Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) = 0;
+
+  // ---- IAM policies ----
+
+  // `resource` is a full name: "projects/P/instances/I", ".../tables/T",
+  // ".../clusters/C/backups/B". NotFound if it does not exist; a resource
+  // without a policy has an empty one.
+  virtual Result<IamPolicy> GetIamPolicy(std::string_view resource) = 0;
+  // Replaces the policy. Aborted if `policy.etag` is set and is not the
+  // current one. Returns the policy stored, with its new etag.
+  virtual Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) = 0;
 
   // The tables of `name`, as a Bigtable that must be destroyed before this
   // object. Naming an instance never created is allowed, as against the

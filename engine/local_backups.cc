@@ -1,11 +1,14 @@
 // LocalInstanceAdmin's backups (api/instance.h): records under "backup:"
-// and the cells in hidden tables (engine/instance_records.h). A backup or a
+// and the cells in hidden tables (engine/instance_records.h); and the IAM
+// policies of instances, tables and backups, under "iam:". A backup or a
 // restore copies rows from one snapshot through a bulk load, so memory stays
 // bounded by the load's sort memory whatever the table's size.
 
 #include <fmt/format.h>
 
 #include <algorithm>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/instance_records.h"
 #include "engine/lazy_database.h"
@@ -242,6 +245,103 @@ Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instance
   }
   if (!copied.ok()) db->DeleteTable(hidden);
   return copied;
+}
+
+// ---- IAM policies ----
+
+namespace {
+
+using nlohmann::json;
+
+std::string IamKey(std::string_view resource) { return "iam:" + std::string(resource); }
+
+std::string EncodePolicy(const IamPolicy& policy) {
+  json bindings = json::array();
+  for (const IamBinding& b : policy.bindings) {
+    bindings.push_back(json{{"role", b.role},
+                            {"members", b.members},
+                            {"condition_expression", b.condition_expression},
+                            {"condition_title", b.condition_title},
+                            {"condition_description", b.condition_description}});
+  }
+  return json{{"version", policy.version}, {"bindings", bindings}, {"etag", policy.etag}}.dump();
+}
+
+Status DecodePolicy(std::string_view key, std::string_view bytes, IamPolicy* policy) {
+  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  try {
+    policy->version = j.at("version").get<int32_t>();
+    policy->etag = j.at("etag").get<std::string>();
+    policy->bindings.clear();
+    for (const json& b : j.at("bindings")) {
+      policy->bindings.push_back(
+          IamBinding{b.at("role").get<std::string>(), b.at("members").get<std::vector<std::string>>(),
+                     b.value("condition_expression", std::string()), b.value("condition_title", std::string()),
+                     b.value("condition_description", std::string())});
+    }
+  } catch (const json::exception&) {
+    return Status::Corruption(fmt::format("the catalog entry '{}' is malformed", key));
+  }
+  return Status::OK();
+}
+
+// "projects/P/instances/I" and what follows it.
+std::vector<std::string> Segments(std::string_view name) {
+  std::vector<std::string> out;
+  for (size_t slash; (slash = name.find('/')) != std::string_view::npos; name.remove_prefix(slash + 1)) {
+    out.emplace_back(name.substr(0, slash));
+  }
+  out.emplace_back(name);
+  return out;
+}
+
+}  // namespace
+
+Status LocalInstanceAdmin::RequireResource(std::string_view resource) {
+  const std::vector<std::string> p = Segments(resource);
+  if (p.size() < 4 || p[0] != "projects" || p[2] != "instances") {
+    return Status::InvalidArgument(fmt::format("resource: '{}' is not an instance, table or backup name", resource));
+  }
+  const InstanceName instance{p[1], p[3]};
+  if (p.size() == 4) return GetInstance(instance).status();
+  if (p.size() == 6 && p[4] == "tables") {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, OpenTables(instance));
+    return tables->GetTable(p[5]).status();
+  }
+  if (p.size() == 8 && p[4] == "clusters" && p[6] == "backups") return GetBackup(instance, p[5], p[7]).status();
+  return Status::InvalidArgument(fmt::format("resource: '{}' is not an instance, table or backup name", resource));
+}
+
+Result<IamPolicy> LocalInstanceAdmin::GetIamPolicy(std::string_view resource) {
+  LBT_RETURN_IF_ERROR(RequireResource(resource));
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
+  IamPolicy policy;
+  policy.etag = "0";  // no policy set yet
+  if (db == nullptr) return policy;
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(IamKey(resource)));
+  for (const auto& [key, bytes] : records) {
+    if (key == IamKey(resource)) LBT_RETURN_IF_ERROR(DecodePolicy(key, bytes, &policy));
+  }
+  return policy;
+}
+
+Result<IamPolicy> LocalInstanceAdmin::SetIamPolicy(std::string_view resource, const IamPolicy& policy) {
+  LBT_RETURN_IF_ERROR(RequireResource(resource));
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  IamPolicy stored = policy;
+  LBT_RETURN_IF_ERROR(db->ChangeRecord(IamKey(resource), [&](std::optional<std::string>* record) -> Status {
+    IamPolicy current;
+    current.etag = "0";
+    if (record->has_value()) LBT_RETURN_IF_ERROR(DecodePolicy(IamKey(resource), **record, &current));
+    if (!policy.etag.empty() && policy.etag != current.etag) {
+      return Status::Aborted(fmt::format(
+          "etag: the policy of {} changed since it was read; read it again and make the change on it", resource));
+    }
+    stored.etag = std::to_string(std::stoll(current.etag) + 1);
+    *record = EncodePolicy(stored);
+    return Status::OK();
+  }));
+  return stored;
 }
 
 }  // namespace lbt

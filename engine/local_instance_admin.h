@@ -56,9 +56,15 @@ class LocalInstanceAdmin final : public InstanceAdmin {
                                 std::string_view backup_id, int64_t expire_time_micros) override;
   Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
 
+  // IAM policies (local_backups.cc), under "iam:<resource>".
+  Result<IamPolicy> GetIamPolicy(std::string_view resource) override;
+  Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override;
+
   Result<std::unique_ptr<Bigtable>> OpenTables(const InstanceName& name) override;
 
  private:
+  // NotFound unless `resource` names an instance, table or backup that exists.
+  Status RequireResource(std::string_view resource);
   // The database, with the backups whose expire time has passed deleted;
   // nullptr if it does not exist and `create` is false.
   Result<Database*> OpenForBackups(bool create);

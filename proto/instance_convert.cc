@@ -138,6 +138,39 @@ Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field
   return out;
 }
 
+google::iam::v1::Policy ToProto(const IamPolicy& policy) {
+  google::iam::v1::Policy out;
+  out.set_version(policy.version);
+  out.set_etag(policy.etag);
+  for (const IamBinding& b : policy.bindings) {
+    auto* binding = out.add_bindings();
+    binding->set_role(b.role);
+    for (const std::string& m : b.members) binding->add_members(m);
+    if (!b.condition_expression.empty()) {
+      binding->mutable_condition()->set_expression(b.condition_expression);
+      binding->mutable_condition()->set_title(b.condition_title);
+      binding->mutable_condition()->set_description(b.condition_description);
+    }
+  }
+  return out;
+}
+
+IamPolicy FromProto(const google::iam::v1::Policy& policy) {
+  IamPolicy out;
+  out.version = policy.version();
+  out.etag = policy.etag();
+  for (const auto& b : policy.bindings()) {
+    IamBinding binding;
+    binding.role = b.role();
+    binding.members.assign(b.members().begin(), b.members().end());
+    binding.condition_expression = b.condition().expression();
+    binding.condition_title = b.condition().title();
+    binding.condition_description = b.condition().description();
+    out.bindings.push_back(std::move(binding));
+  }
+  return out;
+}
+
 std::string LocationName(std::string_view project, std::string_view zone) {
   return fmt::format("projects/{}/locations/{}", project, zone);
 }

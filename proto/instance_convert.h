@@ -10,6 +10,7 @@
 #include "api/status.h"
 #include "google/bigtable/admin/v2/instance.pb.h"
 #include "google/bigtable/admin/v2/table.pb.h"
+#include "google/iam/v1/policy.pb.h"
 
 namespace lbt::proto {
 
@@ -39,6 +40,9 @@ Result<BackupName> ParseClusterName(std::string_view name, std::string_view fiel
 admin::Backup ToProto(const BackupSpec& backup);
 // The backup a response shows (a remote service's).
 Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field);
+
+google::iam::v1::Policy ToProto(const IamPolicy& policy);
+IamPolicy FromProto(const google::iam::v1::Policy& policy);
 
 // A cluster's location as requests give it: "projects/P/locations/Z".
 std::string LocationName(std::string_view project, std::string_view zone);

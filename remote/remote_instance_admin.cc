@@ -345,4 +345,43 @@ Status RemoteInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instanc
   return AwaitOperation(calls_, std::move(operation));
 }
 
+// ---- IAM policies ----
+
+namespace {
+
+bool OfTableAdmin(std::string_view resource) {
+  return resource.find("/tables/") != std::string_view::npos || resource.find("/backups/") != std::string_view::npos;
+}
+
+}  // namespace
+
+Result<IamPolicy> RemoteInstanceAdmin::GetIamPolicy(std::string_view resource) {
+  google::iam::v1::GetIamPolicyRequest request;
+  request.set_resource(std::string(resource));
+  google::iam::v1::Policy response;
+  if (OfTableAdmin(resource)) {
+    LBT_RETURN_IF_ERROR(
+        calls_->Unary(calls_->admin(), &TableStub::GetIamPolicy, "resource", request.resource(), request, &response));
+  } else {
+    LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::GetIamPolicy, "resource",
+                                      request.resource(), request, &response));
+  }
+  return proto::FromProto(response);
+}
+
+Result<IamPolicy> RemoteInstanceAdmin::SetIamPolicy(std::string_view resource, const IamPolicy& policy) {
+  google::iam::v1::SetIamPolicyRequest request;
+  request.set_resource(std::string(resource));
+  *request.mutable_policy() = proto::ToProto(policy);
+  google::iam::v1::Policy response;
+  if (OfTableAdmin(resource)) {
+    LBT_RETURN_IF_ERROR(
+        calls_->Unary(calls_->admin(), &TableStub::SetIamPolicy, "resource", request.resource(), request, &response));
+  } else {
+    LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::SetIamPolicy, "resource",
+                                      request.resource(), request, &response));
+  }
+  return proto::FromProto(response);
+}
+
 }  // namespace lbt::remote

@@ -51,6 +51,11 @@ class RemoteInstanceAdmin final : public InstanceAdmin {
                                 std::string_view backup_id, int64_t expire_time_micros) override;
   Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
 
+  // An instance's through the Instance Admin API, a table's or a backup's
+  // through the Table Admin API.
+  Result<IamPolicy> GetIamPolicy(std::string_view resource) override;
+  Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override;
+
   Result<std::unique_ptr<Bigtable>> OpenTables(const InstanceName& name) override { return connect_(name); }
 
  private:

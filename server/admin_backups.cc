@@ -1,6 +1,6 @@
 // AdminService's backup RPCs over InstanceAdmin's backups (api/instance.h):
 // CreateBackup, GetBackup, ListBackups, UpdateBackup, DeleteBackup,
-// CopyBackup and RestoreTable. A backup is made before its RPC returns; its
+// CopyBackup and RestoreTable; and the IAM RPCs of tables and backups. A backup is made before its RPC returns; its
 // operation comes back done, with production's metadata.
 
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 #include "proto/instance_convert.h"
 #include "server/admin_service.h"
 #include "server/handler.h"
+#include "server/iam_policies.h"
 
 namespace lbt::server {
 
@@ -282,6 +283,28 @@ grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::Resto
     SetDoneProgress(backup, metadata.mutable_progress());
     *response = Done(metadata.name(), metadata, proto::ToProto(restored, request->parent(), admin::Table::SCHEMA_VIEW));
     return Status::OK();
+  });
+}
+
+grpc::Status AdminService::GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
+                                        google::iam::v1::Policy* response) {
+  return Handle(gate_, [&] {
+    return server::GetIamPolicy(router_->admin(), IamResources::kTablesAndBackups, *request, response);
+  });
+}
+
+grpc::Status AdminService::SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
+                                        google::iam::v1::Policy* response) {
+  return Handle(gate_, [&] {
+    return server::SetIamPolicy(router_->admin(), IamResources::kTablesAndBackups, *request, response);
+  });
+}
+
+grpc::Status AdminService::TestIamPermissions(grpc::ServerContext*,
+                                              const google::iam::v1::TestIamPermissionsRequest* request,
+                                              google::iam::v1::TestIamPermissionsResponse* response) {
+  return Handle(gate_, [&] {
+    return server::TestIamPermissions(router_->admin(), IamResources::kTablesAndBackups, *request, response);
   });
 }
 

@@ -1,8 +1,8 @@
 // google.bigtable.admin.v2.BigtableTableAdmin over the Bigtable interface: tables,
 // column families, deletion protection, dropping row ranges, consistency,
 // backups and restores (admin_backups.cc). Long-running operations come
-// back already done. Snapshots, authorized views, schema bundles and IAM
-// answer UNIMPLEMENTED.
+// back already done; IAM policies are kept, not enforced. Snapshots,
+// authorized views and schema bundles answer UNIMPLEMENTED.
 //
 // Threading: as DataService.
 
@@ -79,12 +79,13 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
   LBT_NOT_SERVED(GetSnapshot, admin::GetSnapshotRequest, admin::Snapshot, "lbt has no snapshots")
   LBT_NOT_SERVED(ListSnapshots, admin::ListSnapshotsRequest, admin::ListSnapshotsResponse, "lbt has no snapshots")
   LBT_NOT_SERVED(DeleteSnapshot, admin::DeleteSnapshotRequest, google::protobuf::Empty, "lbt has no snapshots")
-  LBT_NOT_SERVED(GetIamPolicy, google::iam::v1::GetIamPolicyRequest, google::iam::v1::Policy,
-                 "lbt has no access control")
-  LBT_NOT_SERVED(SetIamPolicy, google::iam::v1::SetIamPolicyRequest, google::iam::v1::Policy,
-                 "lbt has no access control")
-  LBT_NOT_SERVED(TestIamPermissions, google::iam::v1::TestIamPermissionsRequest,
-                 google::iam::v1::TestIamPermissionsResponse, "lbt has no access control")
+  // Tables' and backups' policies: kept with etags, never enforced.
+  grpc::Status GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
+                            google::iam::v1::Policy* response) override;
+  grpc::Status SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
+                            google::iam::v1::Policy* response) override;
+  grpc::Status TestIamPermissions(grpc::ServerContext*, const google::iam::v1::TestIamPermissionsRequest* request,
+                                  google::iam::v1::TestIamPermissionsResponse* response) override;
   LBT_NOT_SERVED(CreateSchemaBundle, admin::CreateSchemaBundleRequest, google::longrunning::Operation,
                  "lbt has no schema bundles")
   LBT_NOT_SERVED(UpdateSchemaBundle, admin::UpdateSchemaBundleRequest, google::longrunning::Operation,

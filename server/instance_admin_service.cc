@@ -7,6 +7,7 @@
 
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
+#include "server/iam_policies.h"
 
 namespace lbt::server {
 
@@ -417,6 +418,28 @@ grpc::Status InstanceAdminService::DeleteAppProfile(grpc::ServerContext*, const 
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "appProfiles", "name"));
     return admin->DeleteAppProfile(name.instance, name.id);
+  });
+}
+
+grpc::Status InstanceAdminService::GetIamPolicy(grpc::ServerContext*,
+                                                const google::iam::v1::GetIamPolicyRequest* request,
+                                                google::iam::v1::Policy* response) {
+  return Handle(gate_,
+                [&] { return server::GetIamPolicy(router_->admin(), IamResources::kInstances, *request, response); });
+}
+
+grpc::Status InstanceAdminService::SetIamPolicy(grpc::ServerContext*,
+                                                const google::iam::v1::SetIamPolicyRequest* request,
+                                                google::iam::v1::Policy* response) {
+  return Handle(gate_,
+                [&] { return server::SetIamPolicy(router_->admin(), IamResources::kInstances, *request, response); });
+}
+
+grpc::Status InstanceAdminService::TestIamPermissions(grpc::ServerContext*,
+                                                      const google::iam::v1::TestIamPermissionsRequest* request,
+                                                      google::iam::v1::TestIamPermissionsResponse* response) {
+  return Handle(gate_, [&] {
+    return server::TestIamPermissions(router_->admin(), IamResources::kInstances, *request, response);
   });
 }
 

@@ -3,8 +3,9 @@
 // kept as metadata in the database served. Each change is made before its
 // RPC returns, so every long-running operation comes back done, with
 // production's metadata type, and stays in an OperationStore for
-// GetOperation and its kin. IAM, hot tablets, logical and materialized
-// views answer UNIMPLEMENTED, naming the RPC and saying why.
+// GetOperation and its kin. IAM policies are kept, not enforced. Hot
+// tablets, logical and materialized views answer UNIMPLEMENTED, naming the
+// RPC and saying why.
 //
 // Threading: as DataService.
 
@@ -23,7 +24,6 @@ namespace lbt::server {
 namespace admin = ::google::bigtable::admin::v2;
 namespace longrunning = ::google::longrunning;
 
-inline constexpr char kNoAccessControl[] = "lbt has no access control";
 inline constexpr char kNoLogicalViews[] = "lbt has no logical views; run the query itself with ExecuteQuery";
 inline constexpr char kNoMaterializedViews[] = "lbt has no materialized views";
 
@@ -68,10 +68,13 @@ class InstanceAdminService final : public admin::BigtableInstanceAdmin::Service 
   grpc::Status DeleteAppProfile(grpc::ServerContext*, const admin::DeleteAppProfileRequest* request,
                                 google::protobuf::Empty* response) override;
 
-  LBT_NOT_SERVED(GetIamPolicy, google::iam::v1::GetIamPolicyRequest, google::iam::v1::Policy, kNoAccessControl)
-  LBT_NOT_SERVED(SetIamPolicy, google::iam::v1::SetIamPolicyRequest, google::iam::v1::Policy, kNoAccessControl)
-  LBT_NOT_SERVED(TestIamPermissions, google::iam::v1::TestIamPermissionsRequest,
-                 google::iam::v1::TestIamPermissionsResponse, kNoAccessControl)
+  // Kept with etags, never enforced (server/iam_policies.h).
+  grpc::Status GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
+                            google::iam::v1::Policy* response) override;
+  grpc::Status SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
+                            google::iam::v1::Policy* response) override;
+  grpc::Status TestIamPermissions(grpc::ServerContext*, const google::iam::v1::TestIamPermissionsRequest* request,
+                                  google::iam::v1::TestIamPermissionsResponse* response) override;
   LBT_NOT_SERVED(ListHotTablets, admin::ListHotTabletsRequest, admin::ListHotTabletsResponse,
                  "lbt has no tablets; the shell's `hotspots` command shows where a table's writes land")
   LBT_NOT_SERVED(CreateLogicalView, admin::CreateLogicalViewRequest, longrunning::Operation, kNoLogicalViews)

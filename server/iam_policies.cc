@@ -1,0 +1,52 @@
+#include "server/iam_policies.h"
+
+#include <fmt/format.h>
+
+#include "proto/instance_convert.h"
+
+namespace lbt::server {
+
+namespace {
+
+// The resource, checked to be of a kind the service takes.
+Result<InstanceAdmin*> Check(InstanceAdmin* admin, IamResources kinds, const std::string& resource) {
+  if (admin == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no IAM policies");
+  const bool of_tables =
+      resource.find("/tables/") != std::string::npos || resource.find("/backups/") != std::string::npos;
+  if (resource.empty() || of_tables != (kinds == IamResources::kTablesAndBackups)) {
+    return Status::InvalidArgument(
+        fmt::format("resource: '{}' is not {}", resource,
+                    kinds == IamResources::kInstances ? "an instance name" : "the name of a table or a backup"));
+  }
+  return admin;
+}
+
+}  // namespace
+
+Status GetIamPolicy(InstanceAdmin* admin, IamResources kinds, const google::iam::v1::GetIamPolicyRequest& request,
+                    google::iam::v1::Policy* response) {
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
+  LBT_ASSIGN_OR_RETURN(IamPolicy policy, checked->GetIamPolicy(request.resource()));
+  *response = proto::ToProto(policy);
+  return Status::OK();
+}
+
+Status SetIamPolicy(InstanceAdmin* admin, IamResources kinds, const google::iam::v1::SetIamPolicyRequest& request,
+                    google::iam::v1::Policy* response) {
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
+  if (!request.has_policy()) return Status::InvalidArgument("policy: must be set");
+  LBT_ASSIGN_OR_RETURN(IamPolicy stored, checked->SetIamPolicy(request.resource(), proto::FromProto(request.policy())));
+  *response = proto::ToProto(stored);
+  return Status::OK();
+}
+
+Status TestIamPermissions(InstanceAdmin* admin, IamResources kinds,
+                          const google::iam::v1::TestIamPermissionsRequest& request,
+                          google::iam::v1::TestIamPermissionsResponse* response) {
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
+  LBT_RETURN_IF_ERROR(checked->GetIamPolicy(request.resource()).status());  // the resource exists
+  for (const std::string& permission : request.permissions()) response->add_permissions(permission);
+  return Status::OK();
+}
+
+}  // namespace lbt::server
