@@ -44,7 +44,7 @@ InstanceSpec ImpliedInstance(const InstanceName& name) {
   ClusterSpec cluster;
   cluster.id = name.instance + "-c1";
   cluster.location = fmt::format("projects/{}/locations/local", name.project);
-  cluster.serve_nodes = 1;
+  cluster.serve_nodes = 3;  // what `hotspots` assumes without nodes=
   spec.clusters.push_back(cluster);
   spec.app_profiles.push_back(DefaultAppProfile(spec));
   spec.app_profiles.back().etag = spec.NextEtag();

@@ -4,7 +4,7 @@
 //
 // An instance exists once created, or once it has a table (a client named
 // it, as the emulator allows): that one is shown with made-up metadata (a
-// display name equal to its id, one cluster "<id>-c1" of one node) until a
+// display name equal to its id, one cluster "<id>-c1" of three nodes) until a
 // change to it stores a record. The default instance always exists and
 // cannot be deleted.
 //

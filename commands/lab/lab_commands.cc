@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -72,6 +73,18 @@ Status Stats(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
+// The nodes of the instance's first cluster, which serves the table, when
+// the instance is known and its cluster has nodes within hotspots' range.
+std::optional<int> ClusterNodes(CommandContext& ctx) {
+  InstanceAdmin* admin = ctx.bigtable()->instance_admin();
+  if (admin == nullptr) return std::nullopt;
+  Result<InstanceSpec> instance = admin->GetInstance(ctx.session->options().instance);
+  if (!instance.ok() || instance->clusters.empty()) return std::nullopt;
+  const int32_t nodes = instance->clusters.front().serve_nodes;
+  if (nodes < 1 || nodes > 1000) return std::nullopt;
+  return nodes;
+}
+
 Status Hotspots(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   lab::HotspotOptions options;
@@ -79,6 +92,8 @@ Status Hotspots(CommandContext& ctx, const std::vector<std::string>& args) {
   if (nodes) {
     if (*nodes > 1000) return ctx.Usage("nodes= takes at most 1000");
     options.nodes = static_cast<int>(*nodes);
+  } else if (std::optional<int> cluster_nodes = ClusterNodes(ctx)) {
+    options.nodes = *cluster_nodes;
   }
   LBT_ASSIGN_OR_RETURN(lab::TableSample sample, Sample(ctx, parsed));
   LabOutput(ctx)->Hotspots(Summary(sample), lab::SimulateHotspots(sample, options));
@@ -148,10 +163,11 @@ std::vector<CommandSpec> LabCommands() {
        .args = {kTableArg},
        .options = {{.key = "nodes", .value = "<n>"}, sample},
        .details = "  Splits the key space into tablets by data size, gives them to n nodes\n"
-                  "  (3 by default), replays the sampled cells in timestamp order and reports\n"
-                  "  each node's share of the writes in each time window, the hottest key\n"
-                  "  range and peak_node_share: 1/n is an even spread, 1 means one node takes\n"
-                  "  every write.\n\n"
+                  "  (by default the nodes of the instance's first cluster, else 3), replays\n"
+                  "  the sampled cells in timestamp order and reports each node's share of\n"
+                  "  the writes in each time window, the hottest key range and\n"
+                  "  peak_node_share: 1/n is an even spread, 1 means one node takes every\n"
+                  "  write.\n\n"
                   "  Example: hotspots sensor-readings nodes=3",
        .cbt = Hotspots},
       {.name = "keyviz",

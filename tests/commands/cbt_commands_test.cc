@@ -314,6 +314,20 @@ TEST_F(CbtCommandsTest, ImportOfUnsortedRowsMatchesSetOfEach) {
 namespace lbt {
 namespace {
 
+// hotspots simulates the nodes of the instance's cluster unless nodes= says.
+TEST_F(CbtCommandsTest, HotspotsUsesTheClustersNodes) {
+  Open(OutputFormat::kJson);
+  ASSERT_EQ(Run("createtable t families=cf"), 0);
+  ASSERT_EQ(Run("set t r1 cf:a=1@1000"), 0);
+  ASSERT_EQ(Run("hotspots t"), 0);
+  EXPECT_NE(out_.find("\"nodes\":3,"), std::string::npos) << out_;  // the default instance's cluster
+  ASSERT_EQ(Run("updatecluster local-c1 num-nodes=5"), 0);
+  ASSERT_EQ(Run("hotspots t"), 0);
+  EXPECT_NE(out_.find("\"nodes\":5,"), std::string::npos) << out_;
+  ASSERT_EQ(Run("hotspots t nodes=2"), 0);
+  EXPECT_NE(out_.find("\"nodes\":2,"), std::string::npos) << out_;
+}
+
 // Backups from the shell: a restore holds the table as the backup found it,
 // in both dialects.
 TEST_F(CbtCommandsTest, BackupsRestoreTheTableOfTheirMoment) {
