@@ -8,6 +8,10 @@
 // ping issues PingAndWarm: the cost of a call that does no work, a floor
 // for the others.
 //
+// LBT_LOAD_INSTANCE=projects/P/instances/I names another instance than
+// projects/bench/instances/bench (lbt serve's default instance is
+// projects/lbt/instances/local).
+//
 // KEYS.csv is lbt_bench's data: the first field of each line from the
 // third on is a row key. Prints "name value" lines for scripts/bench.sh.
 
@@ -17,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
@@ -42,11 +47,17 @@ std::vector<std::string> LoadKeys(const std::string& csv) {
 
 enum class Mode { kRead, kWrite, kPing };
 
+// The instance the calls name.
+std::string Instance() {
+  const char* named = std::getenv("LBT_LOAD_INSTANCE");
+  return named != nullptr && *named != '\0' ? named : "projects/bench/instances/bench";
+}
+
 bool Call(v2::Bigtable::Stub* stub, const std::string& table, const std::string& key, Mode mode) {
   grpc::ClientContext context;
   if (mode == Mode::kPing) {
     v2::PingAndWarmRequest request;
-    request.set_name("projects/bench/instances/bench");
+    request.set_name(Instance());
     v2::PingAndWarmResponse response;
     return stub->PingAndWarm(&context, request, &response).ok();
   }
@@ -80,7 +91,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string host = argv[1];
-  const std::string table = std::string("projects/bench/instances/bench/tables/") + argv[2];
+  const std::string table = Instance() + "/tables/" + argv[2];
   const std::string mode_name = argv[3];
   const Mode mode = mode_name == "write" ? Mode::kWrite : mode_name == "ping" ? Mode::kPing : Mode::kRead;
   const int clients = std::stoi(argv[4]);
