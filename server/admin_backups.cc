@@ -4,6 +4,7 @@
 // operation comes back done, with production's metadata.
 
 #include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
 
 #include <algorithm>
 #include <charconv>
@@ -110,8 +111,21 @@ Result<bool> Matches(const admin::Backup& backup, const FilterTerm& term) {
     }
     return Compare(backup.size_bytes(), term.op, value);
   }
-  return Status::InvalidArgument(
-      fmt::format("filter: lbt filters backups on name, source_table, state and size_bytes, not '{}'", term.field));
+  if (term.field == "expire_time" || term.field == "start_time" || term.field == "end_time") {
+    google::protobuf::Timestamp value;
+    if (!google::protobuf::util::TimeUtil::FromString(term.value, &value)) {
+      return Status::InvalidArgument(fmt::format(
+          "filter: {} takes an RFC 3339 time such as \"2026-01-31T00:00:00Z\", not '{}'", term.field, term.value));
+    }
+    const google::protobuf::Timestamp& at = term.field == "expire_time"  ? backup.expire_time()
+                                            : term.field == "start_time" ? backup.start_time()
+                                                                         : backup.end_time();
+    return Compare(Micros(at), term.op, Micros(value));
+  }
+  return Status::InvalidArgument(fmt::format(
+      "filter: lbt filters backups on name, source_table, state, size_bytes, start_time, end_time and expire_time, "
+      "not '{}'",
+      term.field));
 }
 
 Status SortBackups(const std::string& order_by, std::vector<admin::Backup>* backups) {

@@ -213,6 +213,15 @@ async function backupsAfterRestart() {
     expect('backups of B', copies.map(b => [b.id, b.metadata.sourceBackup]),
            [['t-copy', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`]]);
   });
+  await check('getBackups filters on the expire time and the source table', async () => {
+    const inFiveDays = new Date(Date.now() + 5 * DAY_MS).toISOString();
+    const [later] = await bigtable.instance(A).getBackups({filter: `expire_time > "${inFiveDays}"`});
+    expect('expiring after 5 days', later.map(b => b.id), ['t-backup']);  // 7 days
+    const [sooner] = await bigtable.instance(B).getBackups({filter: `expire_time > "${inFiveDays}"`});
+    expect('the copy expires in 3', sooner.map(b => b.id), []);
+    const [none] = await bigtable.instance(A).getBackups({filter: 'source_table:no-such-table'});
+    expect('no match', none.map(b => b.id), []);
+  });
   await check('the restored table kept the backup moment and says where it came from', async () => {
     expect('rows', await rowKeys(bigtable.instance(A).table('t-restored')), [`row-of-${A}`]);
     const [metadata] = await bigtable.instance(A).table('t-restored').getMetadata();
