@@ -112,7 +112,10 @@ struct BackupSpec {
   InstanceName instance;
   std::string cluster;
   std::string id;
-  std::string source_table;   // a table id of `instance`
+  std::string source_table;  // a table id of source_instance
+  // The source table's instance: `instance`, or another for a copy made
+  // in another instance (empty: `instance`).
+  InstanceName source_instance;
   std::string source_backup;  // "projects/P/instances/I/clusters/C/backups/B" if copied
   // The cells are those the table held at start_time (the snapshot is
   // taken then); end_time is when the copy was done.
@@ -127,6 +130,9 @@ struct BackupSpec {
 
   // "projects/P/instances/I/clusters/C/backups/B".
   std::string Full() const { return instance.Full() + "/clusters/" + cluster + "/backups/" + id; }
+  const InstanceName& SourceInstance() const { return source_instance.project.empty() ? instance : source_instance; }
+  // "projects/P/instances/I/tables/T" of the source table.
+  std::string SourceTableFull() const { return SourceInstance().Full() + "/tables/" + source_table; }
 };
 
 // Production's window for a backup's expire time, from its creation.

@@ -184,6 +184,7 @@ std::string EncodeBackupSpec(const BackupSpec& spec) {
     schema.next_family_id = std::max(schema.next_family_id, f.id + 1);
   }
   json doc = {{"source_table", spec.source_table},
+              {"source_instance", spec.SourceInstance().project + "/" + spec.SourceInstance().instance},
               {"source_backup", spec.source_backup},
               {"start_time_micros", spec.start_time_micros},
               {"end_time_micros", spec.end_time_micros},
@@ -211,6 +212,10 @@ Status DecodeBackupSpec(std::string_view key, std::string_view bytes, BackupSpec
     spec->cluster = parts[2];
     spec->id = parts[3];
     spec->source_table = j.at("source_table").get<std::string>();
+    const std::string source_instance = j.value("source_instance", std::string());
+    if (const size_t slash = source_instance.find('/'); slash != std::string::npos) {
+      spec->source_instance = {source_instance.substr(0, slash), source_instance.substr(slash + 1)};
+    }
     spec->source_backup = j.value("source_backup", std::string());
     spec->start_time_micros = j.at("start_time_micros").get<int64_t>();
     spec->end_time_micros = j.at("end_time_micros").get<int64_t>();

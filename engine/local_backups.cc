@@ -135,6 +135,7 @@ Result<BackupSpec> LocalInstanceAdmin::CreateBackup(const InstanceName& instance
   backup.cluster = std::string(cluster);
   backup.id = std::string(backup_id);
   backup.source_table = std::string(table);
+  backup.source_instance = instance;
   backup.expire_time_micros = expire_time_micros;
   for (const FamilySpec* f : spec.FamiliesInCreationOrder()) backup.families.push_back(*f);
   return Snapshot(db, std::move(backup), source);
@@ -211,6 +212,7 @@ Result<BackupSpec> LocalInstanceAdmin::CopyBackup(const BackupSpec& source, cons
   copy.cluster = std::string(to_cluster);
   copy.id = std::string(backup_id);
   copy.source_backup = from.Full();
+  copy.source_instance = from.SourceInstance();
   copy.expire_time_micros = expire_time_micros;
   LBT_ASSIGN_OR_RETURN(BackupSpec made, Snapshot(db, copy, BackupTableName(from.instance, from.cluster, from.id)));
   // A copy holds the cells of its source's moment.
@@ -239,9 +241,8 @@ Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instance
   LBT_RETURN_IF_ERROR(db->CreateTable(hidden, from.families, {}, false));
   Status copied = CopyRows(db, BackupTableName(from.instance, from.cluster, from.id), hidden).status();
   if (copied.ok()) {
-    copied = db->RenameTable(hidden, target,
-                             RestoreInfo{from.Full(), from.instance.Full() + "/tables/" + from.source_table,
-                                         from.start_time_micros, from.end_time_micros});
+    copied = db->RenameTable(
+        hidden, target, RestoreInfo{from.Full(), from.SourceTableFull(), from.start_time_micros, from.end_time_micros});
   }
   if (!copied.ok()) db->DeleteTable(hidden);
   return copied;

@@ -108,7 +108,7 @@ Result<BackupName> ParseClusterName(std::string_view name, std::string_view fiel
 admin::Backup ToProto(const BackupSpec& backup) {
   admin::Backup out;
   out.set_name(backup.Full());
-  out.set_source_table(backup.instance.Full() + "/tables/" + backup.source_table);
+  out.set_source_table(backup.SourceTableFull());
   out.set_source_backup(backup.source_backup);
   SetTime(backup.expire_time_micros, out.mutable_expire_time());
   SetTime(backup.start_time_micros, out.mutable_start_time());
@@ -127,6 +127,8 @@ Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field
   out.instance = name.instance;
   out.cluster = name.cluster;
   out.id = name.id;
+  std::vector<std::string_view> source = Split(backup.source_table());
+  if (source.size() == 6) out.source_instance = {std::string(source[1]), std::string(source[3])};
   out.source_table = backup.source_table().substr(backup.source_table().rfind('/') + 1);
   out.source_backup = backup.source_backup();
   out.expire_time_micros = Micros(backup.expire_time());

@@ -40,7 +40,7 @@ admin::BackupInfo InfoOf(const BackupSpec& backup) {
   info.set_backup(backup.Full());
   SetTime(backup.start_time_micros, info.mutable_start_time());
   SetTime(backup.end_time_micros, info.mutable_end_time());
-  info.set_source_table(backup.instance.Full() + "/tables/" + backup.source_table);
+  info.set_source_table(backup.SourceTableFull());
   info.set_source_backup(backup.source_backup);
   return info;
 }

@@ -84,8 +84,7 @@ std::string Rfc3339(int64_t micros) {
 }
 
 std::string BackupText(const BackupSpec& b) {
-  std::string text =
-      fmt::format("Name: {}\nSource Table: {}\n", b.Full(), b.instance.Full() + "/tables/" + b.source_table);
+  std::string text = fmt::format("Name: {}\nSource Table: {}\n", b.Full(), b.SourceTableFull());
   if (!b.source_backup.empty()) text += fmt::format("Source Backup: {}\n", b.source_backup);
   text += fmt::format("State: READY\nSize: {} bytes\nStart Time: {}\nEnd Time: {}\nExpire Time: {}\n", b.size_bytes,
                       Rfc3339(b.start_time_micros), Rfc3339(b.end_time_micros), Rfc3339(b.expire_time_micros));

@@ -210,8 +210,9 @@ async function backupsAfterRestart() {
     expect('backups of A', backups.map(b => [b.id, b.metadata.sourceTable, b.metadata.state]),
            [['t-backup', `projects/${PROJECT}/instances/${A}/tables/t`, 'READY']]);
     const [copies] = await bigtable.instance(B).getBackups();
-    expect('backups of B', copies.map(b => [b.id, b.metadata.sourceBackup]),
-           [['t-copy', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`]]);
+    expect('backups of B', copies.map(b => [b.id, b.metadata.sourceBackup, b.metadata.sourceTable]),
+           [['t-copy', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`,
+             `projects/${PROJECT}/instances/${A}/tables/t`]]);
   });
   await check('getBackups filters on the expire time and the source table', async () => {
     const inFiveDays = new Date(Date.now() + 5 * DAY_MS).toISOString();

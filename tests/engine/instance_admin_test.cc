@@ -275,6 +275,7 @@ TEST_F(BackupTest, ACopyHoldsTheSameMomentAndDeletingTheInstanceTakesItsBackups)
   ASSERT_OK(admin_->CreateInstance(Instance(kB)));
   ASSERT_OK_AND_ASSIGN(BackupSpec copy, admin_->CopyBackup(backup, kB, "inst-b-c1", "copy", Expire()));
   EXPECT_EQ(copy.source_backup, backup.Full());
+  EXPECT_EQ(copy.SourceTableFull(), "projects/proj/instances/inst-a/tables/t");  // A's, though the copy is B's
   EXPECT_EQ(copy.start_time_micros, backup.start_time_micros);
   ASSERT_OK(admin_->DeleteInstance(kA));
   EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
