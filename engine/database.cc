@@ -620,6 +620,11 @@ Result<std::vector<std::pair<std::string, std::string>>> Database::ReadRecords(s
   return stores_->catalog.Records(txn.get(), prefix);
 }
 
+Result<std::optional<std::string>> Database::ReadRecord(std::string_view key) {
+  LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
+  return stores_->catalog.Record(txn.get(), key);
+}
+
 Status Database::ChangeRecord(std::string_view key,
                               const std::function<Status(std::optional<std::string>* record)>& change,
                               std::string_view drop_table) {

@@ -216,6 +216,8 @@ class Database final : public Bigtable, public LocalMaintenance {
 
   // Every record whose key starts with `prefix`, by key.
   Result<std::vector<std::pair<std::string, std::string>>> ReadRecords(std::string_view prefix);
+  // The record under `key`, or nullopt.
+  Result<std::optional<std::string>> ReadRecord(std::string_view key);
   // In one write transaction: hands `change` the record under `key`
   // (nullopt when there is none), stores what it leaves (nullopt: none),
   // and, if `drop_table` is not empty and the change succeeded, removes

@@ -100,6 +100,15 @@ AppProfileSpec ProfileFromJson(const json& j) {
 
 }  // namespace
 
+std::vector<std::string> SplitOnSlash(std::string_view name) {
+  std::vector<std::string> out;
+  for (size_t slash; (slash = name.find('/')) != std::string_view::npos; name.remove_prefix(slash + 1)) {
+    out.emplace_back(name.substr(0, slash));
+  }
+  out.emplace_back(name);
+  return out;
+}
+
 std::string TablePrefixOf(const InstanceName& name) {
   if (name == DefaultInstanceName()) return {};
   return name.project + "/" + name.instance + "/";
@@ -199,12 +208,7 @@ std::string EncodeBackupSpec(const BackupSpec& spec) {
 Status DecodeBackupSpec(std::string_view key, std::string_view bytes, BackupSpec* spec) {
   auto corrupt = [&] { return Status::Corruption(fmt::format("the catalog entry '{}' is malformed", key)); };
   // backup:P/I/C/B
-  std::string_view rest = key.substr(kBackupKeyPrefix.size());
-  std::vector<std::string> parts;
-  for (size_t slash; (slash = rest.find('/')) != std::string_view::npos; rest.remove_prefix(slash + 1)) {
-    parts.emplace_back(rest.substr(0, slash));
-  }
-  parts.emplace_back(rest);
+  const std::vector<std::string> parts = SplitOnSlash(key.substr(kBackupKeyPrefix.size()));
   json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (parts.size() != 4 || !j.is_object() || !j.contains("schema")) return corrupt();
   try {

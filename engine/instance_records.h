@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/instance.h"
 #include "api/status.h"
@@ -34,6 +35,9 @@ std::string TablePrefixOf(const InstanceName& name);
 // The instance a catalogued table name belongs to, and the table's own
 // name in it.
 InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table = nullptr);
+
+// "a/b/c" as {"a", "b", "c"}: resource names and record keys.
+std::vector<std::string> SplitOnSlash(std::string_view name);
 
 std::string InstanceKey(const InstanceName& name);
 // "backup:P/I/C/" for the backups of one cluster ("backup:P/I/" with an

@@ -111,12 +111,12 @@ Status LocalInstanceAdmin::CheckNewBackup(Database* db, const InstanceName& inst
   if (spec.FindCluster(cluster) == nullptr) {
     return Status::NotFound(fmt::format("cluster {}/clusters/{} does not exist", instance.Full(), cluster));
   }
-  LBT_ASSIGN_OR_RETURN(auto existing, db->ReadRecords(BackupKey(instance, cluster, backup_id)));
-  for (const auto& [key, bytes] : existing) {
-    if (key == BackupKey(instance, cluster, backup_id)) {
-      return Status::AlreadyExists(
-          fmt::format("backup {}/clusters/{}/backups/{} already exists", instance.Full(), cluster, backup_id));
-    }
+  // Checked again when the record is stored; here so that a taken id
+  // costs no copy.
+  LBT_ASSIGN_OR_RETURN(std::optional<std::string> existing, db->ReadRecord(BackupKey(instance, cluster, backup_id)));
+  if (existing.has_value()) {
+    return Status::AlreadyExists(
+        fmt::format("backup {}/clusters/{}/backups/{} already exists", instance.Full(), cluster, backup_id));
   }
   return Status::OK();
 }
@@ -126,9 +126,10 @@ Result<BackupSpec> LocalInstanceAdmin::CreateBackup(const InstanceName& instance
                                                     int64_t expire_time_micros) {
   LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
   LBT_RETURN_IF_ERROR(CheckNewBackup(db, instance, cluster, backup_id, expire_time_micros));
-  const std::string source = TablePrefixOf(instance) + std::string(table);
-  if (table.find('/') != std::string_view::npos)
+  if (table.find('/') != std::string_view::npos) {
     return Status::NotFound(fmt::format("table '{}' does not exist", table));
+  }
+  const std::string source = TablePrefixOf(instance) + std::string(table);
   LBT_ASSIGN_OR_RETURN(TableSpec spec, db->GetTable(source));
   BackupSpec backup;
   backup.instance = instance;
@@ -146,14 +147,11 @@ Result<BackupSpec> LocalInstanceAdmin::GetBackup(const InstanceName& instance, s
   LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(false));
   if (db == nullptr) return NoBackup(instance, cluster, backup_id);
   const std::string key = BackupKey(instance, cluster, backup_id);
-  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(key));
-  for (const auto& [found, bytes] : records) {
-    if (found != key) continue;
-    BackupSpec spec;
-    LBT_RETURN_IF_ERROR(DecodeBackupSpec(found, bytes, &spec));
-    return spec;
-  }
-  return NoBackup(instance, cluster, backup_id);
+  LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, db->ReadRecord(key));
+  if (!record.has_value()) return NoBackup(instance, cluster, backup_id);
+  BackupSpec spec;
+  LBT_RETURN_IF_ERROR(DecodeBackupSpec(key, *record, &spec));
+  return spec;
 }
 
 Result<std::vector<BackupSpec>> LocalInstanceAdmin::ListBackups(const InstanceName& instance,
@@ -286,20 +284,10 @@ Status DecodePolicy(std::string_view key, std::string_view bytes, IamPolicy* pol
   return Status::OK();
 }
 
-// "projects/P/instances/I" and what follows it.
-std::vector<std::string> Segments(std::string_view name) {
-  std::vector<std::string> out;
-  for (size_t slash; (slash = name.find('/')) != std::string_view::npos; name.remove_prefix(slash + 1)) {
-    out.emplace_back(name.substr(0, slash));
-  }
-  out.emplace_back(name);
-  return out;
-}
-
 }  // namespace
 
 Status LocalInstanceAdmin::RequireResource(std::string_view resource) {
-  const std::vector<std::string> p = Segments(resource);
+  const std::vector<std::string> p = SplitOnSlash(resource);
   if (p.size() < 4 || p[0] != "projects" || p[2] != "instances") {
     return Status::InvalidArgument(fmt::format("resource: '{}' is not an instance, table or backup name", resource));
   }
@@ -319,10 +307,8 @@ Result<IamPolicy> LocalInstanceAdmin::GetIamPolicy(std::string_view resource) {
   IamPolicy policy;
   policy.etag = "0";  // no policy set yet
   if (db == nullptr) return policy;
-  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(IamKey(resource)));
-  for (const auto& [key, bytes] : records) {
-    if (key == IamKey(resource)) LBT_RETURN_IF_ERROR(DecodePolicy(key, bytes, &policy));
-  }
+  LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, db->ReadRecord(IamKey(resource)));
+  if (record.has_value()) LBT_RETURN_IF_ERROR(DecodePolicy(IamKey(resource), *record, &policy));
   return policy;
 }
 

@@ -35,8 +35,7 @@ AppProfileSpec DefaultAppProfile(const InstanceSpec& instance) {
   return profile;
 }
 
-}  // namespace
-
+// What lbt shows for an instance that has tables but no record.
 InstanceSpec ImpliedInstance(const InstanceName& name) {
   InstanceSpec spec;
   spec.name = name;
@@ -50,6 +49,8 @@ InstanceSpec ImpliedInstance(const InstanceName& name) {
   spec.app_profiles.back().etag = spec.NextEtag();
   return spec;
 }
+
+}  // namespace
 
 int64_t LocalInstanceAdmin::NowMicros() const { return db_->NowMicros(); }
 

@@ -83,9 +83,6 @@ class LocalInstanceAdmin final : public InstanceAdmin {
   std::shared_ptr<LazyDatabase> db_;
 };
 
-// What lbt shows for an instance that has tables but no record.
-InstanceSpec ImpliedInstance(const InstanceName& name);
-
 }  // namespace lbt
 
 #endif  // LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_

@@ -1,6 +1,7 @@
 #include "proto/convert.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
 
 #include "api/limits.h"
 
@@ -12,8 +13,16 @@ Status Invalid(std::string_view field, std::string_view what) {
   return Status::InvalidArgument(fmt::format("{}: {}", field, what));
 }
 
-// Splits "a/b/c" into its segments.
-std::vector<std::string_view> Segments(std::string_view name) {
+bool IsInstanceName(const std::vector<std::string_view>& parts) {
+  return parts.size() >= 4 && parts[0] == "projects" && !parts[1].empty() && parts[2] == "instances" &&
+         !parts[3].empty();
+}
+
+}  // namespace
+
+// ---- resource names ----
+
+std::vector<std::string_view> SplitResourceName(std::string_view name) {
   std::vector<std::string_view> out;
   size_t start = 0;
   while (true) {
@@ -24,17 +33,8 @@ std::vector<std::string_view> Segments(std::string_view name) {
   }
 }
 
-bool IsInstanceName(const std::vector<std::string_view>& parts) {
-  return parts.size() >= 4 && parts[0] == "projects" && !parts[1].empty() && parts[2] == "instances" &&
-         !parts[3].empty();
-}
-
-}  // namespace
-
-// ---- resource names ----
-
 Result<TableName> ParseTableName(std::string_view name, std::string_view field) {
-  std::vector<std::string_view> parts = Segments(name);
+  std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != "tables" || parts[5].empty()) {
     return Invalid(field, fmt::format("'{}' is not a table name of the form "
                                       "projects/<project>/instances/<instance>/tables/<table>",
@@ -45,7 +45,7 @@ Result<TableName> ParseTableName(std::string_view name, std::string_view field) 
 }
 
 Status ValidateInstanceName(std::string_view name, std::string_view field) {
-  std::vector<std::string_view> parts = Segments(name);
+  std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 4 || !IsInstanceName(parts)) {
     return Invalid(field, fmt::format("'{}' is not an instance name of the form "
                                       "projects/<project>/instances/<instance>",
@@ -56,17 +56,17 @@ Status ValidateInstanceName(std::string_view name, std::string_view field) {
 
 Result<InstanceName> ParseInstanceName(std::string_view name, std::string_view field) {
   LBT_RETURN_IF_ERROR(ValidateInstanceName(name, field));
-  std::vector<std::string_view> parts = Segments(name);
+  std::vector<std::string_view> parts = SplitResourceName(name);
   return InstanceName{std::string(parts[1]), std::string(parts[3])};
 }
 
 InstanceName InstanceOf(const TableName& name) {
-  std::vector<std::string_view> parts = Segments(name.instance);
+  std::vector<std::string_view> parts = SplitResourceName(name.instance);
   return InstanceName{std::string(parts[1]), std::string(parts[3])};
 }
 
 Result<std::string> ParseProjectName(std::string_view name, std::string_view field) {
-  std::vector<std::string_view> parts = Segments(name);
+  std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 2 || parts[0] != "projects" || parts[1].empty()) {
     return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", name));
   }
@@ -74,7 +74,7 @@ Result<std::string> ParseProjectName(std::string_view name, std::string_view fie
 }
 
 Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field) {
-  std::vector<std::string_view> parts = Segments(name);
+  std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != collection || parts[5].empty()) {
     return Invalid(field, fmt::format("'{}' is not a name of the form projects/<project>/instances/<instance>/{}/<id>",
                                       name, collection));
@@ -656,11 +656,9 @@ admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::T
     auto* backup = info->mutable_backup_info();
     backup->set_backup(table.restored_from->backup);
     backup->set_source_table(table.restored_from->source_table);
-    for (auto [micros, at] : {std::pair{table.restored_from->start_time_micros, backup->mutable_start_time()},
-                              std::pair{table.restored_from->end_time_micros, backup->mutable_end_time()}}) {
-      at->set_seconds(micros / 1000000);
-      at->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
-    }
+    using google::protobuf::util::TimeUtil;
+    *backup->mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->start_time_micros);
+    *backup->mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->end_time_micros);
   }
   return out;
 }

@@ -32,6 +32,9 @@ namespace admin = ::google::bigtable::admin::v2;
 
 // ---- resource names ----
 
+// "a/b/c" as {"a", "b", "c"}.
+std::vector<std::string_view> SplitResourceName(std::string_view name);
+
 // The parts of "projects/P/instances/I/tables/T".
 struct TableName {
   std::string instance;  // "projects/P/instances/I"

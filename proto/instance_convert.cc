@@ -1,17 +1,17 @@
 #include "proto/instance_convert.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
 
 #include <vector>
 
+#include "proto/convert.h"
+
 namespace lbt::proto {
 
-namespace {
+using google::protobuf::util::TimeUtil;
 
-void SetTime(int64_t micros, google::protobuf::Timestamp* out) {
-  out->set_seconds(micros / 1000000);
-  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
-}
+namespace {
 
 admin::StorageType ToProto(StorageType type) {
   switch (type) {
@@ -66,26 +66,15 @@ void IsolationFromProto(const admin::AppProfile& in, AppProfileSpec* out) {
 }
 #pragma GCC diagnostic pop
 
-std::vector<std::string_view> Split(std::string_view name) {
-  std::vector<std::string_view> out;
-  for (size_t slash; (slash = name.find('/')) != std::string_view::npos; name.remove_prefix(slash + 1)) {
-    out.push_back(name.substr(0, slash));
-  }
-  out.push_back(name);
-  return out;
-}
-
 bool IsClusterPath(const std::vector<std::string_view>& p) {
   return p.size() >= 6 && p[0] == "projects" && !p[1].empty() && p[2] == "instances" && !p[3].empty() &&
          p[4] == "clusters" && !p[5].empty();
 }
 
-int64_t Micros(const google::protobuf::Timestamp& t) { return t.seconds() * 1000000 + t.nanos() / 1000; }
-
 }  // namespace
 
 Result<BackupName> ParseBackupName(std::string_view name, std::string_view field) {
-  std::vector<std::string_view> p = Split(name);
+  std::vector<std::string_view> p = SplitResourceName(name);
   if (p.size() != 8 || !IsClusterPath(p) || p[6] != "backups" || p[7].empty()) {
     return Status::InvalidArgument(fmt::format(
         "{}: '{}' is not a backup name of the form projects/<project>/instances/<instance>/clusters/<cluster>/"
@@ -96,7 +85,7 @@ Result<BackupName> ParseBackupName(std::string_view name, std::string_view field
 }
 
 Result<BackupName> ParseClusterName(std::string_view name, std::string_view field) {
-  std::vector<std::string_view> p = Split(name);
+  std::vector<std::string_view> p = SplitResourceName(name);
   if (p.size() != 6 || !IsClusterPath(p)) {
     return Status::InvalidArgument(fmt::format(
         "{}: '{}' is not a cluster name of the form projects/<project>/instances/<instance>/clusters/<cluster>", field,
@@ -110,14 +99,15 @@ admin::Backup ToProto(const BackupSpec& backup) {
   out.set_name(backup.Full());
   out.set_source_table(backup.SourceTableFull());
   out.set_source_backup(backup.source_backup);
-  SetTime(backup.expire_time_micros, out.mutable_expire_time());
-  SetTime(backup.start_time_micros, out.mutable_start_time());
-  SetTime(backup.end_time_micros, out.mutable_end_time());
+  *out.mutable_expire_time() = TimeUtil::MicrosecondsToTimestamp(backup.expire_time_micros);
+  *out.mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(backup.start_time_micros);
+  *out.mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(backup.end_time_micros);
   out.set_size_bytes(backup.size_bytes);
   out.set_state(admin::Backup::READY);
   out.mutable_encryption_info()->set_encryption_type(admin::EncryptionInfo::GOOGLE_DEFAULT_ENCRYPTION);
   out.set_backup_type(backup.hot ? admin::Backup::HOT : admin::Backup::STANDARD);
-  if (backup.hot) SetTime(backup.hot_to_standard_time_micros, out.mutable_hot_to_standard_time());
+  if (backup.hot)
+    *out.mutable_hot_to_standard_time() = TimeUtil::MicrosecondsToTimestamp(backup.hot_to_standard_time_micros);
   return out;
 }
 
@@ -127,16 +117,16 @@ Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field
   out.instance = name.instance;
   out.cluster = name.cluster;
   out.id = name.id;
-  std::vector<std::string_view> source = Split(backup.source_table());
+  std::vector<std::string_view> source = SplitResourceName(backup.source_table());
   if (source.size() == 6) out.source_instance = {std::string(source[1]), std::string(source[3])};
   out.source_table = backup.source_table().substr(backup.source_table().rfind('/') + 1);
   out.source_backup = backup.source_backup();
-  out.expire_time_micros = Micros(backup.expire_time());
-  out.start_time_micros = Micros(backup.start_time());
-  out.end_time_micros = Micros(backup.end_time());
+  out.expire_time_micros = TimeUtil::TimestampToMicroseconds(backup.expire_time());
+  out.start_time_micros = TimeUtil::TimestampToMicroseconds(backup.start_time());
+  out.end_time_micros = TimeUtil::TimestampToMicroseconds(backup.end_time());
   out.size_bytes = backup.size_bytes();
   out.hot = backup.backup_type() == admin::Backup::HOT;
-  out.hot_to_standard_time_micros = Micros(backup.hot_to_standard_time());
+  out.hot_to_standard_time_micros = TimeUtil::TimestampToMicroseconds(backup.hot_to_standard_time());
   return out;
 }
 
@@ -173,10 +163,6 @@ IamPolicy FromProto(const google::iam::v1::Policy& policy) {
   return out;
 }
 
-std::string LocationName(std::string_view project, std::string_view zone) {
-  return fmt::format("projects/{}/locations/{}", project, zone);
-}
-
 admin::Instance ToProto(const InstanceSpec& spec) {
   admin::Instance out;
   out.set_name(spec.name.Full());
@@ -187,7 +173,7 @@ admin::Instance ToProto(const InstanceSpec& spec) {
   for (const auto& [key, value] : spec.labels) (*out.mutable_labels())[key] = value;
   // Production gives instances made before the field existed 0 s 1 ns.
   if (spec.create_time_micros > 0) {
-    SetTime(spec.create_time_micros, out.mutable_create_time());
+    *out.mutable_create_time() = TimeUtil::MicrosecondsToTimestamp(spec.create_time_micros);
   } else {
     out.mutable_create_time()->set_nanos(1);
   }

@@ -44,9 +44,6 @@ Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field
 google::iam::v1::Policy ToProto(const IamPolicy& policy);
 IamPolicy FromProto(const google::iam::v1::Policy& policy);
 
-// A cluster's location as requests give it: "projects/P/locations/Z".
-std::string LocationName(std::string_view project, std::string_view zone);
-
 }  // namespace lbt::proto
 
 #endif  // LBT_PROTO_INSTANCE_CONVERT_H_

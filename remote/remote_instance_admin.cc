@@ -1,6 +1,7 @@
 #include "remote/remote_instance_admin.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
 
 #include <chrono>
 #include <map>
@@ -93,8 +94,7 @@ Result<std::vector<AppProfileSpec>> AppProfilesOf(RemoteCalls* calls, const Inst
 using TableStub = RemoteCalls::AdminStub;
 
 void SetTime(int64_t micros, google::protobuf::Timestamp* out) {
-  out->set_seconds(micros / 1000000);
-  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
+  *out = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(micros);
 }
 
 std::string ClusterOf(const InstanceName& instance, std::string_view cluster) {

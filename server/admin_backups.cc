@@ -28,11 +28,12 @@ bool ParseNumber(const std::string& text, T* out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-int64_t Micros(const google::protobuf::Timestamp& t) { return t.seconds() * 1000000 + t.nanos() / 1000; }
+int64_t Micros(const google::protobuf::Timestamp& t) {
+  return google::protobuf::util::TimeUtil::TimestampToMicroseconds(t);
+}
 
 void SetTime(int64_t micros, google::protobuf::Timestamp* out) {
-  out->set_seconds(micros / 1000000);
-  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
+  *out = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(micros);
 }
 
 admin::BackupInfo InfoOf(const BackupSpec& backup) {
@@ -165,7 +166,7 @@ longrunning::Operation AdminService::Done(std::string_view parent, const google:
   operation.set_done(true);
   operation.mutable_metadata()->PackFrom(metadata);
   operation.mutable_response()->PackFrom(result);
-  return operations_ == nullptr ? operation : operations_->Add(parent, std::move(operation));
+  return operations_->Add(parent, std::move(operation));
 }
 
 grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,

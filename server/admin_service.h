@@ -24,8 +24,8 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
  public:
   // `router`, `gate` and `operations` are not owned and must outlive the
   // service. Every RPC passes through `gate`; the operations its RPCs
-  // return are kept in `operations` (nullptr: none kept).
-  AdminService(const InstanceRouter* router, RpcGate* gate, OperationStore* operations = nullptr)
+  // return are kept in `operations`.
+  AdminService(const InstanceRouter* router, RpcGate* gate, OperationStore* operations)
       : router_(router), gate_(gate), operations_(operations) {}
 
   grpc::Status CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,

@@ -1,9 +1,9 @@
 #include "server/instance_admin_service.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
@@ -13,13 +13,7 @@ namespace lbt::server {
 
 namespace {
 
-void SetNow(google::protobuf::Timestamp* out) {
-  const auto micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count();
-  out->set_seconds(micros / 1000000);
-  out->set_nanos(static_cast<int32_t>(micros % 1000000) * 1000);
-}
+void SetNow(google::protobuf::Timestamp* out) { *out = google::protobuf::util::TimeUtil::GetCurrentTime(); }
 
 // Metadata whose request_time and finish_time are both now: the change was
 // made within the call.

@@ -18,15 +18,6 @@ namespace {
 
 constexpr int64_t kDefaultBackupLifeMicros = int64_t{7} * 24 * 3600 * 1000000;
 
-Result<InstanceAdmin*> AdminOf(CommandContext& ctx) {
-  InstanceAdmin* admin = ctx.bigtable()->instance_admin();
-  if (admin == nullptr) {
-    return Status::FailedPrecondition(
-        fmt::format("{} is not available here: {} keeps no backups", ctx.spec->name, ctx.bigtable()->Describe()));
-  }
-  return admin;
-}
-
 const InstanceName& Here(const CommandContext& ctx) { return ctx.session->options().instance; }
 
 // "7d", "36h", "90m": a span from now, in microseconds.
@@ -50,7 +41,7 @@ Result<int64_t> ExpireOf(CommandContext& ctx, const CbtArgs& args) {
 }
 
 Status CreateBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 3));
   LBT_ASSIGN_OR_RETURN(int64_t expire, ExpireOf(ctx, parsed));
   LBT_ASSIGN_OR_RETURN(BackupSpec made, admin->CreateBackup(Here(ctx), args[0], args[1], args[2], expire));
@@ -59,7 +50,7 @@ Status CreateBackup(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status ListBackups(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups,
                        admin->ListBackups(Here(ctx), args.empty() ? std::string("-") : args[0]));
   ctx.renderer->Backups(backups);
@@ -67,14 +58,14 @@ Status ListBackups(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status GetBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(BackupSpec backup, admin->GetBackup(Here(ctx), args[0], args[1]));
   ctx.renderer->Backup(backup);
   return Status::OK();
 }
 
 Status UpdateBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   if (parsed.Find("expire") == nullptr) return ctx.Usage("updatebackup needs expire=<span>");
   LBT_ASSIGN_OR_RETURN(int64_t expire, ExpireOf(ctx, parsed));
@@ -84,12 +75,12 @@ Status UpdateBackup(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status DeleteBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   return admin->DeleteBackup(Here(ctx), args[0], args[1]);
 }
 
 Status CopyBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 4));
   LBT_ASSIGN_OR_RETURN(int64_t expire, ExpireOf(ctx, parsed));
   const std::string* instance = parsed.Find("instance");
@@ -101,7 +92,7 @@ Status CopyBackup(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 Status RestoreTable(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 3));
   const std::string* instance = parsed.Find("instance");
   const InstanceName from{Here(ctx).project, instance != nullptr ? *instance : Here(ctx).instance};

@@ -14,15 +14,6 @@ namespace lbt {
 
 namespace {
 
-Result<InstanceAdmin*> AdminOf(CommandContext& ctx) {
-  InstanceAdmin* admin = ctx.bigtable()->instance_admin();
-  if (admin == nullptr) {
-    return Status::FailedPrecondition(
-        fmt::format("{} is not available here: {} manages no instances", ctx.spec->name, ctx.bigtable()->Describe()));
-  }
-  return admin;
-}
-
 const InstanceName& Here(const CommandContext& ctx) { return ctx.session->options().instance; }
 InstanceName InProject(const CommandContext& ctx, const std::string& instance) { return {Here(ctx).project, instance}; }
 
@@ -51,7 +42,7 @@ Result<ClusterSpec> ClusterFromArgs(CommandContext& ctx, const std::vector<std::
 }
 
 Status CreateInstance(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   InstanceSpec spec;
   spec.name = InProject(ctx, args[0]);
   spec.display_name = args[1];
@@ -61,30 +52,30 @@ Status CreateInstance(CommandContext& ctx, const std::vector<std::string>& args)
 }
 
 Status DeleteInstance(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   return admin->DeleteInstance(InProject(ctx, args[0]));
 }
 
 Status ListInstances(CommandContext& ctx, const std::vector<std::string>&) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, admin->ListInstances(Here(ctx).project));
   ctx.renderer->Instances(instances);
   return Status::OK();
 }
 
 Status CreateCluster(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, ClusterFromArgs(ctx, args, 0));
   return admin->CreateCluster(Here(ctx), cluster);
 }
 
 Status DeleteCluster(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   return admin->DeleteCluster(Here(ctx), args[0]);
 }
 
 Status UpdateCluster(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   const std::string* nodes = parsed.Find("num-nodes");
   if (nodes == nullptr) return Status::OK();  // as cbt: nothing to change
@@ -100,7 +91,7 @@ Status UpdateCluster(CommandContext& ctx, const std::vector<std::string>& args) 
 }
 
 Status ListClusters(CommandContext& ctx, const std::vector<std::string>&) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(Here(ctx)));
   ctx.renderer->Clusters(instance);
   return Status::OK();
@@ -142,7 +133,7 @@ Result<ProfileArgs> ProfileFromArgs(CommandContext& ctx, const std::vector<std::
 }
 
 Status CreateAppProfile(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(ProfileArgs parsed, ProfileFromArgs(ctx, args));
   LBT_ASSIGN_OR_RETURN(AppProfileSpec created, admin->CreateAppProfile(parsed.instance, parsed.profile, parsed.force));
   ctx.renderer->AppProfile(parsed.instance, created, /*created=*/true);
@@ -150,7 +141,7 @@ Status CreateAppProfile(CommandContext& ctx, const std::vector<std::string>& arg
 }
 
 Status UpdateAppProfile(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(ProfileArgs parsed, ProfileFromArgs(ctx, args));
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(parsed.instance));
   const AppProfileSpec* current = instance.FindAppProfile(parsed.profile.id);
@@ -179,7 +170,7 @@ Result<AppProfileSpec> FindProfile(InstanceAdmin* admin, const InstanceName& ins
 }
 
 Status GetAppProfile(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   const InstanceName instance = InProject(ctx, args[0]);
   LBT_ASSIGN_OR_RETURN(AppProfileSpec profile, FindProfile(admin, instance, args[1]));
   ctx.renderer->AppProfile(instance, profile, /*created=*/false);
@@ -187,14 +178,14 @@ Status GetAppProfile(CommandContext& ctx, const std::vector<std::string>& args) 
 }
 
 Status ListAppProfiles(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(InProject(ctx, args[0])));
   ctx.renderer->AppProfiles(instance);
   return Status::OK();
 }
 
 Status DeleteAppProfile(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, AdminOf(ctx));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   return admin->DeleteAppProfile(InProject(ctx, args[0]), args[1]);
 }
 

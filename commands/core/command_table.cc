@@ -20,6 +20,12 @@ Result<LocalMaintenance*> CommandContext::LocalOnly() const {
                                                 spec->name, bigtable()->Describe()));
 }
 
+Result<InstanceAdmin*> CommandContext::Instances() const {
+  if (InstanceAdmin* admin = bigtable()->instance_admin()) return admin;
+  return Status::FailedPrecondition(
+      fmt::format("{} is not available here: {} manages no instances", spec->name, bigtable()->Describe()));
+}
+
 namespace {
 
 // One positional argument as usage shows it, after what comes before it:

@@ -42,6 +42,9 @@ struct CommandContext {
   // What only a local database can do; a FailedPrecondition naming the
   // command for a remote Bigtable.
   Result<LocalMaintenance*> LocalOnly() const;
+  // The instances' admin (api/instance.h); a FailedPrecondition naming the
+  // command where there is none.
+  Result<InstanceAdmin*> Instances() const;
 };
 
 using CbtHandler = Status (*)(CommandContext& ctx, const std::vector<std::string>& args);

@@ -21,11 +21,7 @@ struct SnapshotPlace {
 };
 
 Result<SnapshotPlace> PlaceOf(CommandContext& ctx) {
-  InstanceAdmin* admin = ctx.bigtable()->instance_admin();
-  if (admin == nullptr) {
-    return Status::FailedPrecondition(
-        fmt::format("{} is not available here: {} keeps no snapshots", ctx.spec->name, ctx.bigtable()->Describe()));
-  }
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   const InstanceName& here = ctx.session->options().instance;
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(here));
   if (instance.clusters.empty()) return Status::FailedPrecondition("the instance has no cluster to keep snapshots in");

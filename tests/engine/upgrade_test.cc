@@ -24,6 +24,7 @@
 #include "engine/database.h"
 #include "engine/key_codec.h"
 #include "engine/lmdb_env.h"
+#include "engine/local_bigtable.h"
 #include "engine/row_reader.h"
 #include "engine/stores.h"
 #include "tests/test_util.h"
@@ -161,6 +162,26 @@ TEST(UpgradeTest, TheFormatOneFixtureUpgradesWithNothingLost) {
   ASSERT_NE(db, nullptr);
   EXPECT_TRUE(notes.empty());
   EXPECT_EQ(ReadAll(db.get(), "metrics")[0].cells.size(), 6u);
+}
+
+// Instances need no upgrade: an older release's tables, bare names in the
+// catalog, are the default instance's, and another instance's tables are
+// added beside them without touching them.
+TEST(UpgradeTest, AnOlderDatabasesTablesAreTheDefaultInstances) {
+  TempDir dir;
+  const std::string db_dir = CopyFixture(dir);
+  ASSERT_NE(OpenOk(db_dir), nullptr);  // upgraded to format 2, then closed
+  LocalBigtable root(db_dir, DatabaseOptions{});
+  ASSERT_OK_AND_ASSIGN(std::vector<std::string> tables, root.ListTables());
+  EXPECT_EQ(tables, (std::vector<std::string>{"metrics", "wide"}));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> other, root.instance_admin()->OpenTables({"p", "i"}));
+  ASSERT_OK_AND_ASSIGN(std::vector<std::string> none, other->ListTables());
+  EXPECT_TRUE(none.empty());
+  ASSERT_OK(other->CreateTable("metrics", {{"f", {}, ValueType::kBytes}}, {}, false));
+  ASSERT_OK_AND_ASSIGN(int64_t older, root.CountRows("metrics", RowRange::All()));
+  EXPECT_EQ(older, 2);  // the older table, untouched
+  ASSERT_OK_AND_ASSIGN(int64_t newer, other->CountRows("metrics", RowRange::All()));
+  EXPECT_EQ(newer, 0);
 }
 
 TEST(UpgradeTest, AReadOnlyOpenOfFormatOneSaysHowToUpgradeAndChangesNothing) {

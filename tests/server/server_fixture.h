@@ -53,7 +53,7 @@ class ServerTest : public ::testing::Test {
     // A bare Database has no InstanceAdmin: every instance name is it.
     router_ = std::make_unique<server::InstanceRouter>(db_.get());
     data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
-    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_);
+    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
     grpc::ServerBuilder builder;
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
@@ -139,6 +139,7 @@ class ServerTest : public ::testing::Test {
   std::unique_ptr<Database> db_;
   server::RpcGate gate_;
   std::unique_ptr<server::InstanceRouter> router_;
+  server::OperationStore operations_;
   std::unique_ptr<server::DataService> data_;
   std::unique_ptr<server::AdminService> admin_service_;
   std::unique_ptr<grpc::Server> server_;
