@@ -398,6 +398,11 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
     openers.emplace_back([&, t] {
       for (size_t i = t; i < stalled.size(); i += 6) {
         stalled[i].stub = server.NewStalledClientStub();
+        // 600 connections at once can overflow the listen backlog; a
+        // connection the kernel dropped is retried rather than ended
+        // UNAVAILABLE before it ever reached the server.
+        stalled[i].context.set_wait_for_ready(true);
+        stalled[i].context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
         v2::ReadRowsRequest request;
         request.set_table_name(TableName("t"));
         stalled[i].stream = stalled[i].stub->ReadRows(&stalled[i].context, request);

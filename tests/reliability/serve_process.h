@@ -7,6 +7,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -68,7 +69,7 @@ class ServeProcess {
  private:
   int port_;
   int pid_ = -1;
-  mutable int connections_ = 0;
+  mutable std::atomic<int> connections_{0};  // NewStalledClientStub is called from several threads
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<::google::bigtable::v2::Bigtable::Stub> stub_;
   std::unique_ptr<::google::bigtable::admin::v2::BigtableTableAdmin::Stub> admin_;
