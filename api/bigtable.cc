@@ -41,4 +41,32 @@ Result<std::vector<std::optional<Row>>> Bigtable::LookupRows(std::string_view ta
   return results;
 }
 
+namespace {
+
+Status NoAuthorizedViews() {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no authorized views");
+}
+
+}  // namespace
+
+Result<AuthorizedViewSpec> Bigtable::CreateAuthorizedView(std::string_view, const AuthorizedViewSpec&) {
+  return NoAuthorizedViews();
+}
+Result<AuthorizedViewSpec> Bigtable::GetAuthorizedView(std::string_view, std::string_view) {
+  return NoAuthorizedViews();
+}
+Result<std::vector<AuthorizedViewSpec>> Bigtable::ListAuthorizedViews(std::string_view) { return NoAuthorizedViews(); }
+Result<AuthorizedViewSpec> Bigtable::UpdateAuthorizedView(std::string_view, const AuthorizedViewSpec&,
+                                                          const AuthorizedViewUpdate&) {
+  return NoAuthorizedViews();
+}
+Status Bigtable::DeleteAuthorizedView(std::string_view, std::string_view, std::string_view) {
+  return NoAuthorizedViews();
+}
+
+Result<std::unique_ptr<Bigtable>> Bigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
+  LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
+  return RestrictToView(this, std::string(table), std::move(view));
+}
+
 }  // namespace lbt

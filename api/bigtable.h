@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/authorized_view.h"
 #include "api/cell.h"
 #include "api/filter.h"
 #include "api/mutation.h"
@@ -252,6 +253,28 @@ class Bigtable {
   // Returns once every write to `table` made before the call has reached
   // all of its replicas. One local copy is always caught up.
   virtual Status WaitForReplication(std::string_view table) = 0;
+
+  // ---- authorized views of a table (api/authorized_view.h) ----
+  // A service without them answers Unimplemented (the defaults).
+
+  // Creates view `view.id` of `table` and returns it as stored, with its
+  // etag. AlreadyExists if the table has a view of that id.
+  virtual Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view);
+  virtual Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id);
+  // The table's views, by id.
+  virtual Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table);
+  // Replaces what `update` names of view `view.id`; Aborted if `view.etag`
+  // is set and is not the current one. Returns the view as stored.
+  virtual Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                          const AuthorizedViewUpdate& update);
+  // FailedPrecondition while the view's deletion protection is on; Aborted
+  // if `etag` is set and is not the current one.
+  virtual Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag);
+  // The data operations of `table` through view `view_id`, as a Bigtable
+  // that must be destroyed before this one (other tables pass through).
+  // The default reads the view's definition and enforces it here
+  // (RestrictToView); a remote Bigtable names the view in each request.
+  virtual Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id);
 
   // ---- the place itself ----
 

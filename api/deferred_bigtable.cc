@@ -68,6 +68,28 @@ Status DeferredBigtable::ModifyFamilies(std::string_view table, const std::vecto
 Status DeferredBigtable::DeleteTable(std::string_view table) { LBT_FORWARD(DeleteTable(table)); }
 Result<std::vector<std::string>> DeferredBigtable::ListTables() { LBT_FORWARD(ListTables()); }
 Result<TableSpec> DeferredBigtable::GetTable(std::string_view table) { LBT_FORWARD(GetTable(table)); }
+Result<AuthorizedViewSpec> DeferredBigtable::CreateAuthorizedView(std::string_view table,
+                                                                  const AuthorizedViewSpec& view) {
+  LBT_FORWARD(CreateAuthorizedView(table, view));
+}
+Result<AuthorizedViewSpec> DeferredBigtable::GetAuthorizedView(std::string_view table, std::string_view view_id) {
+  LBT_FORWARD(GetAuthorizedView(table, view_id));
+}
+Result<std::vector<AuthorizedViewSpec>> DeferredBigtable::ListAuthorizedViews(std::string_view table) {
+  LBT_FORWARD(ListAuthorizedViews(table));
+}
+Result<AuthorizedViewSpec> DeferredBigtable::UpdateAuthorizedView(std::string_view table,
+                                                                  const AuthorizedViewSpec& view,
+                                                                  const AuthorizedViewUpdate& update) {
+  LBT_FORWARD(UpdateAuthorizedView(table, view, update));
+}
+Status DeferredBigtable::DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) {
+  LBT_FORWARD(DeleteAuthorizedView(table, view_id, etag));
+}
+Result<std::unique_ptr<Bigtable>> DeferredBigtable::OpenAuthorizedView(std::string_view table,
+                                                                       std::string_view view_id) {
+  LBT_FORWARD(OpenAuthorizedView(table, view_id));
+}
 Status DeferredBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
   LBT_FORWARD(CreateFamily(table, family));
 }

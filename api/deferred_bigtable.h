@@ -58,6 +58,13 @@ class DeferredBigtable final : public Bigtable {
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override;
+  Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;
+  Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override;
+  Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override;
+  Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                  const AuthorizedViewUpdate& update) override;
+  Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
+  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override;
 
   // True until opening fails: the commands that ask then call the service
   // and report its error.

@@ -78,6 +78,26 @@ class ForwardingBigtable : public Bigtable {
   }
   Status WaitForReplication(std::string_view table) override { return target_->WaitForReplication(table); }
 
+  Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
+    return target_->CreateAuthorizedView(table, view);
+  }
+  Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override {
+    return target_->GetAuthorizedView(table, view_id);
+  }
+  Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override {
+    return target_->ListAuthorizedViews(table);
+  }
+  Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                  const AuthorizedViewUpdate& update) override {
+    return target_->UpdateAuthorizedView(table, view, update);
+  }
+  Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
+    return target_->DeleteAuthorizedView(table, view_id, etag);
+  }
+  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override {
+    return target_->OpenAuthorizedView(table, view_id);
+  }
+
   bool Exists() override { return target_->Exists(); }
   Status Flush() override { return target_->Flush(); }
   int64_t NowMicros() const override { return target_->NowMicros(); }

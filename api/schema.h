@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/authorized_view.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -134,6 +135,10 @@ struct TableSpec {
   bool deletion_protection = false;
   // Set on a table RestoreTable made.
   std::optional<RestoreInfo> restored_from;
+  // Its authorized views, by id (a local table's; GetTable of a remote one
+  // leaves them out), and the etags handed out to them so far.
+  std::vector<AuthorizedViewSpec> authorized_views;
+  int64_t view_etags_issued = 0;
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;

@@ -54,6 +54,7 @@ class Status {
   static Status Cancelled(std::string msg) { return {Code::kCancelled, std::move(msg)}; }
   static Status Aborted(std::string msg) { return {Code::kAborted, std::move(msg)}; }
   static Status Unavailable(std::string msg) { return {Code::kUnavailable, std::move(msg)}; }
+  static Status PermissionDenied(std::string msg) { return {Code::kPermissionDenied, std::move(msg)}; }
   static Status FromCode(Code code, std::string msg) { return {code, std::move(msg)}; }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -14,9 +14,9 @@ const std::vector<CommandSpec>& AllCommands() {
   static const std::vector<CommandSpec> commands = [] {
     std::vector<CommandSpec> all;
     for (auto* set :
-         {HelpCommands, CbtAdminCommands, CbtInstanceCommands, BackupCommands, CbtWriteCommands, CbtReadCommands,
-          MaintenanceCommands, ImportExportCommands, DumpCommands, SqlCommands, LabCommands, hbase::DdlCommands,
-          hbase::SnapshotCommands, hbase::ReadCommands, hbase::WriteCommands}) {
+         {HelpCommands, CbtAdminCommands, CbtInstanceCommands, BackupCommands, AuthorizedViewCommands, CbtWriteCommands,
+          CbtReadCommands, MaintenanceCommands, ImportExportCommands, DumpCommands, SqlCommands, LabCommands,
+          hbase::DdlCommands, hbase::SnapshotCommands, hbase::ReadCommands, hbase::WriteCommands}) {
       Append(&all, set());
     }
     // Run by the shell and the script runner around the commands above;

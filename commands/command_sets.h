@@ -11,17 +11,18 @@
 
 namespace lbt {
 
-std::vector<CommandSpec> HelpCommands();          // core/help.cc: help, version
-std::vector<CommandSpec> CbtAdminCommands();      // cbt/admin.cc: ls, createtable, setgcpolicy, ...
-std::vector<CommandSpec> CbtInstanceCommands();   // cbt/instances.cc: createinstance, listclusters, ...
-std::vector<CommandSpec> BackupCommands();        // cbt/backups.cc: createbackup, restoretable, ...
-std::vector<CommandSpec> CbtWriteCommands();      // cbt/write.cc: set, addtocell, deleterow, deletecolumn
-std::vector<CommandSpec> CbtReadCommands();       // cbt/read.cc: read, lookup, count
-std::vector<CommandSpec> MaintenanceCommands();   // cbt/maintenance.cc: gc, compact
-std::vector<CommandSpec> ImportExportCommands();  // io/import_export.cc: import, export
-std::vector<CommandSpec> DumpCommands();          // io/dump.cc: dump, schema
-std::vector<CommandSpec> SqlCommands();           // sql/sql_command.cc: sql
-std::vector<CommandSpec> LabCommands();           // lab/lab_commands.cc: advise, stats, hotspots, keyviz, explain
+std::vector<CommandSpec> HelpCommands();            // core/help.cc: help, version
+std::vector<CommandSpec> CbtAdminCommands();        // cbt/admin.cc: ls, createtable, setgcpolicy, ...
+std::vector<CommandSpec> CbtInstanceCommands();     // cbt/instances.cc: createinstance, listclusters, ...
+std::vector<CommandSpec> BackupCommands();          // cbt/backups.cc: createbackup, restoretable, ...
+std::vector<CommandSpec> AuthorizedViewCommands();  // cbt/authorized_views.cc: createauthorizedview, ...
+std::vector<CommandSpec> CbtWriteCommands();        // cbt/write.cc: set, addtocell, deleterow, deletecolumn
+std::vector<CommandSpec> CbtReadCommands();         // cbt/read.cc: read, lookup, count
+std::vector<CommandSpec> MaintenanceCommands();     // cbt/maintenance.cc: gc, compact
+std::vector<CommandSpec> ImportExportCommands();    // io/import_export.cc: import, export
+std::vector<CommandSpec> DumpCommands();            // io/dump.cc: dump, schema
+std::vector<CommandSpec> SqlCommands();             // sql/sql_command.cc: sql
+std::vector<CommandSpec> LabCommands();             // lab/lab_commands.cc: advise, stats, hotspots, keyviz, explain
 
 namespace hbase {
 std::vector<CommandSpec> DdlCommands();       // hbase/ddl.cc: create, alter, describe, list, drop, ...

@@ -61,6 +61,76 @@ bool GcRuleFromJson(const json& j, GcRule* out) {
   return true;
 }
 
+// Row prefixes and qualifiers are bytes, and JSON text must be UTF-8: they
+// are stored as hex.
+std::string Hex(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
+  return out;
+}
+
+bool FromHex(const json& j, std::string* out) {
+  if (!j.is_string() || j.get_ref<const std::string&>().size() % 2 != 0) return false;
+  const std::string& hex = j.get_ref<const std::string&>();
+  out->clear();
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, value, 16);
+    if (ec != std::errc() || end != hex.data() + i + 2) return false;
+    out->push_back(static_cast<char>(value));
+  }
+  return true;
+}
+
+json HexList(const std::vector<std::string>& list) {
+  json out = json::array();
+  for (const std::string& s : list) out.push_back(Hex(s));
+  return out;
+}
+
+bool FromHexList(const json& j, std::vector<std::string>* out) {
+  if (!j.is_array()) return false;
+  out->clear();
+  for (const json& item : j) {
+    if (!FromHex(item, &out->emplace_back())) return false;
+  }
+  return true;
+}
+
+// WARNING: the view fields below are part of the on-disk format.
+json ViewToJson(const AuthorizedViewSpec& view) {
+  json families = json::object();
+  for (const auto& [family, subset] : view.subset.family_subsets) {
+    families[family] = {{"qualifiers", HexList(subset.qualifiers)},
+                        {"qualifier_prefixes", HexList(subset.qualifier_prefixes)}};
+  }
+  json doc = {{"id", view.id},
+              {"row_prefixes", HexList(view.subset.row_prefixes)},
+              {"family_subsets", families},
+              {"etag", view.etag}};
+  if (view.deletion_protection) doc["deletion_protection"] = true;
+  return doc;
+}
+
+bool ViewFromJson(const json& j, AuthorizedViewSpec* view) {
+  if (!j.is_object() || !j.value("id", json()).is_string() || !j.value("etag", json()).is_string() ||
+      !j.value("family_subsets", json()).is_object() ||
+      !FromHexList(j.value("row_prefixes", json()), &view->subset.row_prefixes)) {
+    return false;
+  }
+  view->id = j["id"].get<std::string>();
+  view->etag = j["etag"].get<std::string>();
+  view->deletion_protection = j.value("deletion_protection", false);
+  for (const auto& [family, columns] : j["family_subsets"].items()) {
+    FamilySubset& subset = view->subset.family_subsets[family];
+    if (!columns.is_object() || !FromHexList(columns.value("qualifiers", json()), &subset.qualifiers) ||
+        !FromHexList(columns.value("qualifier_prefixes", json()), &subset.qualifier_prefixes)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string EncodeTableSpec(const TableSpec& spec) {
@@ -80,6 +150,12 @@ std::string EncodeTableSpec(const TableSpec& spec) {
                             {"start_time_micros", spec.restored_from->start_time_micros},
                             {"end_time_micros", spec.restored_from->end_time_micros}};
   }
+  if (!spec.authorized_views.empty()) {
+    json views = json::array();
+    for (const AuthorizedViewSpec& view : spec.authorized_views) views.push_back(ViewToJson(view));
+    doc["authorized_views"] = views;
+  }
+  if (spec.view_etags_issued != 0) doc["view_etags_issued"] = spec.view_etags_issued;
   return doc.dump();
 }
 
@@ -105,6 +181,16 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
     spec->restored_from = RestoreInfo{r["backup"].get<std::string>(), r["source_table"].get<std::string>(),
                                       r["start_time_micros"].get<int64_t>(), r["end_time_micros"].get<int64_t>()};
   }
+  spec->authorized_views.clear();
+  if (j.contains("authorized_views")) {
+    if (!j["authorized_views"].is_array()) return corrupt();
+    for (const json& v : j["authorized_views"]) {
+      if (!ViewFromJson(v, &spec->authorized_views.emplace_back())) return corrupt();
+    }
+  }
+  const json etags = j.value("view_etags_issued", json(0));
+  if (!etags.is_number_integer()) return corrupt();
+  spec->view_etags_issued = etags.get<int64_t>();
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;

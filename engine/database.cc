@@ -102,6 +102,19 @@ Status RequireUnprotected(const TableSpec& spec, std::string_view what) {
       fmt::format("table '{}' has deletion protection on; turn it off before deleting {}", TableIdOf(spec.name), what));
 }
 
+// A table with a protected authorized view cannot be deleted, nor its
+// instance (the AuthorizedView message's deletion_protection).
+Status RequireNoProtectedViews(const TableSpec& spec) {
+  for (const AuthorizedViewSpec& view : spec.authorized_views) {
+    if (!view.deletion_protection) continue;
+    return Status::FailedPrecondition(
+        fmt::format("authorized view '{}' of table '{}' has deletion protection on; turn it off before deleting "
+                    "the table",
+                    view.id, TableIdOf(spec.name)));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 // ---- opening ----
@@ -584,6 +597,7 @@ Status Database::DeleteTable(std::string_view table) {
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
     LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
+    LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*spec));
     id = spec->id;
     return stores_->catalog.Remove(txn, table);
   }));
@@ -663,6 +677,18 @@ Status Database::RenameTable(std::string_view from, std::string_view to,
   });
 }
 
+Status Database::ChangeAuthorizedViews(std::string_view table, const std::function<Status(TableSpec* spec)>& change) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    TableSpec changed = *current;
+    LBT_RETURN_IF_ERROR(change(&changed));
+    TableSpec stored = *current;
+    stored.authorized_views = std::move(changed.authorized_views);
+    stored.view_etags_issued = changed.view_etags_issued;
+    return stores_->catalog.Store(txn, stored);
+  });
+}
+
 Result<std::optional<InstanceSpec>> Database::ReadInstance(const InstanceName& name, bool* has_tables) {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
   {
@@ -692,6 +718,9 @@ Status Database::ChangeInstance(
       LBT_RETURN_IF_ERROR(stores_->catalog.RemoveInstance(txn, name));
     }
     if (!drop_tables) return Status::OK();
+    for (const std::string& table : tables) {
+      LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*stores_->catalog.Find(table)));
+    }
     for (const std::string& table : tables) {
       dropped.push_back(stores_->catalog.Find(table)->id);
       LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, table));

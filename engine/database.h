@@ -193,6 +193,15 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Turns Bigtable's deletion protection on or off. While it is on,
   // DeleteTable and DeleteFamily refuse with FailedPrecondition.
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
+
+  // ---- authorized views (database_authorized_views.cc) ----
+  // Kept in their table's catalog entry: they go with the table.
+  Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;
+  Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override;
+  Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override;
+  Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                  const AuthorizedViewUpdate& update) override;
+  Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table) override;
 
@@ -228,6 +237,10 @@ class Database final : public Bigtable, public LocalMaintenance {
   // info: how a restore, made under a hidden name, appears whole at once.
   // AlreadyExists if `to` exists.
   Status RenameTable(std::string_view from, std::string_view to, const std::optional<RestoreInfo>& restored_from);
+  // In one write transaction: hands `change` the table's spec; of what it
+  // leaves, only the authorized views and their etag counter are stored.
+  // An error changes nothing.
+  Status ChangeAuthorizedViews(std::string_view table, const std::function<Status(TableSpec* spec)>& change);
 
   // ---- writes ----
 

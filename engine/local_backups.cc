@@ -289,7 +289,8 @@ Status DecodePolicy(std::string_view key, std::string_view bytes, IamPolicy* pol
 Status LocalInstanceAdmin::RequireResource(std::string_view resource) {
   const std::vector<std::string> p = SplitOnSlash(resource);
   if (p.size() < 4 || p[0] != "projects" || p[2] != "instances") {
-    return Status::InvalidArgument(fmt::format("resource: '{}' is not an instance, table or backup name", resource));
+    return Status::InvalidArgument(
+        fmt::format("resource: '{}' is not an instance, table, authorized view or backup name", resource));
   }
   const InstanceName instance{p[1], p[3]};
   if (p.size() == 4) return GetInstance(instance).status();
@@ -298,7 +299,12 @@ Status LocalInstanceAdmin::RequireResource(std::string_view resource) {
     return tables->GetTable(p[5]).status();
   }
   if (p.size() == 8 && p[4] == "clusters" && p[6] == "backups") return GetBackup(instance, p[5], p[7]).status();
-  return Status::InvalidArgument(fmt::format("resource: '{}' is not an instance, table or backup name", resource));
+  if (p.size() == 8 && p[4] == "tables" && p[6] == "authorizedViews") {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, OpenTables(instance));
+    return tables->GetAuthorizedView(p[5], p[7]).status();
+  }
+  return Status::InvalidArgument(
+      fmt::format("resource: '{}' is not an instance, table, authorized view or backup name", resource));
 }
 
 Result<IamPolicy> LocalInstanceAdmin::GetIamPolicy(std::string_view resource) {

@@ -157,6 +157,32 @@ Status LocalBigtable::DeleteTable(std::string_view table) {
   return db->DeleteTable(Qualified(table));
 }
 
+Result<AuthorizedViewSpec> LocalBigtable::CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->CreateAuthorizedView(Qualified(table), view);
+}
+
+Result<AuthorizedViewSpec> LocalBigtable::GetAuthorizedView(std::string_view table, std::string_view view_id) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
+  return db->GetAuthorizedView(Qualified(table), view_id);
+}
+
+Result<std::vector<AuthorizedViewSpec>> LocalBigtable::ListAuthorizedViews(std::string_view table) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
+  return db->ListAuthorizedViews(Qualified(table));
+}
+
+Result<AuthorizedViewSpec> LocalBigtable::UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                               const AuthorizedViewUpdate& update) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->UpdateAuthorizedView(Qualified(table), view, update);
+}
+
+Status LocalBigtable::DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->DeleteAuthorizedView(Qualified(table), view_id, etag);
+}
+
 Result<std::vector<std::string>> LocalBigtable::ListTables() {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return std::vector<std::string>();

@@ -70,6 +70,13 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }
 
+  Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;
+  Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override;
+  Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override;
+  Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                  const AuthorizedViewUpdate& update) override;
+  Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
+
   bool Exists() override;
   Status Flush() override;
   int64_t NowMicros() const override;

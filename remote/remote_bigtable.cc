@@ -10,6 +10,7 @@
 #include "api/deferred_bigtable.h"
 #include "api/version.h"
 #include "remote/remote_admin.h"
+#include "remote/remote_authorized_views.h"
 #include "remote/remote_calls.h"
 #include "remote/remote_instance_admin.h"
 #include "remote/remote_mutations.h"
@@ -127,6 +128,25 @@ class RemoteBigtable final : public Bigtable {
     return remote::CreateTable(&calls_, table, families, splits, deletion_protection);
   }
   Status DeleteTable(std::string_view table) override { return remote::DeleteTable(&calls_, table); }
+  Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
+    return remote::CreateAuthorizedView(&calls_, table, view);
+  }
+  Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override {
+    return remote::GetAuthorizedView(&calls_, table, view_id);
+  }
+  Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override {
+    return remote::ListAuthorizedViews(&calls_, table);
+  }
+  Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
+                                                  const AuthorizedViewUpdate& update) override {
+    return remote::UpdateAuthorizedView(&calls_, table, view, update);
+  }
+  Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
+    return remote::DeleteAuthorizedView(&calls_, table, view_id, etag);
+  }
+  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override {
+    return remote::OpenAuthorizedView(this, table, view_id);
+  }
   Result<std::vector<std::string>> ListTables() override { return remote::ListTables(&calls_); }
   Result<TableSpec> GetTable(std::string_view table) override { return remote::GetTable(&calls_, table); }
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {

@@ -21,6 +21,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "api/status.h"
 #include "google/bigtable/admin/v2/bigtable_instance_admin.grpc.pb.h"
@@ -84,6 +85,27 @@ class RemoteCalls {
   const std::string& app_profile() const { return options_.app_profile; }
   // "projects/P/instances/I/tables/T".
   std::string TableName(std::string_view table) const;
+  // Points a data request at `target`: a table id, or
+  // "<table>/authorizedViews/<view>", how a view that OpenAuthorizedView
+  // opened names its table (remote_authorized_views.h).
+  // The routing header's key and value for a data request that SetTarget
+  // pointed: its table's name, or its authorized view's.
+  template <typename Request>
+  static std::string_view TargetKey(const Request& request) {
+    return request.authorized_view_name().empty() ? "table_name" : "authorized_view_name";
+  }
+  template <typename Request>
+  static const std::string& TargetOf(const Request& request) {
+    return request.authorized_view_name().empty() ? request.table_name() : request.authorized_view_name();
+  }
+  template <typename Request>
+  void SetTarget(Request* request, std::string_view target) const {
+    if (target.find("/authorizedViews/") != std::string_view::npos) {
+      request->set_authorized_view_name(TableName(target));
+    } else {
+      request->set_table_name(TableName(target));
+    }
+  }
 
  private:
   const RemoteOptions options_;
@@ -120,6 +142,29 @@ Status RemoteCalls::Unary(Stub* stub, grpc::Status (Stub::*rpc)(grpc::ClientCont
                           Response* response, Clock::time_point deadline) {
   Call call(this, NewContext(routing_key, resource, deadline));
   return proto::FromGrpcStatus((stub->*rpc)(call.get(), request, response));
+}
+
+// Asks about `operation` once a second until it is done, within -timeout;
+// its error, if it ended with one. With `result`, unpacks its response.
+template <typename Response = google::protobuf::Empty>
+Status AwaitOperation(RemoteCalls* calls, google::longrunning::Operation operation, Response* result = nullptr) {
+  const RemoteCalls::Clock::time_point deadline = calls->Deadline();
+  const uint64_t cancellations = calls->cancellations();
+  while (!operation.done()) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (calls->cancellations() != cancellations) return Status::Cancelled("cancelled while waiting for the operation");
+    google::longrunning::GetOperationRequest request;
+    request.set_name(operation.name());
+    google::longrunning::Operation polled;
+    LBT_RETURN_IF_ERROR(calls->Unary(calls->operations(), &RemoteCalls::OperationsStub::GetOperation, "name",
+                                     request.name(), request, &polled, deadline));
+    operation = std::move(polled);
+  }
+  if (operation.has_error()) return proto::FromRpcStatus(operation.error());
+  if (result != nullptr && !operation.response().UnpackTo(result)) {
+    return Status::FromCode(Status::Code::kInternal, "the operation's response is not of the type expected");
+  }
+  return Status::OK();
 }
 
 }  // namespace lbt

@@ -28,29 +28,6 @@ std::string AppProfileName(const InstanceName& instance, std::string_view id) {
   return fmt::format("{}/appProfiles/{}", instance.Full(), id);
 }
 
-// Asks about `operation` once a second until it is done, within -timeout;
-// its error, if it ended with one. With `result`, unpacks its response.
-template <typename Response = google::protobuf::Empty>
-Status AwaitOperation(RemoteCalls* calls, longrunning::Operation operation, Response* result = nullptr) {
-  const RemoteCalls::Clock::time_point deadline = calls->Deadline();
-  const uint64_t cancellations = calls->cancellations();
-  while (!operation.done()) {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    if (calls->cancellations() != cancellations) return Status::Cancelled("cancelled while waiting for the operation");
-    longrunning::GetOperationRequest request;
-    request.set_name(operation.name());
-    longrunning::Operation polled;
-    LBT_RETURN_IF_ERROR(calls->Unary(calls->operations(), &OperationsStub::GetOperation, "name", request.name(),
-                                     request, &polled, deadline));
-    operation = std::move(polled);
-  }
-  if (operation.has_error()) return proto::FromRpcStatus(operation.error());
-  if (result != nullptr && !operation.response().UnpackTo(result)) {
-    return Status::FromCode(Status::Code::kInternal, "the operation's response is not of the type expected");
-  }
-  return Status::OK();
-}
-
 // Every cluster of `parent` ("projects/P/instances/I" or ".../instances/-"),
 // by instance.
 Result<std::map<InstanceName, std::vector<ClusterSpec>>> ClustersOf(RemoteCalls* calls, const std::string& parent) {

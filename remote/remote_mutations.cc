@@ -40,7 +40,7 @@ Status SendMutateRows(RemoteCalls* calls, std::string_view table, const std::vec
                       const std::vector<size_t>& indexes, RemoteCalls::Clock::time_point deadline,
                       std::vector<std::optional<Status>>* answers) {
   v2::MutateRowsRequest request;
-  request.set_table_name(calls->TableName(table));
+  calls->SetTarget(&request, table);
   request.set_app_profile_id(calls->app_profile());
   for (size_t i : indexes) {
     v2::MutateRowsRequest::Entry* entry = request.add_entries();
@@ -48,7 +48,7 @@ Status SendMutateRows(RemoteCalls* calls, std::string_view table, const std::vec
     AddMutations(rows[i].mutations, entry->mutable_mutations());
   }
   answers->assign(indexes.size(), std::nullopt);
-  Call call(calls, calls->NewContext("table_name", request.table_name(), deadline));
+  Call call(calls, calls->NewContext(RemoteCalls::TargetKey(request), RemoteCalls::TargetOf(request), deadline));
   auto reader = calls->data()->MutateRows(call.get(), request);
   for (v2::MutateRowsResponse response; reader->Read(&response);) {
     for (const v2::MutateRowsResponse::Entry& e : response.entries()) {
@@ -75,13 +75,13 @@ void AddMutations(const std::vector<Mutation>& mutations, google::protobuf::Repe
 Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
                  const std::vector<Mutation>& mutations) {
   v2::MutateRowRequest request;
-  request.set_table_name(calls->TableName(table));
+  calls->SetTarget(&request, table);
   request.set_app_profile_id(calls->app_profile());
   request.set_row_key(std::string(row_key));
   AddMutations(mutations, request.mutable_mutations());
   v2::MutateRowResponse response;
-  return calls->Unary(calls->data(), &RemoteCalls::DataStub::MutateRow, "table_name", request.table_name(), request,
-                      &response);
+  return calls->Unary(calls->data(), &RemoteCalls::DataStub::MutateRow, RemoteCalls::TargetKey(request),
+                      RemoteCalls::TargetOf(request), request, &response);
 }
 
 Result<std::vector<Status>> MutateRows(RemoteCalls* calls, std::string_view table,

@@ -12,7 +12,7 @@ Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::
                                const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
                                const std::vector<Mutation>& false_mutations) {
   v2::CheckAndMutateRowRequest request;
-  request.set_table_name(calls->TableName(table));
+  calls->SetTarget(&request, table);
   request.set_app_profile_id(calls->app_profile());
   request.set_row_key(std::string(row_key));
   if (predicate) {
@@ -25,21 +25,23 @@ Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::
   AddMutations(true_mutations, request.mutable_true_mutations());
   AddMutations(false_mutations, request.mutable_false_mutations());
   v2::CheckAndMutateRowResponse response;
-  LBT_RETURN_IF_ERROR(calls->Unary(calls->data(), &RemoteCalls::DataStub::CheckAndMutateRow, "table_name",
-                                   request.table_name(), request, &response));
+  LBT_RETURN_IF_ERROR(calls->Unary(calls->data(), &RemoteCalls::DataStub::CheckAndMutateRow,
+                                   RemoteCalls::TargetKey(request), RemoteCalls::TargetOf(request), request,
+                                   &response));
   return response.predicate_matched();
 }
 
 Result<Row> ReadModifyWriteRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
                                const std::vector<ReadModifyWriteRule>& rules) {
   v2::ReadModifyWriteRowRequest request;
-  request.set_table_name(calls->TableName(table));
+  calls->SetTarget(&request, table);
   request.set_app_profile_id(calls->app_profile());
   request.set_row_key(std::string(row_key));
   for (const ReadModifyWriteRule& rule : rules) *request.add_rules() = proto::ToProto(rule);
   v2::ReadModifyWriteRowResponse response;
-  LBT_RETURN_IF_ERROR(calls->Unary(calls->data(), &RemoteCalls::DataStub::ReadModifyWriteRow, "table_name",
-                                   request.table_name(), request, &response));
+  LBT_RETURN_IF_ERROR(calls->Unary(calls->data(), &RemoteCalls::DataStub::ReadModifyWriteRow,
+                                   RemoteCalls::TargetKey(request), RemoteCalls::TargetOf(request), request,
+                                   &response));
   return proto::FromProto(response.row());
 }
 

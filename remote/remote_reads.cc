@@ -134,7 +134,8 @@ class RemoteRowStream final : public RowStream {
 };
 
 void RemoteRowStream::Start() {
-  call_ = std::make_unique<Call>(calls_, calls_->NewContext("table_name", request_.table_name(), retry_.deadline()));
+  call_ = std::make_unique<Call>(
+      calls_, calls_->NewContext(RemoteCalls::TargetKey(request_), RemoteCalls::TargetOf(request_), retry_.deadline()));
   reader_ = calls_->data()->ReadRows(call_->get(), request_);
 }
 
@@ -279,7 +280,7 @@ Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view
   LBT_RETURN_IF_ERROR(request.rows.Validate());
   FilterPlan plan = PlanFilter(request);
   v2::ReadRowsRequest proto_request;
-  proto_request.set_table_name(calls->TableName(table));
+  calls->SetTarget(&proto_request, table);
   proto_request.set_app_profile_id(calls->app_profile());
   *proto_request.mutable_rows() = proto::ToProto(request.rows);
   proto_request.set_reversed(request.reversed);

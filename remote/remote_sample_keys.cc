@@ -8,12 +8,13 @@ namespace v2 = ::google::bigtable::v2;
 
 Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, std::string_view table, const RowRange& range) {
   v2::SampleRowKeysRequest request;
-  request.set_table_name(calls->TableName(table));
+  calls->SetTarget(&request, table);
   request.set_app_profile_id(calls->app_profile());
   const bool whole_table =
       range.start.kind == RowBound::Kind::kUnbounded && range.end.kind == RowBound::Kind::kUnbounded;
   if (!whole_table) *request.mutable_row_range() = proto::ToProto(RowSet{{}, {range}}).row_ranges(0);
-  Call call(calls, calls->NewContext("table_name", request.table_name(), calls->Deadline()));
+  Call call(calls,
+            calls->NewContext(RemoteCalls::TargetKey(request), RemoteCalls::TargetOf(request), calls->Deadline()));
   auto reader = calls->data()->SampleRowKeys(call.get(), request);
   std::vector<KeySample> samples;
   for (v2::SampleRowKeysResponse response; reader->Read(&response);) {

@@ -1,8 +1,9 @@
 // google.bigtable.admin.v2.BigtableTableAdmin over the Bigtable interface: tables,
 // column families, deletion protection, dropping row ranges, consistency,
-// backups and restores (admin_backups.cc). Long-running operations come
-// back already done; IAM policies are kept, not enforced. Snapshots,
-// authorized views and schema bundles answer UNIMPLEMENTED.
+// backups and restores (admin_backups.cc), authorized views
+// (admin_authorized_views.cc). Long-running operations come back already
+// done; IAM policies are kept, not enforced. Snapshots and schema bundles
+// answer UNIMPLEMENTED.
 //
 // Threading: as DataService.
 
@@ -65,16 +66,17 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
   LBT_NOT_SERVED(CreateTableFromSnapshot, admin::CreateTableFromSnapshotRequest, google::longrunning::Operation,
                  "lbt has no snapshots")
   LBT_NOT_SERVED(UndeleteTable, admin::UndeleteTableRequest, google::longrunning::Operation, "a deleted table is gone")
-  LBT_NOT_SERVED(CreateAuthorizedView, admin::CreateAuthorizedViewRequest, google::longrunning::Operation,
-                 "lbt has no authorized views")
-  LBT_NOT_SERVED(ListAuthorizedViews, admin::ListAuthorizedViewsRequest, admin::ListAuthorizedViewsResponse,
-                 "lbt has no authorized views")
-  LBT_NOT_SERVED(GetAuthorizedView, admin::GetAuthorizedViewRequest, admin::AuthorizedView,
-                 "lbt has no authorized views")
-  LBT_NOT_SERVED(UpdateAuthorizedView, admin::UpdateAuthorizedViewRequest, google::longrunning::Operation,
-                 "lbt has no authorized views")
-  LBT_NOT_SERVED(DeleteAuthorizedView, admin::DeleteAuthorizedViewRequest, google::protobuf::Empty,
-                 "lbt has no authorized views")
+  // Authorized views (admin_authorized_views.cc).
+  grpc::Status CreateAuthorizedView(grpc::ServerContext*, const admin::CreateAuthorizedViewRequest* request,
+                                    google::longrunning::Operation* response) override;
+  grpc::Status ListAuthorizedViews(grpc::ServerContext*, const admin::ListAuthorizedViewsRequest* request,
+                                   admin::ListAuthorizedViewsResponse* response) override;
+  grpc::Status GetAuthorizedView(grpc::ServerContext*, const admin::GetAuthorizedViewRequest* request,
+                                 admin::AuthorizedView* response) override;
+  grpc::Status UpdateAuthorizedView(grpc::ServerContext*, const admin::UpdateAuthorizedViewRequest* request,
+                                    google::longrunning::Operation* response) override;
+  grpc::Status DeleteAuthorizedView(grpc::ServerContext*, const admin::DeleteAuthorizedViewRequest* request,
+                                    google::protobuf::Empty* response) override;
   LBT_NOT_SERVED(SnapshotTable, admin::SnapshotTableRequest, google::longrunning::Operation, "lbt has no snapshots")
   LBT_NOT_SERVED(GetSnapshot, admin::GetSnapshotRequest, admin::Snapshot, "lbt has no snapshots")
   LBT_NOT_SERVED(ListSnapshots, admin::ListSnapshotsRequest, admin::ListSnapshotsResponse, "lbt has no snapshots")

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "google/bigtable/v2/feature_flags.pb.h"
+#include "proto/authorized_view_convert.h"
 #include "proto/chunk_writer.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
@@ -18,21 +19,36 @@ namespace lbt::server {
 
 namespace {
 
-// The table a data request names, and the tables of its instance.
+// The table a data request names, and the tables of its instance; for a
+// request through an authorized view, the view over them.
 struct Target {
   InstanceTables tables;
+  std::unique_ptr<Bigtable> view;
   std::string table;
   InstanceName instance;
+
+  // Where the request's reads and writes go.
+  Bigtable* data() const { return view != nullptr ? view.get() : tables.get(); }
 };
 
 template <typename Request>
 Result<Target> TargetOf(const InstanceRouter& router, const Request& request) {
-  if (!request.authorized_view_name().empty()) {
-    return Status::InvalidArgument("authorized_view_name: lbt has no authorized views; name the table");
+  if (request.authorized_view_name().empty()) {
+    LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(proto::InstanceOf(name), request.app_profile_id()));
+    return Target{std::move(tables), nullptr, std::move(name.table), proto::InstanceOf(name)};
   }
-  LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(proto::InstanceOf(name), request.app_profile_id()));
-  return Target{std::move(tables), std::move(name.table), proto::InstanceOf(name)};
+  if (!request.table_name().empty()) {
+    return Status::InvalidArgument(
+        "table_name: name the table or an authorized view of it (authorized_view_name), "
+        "not both");
+  }
+  LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name,
+                       proto::ParseAuthorizedViewName(request.authorized_view_name(), "authorized_view_name"));
+  const InstanceName instance = proto::InstanceOf(name.table);
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(instance, request.app_profile_id()));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> view, tables->OpenAuthorizedView(name.table.table, name.view));
+  return Target{std::move(tables), std::move(view), std::move(name.table.table), instance};
 }
 
 Status ValidateRowKey(const std::string& key) {
@@ -235,7 +251,7 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
     // the deadline passes, also while the filter skips every row.
     read.max_snapshot_age = kReadSnapshotAge;
     read.interrupted = [context] { return context->IsCancelled(); };
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target.tables->ReadRows(target.table, read));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target.data()->ReadRows(target.table, read));
     return SendRows(*rows, call);
   });
 }
@@ -245,7 +261,7 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_ASSIGN_OR_RETURN(RowRange range, SampleRangeOf(*request));
-    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, target.tables->SampleRowKeys(target.table, range));
+    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, target.data()->SampleRowKeys(target.table, range));
     for (const KeySample& sample : samples) {
       v2::SampleRowKeysResponse response;
       response.set_row_key(sample.row_key);
@@ -262,7 +278,7 @@ grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowReq
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_RETURN_IF_ERROR(CheckMutationCount(request->mutations_size(), "mutations"));
     LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request->mutations(), "mutations"));
-    return target.tables->MutateRow(target.table, request->row_key(), mutations);
+    return target.data()->MutateRow(target.table, request->row_key(), mutations);
   });
 }
 
@@ -270,7 +286,7 @@ grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::Mut
                                      grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
-    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.tables.get(), target.table, *request));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.data(), target.table, *request));
     WriteWatched(writer, EntriesResponse(statuses), context, stalls_);
     return Status::OK();
   });
@@ -292,7 +308,7 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
     LBT_ASSIGN_OR_RETURN(std::optional<Filter> predicate,
                          FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
     LBT_ASSIGN_OR_RETURN(
-        bool matched, target.tables->CheckAndMutateRow(target.table, request->row_key(), predicate, on_true, on_false));
+        bool matched, target.data()->CheckAndMutateRow(target.table, request->row_key(), predicate, on_true, on_false));
     response->set_predicate_matched(matched);
     return Status::OK();
   });
@@ -310,7 +326,7 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
     LBT_RETURN_IF_ERROR(router_->CheckTransactionsAllowed(target.instance, request->app_profile_id()));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
-    LBT_ASSIGN_OR_RETURN(Row row, target.tables->ReadModifyWriteRow(target.table, request->row_key(), rules));
+    LBT_ASSIGN_OR_RETURN(Row row, target.data()->ReadModifyWriteRow(target.table, request->row_key(), rules));
     *response->mutable_row() = proto::ToProto(row);
     return Status::OK();
   });

@@ -47,6 +47,14 @@ Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs
   return std::optional<int64_t>(n);
 }
 
+Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::string& table) {
+  const std::string* view = args.Find("authorized-view");
+  if (view == nullptr) return Status::OK();
+  if (view->empty()) return ctx.Usage("authorized-view= needs a view id");
+  LBT_ASSIGN_OR_RETURN(ctx.view, ctx.session->bigtable()->OpenAuthorizedView(table, *view));
+  return Status::OK();
+}
+
 Result<bool> BoolOption(CommandContext& ctx, const CbtArgs& args, std::string_view key) {
   const std::string* text = args.Find(key);
   if (text == nullptr || *text == "false") return false;

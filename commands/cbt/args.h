@@ -29,6 +29,10 @@ struct CbtArgs {
 // '='), and every later word as key=value with a key from ctx.spec->options.
 Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>& args, size_t positional);
 
+// authorized-view=<id>: from here on the command reads and writes `table`
+// through that view of it (ctx->view). Nothing without the option.
+Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::string& table);
+
 // An option's value as a positive integer / a boolean ("true"/"false").
 Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
 Result<bool> BoolOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);

@@ -69,8 +69,6 @@ Result<std::optional<Filter>> ReadFilter(CommandContext& ctx, const CbtArgs& arg
 }
 
 Status CheckUnsupported(const CbtArgs& args) {
-  if (args.Find("authorized-view") != nullptr)
-    return Status::InvalidArgument("authorized views are not supported by lbt");
   if (args.Find("format-file") != nullptr) {
     return Status::InvalidArgument("format-file= is not supported by lbt; use --format json or jsonl");
   }
@@ -87,6 +85,7 @@ Result<bool> WantStats(CommandContext& ctx, const CbtArgs& args) {
 Status Lookup(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
+  LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, parsed, args[0]));
   ReadRequest request;
   request.rows.row_keys = {args[1]};
   LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
@@ -120,6 +119,7 @@ bool SameLookupBatch(const std::vector<std::string>& a, const std::vector<std::s
 Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
+  LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, parsed, args[0]));
   ReadRequest request;
   LBT_ASSIGN_OR_RETURN(request.rows, RowsFromOptions(ctx, parsed));
   int64_t count = -1;
@@ -142,6 +142,7 @@ Status Read(CommandContext& ctx, const std::vector<std::string>& args) {
 
 Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, parsed, args[0]));
   RowRange range = RowRange::All();
   if (const std::string* prefix = parsed.Find("prefix")) range = RowRange::Prefix(*prefix);
   Bigtable* bigtable = ctx.bigtable();
@@ -167,7 +168,10 @@ Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
 bool IsBatchableLookup(const std::vector<std::string>& words) {
   if (words.size() < 3 || words[0] != "lookup") return false;
   for (size_t i = 3; i < words.size(); ++i) {
-    if (words[i].rfind("filter=", 0) == 0 || words[i].rfind("include-stats=", 0) == 0) return false;
+    if (words[i].rfind("filter=", 0) == 0 || words[i].rfind("include-stats=", 0) == 0 ||
+        words[i].rfind("authorized-view=", 0) == 0) {
+      return false;
+    }
   }
   return true;
 }
@@ -215,13 +219,14 @@ std::vector<CommandSpec> CbtReadCommands() {
   const Option filter{.key = "filter", .value = "<json>"};
   const Option app_profile{.key = "app-profile", .value = "<id>", .use = OptionUse::kQuiet};
   const Option format_file{.key = "format-file", .value = "<file>", .use = OptionUse::kRefused};
-  const Option authorized_view{.key = "authorized-view", .value = "<view>", .use = OptionUse::kRefused};
+  const Option authorized_view{.key = "authorized-view", .value = "<view-id>"};
   return {
       {.name = "count",
        .summary = "Count rows in a table",
        .args = {kTableArg},
-       .options = {{.key = "prefix", .value = "<row-key-prefix>"}, filter},
-       .details = "  With filter=, only rows the filter leaves a cell count (see 'help read').\n\n"
+       .options = {{.key = "prefix", .value = "<row-key-prefix>"}, filter, authorized_view},
+       .details = "  With filter=, only rows the filter leaves a cell count (see 'help read');\n"
+                  "  with authorized-view=<view-id>, only rows with cells the view covers.\n\n"
                   "  Example: count mobile-time-series prefix=phone#",
        .cbt = Count},
       {.name = "lookup",
@@ -232,7 +237,8 @@ std::vector<CommandSpec> CbtReadCommands() {
        .details = "  columns=<family>:<qualifier>,...  Read only these columns (regexes; 'fam:' for a family)\n"
                   "  cells-per-column=<n>              Read only this number of cells per column\n"
                   "  keys-only=<true|false>            Print cells without values\n"
-                  "  include-stats=full                Print what the read looked at and returned\n\n"
+                  "  include-stats=full                Print what the read looked at and returned\n"
+                  "  authorized-view=<view-id>         Read through this authorized view of the table\n\n"
                   "  Example: lookup mobile-time-series phone#4c410523#20190501 "
                   "columns=stats_summary:os_build,os_name cells-per-column=1\n"
                   "  Example: lookup mobile-time-series $'\\x41\\x42'\n\n"
@@ -269,7 +275,9 @@ std::vector<CommandSpec> CbtReadCommands() {
                   "  filter=<json>                     A Bigtable RowFilter in its JSON form (bytes in base64),\n"
                   "                                    applied before the options above, e.g.\n"
                   "                                    '{\"chain\":{\"filters\":[{\"familyNameRegexFilter\":\"cf\"},\n"
-                  "                                    {\"cellsPerColumnLimitFilter\":1}]}}'\n\n"
+                  "                                    {\"cellsPerColumnLimitFilter\":1}]}}'\n"
+                  "  authorized-view=<view-id>         Read through this authorized view of the table: only\n"
+                  "                                    the rows and columns it covers\n\n"
                   "  Examples:\n"
                   "    read mobile-time-series prefix=phone columns=stats_summary:os_build,os_name count=10\n"
                   "    read mobile-time-series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"

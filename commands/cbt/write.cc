@@ -48,7 +48,10 @@ Result<std::vector<CellArg>> CellArgs(CommandContext& ctx, const std::vector<std
     const std::string& arg = args[i];
     if (arg.rfind("app-profile=", 0) == 0) continue;  // one local profile
     if (arg.rfind("authorized-view=", 0) == 0) {
-      return Status::InvalidArgument("authorized views are not supported by lbt");
+      CbtArgs view;
+      view.options.emplace("authorized-view", arg.substr(std::string_view("authorized-view=").size()));
+      LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, view, args[0]));
+      continue;
     }
     LBT_ASSIGN_OR_RETURN(CellArg cell, ParseCellArg(ctx, arg));
     cells.push_back(std::move(cell));
@@ -100,15 +103,15 @@ Status DeleteRow(CommandContext& ctx, const std::vector<std::string>& args) {
 
 Status DeleteColumn(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 4));
-  Bigtable* bigtable = ctx.bigtable();
-  return bigtable->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
+  LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, parsed, args[0]));
+  return ctx.bigtable()->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
 }
 
 }  // namespace
 
 std::vector<CommandSpec> CbtWriteCommands() {
   const Option app_profile{.key = "app-profile", .value = "<id>", .use = OptionUse::kQuiet};
-  const Option authorized_view{.key = "authorized-view", .value = "<view>", .use = OptionUse::kRefused};
+  const Option authorized_view{.key = "authorized-view", .value = "<view-id>"};
   return {
       {.name = "addtocell",
        .summary = "Add a value to an aggregate cell (write)",
@@ -118,16 +121,18 @@ std::vector<CommandSpec> CbtWriteCommands() {
                  .noun = "at least one cell",
                  .kind = ArgKind::kColumn,
                  .arity = Arity::kRepeated}},
-       .options = {app_profile},
+       .options = {app_profile, authorized_view},
        .details = "  The family must be of type intsum, intmin or intmax. Cells at the same\n"
-                  "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n\n"
+                  "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n"
+                  "  authorized-view=<view-id>  Write through this authorized view of the table.\n\n"
                   "  Example: addtocell stats user1 clicks:total=1@1700000000000000",
        .cbt = AddToCell},
       {.name = "deletecolumn",
        .summary = "Delete all cells in a column",
        .args = {kTableArg, kRowArg, kFamilyArg, {.text = "<column>", .noun = "a column"}},
-       .options = {app_profile},
-       .details = "  Example: deletecolumn mobile-time-series phone#4c410523#20190501 stats_summary os_name",
+       .options = {app_profile, authorized_view},
+       .details = "  authorized-view=<view-id>  Delete through this authorized view of the table.\n\n"
+                  "  Example: deletecolumn mobile-time-series phone#4c410523#20190501 stats_summary os_name",
        .cbt = DeleteColumn},
       {.name = "deleterow",
        .summary = "Delete a row",
@@ -146,7 +151,9 @@ std::vector<CommandSpec> CbtWriteCommands() {
        .options = {app_profile, authorized_view},
        .details = "  <timestamp> is in microseconds since the epoch and must be a multiple of 1000;\n"
                   "  if it is not an integer, '@<timestamp>' is part of the value. Without it the\n"
-                  "  current time is used. Quote binary bytes as $'\\x00\\xff'.\n\n"
+                  "  current time is used. Quote binary bytes as $'\\x00\\xff'.\n"
+                  "  authorized-view=<view-id>  Write through this authorized view of the table: a\n"
+                  "  cell outside it is refused (PermissionDenied) and nothing is written.\n\n"
                   "  Example: set mobile-time-series phone#4c410523#20190501 "
                   "stats_summary:connected_cell=1@1570041766000000",
        .cbt = Set},

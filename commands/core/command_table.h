@@ -7,6 +7,7 @@
 #ifndef LBT_COMMANDS_CORE_COMMAND_TABLE_H_
 #define LBT_COMMANDS_CORE_COMMAND_TABLE_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,10 +36,13 @@ struct CommandContext {
   Output* err;  // stderr: notes and progress, never results
   const CommandSpec* spec;
   bool usage_error = false;
+  // Set by authorized-view=<id>: the command's reads and writes of its
+  // table go through that view (Bigtable::OpenAuthorizedView).
+  std::unique_ptr<Bigtable> view;
 
   // Marks the failure as a usage error (exit status 2) and returns it.
   Status Usage(const std::string& message);
-  Bigtable* bigtable() const { return session->bigtable(); }
+  Bigtable* bigtable() const { return view != nullptr ? view.get() : session->bigtable(); }
   // What only a local database can do; a FailedPrecondition naming the
   // command for a remote Bigtable.
   Result<LocalMaintenance*> LocalOnly() const;

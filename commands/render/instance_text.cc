@@ -1,6 +1,7 @@
 #include "commands/render/instance_text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <ctime>
 
@@ -100,6 +101,22 @@ std::string BackupsText(const std::vector<BackupSpec>& backups) {
                            Rfc3339(b.start_time_micros), Rfc3339(b.expire_time_micros)));
   }
   return tw.Render();
+}
+
+std::string AuthorizedViewText(std::string_view table, const AuthorizedViewSpec& view) {
+  auto quoted = [](const std::vector<std::string>& list) {
+    std::vector<std::string> shown;
+    for (const std::string& item : list) shown.push_back(GoQuote(item));
+    return shown.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(shown, ", "));
+  };
+  std::string text =
+      fmt::format("Name: {}\nTable: {}\nDeletion Protection: {}\nEtag: {}\nRow Prefixes: {}\n", view.id, table,
+                  view.deletion_protection ? "true" : "false", view.etag, quoted(view.subset.row_prefixes));
+  for (const auto& [family, columns] : view.subset.family_subsets) {
+    text += fmt::format("Family {}: qualifiers {}; qualifier prefixes {}\n", family, quoted(columns.qualifiers),
+                        quoted(columns.qualifier_prefixes));
+  }
+  return text;
 }
 
 }  // namespace lbt

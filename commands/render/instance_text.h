@@ -19,6 +19,9 @@ std::string AppProfilesText(const InstanceSpec& instance);
 // A backup's fields, one per line; the backups of a list as a table.
 std::string BackupText(const BackupSpec& backup);
 std::string BackupsText(const std::vector<BackupSpec>& backups);
+// An authorized view of `table`: its name, protection, etag and subset,
+// bytes quoted as cbt quotes values.
+std::string AuthorizedViewText(std::string_view table, const AuthorizedViewSpec& view);
 // RFC 3339 in UTC, to the second: 2026-11-24T19:49:00Z.
 std::string Rfc3339(int64_t micros);
 // "&{cluster_id:\"c1\"  allow_transactional_writes:true}", "&{}".

@@ -9,6 +9,7 @@
 #include "commands/render/query_output.h"
 #include "commands/render/renderers.h"
 #include "commands/render/row_json.h"
+#include "util/bytes.h"
 
 namespace lbt {
 
@@ -58,6 +59,33 @@ json AppProfileObject(const AppProfileSpec& p) {
     j["routing"] = {{"multi_cluster", p.cluster_ids}, {"row_affinity", p.row_affinity}};
   }
   return j;
+}
+
+// Bytes as JSON text when they are UTF-8 (and the mode allows), else
+// {"b64": "..."}.
+json BytesJson(const std::string& bytes, BytesMode mode) {
+  if (mode != BytesMode::kBase64 && IsValidUtf8(bytes)) return bytes;
+  return json{{"b64", Base64Encode(bytes)}};
+}
+
+json BytesList(const std::vector<std::string>& list, BytesMode mode) {
+  json out = json::array();
+  for (const std::string& item : list) out.push_back(BytesJson(item, mode));
+  return out;
+}
+
+json AuthorizedViewObject(std::string_view table, const AuthorizedViewSpec& v, BytesMode mode) {
+  json families = json::object();
+  for (const auto& [family, columns] : v.subset.family_subsets) {
+    families[family] = {{"qualifiers", BytesList(columns.qualifiers, mode)},
+                        {"qualifier_prefixes", BytesList(columns.qualifier_prefixes, mode)}};
+  }
+  return json{{"table", std::string(table)},
+              {"authorized_view", v.id},
+              {"deletion_protection", v.deletion_protection},
+              {"etag", v.etag},
+              {"row_prefixes", BytesList(v.subset.row_prefixes, mode)},
+              {"family_subsets", families}};
 }
 
 json BackupObject(const BackupSpec& b) {
@@ -123,6 +151,14 @@ class JsonRendererBase : public Renderer {
     Line(json{{"backups", list}});
   }
   void Backup(const BackupSpec& backup) override { Line(BackupObject(backup)); }
+  void AuthorizedViews(std::string_view table, const std::vector<AuthorizedViewSpec>& views) override {
+    json list = json::array();
+    for (const AuthorizedViewSpec& v : views) list.push_back(AuthorizedViewObject(table, v, bytes_));
+    Line(list);
+  }
+  void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
+    Line(AuthorizedViewObject(table, view, bytes_));
+  }
   void AppProfiles(const InstanceSpec& instance) override {
     json list = json::array();
     for (const AppProfileSpec& p : instance.app_profiles) list.push_back(AppProfileObject(p));

@@ -103,6 +103,9 @@ class Renderer {
   // listbackups; createbackup, getbackup and the other backup commands.
   virtual void Backups(const std::vector<BackupSpec>& backups) = 0;
   virtual void Backup(const BackupSpec& backup) = 0;
+  // listauthorizedviews; getauthorizedview and the commands that change one.
+  virtual void AuthorizedViews(std::string_view table, const std::vector<AuthorizedViewSpec>& views) = 0;
+  virtual void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
   virtual void BeginRows(const RowsView& view) = 0;

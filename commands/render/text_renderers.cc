@@ -50,6 +50,12 @@ class TextRendererBase : public Renderer {
   void AppProfiles(const InstanceSpec& instance) override { out_->Write(AppProfilesText(instance)); }
   void Backups(const std::vector<BackupSpec>& backups) override { out_->Write(BackupsText(backups)); }
   void Backup(const BackupSpec& backup) override { out_->Write(BackupText(backup)); }
+  void AuthorizedViews(std::string_view, const std::vector<AuthorizedViewSpec>& views) override {
+    for (const AuthorizedViewSpec& view : views) out_->Write(view.id + "\n");
+  }
+  void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
+    out_->Write(AuthorizedViewText(table, view));
+  }
 
   void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
   void QueryRow(const sql::Values& row) override { query_table_.Add(row); }

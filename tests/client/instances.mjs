@@ -31,6 +31,12 @@ const generated = new admin.v2.BigtableInstanceAdminClient({
   sslCreds: grpc.credentials.createInsecure(),
 });
 
+const tableAdmin = new admin.v2.BigtableTableAdminClient({
+  servicePath: host,
+  port: Number(port),
+  sslCreds: grpc.credentials.createInsecure(),
+});
+
 let failed = 0;
 async function check(name, fn) {
   try {
@@ -170,6 +176,78 @@ async function backupAndRestore() {
   });
 }
 
+// An authorized view of A's table t: rows starting user1#, columns of cf
+// starting pub. Production answers a write outside a view with
+// PERMISSION_DENIED (googleapis/java-bigtable's MutateRowIT,
+// CheckAndMutateIT and ReadModifyWriteIT, run against production); a read
+// through it sees only what it covers.
+const T_OF_A = `projects/${PROJECT}/instances/${A}/tables/t`;
+const VIEW = `${T_OF_A}/authorizedViews/v`;
+async function authorizedViews() {
+  await check('an authorized view of t, waiting on its operation', async () => {
+    const [operation] = await tableAdmin.createAuthorizedView({
+      parent: T_OF_A,
+      authorizedViewId: 'v',
+      authorizedView: {
+        subsetView: {rowPrefixes: [Buffer.from('user1#')], familySubsets: {cf: {qualifierPrefixes: [Buffer.from('pub')]}}},
+        deletionProtection: true,
+      },
+    });
+    const [view] = await operation.promise();
+    expect('name', view.name, VIEW);
+  });
+  await check('writes through the view inside it; rows and columns outside it are PERMISSION_DENIED (7)', async () => {
+    const view = bigtable.instance(A).view('t', 'v');
+    await view.insert([{key: 'user1#ada', data: {cf: {'pub-name': 'Ada'}}}]);
+    const [value] = await view.increment({column: 'cf:pub-visits', rowId: 'user1#ada'}, 2);
+    expect('incremented', value, 2);
+    expect('row outside', await codeOf(view.increment({column: 'cf:pub-visits', rowId: 'user2#bob'})), 7);
+    expect('column outside', await codeOf(view.increment({column: 'cf:secret', rowId: 'user1#ada'})), 7);
+    view.maxRetries = 0;
+    const outside = await view.insert([{key: 'user2#bob', data: {cf: {'pub-name': 'Bob'}}}]).then(() => null, e => e);
+    expect('bulk entry outside', outside?.errors?.map(e => e.code), [7]);
+  });
+  await check('reads through the view see only what it covers', async () => {
+    await bigtable.instance(A).table('t').insert([
+      {key: 'user1#ada', data: {cf: {secret: 'hidden'}}},
+      {key: 'user2#bob', data: {cf: {'pub-name': 'Bob'}}},
+    ]);
+    await viewHoldsAda();
+  });
+  await check('getAuthorizedView and listAuthorizedViews; a stale etag is ABORTED (10)', async () => {
+    const [view] = await tableAdmin.getAuthorizedView({name: VIEW, view: 'FULL'});
+    expect('prefixes', view.subsetView.rowPrefixes.map(p => Buffer.from(p).toString()), ['user1#']);
+    const [listed] = await tableAdmin.listAuthorizedViews({parent: T_OF_A});
+    expect('listed', listed.map(v => v.name), [VIEW]);
+    expect('stale', await codeOf(tableAdmin.updateAuthorizedView({
+      authorizedView: {name: VIEW, etag: 'not-the-etag', deletionProtection: true},
+      updateMask: {paths: ['deletion_protection']},
+    })), 10);
+  });
+}
+
+async function viewHoldsAda() {
+  const [rows] = await bigtable.instance(A).view('t', 'v').getRows();
+  expect('rows', rows.map(r => [r.id, Object.keys(r.data.cf).sort()]), [['user1#ada', ['pub-name', 'pub-visits']]]);
+}
+
+// After the restart: the view is there, protected; then it is deleted.
+async function authorizedViewsAfterRestart() {
+  await check('the view after the restart; deleting it while protected is FAILED_PRECONDITION (9)', async () => {
+    await viewHoldsAda();
+    expect('code', await codeOf(tableAdmin.deleteAuthorizedView({name: VIEW})), 9);
+    expect('table code', await codeOf(bigtable.instance(A).table('t').delete()), 9);
+    const [operation] = await tableAdmin.updateAuthorizedView({
+      authorizedView: {name: VIEW, deletionProtection: false},
+      updateMask: {paths: ['deletion_protection']},
+    });
+    await operation.promise();
+    await tableAdmin.deleteAuthorizedView({name: VIEW});
+    const [listed] = await tableAdmin.listAuthorizedViews({parent: T_OF_A});
+    expect('listed', listed, []);
+  });
+}
+
 // IAM policies: kept with etags, not enforced.
 const READER = {role: 'roles/bigtable.reader', members: ['user:ada@example.com']};
 async function iamPolicies() {
@@ -283,6 +361,7 @@ async function listsAndReads(tables) {
 async function checkAndDelete() {
   await listsAndReads({[A]: ['t', 't-restored'], [B]: ['t']});
   await backupsAfterRestart();
+  await authorizedViewsAfterRestart();
   await check('deleting a cluster an app profile routes to is FAILED_PRECONDITION (9)', async () => {
     expect('code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c2').delete()), 9);
   });
@@ -309,6 +388,7 @@ if (phase === 'create') {
   await create();
   await listsAndReads({[A]: ['t'], [B]: ['t']});
   await backupAndRestore();
+  await authorizedViews();
   await iamPolicies();
 } else if (phase === 'check-and-delete') {
   await checkAndDelete();
@@ -317,4 +397,5 @@ if (phase === 'create') {
   process.exit(2);
 }
 await generated.close();
+await tableAdmin.close();
 process.exit(failed > 0 ? 1 : 0);

@@ -21,10 +21,12 @@ const CommandSpec& HBase(std::string_view name) {
 }
 
 TEST(CommandTableTest, UsageShowsArgumentsThenShownOptions) {
-  EXPECT_EQ(Cbt("count").Usage(), "count <table> [prefix=<row-key-prefix>] [filter=<json>]");
+  EXPECT_EQ(Cbt("count").Usage(),
+            "count <table> [prefix=<row-key-prefix>] [filter=<json>] [authorized-view=<view-id>]");
   EXPECT_EQ(Cbt("ls").Usage(), "ls [table]");
-  // app-profile is quiet and authorized-view refused: neither is shown.
-  EXPECT_EQ(Cbt("set").Usage(), "set <table> <row> <family>:<column>=<value>[@<timestamp>] ...");
+  // app-profile is quiet: not shown.
+  EXPECT_EQ(Cbt("set").Usage(),
+            "set <table> <row> <family>:<column>=<value>[@<timestamp>] ... [authorized-view=<view-id>]");
   EXPECT_EQ(Cbt("version").Usage(), "version");
 }
 
@@ -37,7 +39,7 @@ TEST(CommandTableTest, HBaseUsageSeparatesArgumentsWithCommasAfterTheFirst) {
 
 TEST(CommandTableTest, CountsComeFromArgumentsAndOptions) {
   auto count = [](const CommandSpec& spec) { return std::pair{spec.Count().min, spec.Count().max}; };
-  EXPECT_EQ(count(Cbt("deletecolumn")), (std::pair{4, 5}));  // four words and app-profile=
+  EXPECT_EQ(count(Cbt("deletecolumn")), (std::pair{4, 6}));  // four words, app-profile= and authorized-view=
   EXPECT_EQ(count(Cbt("set")), (std::pair{3, ArgCount::kMany}));
   EXPECT_EQ(count(Cbt("ls")), (std::pair{0, 1}));
   EXPECT_EQ(count(HBase("scan")), (std::pair{1, 2}));       // the table and one hash

@@ -53,6 +53,7 @@ declare -A emulator_words=(
   [family_order]="the emulator counts cells_per_row_limit in name order; production in creation order"
   [family_order_jsonl]="the emulator counts cells_per_row_limit in name order; production in creation order"
   [dump_schema]="the emulator keeps no string value type (setvaluetype)"
+  [authorized_views]="the emulator has no authorized views"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.

@@ -238,12 +238,12 @@ TEST_F(AdminServiceTest, BadRequestsNameTheField) {
 }
 
 TEST_F(AdminServiceTest, RpcsLbtDoesNotServeSayWhich) {
-  admin::CreateAuthorizedViewRequest request;
+  admin::SnapshotTableRequest request;
   google::longrunning::Operation response;
   grpc::ClientContext context;
-  grpc::Status s = admin_->CreateAuthorizedView(&context, request, &response);
+  grpc::Status s = admin_->SnapshotTable(&context, request, &response);
   EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(s.error_message().find("CreateAuthorizedView"), std::string::npos);
+  EXPECT_NE(s.error_message().find("SnapshotTable"), std::string::npos);
 }
 
 // Served over a bare database, which has no instances to keep backups in.

@@ -1,0 +1,295 @@
+#include "api/authorized_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "api/bigtable.h"
+#include "api/forwarding_bigtable.h"
+#include "api/schema.h"
+
+namespace lbt {
+
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Bytes for a message: printable ASCII as is, anything else as \xNN.
+std::string Shown(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return out;
+}
+
+// The prefixes with every one that another covers left out, in order:
+// their ranges are then disjoint.
+std::vector<std::string> DisjointPrefixes(std::vector<std::string> prefixes) {
+  std::sort(prefixes.begin(), prefixes.end());
+  std::vector<std::string> out;
+  for (std::string& p : prefixes) {
+    if (out.empty() || !StartsWith(p, out.back())) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// The greater of two lower bounds, and the lesser of two upper ones.
+Bound TighterLow(const Bound& a, const Bound& b) {
+  if (a.kind == Bound::Kind::kUnbounded) return b;
+  if (b.kind == Bound::Kind::kUnbounded) return a;
+  if (a.value != b.value) return a.value > b.value ? a : b;
+  return a.kind == Bound::Kind::kOpen ? a : b;
+}
+
+Bound TighterHigh(const Bound& a, const Bound& b) {
+  if (a.kind == Bound::Kind::kUnbounded) return b;
+  if (b.kind == Bound::Kind::kUnbounded) return a;
+  if (a.value != b.value) return a.value < b.value ? a : b;
+  return a.kind == Bound::Kind::kOpen ? a : b;
+}
+
+Status Outside(std::string what) {
+  return Status::PermissionDenied(fmt::format("{} is outside the Authorized View", what));
+}
+
+}  // namespace
+
+bool FamilySubset::Covers(std::string_view qualifier) const {
+  if (std::find(qualifiers.begin(), qualifiers.end(), qualifier) != qualifiers.end()) return true;
+  return std::any_of(qualifier_prefixes.begin(), qualifier_prefixes.end(),
+                     [&](const std::string& p) { return StartsWith(qualifier, p); });
+}
+
+bool FamilySubset::CoversAll() const {
+  return std::find(qualifier_prefixes.begin(), qualifier_prefixes.end(), "") != qualifier_prefixes.end();
+}
+
+bool SubsetView::CoversRow(std::string_view row_key) const {
+  return std::any_of(row_prefixes.begin(), row_prefixes.end(),
+                     [&](const std::string& p) { return StartsWith(row_key, p); });
+}
+
+bool SubsetView::CoversColumn(std::string_view family, std::string_view qualifier) const {
+  auto it = family_subsets.find(std::string(family));
+  return it != family_subsets.end() && it->second.Covers(qualifier);
+}
+
+std::optional<RowSet> SubsetView::Restrict(const RowSet& rows) const {
+  const std::vector<std::string> prefixes = DisjointPrefixes(row_prefixes);
+  if (!prefixes.empty() && prefixes.front().empty()) return rows;
+  RowSet out;
+  if (rows.IsAll()) {
+    for (const std::string& p : prefixes) out.row_ranges.push_back(RowRange::Prefix(p));
+  } else {
+    for (const std::string& key : rows.row_keys) {
+      if (CoversRow(key)) out.row_keys.push_back(key);
+    }
+    for (const RowRange& range : rows.row_ranges) {
+      for (const std::string& p : prefixes) {
+        const RowRange covered = RowRange::Prefix(p);
+        RowRange both{TighterLow(range.start, covered.start), TighterHigh(range.end, covered.end)};
+        if (!both.IsEmpty()) out.row_ranges.push_back(std::move(both));
+      }
+    }
+  }
+  if (out.IsAll()) return std::nullopt;  // nothing left
+  return out;
+}
+
+Filter SubsetView::ColumnFilter() const {
+  std::vector<Filter> columns;
+  for (const auto& [family, subset] : family_subsets) {
+    for (const std::string& q : subset.qualifiers) {
+      columns.push_back(Filter::ColumnRange(family, Bound::Closed(q), Bound::Closed(q)));
+    }
+    for (const std::string& p : subset.qualifier_prefixes) {
+      const std::string end = PrefixSuccessor(p);
+      columns.push_back(Filter::ColumnRange(family, p.empty() ? Bound::Unbounded() : Bound::Closed(p),
+                                            end.empty() ? Bound::Unbounded() : Bound::Open(end)));
+    }
+  }
+  if (columns.empty()) return Filter::BlockAll();
+  if (columns.size() == 1) return std::move(columns.front());
+  return Filter::Union(std::move(columns));
+}
+
+Status SubsetView::CheckMutation(std::string_view row_key, const Mutation& m) const {
+  if (!CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
+  switch (m.kind) {
+    case Mutation::Kind::kDeleteFromRow: return Outside(fmt::format("deleting all of row '{}'", Shown(row_key)));
+    case Mutation::Kind::kDeleteFromFamily: {
+      auto it = family_subsets.find(m.family);
+      if (it != family_subsets.end() && it->second.CoversAll()) return Status::OK();
+      return Outside(fmt::format("deleting all of family '{}'", m.family));
+    }
+    default:
+      if (CoversColumn(m.family, m.qualifier)) return Status::OK();
+      return Outside(fmt::format("column '{}:{}'", m.family, Shown(m.qualifier)));
+  }
+}
+
+Status SubsetView::CheckRule(std::string_view row_key, const ReadModifyWriteRule& rule) const {
+  if (!CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
+  if (CoversColumn(rule.family, rule.qualifier)) return Status::OK();
+  return Outside(fmt::format("column '{}:{}'", rule.family, Shown(rule.qualifier)));
+}
+
+Status ValidateAuthorizedViewId(std::string_view id, std::string_view field) {
+  if (Status s = ValidateTableName(id); !s.ok()) {
+    return Status::InvalidArgument(
+        fmt::format("{}: '{}' is not a valid authorized view id: ids follow table "
+                    "ids' rules ([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
+                    field, id));
+  }
+  return Status::OK();
+}
+
+Status ValidateSubsetView(const SubsetView& subset, std::string_view field) {
+  for (const auto& [family, columns] : subset.family_subsets) {
+    if (Status s = ValidateFamilyName(family); !s.ok()) {
+      return Status::InvalidArgument(fmt::format("{}.family_subsets: {}", field, s.message()));
+    }
+    if (columns.qualifiers.empty() && columns.qualifier_prefixes.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "{}.family_subsets['{}']: name at least one qualifier or qualifier prefix ('' for the whole family)", field,
+          family));
+    }
+  }
+  return Status::OK();
+}
+
+namespace {
+
+class EmptyRowStream final : public RowStream {
+ public:
+  bool Next(Row*) override { return false; }
+  Status status() const override { return Status::OK(); }
+  ReadStats stats() const override { return {}; }
+};
+
+// Reads and writes of one table through a view; see RestrictToView.
+class ViewBigtable final : public ForwardingBigtable {
+ public:
+  ViewBigtable(Bigtable* base, std::string table, AuthorizedViewSpec view)
+      : ForwardingBigtable(base), table_(std::move(table)), view_(std::move(view)) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    if (table != table_) return target()->ReadRows(table, request);
+    std::optional<RowSet> rows = subset().Restrict(request.rows);
+    if (!rows.has_value()) return std::unique_ptr<RowStream>(std::make_unique<EmptyRowStream>());
+    ReadRequest restricted = request;
+    restricted.rows = std::move(*rows);
+    restricted.filter = Restricted(request.filter);
+    return target()->ReadRows(table, restricted);
+  }
+
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
+    if (table != table_) return target()->CountRows(table, range);
+    ReadRequest request;
+    if (!(range.start.kind == Bound::Kind::kUnbounded && range.end.kind == Bound::Kind::kUnbounded)) {
+      request.rows.row_ranges.push_back(range);
+    }
+    request.filter = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(table, request));
+    int64_t count = 0;
+    for (Row row; stream->Next(&row);) ++count;
+    LBT_RETURN_IF_ERROR(stream->status());
+    return count;
+  }
+
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override {
+    if (table != table_) return target()->LookupRows(table, keys, request);
+    std::vector<std::string> covered;
+    for (const std::string& key : keys) {
+      if (subset().CoversRow(key)) covered.push_back(key);
+    }
+    ReadRequest restricted = request;
+    restricted.filter = Restricted(request.filter);
+    std::vector<std::optional<Row>> found;
+    if (!covered.empty()) {
+      LBT_ASSIGN_OR_RETURN(found, target()->LookupRows(table, covered, restricted));
+    }
+    std::vector<std::optional<Row>> out(keys.size());
+    for (size_t i = 0, j = 0; i < keys.size(); ++i) {
+      if (subset().CoversRow(keys[i])) out[i] = std::move(found[j++]);
+    }
+    return out;
+  }
+
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    if (table == table_) LBT_RETURN_IF_ERROR(CheckMutations(row_key, mutations));
+    return target()->MutateRow(table, row_key, mutations);
+  }
+
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
+    if (table != table_) return target()->MutateRows(table, rows);
+    // Entries outside the view fail on their own; the rest are applied.
+    std::vector<Status> statuses(rows.size());
+    std::vector<RowMutation> inside;
+    std::vector<size_t> places;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      statuses[i] = CheckMutations(rows[i].row_key, rows[i].mutations);
+      if (statuses[i].ok()) {
+        inside.push_back(rows[i]);
+        places.push_back(i);
+      }
+    }
+    if (inside.empty()) return statuses;
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> applied, target()->MutateRows(table, inside));
+    for (size_t j = 0; j < places.size(); ++j) statuses[places[j]] = std::move(applied[j]);
+    return statuses;
+  }
+
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override {
+    if (table != table_) {
+      return target()->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
+    }
+    if (!subset().CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
+    LBT_RETURN_IF_ERROR(CheckMutations(row_key, true_mutations));
+    LBT_RETURN_IF_ERROR(CheckMutations(row_key, false_mutations));
+    // The predicate sees only the view's cells: "the row has any cell" too.
+    return target()->CheckAndMutateRow(table, row_key, Restricted(predicate), true_mutations, false_mutations);
+  }
+
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override {
+    if (table == table_) {
+      for (const ReadModifyWriteRule& rule : rules) LBT_RETURN_IF_ERROR(subset().CheckRule(row_key, rule));
+    }
+    return target()->ReadModifyWriteRow(table, row_key, rules);
+  }
+
+ private:
+  const SubsetView& subset() const { return view_.subset; }
+
+  Filter Restricted(const std::optional<Filter>& filter) const {
+    if (!filter.has_value()) return subset().ColumnFilter();
+    return Filter::Chain({subset().ColumnFilter(), *filter});
+  }
+
+  Status CheckMutations(std::string_view row_key, const std::vector<Mutation>& mutations) const {
+    if (!subset().CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
+    for (const Mutation& m : mutations) LBT_RETURN_IF_ERROR(subset().CheckMutation(row_key, m));
+    return Status::OK();
+  }
+
+  const std::string table_;
+  const AuthorizedViewSpec view_;
+};
+
+}  // namespace
+
+std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view) {
+  return std::make_unique<ViewBigtable>(base, std::move(table), std::move(view));
+}
+
+}  // namespace lbt

@@ -1,0 +1,148 @@
+#include "remote/remote_authorized_views.h"
+
+#include <fmt/format.h>
+
+#include "api/forwarding_bigtable.h"
+#include "proto/authorized_view_convert.h"
+
+namespace lbt::remote {
+
+namespace {
+
+namespace admin = ::google::bigtable::admin::v2;
+using AdminStub = RemoteCalls::AdminStub;
+
+std::string ViewName(RemoteCalls* calls, std::string_view table, std::string_view view_id) {
+  return fmt::format("{}/authorizedViews/{}", calls->TableName(table), view_id);
+}
+
+Result<AuthorizedViewSpec> SpecOf(const admin::AuthorizedView& view) {
+  LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec spec, proto::FromProto(view, "authorized_view"));
+  spec.id = view.name().substr(view.name().rfind('/') + 1);
+  return spec;
+}
+
+// Data requests on its table name the view: the table id given on becomes
+// "<table>/authorizedViews/<view>", which RemoteCalls::SetTarget sends as
+// authorized_view_name. Other tables pass through.
+class RemoteViewBigtable final : public ForwardingBigtable {
+ public:
+  RemoteViewBigtable(Bigtable* remote, std::string table, std::string view_id)
+      : ForwardingBigtable(remote),
+        table_(std::move(table)),
+        target_(fmt::format("{}/authorizedViews/{}", table_, view_id)) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    return target()->ReadRows(Named(table), request);
+  }
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
+    return target()->CountRows(Named(table), range);
+  }
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override {
+    return target()->LookupRows(Named(table), keys, request);
+  }
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    return target()->MutateRow(Named(table), row_key, mutations);
+  }
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
+    return target()->MutateRows(Named(table), rows);
+  }
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override {
+    return target()->CheckAndMutateRow(Named(table), row_key, predicate, true_mutations, false_mutations);
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override {
+    return target()->ReadModifyWriteRow(Named(table), row_key, rules);
+  }
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
+    return target()->SampleRowKeys(Named(table), range);
+  }
+
+ private:
+  std::string_view Named(std::string_view table) const { return table == table_ ? std::string_view(target_) : table; }
+
+  const std::string table_;
+  const std::string target_;
+};
+
+}  // namespace
+
+Result<AuthorizedViewSpec> CreateAuthorizedView(RemoteCalls* calls, std::string_view table,
+                                                const AuthorizedViewSpec& view) {
+  admin::CreateAuthorizedViewRequest request;
+  request.set_parent(calls->TableName(table));
+  request.set_authorized_view_id(view.id);
+  *request.mutable_authorized_view() = proto::ToProto(view, request.parent(), admin::AuthorizedView::FULL);
+  request.mutable_authorized_view()->clear_name();
+  request.mutable_authorized_view()->clear_etag();
+  google::longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::CreateAuthorizedView, "parent", request.parent(), request, &operation));
+  admin::AuthorizedView made;
+  LBT_RETURN_IF_ERROR(AwaitOperation(calls, std::move(operation), &made));
+  return SpecOf(made);
+}
+
+Result<AuthorizedViewSpec> GetAuthorizedView(RemoteCalls* calls, std::string_view table, std::string_view view_id) {
+  admin::GetAuthorizedViewRequest request;
+  request.set_name(ViewName(calls, table, view_id));
+  request.set_view(admin::AuthorizedView::FULL);
+  admin::AuthorizedView view;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::GetAuthorizedView, "name", request.name(), request, &view));
+  return SpecOf(view);
+}
+
+Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(RemoteCalls* calls, std::string_view table) {
+  std::vector<AuthorizedViewSpec> views;
+  admin::ListAuthorizedViewsRequest request;
+  request.set_parent(calls->TableName(table));
+  request.set_view(admin::AuthorizedView::FULL);
+  do {
+    admin::ListAuthorizedViewsResponse response;
+    LBT_RETURN_IF_ERROR(
+        calls->Unary(calls->admin(), &AdminStub::ListAuthorizedViews, "parent", request.parent(), request, &response));
+    for (const admin::AuthorizedView& view : response.authorized_views()) {
+      LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec spec, SpecOf(view));
+      views.push_back(std::move(spec));
+    }
+    request.set_page_token(response.next_page_token());
+  } while (!request.page_token().empty());
+  return views;
+}
+
+Result<AuthorizedViewSpec> UpdateAuthorizedView(RemoteCalls* calls, std::string_view table,
+                                                const AuthorizedViewSpec& view, const AuthorizedViewUpdate& update) {
+  admin::UpdateAuthorizedViewRequest request;
+  *request.mutable_authorized_view() = proto::ToProto(view, calls->TableName(table), admin::AuthorizedView::FULL);
+  if (update.subset) request.mutable_update_mask()->add_paths("subset_view");
+  if (update.deletion_protection) request.mutable_update_mask()->add_paths("deletion_protection");
+  google::longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(calls->Unary(calls->admin(), &AdminStub::UpdateAuthorizedView, "authorized_view.name",
+                                   request.authorized_view().name(), request, &operation));
+  admin::AuthorizedView updated;
+  LBT_RETURN_IF_ERROR(AwaitOperation(calls, std::move(operation), &updated));
+  return SpecOf(updated);
+}
+
+Status DeleteAuthorizedView(RemoteCalls* calls, std::string_view table, std::string_view view_id,
+                            std::string_view etag) {
+  admin::DeleteAuthorizedViewRequest request;
+  request.set_name(ViewName(calls, table, view_id));
+  request.set_etag(std::string(etag));
+  google::protobuf::Empty response;
+  return calls->Unary(calls->admin(), &AdminStub::DeleteAuthorizedView, "name", request.name(), request, &response);
+}
+
+Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(Bigtable* remote, std::string_view table,
+                                                     std::string_view view_id) {
+  // Not looked up first: reading through a view needs no right to read its
+  // definition. A view that does not exist is NotFound at the first call.
+  return std::unique_ptr<Bigtable>(
+      std::make_unique<RemoteViewBigtable>(remote, std::string(table), std::string(view_id)));
+}
+
+}  // namespace lbt::remote

@@ -1,0 +1,150 @@
+// AdminService's authorized-view RPCs over the Bigtable interface's views
+// (api/authorized_view.h): Create, Get, List, Update and Delete. Create and
+// Update return operations that come back done, with production's
+// metadata.
+
+#include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
+
+#include <algorithm>
+
+#include "proto/authorized_view_convert.h"
+#include "proto/convert.h"
+#include "server/admin_service.h"
+#include "server/handler.h"
+
+namespace lbt::server {
+
+namespace {
+
+namespace longrunning = ::google::longrunning;
+using google::protobuf::util::TimeUtil;
+
+Result<InstanceTables> TablesOfView(const InstanceRouter& router, const proto::TableName& table) {
+  return router.Tables(proto::InstanceOf(table));
+}
+
+// What an update replaces: the fields its mask names; with no mask, those
+// the request sets; "*", all of them.
+Result<AuthorizedViewUpdate> UpdateOf(const admin::UpdateAuthorizedViewRequest& request) {
+  AuthorizedViewUpdate update;
+  const auto& paths = request.update_mask().paths();
+  if (paths.empty()) {
+    update.subset = request.authorized_view().has_subset_view();
+    update.deletion_protection = true;  // a bool is always set
+    return update;
+  }
+  for (const std::string& path : paths) {
+    if (path == "*") {
+      update.subset = update.deletion_protection = true;
+    } else if (path == "subset_view") {
+      update.subset = true;
+    } else if (path == "deletion_protection") {
+      update.deletion_protection = true;
+    } else {
+      return Status::InvalidArgument(fmt::format(
+          "update_mask: '{}' cannot be updated; an authorized view's subset_view and deletion_protection can", path));
+    }
+  }
+  return update;
+}
+
+}  // namespace
+
+grpc::Status AdminService::CreateAuthorizedView(grpc::ServerContext*, const admin::CreateAuthorizedViewRequest* request,
+                                                longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    const auto request_time = TimeUtil::GetCurrentTime();
+    LBT_ASSIGN_OR_RETURN(proto::TableName table, proto::ParseTableName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, table));
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, proto::FromProto(request->authorized_view(), "authorized_view"));
+    view.id = request->authorized_view_id();
+    view.etag.clear();
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec made, tables->CreateAuthorizedView(table.table, view));
+    admin::CreateAuthorizedViewMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    *metadata.mutable_request_time() = request_time;
+    *metadata.mutable_finish_time() = TimeUtil::GetCurrentTime();
+    const admin::AuthorizedView shown = proto::ToProto(made, request->parent(), admin::AuthorizedView::FULL);
+    *response = Done(shown.name(), metadata, shown);
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::GetAuthorizedView(grpc::ServerContext*, const admin::GetAuthorizedViewRequest* request,
+                                             admin::AuthorizedView* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name, proto::ParseAuthorizedViewName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, name.table));
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, tables->GetAuthorizedView(name.table.table, name.view));
+    const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
+                           ? admin::AuthorizedView::BASIC
+                           : request->view();
+    *response = proto::ToProto(view, request->name().substr(0, request->name().rfind("/authorizedViews/")), shown);
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::ListAuthorizedViews(grpc::ServerContext*, const admin::ListAuthorizedViewsRequest* request,
+                                               admin::ListAuthorizedViewsResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::TableName table, proto::ParseTableName(request->parent(), "parent"));
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, table));
+    LBT_ASSIGN_OR_RETURN(std::vector<AuthorizedViewSpec> views, tables->ListAuthorizedViews(table.table));
+    const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
+                           ? admin::AuthorizedView::NAME_ONLY
+                           : request->view();
+    // A page token is the last id the page before listed.
+    auto it = views.begin();
+    if (!request->page_token().empty()) {
+      it = std::upper_bound(views.begin(), views.end(), request->page_token(),
+                            [](const std::string& token, const AuthorizedViewSpec& v) { return token < v.id; });
+    }
+    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : views.size();
+    for (size_t n = 0; it != views.end() && n < size; ++it, ++n) {
+      *response->add_authorized_views() = proto::ToProto(*it, request->parent(), shown);
+    }
+    if (it != views.end()) response->set_next_page_token(std::prev(it)->id);
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::UpdateAuthorizedView(grpc::ServerContext*, const admin::UpdateAuthorizedViewRequest* request,
+                                                longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    const auto request_time = TimeUtil::GetCurrentTime();
+    LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name,
+                         proto::ParseAuthorizedViewName(request->authorized_view().name(), "authorized_view.name"));
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewUpdate update, UpdateOf(*request));
+    AuthorizedViewSpec view;
+    if (update.subset) {
+      LBT_ASSIGN_OR_RETURN(view, proto::FromProto(request->authorized_view(), "authorized_view"));
+    }
+    view.id = name.view;
+    view.etag = request->authorized_view().etag();
+    view.deletion_protection = request->authorized_view().deletion_protection();
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, name.table));
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec updated, tables->UpdateAuthorizedView(name.table.table, view, update));
+    admin::UpdateAuthorizedViewMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    *metadata.mutable_request_time() = request_time;
+    *metadata.mutable_finish_time() = TimeUtil::GetCurrentTime();
+    const std::string& full = request->authorized_view().name();
+    const admin::AuthorizedView shown =
+        proto::ToProto(updated, full.substr(0, full.rfind("/authorizedViews/")), admin::AuthorizedView::FULL);
+    *response = Done(shown.name(), metadata, shown);
+    return Status::OK();
+  });
+}
+
+grpc::Status AdminService::DeleteAuthorizedView(grpc::ServerContext*, const admin::DeleteAuthorizedViewRequest* request,
+                                                google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name, proto::ParseAuthorizedViewName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, name.table));
+    return tables->DeleteAuthorizedView(name.table.table, name.view, request->etag());
+  });
+}
+
+}  // namespace lbt::server
