@@ -7,6 +7,7 @@
 
 #include "api/bigtable.h"
 #include "api/forwarding_bigtable.h"
+#include "api/logical_view.h"
 #include "api/schema.h"
 
 namespace lbt {
@@ -145,6 +146,16 @@ Status ValidateAuthorizedViewId(std::string_view id, std::string_view field) {
     return Status::InvalidArgument(
         fmt::format("{}: '{}' is not a valid authorized view id: ids follow table "
                     "ids' rules ([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
+                    field, id));
+  }
+  return Status::OK();
+}
+
+Status ValidateLogicalViewId(std::string_view id, std::string_view field) {
+  if (Status s = ValidateTableName(id); !s.ok()) {
+    return Status::InvalidArgument(
+        fmt::format("{}: '{}' is not a valid logical view id: ids follow table ids' rules "
+                    "([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
                     field, id));
   }
   return Status::OK();

@@ -64,6 +64,20 @@ Status Bigtable::DeleteAuthorizedView(std::string_view, std::string_view, std::s
   return NoAuthorizedViews();
 }
 
+namespace {
+
+Status NoLogicalViews() { return Status::FromCode(Status::Code::kUnimplemented, "this service has no logical views"); }
+
+}  // namespace
+
+Result<LogicalViewSpec> Bigtable::CreateLogicalView(const LogicalViewSpec&) { return NoLogicalViews(); }
+Result<LogicalViewSpec> Bigtable::GetLogicalView(std::string_view) { return NoLogicalViews(); }
+Result<std::vector<LogicalViewSpec>> Bigtable::ListLogicalViews() { return NoLogicalViews(); }
+Result<LogicalViewSpec> Bigtable::UpdateLogicalView(const LogicalViewSpec&, const LogicalViewUpdate&) {
+  return NoLogicalViews();
+}
+Status Bigtable::DeleteLogicalView(std::string_view, std::string_view) { return NoLogicalViews(); }
+
 Result<std::unique_ptr<Bigtable>> Bigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
   return RestrictToView(this, std::string(table), std::move(view));

@@ -25,6 +25,7 @@
 #include "api/authorized_view.h"
 #include "api/cell.h"
 #include "api/filter.h"
+#include "api/logical_view.h"
 #include "api/mutation.h"
 #include "api/row_set.h"
 #include "api/schema.h"
@@ -275,6 +276,24 @@ class Bigtable {
   // The default reads the view's definition and enforces it here
   // (RestrictToView); a remote Bigtable names the view in each request.
   virtual Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id);
+
+  // ---- logical views of the instance (api/logical_view.h) ----
+  // A service without them answers Unimplemented (the defaults). Queries
+  // read them (sql/query.h); these keep them.
+
+  // Creates view `view.id`; returns it as stored, with its etag.
+  // AlreadyExists if the instance has a view of that id. The query is kept
+  // as given: whoever accepts it from a user checks that it prepares.
+  virtual Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view);
+  virtual Result<LogicalViewSpec> GetLogicalView(std::string_view view_id);
+  // The instance's views, by id.
+  virtual Result<std::vector<LogicalViewSpec>> ListLogicalViews();
+  // Replaces what `update` names; Aborted if `view.etag` is set and is not
+  // the current one. Returns the view as stored.
+  virtual Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update);
+  // FailedPrecondition while its deletion protection is on; Aborted if
+  // `etag` is set and is not the current one.
+  virtual Status DeleteLogicalView(std::string_view view_id, std::string_view etag);
 
   // ---- the place itself ----
 

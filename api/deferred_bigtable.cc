@@ -68,6 +68,20 @@ Status DeferredBigtable::ModifyFamilies(std::string_view table, const std::vecto
 Status DeferredBigtable::DeleteTable(std::string_view table) { LBT_FORWARD(DeleteTable(table)); }
 Result<std::vector<std::string>> DeferredBigtable::ListTables() { LBT_FORWARD(ListTables()); }
 Result<TableSpec> DeferredBigtable::GetTable(std::string_view table) { LBT_FORWARD(GetTable(table)); }
+Result<LogicalViewSpec> DeferredBigtable::CreateLogicalView(const LogicalViewSpec& view) {
+  LBT_FORWARD(CreateLogicalView(view));
+}
+Result<LogicalViewSpec> DeferredBigtable::GetLogicalView(std::string_view view_id) {
+  LBT_FORWARD(GetLogicalView(view_id));
+}
+Result<std::vector<LogicalViewSpec>> DeferredBigtable::ListLogicalViews() { LBT_FORWARD(ListLogicalViews()); }
+Result<LogicalViewSpec> DeferredBigtable::UpdateLogicalView(const LogicalViewSpec& view,
+                                                            const LogicalViewUpdate& update) {
+  LBT_FORWARD(UpdateLogicalView(view, update));
+}
+Status DeferredBigtable::DeleteLogicalView(std::string_view view_id, std::string_view etag) {
+  LBT_FORWARD(DeleteLogicalView(view_id, etag));
+}
 Result<AuthorizedViewSpec> DeferredBigtable::CreateAuthorizedView(std::string_view table,
                                                                   const AuthorizedViewSpec& view) {
   LBT_FORWARD(CreateAuthorizedView(table, view));

@@ -65,6 +65,11 @@ class DeferredBigtable final : public Bigtable {
                                                   const AuthorizedViewUpdate& update) override;
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
   Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override;
+  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override;
+  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override;
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override;
+  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override;
+  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override;
 
   // True until opening fails: the commands that ask then call the service
   // and report its error.

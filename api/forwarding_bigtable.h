@@ -98,6 +98,18 @@ class ForwardingBigtable : public Bigtable {
     return target_->OpenAuthorizedView(table, view_id);
   }
 
+  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
+    return target_->CreateLogicalView(view);
+  }
+  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override { return target_->GetLogicalView(view_id); }
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override { return target_->ListLogicalViews(); }
+  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override {
+    return target_->UpdateLogicalView(view, update);
+  }
+  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override {
+    return target_->DeleteLogicalView(view_id, etag);
+  }
+
   bool Exists() override { return target_->Exists(); }
   Status Flush() override { return target_->Flush(); }
   int64_t NowMicros() const override { return target_->NowMicros(); }

@@ -15,8 +15,8 @@ const std::vector<CommandSpec>& AllCommands() {
     std::vector<CommandSpec> all;
     for (auto* set :
          {HelpCommands, CbtAdminCommands, CbtInstanceCommands, BackupCommands, AuthorizedViewCommands, CbtWriteCommands,
-          CbtReadCommands, MaintenanceCommands, ImportExportCommands, DumpCommands, SqlCommands, LabCommands,
-          hbase::DdlCommands, hbase::SnapshotCommands, hbase::ReadCommands, hbase::WriteCommands}) {
+          CbtReadCommands, MaintenanceCommands, ImportExportCommands, DumpCommands, SqlCommands, LogicalViewCommands,
+          LabCommands, hbase::DdlCommands, hbase::SnapshotCommands, hbase::ReadCommands, hbase::WriteCommands}) {
       Append(&all, set());
     }
     // Run by the shell and the script runner around the commands above;

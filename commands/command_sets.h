@@ -22,6 +22,7 @@ std::vector<CommandSpec> MaintenanceCommands();     // cbt/maintenance.cc: gc, c
 std::vector<CommandSpec> ImportExportCommands();    // io/import_export.cc: import, export
 std::vector<CommandSpec> DumpCommands();            // io/dump.cc: dump, schema
 std::vector<CommandSpec> SqlCommands();             // sql/sql_command.cc: sql
+std::vector<CommandSpec> LogicalViewCommands();     // sql/logical_views.cc: createlogicalview, ...
 std::vector<CommandSpec> LabCommands();             // lab/lab_commands.cc: advise, stats, hotspots, keyviz, explain
 
 namespace hbase {

@@ -77,6 +77,13 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
                                                   const AuthorizedViewUpdate& update) override;
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
 
+  // In local_logical_views.cc: catalog records of the instance.
+  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override;
+  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override;
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override;
+  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override;
+  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override;
+
   bool Exists() override;
   Status Flush() override;
   int64_t NowMicros() const override;
@@ -97,6 +104,9 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   // read where no database exists yet, NotFound for the table. A name
   // with a '/' is no table of any instance.
   Result<Database*> For(std::string_view table, bool write);
+  // The catalog record key of this instance's logical view `view_id` ("":
+  // the prefix of them all).
+  std::string LogicalViewKey(std::string_view view_id) const;
   // The catalog's name of this instance's `table`.
   std::string Qualified(std::string_view table) const { return prefix_ + std::string(table); }
 

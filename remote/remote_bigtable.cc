@@ -13,6 +13,7 @@
 #include "remote/remote_authorized_views.h"
 #include "remote/remote_calls.h"
 #include "remote/remote_instance_admin.h"
+#include "remote/remote_logical_views.h"
 #include "remote/remote_mutations.h"
 #include "remote/remote_query.h"
 #include "remote/remote_read_write.h"
@@ -146,6 +147,19 @@ class RemoteBigtable final : public Bigtable {
   }
   Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override {
     return remote::OpenAuthorizedView(this, table, view_id);
+  }
+  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
+    return remote::CreateLogicalView(&calls_, view);
+  }
+  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override {
+    return remote::GetLogicalView(&calls_, view_id);
+  }
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override { return remote::ListLogicalViews(&calls_); }
+  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override {
+    return remote::UpdateLogicalView(&calls_, view, update);
+  }
+  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override {
+    return remote::DeleteLogicalView(&calls_, view_id, etag);
   }
   Result<std::vector<std::string>> ListTables() override { return remote::ListTables(&calls_); }
   Result<TableSpec> GetTable(std::string_view table) override { return remote::GetTable(&calls_, table); }

@@ -168,16 +168,6 @@ Result<InstanceAdmin*> InstanceAdminService::Admin() const {
   return router_->admin();
 }
 
-template <typename Metadata, typename Response>
-longrunning::Operation InstanceAdminService::Done(std::string_view parent, const Metadata& metadata,
-                                                  const Response& result) {
-  longrunning::Operation operation;
-  operation.set_done(true);
-  operation.mutable_metadata()->PackFrom(metadata);
-  operation.mutable_response()->PackFrom(result);
-  return operations_->Add(fmt::format("operations/{}", parent), std::move(operation));
-}
-
 grpc::Status InstanceAdminService::CreateInstance(grpc::ServerContext*, const admin::CreateInstanceRequest* request,
                                                   longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {

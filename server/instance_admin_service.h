@@ -3,14 +3,18 @@
 // kept as metadata in the database served. Each change is made before its
 // RPC returns, so every long-running operation comes back done, with
 // production's metadata type, and stays in an OperationStore for
-// GetOperation and its kin. IAM policies are kept, not enforced. Hot
-// tablets, logical and materialized views answer UNIMPLEMENTED, naming the
+// GetOperation and its kin. Logical views are kept with the instance's
+// tables (admin_logical_views.cc); hot tablets come from the schema lab's
+// write replay (admin_hot_tablets.cc). IAM policies are kept, not enforced.
+// Materialized views answer UNIMPLEMENTED, naming the
 // RPC and saying why.
 //
 // Threading: as DataService.
 
 #ifndef LBT_SERVER_INSTANCE_ADMIN_SERVICE_H_
 #define LBT_SERVER_INSTANCE_ADMIN_SERVICE_H_
+
+#include <fmt/format.h>
 
 #include "google/bigtable/admin/v2/bigtable_instance_admin.grpc.pb.h"
 #include "google/longrunning/operations.grpc.pb.h"
@@ -24,7 +28,6 @@ namespace lbt::server {
 namespace admin = ::google::bigtable::admin::v2;
 namespace longrunning = ::google::longrunning;
 
-inline constexpr char kNoLogicalViews[] = "lbt has no logical views; run the query itself with ExecuteQuery";
 inline constexpr char kNoMaterializedViews[] = "lbt has no materialized views";
 
 class InstanceAdminService final : public admin::BigtableInstanceAdmin::Service {
@@ -75,13 +78,20 @@ class InstanceAdminService final : public admin::BigtableInstanceAdmin::Service 
                             google::iam::v1::Policy* response) override;
   grpc::Status TestIamPermissions(grpc::ServerContext*, const google::iam::v1::TestIamPermissionsRequest* request,
                                   google::iam::v1::TestIamPermissionsResponse* response) override;
-  LBT_NOT_SERVED(ListHotTablets, admin::ListHotTabletsRequest, admin::ListHotTabletsResponse,
-                 "lbt has no tablets; the shell's `hotspots` command shows where a table's writes land")
-  LBT_NOT_SERVED(CreateLogicalView, admin::CreateLogicalViewRequest, longrunning::Operation, kNoLogicalViews)
-  LBT_NOT_SERVED(GetLogicalView, admin::GetLogicalViewRequest, admin::LogicalView, kNoLogicalViews)
-  LBT_NOT_SERVED(ListLogicalViews, admin::ListLogicalViewsRequest, admin::ListLogicalViewsResponse, kNoLogicalViews)
-  LBT_NOT_SERVED(UpdateLogicalView, admin::UpdateLogicalViewRequest, longrunning::Operation, kNoLogicalViews)
-  LBT_NOT_SERVED(DeleteLogicalView, admin::DeleteLogicalViewRequest, google::protobuf::Empty, kNoLogicalViews)
+  // From the schema lab's write replay (admin_hot_tablets.cc).
+  grpc::Status ListHotTablets(grpc::ServerContext*, const admin::ListHotTabletsRequest* request,
+                              admin::ListHotTabletsResponse* response) override;
+  // Logical views (admin_logical_views.cc), kept with the instance's tables.
+  grpc::Status CreateLogicalView(grpc::ServerContext*, const admin::CreateLogicalViewRequest* request,
+                                 longrunning::Operation* response) override;
+  grpc::Status GetLogicalView(grpc::ServerContext*, const admin::GetLogicalViewRequest* request,
+                              admin::LogicalView* response) override;
+  grpc::Status ListLogicalViews(grpc::ServerContext*, const admin::ListLogicalViewsRequest* request,
+                                admin::ListLogicalViewsResponse* response) override;
+  grpc::Status UpdateLogicalView(grpc::ServerContext*, const admin::UpdateLogicalViewRequest* request,
+                                 longrunning::Operation* response) override;
+  grpc::Status DeleteLogicalView(grpc::ServerContext*, const admin::DeleteLogicalViewRequest* request,
+                                 google::protobuf::Empty* response) override;
   LBT_NOT_SERVED(CreateMaterializedView, admin::CreateMaterializedViewRequest, longrunning::Operation,
                  kNoMaterializedViews)
   LBT_NOT_SERVED(GetMaterializedView, admin::GetMaterializedViewRequest, admin::MaterializedView, kNoMaterializedViews)
@@ -103,6 +113,16 @@ class InstanceAdminService final : public admin::BigtableInstanceAdmin::Service 
   OperationStore* operations_;
   RpcGate* gate_;
 };
+
+template <typename Metadata, typename Response>
+longrunning::Operation InstanceAdminService::Done(std::string_view parent, const Metadata& metadata,
+                                                  const Response& result) {
+  longrunning::Operation operation;
+  operation.set_done(true);
+  operation.mutable_metadata()->PackFrom(metadata);
+  operation.mutable_response()->PackFrom(result);
+  return operations_->Add(fmt::format("operations/{}", parent), std::move(operation));
+}
 
 class OperationsService final : public longrunning::Operations::Service {
  public:

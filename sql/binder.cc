@@ -63,8 +63,9 @@ std::optional<TypePtr> CommonType(const Expr& a, const Expr& b) {
 
 class Binder {
  public:
-  Binder(const TableSpec& table, const ParamTypes& params, std::string_view sql, BoundQuery* q)
-      : table_(table), params_(params), sql_(sql), q_(q), constants_(Params()) {}
+  Binder(const TableSpec& table, const ParamTypes& params, std::string_view sql, BoundQuery* q,
+         const std::vector<ResultColumn>* view_columns = nullptr)
+      : table_(table), params_(params), sql_(sql), q_(q), constants_(Params()), view_columns_(view_columns) {}
 
   Status Run() {
     Select& s = *q_->select_ast;
@@ -94,6 +95,7 @@ class Binder {
   // ---- FROM ----
 
   Status BindFrom(Select& s) {
+    if (view_columns_ != nullptr) return BindView(s.from);
     TableRef* ref = &s.from;
     if (s.from.unpack) {
       q_->unpack = true;
@@ -134,6 +136,23 @@ class Binder {
       q_->families.push_back(std::move(b));
     }
     q_->options = time;
+    return Status::OK();
+  }
+
+  // A logical view's result columns, each a column of the input.
+  Status BindView(const TableRef& ref) {
+    if (!ref.options.empty()) {
+      return Status::InvalidArgument(
+          fmt::format("{} is a logical view: it takes no options such as with_history", ref.table));
+    }
+    q_->view = ref.table;
+    table_alias_ = ref.alias.empty() ? ref.table : ref.alias;
+    for (const ResultColumn& column : *view_columns_) {
+      BoundFamily b;
+      b.name = column.name;
+      b.type = column.type;
+      q_->families.push_back(std::move(b));
+    }
     return Status::OK();
   }
 
@@ -223,7 +242,7 @@ class Binder {
 
   // The slot of an input column, or -1.
   int InputSlot(const std::string& name, TypePtr* type) {
-    if (name == "_key" || Upper(name) == "_KEY") {
+    if (q_->view.empty() && (name == "_key" || Upper(name) == "_KEY")) {
       *type = Type::Bytes();
       return 0;
     }
@@ -530,7 +549,7 @@ class Binder {
       item.expr->name = name;
       out.push_back(std::move(item));
     };
-    column("_key");
+    if (q_->view.empty()) column("_key");  // a view's columns are its own
     if (q_->unpack) column("_timestamp");
     for (const BoundFamily& f : q_->families) column(f.name);
     return out;
@@ -744,6 +763,7 @@ class Binder {
   std::string_view sql_;
   BoundQuery* q_;
   Evaluator constants_;
+  const std::vector<ResultColumn>* view_columns_;  // FROM a logical view: its columns
   std::string table_alias_;
   std::set<std::string> used_params_;
   std::vector<std::string> group_texts_;
@@ -758,6 +778,20 @@ Result<std::unique_ptr<BoundQuery>> Bind(std::unique_ptr<Select> select, const T
   auto q = std::make_unique<BoundQuery>();
   q->select_ast = std::move(select);
   Binder binder(table, params, sql, q.get());
+  LBT_RETURN_IF_ERROR(binder.Run());
+  return q;
+}
+
+Result<std::unique_ptr<BoundQuery>> BindOverView(std::unique_ptr<Select> select, std::string_view view,
+                                                 const std::vector<ResultColumn>& columns, const ParamTypes& params,
+                                                 std::string_view sql) {
+  if (select->from.unpack) {
+    return Status::InvalidArgument(fmt::format("UNPACK reads a table with history; {} is a logical view", view));
+  }
+  auto q = std::make_unique<BoundQuery>();
+  q->select_ast = std::move(select);
+  const TableSpec none;
+  Binder binder(none, params, sql, q.get(), &columns);
   LBT_RETURN_IF_ERROR(binder.Run());
   return q;
 }

@@ -55,6 +55,11 @@ struct BoundQuery {
   std::unique_ptr<Select> select_ast;  // owns every Expr below
   std::vector<ExprPtr> owned;          // expressions the binder made
   std::string table;
+  // Set when FROM names a logical view (a saved query) rather than a
+  // table: its result columns are the input's, each in a slot of its own
+  // after an unused `_key` slot, as `families` (not maps: of the column's
+  // type) so that the rest of the binder needs no second vocabulary.
+  std::string view;
   std::vector<BoundFamily> families;
   bool unpack = false;
   TableOptions options;
@@ -79,6 +84,11 @@ struct BoundQuery {
 
 Result<std::unique_ptr<BoundQuery>> Bind(std::unique_ptr<Select> select, const TableSpec& table,
                                          const ParamTypes& params, std::string_view sql);
+// Binds a query whose FROM names logical view `view`, whose query returns
+// `columns`. Input rows are [NULL, columns...].
+Result<std::unique_ptr<BoundQuery>> BindOverView(std::unique_ptr<Select> select, std::string_view view,
+                                                 const std::vector<ResultColumn>& columns, const ParamTypes& params,
+                                                 std::string_view sql);
 
 }  // namespace lbt::sql
 

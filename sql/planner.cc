@@ -33,8 +33,8 @@ class Planner {
   }
 
   // The tree over `scan`, with the LIMIT and OFFSET of this execution.
-  std::unique_ptr<Operator> Build(std::unique_ptr<TableScan> scan, int64_t limit, int64_t offset) const {
-    std::unique_ptr<Operator> top = std::move(scan);
+  std::unique_ptr<Operator> Build(std::unique_ptr<Operator> leaf, int64_t limit, int64_t offset) const {
+    std::unique_ptr<Operator> top = std::move(leaf);
     if (q_.where != nullptr) {
       top = std::make_unique<PredicateFilter>(std::move(top), *q_.where, eval_, Text(*q_.where, false));
     }
@@ -114,6 +114,18 @@ class Planner {
 };
 
 }  // namespace
+
+Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params) {
+  ExecutionPlan plan;
+  plan.evaluator = std::make_unique<Evaluator>(params);
+  LBT_ASSIGN_OR_RETURN(int64_t limit, Resolve(q.limit, q.limit_param, params, "LIMIT"));
+  LBT_ASSIGN_OR_RETURN(int64_t offset, Resolve(q.offset, q.offset_param, params, "OFFSET"));
+  auto leaf = std::make_unique<ViewScan>(q.view, view_query);
+  plan.view = leaf.get();
+  const ReadPlan no_read;  // the names of the input slots come from q alone
+  plan.root = Planner(q, no_read, *plan.evaluator).Build(std::move(leaf), limit, offset);
+  return plan;
+}
 
 Result<ExecutionPlan> PlanExecution(const BoundQuery& q, const ReadPlan& read, const Params& params) {
   ExecutionPlan plan;

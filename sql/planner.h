@@ -22,6 +22,7 @@
 #include "sql/evaluator.h"
 #include "sql/operators/operator.h"
 #include "sql/operators/table_scan.h"
+#include "sql/operators/view_scan.h"
 #include "sql/query.h"
 #include "sql/read_planner.h"
 
@@ -33,6 +34,7 @@ struct ExecutionPlan {
   std::unique_ptr<Evaluator> evaluator;
   std::unique_ptr<Operator> root;
   TableScan* scan = nullptr;  // the tree's leaf, owned through `root`; not opened
+  ViewScan* view = nullptr;   // the leaf instead, for a query over a logical view
 };
 
 // The operators for `q` read as `read` plans, with `params`. `q` and `read`
@@ -40,6 +42,9 @@ struct ExecutionPlan {
 // Errors: a LIMIT or OFFSET parameter that is NULL or negative, or a key
 // range the WHERE clause cannot compute (INVALID_ARGUMENT).
 Result<ExecutionPlan> PlanExecution(const BoundQuery& q, const ReadPlan& read, const Params& params);
+// The same over logical view q.view, whose prepared query is `view_query`
+// (it must outlive the plan).
+Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params);
 
 }  // namespace lbt::sql
 

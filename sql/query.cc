@@ -11,6 +11,19 @@ namespace lbt::sql {
 
 namespace {
 
+// A value of the declared type for every parameter the query uses.
+Status CheckParamValues(const ParamTypes& declared, const Params& params) {
+  for (const auto& [name, type] : declared) {
+    auto it = params.find(name);
+    if (it == params.end()) return Status::InvalidArgument(fmt::format("No value for query parameter @{}", name));
+    if (!SameType(it->second.type(), type)) {
+      return Status::InvalidArgument(fmt::format("Query parameter @{} is {}, but the query was prepared with {}", name,
+                                                 it->second.type()->ToString(), type->ToString()));
+    }
+  }
+  return Status::OK();
+}
+
 // A query's rows, pulled from the root of its operator tree.
 class OperatorStream final : public ResultStream {
  public:
@@ -19,6 +32,12 @@ class OperatorStream final : public ResultStream {
   bool Next(Values* row) override { return plan_.root->Next(row); }
   Status status() const override { return plan_.root->status(); }
   QueryStats stats() const override {
+    if (plan_.view != nullptr) {
+      // What the view's query read from its table, and what this returned.
+      QueryStats stats = plan_.view->view_stats();
+      stats.rows_returned = plan_.root->rows();
+      return stats;
+    }
     return QueryStats{table_, plan_.scan->ranges(), plan_.scan->examined(), plan_.root->rows()};
   }
   QueryPlan plan() const override {
@@ -56,36 +75,86 @@ class Prepared final : public PreparedQuery {
   }
 
  private:
-  // A value of the declared type for every parameter the query uses.
-  Status CheckParams(const Params& params) const {
-    for (const auto& [name, type] : q_->parameters) {
-      auto it = params.find(name);
-      if (it == params.end()) return Status::InvalidArgument(fmt::format("No value for query parameter @{}", name));
-      if (!SameType(it->second.type(), type)) {
-        return Status::InvalidArgument(fmt::format("Query parameter @{} is {}, but the query was prepared with {}",
-                                                   name, it->second.type()->ToString(), type->ToString()));
-      }
-    }
-    return Status::OK();
-  }
+  Status CheckParams(const Params& params) const { return CheckParamValues(q_->parameters, params); }
 
   Bigtable* bigtable_;
   std::unique_ptr<BoundQuery> q_;
   const ReadPlan read_;
 };
 
-}  // namespace
+// A query over a logical view: the view's own prepared query feeds it.
+class PreparedOverView final : public PreparedQuery {
+ public:
+  PreparedOverView(std::unique_ptr<PreparedQuery> view_query, std::unique_ptr<BoundQuery> q)
+      : view_query_(std::move(view_query)), q_(std::move(q)) {}
+  const std::vector<ResultColumn>& columns() const override { return q_->columns; }
+  const ParamTypes& parameters() const override { return q_->parameters; }
 
-Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
+  Result<std::unique_ptr<ResultStream>> Execute(const Params& params) const override {
+    LBT_RETURN_IF_ERROR(CheckParamValues(q_->parameters, params));
+    LBT_ASSIGN_OR_RETURN(ExecutionPlan plan, PlanViewExecution(*q_, view_query_.get(), params));
+    return std::unique_ptr<ResultStream>(std::make_unique<OperatorStream>(q_->view, std::move(plan)));
+  }
+
+  Result<QueryPlan> Plan(const Params& params) const override {
+    LBT_RETURN_IF_ERROR(CheckParamValues(q_->parameters, params));
+    LBT_ASSIGN_OR_RETURN(ExecutionPlan plan, PlanViewExecution(*q_, view_query_.get(), params));
+    QueryPlan out;
+    plan.root->Describe(0, &out);
+    // Then the view's own operators, below its VIEW.
+    LBT_ASSIGN_OR_RETURN(QueryPlan inner, view_query_->Plan({}));
+    const int depth = out.empty() ? 0 : out.back().depth + 1;
+    for (PlanNode& node : inner) {
+      node.depth += depth;
+      out.push_back(std::move(node));
+    }
+    for (PlanNode& node : out) node.rows = -1;
+    return out;
+  }
+
+ private:
+  std::unique_ptr<PreparedQuery> view_query_;
+  std::unique_ptr<BoundQuery> q_;
+};
+
+// A view's query may read another view, but not without end.
+constexpr int kMaxViewDepth = 8;
+
+Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string_view sql, const ParamTypes& params,
+                                                 int depth) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
   const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
   Result<TableSpec> table = bigtable->GetTable(from.table);
-  if (table.status().IsNotFound()) {
+  if (table.ok()) {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql));
+    return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
+  }
+  if (!table.status().IsNotFound()) return table.status();
+  // Not a table: a logical view of the instance, if it has one so named.
+  Result<LogicalViewSpec> view = bigtable->GetLogicalView(from.table);
+  if (!view.ok()) {
     return Status::NotFound(fmt::format("Table not found: {} {}", from.table, Location(sql, from.pos)));
   }
-  LBT_RETURN_IF_ERROR(table.status());
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql));
-  return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
+  if (depth >= kMaxViewDepth) {
+    return Status::InvalidArgument(
+        fmt::format("logical view {} reads views {} deep; lbt allows {} (does a view read itself?)", from.table, depth,
+                    kMaxViewDepth));
+  }
+  Result<std::unique_ptr<PreparedQuery>> view_query = PrepareAt(bigtable, view->query, {}, depth + 1);
+  if (!view_query.ok()) {
+    return Status::FromCode(view_query.status().code(),
+                            fmt::format("logical view {}: {}", from.table, view_query.status().message()));
+  }
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound,
+                       BindOverView(std::move(select), from.table, (*view_query)->columns(), params, sql));
+  return std::unique_ptr<PreparedQuery>(
+      std::make_unique<PreparedOverView>(std::move(view_query).value(), std::move(bound)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
+  return PrepareAt(bigtable, sql, params, 0);
 }
 
 }  // namespace lbt::sql

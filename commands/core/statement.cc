@@ -86,6 +86,30 @@ std::string_view Trimmed(std::string_view text) {
   return end == std::string_view::npos || end < start ? std::string_view() : text.substr(start, end + 1 - start);
 }
 
+// createlogicalview and updatelogicalview keep their query as written, as
+// SQL statements do (quotes and all): {command, view id, query}. A query
+// quoted whole loses its quotes.
+bool SplitSavedQuery(std::string_view text, std::vector<std::string>* words) {
+  std::string rest;
+  std::string command;
+  if (FirstWordIs(text, "createlogicalview", &rest)) {
+    command = "createlogicalview";
+  } else if (FirstWordIs(text, "updatelogicalview", &rest)) {
+    command = "updatelogicalview";
+  } else {
+    return false;
+  }
+  const size_t id_end = rest.find_first_of(" \t\r\n");
+  if (id_end == std::string::npos) return false;  // the command says what is missing
+  const size_t query_start = rest.find_first_not_of(" \t\r\n", id_end);
+  std::string query = rest.substr(query_start);
+  if (query.size() >= 2 && (query.front() == '"' || query.front() == '\'') && query.back() == query.front()) {
+    query = query.substr(1, query.size() - 2);
+  }
+  *words = {command, rest.substr(0, id_end), query};
+  return true;
+}
+
 }  // namespace
 
 Statement ClassifyStatement(std::string_view text) {
@@ -105,6 +129,8 @@ Statement ClassifyStatement(std::string_view text) {
   } else if (FirstWordIs(text, "explain", &rest)) {
     statement.kind = StatementKind::kExplain;
     statement.query = std::move(rest);
+  } else if (SplitSavedQuery(trimmed, &statement.words)) {
+    statement.kind = StatementKind::kCbt;
   } else {
     Result<std::vector<std::string>> words = Tokenize(text);
     statement.kind =

@@ -88,6 +88,11 @@ json AuthorizedViewObject(std::string_view table, const AuthorizedViewSpec& v, B
               {"family_subsets", families}};
 }
 
+json LogicalViewObject(const LogicalViewSpec& v) {
+  return json{
+      {"logical_view", v.id}, {"query", v.query}, {"deletion_protection", v.deletion_protection}, {"etag", v.etag}};
+}
+
 json BackupObject(const BackupSpec& b) {
   json j = {{"instance", b.instance.instance},
             {"cluster", b.cluster},
@@ -159,6 +164,12 @@ class JsonRendererBase : public Renderer {
   void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     Line(AuthorizedViewObject(table, view, bytes_));
   }
+  void LogicalViews(const std::vector<LogicalViewSpec>& views) override {
+    json list = json::array();
+    for (const LogicalViewSpec& v : views) list.push_back(LogicalViewObject(v));
+    Line(list);
+  }
+  void LogicalView(const LogicalViewSpec& view) override { Line(LogicalViewObject(view)); }
   void AppProfiles(const InstanceSpec& instance) override {
     json list = json::array();
     for (const AppProfileSpec& p : instance.app_profiles) list.push_back(AppProfileObject(p));

@@ -106,6 +106,9 @@ class Renderer {
   // listauthorizedviews; getauthorizedview and the commands that change one.
   virtual void AuthorizedViews(std::string_view table, const std::vector<AuthorizedViewSpec>& views) = 0;
   virtual void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) = 0;
+  // listlogicalviews; getlogicalview and the commands that change one.
+  virtual void LogicalViews(const std::vector<LogicalViewSpec>& views) = 0;
+  virtual void LogicalView(const LogicalViewSpec& view) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
   virtual void BeginRows(const RowsView& view) = 0;

@@ -56,6 +56,13 @@ class TextRendererBase : public Renderer {
   void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     out_->Write(AuthorizedViewText(table, view));
   }
+  void LogicalViews(const std::vector<LogicalViewSpec>& views) override {
+    for (const LogicalViewSpec& view : views) out_->Write(view.id + "\n");
+  }
+  void LogicalView(const LogicalViewSpec& view) override {
+    out_->Write(fmt::format("Name: {}\nQuery: {}\nDeletion Protection: {}\nEtag: {}\n", view.id, view.query,
+                            view.deletion_protection ? "true" : "false", view.etag));
+  }
 
   void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
   void QueryRow(const sql::Values& row) override { query_table_.Add(row); }

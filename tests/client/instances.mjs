@@ -248,6 +248,82 @@ async function authorizedViewsAfterRestart() {
   });
 }
 
+// A logical view of A's table t: a saved query that queries read as a
+// table, through the generated Instance Admin client and the handwritten
+// API's prepareStatement and executeQuery.
+const LV = `projects/${PROJECT}/instances/${A}/logicalViews/lv`;
+async function queryView() {
+  const instance = bigtable.instance(A);
+  const [statement] = await instance.prepareStatement({query: 'SELECT k, q FROM lv ORDER BY k'});
+  const stream = instance.createExecuteQueryStream({preparedStatement: statement});
+  const rows = [];
+  for await (const row of stream) rows.push([Buffer.from(row.get('k')).toString(), Buffer.from(row.get('q')).toString()]);
+  return rows;
+}
+async function logicalViews() {
+  await check('a logical view of t, waiting on its operation, and a query over it', async () => {
+    const [operation] = await generated.createLogicalView({
+      parent: `projects/${PROJECT}/instances/${A}`,
+      logicalViewId: 'lv',
+      logicalView: {query: "SELECT _key AS k, cf['q'] AS q FROM t WHERE cf['q'] IS NOT NULL", deletionProtection: true},
+    });
+    const [view] = await operation.promise();
+    expect('name', view.name, LV);
+    expect('rows', await queryView(), [['after-backup', 'later'], [`row-of-${A}`, A]]);
+  });
+  await check('a logical view whose query does not run is INVALID_ARGUMENT (3)', async () => {
+    expect('code', await codeOf(generated.createLogicalView({
+      parent: `projects/${PROJECT}/instances/${A}`, logicalViewId: 'bad', logicalView: {query: 'SELECT nope FROM t'},
+    })), 3);
+  });
+}
+
+async function logicalViewsAfterRestart() {
+  await check('the logical view after the restart; deleting it while protected is FAILED_PRECONDITION (9)', async () => {
+    const [view] = await generated.getLogicalView({name: LV});
+    expect('protected', view.deletionProtection, true);
+    expect('rows', await queryView(), [['after-backup', 'later'], [`row-of-${A}`, A]]);
+    expect('code', await codeOf(generated.deleteLogicalView({name: LV})), 9);
+    const [operation] = await generated.updateLogicalView({
+      logicalView: {name: LV, deletionProtection: false}, updateMask: {paths: ['deletion_protection']},
+    });
+    await operation.promise();
+    await generated.deleteLogicalView({name: LV});
+    const [listed] = await generated.listLogicalViews({parent: `projects/${PROJECT}/instances/${A}`});
+    expect('listed', listed, []);
+  });
+}
+
+// ListHotTablets, from the schema lab's replay of the sampled writes: a
+// table whose keys start with the time takes each moment's writes in its
+// last tablet, which is hot; production's answers for a missing cluster
+// and a range over 48 hours.
+async function hotTablets() {
+  const cluster = `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1`;
+  await check('listHotTablets finds the last tablet of a time-first table hot', async () => {
+    const [events] = await bigtable.instance(A).createTable('events', {families: ['cf']});
+    const now = Date.now();
+    const rows = [];
+    for (let i = 0; i < 600; i++) {
+      const at = new Date(now - (600 - i) * 5000);  // one write every 5 s over the last 50 minutes
+      rows.push({key: `${at.toISOString()}#sensor${i % 7}`, data: {cf: {v: {value: 'x'.repeat(100), timestamp: at}}}});
+    }
+    await events.insert(rows);
+    const [hot] = await generated.listHotTablets({parent: cluster});
+    const ofEvents = hot.filter(t => t.tableName === `projects/${PROJECT}/instances/${A}/tables/events`);
+    if (ofEvents.length === 0) throw new Error(`no hot tablet of events among ${JSON.stringify(hot.map(t => t.name))}`);
+    expect('hottest first', hot.every((t, i) => i === 0 || hot[i - 1].nodeCpuUsagePercent >= t.nodeCpuUsagePercent), true);
+    expect('over an even share of 3 nodes', ofEvents[0].nodeCpuUsagePercent > 100 / 3, true);
+  });
+  await check('listHotTablets of a missing cluster is NOT_FOUND (5); over 48 hours INVALID_ARGUMENT (3)', async () => {
+    expect('missing', await codeOf(generated.listHotTablets({parent: `projects/${PROJECT}/instances/${A}/clusters/nope-c9`})), 5);
+    const end = Date.now() / 1000;
+    expect('range', await codeOf(generated.listHotTablets({
+      parent: cluster, startTime: {seconds: Math.floor(end - 49 * 3600)}, endTime: {seconds: Math.floor(end)},
+    })), 3);
+  });
+}
+
 // IAM policies: kept with etags, not enforced.
 const READER = {role: 'roles/bigtable.reader', members: ['user:ada@example.com']};
 async function iamPolicies() {
@@ -359,9 +435,10 @@ async function listsAndReads(tables) {
 }
 
 async function checkAndDelete() {
-  await listsAndReads({[A]: ['t', 't-restored'], [B]: ['t']});
+  await listsAndReads({[A]: ['events', 't', 't-restored'], [B]: ['t']});
   await backupsAfterRestart();
   await authorizedViewsAfterRestart();
+  await logicalViewsAfterRestart();
   await check('deleting a cluster an app profile routes to is FAILED_PRECONDITION (9)', async () => {
     expect('code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c2').delete()), 9);
   });
@@ -389,6 +466,8 @@ if (phase === 'create') {
   await listsAndReads({[A]: ['t'], [B]: ['t']});
   await backupAndRestore();
   await authorizedViews();
+  await logicalViews();
+  await hotTablets();
   await iamPolicies();
 } else if (phase === 'check-and-delete') {
   await checkAndDelete();

@@ -54,6 +54,7 @@ declare -A emulator_words=(
   [family_order_jsonl]="the emulator counts cells_per_row_limit in name order; production in creation order"
   [dump_schema]="the emulator keeps no string value type (setvaluetype)"
   [authorized_views]="the emulator has no authorized views"
+  [logical_views]="the emulator has no logical views and runs no SQL"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.

@@ -1,0 +1,107 @@
+// lbt's logical-view commands, named and shaped like the backup commands:
+// createlogicalview, listlogicalviews, getlogicalview, updatelogicalview
+// and deletelogicalview, over the Bigtable interface's logical views
+// (api/logical_view.h). `sql ... FROM <view>` reads one.
+
+#include <fmt/format.h>
+
+#include "commands/cbt/args.h"
+#include "commands/command_sets.h"
+#include "commands/core/command_table.h"
+#include "sql/query.h"
+
+namespace lbt {
+
+namespace {
+
+// The words after the view id, joined back into the query.
+std::string QueryOf(const std::vector<std::string>& args) {
+  std::string query;
+  for (size_t i = 1; i < args.size(); ++i) query += (query.empty() ? "" : " ") + args[i];
+  return query;
+}
+
+// A query a view may keep: one that prepares here. A remote service checks
+// it itself, against the tables it has.
+Status CheckQuery(CommandContext& ctx, const std::string& query) {
+  if (ctx.bigtable()->local() == nullptr) return Status::OK();
+  return sql::Prepare(ctx.bigtable(), query, {}).status();
+}
+
+Status CreateLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
+  LogicalViewSpec view;
+  view.id = args[0];
+  view.query = QueryOf(args);
+  LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.query));
+  LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, ctx.bigtable()->CreateLogicalView(view));
+  ctx.renderer->LogicalView(made);
+  return Status::OK();
+}
+
+Status ListLogicalViews(CommandContext& ctx, const std::vector<std::string>&) {
+  LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, ctx.bigtable()->ListLogicalViews());
+  ctx.renderer->LogicalViews(views);
+  return Status::OK();
+}
+
+Status GetLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, ctx.bigtable()->GetLogicalView(args[0]));
+  ctx.renderer->LogicalView(view);
+  return Status::OK();
+}
+
+// updatelogicalview <id> <query> | deletion-protection=<true|false>
+Status UpdateLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
+  LogicalViewSpec view;
+  view.id = args[0];
+  LogicalViewUpdate update;
+  const std::string rest = QueryOf(args);
+  constexpr std::string_view kProtection = "deletion-protection=";
+  if (rest.rfind(kProtection, 0) == 0) {
+    const std::string value = rest.substr(kProtection.size());
+    if (value != "true" && value != "false") {
+      return ctx.Usage(fmt::format("bad deletion-protection '{}': expected true or false", value));
+    }
+    update.deletion_protection = true;
+    view.deletion_protection = value == "true";
+  } else {
+    update.query = true;
+    view.query = rest;
+    LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.query));
+  }
+  LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, ctx.bigtable()->UpdateLogicalView(view, update));
+  ctx.renderer->LogicalView(updated);
+  return Status::OK();
+}
+
+Status DeleteLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
+  return ctx.bigtable()->DeleteLogicalView(args[0], {});
+}
+
+constexpr Arg kViewArg{.text = "<view-id>", .noun = "a logical view id"};
+
+}  // namespace
+
+std::vector<CommandSpec> LogicalViewCommands() {
+  return {
+      {.name = "createlogicalview",
+       .summary = "Save a query under a name that queries read as a table",
+       .args = {kViewArg, {.text = "<query>", .noun = "a query", .arity = Arity::kRest}},
+       .details = "  The query must run (see 'help sql'); each query over the view runs it afresh.\n\n"
+                  "  Example:\n"
+                  "    createlogicalview recent SELECT _key, stats_summary['os_build'] AS os FROM mobile\n"
+                  "    sql SELECT os, COUNT(*) AS phones FROM recent GROUP BY os",
+       .cbt = CreateLogicalView},
+      {.name = "listlogicalviews", .summary = "List the logical views of the instance", .cbt = ListLogicalViews},
+      {.name = "getlogicalview", .summary = "Show a logical view's query", .args = {kViewArg}, .cbt = GetLogicalView},
+      {.name = "updatelogicalview",
+       .summary = "Replace a logical view's query, or set its deletion protection",
+       .args = {kViewArg,
+                {.text = "<query> | deletion-protection=<true|false>", .noun = "a query", .arity = Arity::kRest}},
+       .details = "  Example: updatelogicalview recent deletion-protection=true",
+       .cbt = UpdateLogicalView},
+      {.name = "deletelogicalview", .summary = "Delete a logical view", .args = {kViewArg}, .cbt = DeleteLogicalView},
+  };
+}
+
+}  // namespace lbt

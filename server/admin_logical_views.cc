@@ -1,0 +1,159 @@
+// InstanceAdminService's logical-view RPCs over the Bigtable interface's
+// logical views (api/logical_view.h): Create, Get, List, Update and
+// Delete. A view's query must prepare against the instance's tables, as
+// production checks it; Create and Update return done operations with
+// production's metadata.
+
+#include <fmt/format.h>
+#include <google/protobuf/util/time_util.h>
+
+#include <algorithm>
+
+#include "proto/convert.h"
+#include "server/handler.h"
+#include "server/instance_admin_service.h"
+#include "sql/query.h"
+
+namespace lbt::server {
+
+namespace {
+
+using google::protobuf::util::TimeUtil;
+
+admin::LogicalView ToProto(const InstanceName& instance, const LogicalViewSpec& view) {
+  admin::LogicalView out;
+  out.set_name(fmt::format("{}/logicalViews/{}", instance.Full(), view.id));
+  out.set_query(view.query);
+  out.set_etag(view.etag);
+  out.set_deletion_protection(view.deletion_protection);
+  return out;
+}
+
+// INVALID_ARGUMENT naming the field unless `query` prepares over `tables`.
+Status CheckQuery(Bigtable* tables, const std::string& query, std::string_view field) {
+  if (query.empty()) return Status::InvalidArgument(fmt::format("{}: must not be empty", field));
+  Status s = sql::Prepare(tables, query, {}).status();
+  if (s.ok()) return s;
+  return Status::InvalidArgument(fmt::format("{}: {}", field, s.message()));
+}
+
+Result<LogicalViewUpdate> UpdateOf(const admin::UpdateLogicalViewRequest& request) {
+  LogicalViewUpdate update;
+  const auto& paths = request.update_mask().paths();
+  if (paths.empty()) {
+    update.query = !request.logical_view().query().empty();
+    update.deletion_protection = true;
+    return update;
+  }
+  for (const std::string& path : paths) {
+    if (path == "*") {
+      update.query = update.deletion_protection = true;
+    } else if (path == "query") {
+      update.query = true;
+    } else if (path == "deletion_protection") {
+      update.deletion_protection = true;
+    } else {
+      return Status::InvalidArgument(
+          fmt::format("update_mask: '{}' cannot be updated; a logical view's query and deletion_protection can", path));
+    }
+  }
+  return update;
+}
+
+}  // namespace
+
+grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
+                                                     const admin::CreateLogicalViewRequest* request,
+                                                     longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    const auto start = TimeUtil::GetCurrentTime();
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
+    LBT_RETURN_IF_ERROR(ValidateLogicalViewId(request->logical_view_id(), "logical_view_id"));
+    LBT_RETURN_IF_ERROR(CheckQuery(tables.get(), request->logical_view().query(), "logical_view.query"));
+    LogicalViewSpec view;
+    view.id = request->logical_view_id();
+    view.query = request->logical_view().query();
+    view.deletion_protection = request->logical_view().deletion_protection();
+    LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, tables->CreateLogicalView(view));
+    admin::CreateLogicalViewMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    *metadata.mutable_start_time() = start;
+    *metadata.mutable_end_time() = TimeUtil::GetCurrentTime();
+    const admin::LogicalView shown = ToProto(instance, made);
+    *response = Done(shown.name(), metadata, shown);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::GetLogicalView(grpc::ServerContext*, const admin::GetLogicalViewRequest* request,
+                                                  admin::LogicalView* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "logicalViews", "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, tables->GetLogicalView(name.id));
+    *response = ToProto(name.instance, view);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::ListLogicalViews(grpc::ServerContext*, const admin::ListLogicalViewsRequest* request,
+                                                    admin::ListLogicalViewsResponse* response) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
+    LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, tables->ListLogicalViews());
+    // A page token is the last id the page before listed.
+    auto it = views.begin();
+    if (!request->page_token().empty()) {
+      it = std::upper_bound(views.begin(), views.end(), request->page_token(),
+                            [](const std::string& token, const LogicalViewSpec& v) { return token < v.id; });
+    }
+    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : views.size();
+    for (size_t n = 0; it != views.end() && n < size; ++it, ++n)
+      *response->add_logical_views() = ToProto(instance, *it);
+    if (it != views.end()) response->set_next_page_token(std::prev(it)->id);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
+                                                     const admin::UpdateLogicalViewRequest* request,
+                                                     longrunning::Operation* response) {
+  return Handle(gate_, [&]() -> Status {
+    const auto start = TimeUtil::GetCurrentTime();
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name,
+                         proto::ParseChildName(request->logical_view().name(), "logicalViews", "logical_view.name"));
+    LBT_ASSIGN_OR_RETURN(LogicalViewUpdate update, UpdateOf(*request));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    if (update.query) {
+      LBT_RETURN_IF_ERROR(CheckQuery(tables.get(), request->logical_view().query(), "logical_view.query"));
+    }
+    LogicalViewSpec view;
+    view.id = name.id;
+    view.query = request->logical_view().query();
+    view.etag = request->logical_view().etag();
+    view.deletion_protection = request->logical_view().deletion_protection();
+    LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, tables->UpdateLogicalView(view, update));
+    admin::UpdateLogicalViewMetadata metadata;
+    *metadata.mutable_original_request() = *request;
+    *metadata.mutable_start_time() = start;
+    *metadata.mutable_end_time() = TimeUtil::GetCurrentTime();
+    const admin::LogicalView shown = ToProto(name.instance, updated);
+    *response = Done(shown.name(), metadata, shown);
+    return Status::OK();
+  });
+}
+
+grpc::Status InstanceAdminService::DeleteLogicalView(grpc::ServerContext*,
+                                                     const admin::DeleteLogicalViewRequest* request,
+                                                     google::protobuf::Empty*) {
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "logicalViews", "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    return tables->DeleteLogicalView(name.id, request->etag());
+  });
+}
+
+}  // namespace lbt::server
