@@ -78,6 +78,10 @@ Result<LogicalViewSpec> Bigtable::UpdateLogicalView(const LogicalViewSpec&, cons
 }
 Status Bigtable::DeleteLogicalView(std::string_view, std::string_view) { return NoLogicalViews(); }
 
+Status Bigtable::SetAutomatedBackupPolicy(std::string_view, const std::optional<AutomatedBackupPolicy>&) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
+}
+
 Result<std::unique_ptr<Bigtable>> Bigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
   return RestrictToView(this, std::string(table), std::move(view));

@@ -249,6 +249,9 @@ class Bigtable {
   // aggregate type (the emulator allows some).
   virtual Status SetValueType(std::string_view table, std::string_view family, ValueType type) = 0;
   virtual Status SetDeletionProtection(std::string_view table, bool enabled) = 0;
+  // Turns automated backups on with `policy` (validated here), or off with
+  // nullopt. A service without them answers Unimplemented (the default).
+  virtual Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy);
   // Deletes every row whose key starts with `prefix` ("" = every row).
   virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;
   // Returns once every write to `table` made before the call has reached

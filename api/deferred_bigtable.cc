@@ -68,6 +68,10 @@ Status DeferredBigtable::ModifyFamilies(std::string_view table, const std::vecto
 Status DeferredBigtable::DeleteTable(std::string_view table) { LBT_FORWARD(DeleteTable(table)); }
 Result<std::vector<std::string>> DeferredBigtable::ListTables() { LBT_FORWARD(ListTables()); }
 Result<TableSpec> DeferredBigtable::GetTable(std::string_view table) { LBT_FORWARD(GetTable(table)); }
+Status DeferredBigtable::SetAutomatedBackupPolicy(std::string_view table,
+                                                  const std::optional<AutomatedBackupPolicy>& policy) {
+  LBT_FORWARD(SetAutomatedBackupPolicy(table, policy));
+}
 Result<LogicalViewSpec> DeferredBigtable::CreateLogicalView(const LogicalViewSpec& view) {
   LBT_FORWARD(CreateLogicalView(view));
 }

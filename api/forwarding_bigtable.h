@@ -73,6 +73,9 @@ class ForwardingBigtable : public Bigtable {
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
     return target_->SetDeletionProtection(table, enabled);
   }
+  Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
+    return target_->SetAutomatedBackupPolicy(table, policy);
+  }
   Status DropRowRange(std::string_view table, std::string_view prefix) override {
     return target_->DropRowRange(table, prefix);
   }

@@ -241,6 +241,14 @@ class InstanceAdmin {
   // table exists; an interrupted restore leaves no table.
   virtual Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) = 0;
 
+  // Takes the automated backups now due: for each table with an automated
+  // backup policy (TableSpec::automated_backup_policy) whose last one is at
+  // least its frequency old, a backup "auto-<table>-<time>" in its
+  // instance's first cluster, kept for the policy's retention. lbt serve
+  // calls it at start and every minute. Nothing where backups are the
+  // service's own to take (the default).
+  virtual Status RunAutomatedBackups() { return Status::OK(); }
+
   // ---- IAM policies ----
 
   // `resource` is a full name: "projects/P/instances/I", ".../tables/T",

@@ -227,4 +227,17 @@ Status ValidateFamilyName(std::string_view name) {
   return Status::OK();
 }
 
+Status ValidateAutomatedBackupPolicy(AutomatedBackupPolicy* policy, std::string_view field) {
+  constexpr int64_t kDay = int64_t{24} * 3600 * 1000000;
+  if (policy->retention_micros < 3 * kDay || policy->retention_micros > 90 * kDay) {
+    return Status::InvalidArgument(
+        fmt::format("{}.retention_period: must be at least 3 days and at most 90 days", field));
+  }
+  if (policy->frequency_micros == 0) policy->frequency_micros = kDay;
+  if (policy->frequency_micros != kDay) {
+    return Status::InvalidArgument(fmt::format("{}.frequency: the only frequency Bigtable takes is 24 hours", field));
+  }
+  return Status::OK();
+}
+
 }  // namespace lbt

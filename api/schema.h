@@ -122,6 +122,20 @@ struct RestoreInfo {
   int64_t end_time_micros = 0;
 };
 
+// Bigtable's automated backup policy: a backup of the table every
+// `frequency`, each kept for `retention`.
+struct AutomatedBackupPolicy {
+  int64_t retention_micros = 0;  // 3 to 90 days
+  int64_t frequency_micros = 0;  // 24 hours, the only value production takes
+  friend bool operator==(const AutomatedBackupPolicy& a, const AutomatedBackupPolicy& b) {
+    return a.retention_micros == b.retention_micros && a.frequency_micros == b.frequency_micros;
+  }
+};
+
+// Production's rules: a retention of 3 to 90 days, a frequency of 24 hours
+// (0, unset, means 24 hours; *policy gets it). InvalidArgument naming `field`.
+Status ValidateAutomatedBackupPolicy(AutomatedBackupPolicy* policy, std::string_view field);
+
 struct TableSpec {
   std::string name;
   TableId id = 0;
@@ -139,6 +153,8 @@ struct TableSpec {
   // leaves them out), and the etags handed out to them so far.
   std::vector<AuthorizedViewSpec> authorized_views;
   int64_t view_etags_issued = 0;
+  // Set while automated backups are on (lbt serve takes them).
+  std::optional<AutomatedBackupPolicy> automated_backup_policy;
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;

@@ -156,6 +156,10 @@ std::string EncodeTableSpec(const TableSpec& spec) {
     doc["authorized_views"] = views;
   }
   if (spec.view_etags_issued != 0) doc["view_etags_issued"] = spec.view_etags_issued;
+  if (spec.automated_backup_policy) {
+    doc["automated_backup"] = {{"retention_micros", spec.automated_backup_policy->retention_micros},
+                               {"frequency_micros", spec.automated_backup_policy->frequency_micros}};
+  }
   return doc.dump();
 }
 
@@ -191,6 +195,16 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   const json etags = j.value("view_etags_issued", json(0));
   if (!etags.is_number_integer()) return corrupt();
   spec->view_etags_issued = etags.get<int64_t>();
+  spec->automated_backup_policy.reset();
+  if (j.contains("automated_backup")) {
+    const json& a = j["automated_backup"];
+    if (!a.is_object() || !a.value("retention_micros", json()).is_number_integer() ||
+        !a.value("frequency_micros", json()).is_number_integer()) {
+      return corrupt();
+    }
+    spec->automated_backup_policy =
+        AutomatedBackupPolicy{a["retention_micros"].get<int64_t>(), a["frequency_micros"].get<int64_t>()};
+  }
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;

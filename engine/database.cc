@@ -109,7 +109,7 @@ Status RequireNoProtectedViews(const TableSpec& spec) {
     if (!view.deletion_protection) continue;
     return Status::FailedPrecondition(
         fmt::format("authorized view '{}' of table '{}' has deletion protection on; turn it off before deleting "
-                    "the table",
+                    "the table or its instance",
                     view.id, TableIdOf(spec.name)));
   }
   return Status::OK();
@@ -827,6 +827,17 @@ Status Database::SetTableEnabled(std::string_view table, bool enabled) {
 
 Status Database::SetDeletionProtection(std::string_view table, bool enabled) {
   return ChangeTableFlag(table, &TableSpec::deletion_protection, enabled);
+}
+
+Status Database::SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) {
+  std::optional<AutomatedBackupPolicy> checked = policy;
+  if (checked) LBT_RETURN_IF_ERROR(ValidateAutomatedBackupPolicy(&*checked, "table.automated_backup_policy"));
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    TableSpec spec = *current;
+    spec.automated_backup_policy = checked;
+    return stores_->catalog.Store(txn, spec);
+  });
 }
 
 Status Database::ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value) {

@@ -193,6 +193,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Turns Bigtable's deletion protection on or off. While it is on,
   // DeleteTable and DeleteFamily refuse with FailedPrecondition.
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
+  Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
 
   // ---- authorized views (database_authorized_views.cc) ----
   // Kept in their table's catalog entry: they go with the table.

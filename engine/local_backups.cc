@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -285,6 +287,48 @@ Status DecodePolicy(std::string_view key, std::string_view bytes, IamPolicy* pol
 }
 
 }  // namespace
+
+namespace {
+
+// "auto-<table>-<yyyymmddhhmmss>": within a backup id's 50 characters.
+std::string AutomatedBackupId(std::string_view table, int64_t now_micros) {
+  const std::time_t seconds = static_cast<std::time_t>(now_micros / 1000000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("auto-{}-{:04}{:02}{:02}{:02}{:02}{:02}", table.substr(0, 29), utc.tm_year + 1900, utc.tm_mon + 1,
+                     utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
+}
+
+}  // namespace
+
+Status LocalInstanceAdmin::RunAutomatedBackups() {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
+  if (db == nullptr) return Status::OK();
+  LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, ListInstances(""));
+  for (const InstanceSpec& instance : instances) {
+    if (instance.clusters.empty()) continue;
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, OpenTables(instance.name));
+    LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, tables->ListTables());
+    std::optional<std::vector<BackupSpec>> backups;  // read once, when a table has a policy
+    for (const std::string& table : names) {
+      Result<TableSpec> spec = tables->GetTable(table);
+      if (!spec.ok() || !spec->automated_backup_policy) continue;
+      if (!backups) {
+        LBT_ASSIGN_OR_RETURN(backups, ListBackups(instance.name, "-"));
+      }
+      int64_t newest = 0;
+      for (const BackupSpec& b : *backups) {
+        if (b.source_table == table && b.id.rfind("auto-", 0) == 0) newest = std::max(newest, b.start_time_micros);
+      }
+      const int64_t now = NowMicros();
+      if (newest != 0 && now - newest < spec->automated_backup_policy->frequency_micros) continue;
+      LBT_RETURN_IF_ERROR(CreateBackup(instance.name, instance.clusters.front().id, AutomatedBackupId(table, now),
+                                       table, now + spec->automated_backup_policy->retention_micros)
+                              .status());
+    }
+  }
+  return Status::OK();
+}
 
 Status LocalInstanceAdmin::RequireResource(std::string_view resource) {
   const std::vector<std::string> p = SplitOnSlash(resource);

@@ -148,13 +148,27 @@ Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view tab
 Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                                   const std::vector<std::string>& splits, bool deletion_protection) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
+  LBT_RETURN_IF_ERROR(CheckNoLogicalViewNamed(table));
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   return db->CreateTable(Qualified(table), families, splits, deletion_protection);
+}
+
+Status LocalBigtable::CheckNoLogicalViewNamed(std::string_view table) {
+  Result<LogicalViewSpec> view = GetLogicalView(table);
+  if (!view.ok()) return view.status().IsNotFound() ? Status::OK() : view.status();
+  return Status::AlreadyExists(fmt::format(
+      "instance {} has a logical view named '{}'; a query could not name the table", instance_.Full(), table));
 }
 
 Status LocalBigtable::DeleteTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->DeleteTable(Qualified(table));
+}
+
+Status LocalBigtable::SetAutomatedBackupPolicy(std::string_view table,
+                                               const std::optional<AutomatedBackupPolicy>& policy) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->SetAutomatedBackupPolicy(Qualified(table), policy);
 }
 
 Result<AuthorizedViewSpec> LocalBigtable::CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) {

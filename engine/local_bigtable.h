@@ -67,6 +67,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
   Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
+  Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }
 
@@ -104,6 +105,8 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   // read where no database exists yet, NotFound for the table. A name
   // with a '/' is no table of any instance.
   Result<Database*> For(std::string_view table, bool write);
+  // AlreadyExists when the instance has a logical view named `table`.
+  Status CheckNoLogicalViewNamed(std::string_view table);
   // The catalog record key of this instance's logical view `view_id` ("":
   // the prefix of them all).
   std::string LogicalViewKey(std::string_view view_id) const;

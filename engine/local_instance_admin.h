@@ -57,6 +57,7 @@ class LocalInstanceAdmin final : public InstanceAdmin {
   Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
 
   // IAM policies (local_backups.cc), under "iam:<resource>".
+  Status RunAutomatedBackups() override;
   Result<IamPolicy> GetIamPolicy(std::string_view resource) override;
   Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override;
 

@@ -59,6 +59,12 @@ Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& 
   LBT_RETURN_IF_ERROR(ValidateLogicalViewId(view.id, "logical_view_id"));
   if (view.query.empty()) return Status::InvalidArgument("logical_view.query: must not be empty");
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  // A query names a view as it names a table: one name, one of them.
+  if (GetTable(view.id).ok()) {
+    return Status::AlreadyExists(
+        fmt::format("logical_view_id: instance {} has a table named '{}'; a query could not name the view",
+                    instance_.Full(), view.id));
+  }
   LogicalViewSpec stored = view;
   stored.etag = "1";
   LBT_RETURN_IF_ERROR(db->ChangeRecord(LogicalViewKey(view.id), [&](std::optional<std::string>* record) -> Status {

@@ -660,6 +660,13 @@ admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::T
     *backup->mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->start_time_micros);
     *backup->mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->end_time_micros);
   }
+  if (table.automated_backup_policy) {
+    using google::protobuf::util::TimeUtil;
+    auto* policy = out.mutable_automated_backup_policy();
+    *policy->mutable_retention_period() =
+        TimeUtil::MicrosecondsToDuration(table.automated_backup_policy->retention_micros);
+    *policy->mutable_frequency() = TimeUtil::MicrosecondsToDuration(table.automated_backup_policy->frequency_micros);
+  }
   return out;
 }
 
@@ -668,6 +675,12 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   LBT_ASSIGN_OR_RETURN(TableName name, ParseTableName(table.name(), std::string(field) + ".name"));
   out.name = std::move(name.table);
   out.deletion_protection = table.deletion_protection();
+  if (table.has_automated_backup_policy()) {
+    using google::protobuf::util::TimeUtil;
+    out.automated_backup_policy =
+        AutomatedBackupPolicy{TimeUtil::DurationToMicroseconds(table.automated_backup_policy().retention_period()),
+                              TimeUtil::DurationToMicroseconds(table.automated_backup_policy().frequency())};
+  }
   // What a service describes is shown as it is, even rules lbt would refuse.
   for (const auto& [family_name, family] : table.column_families()) {
     const std::string at = fmt::format("{}.column_families[{}]", field, family_name);

@@ -1,5 +1,7 @@
 #include "remote/remote_admin.h"
 
+#include <google/protobuf/util/time_util.h>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -115,6 +117,25 @@ Status SetDeletionProtection(RemoteCalls* calls, std::string_view table, bool en
   LBT_RETURN_IF_ERROR(
       calls->Unary(calls->admin(), &AdminStub::UpdateTable, "table.name", request.table().name(), request, &response));
   return response.has_error() ? proto::FromRpcStatus(response.error()) : Status::OK();
+}
+
+Status SetAutomatedBackupPolicy(RemoteCalls* calls, std::string_view table,
+                                const std::optional<AutomatedBackupPolicy>& policy) {
+  admin::UpdateTableRequest request;
+  request.mutable_table()->set_name(calls->TableName(table));
+  if (policy) {
+    using google::protobuf::util::TimeUtil;
+    auto* shown = request.mutable_table()->mutable_automated_backup_policy();
+    *shown->mutable_retention_period() = TimeUtil::MicrosecondsToDuration(policy->retention_micros);
+    if (policy->frequency_micros != 0) {
+      *shown->mutable_frequency() = TimeUtil::MicrosecondsToDuration(policy->frequency_micros);
+    }
+  }
+  request.mutable_update_mask()->add_paths("automated_backup_policy");
+  google::longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::UpdateTable, "table.name", request.table().name(), request, &operation));
+  return AwaitOperation(calls, std::move(operation));
 }
 
 Status DropRowRange(RemoteCalls* calls, std::string_view table, std::string_view prefix) {

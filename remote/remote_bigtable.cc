@@ -178,6 +178,9 @@ class RemoteBigtable final : public Bigtable {
   Status SetValueType(std::string_view table, std::string_view family, ValueType type) override {
     return ModifyFamilies(table, {FamilyChange::SetValueType(std::string(family), type)});
   }
+  Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
+    return remote::SetAutomatedBackupPolicy(&calls_, table, policy);
+  }
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
     return remote::SetDeletionProtection(&calls_, table, enabled);
   }

@@ -29,10 +29,11 @@ admin::LogicalView ToProto(const InstanceName& instance, const LogicalViewSpec& 
   return out;
 }
 
-// INVALID_ARGUMENT naming the field unless `query` prepares over `tables`.
-Status CheckQuery(Bigtable* tables, const std::string& query, std::string_view field) {
+// INVALID_ARGUMENT naming the field unless `query` prepares over `tables`
+// and does not read view `view_id` itself.
+Status CheckQuery(Bigtable* tables, std::string_view view_id, const std::string& query, std::string_view field) {
   if (query.empty()) return Status::InvalidArgument(fmt::format("{}: must not be empty", field));
-  Status s = sql::Prepare(tables, query, {}).status();
+  Status s = sql::CheckViewQuery(tables, view_id, query);
   if (s.ok()) return s;
   return Status::InvalidArgument(fmt::format("{}: {}", field, s.message()));
 }
@@ -70,7 +71,8 @@ grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
     LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_RETURN_IF_ERROR(ValidateLogicalViewId(request->logical_view_id(), "logical_view_id"));
-    LBT_RETURN_IF_ERROR(CheckQuery(tables.get(), request->logical_view().query(), "logical_view.query"));
+    LBT_RETURN_IF_ERROR(
+        CheckQuery(tables.get(), request->logical_view_id(), request->logical_view().query(), "logical_view.query"));
     LogicalViewSpec view;
     view.id = request->logical_view_id();
     view.query = request->logical_view().query();
@@ -128,7 +130,7 @@ grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
     LBT_ASSIGN_OR_RETURN(LogicalViewUpdate update, UpdateOf(*request));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     if (update.query) {
-      LBT_RETURN_IF_ERROR(CheckQuery(tables.get(), request->logical_view().query(), "logical_view.query"));
+      LBT_RETURN_IF_ERROR(CheckQuery(tables.get(), name.id, request->logical_view().query(), "logical_view.query"));
     }
     LogicalViewSpec view;
     view.id = name.id;

@@ -64,16 +64,52 @@ Status ListPage(Bigtable* bigtable, const admin::ListTablesRequest& request, adm
   return Status::OK();
 }
 
-// UpdateTable's mask: lbt updates deletion protection only.
-Status CheckUpdateMask(const google::protobuf::FieldMask& mask) {
+// What an UpdateTable changes, checked before anything is.
+struct TableUpdate {
+  bool deletion_protection = false;
+  bool backup_policy = false;
+  std::optional<AutomatedBackupPolicy> policy;  // nullopt: automated backups off
+};
+
+// UpdateTable's mask: deletion protection and the automated backup policy,
+// whole or by field (a field named alone keeps the other one's value).
+Result<TableUpdate> UpdateOf(Bigtable* tables, const proto::TableName& name, const admin::UpdateTableRequest& request) {
+  const google::protobuf::FieldMask& mask = request.update_mask();
   if (mask.paths().empty()) return Status::InvalidArgument("update_mask: name at least one field to update");
+  TableUpdate update;
+  std::optional<AutomatedBackupPolicy> given;
+  if (request.table().has_automated_backup_policy()) {
+    LBT_ASSIGN_OR_RETURN(TableSpec described, proto::FromProto(request.table(), "table"));
+    given = described.automated_backup_policy;
+  }
   for (const std::string& path : mask.paths()) {
-    if (path != "deletion_protection") {
+    if (path == "deletion_protection") {
+      update.deletion_protection = true;
+    } else if (path == "automated_backup_policy") {
+      update.backup_policy = true;
+      update.policy = given;
+    } else if (path == "automated_backup_policy.retention_period" || path == "automated_backup_policy.frequency") {
+      if (!update.backup_policy) {
+        LBT_ASSIGN_OR_RETURN(TableSpec current, tables->GetTable(name.table));
+        update.policy = current.automated_backup_policy.value_or(AutomatedBackupPolicy{});
+        update.backup_policy = true;
+      }
+      if (!update.policy) update.policy = AutomatedBackupPolicy{};
+      const AutomatedBackupPolicy field = given.value_or(AutomatedBackupPolicy{});
+      if (path.ends_with("retention_period")) {
+        update.policy->retention_micros = field.retention_micros;
+      } else {
+        update.policy->frequency_micros = field.frequency_micros;
+      }
+    } else {
       return Status::InvalidArgument(
-          fmt::format("update_mask: lbt can update deletion_protection only, not '{}'", path));
+          fmt::format("update_mask: lbt can update deletion_protection and automated_backup_policy, not '{}'", path));
     }
   }
-  return Status::OK();
+  if (update.policy) {
+    LBT_RETURN_IF_ERROR(ValidateAutomatedBackupPolicy(&*update.policy, "table.automated_backup_policy"));
+  }
+  return update;
 }
 
 // UpdateTable's metadata: the table updated.
@@ -156,8 +192,11 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request->table().name(), "table.name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
-    LBT_RETURN_IF_ERROR(CheckUpdateMask(request->update_mask()));
-    LBT_RETURN_IF_ERROR(tables->SetDeletionProtection(name.table, request->table().deletion_protection()));
+    LBT_ASSIGN_OR_RETURN(TableUpdate update, UpdateOf(tables.get(), name, *request));
+    if (update.backup_policy) LBT_RETURN_IF_ERROR(tables->SetAutomatedBackupPolicy(name.table, update.policy));
+    if (update.deletion_protection) {
+      LBT_RETURN_IF_ERROR(tables->SetDeletionProtection(name.table, request->table().deletion_protection()));
+    }
     admin::Table table;
     LBT_RETURN_IF_ERROR(Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, &table));
     *response = Done(proto::FullTableName(name.instance, name.table), DoneMetadata(name), table);

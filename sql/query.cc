@@ -137,11 +137,13 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
   }
   if (depth >= kMaxViewDepth) {
     return Status::InvalidArgument(
-        fmt::format("logical view {} reads views {} deep; lbt allows {} (does a view read itself?)", from.table, depth,
-                    kMaxViewDepth));
+        fmt::format("logical view {} reads views more than {} deep; lbt allows {} (does a view read itself?)",
+                    from.table, kMaxViewDepth, kMaxViewDepth));
   }
   Result<std::unique_ptr<PreparedQuery>> view_query = PrepareAt(bigtable, view->query, {}, depth + 1);
   if (!view_query.ok()) {
+    // Named once: the innermost view whose query fails says so itself.
+    if (view_query.status().message().starts_with("logical view ")) return view_query.status();
     return Status::FromCode(view_query.status().code(),
                             fmt::format("logical view {}: {}", from.table, view_query.status().message()));
   }
@@ -155,6 +157,24 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
 
 Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
   return PrepareAt(bigtable, sql, params, 0);
+}
+
+Status CheckViewQuery(Bigtable* bigtable, std::string_view view_id, std::string_view query) {
+  // The views the query reads, through views, none of them `view_id`.
+  std::string next(query);
+  for (int depth = 0; depth <= kMaxViewDepth; ++depth) {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(next));
+    const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
+    if (from.table == view_id) {
+      return Status::InvalidArgument(
+          fmt::format("logical view {} would read itself{}", view_id, depth == 0 ? "" : ", through other views"));
+    }
+    if (bigtable->GetTable(from.table).ok()) break;
+    Result<LogicalViewSpec> view = bigtable->GetLogicalView(from.table);
+    if (!view.ok()) break;  // Prepare below says what is missing
+    next = view->query;
+  }
+  return Prepare(bigtable, query, {}).status();
 }
 
 }  // namespace lbt::sql

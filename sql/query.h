@@ -102,6 +102,10 @@ class QueryService {
 // The stats of its streams count the rows read.
 Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params);
 
+// Whether `query` may be logical view `view_id`'s: it prepares, and it does
+// not read the view itself, directly or through other views.
+Status CheckViewQuery(Bigtable* bigtable, std::string_view view_id, std::string_view query);
+
 // The QueryService that Prepare above is.
 class LocalQueryService final : public QueryService {
  public:

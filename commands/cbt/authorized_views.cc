@@ -114,7 +114,8 @@ std::vector<CommandSpec> AuthorizedViewCommands() {
        .summary = "Create an authorized view: a subset of a table granted apart from it",
        .args = {kTableArg, kViewArg},
        .options = {kRowPrefixes, kColumns, kDeletionProtection},
-       .details = "  row-prefixes=<prefix>,...  The rows it covers; 'row-prefixes=' alone covers every row\n"
+       .details = "  row-prefixes=<prefix>,...  The rows it covers; 'row-prefixes=' alone covers every row,\n"
+                  "                             and without the option the view covers no row\n"
                   "  columns=<family>:<qualifier>,...\n"
                   "                             The columns it covers: 'cf:q' one qualifier, 'cf:pre*'\n"
                   "                             every qualifier starting 'pre', 'cf:*' the whole family\n"

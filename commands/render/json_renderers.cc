@@ -159,7 +159,7 @@ class JsonRendererBase : public Renderer {
   void AuthorizedViews(std::string_view table, const std::vector<AuthorizedViewSpec>& views) override {
     json list = json::array();
     for (const AuthorizedViewSpec& v : views) list.push_back(AuthorizedViewObject(table, v, bytes_));
-    Line(list);
+    Line(json{{"authorized_views", list}});
   }
   void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     Line(AuthorizedViewObject(table, view, bytes_));
@@ -167,7 +167,7 @@ class JsonRendererBase : public Renderer {
   void LogicalViews(const std::vector<LogicalViewSpec>& views) override {
     json list = json::array();
     for (const LogicalViewSpec& v : views) list.push_back(LogicalViewObject(v));
-    Line(list);
+    Line(json{{"logical_views", list}});
   }
   void LogicalView(const LogicalViewSpec& view) override { Line(LogicalViewObject(view)); }
   void AppProfiles(const InstanceSpec& instance) override {

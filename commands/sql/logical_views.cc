@@ -21,18 +21,19 @@ std::string QueryOf(const std::vector<std::string>& args) {
   return query;
 }
 
-// A query a view may keep: one that prepares here. A remote service checks
-// it itself, against the tables it has.
-Status CheckQuery(CommandContext& ctx, const std::string& query) {
+// A query view `view_id` may keep: one that prepares here and does not read
+// the view itself. A remote service checks it itself, against the tables
+// it has.
+Status CheckQuery(CommandContext& ctx, const std::string& view_id, const std::string& query) {
   if (ctx.bigtable()->local() == nullptr) return Status::OK();
-  return sql::Prepare(ctx.bigtable(), query, {}).status();
+  return sql::CheckViewQuery(ctx.bigtable(), view_id, query);
 }
 
 Status CreateLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
   LogicalViewSpec view;
   view.id = args[0];
   view.query = QueryOf(args);
-  LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.query));
+  LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.id, view.query));
   LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, ctx.bigtable()->CreateLogicalView(view));
   ctx.renderer->LogicalView(made);
   return Status::OK();
@@ -60,14 +61,16 @@ Status UpdateLogicalView(CommandContext& ctx, const std::vector<std::string>& ar
   if (rest.rfind(kProtection, 0) == 0) {
     const std::string value = rest.substr(kProtection.size());
     if (value != "true" && value != "false") {
-      return ctx.Usage(fmt::format("bad deletion-protection '{}': expected true or false", value));
+      return ctx.Usage(fmt::format(
+          "bad deletion-protection '{}': expected true or false, alone (a query is replaced by an update of its own)",
+          value));
     }
     update.deletion_protection = true;
     view.deletion_protection = value == "true";
   } else {
     update.query = true;
     view.query = rest;
-    LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.query));
+    LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.id, view.query));
   }
   LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, ctx.bigtable()->UpdateLogicalView(view, update));
   ctx.renderer->LogicalView(updated);
@@ -87,7 +90,9 @@ std::vector<CommandSpec> LogicalViewCommands() {
       {.name = "createlogicalview",
        .summary = "Save a query under a name that queries read as a table",
        .args = {kViewArg, {.text = "<query>", .noun = "a query", .arity = Arity::kRest}},
-       .details = "  The query must run (see 'help sql'); each query over the view runs it afresh.\n\n"
+       .details = "  The query must run (see 'help sql') and may read other views, but not this\n"
+                  "  one; each query over the view runs it afresh. A view cannot take a table's\n"
+                  "  name. Protect it with 'updatelogicalview <view-id> deletion-protection=true'.\n\n"
                   "  Example:\n"
                   "    createlogicalview recent SELECT _key, stats_summary['os_build'] AS os FROM mobile\n"
                   "    sql SELECT os, COUNT(*) AS phones FROM recent GROUP BY os",

@@ -284,5 +284,40 @@ TEST_F(BackupTest, ACopyHoldsTheSameMomentAndDeletingTheInstanceTakesItsBackups)
   EXPECT_EQ(Keys(Tables(kB).get(), "t"), std::vector<std::string>{"r1"});
 }
 
+// Automated backups: production's policy rules (a retention of 3 to 90
+// days, a frequency of 24 hours), one backup when one is due and none
+// before the frequency has passed; kept for the retention.
+TEST_F(InstanceAdminTest, AutomatedBackupsAreTakenWhenDue) {
+  constexpr int64_t kDay = int64_t{24} * 3600 * 1000000;
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  auto a = Tables(kA);
+  ASSERT_OK(a->CreateTable("events", {{"cf"}}, {}, false));
+  ASSERT_OK(a->MutateRow("events", "r", {Mutation::SetCell("cf", "q", "1", 1000)}));
+  EXPECT_EQ(a->SetAutomatedBackupPolicy("events", AutomatedBackupPolicy{kDay, 0}).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(a->SetAutomatedBackupPolicy("events", AutomatedBackupPolicy{7 * kDay, 12 * 3600 * 1000000LL}).code(),
+            Status::Code::kInvalidArgument);
+  ASSERT_OK(a->SetAutomatedBackupPolicy("events", AutomatedBackupPolicy{7 * kDay, 0}));
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, a->GetTable("events"));
+  ASSERT_TRUE(spec.automated_backup_policy.has_value());
+  EXPECT_EQ(spec.automated_backup_policy->frequency_micros, kDay) << "an unset frequency is 24 hours";
+
+  ASSERT_OK(admin_->RunAutomatedBackups());
+  ASSERT_OK(admin_->RunAutomatedBackups());  // not due again for a day
+  ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, admin_->ListBackups(kA, "-"));
+  ASSERT_EQ(backups.size(), 1u);
+  EXPECT_EQ(backups[0].id.rfind("auto-events-", 0), 0u) << backups[0].id;
+  EXPECT_EQ(backups[0].source_table, "events");
+  EXPECT_NEAR(static_cast<double>(backups[0].expire_time_micros - backups[0].start_time_micros),
+              static_cast<double>(7 * kDay), 60e6);
+
+  // Off: no more.
+  ASSERT_OK(a->SetAutomatedBackupPolicy("events", std::nullopt));
+  ASSERT_OK(admin_->DeleteBackup(kA, backups[0].cluster, backups[0].id));
+  ASSERT_OK(admin_->RunAutomatedBackups());
+  ASSERT_OK_AND_ASSIGN(backups, admin_->ListBackups(kA, "-"));
+  EXPECT_TRUE(backups.empty());
+}
+
 }  // namespace
 }  // namespace lbt

@@ -115,6 +115,35 @@ TEST_F(AdminServiceTest, DeletionProtectionRefusesDeletes) {
   EXPECT_EQ(Delete("t").error_code(), StatusCode::NOT_FOUND);
 }
 
+// UpdateTable's automated_backup_policy, whole and by field, with
+// production's rules: a retention of 3 to 90 days, a frequency of 24 hours.
+TEST_F(AdminServiceTest, UpdatesTheAutomatedBackupPolicy) {
+  ASSERT_TRUE(Create("t", admin::Table()).ok());
+  auto update = [&](int64_t retention_days, std::vector<std::string> paths) {
+    admin::UpdateTableRequest request;
+    request.mutable_table()->set_name(TableName("t"));
+    if (retention_days > 0) {
+      request.mutable_table()->mutable_automated_backup_policy()->mutable_retention_period()->set_seconds(
+          retention_days * 86400);
+    }
+    for (const std::string& path : paths) request.mutable_update_mask()->add_paths(path);
+    google::longrunning::Operation operation;
+    grpc::ClientContext context;
+    return admin_->UpdateTable(&context, request, &operation);
+  };
+  EXPECT_EQ(update(1, {"automated_backup_policy"}).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_FALSE(Get("t").has_automated_backup_policy()) << "a refused update changes nothing";
+  ASSERT_TRUE(update(7, {"automated_backup_policy"}).ok());
+  admin::Table got = Get("t");
+  EXPECT_EQ(got.automated_backup_policy().retention_period().seconds(), 7 * 86400);
+  EXPECT_EQ(got.automated_backup_policy().frequency().seconds(), 86400) << "an unset frequency is 24 hours";
+  ASSERT_TRUE(update(30, {"automated_backup_policy.retention_period"}).ok());
+  EXPECT_EQ(Get("t").automated_backup_policy().retention_period().seconds(), 30 * 86400);
+  ASSERT_TRUE(update(0, {"automated_backup_policy"}).ok());  // the mask names it, the table has none: off
+  EXPECT_FALSE(Get("t").has_automated_backup_policy());
+  EXPECT_EQ(update(7, {"column_families"}).error_code(), StatusCode::INVALID_ARGUMENT);
+}
+
 TEST_F(AdminServiceTest, ModifiesFamiliesAllOrNothing) {
   CreateTable("t", {"cf"});
   auto modify = [&](std::vector<admin::ModifyColumnFamiliesRequest::Modification> mods) {
