@@ -9,6 +9,7 @@
 #include "api/forwarding_bigtable.h"
 #include "api/logical_view.h"
 #include "api/schema.h"
+#include "util/bytes.h"
 
 namespace lbt {
 
@@ -16,18 +17,7 @@ namespace {
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// Bytes for a message: printable ASCII as is, anything else as \xNN.
-std::string Shown(std::string_view bytes) {
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      out += fmt::format("\\x{:02x}", c);
-    }
-  }
-  return out;
-}
+std::string Shown(std::string_view bytes) { return PrintableBytes(bytes); }
 
 // The prefixes with every one that another covers left out, in order:
 // their ranges are then disjoint.
@@ -38,21 +28,6 @@ std::vector<std::string> DisjointPrefixes(std::vector<std::string> prefixes) {
     if (out.empty() || !StartsWith(p, out.back())) out.push_back(std::move(p));
   }
   return out;
-}
-
-// The greater of two lower bounds, and the lesser of two upper ones.
-Bound TighterLow(const Bound& a, const Bound& b) {
-  if (a.kind == Bound::Kind::kUnbounded) return b;
-  if (b.kind == Bound::Kind::kUnbounded) return a;
-  if (a.value != b.value) return a.value > b.value ? a : b;
-  return a.kind == Bound::Kind::kOpen ? a : b;
-}
-
-Bound TighterHigh(const Bound& a, const Bound& b) {
-  if (a.kind == Bound::Kind::kUnbounded) return b;
-  if (b.kind == Bound::Kind::kUnbounded) return a;
-  if (a.value != b.value) return a.value < b.value ? a : b;
-  return a.kind == Bound::Kind::kOpen ? a : b;
 }
 
 Status Outside(std::string what) {
@@ -141,24 +116,25 @@ Status SubsetView::CheckRule(std::string_view row_key, const ReadModifyWriteRule
   return Outside(fmt::format("column '{}:{}'", rule.family, Shown(rule.qualifier)));
 }
 
+namespace {
+
+// An id that follows table ids' rules; `what` names its kind in the error.
+Status ValidateViewId(std::string_view id, std::string_view field, std::string_view what) {
+  if (ValidateTableName(id).ok()) return Status::OK();
+  return Status::InvalidArgument(
+      fmt::format("{}: '{}' is not a valid {} id: ids follow table ids' rules "
+                  "([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
+                  field, id, what));
+}
+
+}  // namespace
+
 Status ValidateAuthorizedViewId(std::string_view id, std::string_view field) {
-  if (Status s = ValidateTableName(id); !s.ok()) {
-    return Status::InvalidArgument(
-        fmt::format("{}: '{}' is not a valid authorized view id: ids follow table "
-                    "ids' rules ([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
-                    field, id));
-  }
-  return Status::OK();
+  return ValidateViewId(id, field, "authorized view");
 }
 
 Status ValidateLogicalViewId(std::string_view id, std::string_view field) {
-  if (Status s = ValidateTableName(id); !s.ok()) {
-    return Status::InvalidArgument(
-        fmt::format("{}: '{}' is not a valid logical view id: ids follow table ids' rules "
-                    "([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
-                    field, id));
-  }
-  return Status::OK();
+  return ValidateViewId(id, field, "logical view");
 }
 
 Status ValidateSubsetView(const SubsetView& subset, std::string_view field) {
@@ -177,13 +153,6 @@ Status ValidateSubsetView(const SubsetView& subset, std::string_view field) {
 
 namespace {
 
-class EmptyRowStream final : public RowStream {
- public:
-  bool Next(Row*) override { return false; }
-  Status status() const override { return Status::OK(); }
-  ReadStats stats() const override { return {}; }
-};
-
 // Reads and writes of one table through a view; see RestrictToView.
 class ViewBigtable final : public ForwardingBigtable {
  public:
@@ -193,7 +162,7 @@ class ViewBigtable final : public ForwardingBigtable {
   Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
     if (table != table_) return target()->ReadRows(table, request);
     std::optional<RowSet> rows = subset().Restrict(request.rows);
-    if (!rows.has_value()) return std::unique_ptr<RowStream>(std::make_unique<EmptyRowStream>());
+    if (!rows.has_value()) return NoRows();
     ReadRequest restricted = request;
     restricted.rows = std::move(*rows);
     restricted.filter = Restricted(request.filter);

@@ -43,6 +43,19 @@ Result<std::vector<std::optional<Row>>> Bigtable::LookupRows(std::string_view ta
 
 namespace {
 
+class EmptyRowStream final : public RowStream {
+ public:
+  bool Next(Row*) override { return false; }
+  Status status() const override { return Status::OK(); }
+  ReadStats stats() const override { return {}; }
+};
+
+}  // namespace
+
+std::unique_ptr<RowStream> NoRows() { return std::make_unique<EmptyRowStream>(); }
+
+namespace {
+
 Status NoAuthorizedViews() {
   return Status::FromCode(Status::Code::kUnimplemented, "this service has no authorized views");
 }

@@ -92,6 +92,9 @@ class RowStream {
   virtual std::string LastScannedKey() const { return {}; }
 };
 
+// A stream of no rows: a read that cannot match any.
+std::unique_ptr<RowStream> NoRows();
+
 // A row key that splits a table, with the approximate bytes of the rows
 // before it (Bigtable's SampleRowKeys). The last sample has an empty key
 // and the table's total.

@@ -91,4 +91,18 @@ Status RowSet::Validate() const {
   return Status::OK();
 }
 
+Bound TighterLow(const Bound& a, const Bound& b) {
+  if (a.kind == Bound::Kind::kUnbounded) return b;
+  if (b.kind == Bound::Kind::kUnbounded) return a;
+  if (a.value != b.value) return a.value > b.value ? a : b;
+  return a.kind == Bound::Kind::kOpen ? a : b;
+}
+
+Bound TighterHigh(const Bound& a, const Bound& b) {
+  if (a.kind == Bound::Kind::kUnbounded) return b;
+  if (b.kind == Bound::Kind::kUnbounded) return a;
+  if (a.value != b.value) return a.value < b.value ? a : b;
+  return a.kind == Bound::Kind::kOpen ? a : b;
+}
+
 }  // namespace lbt

@@ -30,6 +30,12 @@ using RowBound = Bound;
 // True if `v` lies within [low, high] as their kinds say.
 bool InBounds(std::string_view v, const Bound& low, const Bound& high);
 
+// The more restrictive of two lower bounds, and of two upper ones:
+// unbounded is the loosest, and at one value an open bound excludes more
+// than a closed one.
+Bound TighterLow(const Bound& a, const Bound& b);
+Bound TighterHigh(const Bound& a, const Bound& b);
+
 // A contiguous range of row keys.
 struct RowRange {
   RowBound start;

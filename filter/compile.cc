@@ -694,22 +694,6 @@ Result<NodePtr> Compiler::CompileExtension(const Filter& f, const std::string& p
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
 }
 
-// The more restrictive of two lower bounds: unbounded is the loosest, and
-// at one value an open bound excludes more than a closed one.
-Bound TighterStart(const Bound& a, const Bound& b) {
-  if (a.kind == Bound::Kind::kUnbounded) return b;
-  if (b.kind == Bound::Kind::kUnbounded) return a;
-  if (a.value != b.value) return a.value > b.value ? a : b;
-  return a.kind == Bound::Kind::kOpen ? a : b;
-}
-
-Bound TighterEnd(const Bound& a, const Bound& b) {
-  if (a.kind == Bound::Kind::kUnbounded) return b;
-  if (b.kind == Bound::Kind::kUnbounded) return a;
-  if (a.value != b.value) return a.value < b.value ? a : b;
-  return a.kind == Bound::Kind::kOpen ? a : b;
-}
-
 // The closed range of row keys a filter can leave cells for, from its
 // row key regexes (RE2 knows the smallest and largest string a regex can
 // match); nullopt when any row may pass.
@@ -747,8 +731,8 @@ std::optional<RowRange> RowKeyHint(const Filter& f) {
     if (!hint) {
       hint = h;
     } else {
-      hint->start = TighterStart(hint->start, h->start);
-      hint->end = TighterEnd(hint->end, h->end);
+      hint->start = TighterLow(hint->start, h->start);
+      hint->end = TighterHigh(hint->end, h->end);
     }
   }
   return hint;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "util/bytes.h"
+
 namespace lbt::sql {
 
 namespace {
@@ -15,17 +17,7 @@ bool EndBefore(const std::string& a, const std::string& b) {
 }
 const std::string& MinEnd(const std::string& a, const std::string& b) { return EndBefore(a, b) ? a : b; }
 
-std::string Printable(const std::string& key) {
-  std::string out;
-  for (unsigned char c : key) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      out += fmt::format("\\x{:02x}", c);
-    }
-  }
-  return out;
-}
+std::string Printable(const std::string& key) { return PrintableBytes(key); }
 
 }  // namespace
 

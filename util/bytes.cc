@@ -104,4 +104,18 @@ std::string HumanBytes(int64_t bytes) {
   return text;
 }
 
+std::string PrintableBytes(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof(escaped), "\\x%02x", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
 }  // namespace lbt

@@ -40,6 +40,10 @@ inline void AppendBigEndian(std::string* out, uint64_t v, int width) {
 // A size for people: "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
 std::string HumanBytes(int64_t bytes);
 
+// Bytes for a message: printable ASCII as is, anything else (and '\\')
+// as \xNN.
+std::string PrintableBytes(std::string_view bytes);
+
 }  // namespace lbt
 
 #endif  // LBT_UTIL_BYTES_H_

@@ -8,14 +8,6 @@ namespace lbt::sql {
 
 namespace {
 
-// What a read of no key ranges returns.
-class EmptyRowStream final : public RowStream {
- public:
-  bool Next(Row*) override { return false; }
-  Status status() const override { return Status::OK(); }
-  ReadStats stats() const override { return {}; }
-};
-
 // A cell's value as the family's type has it: INT64 for an aggregate
 // family (NULL when not 8 bytes), STRING or BYTES otherwise.
 Value CellValue(const BoundFamily& f, const std::string& bytes) {
@@ -59,7 +51,7 @@ TableScan::TableScan(const BoundQuery& q, const ReadPlan& read, KeyRangeSet rang
 
 Status TableScan::Open(Bigtable* bigtable) {
   if (ranges_.empty()) {
-    rows_ = std::make_unique<EmptyRowStream>();
+    rows_ = NoRows();  // no key ranges: nothing to read
     return Status::OK();
   }
   LBT_ASSIGN_OR_RETURN(rows_, bigtable->ReadRows(q_.table, RequestFor(read_, ranges_)));
