@@ -99,14 +99,26 @@ bool SplitSavedQuery(std::string_view text, std::vector<std::string>* words) {
   } else {
     return false;
   }
-  const size_t id_end = rest.find_first_of(" \t\r\n");
-  if (id_end == std::string::npos) return false;  // the command says what is missing
+  // The id, quoted or not: a quoted one ends at its closing quote.
+  std::string id;
+  size_t id_end = 0;
+  if (!rest.empty() && (rest.front() == '"' || rest.front() == '\'')) {
+    const size_t close = rest.find(rest.front(), 1);
+    if (close == std::string::npos) return false;  // the tokenizer says it is unclosed
+    id = rest.substr(1, close - 1);
+    id_end = close + 1;
+  } else {
+    id_end = rest.find_first_of(" \t\r\n");
+    if (id_end == std::string::npos) return false;  // the command says what is missing
+    id = rest.substr(0, id_end);
+  }
   const size_t query_start = rest.find_first_not_of(" \t\r\n", id_end);
+  if (query_start == std::string::npos) return false;
   std::string query = rest.substr(query_start);
   if (query.size() >= 2 && (query.front() == '"' || query.front() == '\'') && query.back() == query.front()) {
     query = query.substr(1, query.size() - 2);
   }
-  *words = {command, rest.substr(0, id_end), query};
+  *words = {command, id, query};
   return true;
 }
 
