@@ -237,4 +237,8 @@ Status DecodeBackupSpec(std::string_view key, std::string_view bytes, BackupSpec
   return Status::OK();
 }
 
+std::string LogicalViewKey(const InstanceName& instance, std::string_view view_id) {
+  return fmt::format("logical_view:{}/{}/{}", instance.project, instance.instance, view_id);
+}
+
 }  // namespace lbt

@@ -40,6 +40,9 @@ InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* ta
 std::vector<std::string> SplitOnSlash(std::string_view name);
 
 std::string InstanceKey(const InstanceName& name);
+// A logical view's record: "logical_view:P/I/V" ("logical_view:P/I/" with
+// an empty id: the prefix of the instance's views). WARNING: on disk.
+std::string LogicalViewKey(const InstanceName& instance, std::string_view view_id);
 // "backup:P/I/C/" for the backups of one cluster ("backup:P/I/" with an
 // empty cluster: of every cluster).
 std::string BackupKeyPrefix(const InstanceName& instance, std::string_view cluster);

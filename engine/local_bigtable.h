@@ -107,9 +107,6 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<Database*> For(std::string_view table, bool write);
   // AlreadyExists when the instance has a logical view named `table`.
   Status CheckNoLogicalViewNamed(std::string_view table);
-  // The catalog record key of this instance's logical view `view_id` ("":
-  // the prefix of them all).
-  std::string LogicalViewKey(std::string_view view_id) const;
   // The catalog's name of this instance's `table`.
   std::string Qualified(std::string_view table) const { return prefix_ + std::string(table); }
 

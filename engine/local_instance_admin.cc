@@ -160,16 +160,12 @@ Status LocalInstanceAdmin::DeleteInstance(const InstanceName& name) {
   // Its backups go with it.
   LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, ListBackups(name, "-"));
   for (const BackupSpec& backup : backups) LBT_RETURN_IF_ERROR(DeleteBackup(name, backup.cluster, backup.id));
-  // And its logical views, protected or not: deletion protection guards a
-  // view from being deleted alone.
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, OpenTables(name));
-  LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, tables->ListLogicalViews());
-  for (LogicalViewSpec& view : views) {
-    if (view.deletion_protection) {
-      view.deletion_protection = false;
-      LBT_RETURN_IF_ERROR(tables->UpdateLogicalView(view, {.deletion_protection = true}).status());
-    }
-    LBT_RETURN_IF_ERROR(tables->DeleteLogicalView(view.id, {}));
+  // And its logical views' records, protected or not: deletion protection
+  // guards a view from being deleted alone.
+  LBT_ASSIGN_OR_RETURN(auto views, db->ReadRecords(LogicalViewKey(name, "")));
+  for (const auto& [key, bytes] : views) {
+    LBT_RETURN_IF_ERROR(
+        db->ChangeRecord(key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); }));
   }
   return Status::OK();
 }

@@ -1,5 +1,5 @@
 // LocalBigtable's logical views: one catalog record each, under
-// "logical_view:P/I/V", holding the view as JSON.
+// LogicalViewKey (instance_records.h), holding the view as JSON.
 //
 // WARNING: the record's key and fields are part of the on-disk format.
 
@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/instance_records.h"
 #include "engine/lazy_database.h"
 #include "engine/local_bigtable.h"
 
@@ -15,8 +16,6 @@ namespace lbt {
 namespace {
 
 using nlohmann::json;
-
-constexpr std::string_view kLogicalViewKeyPrefix = "logical_view:";
 
 std::string EncodeView(const LogicalViewSpec& view) {
   json doc = {{"id", view.id}, {"query", view.query}, {"etag", view.etag}};
@@ -51,10 +50,6 @@ std::string NextEtag(const std::string& etag) { return std::to_string(std::stoll
 
 }  // namespace
 
-std::string LocalBigtable::LogicalViewKey(std::string_view view_id) const {
-  return fmt::format("{}{}/{}/{}", kLogicalViewKeyPrefix, instance_.project, instance_.instance, view_id);
-}
-
 Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& view) {
   LBT_RETURN_IF_ERROR(ValidateLogicalViewId(view.id, "logical_view_id"));
   if (view.query.empty()) return Status::InvalidArgument("logical_view.query: must not be empty");
@@ -67,21 +62,22 @@ Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& 
   }
   LogicalViewSpec stored = view;
   stored.etag = "1";
-  LBT_RETURN_IF_ERROR(db->ChangeRecord(LogicalViewKey(view.id), [&](std::optional<std::string>* record) -> Status {
-    if (record->has_value()) {
-      return Status::AlreadyExists(
-          fmt::format("logical view {}/logicalViews/{} already exists", instance_.Full(), view.id));
-    }
-    *record = EncodeView(stored);
-    return Status::OK();
-  }));
+  LBT_RETURN_IF_ERROR(
+      db->ChangeRecord(LogicalViewKey(instance_, view.id), [&](std::optional<std::string>* record) -> Status {
+        if (record->has_value()) {
+          return Status::AlreadyExists(
+              fmt::format("logical view {}/logicalViews/{} already exists", instance_.Full(), view.id));
+        }
+        *record = EncodeView(stored);
+        return Status::OK();
+      }));
   return stored;
 }
 
 Result<LogicalViewSpec> LocalBigtable::GetLogicalView(std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return NoSuchView(instance_, view_id);
-  const std::string key = LogicalViewKey(view_id);
+  const std::string key = LogicalViewKey(instance_, view_id);
   LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, db->ReadRecord(key));
   if (!record.has_value()) return NoSuchView(instance_, view_id);
   LogicalViewSpec view;
@@ -93,7 +89,7 @@ Result<std::vector<LogicalViewSpec>> LocalBigtable::ListLogicalViews() {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   std::vector<LogicalViewSpec> views;
   if (db == nullptr) return views;
-  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(LogicalViewKey("")));
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(LogicalViewKey(instance_, "")));
   for (const auto& [key, bytes] : records) {
     LBT_RETURN_IF_ERROR(DecodeView(key, bytes, &views.emplace_back()));
   }
@@ -104,7 +100,7 @@ Result<LogicalViewSpec> LocalBigtable::UpdateLogicalView(const LogicalViewSpec& 
   if (update.query && view.query.empty()) return Status::InvalidArgument("logical_view.query: must not be empty");
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   LogicalViewSpec stored;
-  const std::string key = LogicalViewKey(view.id);
+  const std::string key = LogicalViewKey(instance_, view.id);
   LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
     if (!record->has_value()) return NoSuchView(instance_, view.id);
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
@@ -120,7 +116,7 @@ Result<LogicalViewSpec> LocalBigtable::UpdateLogicalView(const LogicalViewSpec& 
 
 Status LocalBigtable::DeleteLogicalView(std::string_view view_id, std::string_view etag) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  const std::string key = LogicalViewKey(view_id);
+  const std::string key = LogicalViewKey(instance_, view_id);
   return db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
     if (!record->has_value()) return NoSuchView(instance_, view_id);
     LogicalViewSpec current;

@@ -109,5 +109,40 @@ TEST(CatalogTest, DroppedTableNamesCanBeReusedWithoutOldData) {
   EXPECT_EQ(n, 0);
 }
 
+// The catalog entry's newer fields (authorized views with binary prefixes
+// and qualifiers, the automated backup policy) round-trip; an entry written
+// before they existed, as an older release wrote it, reads as none of them.
+// They need no format version: older entries simply lack them.
+TEST(CatalogTest, ViewsAndBackupPolicyRoundTripAndOlderEntriesHaveNone) {
+  TableSpec spec;
+  spec.name = "t";
+  spec.id = 7;
+  AuthorizedViewSpec view;
+  view.id = "v";
+  view.subset.row_prefixes = {std::string("a\xff\0b", 4), ""};
+  view.subset.family_subsets["cf"] = FamilySubset{{std::string("\x01q", 2)}, {"pub"}};
+  view.deletion_protection = true;
+  view.etag = "3";
+  spec.authorized_views = {view};
+  spec.view_etags_issued = 3;
+  spec.automated_backup_policy = AutomatedBackupPolicy{7 * 86400000000LL, 86400000000LL};
+  TableSpec back;
+  ASSERT_TRUE(DecodeTableSpec("t", EncodeTableSpec(spec), &back).ok());
+  ASSERT_EQ(back.authorized_views.size(), 1u);
+  EXPECT_EQ(back.authorized_views[0].subset, view.subset);
+  EXPECT_TRUE(back.authorized_views[0].deletion_protection);
+  EXPECT_EQ(back.authorized_views[0].etag, "3");
+  EXPECT_EQ(back.view_etags_issued, 3);
+  EXPECT_EQ(back.automated_backup_policy, spec.automated_backup_policy);
+
+  TableSpec older;
+  ASSERT_TRUE(DecodeTableSpec("t", R"({"id":7,"next_family_id":1,"families":[]})", &older).ok());
+  EXPECT_TRUE(older.authorized_views.empty());
+  EXPECT_EQ(older.view_etags_issued, 0);
+  EXPECT_FALSE(older.automated_backup_policy.has_value());
+  EXPECT_FALSE(DecodeTableSpec("t", R"({"id":7,"families":[],"authorized_views":[{"id":"v"}]})", &older).ok())
+      << "a malformed view is corruption, not an empty view";
+}
+
 }  // namespace
 }  // namespace lbt

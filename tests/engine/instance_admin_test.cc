@@ -319,5 +319,24 @@ TEST_F(InstanceAdminTest, AutomatedBackupsAreTakenWhenDue) {
   EXPECT_TRUE(backups.empty());
 }
 
+// Logical views belong to their instance: deleting it deletes them, even a
+// protected one (protection guards a view from being deleted alone), and
+// a new instance of the same name starts without them.
+TEST_F(InstanceAdminTest, DeletingAnInstanceDeletesItsLogicalViews) {
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  auto a = Tables(kA);
+  ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
+  ASSERT_OK(a->CreateLogicalView({"v", "SELECT _key FROM t", true, ""}).status());
+  EXPECT_EQ(a->DeleteLogicalView("v", "").code(), Status::Code::kFailedPrecondition);
+  EXPECT_EQ(a->CreateTable("v", {{"cf"}}, {}, false).code(), Status::Code::kAlreadyExists) << "a view's name";
+  ASSERT_OK(Tables(kB)->CreateLogicalView({"v", "SELECT _key FROM t", false, ""}).status());
+  ASSERT_OK(admin_->DeleteInstance(kA));
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  ASSERT_OK_AND_ASSIGN(std::vector<LogicalViewSpec> left, Tables(kA)->ListLogicalViews());
+  EXPECT_TRUE(left.empty());
+  ASSERT_OK_AND_ASSIGN(left, Tables(kB)->ListLogicalViews());
+  EXPECT_EQ(left.size(), 1u) << "another instance's views stay";
+}
+
 }  // namespace
 }  // namespace lbt

@@ -85,15 +85,7 @@ class AuthorizedViewTest : public ServerTest {
 
   ReadResult ReadThroughView(v2::ReadRowsRequest request = {}) {
     request.set_authorized_view_name(kView);
-    request.set_table_name("");
-    grpc::ClientContext context;
-    auto stream = bigtable_->ReadRows(&context, request);
-    ReadResult result;
-    proto::RowAssembler assembler;
-    v2::ReadRowsResponse response;
-    while (stream->Read(&response)) EXPECT_TRUE(assembler.Add(response, &result.rows).ok());
-    result.status = stream->Finish();
-    return result;
+    return Read(std::move(request));
   }
 };
 

@@ -94,7 +94,9 @@ class ServerTest : public ::testing::Test {
   }
 
   ReadResult Read(v2::ReadRowsRequest request) {
-    if (request.table_name().empty()) request.set_table_name(TableName("t"));
+    if (request.table_name().empty() && request.authorized_view_name().empty()) {
+      request.set_table_name(TableName("t"));
+    }
     grpc::ClientContext context;
     auto stream = bigtable_->ReadRows(&context, request);
     ReadResult result;
