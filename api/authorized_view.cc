@@ -169,6 +169,18 @@ class ViewBigtable final : public ForwardingBigtable {
     return target()->ReadRows(table, restricted);
   }
 
+  // A view's rows are not a partition of the table's change stream:
+  // Bigtable reads change streams of tables only.
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
+    if (table != table_) return target()->ChangeStreamPartitions(table);
+    return Status::InvalidArgument("change streams are read from a table, not through an authorized view");
+  }
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                         const ChangeStreamRequest& request) override {
+    if (table != table_) return target()->ReadChangeStream(table, request);
+    return Status::InvalidArgument("change streams are read from a table, not through an authorized view");
+  }
+
   Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
     if (table != table_) return target()->CountRows(table, range);
     ReadRequest request;

@@ -91,6 +91,20 @@ Result<LogicalViewSpec> Bigtable::UpdateLogicalView(const LogicalViewSpec&, cons
 }
 Status Bigtable::DeleteLogicalView(std::string_view, std::string_view) { return NoLogicalViews(); }
 
+namespace {
+Status NoChangeStreams() {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no change streams");
+}
+}  // namespace
+
+Status Bigtable::SetChangeStream(std::string_view, const std::optional<ChangeStreamConfig>&) {
+  return NoChangeStreams();
+}
+Result<std::vector<RowRange>> Bigtable::ChangeStreamPartitions(std::string_view) { return NoChangeStreams(); }
+Result<std::unique_ptr<ChangeStream>> Bigtable::ReadChangeStream(std::string_view, const ChangeStreamRequest&) {
+  return NoChangeStreams();
+}
+
 Status Bigtable::SetAutomatedBackupPolicy(std::string_view, const std::optional<AutomatedBackupPolicy>&) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
 }

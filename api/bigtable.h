@@ -24,6 +24,7 @@
 
 #include "api/authorized_view.h"
 #include "api/cell.h"
+#include "api/change_stream.h"
 #include "api/filter.h"
 #include "api/logical_view.h"
 #include "api/mutation.h"
@@ -300,6 +301,24 @@ class Bigtable {
   // FailedPrecondition while its deletion protection is on; Aborted if
   // `etag` is set and is not the current one.
   virtual Status DeleteLogicalView(std::string_view view_id, std::string_view etag);
+
+  // ---- change streams of a table (api/change_stream.h) ----
+  // A service without them answers Unimplemented (the defaults).
+
+  // Turns the table's change stream on with `config`'s retention
+  // (validated here; enabled_micros is set when the stream was off), or
+  // off with nullopt, dropping the changes it kept.
+  virtual Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config);
+  // Row ranges covering the table's key space in order, split by data
+  // size, for reading the stream in parallel (Bigtable's
+  // GenerateInitialChangeStreamPartitions). FailedPrecondition when the
+  // table's change stream is off.
+  virtual Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
+  // Reads the changes of `request.partition` from where the request says.
+  // FailedPrecondition when the stream is off; OutOfRange when it starts
+  // before what the retention keeps or before the stream was enabled.
+  virtual Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                                 const ChangeStreamRequest& request);
 
   // ---- the place itself ----
 

@@ -72,6 +72,16 @@ Status DeferredBigtable::SetAutomatedBackupPolicy(std::string_view table,
                                                   const std::optional<AutomatedBackupPolicy>& policy) {
   LBT_FORWARD(SetAutomatedBackupPolicy(table, policy));
 }
+Status DeferredBigtable::SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) {
+  LBT_FORWARD(SetChangeStream(table, config));
+}
+Result<std::vector<RowRange>> DeferredBigtable::ChangeStreamPartitions(std::string_view table) {
+  LBT_FORWARD(ChangeStreamPartitions(table));
+}
+Result<std::unique_ptr<ChangeStream>> DeferredBigtable::ReadChangeStream(std::string_view table,
+                                                                         const ChangeStreamRequest& request) {
+  LBT_FORWARD(ReadChangeStream(table, request));
+}
 Result<LogicalViewSpec> DeferredBigtable::CreateLogicalView(const LogicalViewSpec& view) {
   LBT_FORWARD(CreateLogicalView(view));
 }

@@ -57,6 +57,10 @@ class DeferredBigtable final : public Bigtable {
   Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
+  Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override;
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                         const ChangeStreamRequest& request) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override;
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;

@@ -76,6 +76,16 @@ class ForwardingBigtable : public Bigtable {
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
     return target_->SetAutomatedBackupPolicy(table, policy);
   }
+  Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override {
+    return target_->SetChangeStream(table, config);
+  }
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
+    return target_->ChangeStreamPartitions(table);
+  }
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                         const ChangeStreamRequest& request) override {
+    return target_->ReadChangeStream(table, request);
+  }
   Status DropRowRange(std::string_view table, std::string_view prefix) override {
     return target_->DropRowRange(table, prefix);
   }

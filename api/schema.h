@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/authorized_view.h"
+#include "api/change_stream.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -155,6 +156,8 @@ struct TableSpec {
   int64_t view_etags_issued = 0;
   // Set while automated backups are on (lbt serve takes them).
   std::optional<AutomatedBackupPolicy> automated_backup_policy;
+  // Set while its change stream is on (api/change_stream.h).
+  std::optional<ChangeStreamConfig> change_stream;
 
   // Returns the family or nullptr.
   const FamilySpec* FindFamily(std::string_view family) const;

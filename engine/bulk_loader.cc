@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "api/limits.h"
+#include "engine/change_log.h"
 #include "engine/database.h"
 #include "engine/key_codec.h"
 #include "engine/lmdb_env.h"
@@ -192,10 +193,25 @@ class RowGroupWriter {
     if (size > kMaxRowBytes) return RowTooLarge(size);
     for (size_t i : kept_) LBT_RETURN_IF_ERROR(cells_->PutNew(Key(i), cells_in_[i].value));
     if (!kept_.empty()) LBT_RETURN_IF_ERROR(rows_->PutNew(row_prefix_, EncodeInt64(static_cast<int64_t>(size))));
+    if (spec_->change_stream) LBT_RETURN_IF_ERROR(RecordNew());
     delta->rows_appended += 1;
     delta->cells_written += static_cast<int64_t>(kept_.size());
     delta->cells_collected += collected;
     return Status::OK();
+  }
+
+  // Records the new row's cells as its change, in the order they came.
+  Status RecordNew() {
+    std::string row_key;
+    std::string_view rest = std::string_view(row_prefix_).substr(table_prefix_size_);
+    if (!ConsumeEscaped(&rest, &row_key)) return Status::Corruption("a bulk load record is malformed");
+    std::vector<Mutation> sets;
+    sets.reserve(cells_in_.size());
+    for (const InputCell& c : cells_in_) {
+      sets.push_back(Mutation::SetCell(names_[c.family], std::string(c.qualifier), std::string(c.value), c.timestamp));
+    }
+    return ChangeRecorder(StoreView(txn_, &stores_->changes, StoreTag::kChanges), spec_, now_)
+        .Record(DataChange::Type::kUser, row_key, sets);
   }
 
   // A row with data already: the row writer merges, in a nested

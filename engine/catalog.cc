@@ -160,6 +160,10 @@ std::string EncodeTableSpec(const TableSpec& spec) {
     doc["automated_backup"] = {{"retention_micros", spec.automated_backup_policy->retention_micros},
                                {"frequency_micros", spec.automated_backup_policy->frequency_micros}};
   }
+  if (spec.change_stream) {
+    doc["change_stream"] = {{"retention_micros", spec.change_stream->retention_micros},
+                            {"enabled_micros", spec.change_stream->enabled_micros}};
+  }
   return doc.dump();
 }
 
@@ -204,6 +208,15 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
     }
     spec->automated_backup_policy =
         AutomatedBackupPolicy{a["retention_micros"].get<int64_t>(), a["frequency_micros"].get<int64_t>()};
+  }
+  spec->change_stream.reset();
+  if (j.contains("change_stream")) {
+    const json& c = j["change_stream"];
+    if (!c.is_object() || !c.value("retention_micros", json()).is_number_integer() ||
+        !c.value("enabled_micros", json()).is_number_integer()) {
+      return corrupt();
+    }
+    spec->change_stream = ChangeStreamConfig{c["retention_micros"].get<int64_t>(), c["enabled_micros"].get<int64_t>()};
   }
   spec->families.clear();
   for (const json& f : j["families"]) {

@@ -163,6 +163,14 @@ Database::~Database() {
     gc_cv_.notify_all();
     gc_thread_.join();
   }
+  if (prune_thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(prune_mu_);
+      prune_stopping_ = true;
+    }
+    prune_cv_.notify_all();
+    prune_thread_.join();
+  }
   spare_reads_.clear();
   stores_.reset();
   env_.reset();
@@ -211,6 +219,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const D
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
     db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
   }
+  if (!options.read_only) db->prune_thread_ = std::thread([raw = db.get()] { raw->RunChangeLogPrunes(); });
   if (db->env_->without_lock() && options.note) {
     options.note(
         fmt::format("'{}' is not writable, so it is read without its lock file: a process writing to it "
@@ -251,6 +260,10 @@ Status OpenStores(Txn* txn, bool create, Stores* stores) {
   stores->catalog = Catalog(catalog, stores->meta);
   stores->cells = OrderedStore(cells, overflow);
   stores->rows = OrderedStore(rows, overflow);
+  Result<MDB_dbi> changes = txn->OpenDbi(kChangesDb, create);
+  if (!changes.ok() && !changes.status().IsNotFound()) return changes.status();
+  stores->has_changes = changes.ok();
+  stores->changes = OrderedStore(changes.ok() ? *changes : MDB_dbi{0}, overflow);
   return Status::OK();
 }
 
@@ -260,15 +273,17 @@ Status Database::Initialize() {
   {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
     Status s = OpenStores(txn.get(), /*create=*/false, stores_.get());
-    if (s.ok()) {
+    // A database made before the change log gets its store below.
+    const bool lacks_changes = s.ok() && !stores_->has_changes && !options_.read_only;
+    if (s.ok() && !lacks_changes) {
       LBT_ASSIGN_OR_RETURN(stored_format_, StoredFormatVersion(txn.get(), *stores_, dir_));
       *read_catalog_ = stores_->catalog;
       return txn->Commit();  // a read transaction must commit to keep its handles
     }
-    if (!s.IsNotFound()) return s;
+    if (!lacks_changes && !s.IsNotFound()) return s;
     MDB_dbi main_db;
     MDB_stat stat;
-    if (mdb_dbi_open(txn->raw(), nullptr, 0, &main_db) == MDB_SUCCESS &&
+    if (!lacks_changes && mdb_dbi_open(txn->raw(), nullptr, 0, &main_db) == MDB_SUCCESS &&
         mdb_stat(txn->raw(), main_db, &stat) == MDB_SUCCESS && stat.ms_entries > 0) {
       return Status::FailedPrecondition(fmt::format("'{}' holds an LMDB database that lbt did not create", dir_));
     }
@@ -296,6 +311,7 @@ Status Database::Initialize() {
 Status Database::Update(const std::function<Status(Txn*)>& fn, std::string_view fold_skipping) {
   std::lock_guard<std::mutex> lock(write_mu_);
   LBT_RETURN_IF_ERROR(CheckFilesPresent());
+  InFlight in_flight(this);
   // A write outside the log (a schema change, a drop, a collection pass, a
   // bulk load) sees and changes LMDB alone: every memtable is folded first,
   // in bounded transactions, and the sequence folded is recorded with `fn`,
@@ -410,8 +426,12 @@ void Database::CommitGroup(const std::vector<PendingWrite*>& group) {
       redo = false;
       for (PendingWrite* w : group) {
         if (w->left_out) continue;
-        WriteScope scope{txn, StoreView(txn, &stores_->cells, StoreTag::kCells),
-                         StoreView(txn, &stores_->rows, StoreTag::kRows), nullptr, stores_->lazy_gc};
+        WriteScope scope{txn,
+                         StoreView(txn, &stores_->cells, StoreTag::kCells),
+                         StoreView(txn, &stores_->rows, StoreTag::kRows),
+                         StoreView(txn, &stores_->changes, StoreTag::kChanges),
+                         nullptr,
+                         stores_->lazy_gc};
         Status step = (*w->step)(scope, &redo);
         if (step.ok()) continue;
         // A full map is Update's to handle; anything else is the step's.
@@ -609,7 +629,8 @@ Status Database::DeleteCellsOf(const std::vector<TableId>& ids) {
   // transactions; ids are never reused, so any left by a crash stay invisible.
   for (TableId id : ids) {
     const std::string prefix = TablePrefix(id);
-    for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
+    for (const OrderedStore* store : {&stores_->cells, &stores_->rows, &stores_->changes}) {
+      if (store == &stores_->changes && !stores_->has_changes) continue;
       size_t deleted = 0;
       do {
         LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
@@ -1060,6 +1081,7 @@ Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
       [&](Txn* txn) -> Status {
         LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
         if (RowKeyPrefix(spec->id, prefix) != key_prefix) return Status::Aborted("the table was replaced meanwhile");
+        if (spec->change_stream) LBT_RETURN_IF_ERROR(RecordDroppedRows(txn, *spec, key_prefix));
         for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
           size_t deleted;
           do {

@@ -21,6 +21,7 @@
 #ifndef LBT_ENGINE_DATABASE_H_
 #define LBT_ENGINE_DATABASE_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -205,6 +206,22 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table) override;
+
+  // ---- change streams (database_change_stream.cc) ----
+  // The change log is written with the data (engine/change_log.h): by row
+  // writes, collection passes, DropRowRange and bulk loads alike.
+  // SetChangeStream(nullopt) deletes what the stream kept.
+  Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override;
+  // The stream polls fresh snapshots; it must be destroyed before this
+  // Database.
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                         const ChangeStreamRequest& request) override;
+  // Deletes the changes that the tables' retention no longer keeps, in
+  // small transactions of their own that never wait for the writers'
+  // lock. Returns how many went. A writable Database runs it in the
+  // background soon after opening and every few minutes.
+  Result<int64_t> PruneChangeLogs();
 
   // ---- instances (engine/instance_records.h) ----
 
@@ -463,6 +480,28 @@ class Database final : public Bigtable, public LocalMaintenance {
   bool fold_stopping_ = false;
   std::thread fold_thread_;
   int log_lock_fd_ = -1;  // DIR/wal.lock
+
+  // ---- change streams (database_change_stream.cc) ----
+  friend class ChangeLogStream;
+  // With a change stream: records the deletion of every row under
+  // `key_prefix` that `txn` and the memtables hold. REQUIRES: inside
+  // Update's fn (write_mu_ held).
+  Status RecordDroppedRows(Txn* txn, const TableSpec& spec, std::string_view key_prefix);
+  // A commit time every change up to which a snapshot begun after this
+  // call shows: below the clock, and below the commit times of the write
+  // in flight, if any. A database written without a log by other
+  // processes too is trusted only up to a second behind.
+  int64_t ChangeHorizon() const;
+  // The clock when the write now in flight in this process began (Update
+  // or a logged group), INT64_MAX when none: a write takes its commit
+  // times after it and becomes visible before clearing it.
+  std::atomic<int64_t> in_flight_since_{INT64_MAX};
+  struct InFlight;
+  void RunChangeLogPrunes();
+  std::mutex prune_mu_;  // guards prune_stopping_
+  std::condition_variable prune_cv_;
+  bool prune_stopping_ = false;
+  std::thread prune_thread_;
 
   // Background collection passes (GcMode::kLazy with a gc_interval).
   void RunGcPasses();

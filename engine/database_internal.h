@@ -15,10 +15,13 @@ struct Database::WriteScope {
   Txn* txn;  // the write transaction; with log_writes, the group's read
   StoreView cells;
   StoreView rows;
+  StoreView changes;   // the change log (engine/change_log.h)
   ChangeBatch* batch;  // with log_writes, this step's changes; else nullptr
   bool lazy_gc;
 
-  RowWriter Writer(const TableSpec* spec, int64_t now) const { return RowWriter(cells, rows, lazy_gc, spec, now); }
+  RowWriter Writer(const TableSpec* spec, int64_t now) const {
+    return RowWriter(cells, rows, changes, lazy_gc, spec, now);
+  }
 };
 
 // A group's logged writes: each one's changes and log record, in order.
@@ -26,6 +29,15 @@ struct Database::LoggedGroup {
   std::vector<ChangeBatch> batches;
   std::vector<std::string> records;
   std::vector<PendingWrite*> writes;
+};
+
+// Marks a write in flight for ChangeHorizon while it lives.
+struct Database::InFlight {
+  explicit InFlight(Database* db) : db_(db) { db_->in_flight_since_.store(db_->NowMicros()); }
+  ~InFlight() { db_->in_flight_since_.store(INT64_MAX); }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+  Database* db_;
 };
 
 struct Database::PendingWrite {

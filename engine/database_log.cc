@@ -17,7 +17,8 @@
 //   kind         1 byte: kRecordChanges
 //   sequence     8 bytes, big-endian
 //   changes, each:
-//     store      1 byte: StoreTag
+//     store      1 byte: StoreTag ('h', the change log, since the
+//                changes store: an older lbt refuses such a record)
 //     op         1 byte: 0 put, 1 delete
 //     key        4-byte big-endian length, bytes
 //     value      4-byte big-endian length, bytes (puts only)
@@ -86,7 +87,7 @@ void AppendLength(std::string* out, size_t n) { AppendBigEndian(out, n, 4); }
 std::string EncodeRecord(uint64_t seq, const ChangeBatch& batch) {
   std::string out(1, kRecordChanges);
   AppendBigEndian(&out, seq, 8);
-  for (StoreTag tag : {StoreTag::kCells, StoreTag::kRows}) {
+  for (StoreTag tag : kAllStoreTags) {
     for (const auto& [key, value] : batch.changes(tag)) {
       out.push_back(static_cast<char>(tag));
       out.push_back(value ? 0 : 1);
@@ -123,7 +124,8 @@ Result<uint64_t> ReplayRecord(std::string_view record, uint64_t folded, MemTable
   while (!record.empty()) {
     std::string_view head, key, value;
     if (!TakeBytes(&record, 2, &head) ||
-        (head[0] != static_cast<char>(StoreTag::kCells) && head[0] != static_cast<char>(StoreTag::kRows)) ||
+        (head[0] != static_cast<char>(StoreTag::kCells) && head[0] != static_cast<char>(StoreTag::kRows) &&
+         head[0] != static_cast<char>(StoreTag::kChanges)) ||
         !TakeLengthPrefixed(&record, &key) || (head[1] == 0 && !TakeLengthPrefixed(&record, &value))) {
       return Status::Corruption("a write-ahead log record is malformed");
     }
@@ -287,6 +289,7 @@ void Database::CommitGroupLogged(const std::vector<PendingWrite*>& group) {
     std::unique_lock<std::mutex> layers_lock(layers_mu_);
     fold_cv_.wait_for(layers_lock, std::chrono::milliseconds(50));
   }
+  InFlight in_flight(this);
   LoggedGroup logged;
   if (Status s = RunLoggedSteps(group, &logged); !s.ok()) return fail_all(s);
   if (logged.records.empty()) return;
@@ -321,7 +324,9 @@ Status Database::RunLoggedSteps(const std::vector<PendingWrite*>& group, LoggedG
         txn.get(),
         StoreView(txn.get(), &stores_->cells, StoreTag::kCells, layers.get(), UINT64_MAX, &batch, &logged->batches),
         StoreView(txn.get(), &stores_->rows, StoreTag::kRows, layers.get(), UINT64_MAX, &batch, &logged->batches),
-        &batch, stores_->lazy_gc};
+        StoreView(txn.get(), &stores_->changes, StoreTag::kChanges, layers.get(), UINT64_MAX, &batch, &logged->batches),
+        &batch,
+        stores_->lazy_gc};
     bool redo = false;
     w->status = (*w->step)(scope, &redo);
     if (!w->status.ok() || batch.empty()) continue;
@@ -335,7 +340,7 @@ Status Database::RunLoggedSteps(const std::vector<PendingWrite*>& group, LoggedG
 void Database::Publish(const LoggedGroup& logged) {
   for (size_t i = 0; i < logged.batches.size(); ++i) {
     const uint64_t write_seq = next_seq_ + 1 + i;
-    for (StoreTag tag : {StoreTag::kCells, StoreTag::kRows}) {
+    for (StoreTag tag : kAllStoreTags) {
       for (const auto& [key, value] : logged.batches[i].changes(tag)) {
         active_->Add(tag, key, write_seq, !value.has_value(), value ? std::string_view(*value) : std::string_view());
       }
@@ -389,8 +394,12 @@ Result<bool> FoldEntries(Txn* txn, const Stores& stores, MemTable::Walker* walke
   MemEntry e;
   for (size_t n = 0; limit == 0 || n < limit; ++n) {
     if (!walker->Next(&e)) return false;
-    if (!skipping.empty() && e.key.starts_with(skipping)) continue;
-    const OrderedStore& store = e.store == StoreTag::kCells ? stores.cells : stores.rows;
+    // What a drop skips is cells and rows: the change log keeps the
+    // changes made before it.
+    if (!skipping.empty() && e.store != StoreTag::kChanges && e.key.starts_with(skipping)) continue;
+    const OrderedStore& store = e.store == StoreTag::kCells  ? stores.cells
+                                : e.store == StoreTag::kRows ? stores.rows
+                                                             : stores.changes;
     if (e.deleted) {
       LBT_RETURN_IF_ERROR(store.Delete(txn, e.key).status());
     } else {

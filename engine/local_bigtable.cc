@@ -171,6 +171,22 @@ Status LocalBigtable::SetAutomatedBackupPolicy(std::string_view table,
   return db->SetAutomatedBackupPolicy(Qualified(table), policy);
 }
 
+Status LocalBigtable::SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->SetChangeStream(Qualified(table), config);
+}
+
+Result<std::vector<RowRange>> LocalBigtable::ChangeStreamPartitions(std::string_view table) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
+  return db->ChangeStreamPartitions(Qualified(table));
+}
+
+Result<std::unique_ptr<ChangeStream>> LocalBigtable::ReadChangeStream(std::string_view table,
+                                                                      const ChangeStreamRequest& request) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
+  return db->ReadChangeStream(Qualified(table), request);
+}
+
 Result<AuthorizedViewSpec> LocalBigtable::CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->CreateAuthorizedView(Qualified(table), view);

@@ -33,7 +33,10 @@ namespace lbt {
 
 // Which store of stores.h a key belongs to.
 // WARNING: the values are written in the write-ahead log's records.
-enum class StoreTag : char { kCells = 'c', kRows = 'r' };
+// Which store of stores.h an entry belongs to. WARNING: written into log
+// records (database_log.cc).
+enum class StoreTag : char { kCells = 'c', kRows = 'r', kChanges = 'h' };
+inline constexpr StoreTag kAllStoreTags[] = {StoreTag::kCells, StoreTag::kRows, StoreTag::kChanges};
 
 class MemTable {
  public:

@@ -1,5 +1,7 @@
 #include "engine/row_writer.h"
 
+#include "engine/change_log.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <utility>
 
 #include "api/limits.h"
+#include "engine/change_log.h"
 #include "engine/key_codec.h"
 
 namespace lbt {
@@ -215,7 +218,9 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
     LBT_RETURN_IF_ERROR(ApplyInOrder(row_key, mutations, new_row, &row_size));
   }
   LBT_RETURN_IF_ERROR(CollectWrittenColumns(row_key, mutations, &row_size));
-  return StoreRowSize(row_key, row_size, !new_row);
+  LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size, !new_row));
+  if (!table_->change_stream) return Status::OK();
+  return ChangeRecorder(changes_, table_, now_).Record(DataChange::Type::kUser, row_key, mutations);
 }
 
 // Only new cells: writing them in key order gives the same row (a stable
@@ -320,6 +325,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
   while (true) {
     std::string row_key;
     std::vector<PendingDelete> doomed;
+    std::vector<Mutation> collected;  // for the change log: one deletion per cell
     std::string row_prefix;
     {
       LBT_ASSIGN_OR_RETURN(auto it, cells_.NewIterator());
@@ -344,6 +350,10 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
         }
         if (family != nullptr && !family->gc_rule.Collects(index++, cell.timestamp, now_)) continue;
         const std::string_view family_name = family == nullptr ? std::string_view() : std::string_view(family->name);
+        if (family != nullptr && table_->change_stream) {
+          collected.push_back(Mutation::DeleteFromColumn(family->name, cell.qualifier,
+                                                         TimestampRange{cell.timestamp, cell.timestamp + 1}));
+        }
         doomed.push_back({std::string(it->key()), CellBytes(family_name, cell.qualifier, it->value())});
       }
       LBT_RETURN_IF_ERROR(it->status());
@@ -353,6 +363,10 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
       LBT_RETURN_IF_ERROR(DeleteAll(doomed, &row_size));
       LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size, /*existed=*/true));
       *deleted += static_cast<int64_t>(doomed.size());
+      if (!collected.empty()) {
+        LBT_RETURN_IF_ERROR(
+            ChangeRecorder(changes_, table_, now_).Record(DataChange::Type::kGarbageCollection, row_key, collected));
+      }
     }
     if (progress) LBT_RETURN_IF_ERROR(progress(*examined));
     next_row = PrefixSuccessor(row_prefix);

@@ -33,11 +33,14 @@ class RowWriter {
   // outlive the writer.
   RowWriter(Txn* txn, const Stores* stores, const TableSpec* table, int64_t now_micros)
       : RowWriter(StoreView(txn, &stores->cells, StoreTag::kCells), StoreView(txn, &stores->rows, StoreTag::kRows),
-                  stores->lazy_gc, table, now_micros) {}
+                  StoreView(txn, &stores->changes, StoreTag::kChanges), stores->lazy_gc, table, now_micros) {}
   // Writes through the views (a WriteBatch's, say). `lazy_gc`: leave
-  // eligible cells to collection passes (Stores::lazy_gc).
-  RowWriter(StoreView cells, StoreView rows, bool lazy_gc, const TableSpec* table, int64_t now_micros)
-      : cells_(cells), rows_(rows), lazy_gc_(lazy_gc), table_(table), now_(now_micros) {}
+  // eligible cells to collection passes (Stores::lazy_gc). A table with a
+  // change stream has what each Apply and collection pass changes
+  // recorded in `changes` (engine/change_log.h).
+  RowWriter(StoreView cells, StoreView rows, StoreView changes, bool lazy_gc, const TableSpec* table,
+            int64_t now_micros)
+      : cells_(cells), rows_(rows), changes_(changes), lazy_gc_(lazy_gc), table_(table), now_(now_micros) {}
 
   // Applies `mutations` to the row in order. On error the caller must abort
   // the transaction. REQUIRES: ValidateRowMutations(...) is OK.
@@ -83,6 +86,7 @@ class RowWriter {
 
   StoreView cells_;
   StoreView rows_;
+  StoreView changes_;
   bool lazy_gc_;
   const TableSpec* table_;
   int64_t now_;

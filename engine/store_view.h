@@ -42,11 +42,15 @@ class ChangeBatch {
 
   using Changes = std::map<std::string, std::optional<std::string>, std::less<>>;
 
-  Changes& changes(StoreTag tag) { return tag == StoreTag::kCells ? cells_ : rows_; }
-  const Changes& changes(StoreTag tag) const { return tag == StoreTag::kCells ? cells_ : rows_; }
+  Changes& changes(StoreTag tag) {
+    return tag == StoreTag::kCells ? cells_ : tag == StoreTag::kRows ? rows_ : changes_;
+  }
+  const Changes& changes(StoreTag tag) const {
+    return tag == StoreTag::kCells ? cells_ : tag == StoreTag::kRows ? rows_ : changes_;
+  }
   void Put(StoreTag tag, std::string_view key, std::string_view value);
   void Delete(StoreTag tag, std::string_view key);
-  bool empty() const { return cells_.empty() && rows_.empty(); }
+  bool empty() const { return cells_.empty() && rows_.empty() && changes_.empty(); }
 
   // Remembers the batch as it is; RollBack restores it, dropping whatever
   // changed since.
@@ -56,7 +60,7 @@ class ChangeBatch {
  private:
   // Records `tag`'s change of `key` to `value` (nullopt: deleted).
   void Change(StoreTag tag, std::string_view key, std::optional<std::string_view> value);
-  Changes cells_, rows_;
+  Changes cells_, rows_, changes_;
   // How to take one change back: erase a key the batch did not have, or
   // give back the state it had.
   struct Undo {
@@ -120,6 +124,9 @@ struct ReadView {
   }
   StoreView rows(const OrderedStore& store) const {
     return StoreView(txn.get(), &store, StoreTag::kRows, layers.get(), seq, nullptr);
+  }
+  StoreView changes(const OrderedStore& store) const {
+    return StoreView(txn.get(), &store, StoreTag::kChanges, layers.get(), seq, nullptr);
   }
 };
 

@@ -1,0 +1,68 @@
+// The change log: the committed changes of tables whose change stream is
+// on (api/change_stream.h), kept in the `changes` store (stores.h) and
+// written in the same transaction, or the same logged batch, as the data
+// they describe (internal to the engine).
+//
+//   key    := TablePrefix(table) commit (8 bytes, big-endian microseconds)
+//   value  := version (1 byte: 1) type (1 byte: DataChange::Type)
+//             row key (4-byte big-endian length, bytes) mutation*
+//   mutation := kind (1 byte: Mutation::Kind) family qualifier (each a
+//             4-byte length and bytes), then by kind:
+//               set cell     timestamp (8) value (4-byte length, bytes)
+//               add to cell  timestamp (8) delta (8)
+//               delete from column  start (8) end (8)
+//               delete from family  nothing more
+//
+// Commit times are unique and increasing within a table: each is after
+// the table's last one and no earlier than the writer's clock.
+//
+// WARNING: the key and value layouts are part of the on-disk format.
+
+#ifndef LBT_ENGINE_CHANGE_LOG_H_
+#define LBT_ENGINE_CHANGE_LOG_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/change_stream.h"
+#include "api/mutation.h"
+#include "api/schema.h"
+#include "api/status.h"
+#include "engine/store_view.h"
+
+namespace lbt {
+
+std::string ChangeKey(TableId table, int64_t commit_micros);
+// The commit time of a key of the table's. REQUIRES: `key` starts with
+// TablePrefix(table).
+bool DecodeChangeCommit(std::string_view key, size_t table_prefix_size, int64_t* commit_micros);
+// The value of a change (its commit time is in the key).
+std::string EncodeChange(const DataChange& change);
+Status DecodeChange(std::string_view value, DataChange* change);
+
+// Records the changes of one table within one write.
+class ChangeRecorder {
+ public:
+  // REQUIRES: `changes` is the `changes` store as the write sees it; the
+  // table outlives the recorder.
+  ChangeRecorder(StoreView changes, const TableSpec* table, int64_t now_micros)
+      : changes_(changes), table_(table), now_(now_micros) {}
+
+  // Records `mutations` of `row_key` as applied: server time becomes the
+  // writer's clock, a row deletion one family deletion per family of the
+  // table. Nothing is recorded for no mutations.
+  Status Record(DataChange::Type type, std::string_view row_key, const std::vector<Mutation>& mutations);
+
+ private:
+  // After the table's last commit (as the write sees it), not before now.
+  Result<int64_t> NextCommit();
+  StoreView changes_;
+  const TableSpec* table_;
+  int64_t now_;
+};
+
+}  // namespace lbt
+
+#endif  // LBT_ENGINE_CHANGE_LOG_H_

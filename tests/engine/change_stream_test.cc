@@ -1,0 +1,265 @@
+// The change log (engine/change_log.h) and reading it
+// (Database::ReadChangeStream): every kind of write records what it applied,
+// in commit order, in the same transaction; failed writes record nothing;
+// readers resume exactly from a position; retention and end times hold.
+// Each test runs with writes straight to LMDB and through the log.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "engine/database.h"
+#include "tests/test_util.h"
+
+namespace lbt {
+namespace {
+
+using testing::Ms;
+using testing::TempDir;
+
+constexpr std::chrono::milliseconds kNoWait{0};
+
+std::string Text(const Mutation& m) {
+  switch (m.kind) {
+    case Mutation::Kind::kSetCell: return fmt::format("set {}:{}@{}={}", m.family, m.qualifier, m.timestamp, m.value);
+    case Mutation::Kind::kAddToCell:
+      return fmt::format("add {}:{}@{}+{}", m.family, m.qualifier, m.timestamp, m.int_value);
+    case Mutation::Kind::kDeleteFromColumn:
+      return fmt::format("delcol {}:{}[{},{})", m.family, m.qualifier, m.range.start_micros, m.range.end_micros);
+    case Mutation::Kind::kDeleteFromFamily: return fmt::format("delfam {}", m.family);
+    case Mutation::Kind::kDeleteFromRow: return "delrow";
+  }
+  return "?";
+}
+
+std::string Text(const DataChange& c) {
+  std::string out = fmt::format("{}{}:", c.type == DataChange::Type::kGarbageCollection ? "gc " : "", c.row_key);
+  for (const Mutation& m : c.mutations) out += " " + Text(m);
+  return out;
+}
+
+class ChangeStreamTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { Open(); }
+
+  void Open(GcMode gc = GcMode::kEager) {
+    db_.reset();
+    DatabaseOptions options;
+    options.log_writes = GetParam();
+    options.clock = clock_.Fn();
+    options.gc = gc;
+    auto db = Database::Open(dir_.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+  }
+
+  void CreateStreamedTable() {
+    ASSERT_OK(db_->CreateTable("t", {FamilySpec{"cf", {}, ValueType::kBytes}, FamilySpec{"b", {}, ValueType::kBytes}}));
+    ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
+  }
+
+  // Every change from `start` that is visible now, each as text.
+  std::vector<std::string> ReadFrom(ChangeStreamRequest request, int64_t* position = nullptr) {
+    std::vector<std::string> out;
+    auto stream = db_->ReadChangeStream("t", request);
+    EXPECT_TRUE(stream.ok()) << stream.status().ToString();
+    if (!stream.ok()) return out;
+    for (;;) {
+      Result<std::optional<DataChange>> next = (*stream)->Next(kNoWait);
+      EXPECT_TRUE(next.ok()) << next.status().ToString();
+      if (!next.ok() || !next->has_value()) break;
+      out.push_back(Text(**next));
+    }
+    if (position != nullptr) *position = (*stream)->position();
+    return out;
+  }
+  std::vector<std::string> ReadAll() { return ReadFrom(StartAt(start_)); }
+  ChangeStreamRequest StartAt(int64_t micros) {
+    ChangeStreamRequest request;
+    request.start_micros = micros;
+    return request;
+  }
+
+  TempDir dir_;
+  testing::FakeClock clock_;
+  int64_t start_ = clock_.now;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_P(ChangeStreamTest, EveryKindOfWriteRecordsWhatItApplied) {
+  CreateStreamedTable();
+  const int64_t t = clock_.now;
+  ASSERT_OK(db_->MutateRow("t", "r1", {Mutation::SetCell("cf", "a", "1"), Mutation::SetCell("b", "x", "2", Ms(7))}));
+  ASSERT_OK(db_->MutateRow("t", "r1", {Mutation::DeleteFromColumn("cf", "a", {Ms(1), Ms(9)})}));
+  ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::SetCell("cf", "a", "v", Ms(1)), Mutation::DeleteFromFamily("b")}));
+  ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::DeleteFromRow()}));
+  ASSERT_OK(db_->ReadModifyWriteRow("t", "r3", {ReadModifyWriteRule::Append("cf", "a", "xy")}).status());
+  ASSERT_OK(db_->CheckAndMutateRow("t", "r3", std::nullopt, {Mutation::SetCell("b", "m", "hit", Ms(2))},
+                                   {Mutation::SetCell("b", "m", "miss", Ms(2))})
+                .status());
+  ASSERT_OK(testing::WriteRows(
+      db_.get(), "t",
+      {{"r4", {Mutation::SetCell("cf", "a", "4", Ms(3))}}, {"r5", {Mutation::SetCell("cf", "a", "5", Ms(3))}}}));
+  EXPECT_EQ(ReadAll(), (std::vector<std::string>{
+                           fmt::format("r1: set cf:a@{}=1 set b:x@{}=2", t, Ms(7)),
+                           fmt::format("r1: delcol cf:a[{},{})", Ms(1), Ms(9)),
+                           fmt::format("r2: set cf:a@{}=v delfam b", Ms(1)),
+                           "r2: delfam cf delfam b",
+                           fmt::format("r3: set cf:a@{}=xy", t),
+                           fmt::format("r3: set b:m@{}=hit", Ms(2)),
+                           fmt::format("r4: set cf:a@{}=4", Ms(3)),
+                           fmt::format("r5: set cf:a@{}=5", Ms(3)),
+                       }));
+}
+
+TEST_P(ChangeStreamTest, FailedWritesAndOtherTablesRecordNothing) {
+  CreateStreamedTable();
+  ASSERT_OK(db_->CreateTable("plain", {FamilySpec{"cf", {}, ValueType::kBytes}}));
+  ASSERT_OK(db_->MutateRow("plain", "r", {Mutation::SetCell("cf", "a", "1")}));
+  EXPECT_TRUE(
+      db_->MutateRow("t", "r", {Mutation::SetCell("cf", "a", "1"), Mutation::SetCell("nope", "a", "1")}).IsNotFound());
+  Result<std::vector<Status>> statuses = db_->MutateRows(
+      "t", {{"ok", {Mutation::SetCell("cf", "a", "1", Ms(1))}}, {"bad", {Mutation::SetCell("cf", "a", "1", 5)}}});
+  ASSERT_OK(statuses.status());
+  EXPECT_TRUE((*statuses)[1].IsInvalidArgument());
+  EXPECT_EQ(ReadAll(), (std::vector<std::string>{fmt::format("ok: set cf:a@{}=1", Ms(1))}));
+  EXPECT_EQ(db_->ReadChangeStream("plain", StartAt(start_)).status().code(), Status::Code::kFailedPrecondition);
+}
+
+TEST_P(ChangeStreamTest, DropsBulkLoadsAndCollectionPassesAreRecorded) {
+  Open(GcMode::kLazy);
+  ASSERT_OK(db_->CreateTable("t", {FamilySpec{"cf", GcRule::MaxVersions(1), ValueType::kBytes}}));
+  ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
+  ASSERT_OK(db_->MutateRow("t", "a1",
+                           {Mutation::SetCell("cf", "q", "old", Ms(1)), Mutation::SetCell("cf", "q", "new", Ms(2))}));
+  ASSERT_OK(db_->MutateRow("t", "b1", {Mutation::SetCell("cf", "q", "x", Ms(1))}));
+  ASSERT_OK(db_->MutateRow("t", "b2", {Mutation::SetCell("cf", "q", "y", Ms(1))}));
+  ASSERT_OK_AND_ASSIGN(auto loader, db_->NewBulkLoad("t", {}));
+  ASSERT_OK(loader->Add({"c1", {Mutation::SetCell("cf", "q", "loaded", Ms(4))}}));
+  ASSERT_OK(loader->Add({"a1", {Mutation::SetCell("cf", "q", "merged", Ms(5))}}));
+  ASSERT_OK(loader->Finish(nullptr, nullptr));
+  loader.reset();
+  ASSERT_OK(db_->DropRowRange("t", "b"));
+  ASSERT_OK(db_->CollectGarbage("t", nullptr).status());
+  EXPECT_EQ(ReadAll(),
+            (std::vector<std::string>{
+                fmt::format("a1: set cf:q@{}=old set cf:q@{}=new", Ms(1), Ms(2)),
+                fmt::format("b1: set cf:q@{}=x", Ms(1)),
+                fmt::format("b2: set cf:q@{}=y", Ms(1)),
+                // the load writes in key order
+                fmt::format("a1: set cf:q@{}=merged", Ms(5)),
+                fmt::format("c1: set cf:q@{}=loaded", Ms(4)),
+                "b1: delfam cf",
+                "b2: delfam cf",
+                // lazy GC kept the older cells of a1 until the pass
+                fmt::format("gc a1: delcol cf:q[{},{}) delcol cf:q[{},{})", Ms(2), Ms(2) + 1, Ms(1), Ms(1) + 1),
+            }));
+}
+
+TEST_P(ChangeStreamTest, APositionResumesExactlyAfterAReopen) {
+  CreateStreamedTable();
+  std::mt19937_64 rng(7);
+  std::vector<std::string> written;
+  for (int i = 0; i < 300; ++i) {
+    const std::string row = fmt::format("r{}", rng() % 40);
+    const std::string value = std::to_string(i);
+    ASSERT_OK(db_->MutateRow("t", row, {Mutation::SetCell("cf", "q", value, Ms(1 + i))}));
+    written.push_back(fmt::format("{}: set cf:q@{}={}", row, Ms(1 + i), value));
+    if (i % 7 == 0) clock_.now += 1000;
+  }
+  // Read part of the stream, keep the position, reopen, resume.
+  std::vector<std::string> got;
+  int64_t position = 0;
+  {
+    ASSERT_OK_AND_ASSIGN(auto stream, db_->ReadChangeStream("t", StartAt(start_)));
+    for (int i = 0; i < 120; ++i) {
+      ASSERT_OK_AND_ASSIGN(std::optional<DataChange> change, stream->Next(kNoWait));
+      ASSERT_TRUE(change.has_value());
+      got.push_back(Text(*change));
+    }
+    position = stream->position();
+  }
+  Open();
+  ChangeStreamRequest resume;
+  resume.resume.push_back({RowRange::All(), position});
+  for (const std::string& c : ReadFrom(resume)) got.push_back(c);
+  EXPECT_EQ(got, written);
+}
+
+TEST_P(ChangeStreamTest, PartitionsSplitTheRowsAndEachReadsItsOwn) {
+  CreateStreamedTable();
+  std::vector<RowMutation> rows;
+  for (int i = 0; i < 3000; ++i) {
+    rows.push_back({fmt::format("k{:05}", i), {Mutation::SetCell("cf", "q", std::string(4000, 'v'), Ms(1))}});
+  }
+  ASSERT_OK(testing::WriteRows(db_.get(), "t", rows));
+  ASSERT_OK_AND_ASSIGN(std::vector<RowRange> partitions, db_->ChangeStreamPartitions("t"));
+  ASSERT_GE(partitions.size(), 2u) << "12 MB of rows make more than one partition";
+  size_t total = 0;
+  for (const RowRange& p : partitions) {
+    ChangeStreamRequest request = StartAt(start_);
+    request.partition = p;
+    std::vector<std::string> changes = ReadFrom(request);
+    EXPECT_FALSE(changes.empty());
+    total += changes.size();
+  }
+  EXPECT_EQ(total, rows.size()) << "the partitions cover every row once";
+}
+
+TEST_P(ChangeStreamTest, EndTimeFinishesAndRetentionBoundsTheStart) {
+  CreateStreamedTable();
+  ASSERT_OK(db_->MutateRow("t", "a", {Mutation::SetCell("cf", "q", "1", Ms(1))}));
+  const int64_t first = clock_.now;
+  clock_.now += Ms(10'000);
+  ASSERT_OK(db_->MutateRow("t", "b", {Mutation::SetCell("cf", "q", "2", Ms(1))}));
+  ChangeStreamRequest request = StartAt(start_);
+  request.end_micros = first;
+  ASSERT_OK_AND_ASSIGN(auto stream, db_->ReadChangeStream("t", request));
+  ASSERT_OK_AND_ASSIGN(std::optional<DataChange> change, stream->Next(kNoWait));
+  ASSERT_TRUE(change.has_value());
+  EXPECT_EQ(change->row_key, "a");
+  ASSERT_OK_AND_ASSIGN(change, stream->Next(kNoWait));
+  EXPECT_FALSE(change.has_value());
+  EXPECT_TRUE(stream->finished()) << "the change after end_time ends the stream";
+  stream.reset();
+
+  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_ - 1)).status().code(), Status::Code::kOutOfRange)
+      << "before the stream was enabled";
+  clock_.now += 2 * kMicrosPerDay;
+  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_)).status().code(), Status::Code::kOutOfRange)
+      << "outside the retention";
+  Open();  // folds the log: pruning deletes what LMDB holds, where changes a day old always are
+  ASSERT_OK_AND_ASSIGN(int64_t pruned, db_->PruneChangeLogs());
+  EXPECT_EQ(pruned, 2);
+  EXPECT_TRUE(ReadFrom(StartAt(clock_.now - kMicrosPerDay)).empty());
+}
+
+TEST_P(ChangeStreamTest, ConfigurationIsKeptAndTurningItOffDropsTheLog) {
+  CreateStreamedTable();
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, db_->GetTable("t"));
+  ASSERT_TRUE(spec.change_stream.has_value());
+  EXPECT_EQ(spec.change_stream->retention_micros, kMicrosPerDay);
+  EXPECT_EQ(spec.change_stream->enabled_micros, start_);
+  EXPECT_TRUE(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay - 1, 0}).IsInvalidArgument());
+  EXPECT_TRUE(db_->SetChangeStream("t", ChangeStreamConfig{8 * kMicrosPerDay, 0}).IsInvalidArgument());
+  ASSERT_OK(db_->MutateRow("t", "a", {Mutation::SetCell("cf", "q", "1", Ms(1))}));
+  clock_.now += Ms(1);
+  ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{3 * kMicrosPerDay, 0}));
+  Open();
+  ASSERT_OK_AND_ASSIGN(spec, db_->GetTable("t"));
+  EXPECT_EQ(spec.change_stream->retention_micros, 3 * kMicrosPerDay);
+  EXPECT_EQ(spec.change_stream->enabled_micros, start_) << "a change of retention keeps the stream";
+  EXPECT_EQ(ReadAll().size(), 1u);
+  ASSERT_OK(db_->SetChangeStream("t", std::nullopt));
+  ASSERT_OK_AND_ASSIGN(spec, db_->GetTable("t"));
+  EXPECT_FALSE(spec.change_stream.has_value());
+  ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
+  EXPECT_TRUE(ReadFrom(StartAt(clock_.now)).empty()) << "the old log went with the stream";
+}
+
+INSTANTIATE_TEST_SUITE_P(Writes, ChangeStreamTest, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Logged" : "Direct"; });
+
+}  // namespace
+}  // namespace lbt
