@@ -315,8 +315,9 @@ class Bigtable {
   // table's change stream is off.
   virtual Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
   // Reads the changes of `request.partition` from where the request says.
-  // FailedPrecondition when the stream is off; OutOfRange when it starts
-  // before what the retention keeps or before the stream was enabled.
+  // FailedPrecondition when the stream is off; InvalidArgument when it
+  // starts before what the retention keeps or before the stream was
+  // enabled.
   virtual Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
                                                                  const ChangeStreamRequest& request);
 

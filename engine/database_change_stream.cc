@@ -333,15 +333,16 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
     for (const ChangeStreamPosition& p : request.resume) start = std::min(start, p.after_micros + 1);
   }
   if (start < kept_from) {
-    return Status::OutOfRange(fmt::format(
-        "the change stream of table '{}' starts at {} ({}): before the stream was enabled or outside its retention",
-        table, TimeText(kept_from), request.resume.empty() ? "start_time is earlier" : "the token is older"));
+    return Status::InvalidArgument(
+        fmt::format("{}: the change stream of table '{}' keeps changes from {} (when it was enabled, or as far back as "
+                    "its retention reaches), and this is earlier",
+                    request.resume.empty() ? "start_time" : "continuation_tokens", table, TimeText(kept_from)));
   }
   if (request.resume.empty() && start > now) {
-    return Status::InvalidArgument(fmt::format("start_time is in the future ({})", TimeText(start)));
+    return Status::InvalidArgument(fmt::format("start_time: {} is in the future", TimeText(start)));
   }
   if (request.end_micros && *request.end_micros < start) {
-    return Status::InvalidArgument("end_time is before the start of the stream");
+    return Status::InvalidArgument("end_time: before the start of the stream");
   }
   return std::unique_ptr<ChangeStream>(std::make_unique<ChangeLogStream>(this, std::string(table), spec.id, request));
 }

@@ -352,7 +352,7 @@ Status RowWriter::CollectTable(int64_t* examined, int64_t* deleted,
         const std::string_view family_name = family == nullptr ? std::string_view() : std::string_view(family->name);
         if (family != nullptr && table_->change_stream) {
           collected.push_back(Mutation::DeleteFromColumn(family->name, cell.qualifier,
-                                                         TimestampRange{cell.timestamp, cell.timestamp + 1}));
+                                                         TimestampRange{cell.timestamp, cell.timestamp + 1000}));
         }
         doomed.push_back({std::string(it->key()), CellBytes(family_name, cell.qualifier, it->value())});
       }

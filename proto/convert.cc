@@ -667,6 +667,11 @@ admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::T
         TimeUtil::MicrosecondsToDuration(table.automated_backup_policy->retention_micros);
     *policy->mutable_frequency() = TimeUtil::MicrosecondsToDuration(table.automated_backup_policy->frequency_micros);
   }
+  if (table.change_stream) {
+    using google::protobuf::util::TimeUtil;
+    *out.mutable_change_stream_config()->mutable_retention_period() =
+        TimeUtil::MicrosecondsToDuration(table.change_stream->retention_micros);
+  }
   return out;
 }
 
@@ -680,6 +685,11 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
     out.automated_backup_policy =
         AutomatedBackupPolicy{TimeUtil::DurationToMicroseconds(table.automated_backup_policy().retention_period()),
                               TimeUtil::DurationToMicroseconds(table.automated_backup_policy().frequency())};
+  }
+  if (table.has_change_stream_config()) {
+    using google::protobuf::util::TimeUtil;
+    out.change_stream =
+        ChangeStreamConfig{TimeUtil::DurationToMicroseconds(table.change_stream_config().retention_period()), 0};
   }
   // What a service describes is shown as it is, even rules lbt would refuse.
   for (const auto& [family_name, family] : table.column_families()) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <google/protobuf/util/time_util.h>
+
 #include "proto/convert.h"
 #include "server/handler.h"
 
@@ -69,6 +71,8 @@ struct TableUpdate {
   bool deletion_protection = false;
   bool backup_policy = false;
   std::optional<AutomatedBackupPolicy> policy;  // nullopt: automated backups off
+  bool change_stream = false;
+  std::optional<ChangeStreamConfig> stream;  // nullopt: the change stream off
 };
 
 // UpdateTable's mask: deletion protection and the automated backup policy,
@@ -78,13 +82,24 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const proto::TableName& name, con
   if (mask.paths().empty()) return Status::InvalidArgument("update_mask: name at least one field to update");
   TableUpdate update;
   std::optional<AutomatedBackupPolicy> given;
-  if (request.table().has_automated_backup_policy()) {
+  std::optional<ChangeStreamConfig> given_stream;
+  if (request.table().has_automated_backup_policy() || request.table().has_change_stream_config()) {
     LBT_ASSIGN_OR_RETURN(TableSpec described, proto::FromProto(request.table(), "table"));
     given = described.automated_backup_policy;
+    given_stream = described.change_stream;
   }
   for (const std::string& path : mask.paths()) {
     if (path == "deletion_protection") {
       update.deletion_protection = true;
+    } else if (path == "change_stream_config" || path == "change_stream_config.retention_period") {
+      // Without a config, or with a zero retention, the stream goes off.
+      update.change_stream = true;
+      update.stream = given_stream;
+      if (update.stream && update.stream->retention_micros == 0) update.stream.reset();
+      if (update.stream) {
+        LBT_RETURN_IF_ERROR(ValidateChangeStreamRetention(update.stream->retention_micros,
+                                                          "table.change_stream_config.retention_period"));
+      }
     } else if (path == "automated_backup_policy") {
       update.backup_policy = true;
       update.policy = given;
@@ -103,7 +118,9 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const proto::TableName& name, con
       }
     } else {
       return Status::InvalidArgument(
-          fmt::format("update_mask: lbt can update deletion_protection and automated_backup_policy, not '{}'", path));
+          fmt::format("update_mask: lbt can update deletion_protection, change_stream_config and "
+                      "automated_backup_policy, not '{}'",
+                      path));
     }
   }
   if (update.policy) {
@@ -149,10 +166,20 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
+    std::optional<ChangeStreamConfig> stream;
+    if (request->table().has_change_stream_config()) {
+      stream = ChangeStreamConfig{google::protobuf::util::TimeUtil::DurationToMicroseconds(
+                                      request->table().change_stream_config().retention_period()),
+                                  0};
+      LBT_RETURN_IF_ERROR(
+          ValidateChangeStreamRetention(stream->retention_micros, "table.change_stream_config.retention_period"));
+    }
     // initial_splits shape tablets; a local database has none to shape.
-    // The table and its protection commit together.
+    // The table and its protection commit together; its change stream,
+    // checked already, right after.
     LBT_RETURN_IF_ERROR(
         tables->CreateTable(request->table_id(), families, /*splits=*/{}, request->table().deletion_protection()));
+    if (stream) LBT_RETURN_IF_ERROR(tables->SetChangeStream(request->table_id(), stream));
     return Describe(tables.get(), {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
   });
 }
@@ -194,6 +221,7 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
     LBT_ASSIGN_OR_RETURN(TableUpdate update, UpdateOf(tables.get(), name, *request));
     if (update.backup_policy) LBT_RETURN_IF_ERROR(tables->SetAutomatedBackupPolicy(name.table, update.policy));
+    if (update.change_stream) LBT_RETURN_IF_ERROR(tables->SetChangeStream(name.table, update.stream));
     if (update.deletion_protection) {
       LBT_RETURN_IF_ERROR(tables->SetDeletionProtection(name.table, request->table().deletion_protection()));
     }

@@ -334,17 +334,6 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
 
 // ---- not served ----
 
-grpc::Status DataService::GenerateInitialChangeStreamPartitions(
-    grpc::ServerContext*, const v2::GenerateInitialChangeStreamPartitionsRequest*,
-    grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>*) {
-  return Handle(gate_, [] { return NotServed("GenerateInitialChangeStreamPartitions", "lbt has no change streams"); });
-}
-
-grpc::Status DataService::ReadChangeStream(grpc::ServerContext*, const v2::ReadChangeStreamRequest*,
-                                           grpc::ServerWriter<v2::ReadChangeStreamResponse>*) {
-  return Handle(gate_, [] { return NotServed("ReadChangeStream", "lbt has no change streams"); });
-}
-
 grpc::Status DataService::GetClientConfiguration(grpc::ServerContext*, const v2::GetClientConfigurationRequest*,
                                                  v2::ClientConfiguration*) {
   return Handle(gate_, [] { return NotServed("GetClientConfiguration", "clients use their defaults"); });

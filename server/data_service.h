@@ -51,12 +51,13 @@ class DataService final : public v2::Bigtable::Service {
   grpc::Status ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
                             grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) override;
 
-  // Not served: each answers UNIMPLEMENTED naming itself.
+  // Change streams (data_change_stream.cc).
   grpc::Status GenerateInitialChangeStreamPartitions(
       grpc::ServerContext* context, const v2::GenerateInitialChangeStreamPartitionsRequest* request,
       grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>* writer) override;
   grpc::Status ReadChangeStream(grpc::ServerContext* context, const v2::ReadChangeStreamRequest* request,
                                 grpc::ServerWriter<v2::ReadChangeStreamResponse>* writer) override;
+  // Not served: each answers UNIMPLEMENTED naming itself.
   grpc::Status GetClientConfiguration(grpc::ServerContext* context, const v2::GetClientConfigurationRequest* request,
                                       v2::ClientConfiguration* response) override;
   grpc::Status OpenTable(grpc::ServerContext* context,

@@ -31,6 +31,12 @@ class RpcGate {
     RpcGate* gate_;
   };
 
+  // True once the server is stopping: a long stream ends at its next
+  // chance, so that stopping does not wait for it.
+  bool closing() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return closed_;
+  }
   // Closes the gate and waits until no RPC is in flight or `timeout` passes.
   // Returns true if none is left.
   bool CloseAndDrain(std::chrono::milliseconds timeout) {

@@ -142,19 +142,18 @@ TEST_P(ChangeStreamTest, DropsBulkLoadsAndCollectionPassesAreRecorded) {
   loader.reset();
   ASSERT_OK(db_->DropRowRange("t", "b"));
   ASSERT_OK(db_->CollectGarbage("t", nullptr).status());
-  EXPECT_EQ(ReadAll(),
-            (std::vector<std::string>{
-                fmt::format("a1: set cf:q@{}=old set cf:q@{}=new", Ms(1), Ms(2)),
-                fmt::format("b1: set cf:q@{}=x", Ms(1)),
-                fmt::format("b2: set cf:q@{}=y", Ms(1)),
-                // the load writes in key order
-                fmt::format("a1: set cf:q@{}=merged", Ms(5)),
-                fmt::format("c1: set cf:q@{}=loaded", Ms(4)),
-                "b1: delfam cf",
-                "b2: delfam cf",
-                // lazy GC kept the older cells of a1 until the pass
-                fmt::format("gc a1: delcol cf:q[{},{}) delcol cf:q[{},{})", Ms(2), Ms(2) + 1, Ms(1), Ms(1) + 1),
-            }));
+  EXPECT_EQ(ReadAll(), (std::vector<std::string>{
+                           fmt::format("a1: set cf:q@{}=old set cf:q@{}=new", Ms(1), Ms(2)),
+                           fmt::format("b1: set cf:q@{}=x", Ms(1)),
+                           fmt::format("b2: set cf:q@{}=y", Ms(1)),
+                           // the load writes in key order
+                           fmt::format("a1: set cf:q@{}=merged", Ms(5)),
+                           fmt::format("c1: set cf:q@{}=loaded", Ms(4)),
+                           "b1: delfam cf",
+                           "b2: delfam cf",
+                           // lazy GC kept the older cells of a1 until the pass
+                           fmt::format("gc a1: delcol cf:q[{},{}) delcol cf:q[{},{})", Ms(2), Ms(3), Ms(1), Ms(2)),
+                       }));
 }
 
 TEST_P(ChangeStreamTest, APositionResumesExactlyAfterAReopen) {
@@ -224,10 +223,10 @@ TEST_P(ChangeStreamTest, EndTimeFinishesAndRetentionBoundsTheStart) {
   EXPECT_TRUE(stream->finished()) << "the change after end_time ends the stream";
   stream.reset();
 
-  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_ - 1)).status().code(), Status::Code::kOutOfRange)
+  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_ - 1)).status().code(), Status::Code::kInvalidArgument)
       << "before the stream was enabled";
   clock_.now += 2 * kMicrosPerDay;
-  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_)).status().code(), Status::Code::kOutOfRange)
+  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_)).status().code(), Status::Code::kInvalidArgument)
       << "outside the retention";
   Open();  // folds the log: pruning deletes what LMDB holds, where changes a day old always are
   ASSERT_OK_AND_ASSIGN(int64_t pruned, db_->PruneChangeLogs());

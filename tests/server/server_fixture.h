@@ -47,7 +47,7 @@ class ServerTest : public ::testing::Test {
   }
 
   void Start() {
-    auto db = Database::Open(dir_.Sub("db"));
+    auto db = Database::Open(dir_.Sub("db"), options_);
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
     // A bare Database has no InstanceAdmin: every instance name is it.
@@ -138,6 +138,7 @@ class ServerTest : public ::testing::Test {
   }
 
   TempDir dir_;
+  DatabaseOptions options_;  // how Start opens the database
   std::unique_ptr<Database> db_;
   server::RpcGate gate_;
   std::unique_ptr<server::InstanceRouter> router_;
