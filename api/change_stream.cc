@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <ctime>
 
 namespace lbt {
 
@@ -15,6 +17,18 @@ Status ValidateChangeStreamRetention(int64_t retention_micros, std::string_view 
     return Status::InvalidArgument(fmt::format("{}: must be at least 1 day and at most 7 days", field));
   }
   return Status::OK();
+}
+
+std::string FormatChangeTime(int64_t micros) {
+  const std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
+                     utc.tm_hour, utc.tm_min, utc.tm_sec, micros % 1000000);
+}
+
+int64_t EarliestChangeKept(const ChangeStreamConfig& config, int64_t now_micros) {
+  return std::max(config.enabled_micros, now_micros - config.retention_micros);
 }
 
 std::string EncodeChangeStreamToken(int64_t position_micros) {

@@ -57,12 +57,11 @@ struct DataChange {
   std::vector<Mutation> mutations;
 };
 
-// Where a read of a change stream starts: after `after_micros` for the
-// rows of `range` (a continuation token), or, with no positions, at
-// `start_micros` inclusive for every row of the partition.
+// Where a read of a change stream goes on: after the position `token`
+// (a continuation token, as a stream gave it) for the rows of `range`.
 struct ChangeStreamPosition {
   RowRange range;
-  int64_t after_micros = 0;
+  std::string token;
 };
 
 struct ChangeStreamRequest {
@@ -85,17 +84,24 @@ class ChangeStream {
   // (the caller may send a heartbeat) or when the stream is finished
   // (finished() tells which). Changes come in commit order, each once.
   virtual Result<std::optional<DataChange>> Next(std::chrono::milliseconds wait) = 0;
-  // Every change committed at or before this time has been returned: a
-  // continuation token's position.
-  virtual int64_t position() const = 0;
+  // A continuation token for where the stream is: every change of the
+  // partition up to it has been returned.
+  virtual std::string token() const = 0;
   // An estimate of the earliest commit time still to come.
   virtual int64_t low_watermark() const = 0;
   // True once the stream has read past its end time.
   virtual bool finished() const = 0;
 };
 
-// A continuation token: its position written out ("lbt1:<micros>"), and
-// back. InvalidArgument naming `field` for anything else.
+// A commit time for people: "2026-11-25T10:00:00.123456Z".
+std::string FormatChangeTime(int64_t micros);
+
+// The first commit time a read of `config`'s stream can start at, now.
+int64_t EarliestChangeKept(const ChangeStreamConfig& config, int64_t now_micros);
+
+// lbt's continuation tokens: the commit time every change up to which was
+// returned, written out ("lbt1:<micros>"), and back. InvalidArgument
+// naming `field` for anything else (another service's tokens are opaque).
 std::string EncodeChangeStreamToken(int64_t position_micros);
 Result<int64_t> DecodeChangeStreamToken(std::string_view token, std::string_view field);
 

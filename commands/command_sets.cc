@@ -14,7 +14,7 @@ const std::vector<CommandSpec>& AllCommands() {
   static const std::vector<CommandSpec> commands = [] {
     std::vector<CommandSpec> all;
     for (auto* set :
-         {HelpCommands, CbtAdminCommands, CbtInstanceCommands, BackupCommands, AuthorizedViewCommands, CbtWriteCommands,
+         {HelpCommands, CbtAdminCommands, CbtInstanceCommands, BackupCommands, AuthorizedViewCommands, ChangeStreamCommands, CbtWriteCommands,
           CbtReadCommands, MaintenanceCommands, ImportExportCommands, DumpCommands, SqlCommands, LogicalViewCommands,
           LabCommands, hbase::DdlCommands, hbase::SnapshotCommands, hbase::ReadCommands, hbase::WriteCommands}) {
       Append(&all, set());

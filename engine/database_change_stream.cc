@@ -46,8 +46,6 @@ Status StreamOff(std::string_view table) {
   return Status::FailedPrecondition(fmt::format("the change stream of table '{}' is not enabled", table));
 }
 
-std::string TimeText(int64_t micros) { return fmt::format("{} µs after the epoch", micros); }
-
 // Deletes up to kPruneChunk keys of `store` in [from, to); returns how many.
 Result<size_t> DeleteRange(Txn* txn, const OrderedStore& store, const std::string& from, const std::string& to) {
   std::vector<std::string> doomed;
@@ -202,15 +200,17 @@ Result<std::vector<RowRange>> Database::ChangeStreamPartitions(std::string_view 
 
 class ChangeLogStream final : public ChangeStream {
  public:
-  ChangeLogStream(Database* db, std::string table, TableId id, ChangeStreamRequest request)
-      : db_(db), table_(std::move(table)), id_(id), request_(std::move(request)) {
+  // `after`: the positions of request.resume's tokens, decoded.
+  ChangeLogStream(Database* db, std::string table, TableId id, ChangeStreamRequest request,
+                  std::vector<std::pair<RowRange, int64_t>> after)
+      : db_(db), table_(std::move(table)), id_(id), request_(std::move(request)), after_(std::move(after)) {
     if (request_.resume.empty()) {
       scanned_ = request_.start_micros - 1;
     } else {
       scanned_ = INT64_MAX;
-      for (const ChangeStreamPosition& p : request_.resume) {
-        scanned_ = std::min(scanned_, p.after_micros);
-        max_after_ = std::max(max_after_, p.after_micros);
+      for (const auto& [range, after] : after_) {
+        scanned_ = std::min(scanned_, after);
+        max_after_ = std::max(max_after_, after);
       }
     }
     position_ = watermark_ = scanned_;
@@ -236,7 +236,7 @@ class ChangeLogStream final : public ChangeStream {
     }
   }
 
-  int64_t position() const override { return position_; }
+  std::string token() const override { return EncodeChangeStreamToken(position_); }
   int64_t low_watermark() const override { return watermark_; }
   bool finished() const override { return finished_ && ready_.empty(); }
 
@@ -244,9 +244,9 @@ class ChangeLogStream final : public ChangeStream {
   // Whether the change of `row` at `commit` is this stream's to return.
   bool Wanted(std::string_view row, int64_t commit) const {
     if (!request_.partition.Contains(row)) return false;
-    if (request_.resume.empty()) return true;
-    for (const ChangeStreamPosition& p : request_.resume) {
-      if (p.range.Contains(row)) return commit > p.after_micros;
+    if (after_.empty()) return true;
+    for (const auto& [range, after] : after_) {
+      if (range.Contains(row)) return commit > after;
     }
     return false;
   }
@@ -310,6 +310,7 @@ class ChangeLogStream final : public ChangeStream {
   std::string table_;
   TableId id_;
   ChangeStreamRequest request_;
+  std::vector<std::pair<RowRange, int64_t>> after_;
   int64_t scanned_;  // every change up to this commit was looked at
   int64_t max_after_ = INT64_MIN;
   int64_t position_, watermark_;
@@ -326,25 +327,31 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
   if (!spec.change_stream) return StreamOff(table);
   LBT_RETURN_IF_ERROR((RowSet{{}, {request.partition}}.Validate()));
   const int64_t now = NowMicros();
-  const int64_t kept_from = std::max(spec.change_stream->enabled_micros, now - spec.change_stream->retention_micros);
+  const int64_t kept_from = EarliestChangeKept(*spec.change_stream, now);
   int64_t start = request.start_micros;
-  if (!request.resume.empty()) {
+  std::vector<std::pair<RowRange, int64_t>> after;
+  for (const ChangeStreamPosition& p : request.resume) {
+    LBT_ASSIGN_OR_RETURN(int64_t position, DecodeChangeStreamToken(p.token, "continuation_tokens"));
+    after.emplace_back(p.range, position);
+  }
+  if (!after.empty()) {
     start = INT64_MAX;
-    for (const ChangeStreamPosition& p : request.resume) start = std::min(start, p.after_micros + 1);
+    for (const auto& [range, position] : after) start = std::min(start, position + 1);
   }
   if (start < kept_from) {
     return Status::InvalidArgument(
         fmt::format("{}: the change stream of table '{}' keeps changes from {} (when it was enabled, or as far back as "
                     "its retention reaches), and this is earlier",
-                    request.resume.empty() ? "start_time" : "continuation_tokens", table, TimeText(kept_from)));
+                    request.resume.empty() ? "start_time" : "continuation_tokens", table, FormatChangeTime(kept_from)));
   }
   if (request.resume.empty() && start > now) {
-    return Status::InvalidArgument(fmt::format("start_time: {} is in the future", TimeText(start)));
+    return Status::InvalidArgument(fmt::format("start_time: {} is in the future", FormatChangeTime(start)));
   }
   if (request.end_micros && *request.end_micros < start) {
     return Status::InvalidArgument("end_time: before the start of the stream");
   }
-  return std::unique_ptr<ChangeStream>(std::make_unique<ChangeLogStream>(this, std::string(table), spec.id, request));
+  return std::unique_ptr<ChangeStream>(
+      std::make_unique<ChangeLogStream>(this, std::string(table), spec.id, request, std::move(after)));
 }
 
 }  // namespace lbt

@@ -39,10 +39,10 @@ bool CoverExactly(std::vector<ChangeStreamPosition> tokens, const RowRange& part
 
 google::protobuf::Timestamp TimestampOf(int64_t micros) { return TimeUtil::MicrosecondsToTimestamp(micros); }
 
-v2::StreamContinuationToken TokenOf(const RowRange& partition, int64_t position) {
+v2::StreamContinuationToken TokenOf(const RowRange& partition, const std::string& position) {
   v2::StreamContinuationToken token;
   *token.mutable_partition() = ToProto(partition);
-  token.set_token(EncodeChangeStreamToken(position));
+  token.set_token(position);
   return token;
 }
 
@@ -78,7 +78,9 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
       const std::string at = fmt::format("continuation_tokens.tokens[{}]", i);
       ChangeStreamPosition& p = out.resume.emplace_back();
       LBT_ASSIGN_OR_RETURN(p.range, FromProto(tokens[i].partition(), at + ".partition"));
-      LBT_ASSIGN_OR_RETURN(p.after_micros, DecodeChangeStreamToken(tokens[i].token(), at + ".token"));
+      // lbt serve reads lbt's tokens alone.
+      LBT_RETURN_IF_ERROR(DecodeChangeStreamToken(tokens[i].token(), at + ".token").status());
+      p.token = tokens[i].token();
     }
     if (!CoverExactly(out.resume, out.partition)) {
       return Status::InvalidArgument(
@@ -96,8 +98,7 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
 }
 
 std::vector<v2::ReadChangeStreamResponse> ToMessages(const DataChange& change, std::string_view source_cluster,
-                                                     const RowRange& partition, int64_t position,
-                                                     int64_t low_watermark) {
+                                                     const std::string& token, int64_t low_watermark) {
   std::vector<v2::ReadChangeStreamResponse> out;
   auto start_message = [&]() -> DataChangeMessage* {
     DataChangeMessage* m = out.emplace_back().mutable_data_change();
@@ -142,16 +143,15 @@ std::vector<v2::ReadChangeStreamResponse> ToMessages(const DataChange& change, s
     }
   }
   message->set_done(true);
-  message->set_token(EncodeChangeStreamToken(position));
+  message->set_token(token);
   *message->mutable_estimated_low_watermark() = TimestampOf(low_watermark);
-  (void)partition;
   return out;
 }
 
-v2::ReadChangeStreamResponse Heartbeat(const RowRange& partition, int64_t position, int64_t low_watermark) {
+v2::ReadChangeStreamResponse Heartbeat(const RowRange& partition, const std::string& token, int64_t low_watermark) {
   v2::ReadChangeStreamResponse out;
   auto* heartbeat = out.mutable_heartbeat();
-  *heartbeat->mutable_continuation_token() = TokenOf(partition, position);
+  *heartbeat->mutable_continuation_token() = TokenOf(partition, token);
   *heartbeat->mutable_estimated_low_watermark() = TimestampOf(low_watermark);
   return out;
 }

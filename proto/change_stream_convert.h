@@ -35,9 +35,8 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
 // The messages carrying `change`: the first with its row, time and
 // source, the last with `done`, its token and the low watermark.
 std::vector<v2::ReadChangeStreamResponse> ToMessages(const DataChange& change, std::string_view source_cluster,
-                                                     const RowRange& partition, int64_t position,
-                                                     int64_t low_watermark);
-v2::ReadChangeStreamResponse Heartbeat(const RowRange& partition, int64_t position, int64_t low_watermark);
+                                                     const std::string& token, int64_t low_watermark);
+v2::ReadChangeStreamResponse Heartbeat(const RowRange& partition, const std::string& token, int64_t low_watermark);
 
 // Puts the messages of a stream back together into changes.
 class ChangeAssembler {

@@ -12,6 +12,7 @@
 #include "remote/remote_admin.h"
 #include "remote/remote_authorized_views.h"
 #include "remote/remote_calls.h"
+#include "remote/remote_change_streams.h"
 #include "remote/remote_instance_admin.h"
 #include "remote/remote_logical_views.h"
 #include "remote/remote_mutations.h"
@@ -180,6 +181,16 @@ class RemoteBigtable final : public Bigtable {
   }
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
     return remote::SetAutomatedBackupPolicy(&calls_, table, policy);
+  }
+  Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override {
+    return remote::SetChangeStream(&calls_, table, config);
+  }
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
+    return remote::ChangeStreamPartitions(&calls_, table);
+  }
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                         const ChangeStreamRequest& request) override {
+    return remote::ReadChangeStream(&calls_, table, request);
   }
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
     return remote::SetDeletionProtection(&calls_, table, enabled);

@@ -75,7 +75,7 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v
                            stream->Next(std::max(wait, std::chrono::milliseconds(0))));
       if (change) {
         for (const auto& message :
-             proto::ToMessages(*change, source, read.partition, stream->position(), stream->low_watermark())) {
+             proto::ToMessages(*change, source, stream->token(), stream->low_watermark())) {
           if (!WriteWatched(writer, message, context, stalls_)) return Status::OK();
         }
         continue;
@@ -88,7 +88,7 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v
         return Status::OK();
       }
       if (std::chrono::steady_clock::now() >= next_heartbeat) {
-        if (!WriteWatched(writer, proto::Heartbeat(read.partition, stream->position(), stream->low_watermark()),
+        if (!WriteWatched(writer, proto::Heartbeat(read.partition, stream->token(), stream->low_watermark()),
                           context, stalls_)) {
           return Status::OK();
         }

@@ -28,6 +28,28 @@ struct RemoteFlags {
 constexpr const char* kCbtFlags[] = {"project",       "instance",    "creds",   "admin-endpoint",
                                      "data-endpoint", "app-profile", "timeout", "auth-token"};
 
+// `lbt watch t --format jsonl`: --format and --bytes at the end of a
+// command's words are the shell's, as if written before the command. Only
+// at the very end, so a command's own words are never taken.
+void HoistTrailingOutputFlags(std::vector<std::string>* args) {
+  auto is_output_flag = [](const std::string& a) { return a == "--format" || a == "--bytes"; };
+  auto is_joined = [](const std::string& a) { return a.starts_with("--format=") || a.starts_with("--bytes="); };
+  std::vector<std::string> hoisted;
+  while (args->size() >= 2) {
+    const size_t n = args->size();
+    if (is_joined((*args)[n - 1]) && !(*args)[n - 2].starts_with("-")) {
+      hoisted.insert(hoisted.begin(), (*args)[n - 1]);
+      args->pop_back();
+    } else if (n >= 3 && is_output_flag((*args)[n - 2]) && !(*args)[n - 3].starts_with("-")) {
+      hoisted.insert(hoisted.begin(), {(*args)[n - 2], (*args)[n - 1]});
+      args->resize(n - 2);
+    } else {
+      break;
+    }
+  }
+  args->insert(args->begin(), hoisted.begin(), hoisted.end());
+}
+
 // cbt spells its flags with one dash (-project p); CLI11 wants two. The
 // flags before the command are rewritten; the command's words are not.
 std::vector<std::string> CbtFlagsAsLong(int argc, char** argv) {
@@ -67,6 +89,7 @@ std::vector<std::string> CbtFlagsAsLong(int argc, char** argv) {
     value_next = !in_command && !value_next && valued;
     args.push_back(std::move(arg));
   }
+  HoistTrailingOutputFlags(&args);
   std::reverse(args.begin(), args.end());  // CLI11 takes them reversed
   return args;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands/cbt/args.h"
+#include "commands/cbt/change_streams.h"
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/command_sets.h"
 
@@ -63,7 +64,17 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
   // splits= shapes a service's tablets; a local database has none to shape.
   std::vector<std::string> splits;
   if (const std::string* list = parsed.Find("splits")) splits = SplitList(*list);
-  return ctx.bigtable()->CreateTable(parsed.positional[0], families, splits, /*deletion_protection=*/false);
+  // Checked before the table is made, turned on right after.
+  std::optional<ChangeStreamConfig> stream;
+  if (const std::string* retention = parsed.Find("change-stream-retention")) {
+    Result<int64_t> micros = ParseChangeStreamRetention(*retention);
+    if (!micros.ok()) return ctx.Usage(micros.status().message());
+    stream = ChangeStreamConfig{*micros, 0};
+  }
+  LBT_RETURN_IF_ERROR(
+      ctx.bigtable()->CreateTable(parsed.positional[0], families, splits, /*deletion_protection=*/false));
+  if (stream) return ctx.bigtable()->SetChangeStream(parsed.positional[0], stream);
+  return Status::OK();
 }
 
 Status CreateFamily(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -144,10 +155,13 @@ std::vector<CommandSpec> CbtAdminCommands() {
        .summary = "Create a table",
        .args = {kTableArg},
        .options = {{.key = "families", .value = "<family>:<gcpolicy>:<type>,..."},
-                   {.key = "splits", .value = "<row>,..."}},
+                   {.key = "splits", .value = "<row>,..."},
+                   {.key = "change-stream-retention", .value = "<retention>"}},
        .details = "  families  Column families with optional GC policies (see setgcpolicy) and\n"
                   "            value types (intsum, intmin, intmax).\n"
                   "  splits    Accepted for compatibility; a local table has no tablets.\n"
+                  "  change-stream-retention  Turns the table's change stream on, keeping\n"
+                  "            changes this long: 1 to 7 days (see setchangestream, watch).\n"
                   "  The families are created in the order listed: a row's cells come in it.\n\n"
                   "  Example: createtable mobile-time-series "
                   "\"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",

@@ -9,6 +9,7 @@
 #include "commands/render/query_output.h"
 #include "commands/render/renderers.h"
 #include "commands/render/row_json.h"
+#include "commands/render/text_format.h"
 #include "util/bytes.h"
 
 namespace lbt {
@@ -35,7 +36,9 @@ json TableObject(const TableSpec& table) {
                             {"gc_policy", FormatGcPolicy(f.gc_rule)},
                             {"value_type", std::string(ValueTypeName(f.value_type))}});
   }
-  return json{{"table", table.name}, {"families", families}};
+  json out = {{"table", table.name}, {"families", families}};
+  if (table.change_stream) out["change_stream_retention"] = FormatSpan(table.change_stream->retention_micros);
+  return out;
 }
 
 json ClusterObject(const ClusterSpec& c) {
@@ -66,6 +69,45 @@ json AppProfileObject(const AppProfileSpec& p) {
 json BytesJson(const std::string& bytes, BytesMode mode) {
   if (mode != BytesMode::kBase64 && IsValidUtf8(bytes)) return bytes;
   return json{{"b64", Base64Encode(bytes)}};
+}
+
+json MutationObject(const Mutation& m, BytesMode mode) {
+  switch (m.kind) {
+    case Mutation::Kind::kSetCell:
+      return {{"set_cell",
+               {{"family", m.family},
+                {"qualifier", BytesJson(m.qualifier, mode)},
+                {"timestamp", m.timestamp},
+                {"value", BytesJson(m.value, mode)}}}};
+    case Mutation::Kind::kAddToCell:
+      return {{"add_to_cell",
+               {{"family", m.family},
+                {"qualifier", BytesJson(m.qualifier, mode)},
+                {"timestamp", m.timestamp},
+                {"input", m.int_value}}}};
+    case Mutation::Kind::kDeleteFromColumn: {
+      json d = {{"family", m.family}, {"qualifier", BytesJson(m.qualifier, mode)}};
+      if (m.range.start_micros != 0) d["start_timestamp"] = m.range.start_micros;
+      if (m.range.end_micros != 0) d["end_timestamp"] = m.range.end_micros;
+      return {{"delete_from_column", d}};
+    }
+    case Mutation::Kind::kDeleteFromFamily: return {{"delete_from_family", {{"family", m.family}}}};
+    case Mutation::Kind::kDeleteFromRow: return {{"delete_from_row", json::object()}};
+  }
+  return json::object();
+}
+
+// watch's change object: {"row_key", "commit_time", "commit_timestamp",
+// "type", "mutations", "token"}.
+json ChangeObject(const DataChange& change, const std::string& token, BytesMode mode) {
+  json mutations = json::array();
+  for (const Mutation& m : change.mutations) mutations.push_back(MutationObject(m, mode));
+  return {{"row_key", BytesJson(change.row_key, mode)},
+          {"commit_time", sql::FormatTimestampRfc3339(change.commit_micros)},
+          {"commit_timestamp", change.commit_micros},
+          {"type", change.type == DataChange::Type::kGarbageCollection ? "garbage_collection" : "user"},
+          {"mutations", mutations},
+          {"token", token}};
 }
 
 json BytesList(const std::vector<std::string>& list, BytesMode mode) {
@@ -168,6 +210,11 @@ class JsonRendererBase : public Renderer {
     json list = json::array();
     for (const LogicalViewSpec& v : views) list.push_back(LogicalViewObject(v));
     Line(json{{"logical_views", list}});
+  }
+  // One line a change, in either JSON form: a watch has no end to close a
+  // document at.
+  void Change(const DataChange& change, const std::string& token) override {
+    Line(ChangeObject(change, token, bytes_));
   }
   void LogicalView(const LogicalViewSpec& view) override { Line(LogicalViewObject(view)); }
   void AppProfiles(const InstanceSpec& instance) override {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "api/cell.h"
+#include "api/change_stream.h"
 #include "api/instance.h"
 #include "api/row_set.h"
 #include "api/schema.h"
@@ -109,6 +110,8 @@ class Renderer {
   // listlogicalviews; getlogicalview and the commands that change one.
   virtual void LogicalViews(const std::vector<LogicalViewSpec>& views) = 0;
   virtual void LogicalView(const LogicalViewSpec& view) = 0;
+  // watch: one committed change, and the token that resumes after it.
+  virtual void Change(const DataChange& change, const std::string& token) = 0;
 
   // A read: BeginRows, Row for each row, EndRows (summary may be null).
   virtual void BeginRows(const RowsView& view) = 0;

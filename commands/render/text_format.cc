@@ -1,5 +1,6 @@
 #include "commands/render/text_format.h"
 
+#include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <ctime>
@@ -196,6 +197,14 @@ std::string TabWriter::Render() const {
     out.push_back('\n');
   }
   return out;
+}
+
+std::string FormatSpan(int64_t micros) {
+  constexpr int64_t kSecond = 1000000, kMinute = 60 * kSecond, kHour = 60 * kMinute, kDay = 24 * kHour;
+  for (auto [unit, name] : {std::pair{kDay, "d"}, {kHour, "h"}, {kMinute, "m"}}) {
+    if (micros % unit == 0) return fmt::format("{}{}", micros / unit, name);
+  }
+  return fmt::format("{}s", micros / kSecond);
 }
 
 }  // namespace lbt

@@ -29,6 +29,9 @@ std::string PadRight(std::string_view s, size_t width);
 // 2006/01/02-15:04:05.000000
 std::string FormatCbtTimestamp(int64_t micros);
 
+// A span as the shell takes it: "7d", "36h", "90m", "5s".
+std::string FormatSpan(int64_t micros);
+
 // Go's text/tabwriter with tab padding: cells end with '\t'; each column is
 // as wide as its widest cell plus `padding`, rounded up to a multiple of
 // `tab_width`, and filled with tabs. The last cell of a line is not padded.

@@ -37,9 +37,39 @@ std::string QueryStatsText(const sql::QueryStats& s) {
 
 // What cbt's text and the HBase shell's text print alike: SQL results as
 // an aligned table.
+// A mutation of a change as watch prints it.
+std::string MutationText(const Mutation& m) {
+  switch (m.kind) {
+    case Mutation::Kind::kSetCell:
+      return fmt::format("set {}:{} = {} @{}", m.family, m.qualifier, GoQuote(m.value), FormatCbtTimestamp(m.timestamp));
+    case Mutation::Kind::kAddToCell:
+      return fmt::format("add {}:{} += {} @{}", m.family, m.qualifier, m.int_value, FormatCbtTimestamp(m.timestamp));
+    case Mutation::Kind::kDeleteFromColumn:
+      if (m.range.start_micros == 0 && m.range.end_micros == 0) return fmt::format("delete {}:{}", m.family, m.qualifier);
+      if (m.range.end_micros == 0) {
+        return fmt::format("delete {}:{} from {}", m.family, m.qualifier, FormatCbtTimestamp(m.range.start_micros));
+      }
+      return fmt::format("delete {}:{} [{}, {})", m.family, m.qualifier, FormatCbtTimestamp(m.range.start_micros),
+                         FormatCbtTimestamp(m.range.end_micros));
+    case Mutation::Kind::kDeleteFromFamily: return fmt::format("delete {}", m.family);
+    case Mutation::Kind::kDeleteFromRow: return "delete row";
+  }
+  return "";
+}
+
 class TextRendererBase : public Renderer {
  public:
   explicit TextRendererBase(Output* out) : out_(out), query_table_(out) {}
+
+  // One line a change: its commit time, row and mutations.
+  void Change(const DataChange& change, const std::string&) override {
+    std::string line = FormatCbtTimestamp(change.commit_micros) + "  " + change.row_key + "  ";
+    if (change.type == DataChange::Type::kGarbageCollection) line += "(garbage collection) ";
+    for (size_t i = 0; i < change.mutations.size(); ++i) {
+      line += (i == 0 ? "" : "; ") + MutationText(change.mutations[i]);
+    }
+    out_->Write(line + "\n");
+  }
 
   // cbt's text in either style: the HBase shell has no instance commands.
   void Instances(const std::vector<InstanceSpec>& instances) override { out_->Write(InstancesText(instances)); }
@@ -132,6 +162,9 @@ class TextRenderer : public TextRendererBase {
       tw.AddLine(name + "\t" + FormatGcPolicy(f.gc_rule) + "\t" + FormatValueType(f.value_type));
     }
     out_->Write(tw.Render());
+    if (table.change_stream) {
+      out_->Write(fmt::format("\nChange stream: on, keeping {}\n", FormatSpan(table.change_stream->retention_micros)));
+    }
   }
 
   void Count(int64_t rows) override { out_->Write(fmt::format("{}\n", rows)); }

@@ -60,7 +60,7 @@ class ChangeStreamTest : public ::testing::TestWithParam<bool> {
   }
 
   // Every change from `start` that is visible now, each as text.
-  std::vector<std::string> ReadFrom(ChangeStreamRequest request, int64_t* position = nullptr) {
+  std::vector<std::string> ReadFrom(ChangeStreamRequest request, std::string* token = nullptr) {
     std::vector<std::string> out;
     auto stream = db_->ReadChangeStream("t", request);
     EXPECT_TRUE(stream.ok()) << stream.status().ToString();
@@ -71,7 +71,7 @@ class ChangeStreamTest : public ::testing::TestWithParam<bool> {
       if (!next.ok() || !next->has_value()) break;
       out.push_back(Text(**next));
     }
-    if (position != nullptr) *position = (*stream)->position();
+    if (token != nullptr) *token = (*stream)->token();
     return out;
   }
   std::vector<std::string> ReadAll() { return ReadFrom(StartAt(start_)); }
@@ -169,7 +169,7 @@ TEST_P(ChangeStreamTest, APositionResumesExactlyAfterAReopen) {
   }
   // Read part of the stream, keep the position, reopen, resume.
   std::vector<std::string> got;
-  int64_t position = 0;
+  std::string token;
   {
     ASSERT_OK_AND_ASSIGN(auto stream, db_->ReadChangeStream("t", StartAt(start_)));
     for (int i = 0; i < 120; ++i) {
@@ -177,11 +177,11 @@ TEST_P(ChangeStreamTest, APositionResumesExactlyAfterAReopen) {
       ASSERT_TRUE(change.has_value());
       got.push_back(Text(*change));
     }
-    position = stream->position();
+    token = stream->token();
   }
   Open();
   ChangeStreamRequest resume;
-  resume.resume.push_back({RowRange::All(), position});
+  resume.resume.push_back({RowRange::All(), token});
   for (const std::string& c : ReadFrom(resume)) got.push_back(c);
   EXPECT_EQ(got, written);
 }

@@ -1,0 +1,185 @@
+// Change streams in the shell: setchangestream turns a table's on, changes
+// its retention or turns it off; watch prints a table's changes as they
+// commit (api/change_stream.h), locally or through ReadChangeStream.
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
+#include <ctime>
+
+#include "commands/cbt/args.h"
+#include "commands/cbt/change_streams.h"
+#include "commands/command_sets.h"
+#include "commands/core/command_table.h"
+#include "commands/core/interrupt.h"
+
+namespace lbt {
+
+namespace {
+
+// How often watch looks for Ctrl-C while no change comes.
+constexpr std::chrono::milliseconds kWatchTick{200};
+
+// "5m", "2h", "1d": a span in microseconds; false for anything else.
+bool ParseSpanMicros(std::string_view text, int64_t* micros) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  const std::string_view unit(end, text.data() + text.size() - end);
+  const int64_t per = unit == "d" ? 86400 : unit == "h" ? 3600 : unit == "m" ? 60 : unit == "s" ? 1 : 0;
+  if (ec != std::errc() || n < 0 || per == 0 || n > INT64_MAX / per / 1000000) return false;
+  *micros = n * per * 1000000;
+  return true;
+}
+
+// "2026-11-25T10:00:00Z" (with up to 6 digits of fraction) in microseconds.
+bool ParseRfc3339(std::string_view text, int64_t* micros) {
+  std::tm tm{};
+  int64_t fraction = 0, scale = 1000000;
+  const std::string s(text);
+  const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (rest == nullptr) return false;
+  if (*rest == '.') {
+    for (++rest; *rest >= '0' && *rest <= '9'; ++rest) {
+      if (scale == 1) return false;
+      scale /= 10;
+      fraction += (*rest - '0') * scale;
+    }
+  }
+  if (std::string_view(rest) != "Z") return false;
+  *micros = static_cast<int64_t>(timegm(&tm)) * 1000000 + fraction;
+  return true;
+}
+
+}  // namespace
+
+Result<int64_t> ParseChangeStreamRetention(std::string_view text) {
+  int64_t micros = 0;
+  if (!ParseSpanMicros(text, &micros)) {
+    return Status::InvalidArgument(
+        fmt::format("bad change stream retention '{}': expected a span such as 7d or 36h, of 1 to 7 days", text));
+  }
+  LBT_RETURN_IF_ERROR(ValidateChangeStreamRetention(micros, "change stream retention"));
+  return micros;
+}
+
+Result<int64_t> ParseWatchTime(std::string_view text, int64_t now_micros) {
+  int64_t micros = 0;
+  if (text == "now") return now_micros;
+  if (text.starts_with('-') && ParseSpanMicros(text.substr(1), &micros)) return now_micros - micros;
+  if (text.starts_with('+') && ParseSpanMicros(text.substr(1), &micros)) return now_micros + micros;
+  if (ParseRfc3339(text, &micros)) return micros;
+  return Status::InvalidArgument(
+      fmt::format("bad time '{}': expected now, -<span> (ago), +<span> (from now) or a time such as "
+                  "2026-11-25T10:00:00Z",
+                  text));
+}
+
+namespace {
+
+Status SetChangeStream(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args[1] == "off") return ctx.bigtable()->SetChangeStream(args[0], std::nullopt);
+  Result<int64_t> retention = ParseChangeStreamRetention(args[1]);
+  if (!retention.ok()) return ctx.Usage(retention.status().message());
+  return ctx.bigtable()->SetChangeStream(args[0], ChangeStreamConfig{*retention, 0});
+}
+
+Result<ChangeStreamRequest> WatchRequestOf(CommandContext& ctx, const CbtArgs& args) {
+  ChangeStreamRequest request;
+  if (const std::string* prefix = args.Find("prefix")) request.partition = RowRange::Prefix(*prefix);
+  const int64_t now = ctx.bigtable()->NowMicros();
+  const std::string* start = args.Find("start");
+  const std::string* token = args.Find("token");
+  if (start != nullptr && token != nullptr) return ctx.Usage("watch takes start= or token=, not both");
+  request.start_micros = now;
+  if (start != nullptr) {
+    Result<int64_t> at = ParseWatchTime(*start, now);
+    if (!at.ok()) return ctx.Usage(at.status().message());
+    request.start_micros = *at;
+  }
+  if (token != nullptr) request.resume.push_back({request.partition, *token});
+  if (const std::string* end = args.Find("end")) {
+    Result<int64_t> at = ParseWatchTime(*end, now);
+    if (!at.ok()) return ctx.Usage(at.status().message());
+    request.end_micros = *at;
+  }
+  return request;
+}
+
+// A start before what the stream keeps starts at what it keeps, with a
+// note: "start=-1h" on a stream enabled a minute ago means "all of it".
+Status ClampStart(CommandContext& ctx, const std::string& table, ChangeStreamRequest* request) {
+  if (!request->resume.empty()) return Status::OK();
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, ctx.bigtable()->GetTable(table));
+  if (!spec.change_stream) return Status::OK();  // the read says so
+  const int64_t kept = EarliestChangeKept(*spec.change_stream, ctx.bigtable()->NowMicros());
+  if (request->start_micros >= kept) return Status::OK();
+  ctx.err->Write(fmt::format("note: the change stream of '{}' keeps changes from {}; watching from there\n", table,
+                             FormatChangeTime(kept)));
+  request->start_micros = kept;
+  return Status::OK();
+}
+
+Status Watch(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  LBT_ASSIGN_OR_RETURN(ChangeStreamRequest request, WatchRequestOf(ctx, parsed));
+  LBT_RETURN_IF_ERROR(ClampStart(ctx, args[0], &request));
+  ctx.err->Flush();
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<ChangeStream> stream, ctx.bigtable()->ReadChangeStream(args[0], request));
+  // Each change goes out at once: a pipe's reader sees it as it commits.
+  while (!InterruptRequested()) {
+    LBT_ASSIGN_OR_RETURN(std::optional<DataChange> change, stream->Next(kWatchTick));
+    if (change) {
+      ctx.renderer->Change(*change, stream->token());
+      ctx.out->Flush();
+    } else if (stream->finished()) {
+      return Status::OK();
+    }
+  }
+  // Ctrl-C is how a watch without end= ends.
+  ClearInterrupt();
+  return Status::OK();
+}
+
+}  // namespace
+
+std::vector<CommandSpec> ChangeStreamCommands() {
+  return {
+      {.name = "setchangestream",
+       .summary = "Turn a table's change stream on, change its retention, or turn it off",
+       .args = {kTableArg, {.text = "<retention>|off", .noun = "a retention"}},
+       .details = "  <retention>  How long changes are kept: 1 to 7 days (1d, 36h, 7d).\n"
+                  "  off          Stops recording; the changes kept so far are dropped.\n\n"
+                  "  Every committed change of the table is recorded with its data: writes of\n"
+                  "  the shell, scripts, imports and lbt serve, deletes, drops and collection\n"
+                  "  passes. Read them with watch, or with ReadChangeStream through lbt serve.\n\n"
+                  "  Examples:\n"
+                  "    setchangestream mobile-time-series 7d\n"
+                  "    setchangestream mobile-time-series off",
+       .cbt = SetChangeStream},
+      {.name = "watch",
+       .summary = "Print a table's changes as they commit",
+       .args = {kTableArg},
+       .options = {{.key = "prefix", .value = "<row-prefix>"},
+                   {.key = "start", .value = "<time>"},
+                   {.key = "token", .value = "<token>"},
+                   {.key = "end", .value = "<time>"}},
+       .details = "  prefix  Only changes of rows starting with this prefix\n"
+                  "  start   From this commit time on (default: now): now, -<span> such as\n"
+                  "          -10m (ago), or a time such as 2026-11-25T10:00:00Z\n"
+                  "  token   Resume after this token (from --format jsonl output)\n"
+                  "  end     Stop once this time has passed (+<span> from now, or as start);\n"
+                  "          without it, watch runs until Ctrl-C\n\n"
+                  "  The table's change stream must be on (setchangestream). Changes of a row\n"
+                  "  come in commit order, each once; with --format jsonl, one change per line\n"
+                  "  with its token, flushed at once (lbt watch t --format jsonl | jq ...).\n"
+                  "  Locally it sees other processes' writes too; in remote mode it reads\n"
+                  "  ReadChangeStream.\n\n"
+                  "  Examples:\n"
+                  "    watch mobile-time-series\n"
+                  "    watch mobile-time-series prefix=phone# start=-1h end=now",
+       .cbt = Watch},
+  };
+}
+
+}  // namespace lbt
