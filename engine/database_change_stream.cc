@@ -35,6 +35,8 @@ constexpr std::chrono::milliseconds kPollInterval{25};
 // transaction, unseen by this one: a commit up to this much older than the
 // clock may still appear (see ChangeHorizon).
 constexpr int64_t kOtherProcessLagMicros = 1'000'000;
+// How far in the future a start time may be.
+constexpr int64_t kClockSkewMicros = 1'000'000;
 // Changes a pruning transaction deletes at most.
 constexpr size_t kPruneChunk = 4096;
 // Partitions are split at about this much data (SampleRowKeys' interval),
@@ -344,7 +346,8 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
                     "its retention reaches), and this is earlier",
                     request.resume.empty() ? "start_time" : "continuation_tokens", table, FormatChangeTime(kept_from)));
   }
-  if (request.resume.empty() && start > now) {
+  // A client's clock may run a little ahead of this one's.
+  if (request.resume.empty() && start > now + kClockSkewMicros) {
     return Status::InvalidArgument(fmt::format("start_time: {} is in the future", FormatChangeTime(start)));
   }
   if (request.end_micros && *request.end_micros < start) {

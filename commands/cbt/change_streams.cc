@@ -136,8 +136,10 @@ Status Watch(CommandContext& ctx, const std::vector<std::string>& args) {
       return Status::OK();
     }
   }
-  // Ctrl-C is how a watch without end= ends.
+  // Ctrl-C is how a watch without end= ends; the prompt then starts on a
+  // line of its own, after the terminal's "^C".
   ClearInterrupt();
+  if (ctx.err->IsTerminal()) ctx.err->Write("\n");
   return Status::OK();
 }
 
