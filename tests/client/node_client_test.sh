@@ -155,7 +155,36 @@ main() {
     >>"$results/instances.txt") || instances_status=1
   stop_lbt
 
+  # Change streams (the emulator has none): an import of 10 MB (several
+  # partitions) by the shell, a workload through the client, every
+  # partition read with grpc-js; half of one, then SIGKILL, a restart, and
+  # the rest from its token.
+  local streams_status=0 streams_db="$work/streams-db" imported=2500
+  "$lbt" --db "$streams_db" createtable t families=cf,other change-stream-retention=1d
+  "$lbt" --db "$streams_db" createtable plain families=cf
+  local stream_start
+  stream_start="$(date +%s%6N)"
+  awk -v n="$imported" 'BEGIN {
+    print ",cf"; print ",a"
+    for (k = 0; k < 26; k++) { s = sprintf("%c", 97 + k); while (length(s) < 4000) s = s s; v[k] = substr(s, 1, 4000) }
+    for (i = 0; i < n; i++) printf "imp#%05d,%s\n", i, v[i % 26]
+  }' >"$work/import.csv"
+  "$lbt" --db "$streams_db" import t "$work/import.csv" >/dev/null 2>&1 || fail "could not import into the streamed table"
+  start_lbt "$streams_db" "$results/lbt-streams.log"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 120 node "$here/change_stream.mjs" write-and-read \
+    "$build/protos" "$work/stream-state.json" "$stream_start" "$imported" >"$results/change-streams.txt") ||
+    streams_status=1
+  kill -KILL "$lbt_pid"
+  wait "$lbt_pid" 2>/dev/null || true
+  start_lbt "$streams_db" "$results/lbt-streams-restarted.log"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 60 node "$here/change_stream.mjs" resume \
+    "$build/protos" "$work/stream-state.json" >>"$results/change-streams.txt") || streams_status=1
+  stop_lbt
+
   local status=0
+  echo "== change streams through grpc-js against lbt serve, across a SIGKILL"
+  cat "$results/change-streams.txt"
+  [ "$streams_status" -eq 0 ] || status=1
   echo "== instances through the Node client against lbt serve, before and after a SIGKILL"
   cat "$results/instances.txt"
   [ "$instances_status" -eq 0 ] || status=1
