@@ -40,22 +40,20 @@ const DECLARED = [
     expect: () => rpcError(NOT_FOUND),
   },
   {
-    steps: [
-      'error.insert.unknown-family', 'error.mutaterow.unknown-family', 'check-and-mutate.unknown-family',
-      'read-modify-write.unknown-family'
-    ],
+    steps: ['error.insert.unknown-family', 'error.mutaterow.unknown-family',
+            'check-and-mutate.unknown-family', 'read-modify-write.unknown-family'],
     // Production: NOT_FOUND "Requested column family not found" (the message
     // in reports of production writes, e.g. GoogleCloudPlatform/
     // cloud-bigtable-examples#290; the code a maintainer recorded for a read
     // naming a missing family, googleapis/java-bigtable#32).
     why: 'the emulator answers INTERNAL or UNKNOWN for a mutation of a family the table lacks; ' +
-        'production NOT_FOUND (for MutateRows, in that entry\'s status)',
+         'production NOT_FOUND (for MutateRows, in that entry\'s status)',
     expect: ref => withCode(ref, NOT_FOUND),
   },
   {
     steps: ['error.insert.timestamp-not-millis', 'error.mutaterow.timestamp-not-millis'],
     why: 'the emulator answers INTERNAL or UNKNOWN for a timestamp that is not a whole millisecond; ' +
-        'production INVALID_ARGUMENT',
+         'production INVALID_ARGUMENT',
     expect: ref => withCode(ref, INVALID_ARGUMENT),
   },
   {
@@ -76,45 +74,44 @@ const DECLARED = [
   {
     steps: ['error.read.inverted-range', 'error.read.raw.inverted-range'],
     why: 'older emulators answer an inverted row range with no rows; production refuses it with ' +
-        'INVALID_ARGUMENT ("start_key must be less than end_key"-like)',
+         'INVALID_ARGUMENT ("start_key must be less than end_key"-like)',
     expect: () => rpcError(INVALID_ARGUMENT),
   },
   {
     steps: ['gc.read'],
     why: 'the emulator collects garbage only now and then, so its reads still show cells that the GC ' +
-        'rules condemn; production removes them when it collects, lbt at once: a read shows only ' +
-        'the cells that survive their family\'s rule',
+         'rules condemn; production removes them when it collects, lbt at once: a read shows only ' +
+         'the cells that survive their family\'s rule',
     expect: (ref, name, all) => survivingCells(ref, all['persist.schema.gc'], Date.now()),
   },
   {
     steps: ['read-modify-write.increment.not-a-counter'],
     why: 'the emulator answers UNKNOWN for incrementing a value that is not 8 bytes; production ' +
-        'FAILED_PRECONDITION ("can only be performed on 64-bit values")',
+         'FAILED_PRECONDITION ("can only be performed on 64-bit values")',
     expect: () => rpcError(FAILED_PRECONDITION),
   },
   {
     steps: ['read.raw.reversed.*'],
     why: 'the emulator does not implement reversed scans (UNIMPLEMENTED); production returns the rows ' +
-        'of the forward scan in descending key order, each row\'s cells in their usual order',
+         'of the forward scan in descending key order, each row\'s cells in their usual order',
     expect: (ref, name, all) => reversedOf(name, all),
   },
   {
     steps: ['*'],
     why: 'in the emulator\'s Table, a family without a GC rule has no gc_rule; production gives it an empty GcRule',
     transform: value => mapTables(value, table => ({
-                                           ...table,
-                                           families: table.families.map(f => ({...f, gcRule: f.gcRule ?? {}})),
-                                         })),
+      ...table,
+      families: table.families.map(f => ({...f, gcRule: f.gcRule ?? {}})),
+    })),
   },
   {
     steps: ['admin.get.*', 'admin.family.delete', 'persist.schema.*'],
     why: 'the emulator\'s GetTable answers TIMESTAMP_GRANULARITY_UNSPECIFIED; production gives the table\'s ' +
-        'granularity, MILLIS, as CreateTable does',
-    transform: value => mapTables(
-        value, table => ({
-                 ...table,
-                 granularity: table.granularity === 'TIMESTAMP_GRANULARITY_UNSPECIFIED' ? 'MILLIS' : table.granularity,
-               })),
+         'granularity, MILLIS, as CreateTable does',
+    transform: value => mapTables(value, table => ({
+      ...table,
+      granularity: table.granularity === 'TIMESTAMP_GRANULARITY_UNSPECIFIED' ? 'MILLIS' : table.granularity,
+    })),
   },
   {
     steps: ['order.cells-per-row-limit', 'order.cells-per-row-offset', 'persist.order.cells-per-row-limit'],
@@ -122,7 +119,7 @@ const DECLARED = [
     // "cells_per_row_limit_filter and cells_per_row_offset_filter are
     // executed on the server side using the family creation order".
     why: 'the emulator sends a row\'s families in creation order but counts cells_per_row_limit and ' +
-        'cells_per_row_offset in name order; production counts them in creation order',
+         'cells_per_row_offset in name order; production counts them in creation order',
     expect: (ref, step, reference) => {
       const [row] = reference['order.read'];  // the row as sent: families in creation order
       const cells = row.families.flatMap(f => f.columns.map(c => ({name: f.name, column: c})));
@@ -132,9 +129,13 @@ const DECLARED = [
   },
 ];
 
-function rpcError(code) { return {error: {code, name: CODE_NAMES[code]}}; }
+function rpcError(code) {
+  return {error: {code, name: CODE_NAMES[code]}};
+}
 
-function entryError(entry, code) { return {error: {partial: [{entry, code, name: CODE_NAMES[code]}]}}; }
+function entryError(entry, code) {
+  return {error: {partial: [{entry, code, name: CODE_NAMES[code]}]}};
+}
 
 // The reference's error, with production's code in place of the emulator's.
 function withCode(ref, code) {
@@ -159,24 +160,16 @@ function survivingCells(rows, table, nowMs) {
   if (!Array.isArray(rows) || !table?.families) return rows;
   const rules = Object.fromEntries(table.families.map(f => [f.name, f.gcRule ?? {}]));
   const nowMicros = BigInt(nowMs) * 1000n;
-  return rows
-      .map(row => ({
-             ...row,
-             families: row.families
-                           .map(family => ({
-                                  ...family,
-                                  columns: family.columns
-                                               .map(column => ({
-                                                      ...column,
-                                                      cells: column.cells.filter(
-                                                          (cell, index) => !condemned(
-                                                              rules[family.name], index, BigInt(cell.ts), nowMicros)),
-                                                    }))
-                                               .filter(column => column.cells.length > 0),
-                                }))
-                           .filter(family => family.columns.length > 0),
-           }))
-      .filter(row => row.families.length > 0);
+  return rows.map(row => ({
+    ...row,
+    families: row.families.map(family => ({
+      ...family,
+      columns: family.columns.map(column => ({
+        ...column,
+        cells: column.cells.filter((cell, index) => !condemned(rules[family.name], index, BigInt(cell.ts), nowMicros)),
+      })).filter(column => column.cells.length > 0),
+    })).filter(family => family.columns.length > 0),
+  })).filter(row => row.families.length > 0);
 }
 
 // Whether GC rule `rule` collects the cell at `index` (0: newest) of its
@@ -193,27 +186,15 @@ function condemned(rule, index, ts, nowMicros) {
 }
 
 const CODE_NAMES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
+  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND',
+  'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION',
+  'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS',
   'UNAUTHENTICATED',
 ];
 
 function covers(entry, step) {
-  return entry.steps.some(pattern => pattern.endsWith('*') ? step.startsWith(pattern.slice(0, -1)) : step === pattern);
+  return entry.steps.some(pattern =>
+    pattern.endsWith('*') ? step.startsWith(pattern.slice(0, -1)) : step === pattern);
 }
 
 // Applies fn to every table-metadata result ({name, granularity, families}).
@@ -238,9 +219,13 @@ function mapTables(value, fn) {
 // whose tables got their families one call at a time ("order." steps):
 // there the order is compared as sent. Columns and cells keep the server's
 // order, which is specified.
-function keepsFamilyOrder(step) { return step.startsWith('order.') || step.startsWith('persist.order.'); }
+function keepsFamilyOrder(step) {
+  return step.startsWith('order.') || step.startsWith('persist.order.');
+}
 
-function normalizeFor(step) { return keepsFamilyOrder(step) ? value => value : normalize; }
+function normalizeFor(step) {
+  return keepsFamilyOrder(step) ? value => value : normalize;
+}
 
 function normalize(value) {
   if (Array.isArray(value)) return value.map(normalize);
@@ -361,8 +346,9 @@ function compareSame(first, second) {
   let passed = 0;
   let failed = 0;
   for (const step of Object.keys(second)) {
-    const d = step in first ? firstDifference(normalizeFor(step)(first[step]), normalizeFor(step)(second[step])) :
-                              {path: '(whole result)', a: '(absent)', b: second[step]};
+    const d = step in first
+      ? firstDifference(normalizeFor(step)(first[step]), normalizeFor(step)(second[step]))
+      : {path: '(whole result)', a: '(absent)', b: second[step]};
     if (!d) {
       passed++;
       continue;

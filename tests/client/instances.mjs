@@ -60,7 +60,9 @@ async function codeOf(promise) {
   }
 }
 // A client whose requests name `profile`.
-function through(profile) { return new Bigtable({projectId: PROJECT, metricsEnabled: false, appProfileId: profile}); }
+function through(profile) {
+  return new Bigtable({projectId: PROJECT, metricsEnabled: false, appProfileId: profile});
+}
 async function rowKeys(table) {
   const [rows] = await table.getRows();
   return rows.map(r => r.id);
@@ -82,18 +84,14 @@ async function create() {
     expect('instance id', instance.id, A);
   });
   await check('creating it again is ALREADY_EXISTS (6)', async () => {
-    expect(
-        'code', await codeOf(bigtable.createInstance(A, {
-          clusters: [{id: 'node-inst-a-c9', location: 'us-central1-b', nodes: 1}],
-        })),
-        6);
+    expect('code', await codeOf(bigtable.createInstance(A, {
+      clusters: [{id: 'node-inst-a-c9', location: 'us-central1-b', nodes: 1}],
+    })), 6);
   });
   await check('an instance id of 5 characters is INVALID_ARGUMENT (3)', async () => {
-    expect(
-        'code', await codeOf(bigtable.createInstance('short', {
-          clusters: [{id: 'short-cluster', location: 'us-central1-b', nodes: 1}],
-        })),
-        3);
+    expect('code', await codeOf(bigtable.createInstance('short', {
+      clusters: [{id: 'short-cluster', location: 'us-central1-b', nodes: 1}],
+    })), 3);
   });
   await check('the second instance, through the generated client', async () => {
     const [operation] = await generated.createInstance({
@@ -109,15 +107,12 @@ async function create() {
     const [exists] = await bigtable.instance(A).exists();
     expect('exists', exists, true);
     const [metadata] = await bigtable.instance(A).getMetadata();
-    expect(
-        'metadata', [metadata.displayName, metadata.state, metadata.type, metadata.labels],
-        ['Node instance A', 'READY', 'PRODUCTION', {env: 'test'}]);
+    expect('metadata', [metadata.displayName, metadata.state, metadata.type, metadata.labels],
+           ['Node instance A', 'READY', 'PRODUCTION', {env: 'test'}]);
   });
   await check('a second cluster, waiting on its operation', async () => {
     const [, operation] = await bigtable.instance(A).createCluster('node-inst-a-c2', {
-      location: 'us-central1-c',
-      nodes: 2,
-      storage: 'hdd',
+      location: 'us-central1-c', nodes: 2, storage: 'hdd',
     });
     await operation.promise();
   });
@@ -157,26 +152,19 @@ async function backupAndRestore() {
   });
   await check('writes after the backup, then a restore into a new table', async () => {
     await bigtable.instance(A).table('t').insert([{key: 'after-backup', data: {cf: {q: 'later'}}}]);
-    const [table, operation] =
-        await bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').restore('t-restored');
+    const [table, operation] = await bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').restore('t-restored');
     await operation.promise();
     expect('restored id', table.id, 't-restored');
     expect('rows of the backup moment', await rowKeys(bigtable.instance(A).table('t-restored')), [`row-of-${A}`]);
     expect('rows of t now', await rowKeys(bigtable.instance(A).table('t')), ['after-backup', `row-of-${A}`]);
   });
-  await check(
-      'a backup expiring in 5 hours is INVALID_ARGUMENT (3); restoring onto a table is ALREADY_EXISTS (6)',
-      async () => {
-        expect(
-            'expire code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c1').createBackup('too-soon', {
-              table: bigtable.instance(A).table('t'),
-              expireTime: new Date(Date.now() + 5 * 3600 * 1000),
-            })),
-            3);
-        expect(
-            'restore code',
-            await codeOf(bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').restore('t')), 6);
-      });
+  await check('a backup expiring in 5 hours is INVALID_ARGUMENT (3); restoring onto a table is ALREADY_EXISTS (6)', async () => {
+    expect('expire code', await codeOf(bigtable.instance(A).cluster('node-inst-a-c1').createBackup('too-soon', {
+      table: bigtable.instance(A).table('t'), expireTime: new Date(Date.now() + 5 * 3600 * 1000),
+    })), 3);
+    expect('restore code', await codeOf(
+        bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').restore('t')), 6);
+  });
   await check('a copy of the backup into instance B', async () => {
     const [copy, operation] = await bigtable.instance(A).cluster('node-inst-a-c1').backup('t-backup').copy({
       cluster: bigtable.instance(B).cluster('node-inst-b-c1'),
@@ -201,8 +189,7 @@ async function authorizedViews() {
       parent: T_OF_A,
       authorizedViewId: 'v',
       authorizedView: {
-        subsetView:
-            {rowPrefixes: [Buffer.from('user1#')], familySubsets: {cf: {qualifierPrefixes: [Buffer.from('pub')]}}},
+        subsetView: {rowPrefixes: [Buffer.from('user1#')], familySubsets: {cf: {qualifierPrefixes: [Buffer.from('pub')]}}},
         deletionProtection: true,
       },
     });
@@ -232,12 +219,10 @@ async function authorizedViews() {
     expect('prefixes', view.subsetView.rowPrefixes.map(p => Buffer.from(p).toString()), ['user1#']);
     const [listed] = await tableAdmin.listAuthorizedViews({parent: T_OF_A});
     expect('listed', listed.map(v => v.name), [VIEW]);
-    expect(
-        'stale', await codeOf(tableAdmin.updateAuthorizedView({
-          authorizedView: {name: VIEW, etag: 'not-the-etag', deletionProtection: true},
-          updateMask: {paths: ['deletion_protection']},
-        })),
-        10);
+    expect('stale', await codeOf(tableAdmin.updateAuthorizedView({
+      authorizedView: {name: VIEW, etag: 'not-the-etag', deletionProtection: true},
+      updateMask: {paths: ['deletion_protection']},
+    })), 10);
   });
 }
 
@@ -272,8 +257,7 @@ async function queryView() {
   const [statement] = await instance.prepareStatement({query: 'SELECT k, q FROM lv ORDER BY k'});
   const stream = instance.createExecuteQueryStream({preparedStatement: statement});
   const rows = [];
-  for await (const row of stream)
-    rows.push([Buffer.from(row.get('k')).toString(), Buffer.from(row.get('q')).toString()]);
+  for await (const row of stream) rows.push([Buffer.from(row.get('k')).toString(), Buffer.from(row.get('q')).toString()]);
   return rows;
 }
 async function logicalViews() {
@@ -281,40 +265,33 @@ async function logicalViews() {
     const [operation] = await generated.createLogicalView({
       parent: `projects/${PROJECT}/instances/${A}`,
       logicalViewId: 'lv',
-      logicalView:
-          {query: 'SELECT _key AS k, cf[\'q\'] AS q FROM t WHERE cf[\'q\'] IS NOT NULL', deletionProtection: true},
+      logicalView: {query: "SELECT _key AS k, cf['q'] AS q FROM t WHERE cf['q'] IS NOT NULL", deletionProtection: true},
     });
     const [view] = await operation.promise();
     expect('name', view.name, LV);
     expect('rows', await queryView(), [['after-backup', 'later'], [`row-of-${A}`, A]]);
   });
   await check('a logical view whose query does not run is INVALID_ARGUMENT (3)', async () => {
-    expect(
-        'code', await codeOf(generated.createLogicalView({
-          parent: `projects/${PROJECT}/instances/${A}`,
-          logicalViewId: 'bad',
-          logicalView: {query: 'SELECT nope FROM t'},
-        })),
-        3);
+    expect('code', await codeOf(generated.createLogicalView({
+      parent: `projects/${PROJECT}/instances/${A}`, logicalViewId: 'bad', logicalView: {query: 'SELECT nope FROM t'},
+    })), 3);
   });
 }
 
 async function logicalViewsAfterRestart() {
-  await check(
-      'the logical view after the restart; deleting it while protected is FAILED_PRECONDITION (9)', async () => {
-        const [view] = await generated.getLogicalView({name: LV});
-        expect('protected', view.deletionProtection, true);
-        expect('rows', await queryView(), [['after-backup', 'later'], [`row-of-${A}`, A]]);
-        expect('code', await codeOf(generated.deleteLogicalView({name: LV})), 9);
-        const [operation] = await generated.updateLogicalView({
-          logicalView: {name: LV, deletionProtection: false},
-          updateMask: {paths: ['deletion_protection']},
-        });
-        await operation.promise();
-        await generated.deleteLogicalView({name: LV});
-        const [listed] = await generated.listLogicalViews({parent: `projects/${PROJECT}/instances/${A}`});
-        expect('listed', listed, []);
-      });
+  await check('the logical view after the restart; deleting it while protected is FAILED_PRECONDITION (9)', async () => {
+    const [view] = await generated.getLogicalView({name: LV});
+    expect('protected', view.deletionProtection, true);
+    expect('rows', await queryView(), [['after-backup', 'later'], [`row-of-${A}`, A]]);
+    expect('code', await codeOf(generated.deleteLogicalView({name: LV})), 9);
+    const [operation] = await generated.updateLogicalView({
+      logicalView: {name: LV, deletionProtection: false}, updateMask: {paths: ['deletion_protection']},
+    });
+    await operation.promise();
+    await generated.deleteLogicalView({name: LV});
+    const [listed] = await generated.listLogicalViews({parent: `projects/${PROJECT}/instances/${A}`});
+    expect('listed', listed, []);
+  });
 }
 
 // ListHotTablets, from the schema lab's replay of the sampled writes: a
@@ -335,30 +312,20 @@ async function hotTablets() {
     const [hot] = await generated.listHotTablets({parent: cluster});
     const ofEvents = hot.filter(t => t.tableName === `projects/${PROJECT}/instances/${A}/tables/events`);
     if (ofEvents.length === 0) throw new Error(`no hot tablet of events among ${JSON.stringify(hot.map(t => t.name))}`);
-    expect(
-        'hottest first', hot.every((t, i) => i === 0 || hot[i - 1].nodeCpuUsagePercent >= t.nodeCpuUsagePercent), true);
+    expect('hottest first', hot.every((t, i) => i === 0 || hot[i - 1].nodeCpuUsagePercent >= t.nodeCpuUsagePercent), true);
     expect('over an even share of 3 nodes', ofEvents[0].nodeCpuUsagePercent > 100 / 3, true);
   });
   await check('listHotTablets of a missing cluster is NOT_FOUND (5); over 48 hours INVALID_ARGUMENT (3)', async () => {
-    expect(
-        'missing',
-        await codeOf(generated.listHotTablets({parent: `projects/${PROJECT}/instances/${A}/clusters/nope-c9`})), 5);
+    expect('missing', await codeOf(generated.listHotTablets({parent: `projects/${PROJECT}/instances/${A}/clusters/nope-c9`})), 5);
     const end = Date.now() / 1000;
-    expect(
-        'range', await codeOf(generated.listHotTablets({
-          parent: cluster,
-          startTime: {seconds: Math.floor(end - 49 * 3600)},
-          endTime: {seconds: Math.floor(end)},
-        })),
-        3);
+    expect('range', await codeOf(generated.listHotTablets({
+      parent: cluster, startTime: {seconds: Math.floor(end - 49 * 3600)}, endTime: {seconds: Math.floor(end)},
+    })), 3);
   });
 }
 
 // IAM policies: kept with etags, not enforced.
-const READER = {
-  role: 'roles/bigtable.reader',
-  members: ['user:ada@example.com']
-};
+const READER = {role: 'roles/bigtable.reader', members: ['user:ada@example.com']};
 async function iamPolicies() {
   await check('an instance policy: set, read back with a new etag; a stale etag is ABORTED (10)', async () => {
     const [empty] = await bigtable.instance(A).getIamPolicy();
@@ -370,16 +337,13 @@ async function iamPolicies() {
     // Through the generated client: the handwritten setIamPolicy throws
     // outside its promise when the call fails (it decodes the missing
     // response after passing the error on).
-    expect(
-        'stale', await codeOf(generated.setIamPolicy({
-          resource: `projects/${PROJECT}/instances/${A}`,
-          policy: {bindings: [], etag: Buffer.from(empty.etag)},
-        })),
-        10);
+    expect('stale', await codeOf(generated.setIamPolicy({
+      resource: `projects/${PROJECT}/instances/${A}`,
+      policy: {bindings: [], etag: Buffer.from(empty.etag)},
+    })), 10);
   });
   await check('testIamPermissions grants what it is asked (policies are not enforced)', async () => {
-    const [granted] =
-        await bigtable.instance(A).testIamPermissions(['bigtable.tables.readRows', 'bigtable.tables.mutateRows']);
+    const [granted] = await bigtable.instance(A).testIamPermissions(['bigtable.tables.readRows', 'bigtable.tables.mutateRows']);
     expect('granted', granted, ['bigtable.tables.readRows', 'bigtable.tables.mutateRows']);
   });
   await check('a table policy; a missing table has none to read: NOT_FOUND (5)', async () => {
@@ -397,14 +361,12 @@ async function backupsAfterRestart() {
   });
   await check('getBackups lists the backup, with its source table, and the copy in B', async () => {
     const [backups] = await bigtable.instance(A).getBackups();
-    expect(
-        'backups of A', backups.map(b => [b.id, b.metadata.sourceTable, b.metadata.state]),
-        [['t-backup', `projects/${PROJECT}/instances/${A}/tables/t`, 'READY']]);
+    expect('backups of A', backups.map(b => [b.id, b.metadata.sourceTable, b.metadata.state]),
+           [['t-backup', `projects/${PROJECT}/instances/${A}/tables/t`, 'READY']]);
     const [copies] = await bigtable.instance(B).getBackups();
-    expect('backups of B', copies.map(b => [b.id, b.metadata.sourceBackup, b.metadata.sourceTable]), [[
-             't-copy', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`,
-             `projects/${PROJECT}/instances/${A}/tables/t`
-           ]]);
+    expect('backups of B', copies.map(b => [b.id, b.metadata.sourceBackup, b.metadata.sourceTable]),
+           [['t-copy', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`,
+             `projects/${PROJECT}/instances/${A}/tables/t`]]);
   });
   await check('getBackups filters on the expire time and the source table', async () => {
     const inFiveDays = new Date(Date.now() + 5 * DAY_MS).toISOString();
@@ -418,9 +380,8 @@ async function backupsAfterRestart() {
   await check('the restored table kept the backup moment and says where it came from', async () => {
     expect('rows', await rowKeys(bigtable.instance(A).table('t-restored')), [`row-of-${A}`]);
     const [metadata] = await bigtable.instance(A).table('t-restored').getMetadata();
-    expect(
-        'restore info', [metadata.restoreInfo.sourceType, metadata.restoreInfo.backupInfo.backup],
-        ['BACKUP', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`]);
+    expect('restore info', [metadata.restoreInfo.sourceType, metadata.restoreInfo.backupInfo.backup],
+           ['BACKUP', `projects/${PROJECT}/instances/${A}/clusters/node-inst-a-c1/backups/t-backup`]);
   });
   await check('the copy restores into B', async () => {
     const [, operation] = await bigtable.instance(B).cluster('node-inst-b-c1').backup('t-copy').restore('from-a');
@@ -442,9 +403,8 @@ async function listsAndReads(tables) {
   });
   await check('getClusters lists the two clusters of A with their nodes', async () => {
     const [clusters] = await bigtable.instance(A).getClusters();
-    expect(
-        'clusters', clusters.map(c => [c.id, c.metadata.serveNodes, c.metadata.defaultStorageType]).sort(),
-        [['node-inst-a-c1', 3, 'SSD'], ['node-inst-a-c2', 2, 'HDD']]);
+    expect('clusters', clusters.map(c => [c.id, c.metadata.serveNodes, c.metadata.defaultStorageType]).sort(),
+           [['node-inst-a-c1', 3, 'SSD'], ['node-inst-a-c2', 2, 'HDD']]);
   });
   await check('getAppProfiles lists default and batch', async () => {
     const [profiles] = await bigtable.instance(A).getAppProfiles();
@@ -464,15 +424,14 @@ async function listsAndReads(tables) {
     table.maxRetries = 0;
     expect('code', await codeOf(table.getRows()), 5);
   });
-  await check(
-      'a single-row transaction through batch (no transactional writes) is FAILED_PRECONDITION (9)', async () => {
-        const row = through('batch').instance(A).table('t').row(`row-of-${A}`);
-        expect('code', await codeOf(row.increment('cf:n', 1)), 9);
-        // The default profile of an instance made with one cluster allows them.
-        const counter = `cf:n-${process.argv[2]}`;  // once per phase
-        const [value] = await bigtable.instance(B).table('t').row(`row-of-${B}`).increment(counter, 1);
-        expect('value', value, 1);
-      });
+  await check('a single-row transaction through batch (no transactional writes) is FAILED_PRECONDITION (9)', async () => {
+    const row = through('batch').instance(A).table('t').row(`row-of-${A}`);
+    expect('code', await codeOf(row.increment('cf:n', 1)), 9);
+    // The default profile of an instance made with one cluster allows them.
+    const counter = `cf:n-${process.argv[2]}`;  // once per phase
+    const [value] = await bigtable.instance(B).table('t').row(`row-of-${B}`).increment(counter, 1);
+    expect('value', value, 1);
+  });
 }
 
 async function checkAndDelete() {

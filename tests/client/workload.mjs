@@ -66,26 +66,15 @@ function parseArgs(argv) {
 // ---------------------------------------------------------------- results
 
 const GRPC_CODE_NAMES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
+  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND',
+  'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION',
+  'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS',
   'UNAUTHENTICATED',
 ];
 
-function codeResult(code) { return {code, name: GRPC_CODE_NAMES[code] ?? String(code)}; }
+function codeResult(code) {
+  return {code, name: GRPC_CODE_NAMES[code] ?? String(code)};
+}
 
 // Errors compare by code only: the servers word their messages differently.
 // A MutateRows call that fails per entry comes back as the library's
@@ -93,9 +82,9 @@ function codeResult(code) { return {code, name: GRPC_CODE_NAMES[code] ?? String(
 function errorResult(err, entries) {
   if (err?.name === 'PartialFailureError') {
     const failed = err.errors.map(e => ({
-                                    entry: entries ? entries.indexOf(e.entry) : null,
-                                    ...codeResult(e.code),
-                                  }));
+      entry: entries ? entries.indexOf(e.entry) : null,
+      ...codeResult(e.code),
+    }));
     failed.sort((a, b) => a.entry - b.entry);
     return {error: {partial: failed}};
   }
@@ -139,14 +128,13 @@ function cellResult(cell, options = {}) {
 function libraryRow(row, options) {
   return {
     key: b64(row.id),
-    families: Object.entries(row.data).map(
-        ([name, columns]) => ({
-          name,
-          columns: Object.entries(columns).map(([qualifier, cells]) => ({
-                                                 qualifier: b64(Buffer.from(qualifier)),
-                                                 cells: cells.map(c => cellResult(c, options)),
-                                               })),
-        })),
+    families: Object.entries(row.data).map(([name, columns]) => ({
+      name,
+      columns: Object.entries(columns).map(([qualifier, cells]) => ({
+        qualifier: b64(Buffer.from(qualifier)),
+        cells: cells.map(c => cellResult(c, options)),
+      })),
+    })),
   };
 }
 
@@ -154,15 +142,13 @@ function libraryRow(row, options) {
 function protoRow(row, options) {
   return {
     key: b64(row.key),
-    families: row.families.map(
-        f => ({
-          name: f.name,
-          columns: f.columns.map(
-              c => ({
-                qualifier: b64(c.qualifier),
-                cells: c.cells.map(cell => cellResult({...cell, timestamp: cell.timestampMicros}, options)),
-              })),
-        })),
+    families: row.families.map(f => ({
+      name: f.name,
+      columns: f.columns.map(c => ({
+        qualifier: b64(c.qualifier),
+        cells: c.cells.map(cell => cellResult({...cell, timestamp: cell.timestampMicros}, options)),
+      })),
+    })),
   };
 }
 
@@ -177,7 +163,8 @@ async function step(name, fn) {
   if (onlyPrefix && !name.startsWith(onlyPrefix)) return;
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`step timed out after ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`step timed out after ${STEP_TIMEOUT_MS} ms`)),
+                       STEP_TIMEOUT_MS);
   });
   try {
     results[name] = await Promise.race([fn(), timeout]);
@@ -242,10 +229,8 @@ function rawReadRows(t, request) {
       }
     });
     stream.on('end', () => {
-      if (assembler.row)
-        reject(new Error('the stream ended inside a row'));
-      else
-        resolve(assembler.rows);
+      if (assembler.row) reject(new Error('the stream ended inside a row'));
+      else resolve(assembler.rows);
     });
   });
 }
@@ -314,14 +299,12 @@ function groupCells(row) {
 // surface only uses MutateRows, and only takes UTF-8 qualifiers.
 function rawMutateRow(t, rowKey, mutations) {
   return new Promise((resolve, reject) => {
-    bigtable.request(
-        {
-          client: 'BigtableClient',
-          method: 'mutateRow',
-          reqOpts: {tableName: t.name, rowKey, mutations},
-          gaxOpts: {},
-        },
-        err => (err ? reject(err) : resolve('ok')));
+    bigtable.request({
+      client: 'BigtableClient',
+      method: 'mutateRow',
+      reqOpts: {tableName: t.name, rowKey, mutations},
+      gaxOpts: {},
+    }, err => (err ? reject(err) : resolve('ok')));
   });
 }
 
@@ -331,11 +314,10 @@ function rawMutateRow(t, rowKey, mutations) {
 // sorted here) with their GC rules as the library decoded them, and the
 // timestamp granularity.
 function tableResult(metadata) {
-  const families =
-      Object.keys(metadata.columnFamilies ?? {}).sort().map(name => ({
-                                                              name,
-                                                              gcRule: stripNulls(metadata.columnFamilies[name].gcRule),
-                                                            }));
+  const families = Object.keys(metadata.columnFamilies ?? {}).sort().map(name => ({
+    name,
+    gcRule: stripNulls(metadata.columnFamilies[name].gcRule),
+  }));
   return {
     name: metadata.name.split('/').pop(),
     granularity: metadata.granularity,
@@ -397,9 +379,9 @@ async function adminSteps() {
   await step('admin.get.gc', async () => tableResult((await table('gc').getMetadata())[0]));
   await step('admin.get.missing', async () => tableResult((await table('missing').getMetadata())[0]));
   await step('admin.exists', async () => ({
-                               data: (await table('data').exists())[0],
-                               missing: (await table('missing').exists())[0],
-                             }));
+    data: (await table('data').exists())[0],
+    missing: (await table('missing').exists())[0],
+  }));
   await step('admin.families.data', async () => {
     const [families] = await table('data').getFamilies();
     return families.map(f => f.id).sort();
@@ -413,8 +395,7 @@ async function adminSteps() {
     return 'created';
   });
   await step('admin.family.modify', async () => {
-    const [, response] =
-        await table('gc').family('extra').setMetadata({rule: {age: {seconds: 120}, versions: 2, union: true}});
+    const [, response] = await table('gc').family('extra').setMetadata({rule: {age: {seconds: 120}, versions: 2, union: true}});
     return tableResult(response);
   });
   await step('admin.family.modify.missing', async () => {
@@ -464,42 +445,42 @@ const FRUITS = ['apple', 'banana', 'cherry', 'date', 'elder', 'fig'];
 
 // A small binary value that differs per row, column and version, with a NUL
 // and bytes that are not UTF-8.
-function binaryValue(row, column, ts) { return Buffer.from([row, column, 0x00, 0xff, 0xc3, ts / 1000]); }
+function binaryValue(row, column, ts) {
+  return Buffer.from([row, column, 0x00, 0xff, 0xc3, ts / 1000]);
+}
 
 // Every row gets: cf1:fruit (text, 2 versions), cf1:"q\0x" (binary),
 // cf2:q1 and cf2:q2 (3 versions each), bin:"é€" (binary, UTF-8 qualifier).
 function dataEntries() {
   return Object.values(KEYS).map((key, i) => ({
-                                   key,
-                                   data: {
-                                     cf1: {
-                                       fruit: {value: FRUITS[i % FRUITS.length], timestamp: 2000},
-                                       'q\x00x': {value: binaryValue(i, 0, 3000), timestamp: 3000},
-                                     },
-                                     cf2: {
-                                       q1: {value: binaryValue(i, 1, 1000), timestamp: 1000},
-                                       q2: {value: binaryValue(i, 2, 1000), timestamp: 1000},
-                                     },
-                                     bin: {'é€': {value: binaryValue(i, 3, 5000), timestamp: 5000}},
-                                   },
-                                 }));
+    key,
+    data: {
+      cf1: {
+        fruit: {value: FRUITS[i % FRUITS.length], timestamp: 2000},
+        'q\x00x': {value: binaryValue(i, 0, 3000), timestamp: 3000},
+      },
+      cf2: {
+        q1: {value: binaryValue(i, 1, 1000), timestamp: 1000},
+        q2: {value: binaryValue(i, 2, 1000), timestamp: 1000},
+      },
+      bin: {'é€': {value: binaryValue(i, 3, 5000), timestamp: 5000}},
+    },
+  }));
 }
 
 // More versions of existing columns, in later calls, so that cells of one
 // column arrive newest first whatever order they were written in.
 function versionEntries() {
-  return Object.values(KEYS).flatMap(
-      (key, i) => [2000, 3000].map(
-          ts => ({
-            key,
-            data: {
-              cf1: ts === 3000 ? {fruit: {value: FRUITS[(i + 1) % FRUITS.length], timestamp: 1000}} : {},
-              cf2: {
-                q1: {value: binaryValue(i, 1, ts), timestamp: ts},
-                q2: {value: binaryValue(i, 2, ts), timestamp: ts},
-              },
-            },
-          })));
+  return Object.values(KEYS).flatMap((key, i) => [2000, 3000].map(ts => ({
+    key,
+    data: {
+      cf1: ts === 3000 ? {fruit: {value: FRUITS[(i + 1) % FRUITS.length], timestamp: 1000}} : {},
+      cf2: {
+        q1: {value: binaryValue(i, 1, ts), timestamp: ts},
+        q2: {value: binaryValue(i, 2, ts), timestamp: ts},
+      },
+    },
+  })));
 }
 
 async function writeSteps() {
@@ -513,14 +494,9 @@ async function writeSteps() {
     return readRows(data, {keys: [KEYS.a], filter: {family: 'cf2'}});
   });
   await step('write.mutaterow.binary-qualifier', async () => {
-    const setCell = (qualifier, ts) => ({
-      setCell: {
-        familyName: 'bin',
-        columnQualifier: qualifier,
-        timestampMicros: ts,
-        value: Buffer.from([0xff, 0x00, 0x80]),
-      }
-    });
+    const setCell = (qualifier, ts) => ({setCell: {
+      familyName: 'bin', columnQualifier: qualifier, timestampMicros: ts, value: Buffer.from([0xff, 0x00, 0x80]),
+    }});
     await rawMutateRow(data, KEYS.ff, [
       setCell(Buffer.from([0xff, 0x00]), 7000),
       setCell(Buffer.from([0x80]), 7000),
@@ -529,9 +505,7 @@ async function writeSteps() {
     return rawReadRows(data, {rows: {rowKeys: [KEYS.ff]}, filter: {familyNameRegexFilter: 'bin'}});
   });
   await step('write.delete.column-time-range', async () => {
-    await mutate(
-        data,
-        {key: KEYS.b, method: 'delete', data: [{column: 'cf2:q1', time: {start: new Date(2), end: new Date(3)}}]});
+    await mutate(data, {key: KEYS.b, method: 'delete', data: [{column: 'cf2:q1', time: {start: new Date(2), end: new Date(3)}}]});
     return readRows(data, {keys: [KEYS.b]});
   });
   await step('write.delete.column', async () => {
@@ -559,10 +533,7 @@ async function writeSteps() {
     const entries = [];
     for (let i = 0; i < 600; i++) {
       const n = (i * 389) % 600;
-      entries.push({
-        key: `row${String(n).padStart(4, '0')}`,
-        data: {f: {v: {value: `value-${n}`.repeat(1 + (n % 7)), timestamp: 1000 * (1 + (n % 5))}}}
-      });
+      entries.push({key: `row${String(n).padStart(4, '0')}`, data: {f: {v: {value: `value-${n}`.repeat(1 + (n % 7)), timestamp: 1000 * (1 + (n % 5))}}}});
     }
     return insert(table('bulk'), entries);
   });
@@ -580,11 +551,9 @@ async function gcSteps() {
   const gc = table('gc');
   await step('gc.write', () => {
     const families = GC_FAMILIES.map(f => f.name ?? f);
-    const cells = (row, names, stamps) =>
-        names.flatMap(family => stamps.map(ts => ({
-                                             key: row,
-                                             data: {[family]: {q: {value: `${family}@${ts}`, timestamp: ts}}},
-                                           })));
+    const cells = (row, names, stamps) => names.flatMap(family => stamps.map(ts => ({
+      key: row, data: {[family]: {q: {value: `${family}@${ts}`, timestamp: ts}}},
+    })));
     return insert(gc, [
       ...cells('r1', families, [...ANCIENT, ...FUTURE]),
       // Every cell of r2 is past its maxAge but the one in 'plain'; r3 has
@@ -604,23 +573,13 @@ async function readSteps() {
   await step('read.all', read({}));
   await step('read.keys', read({keys: [KEYS.b, KEYS.nul, Buffer.from('missing'), KEYS.ffff]}));
   await step('read.range.closed-open', read({start: KEYS.a, end: KEYS.b}));
-  await step(
-      'read.range.open-closed',
-      read({ranges: [{start: {value: KEYS.a, inclusive: false}, end: {value: KEYS.b, inclusive: true}}]}));
-  await step(
-      'read.range.closed-closed',
-      read({ranges: [{start: {value: KEYS.aNulB, inclusive: true}, end: {value: KEYS.user2, inclusive: true}}]}));
-  await step(
-      'read.range.open-open',
-      read({ranges: [{start: {value: KEYS.nul, inclusive: false}, end: {value: KEYS.ab, inclusive: false}}]}));
+  await step('read.range.open-closed', read({ranges: [{start: {value: KEYS.a, inclusive: false}, end: {value: KEYS.b, inclusive: true}}]}));
+  await step('read.range.closed-closed', read({ranges: [{start: {value: KEYS.aNulB, inclusive: true}, end: {value: KEYS.user2, inclusive: true}}]}));
+  await step('read.range.open-open', read({ranges: [{start: {value: KEYS.nul, inclusive: false}, end: {value: KEYS.ab, inclusive: false}}]}));
   await step('read.range.start-only', read({start: KEYS.high}));
   await step('read.range.end-only', read({ranges: [{end: {value: KEYS.nulOne, inclusive: true}}]}));
-  await step(
-      'read.range.several', read({ranges: [{start: KEYS.nul, end: KEYS.a}, {start: KEYS.user1, end: KEYS.high}]}));
-  await step(
-      'read.range.binary', read({
-        ranges: [{start: {value: Buffer.from([0xfe]), inclusive: true}, end: {value: KEYS.ffff, inclusive: true}}]
-      }));
+  await step('read.range.several', read({ranges: [{start: KEYS.nul, end: KEYS.a}, {start: KEYS.user1, end: KEYS.high}]}));
+  await step('read.range.binary', read({ranges: [{start: {value: Buffer.from([0xfe]), inclusive: true}, end: {value: KEYS.ffff, inclusive: true}}]}));
   await step('read.range.empty', read({ranges: [{start: Buffer.from('c'), end: Buffer.from('d')}]}));
   await step('read.prefix', read({prefix: 'user#'}));
   await step('read.prefixes', read({prefixes: ['a', 'user#00']}));
@@ -636,9 +595,9 @@ async function readSteps() {
     return 'found';
   });
   await step('read.row.exists', async () => ({
-                                  a: (await data.row(KEYS.a).exists())[0],
-                                  missing: (await data.row(Buffer.from('missing')).exists())[0],
-                                }));
+    a: (await data.row(KEYS.a).exists())[0],
+    missing: (await data.row(Buffer.from('missing')).exists())[0],
+  }));
   // Reversed scans, through the generated client (see rawReadRows). Each
   // one has a forward twin, so that a server without reversed scans (the
   // emulator) still tells what a reversed one must return.
@@ -673,8 +632,7 @@ const FILTERS = {
   'value.regex.partial': {value: 'an'},
   'value.binary': {value: binaryValue(0, 0, 3000)},
   'value.range': {value: {start: 'b', end: 'e'}},
-  'value.range.open-closed':
-      {value: {start: {value: 'banana', inclusive: false}, end: {value: 'date', inclusive: true}}},
+  'value.range.open-closed': {value: {start: {value: 'banana', inclusive: false}, end: {value: 'date', inclusive: true}}},
   'value.strip': {value: {strip: true}},
   'time': {time: {start: new Date(2), end: new Date(3)}},
   'time.start-only': {time: {start: new Date(3)}},
@@ -689,15 +647,12 @@ const FILTERS = {
   'all.pass': {all: true},
   'all.block': {all: false},
   'chain': [{family: 'cf2'}, {column: 'q1'}, {column: {cellLimit: 2}}, {value: {strip: true}}],
-  'interleave': {
-    interleave: [
-      [{family: 'cf1'}, {label: 'one'}],
-      [{column: 'q2'}, {column: {cellLimit: 1}}, {label: 'two'}],
-      [{family: 'cf1'}, {column: 'fruit'}],
-    ]
-  },
-  'condition.pass':
-      {condition: {test: [{column: 'fruit'}, {value: 'apple'}], pass: [{family: 'cf1'}], fail: [{family: 'bin'}]}},
+  'interleave': {interleave: [
+    [{family: 'cf1'}, {label: 'one'}],
+    [{column: 'q2'}, {column: {cellLimit: 1}}, {label: 'two'}],
+    [{family: 'cf1'}, {column: 'fruit'}],
+  ]},
+  'condition.pass': {condition: {test: [{column: 'fruit'}, {value: 'apple'}], pass: [{family: 'cf1'}], fail: [{family: 'bin'}]}},
   'condition.no-fail': {condition: {test: [{value: 'banana'}], pass: [{label: 'banana'}]}},
   'sink': {interleave: [[{family: 'bin'}], [{family: 'cf1'}, {label: 'sunk'}, {sink: true}]]},
   'limit-with-filter': [{family: 'cf1'}, {row: {cellLimit: 1}}],
@@ -727,9 +682,7 @@ async function atomicSteps() {
   await step('check-and-mutate.no-match', async () => {
     const [matched] = await data.row(KEYS.user2).filter([{value: 'no such value'}], {
       onMatch: [{method: 'delete'}],
-      onNoMatch: [
-        {method: 'delete', data: ['cf2']}, {method: 'insert', data: {cf1: {matched: {value: 'no', timestamp: 9000}}}}
-      ],
+      onNoMatch: [{method: 'delete', data: ['cf2']}, {method: 'insert', data: {cf1: {matched: {value: 'no', timestamp: 9000}}}}],
     });
     return {matched, row: await readRows(data, {keys: [KEYS.user2]})};
   });
@@ -808,9 +761,9 @@ async function sizeSteps() {
   const big = table('big');
   const value = bigValue();
   await step('big.write', () => insert(big, [
-                            {key: 'big', data: {f: {v: {value, timestamp: 1000}}}},
-                            {key: 'small', data: {f: {v: {value: 'x', timestamp: 1000}}}},
-                          ]));
+    {key: 'big', data: {f: {v: {value, timestamp: 1000}}}},
+    {key: 'small', data: {f: {v: {value: 'x', timestamp: 1000}}}},
+  ]));
   await step('big.read', () => readRows(big));
   await step('big.read.strip', () => readRows(big, {filter: {value: {strip: true}}}));
   await step('big.read.raw', () => rawReadRows(big, {rows: {rowKeys: [Buffer.from('big')]}}));
@@ -845,37 +798,22 @@ async function errorSteps() {
   await step('error.read.missing-table', () => readRows(table('missing')));
   await step('error.write.missing-table', () => insert(table('missing'), [{key: 'k', data: {f: {v: 'x'}}}]));
   await step('error.insert.unknown-family', () => insert(err, [
-                                              {key: 'ok', data: {f: {v: {value: 'x', timestamp: 1000}}}},
-                                              {key: 'bad', data: {nope: {v: {value: 'x', timestamp: 1000}}}},
-                                            ]));
-  await step(
-      'error.mutaterow.unknown-family',
-      () => rawMutateRow(err, Buffer.from('bad2'), [
-        {
-          setCell:
-              {familyName: 'nope', columnQualifier: Buffer.from('v'), timestampMicros: 1000, value: Buffer.from('x')}
-        },
-      ]));
-  await step(
-      'error.insert.key-too-long',
-      () => insert(err, [{key: TOO_LONG_KEY, data: {f: {v: {value: 'x', timestamp: 1000}}}}]));
-  await step(
-      'error.mutaterow.key-too-long',
-      () => rawMutateRow(err, TOO_LONG_KEY, [
-        {setCell: {familyName: 'f', columnQualifier: Buffer.from('v'), timestampMicros: 1000, value: Buffer.from('x')}},
-      ]));
-  await step(
-      'error.insert.timestamp-not-millis',
-      () => insert(err, [{key: 'ts', data: {f: {v: {value: 'x', timestamp: 1500}}}}]));
-  await step(
-      'error.mutaterow.timestamp-not-millis',
-      () => rawMutateRow(err, Buffer.from('ts2'), [
-        {setCell: {familyName: 'f', columnQualifier: Buffer.from('v'), timestampMicros: 2500, value: Buffer.from('x')}},
-      ]));
+    {key: 'ok', data: {f: {v: {value: 'x', timestamp: 1000}}}},
+    {key: 'bad', data: {nope: {v: {value: 'x', timestamp: 1000}}}},
+  ]));
+  await step('error.mutaterow.unknown-family', () => rawMutateRow(err, Buffer.from('bad2'), [
+    {setCell: {familyName: 'nope', columnQualifier: Buffer.from('v'), timestampMicros: 1000, value: Buffer.from('x')}},
+  ]));
+  await step('error.insert.key-too-long', () => insert(err, [{key: TOO_LONG_KEY, data: {f: {v: {value: 'x', timestamp: 1000}}}}]));
+  await step('error.mutaterow.key-too-long', () => rawMutateRow(err, TOO_LONG_KEY, [
+    {setCell: {familyName: 'f', columnQualifier: Buffer.from('v'), timestampMicros: 1000, value: Buffer.from('x')}},
+  ]));
+  await step('error.insert.timestamp-not-millis', () => insert(err, [{key: 'ts', data: {f: {v: {value: 'x', timestamp: 1500}}}}]));
+  await step('error.mutaterow.timestamp-not-millis', () => rawMutateRow(err, Buffer.from('ts2'), [
+    {setCell: {familyName: 'f', columnQualifier: Buffer.from('v'), timestampMicros: 2500, value: Buffer.from('x')}},
+  ]));
   await step('error.read.inverted-range', () => readRows(table('data'), {start: KEYS.b, end: KEYS.a}));
-  await step(
-      'error.read.raw.inverted-range',
-      () => rawReadRows(table('data'), {rows: {rowRanges: [{startKeyClosed: KEYS.user2, endKeyOpen: KEYS.user1}]}}));
+  await step('error.read.raw.inverted-range', () => rawReadRows(table('data'), {rows: {rowRanges: [{startKeyClosed: KEYS.user2, endKeyOpen: KEYS.user1}]}}));
   // What the refused writes left: only the entry that was valid.
   await step('error.table-after', () => readRows(err));
 }
@@ -894,11 +832,8 @@ async function familyOrderSteps() {
     await t.create();
     await t.createFamily('zeta');
     await t.createFamily('alpha');
-    return insert(
-        t, [{
-          key: 'r1',
-          data: {alpha: {a: {value: 'alpha-cell', timestamp: 1000}}, zeta: {z: {value: 'zeta-cell', timestamp: 1000}}}
-        }]);
+    return insert(t, [{key: 'r1', data: {alpha: {a: {value: 'alpha-cell', timestamp: 1000}},
+                                         zeta: {z: {value: 'zeta-cell', timestamp: 1000}}}}]);
   });
   await step('order.read', () => readRows(t));
   await step('order.cells-per-row-limit', () => readRows(t, {filter: [{row: {cellLimit: 1}}]}));
