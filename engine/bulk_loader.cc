@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "api/limits.h"
 #include "engine/change_log.h"
@@ -210,8 +211,7 @@ class RowGroupWriter {
     for (const InputCell& c : cells_in_) {
       sets.push_back(Mutation::SetCell(names_[c.family], std::string(c.qualifier), std::string(c.value), c.timestamp));
     }
-    return ChangeRecorder(StoreView(txn_, &stores_->changes, StoreTag::kChanges), spec_, now_)
-        .Record(DataChange::Type::kUser, row_key, sets);
+    return Recorder()->Record(DataChange::Type::kUser, row_key, sets);
   }
 
   // A row with data already: the row writer merges, in a nested
@@ -228,18 +228,36 @@ class RowGroupWriter {
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec_, row_key, mutations));
     LBT_ASSIGN_OR_RETURN(auto nested, Txn::BeginNested(txn_));
     RowWriter writer(nested.get(), stores_, spec_, now_);
+    // The change goes into the nested transaction with the row, its commit
+    // time counted on from the transaction's recorder, which goes on from
+    // it once the row committed.
+    std::optional<ChangeRecorder> nested_recorder;
+    if (spec_->change_stream) {
+      nested_recorder.emplace(StoreView(nested.get(), &stores_->changes, StoreTag::kChanges), spec_, now_,
+                              Recorder()->last());
+      writer.RecordChangesWith(&*nested_recorder);
+    }
     Status s = writer.Apply(row_key, mutations);
     if (s.ok()) s = nested->Commit();
+    if (s.ok() && nested_recorder) Recorder()->GoOnFrom(nested_recorder->last());
     if (!s.ok()) return s;  // the nested transaction aborts as it goes
     delta->rows_merged += 1;
     delta->cells_written += static_cast<int64_t>(mutations.size());
     return Status::OK();
   }
 
+  ChangeRecorder* Recorder() {
+    if (recorder_ == nullptr) {
+      recorder_ = std::make_unique<ChangeRecorder>(StoreView(txn_, &stores_->changes, StoreTag::kChanges), spec_, now_);
+    }
+    return recorder_.get();
+  }
+
   Txn* txn_;
   const Stores* stores_;
   const TableSpec* spec_;
   const std::vector<std::string>& names_;
+  std::unique_ptr<ChangeRecorder> recorder_;  // the transaction's, for tables with a change stream
   int64_t now_;
   std::string row_prefix_;  // the table's prefix, then the current row's
   size_t table_prefix_size_;

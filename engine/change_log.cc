@@ -124,6 +124,7 @@ Status DecodeChange(std::string_view value, DataChange* change) {
 }
 
 Result<int64_t> ChangeRecorder::NextCommit() {
+  if (last_ >= 0) return last_ = std::max(now_, last_ + 1);
   const std::string prefix = TablePrefix(table_->id);
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<KeyIterator> it, changes_.NewIterator());
   it->SeekForPrev(ChangeKey(table_->id, INT64_MAX));
@@ -132,7 +133,7 @@ Result<int64_t> ChangeRecorder::NextCommit() {
     return Status::Corruption("a change log key is malformed");
   }
   LBT_RETURN_IF_ERROR(it->status());
-  return std::max(now_, last + 1);
+  return last_ = std::max(now_, last + 1);
 }
 
 Status ChangeRecorder::Record(DataChange::Type type, std::string_view row_key, const std::vector<Mutation>& mutations) {
@@ -153,7 +154,7 @@ Status ChangeRecorder::Record(DataChange::Type type, std::string_view row_key, c
     }
   }
   LBT_ASSIGN_OR_RETURN(int64_t commit, NextCommit());
-  return changes_.Put(ChangeKey(table_->id, commit), EncodeChange(change));
+  return changes_.PutNew(ChangeKey(table_->id, commit), EncodeChange(change));
 }
 
 }  // namespace lbt

@@ -21,6 +21,7 @@
 #ifndef LBT_ENGINE_CHANGE_LOG_H_
 #define LBT_ENGINE_CHANGE_LOG_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -42,18 +43,27 @@ bool DecodeChangeCommit(std::string_view key, size_t table_prefix_size, int64_t*
 std::string EncodeChange(const DataChange& change);
 Status DecodeChange(std::string_view value, DataChange* change);
 
-// Records the changes of one table within one write.
+// Records the changes of one table within one write. It looks the table's
+// last commit time up once, then counts on: every change of the table in
+// the write must go through the same recorder.
 class ChangeRecorder {
  public:
   // REQUIRES: `changes` is the `changes` store as the write sees it; the
   // table outlives the recorder.
-  ChangeRecorder(StoreView changes, const TableSpec* table, int64_t now_micros)
-      : changes_(changes), table_(table), now_(now_micros) {}
+  // `last`: the last commit time given by the recorder this one goes on
+  // from (one of an enclosing transaction's), or -1 to look it up.
+  ChangeRecorder(StoreView changes, const TableSpec* table, int64_t now_micros, int64_t last = -1)
+      : changes_(changes), table_(table), now_(now_micros), last_(last) {}
 
   // Records `mutations` of `row_key` as applied: server time becomes the
   // writer's clock, a row deletion one family deletion per family of the
   // table. Nothing is recorded for no mutations.
   Status Record(DataChange::Type type, std::string_view row_key, const std::vector<Mutation>& mutations);
+
+  // The last commit time given (-1: none yet), and taking one on from a
+  // recorder of a nested transaction that committed.
+  int64_t last() const { return last_; }
+  void GoOnFrom(int64_t last) { last_ = std::max(last_, last); }
 
  private:
   // After the table's last commit (as the write sees it), not before now.
@@ -61,6 +71,7 @@ class ChangeRecorder {
   StoreView changes_;
   const TableSpec* table_;
   int64_t now_;
+  int64_t last_ = -1;  // the last commit time given; -1: not looked up yet
 };
 
 }  // namespace lbt

@@ -206,6 +206,12 @@ Status RowWriter::CollectColumn(std::string_view row_key, const FamilySpec& fami
   return DeleteAll(doomed, row_size);
 }
 
+ChangeRecorder* RowWriter::Recorder() {
+  if (shared_recorder_ != nullptr) return shared_recorder_;
+  if (own_recorder_ == nullptr) own_recorder_ = std::make_unique<ChangeRecorder>(changes_, table_, now_);
+  return own_recorder_.get();
+}
+
 Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& mutations) {
   LBT_ASSIGN_OR_RETURN(uint64_t row_size, LoadRowSize(row_key));
   // A row with no size entry has no cells yet.
@@ -220,7 +226,7 @@ Status RowWriter::Apply(std::string_view row_key, const std::vector<Mutation>& m
   LBT_RETURN_IF_ERROR(CollectWrittenColumns(row_key, mutations, &row_size));
   LBT_RETURN_IF_ERROR(StoreRowSize(row_key, row_size, !new_row));
   if (!table_->change_stream) return Status::OK();
-  return ChangeRecorder(changes_, table_, now_).Record(DataChange::Type::kUser, row_key, mutations);
+  return Recorder()->Record(DataChange::Type::kUser, row_key, mutations);
 }
 
 // Only new cells: writing them in key order gives the same row (a stable

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "api/mutation.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "engine/change_log.h"
 #include "engine/lmdb_env.h"
 #include "engine/store_view.h"
 #include "engine/stores.h"
@@ -54,6 +56,11 @@ class RowWriter {
   // Deletes every cell of the family with this id in every row of the table.
   Status DeleteFamilyEverywhere(FamilyId family);
 
+  // Records changes through `recorder` (which must outlive the writer)
+  // rather than a recorder of its own: for a write that records some
+  // changes itself (a bulk load's new rows).
+  void RecordChangesWith(ChangeRecorder* recorder) { shared_recorder_ = recorder; }
+
  private:
   struct PendingDelete {
     std::string key;
@@ -90,6 +97,11 @@ class RowWriter {
   bool lazy_gc_;
   const TableSpec* table_;
   int64_t now_;
+  // The change log's recorder: its own, made at the first change, or one
+  // shared with the caller.
+  ChangeRecorder* Recorder();
+  std::unique_ptr<ChangeRecorder> own_recorder_;
+  ChangeRecorder* shared_recorder_ = nullptr;
 };
 
 // The bytes a cell counts towards its row's size limit.
