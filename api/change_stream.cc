@@ -19,6 +19,10 @@ Status ValidateChangeStreamRetention(int64_t retention_micros, std::string_view 
   return Status::OK();
 }
 
+Status ChangeStreamOff(std::string_view table) {
+  return Status::FailedPrecondition(fmt::format("the change stream of table '{}' is not enabled", table));
+}
+
 std::string FormatChangeTime(int64_t micros) {
   const std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
   std::tm utc{};

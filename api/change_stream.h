@@ -93,6 +93,9 @@ class ChangeStream {
   virtual bool finished() const = 0;
 };
 
+// FailedPrecondition: the table's change stream is off.
+Status ChangeStreamOff(std::string_view table);
+
 // A commit time for people: "2026-11-25T10:00:00.123456Z".
 std::string FormatChangeTime(int64_t micros);
 

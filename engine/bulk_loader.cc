@@ -206,12 +206,9 @@ class RowGroupWriter {
     std::string row_key;
     std::string_view rest = std::string_view(row_prefix_).substr(table_prefix_size_);
     if (!ConsumeEscaped(&rest, &row_key)) return Status::Corruption("a bulk load record is malformed");
-    std::vector<Mutation> sets;
-    sets.reserve(cells_in_.size());
-    for (const InputCell& c : cells_in_) {
-      sets.push_back(Mutation::SetCell(names_[c.family], std::string(c.qualifier), std::string(c.value), c.timestamp));
-    }
-    return Recorder()->Record(DataChange::Type::kUser, row_key, sets);
+    set_refs_.clear();
+    for (const InputCell& c : cells_in_) set_refs_.push_back({names_[c.family], c.qualifier, c.timestamp, c.value});
+    return Recorder()->RecordSets(row_key, set_refs_);
   }
 
   // A row with data already: the row writer merges, in a nested
@@ -258,6 +255,7 @@ class RowGroupWriter {
   const TableSpec* spec_;
   const std::vector<std::string>& names_;
   std::unique_ptr<ChangeRecorder> recorder_;  // the transaction's, for tables with a change stream
+  std::vector<SetCellRef> set_refs_;
   int64_t now_;
   std::string row_prefix_;  // the table's prefix, then the current row's
   size_t table_prefix_size_;

@@ -76,20 +76,39 @@ bool DecodeChangeCommit(std::string_view key, size_t table_prefix_size, int64_t*
   return true;
 }
 
+namespace {
+
+// The head of a change's value: version, type, row key.
+void AppendChangeHead(std::string* out, DataChange::Type type, std::string_view row_key) {
+  out->push_back(kChangeVersion);
+  out->push_back(static_cast<char>(type));
+  AppendBytes(out, row_key);
+}
+
+void AppendSetCell(std::string* out, std::string_view family, std::string_view qualifier, int64_t timestamp,
+                   std::string_view value) {
+  out->push_back(static_cast<char>(Mutation::Kind::kSetCell));
+  AppendBytes(out, family);
+  AppendBytes(out, qualifier);
+  AppendInt64(out, timestamp);
+  AppendBytes(out, value);
+}
+
+}  // namespace
+
 std::string EncodeChange(const DataChange& change) {
   std::string out;
-  out.push_back(kChangeVersion);
-  out.push_back(static_cast<char>(change.type));
-  AppendBytes(&out, change.row_key);
+  AppendChangeHead(&out, change.type, change.row_key);
   for (const Mutation& m : change.mutations) {
+    if (m.kind == Mutation::Kind::kSetCell) {
+      AppendSetCell(&out, m.family, m.qualifier, m.timestamp, m.value);
+      continue;
+    }
     out.push_back(static_cast<char>(m.kind));
     AppendBytes(&out, m.family);
     AppendBytes(&out, m.qualifier);
     switch (m.kind) {
-      case Mutation::Kind::kSetCell:
-        AppendInt64(&out, m.timestamp);
-        AppendBytes(&out, m.value);
-        break;
+      case Mutation::Kind::kSetCell: break;
       case Mutation::Kind::kAddToCell:
         AppendInt64(&out, m.timestamp);
         AppendInt64(&out, m.int_value);
@@ -155,6 +174,15 @@ Status ChangeRecorder::Record(DataChange::Type type, std::string_view row_key, c
   }
   LBT_ASSIGN_OR_RETURN(int64_t commit, NextCommit());
   return changes_.PutNew(ChangeKey(table_->id, commit), EncodeChange(change));
+}
+
+Status ChangeRecorder::RecordSets(std::string_view row_key, const std::vector<SetCellRef>& cells) {
+  if (cells.empty()) return Status::OK();
+  std::string value;
+  AppendChangeHead(&value, DataChange::Type::kUser, row_key);
+  for (const SetCellRef& c : cells) AppendSetCell(&value, c.family, c.qualifier, c.timestamp, c.value);
+  LBT_ASSIGN_OR_RETURN(int64_t commit, NextCommit());
+  return changes_.PutNew(ChangeKey(table_->id, commit), value);
 }
 
 }  // namespace lbt

@@ -43,6 +43,15 @@ bool DecodeChangeCommit(std::string_view key, size_t table_prefix_size, int64_t*
 std::string EncodeChange(const DataChange& change);
 Status DecodeChange(std::string_view value, DataChange* change);
 
+// A cell a change sets, by reference: what a bulk load records without
+// building Mutations.
+struct SetCellRef {
+  std::string_view family;
+  std::string_view qualifier;
+  int64_t timestamp;
+  std::string_view value;
+};
+
 // Records the changes of one table within one write. It looks the table's
 // last commit time up once, then counts on: every change of the table in
 // the write must go through the same recorder.
@@ -59,6 +68,10 @@ class ChangeRecorder {
   // writer's clock, a row deletion one family deletion per family of the
   // table. Nothing is recorded for no mutations.
   Status Record(DataChange::Type type, std::string_view row_key, const std::vector<Mutation>& mutations);
+
+  // The same for a row's SetCells alone, with their timestamps: a user
+  // change encoded straight from the cells.
+  Status RecordSets(std::string_view row_key, const std::vector<SetCellRef>& cells);
 
   // The last commit time given (-1: none yet), and taking one on from a
   // recorder of a nested transaction that committed.

@@ -44,10 +44,6 @@ constexpr size_t kPruneChunk = 4096;
 constexpr uint64_t kPartitionBytes = 4u << 20;
 constexpr size_t kMaxPartitions = 16;
 
-Status StreamOff(std::string_view table) {
-  return Status::FailedPrecondition(fmt::format("the change stream of table '{}' is not enabled", table));
-}
-
 // Deletes up to kPruneChunk keys of `store` in [from, to); returns how many.
 Result<size_t> DeleteRange(Txn* txn, const OrderedStore& store, const std::string& from, const std::string& to) {
   std::vector<std::string> doomed;
@@ -182,7 +178,7 @@ void Database::RunChangeLogPrunes() {
 
 Result<std::vector<RowRange>> Database::ChangeStreamPartitions(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
-  if (!spec.change_stream) return StreamOff(table);
+  if (!spec.change_stream) return ChangeStreamOff(table);
   LBT_ASSIGN_OR_RETURN(std::vector<KeySample> all, SampleRowKeys(table, kPartitionBytes, RowRange::All()));
   // At most kMaxPartitions: every k-th split key of a table with many.
   const size_t splits = all.size() - 1;
@@ -280,7 +276,7 @@ class ChangeLogStream final : public ChangeStream {
     LBT_ASSIGN_OR_RETURN(std::shared_ptr<const TableSpec> spec,
                          db_->ReadSpec(view.txn.get(), table_, /*require_enabled=*/false));
     if (spec->id != id_) return Status::NotFound(fmt::format("table '{}' was deleted", table_));
-    if (!spec->change_stream) return StreamOff(table_);
+    if (!spec->change_stream) return ChangeStreamOff(table_);
     at_end_ = true;
     if (!db_->stores_->has_changes) return Status::OK();
     const std::string prefix = TablePrefix(id_);
@@ -326,7 +322,7 @@ class ChangeLogStream final : public ChangeStream {
 Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_view table,
                                                                  const ChangeStreamRequest& request) {
   LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
-  if (!spec.change_stream) return StreamOff(table);
+  if (!spec.change_stream) return ChangeStreamOff(table);
   LBT_RETURN_IF_ERROR((RowSet{{}, {request.partition}}.Validate()));
   const int64_t now = NowMicros();
   const int64_t kept_from = EarliestChangeKept(*spec.change_stream, now);

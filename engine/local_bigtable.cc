@@ -176,13 +176,22 @@ Status LocalBigtable::SetChangeStream(std::string_view table, const std::optiona
   return db->SetChangeStream(Qualified(table), config);
 }
 
+// The database names tables as it catalogues them: the instance's own
+// names are checked here first.
+Status LocalBigtable::RequireChangeStream(std::string_view table) {
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
+  return spec.change_stream ? Status::OK() : ChangeStreamOff(table);
+}
+
 Result<std::vector<RowRange>> LocalBigtable::ChangeStreamPartitions(std::string_view table) {
+  LBT_RETURN_IF_ERROR(RequireChangeStream(table));
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
   return db->ChangeStreamPartitions(Qualified(table));
 }
 
 Result<std::unique_ptr<ChangeStream>> LocalBigtable::ReadChangeStream(std::string_view table,
                                                                       const ChangeStreamRequest& request) {
+  LBT_RETURN_IF_ERROR(RequireChangeStream(table));
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
   return db->ReadChangeStream(Qualified(table), request);
 }

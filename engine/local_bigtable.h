@@ -72,6 +72,9 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override;
   Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
                                                          const ChangeStreamRequest& request) override;
+  // FailedPrecondition naming `table` as this instance names it when its
+  // change stream is off.
+  Status RequireChangeStream(std::string_view table);
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }
 

@@ -55,6 +55,7 @@ declare -A emulator_words=(
   [dump_schema]="the emulator keeps no string value type (setvaluetype)"
   [authorized_views]="the emulator has no authorized views"
   [logical_views]="the emulator has no logical views and runs no SQL"
+  [change_streams]="the emulator has no change streams"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.
