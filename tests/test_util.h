@@ -3,6 +3,7 @@
 #ifndef LBT_TESTS_TEST_UTIL_H_
 #define LBT_TESTS_TEST_UTIL_H_
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -127,6 +128,21 @@ inline std::vector<Row> ReadAll(Database* db, const std::string& table, ReadOpti
   EXPECT_TRUE(reader.ok()) << reader.status().ToString();
   if (!reader.ok()) return {};
   return Drain(reader->get());
+}
+
+// A mutation as change stream tests compare them: "set cf:a@1000=v",
+// "add ...", "delcol cf:a[0,5000)", "delfam cf".
+inline std::string MutationText(const Mutation& m) {
+  switch (m.kind) {
+    case Mutation::Kind::kSetCell: return fmt::format("set {}:{}@{}={}", m.family, m.qualifier, m.timestamp, m.value);
+    case Mutation::Kind::kAddToCell:
+      return fmt::format("add {}:{}@{}+{}", m.family, m.qualifier, m.timestamp, m.int_value);
+    case Mutation::Kind::kDeleteFromColumn:
+      return fmt::format("delcol {}:{}[{},{})", m.family, m.qualifier, m.range.start_micros, m.range.end_micros);
+    case Mutation::Kind::kDeleteFromFamily: return fmt::format("delfam {}", m.family);
+    case Mutation::Kind::kDeleteFromRow: return "delrow";
+  }
+  return "?";
 }
 
 inline std::vector<std::string> RowKeys(const std::vector<Row>& rows) {

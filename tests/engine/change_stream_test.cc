@@ -20,22 +20,9 @@ using testing::TempDir;
 
 constexpr std::chrono::milliseconds kNoWait{0};
 
-std::string Text(const Mutation& m) {
-  switch (m.kind) {
-    case Mutation::Kind::kSetCell: return fmt::format("set {}:{}@{}={}", m.family, m.qualifier, m.timestamp, m.value);
-    case Mutation::Kind::kAddToCell:
-      return fmt::format("add {}:{}@{}+{}", m.family, m.qualifier, m.timestamp, m.int_value);
-    case Mutation::Kind::kDeleteFromColumn:
-      return fmt::format("delcol {}:{}[{},{})", m.family, m.qualifier, m.range.start_micros, m.range.end_micros);
-    case Mutation::Kind::kDeleteFromFamily: return fmt::format("delfam {}", m.family);
-    case Mutation::Kind::kDeleteFromRow: return "delrow";
-  }
-  return "?";
-}
-
 std::string Text(const DataChange& c) {
   std::string out = fmt::format("{}{}:", c.type == DataChange::Type::kGarbageCollection ? "gc " : "", c.row_key);
-  for (const Mutation& m : c.mutations) out += " " + Text(m);
+  for (const Mutation& m : c.mutations) out += " " + testing::MutationText(m);
   return out;
 }
 

@@ -26,22 +26,9 @@ int64_t WallMicros() {
       .count();
 }
 
-std::string Text(const Mutation& m) {
-  switch (m.kind) {
-    case Mutation::Kind::kSetCell: return fmt::format("set {}:{}@{}={}", m.family, m.qualifier, m.timestamp, m.value);
-    case Mutation::Kind::kAddToCell:
-      return fmt::format("add {}:{}@{}+{}", m.family, m.qualifier, m.timestamp, m.int_value);
-    case Mutation::Kind::kDeleteFromColumn:
-      return fmt::format("delcol {}:{}[{},{})", m.family, m.qualifier, m.range.start_micros, m.range.end_micros);
-    case Mutation::Kind::kDeleteFromFamily: return fmt::format("delfam {}", m.family);
-    case Mutation::Kind::kDeleteFromRow: return "delrow";
-  }
-  return "?";
-}
-
 std::string Text(const std::vector<Mutation>& mutations) {
   std::string out;
-  for (const Mutation& m : mutations) out += (out.empty() ? "" : " ") + Text(m);
+  for (const Mutation& m : mutations) out += (out.empty() ? "" : " ") + testing::MutationText(m);
   return out;
 }
 
