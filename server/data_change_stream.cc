@@ -74,8 +74,7 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v
       LBT_ASSIGN_OR_RETURN(std::optional<DataChange> change,
                            stream->Next(std::max(wait, std::chrono::milliseconds(0))));
       if (change) {
-        for (const auto& message :
-             proto::ToMessages(*change, source, stream->token(), stream->low_watermark())) {
+        for (const auto& message : proto::ToMessages(*change, source, stream->token(), stream->low_watermark())) {
           if (!WriteWatched(writer, message, context, stalls_)) return Status::OK();
         }
         continue;
@@ -88,8 +87,8 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v
         return Status::OK();
       }
       if (std::chrono::steady_clock::now() >= next_heartbeat) {
-        if (!WriteWatched(writer, proto::Heartbeat(read.partition, stream->token(), stream->low_watermark()),
-                          context, stalls_)) {
+        if (!WriteWatched(writer, proto::Heartbeat(read.partition, stream->token(), stream->low_watermark()), context,
+                          stalls_)) {
           return Status::OK();
         }
         next_heartbeat = std::chrono::steady_clock::now() + heartbeat;

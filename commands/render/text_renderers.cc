@@ -41,11 +41,13 @@ std::string QueryStatsText(const sql::QueryStats& s) {
 std::string MutationText(const Mutation& m) {
   switch (m.kind) {
     case Mutation::Kind::kSetCell:
-      return fmt::format("set {}:{} = {} @{}", m.family, m.qualifier, GoQuote(m.value), FormatCbtTimestamp(m.timestamp));
+      return fmt::format("set {}:{} = {} @{}", m.family, m.qualifier, GoQuote(m.value),
+                         FormatCbtTimestamp(m.timestamp));
     case Mutation::Kind::kAddToCell:
       return fmt::format("add {}:{} += {} @{}", m.family, m.qualifier, m.int_value, FormatCbtTimestamp(m.timestamp));
     case Mutation::Kind::kDeleteFromColumn:
-      if (m.range.start_micros == 0 && m.range.end_micros == 0) return fmt::format("delete {}:{}", m.family, m.qualifier);
+      if (m.range.start_micros == 0 && m.range.end_micros == 0)
+        return fmt::format("delete {}:{}", m.family, m.qualifier);
       if (m.range.end_micros == 0) {
         return fmt::format("delete {}:{} from {}", m.family, m.qualifier, FormatCbtTimestamp(m.range.start_micros));
       }
