@@ -31,10 +31,6 @@ std::string FormatChangeTime(int64_t micros) {
                      utc.tm_hour, utc.tm_min, utc.tm_sec, micros % 1000000);
 }
 
-int64_t EarliestChangeKept(const ChangeStreamConfig& config, int64_t now_micros) {
-  return std::max(config.enabled_micros, now_micros - config.retention_micros);
-}
-
 std::string EncodeChangeStreamToken(int64_t position_micros) {
   return fmt::format("{}{}", kTokenPrefix, position_micros);
 }

@@ -99,9 +99,6 @@ Status ChangeStreamOff(std::string_view table);
 // A commit time for people: "2026-11-25T10:00:00.123456Z".
 std::string FormatChangeTime(int64_t micros);
 
-// The first commit time a read of `config`'s stream can start at, now.
-int64_t EarliestChangeKept(const ChangeStreamConfig& config, int64_t now_micros);
-
 // lbt's continuation tokens: the commit time every change up to which was
 // returned, written out ("lbt1:<micros>"), and back. InvalidArgument
 // naming `field` for anything else (another service's tokens are opaque).

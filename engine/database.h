@@ -489,9 +489,11 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status RecordDroppedRows(Txn* txn, const TableSpec& spec, std::string_view key_prefix);
   // A commit time every change up to which a snapshot begun after this
   // call shows: below the clock, and below the commit times of the write
-  // in flight, if any. A database written without a log by other
-  // processes too is trusted only up to a second behind.
-  int64_t ChangeHorizon() const;
+  // in flight, if any. *exact says whether that holds for certain (a
+  // database written through a log, by this process alone); otherwise
+  // the horizon is an estimate a second behind, for watermarks and end
+  // times, and positions go no further than the changes seen.
+  int64_t ChangeHorizon(bool* exact) const;
   // The clock when the write now in flight in this process began (Update
   // or a logged group), INT64_MAX when none: a write takes its commit
   // times after it and becomes visible before clearing it.

@@ -123,14 +123,16 @@ Status Database::RecordDroppedRows(Txn* txn, const TableSpec& spec, std::string_
   return Status::OK();
 }
 
-int64_t Database::ChangeHorizon() const {
+int64_t Database::ChangeHorizon(bool* exact) const {
   const int64_t now = NowMicros();
   const int64_t in_flight = in_flight_since_.load();
   // A write of this process takes its commit time no earlier than its
-  // in_flight_since_, and a later one no earlier than `now`.
+  // in_flight_since_, and a later one no earlier than `now`. With a log,
+  // no other process writes; without, another may be in the middle of a
+  // write it took its time for earlier.
   const int64_t horizon = std::min(now, in_flight) - 1;
-  // With a log, no other process writes.
-  return log_ != nullptr ? horizon : horizon - kOtherProcessLagMicros;
+  *exact = log_ != nullptr;
+  return *exact ? horizon : horizon - kOtherProcessLagMicros;
 }
 
 // ---- pruning ----
@@ -199,9 +201,16 @@ Result<std::vector<RowRange>> Database::ChangeStreamPartitions(std::string_view 
 class ChangeLogStream final : public ChangeStream {
  public:
   // `after`: the positions of request.resume's tokens, decoded.
-  ChangeLogStream(Database* db, std::string table, TableId id, ChangeStreamRequest request,
+  // `enabled_micros`: when the stream being read was enabled; one turned
+  // off and on since has lost changes in between, and ends the read.
+  ChangeLogStream(Database* db, std::string table, TableId id, int64_t enabled_micros, ChangeStreamRequest request,
                   std::vector<std::pair<RowRange, int64_t>> after)
-      : db_(db), table_(std::move(table)), id_(id), request_(std::move(request)), after_(std::move(after)) {
+      : db_(db),
+        table_(std::move(table)),
+        id_(id),
+        enabled_micros_(enabled_micros),
+        request_(std::move(request)),
+        after_(std::move(after)) {
     if (request_.resume.empty()) {
       scanned_ = request_.start_micros - 1;
     } else {
@@ -250,25 +259,29 @@ class ChangeLogStream final : public ChangeStream {
   }
 
   // Once every change read is returned: the position is what was looked
-  // at, and at the end of what is visible the watermark follows the clock.
-  // Past the horizon too: no change up to it can still appear.
+  // at and, at the end of what is visible, the horizon where it is exact
+  // (no change up to it can still appear), never past the end time: a
+  // token resumes with the changes after it. The watermark follows the
+  // horizon's estimate.
   void Settle() {
     position_ = std::max(position_, scanned_);
-    if (at_end_) position_ = std::max({position_, max_after_, horizon_});
+    if (at_end_) {
+      position_ = std::max(position_, max_after_);
+      if (horizon_exact_) position_ = std::max(position_, horizon_);
+    }
+    if (request_.end_micros) position_ = std::min(position_, *request_.end_micros);
     watermark_ = std::max(watermark_, position_);
+    if (at_end_) watermark_ = std::max(watermark_, horizon_);
   }
 
   Status Poll() {
-    horizon_ = db_->ChangeHorizon();  // before the snapshot: see its contract
-    LBT_ASSIGN_OR_RETURN(ReadView view, db_->BeginRead());
+    horizon_ = db_->ChangeHorizon(&horizon_exact_);  // before the snapshot: see its contract
+    LBT_ASSIGN_OR_RETURN(ReadView view, db_->BeginRead(/*spare=*/true));
     Status s = Scan(view);
     db_->EndRead(std::move(view));
     LBT_RETURN_IF_ERROR(s);
     Settle();
-    if (request_.end_micros && (past_end_ || (at_end_ && horizon_ >= *request_.end_micros))) {
-      finished_ = true;
-      position_ = std::min(position_, *request_.end_micros);
-    }
+    if (request_.end_micros && (past_end_ || (at_end_ && horizon_ >= *request_.end_micros))) finished_ = true;
     return Status::OK();
   }
 
@@ -277,6 +290,12 @@ class ChangeLogStream final : public ChangeStream {
                          db_->ReadSpec(view.txn.get(), table_, /*require_enabled=*/false));
     if (spec->id != id_) return Status::NotFound(fmt::format("table '{}' was deleted", table_));
     if (!spec->change_stream) return ChangeStreamOff(table_);
+    if (spec->change_stream->enabled_micros != enabled_micros_) {
+      return Status::FailedPrecondition(fmt::format(
+          "the change stream of table '{}' was turned off and on again while read: changes in between were not "
+          "recorded",
+          table_));
+    }
     at_end_ = true;
     if (!db_->stores_->has_changes) return Status::OK();
     const std::string prefix = TablePrefix(id_);
@@ -307,12 +326,14 @@ class ChangeLogStream final : public ChangeStream {
   Database* db_;
   std::string table_;
   TableId id_;
+  int64_t enabled_micros_;
   ChangeStreamRequest request_;
   std::vector<std::pair<RowRange, int64_t>> after_;
   int64_t scanned_;  // every change up to this commit was looked at
   int64_t max_after_ = INT64_MIN;
   int64_t position_, watermark_;
   int64_t horizon_ = INT64_MIN;
+  bool horizon_exact_ = false;
   bool at_end_ = false;    // the last poll saw every visible change
   bool past_end_ = false;  // a change after the end time was seen
   bool finished_ = false;
@@ -325,7 +346,9 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
   if (!spec.change_stream) return ChangeStreamOff(table);
   LBT_RETURN_IF_ERROR((RowSet{{}, {request.partition}}.Validate()));
   const int64_t now = NowMicros();
-  const int64_t kept_from = EarliestChangeKept(*spec.change_stream, now);
+  // Before the stream was enabled there is nothing to miss: a start there
+  // starts at the enabling. Before the retention, changes may be gone.
+  const int64_t kept_from = now - spec.change_stream->retention_micros;
   int64_t start = request.start_micros;
   std::vector<std::pair<RowRange, int64_t>> after;
   for (const ChangeStreamPosition& p : request.resume) {
@@ -338,19 +361,25 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
   }
   if (start < kept_from) {
     return Status::InvalidArgument(
-        fmt::format("{}: the change stream of table '{}' keeps changes from {} (when it was enabled, or as far back as "
-                    "its retention reaches), and this is earlier",
+        fmt::format("{}: the change stream of table '{}' keeps changes from {} (as far back as its retention reaches), "
+                    "and this is earlier",
                     request.resume.empty() ? "start_time" : "continuation_tokens", table, FormatChangeTime(kept_from)));
   }
   // A client's clock may run a little ahead of this one's.
   if (request.resume.empty() && start > now + kClockSkewMicros) {
     return Status::InvalidArgument(fmt::format("start_time: {} is in the future", FormatChangeTime(start)));
   }
+  // Nothing was recorded before the stream was enabled, and what a
+  // stream enabled before left may still be being deleted.
+  ChangeStreamRequest from_enabled = request;
+  const int64_t enabled = spec.change_stream->enabled_micros;
+  from_enabled.start_micros = std::max(from_enabled.start_micros, enabled);
+  for (auto& [range, position] : after) position = std::max(position, enabled - 1);
   if (request.end_micros && *request.end_micros < start) {
     return Status::InvalidArgument("end_time: before the start of the stream");
   }
-  return std::unique_ptr<ChangeStream>(
-      std::make_unique<ChangeLogStream>(this, std::string(table), spec.id, request, std::move(after)));
+  return std::unique_ptr<ChangeStream>(std::make_unique<ChangeLogStream>(this, std::string(table), spec.id, enabled,
+                                                                         std::move(from_enabled), std::move(after)));
 }
 
 }  // namespace lbt

@@ -59,7 +59,7 @@ Result<int64_t> ParseChangeStreamRetention(std::string_view text) {
     return Status::InvalidArgument(
         fmt::format("bad change stream retention '{}': expected a span such as 7d or 36h, of 1 to 7 days", text));
   }
-  LBT_RETURN_IF_ERROR(ValidateChangeStreamRetention(micros, "change stream retention"));
+  LBT_RETURN_IF_ERROR(ValidateChangeStreamRetention(micros, fmt::format("change stream retention '{}'", text)));
   return micros;
 }
 
@@ -106,13 +106,14 @@ Result<ChangeStreamRequest> WatchRequestOf(CommandContext& ctx, const CbtArgs& a
   return request;
 }
 
-// A start before what the stream keeps starts at what it keeps, with a
-// note: "start=-1h" on a stream enabled a minute ago means "all of it".
+// A start before what the retention keeps starts at what it keeps, with a
+// note: "start=-7d" on a stream that keeps 7 days means "all of it".
 Status ClampStart(CommandContext& ctx, const std::string& table, ChangeStreamRequest* request) {
   if (!request->resume.empty()) return Status::OK();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, ctx.bigtable()->GetTable(table));
   if (!spec.change_stream) return Status::OK();  // the read says so
-  const int64_t kept = EarliestChangeKept(*spec.change_stream, ctx.bigtable()->NowMicros());
+  // A second of slack: the service's clock reads later than ours did.
+  const int64_t kept = ctx.bigtable()->NowMicros() - spec.change_stream->retention_micros + 1'000'000;
   if (request->start_micros >= kept) return Status::OK();
   ctx.err->Write(fmt::format("note: the change stream of '{}' keeps changes from {}; watching from there\n", table,
                              FormatChangeTime(kept)));
@@ -127,10 +128,18 @@ Status Watch(CommandContext& ctx, const std::vector<std::string>& args) {
   ctx.err->Flush();
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<ChangeStream> stream, ctx.bigtable()->ReadChangeStream(args[0], request));
   // Each change goes out at once: a pipe's reader sees it as it commits.
+  std::string last_token;
   while (!InterruptRequested()) {
-    LBT_ASSIGN_OR_RETURN(std::optional<DataChange> change, stream->Next(kWatchTick));
-    if (change) {
-      ctx.renderer->Change(*change, stream->token());
+    Result<std::optional<DataChange>> change = stream->Next(kWatchTick);
+    if (!change.ok()) {
+      if (!last_token.empty()) {
+        ctx.err->Write(fmt::format("note: watch again from where it stopped with token={}\n", last_token));
+      }
+      return change.status();
+    }
+    if (change->has_value()) {
+      last_token = stream->token();
+      ctx.renderer->Change(**change, last_token);
       ctx.out->Flush();
     } else if (stream->finished()) {
       return Status::OK();
@@ -168,12 +177,14 @@ std::vector<CommandSpec> ChangeStreamCommands() {
                    {.key = "end", .value = "<time>"}},
        .details = "  prefix  Only changes of rows starting with this prefix\n"
                   "  start   From this commit time on (default: now): now, -<span> such as\n"
-                  "          -10m (ago), or a time such as 2026-11-25T10:00:00Z\n"
-                  "  token   Resume after this token (from --format jsonl output)\n"
+                  "          -10m (ago), or a UTC time such as 2026-11-25T10:00:00Z; a span is a\n"
+                  "          whole number of s, m, h or d\n"
+                  "  token   Resume after this token (each --format jsonl line has one: the\n"
+                  "          position after that change, which may lie past its commit time)\n"
                   "  end     Stop once this time has passed (+<span> from now, or as start);\n"
                   "          without it, watch runs until Ctrl-C\n\n"
                   "  The table's change stream must be on (setchangestream). Changes of a row\n"
-                  "  come in commit order, each once; with --format jsonl, one change per line\n"
+                  "  come in commit order, each once; with --format jsonl (or json), one change a line\n"
                   "  with its token, flushed at once (lbt watch t --format jsonl | jq ...).\n"
                   "  Locally it sees other processes' writes too; in remote mode it reads\n"
                   "  ReadChangeStream.\n\n"

@@ -71,22 +71,30 @@ json BytesJson(const std::string& bytes, BytesMode mode) {
   return json{{"b64", Base64Encode(bytes)}};
 }
 
+// A bytes field as the row object writes one: `name` holding the text
+// when it is UTF-8 (and the mode allows), else `name`_b64.
+void PutBytes(json* object, const std::string& name, const std::string& bytes, BytesMode mode) {
+  if (mode != BytesMode::kBase64 && IsValidUtf8(bytes)) {
+    (*object)[name] = bytes;
+  } else {
+    (*object)[name + "_b64"] = Base64Encode(bytes);
+  }
+}
+
 json MutationObject(const Mutation& m, BytesMode mode) {
+  json cell = {{"family", m.family}};
+  PutBytes(&cell, "qualifier", m.qualifier, mode);
   switch (m.kind) {
     case Mutation::Kind::kSetCell:
-      return {{"set_cell",
-               {{"family", m.family},
-                {"qualifier", BytesJson(m.qualifier, mode)},
-                {"timestamp", m.timestamp},
-                {"value", BytesJson(m.value, mode)}}}};
+      cell["timestamp"] = m.timestamp;
+      PutBytes(&cell, "value", m.value, mode);
+      return {{"set_cell", cell}};
     case Mutation::Kind::kAddToCell:
-      return {{"add_to_cell",
-               {{"family", m.family},
-                {"qualifier", BytesJson(m.qualifier, mode)},
-                {"timestamp", m.timestamp},
-                {"input", m.int_value}}}};
+      cell["timestamp"] = m.timestamp;
+      cell["input"] = m.int_value;
+      return {{"add_to_cell", cell}};
     case Mutation::Kind::kDeleteFromColumn: {
-      json d = {{"family", m.family}, {"qualifier", BytesJson(m.qualifier, mode)}};
+      json d = cell;
       if (m.range.start_micros != 0) d["start_timestamp"] = m.range.start_micros;
       if (m.range.end_micros != 0) d["end_timestamp"] = m.range.end_micros;
       return {{"delete_from_column", d}};
@@ -102,12 +110,14 @@ json MutationObject(const Mutation& m, BytesMode mode) {
 json ChangeObject(const DataChange& change, const std::string& token, BytesMode mode) {
   json mutations = json::array();
   for (const Mutation& m : change.mutations) mutations.push_back(MutationObject(m, mode));
-  return {{"row_key", BytesJson(change.row_key, mode)},
-          {"commit_time", sql::FormatTimestampRfc3339(change.commit_micros)},
-          {"commit_timestamp", change.commit_micros},
-          {"type", change.type == DataChange::Type::kGarbageCollection ? "garbage_collection" : "user"},
-          {"mutations", mutations},
-          {"token", token}};
+  json out = json::object();
+  PutBytes(&out, "row_key", change.row_key, mode);
+  out["commit_time"] = sql::FormatTimestampRfc3339(change.commit_micros);
+  out["commit_timestamp"] = change.commit_micros;
+  out["type"] = change.type == DataChange::Type::kGarbageCollection ? "garbage_collection" : "user";
+  out["mutations"] = mutations;
+  out["token"] = token;
+  return out;
 }
 
 json BytesList(const std::vector<std::string>& list, BytesMode mode) {

@@ -208,10 +208,15 @@ TEST_P(ChangeStreamTest, EndTimeFinishesAndRetentionBoundsTheStart) {
   ASSERT_OK_AND_ASSIGN(change, stream->Next(kNoWait));
   EXPECT_FALSE(change.has_value());
   EXPECT_TRUE(stream->finished()) << "the change after end_time ends the stream";
+  // Its token resumes with the change after the end time, which it did not return.
+  ChangeStreamRequest rest;
+  rest.resume.push_back({RowRange::All(), stream->token()});
+  EXPECT_EQ(ReadFrom(rest), (std::vector<std::string>{fmt::format("b: set cf:q@{}=2", Ms(1))}));
   stream.reset();
 
-  EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_ - 1)).status().code(), Status::Code::kInvalidArgument)
-      << "before the stream was enabled";
+  // Before the stream was enabled nothing was recorded: a start there
+  // starts at the enabling (production's bound is the retention).
+  EXPECT_EQ(ReadFrom(StartAt(start_ - Ms(60'000))).size(), 2u);
   clock_.now += 2 * kMicrosPerDay;
   EXPECT_EQ(db_->ReadChangeStream("t", StartAt(start_)).status().code(), Status::Code::kInvalidArgument)
       << "outside the retention";
@@ -242,6 +247,31 @@ TEST_P(ChangeStreamTest, ConfigurationIsKeptAndTurningItOffDropsTheLog) {
   EXPECT_FALSE(spec.change_stream.has_value());
   ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
   EXPECT_TRUE(ReadFrom(StartAt(clock_.now)).empty()) << "the old log went with the stream";
+}
+
+TEST_P(ChangeStreamTest, TurningTheStreamOffAndOnEndsAReadThatSpansIt) {
+  CreateStreamedTable();
+  ASSERT_OK(db_->MutateRow("t", "a", {Mutation::SetCell("cf", "q", "1", Ms(1))}));
+  ASSERT_OK_AND_ASSIGN(auto stream, db_->ReadChangeStream("t", StartAt(start_)));
+  ASSERT_OK_AND_ASSIGN(std::optional<DataChange> change, stream->Next(kNoWait));
+  ASSERT_TRUE(change.has_value());
+  ASSERT_OK(db_->SetChangeStream("t", std::nullopt));
+  ASSERT_OK(db_->MutateRow("t", "lost", {Mutation::SetCell("cf", "q", "2", Ms(1))}));
+  clock_.now += Ms(1);
+  ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
+  ASSERT_OK(db_->MutateRow("t", "b", {Mutation::SetCell("cf", "q", "3", Ms(1))}));
+  Result<std::optional<DataChange>> next = stream->Next(kNoWait);
+  EXPECT_EQ(next.status().code(), Status::Code::kFailedPrecondition)
+      << "a read that spans a gap in the stream ends rather than skip it";
+}
+
+TEST_P(ChangeStreamTest, ReadsGiveBackTheirReaderSlots) {
+  CreateStreamedTable();
+  // Far more polls than LMDB has reader slots (1,024).
+  ASSERT_OK_AND_ASSIGN(auto stream, db_->ReadChangeStream("t", StartAt(start_)));
+  for (int i = 0; i < 3000; ++i) ASSERT_OK(stream->Next(kNoWait).status());
+  ASSERT_OK(db_->MutateRow("t", "a", {Mutation::SetCell("cf", "q", "1", Ms(1))}));
+  EXPECT_EQ(testing::ReadAll(db_.get(), "t").size(), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Writes, ChangeStreamTest, ::testing::Values(false, true),

@@ -360,7 +360,8 @@ TEST_F(ChangeStreamServerTest, ConfigurationAndBadRequestsAnswerWithTheirField) 
       << "a token's partition must be the request's";
 
   v2::ReadChangeStreamRequest too_early = Request("t", RowRange::All());
-  *too_early.mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(WallMicros() - kMicrosPerDay);
+  *too_early.mutable_start_time() =
+      TimeUtil::MicrosecondsToTimestamp(WallMicros() - 4 * kMicrosPerDay);  // retention: 3 days
   EXPECT_EQ(read_error(too_early).error_code(), StatusCode::INVALID_ARGUMENT);
 
   ASSERT_TRUE(update(false, 0).ok());
