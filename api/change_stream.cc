@@ -31,21 +31,33 @@ std::string FormatChangeTime(int64_t micros) {
                      utc.tm_hour, utc.tm_min, utc.tm_sec, micros % 1000000);
 }
 
-std::string EncodeChangeStreamToken(int64_t position_micros) {
-  return fmt::format("{}{}", kTokenPrefix, position_micros);
+std::string EncodeChangeStreamToken(const ChangeStreamToken& token) {
+  return fmt::format("{}{}:{}", kTokenPrefix, token.stream, token.position_micros);
 }
 
-Result<int64_t> DecodeChangeStreamToken(std::string_view token, std::string_view field) {
-  int64_t micros = -1;
-  if (token.starts_with(kTokenPrefix)) {
-    std::string_view digits = token.substr(kTokenPrefix.size());
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), micros);
-    if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) micros = -1;
-  }
-  if (micros < 0) {
-    return Status::InvalidArgument(fmt::format("{}: '{}' is not a change stream token of lbt's", field, token));
-  }
-  return micros;
+namespace {
+
+// Digits at the front of *in, up to `until` (or the end); false if none.
+template <typename T>
+bool TakeNumber(std::string_view* in, char until, T* out) {
+  const size_t stop = until == '\0' ? in->size() : in->find(until);
+  if (stop == std::string_view::npos || stop == 0) return false;
+  auto [end, ec] = std::from_chars(in->data(), in->data() + stop, *out);
+  if (ec != std::errc() || end != in->data() + stop) return false;
+  in->remove_prefix(until == '\0' ? stop : stop + 1);
+  return true;
+}
+
+}  // namespace
+
+Result<ChangeStreamToken> DecodeChangeStreamToken(std::string_view token, std::string_view field) {
+  ChangeStreamToken out;
+  std::string_view rest = token;
+  const bool ok = rest.starts_with(kTokenPrefix) && (rest.remove_prefix(kTokenPrefix.size()), true) &&
+                  TakeNumber(&rest, ':', &out.stream) && TakeNumber(&rest, '\0', &out.position_micros) &&
+                  out.position_micros >= 0;
+  if (!ok) return Status::InvalidArgument(fmt::format("{}: '{}' is not a change stream token of lbt's", field, token));
+  return out;
 }
 
 }  // namespace lbt

@@ -99,11 +99,16 @@ Status ChangeStreamOff(std::string_view table);
 // A commit time for people: "2026-11-25T10:00:00.123456Z".
 std::string FormatChangeTime(int64_t micros);
 
-// lbt's continuation tokens: the commit time every change up to which was
-// returned, written out ("lbt1:<micros>"), and back. InvalidArgument
-// naming `field` for anything else (another service's tokens are opaque).
-std::string EncodeChangeStreamToken(int64_t position_micros);
-Result<int64_t> DecodeChangeStreamToken(std::string_view token, std::string_view field);
+// lbt's continuation tokens: the stream's id (a local table's) and the
+// commit time every change up to which was returned, written out
+// ("lbt1:<stream>:<micros>"), and back. InvalidArgument naming `field` for
+// anything else (another service's tokens are opaque to lbt).
+struct ChangeStreamToken {
+  uint64_t stream = 0;
+  int64_t position_micros = 0;
+};
+std::string EncodeChangeStreamToken(const ChangeStreamToken& token);
+Result<ChangeStreamToken> DecodeChangeStreamToken(std::string_view token, std::string_view field);
 
 }  // namespace lbt
 

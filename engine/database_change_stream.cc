@@ -243,7 +243,7 @@ class ChangeLogStream final : public ChangeStream {
     }
   }
 
-  std::string token() const override { return EncodeChangeStreamToken(position_); }
+  std::string token() const override { return EncodeChangeStreamToken({id_, position_}); }
   int64_t low_watermark() const override { return watermark_; }
   bool finished() const override { return finished_ && ready_.empty(); }
 
@@ -352,8 +352,15 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
   int64_t start = request.start_micros;
   std::vector<std::pair<RowRange, int64_t>> after;
   for (const ChangeStreamPosition& p : request.resume) {
-    LBT_ASSIGN_OR_RETURN(int64_t position, DecodeChangeStreamToken(p.token, "continuation_tokens"));
-    after.emplace_back(p.range, position);
+    LBT_ASSIGN_OR_RETURN(ChangeStreamToken token, DecodeChangeStreamToken(p.token, "continuation_tokens"));
+    // A token of another table's stream, or of this table's stream before
+    // it was turned off and on again, would skip changes or invent a gap.
+    if (token.stream != spec.id || token.position_micros < spec.change_stream->enabled_micros - 1) {
+      return Status::InvalidArgument(
+          fmt::format("continuation_tokens: '{}' is not a position in the change stream of table '{}' as it is now",
+                      p.token, table));
+    }
+    after.emplace_back(p.range, token.position_micros);
   }
   if (!after.empty()) {
     start = INT64_MAX;

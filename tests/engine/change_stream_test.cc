@@ -260,9 +260,26 @@ TEST_P(ChangeStreamTest, TurningTheStreamOffAndOnEndsAReadThatSpansIt) {
   clock_.now += Ms(1);
   ASSERT_OK(db_->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
   ASSERT_OK(db_->MutateRow("t", "b", {Mutation::SetCell("cf", "q", "3", Ms(1))}));
+  const std::string before = stream->token();
   Result<std::optional<DataChange>> next = stream->Next(kNoWait);
   EXPECT_EQ(next.status().code(), Status::Code::kFailedPrecondition)
       << "a read that spans a gap in the stream ends rather than skip it";
+  ChangeStreamRequest resume;
+  resume.resume.push_back({RowRange::All(), before});
+  EXPECT_TRUE(db_->ReadChangeStream("t", resume).status().IsInvalidArgument())
+      << "nor does a token from before the gap resume across it";
+}
+
+TEST_P(ChangeStreamTest, ATokenBelongsToItsTable) {
+  CreateStreamedTable();
+  ASSERT_OK(db_->CreateTable("u", {FamilySpec{"cf", {}, ValueType::kBytes}}));
+  ASSERT_OK(db_->SetChangeStream("u", ChangeStreamConfig{kMicrosPerDay, 0}));
+  ASSERT_OK_AND_ASSIGN(auto stream, db_->ReadChangeStream("t", StartAt(start_)));
+  ASSERT_OK(stream->Next(kNoWait).status());
+  ChangeStreamRequest resume;
+  resume.resume.push_back({RowRange::All(), stream->token()});
+  EXPECT_OK(db_->ReadChangeStream("t", resume).status());
+  EXPECT_TRUE(db_->ReadChangeStream("u", resume).status().IsInvalidArgument());
 }
 
 TEST_P(ChangeStreamTest, ReadsGiveBackTheirReaderSlots) {

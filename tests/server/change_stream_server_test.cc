@@ -354,10 +354,22 @@ TEST_F(ChangeStreamServerTest, ConfigurationAndBadRequestsAnswerWithTheirField) 
 
   v2::ReadChangeStreamRequest other_partition = bad_token;
   auto* t0 = other_partition.mutable_continuation_tokens()->mutable_tokens(0);
-  t0->set_token(EncodeChangeStreamToken(WallMicros()));
+  ASSERT_OK_AND_ASSIGN(TableSpec t_spec, db_->GetTable("t"));
+  const std::string t_token = EncodeChangeStreamToken({t_spec.id, WallMicros()});
+  t0->set_token(t_token);
   *t0->mutable_partition() = proto::ToProto(RowRange::ClosedOpen("a", "m"));
   EXPECT_EQ(read_error(other_partition).error_code(), StatusCode::INVALID_ARGUMENT)
       << "a token's partition must be the request's";
+
+  ASSERT_TRUE(CreateStreamedTable("t2").ok());
+  v2::ReadChangeStreamRequest other_table = Request("t2", RowRange::All());
+  auto* foreign = other_table.mutable_continuation_tokens()->add_tokens();
+  *foreign->mutable_partition() = proto::ToProto(RowRange::All());
+  foreign->set_token(t_token);
+  s = read_error(other_table);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << "a token of another table's stream";
+  EXPECT_NE(s.error_message().find("not a position in the change stream of table 't2'"), std::string::npos)
+      << s.error_message();
 
   v2::ReadChangeStreamRequest too_early = Request("t", RowRange::All());
   *too_early.mutable_start_time() =
