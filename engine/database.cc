@@ -43,19 +43,6 @@ namespace {
 constexpr size_t kDropChunkKeys = 20000;
 
 // Deletes up to `limit` keys that start with `prefix`; returns how many.
-Result<size_t> DeletePrefix(Txn* txn, const OrderedStore& store, const std::string& prefix, size_t limit) {
-  std::vector<std::string> doomed;
-  {
-    LBT_ASSIGN_OR_RETURN(auto it, store.NewIterator(txn));
-    it->Seek(prefix);
-    for (; it->Valid() && it->key().starts_with(prefix) && doomed.size() < limit; it->Next()) {
-      doomed.emplace_back(it->key());
-    }
-    LBT_RETURN_IF_ERROR(it->status());
-  }
-  for (const std::string& key : doomed) LBT_RETURN_IF_ERROR(store.Delete(txn, key).status());
-  return doomed.size();
-}
 
 // True if the rule can collect the newest cell of a column, and so hide a
 // row that still has cells on disk.
@@ -265,6 +252,20 @@ Status OpenStores(Txn* txn, bool create, Stores* stores) {
   stores->has_changes = changes.ok();
   stores->changes = OrderedStore(changes.ok() ? *changes : MDB_dbi{0}, overflow);
   return Status::OK();
+}
+
+Result<size_t> DeleteKeys(Txn* txn, const OrderedStore& store, std::string_view from, std::string_view to,
+                          size_t limit) {
+  std::vector<std::string> doomed;
+  {
+    LBT_ASSIGN_OR_RETURN(auto it, store.NewIterator(txn));
+    for (it->Seek(from); it->Valid() && (to.empty() || it->key() < to) && doomed.size() < limit; it->Next()) {
+      doomed.emplace_back(it->key());
+    }
+    LBT_RETURN_IF_ERROR(it->status());
+  }
+  for (const std::string& key : doomed) LBT_RETURN_IF_ERROR(store.Delete(txn, key).status());
+  return doomed.size();
 }
 
 Status Database::Initialize() {
@@ -634,7 +635,7 @@ Status Database::DeleteCellsOf(const std::vector<TableId>& ids) {
       size_t deleted = 0;
       do {
         LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
-          LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, prefix, kDropChunkKeys));
+          LBT_ASSIGN_OR_RETURN(deleted, DeleteKeys(txn, *store, prefix, PrefixSuccessor(prefix), kDropChunkKeys));
           return Status::OK();
         }));
       } while (deleted > 0);
@@ -1085,7 +1086,8 @@ Status Database::DropRowRange(std::string_view table, std::string_view prefix) {
         for (const OrderedStore* store : {&stores_->cells, &stores_->rows}) {
           size_t deleted;
           do {
-            LBT_ASSIGN_OR_RETURN(deleted, DeletePrefix(txn, *store, key_prefix, kDropChunkKeys));
+            LBT_ASSIGN_OR_RETURN(deleted,
+                                 DeleteKeys(txn, *store, key_prefix, PrefixSuccessor(key_prefix), kDropChunkKeys));
           } while (deleted > 0);
         }
         return Status::OK();

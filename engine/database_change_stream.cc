@@ -44,20 +44,6 @@ constexpr size_t kPruneChunk = 4096;
 constexpr uint64_t kPartitionBytes = 4u << 20;
 constexpr size_t kMaxPartitions = 16;
 
-// Deletes up to kPruneChunk keys of `store` in [from, to); returns how many.
-Result<size_t> DeleteRange(Txn* txn, const OrderedStore& store, const std::string& from, const std::string& to) {
-  std::vector<std::string> doomed;
-  {
-    LBT_ASSIGN_OR_RETURN(auto it, store.NewIterator(txn));
-    for (it->Seek(from); it->Valid() && it->key() < to && doomed.size() < kPruneChunk; it->Next()) {
-      doomed.emplace_back(it->key());
-    }
-    LBT_RETURN_IF_ERROR(it->status());
-  }
-  for (const std::string& key : doomed) LBT_RETURN_IF_ERROR(store.Delete(txn, key).status());
-  return doomed.size();
-}
-
 }  // namespace
 
 // ---- configuration ----
@@ -88,7 +74,7 @@ Status Database::SetChangeStream(std::string_view table, const std::optional<Cha
   const std::string from = TablePrefix(id), to = PrefixSuccessor(from);
   for (size_t deleted = 1; deleted > 0;) {
     LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
-      LBT_ASSIGN_OR_RETURN(deleted, DeleteRange(txn, stores_->changes, from, to));
+      LBT_ASSIGN_OR_RETURN(deleted, DeleteKeys(txn, stores_->changes, from, to, kPruneChunk));
       return Status::OK();
     }));
   }
@@ -159,7 +145,7 @@ Result<int64_t> Database::PruneChangeLogs() {
     const std::string from = TablePrefix(id), to = ChangeKey(id, cutoff);
     for (size_t deleted = 1; deleted > 0;) {
       LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
-      LBT_ASSIGN_OR_RETURN(deleted, DeleteRange(txn.get(), stores_->changes, from, to));
+      LBT_ASSIGN_OR_RETURN(deleted, DeleteKeys(txn.get(), stores_->changes, from, to, kPruneChunk));
       LBT_RETURN_IF_ERROR(txn->Commit());
       total += static_cast<int64_t>(deleted);
     }

@@ -31,6 +31,11 @@ struct Database::LoggedGroup {
   std::vector<PendingWrite*> writes;
 };
 
+// Deletes up to `limit` keys of `store` in [from, to) (`to` empty: no end);
+// returns how many. REQUIRES: txn->is_write()
+Result<size_t> DeleteKeys(Txn* txn, const OrderedStore& store, std::string_view from, std::string_view to,
+                          size_t limit);
+
 // Marks a write in flight for ChangeHorizon while it lives.
 struct Database::InFlight {
   explicit InFlight(Database* db) : db_(db) { db_->in_flight_since_.store(db_->NowMicros()); }

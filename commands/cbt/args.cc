@@ -97,4 +97,14 @@ std::vector<std::string> SplitList(std::string_view list) {
   return items;
 }
 
+bool ParseSpanMicros(std::string_view text, int64_t* micros) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  const std::string_view unit(end, text.data() + text.size() - end);
+  const int64_t per = unit == "d" ? 86400 : unit == "h" ? 3600 : unit == "m" ? 60 : unit == "s" ? 1 : 0;
+  if (ec != std::errc() || n < 0 || per == 0 || n > INT64_MAX / per / 1000000) return false;
+  *micros = n * per * 1000000;
+  return true;
+}
+
 }  // namespace lbt

@@ -37,6 +37,10 @@ Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::strin
 Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
 Result<bool> BoolOption(CommandContext& ctx, const CbtArgs& args, std::string_view key);
 
+// "7d", "36h", "90m", "30s": a whole number of days, hours, minutes or
+// seconds, in microseconds; false for anything else (or a negative span).
+bool ParseSpanMicros(std::string_view text, int64_t* micros);
+
 // A comma-separated list's non-empty items: "a,,b" is {"a", "b"}.
 std::vector<std::string> SplitList(std::string_view list);
 

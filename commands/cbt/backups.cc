@@ -22,14 +22,11 @@ const InstanceName& Here(const CommandContext& ctx) { return ctx.session->option
 
 // "7d", "36h", "90m": a span from now, in microseconds.
 Result<int64_t> ParseSpan(CommandContext& ctx, const std::string& text) {
-  int64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  const std::string_view unit(end, text.data() + text.size() - end);
-  const int64_t per = unit == "d" ? 86400 : unit == "h" ? 3600 : unit == "m" ? 60 : unit == "s" ? 1 : 0;
-  if (ec != std::errc() || n <= 0 || per == 0 || n > INT64_MAX / per / 1000000) {
+  int64_t micros = 0;
+  if (!ParseSpanMicros(text, &micros) || micros == 0) {
     return ctx.Usage(fmt::format("bad expire '{}': expected a span such as 7d, 36h or 90m", text));
   }
-  return n * per * 1000000;
+  return micros;
 }
 
 // expire=<span> from now, or a week.

@@ -21,17 +21,6 @@ namespace {
 // How often watch looks for Ctrl-C while no change comes.
 constexpr std::chrono::milliseconds kWatchTick{200};
 
-// "5m", "2h", "1d": a span in microseconds; false for anything else.
-bool ParseSpanMicros(std::string_view text, int64_t* micros) {
-  int64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  const std::string_view unit(end, text.data() + text.size() - end);
-  const int64_t per = unit == "d" ? 86400 : unit == "h" ? 3600 : unit == "m" ? 60 : unit == "s" ? 1 : 0;
-  if (ec != std::errc() || n < 0 || per == 0 || n > INT64_MAX / per / 1000000) return false;
-  *micros = n * per * 1000000;
-  return true;
-}
-
 // "2026-11-25T10:00:00Z" (with up to 6 digits of fraction) in microseconds.
 bool ParseRfc3339(std::string_view text, int64_t* micros) {
   std::tm tm{};

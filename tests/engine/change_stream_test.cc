@@ -7,9 +7,16 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <random>
+#include <thread>
 
 #include "engine/database.h"
+#include "engine/lmdb_env.h"
+#include "engine/stores.h"
 #include "tests/test_util.h"
 
 namespace lbt {
@@ -293,6 +300,90 @@ TEST_P(ChangeStreamTest, ReadsGiveBackTheirReaderSlots) {
 
 INSTANTIATE_TEST_SUITE_P(Writes, ChangeStreamTest, ::testing::Values(false, true),
                          [](const auto& info) { return info.param ? "Logged" : "Direct"; });
+
+}  // namespace
+}  // namespace lbt
+
+namespace lbt {
+namespace {
+
+// A database of the release before the change log has no `changes` store:
+// written here by dropping it from a new database. The format version
+// stays: the store is an addition an older lbt reads past.
+void DropChangesStore(const std::string& dir) {
+  ASSERT_OK_AND_ASSIGN(auto env, LmdbEnv::Open(dir, LmdbOptions{}));
+  ASSERT_OK_AND_ASSIGN(auto txn, Txn::Begin(env.get(), /*write=*/true));
+  ASSERT_OK_AND_ASSIGN(MDB_dbi changes, txn->OpenDbi(kChangesDb, /*create=*/false));
+  ASSERT_EQ(mdb_drop(txn->raw(), changes, 1), MDB_SUCCESS);
+  ASSERT_OK(txn->Commit());
+}
+
+void MakeOlderDatabase(const std::string& dir) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir));
+    ASSERT_OK(db->CreateTable("t", {FamilySpec{"cf", {}, ValueType::kBytes}}));
+    ASSERT_OK(db->MutateRow("t", "kept", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  }
+  DropChangesStore(dir);
+}
+
+// The database opens whole, and its table can get a change stream that records.
+void ExpectWholeAndStreamable(const std::string& dir) {
+  ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir));
+  EXPECT_EQ(testing::RowKeys(testing::ReadAll(db.get(), "t")), std::vector<std::string>{"kept"});
+  ASSERT_OK(db->SetChangeStream("t", ChangeStreamConfig{kMicrosPerDay, 0}));
+  ASSERT_OK(db->MutateRow("t", "new", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  ChangeStreamRequest request;
+  request.start_micros = db->NowMicros() - Ms(60'000);
+  ASSERT_OK_AND_ASSIGN(auto stream, db->ReadChangeStream("t", request));
+  ASSERT_OK_AND_ASSIGN(std::optional<DataChange> change, stream->Next(kNoWait));
+  ASSERT_TRUE(change.has_value());
+  EXPECT_EQ(change->row_key, "new");
+}
+
+TEST(ChangeLogUpgradeTest, AnOlderDatabaseOpensReadOnlyAndGetsTheStoreWhenOpenedForWriting) {
+  TempDir dir;
+  MakeOlderDatabase(dir.path());
+  {
+    DatabaseOptions options;
+    options.read_only = true;
+    ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path(), options));
+    EXPECT_EQ(testing::ReadAll(db.get(), "t").size(), 1u) << "read-only: no store, and nothing lost";
+  }
+  ExpectWholeAndStreamable(dir.path());
+}
+
+TEST(ChangeLogUpgradeTest, AKillWhileTheStoreIsCreatedLeavesADatabaseThatOpensWhole) {
+  // Killed at random moments of the first writable open (the store is made
+  // in one LMDB transaction: all or nothing).
+  int64_t open_micros = 0;
+  {
+    TempDir dir;
+    MakeOlderDatabase(dir.path());
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_OK(Database::Open(dir.path()).status());
+    open_micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::mt19937 rng(29);
+  for (int round = 0; round < 10; ++round) {
+    const int micros = std::uniform_int_distribution<int>(0, static_cast<int>(open_micros))(rng);
+    SCOPED_TRACE(fmt::format("killed after {} us", micros));
+    TempDir dir;
+    MakeOlderDatabase(dir.path());
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      (void)Database::Open(dir.path());
+      ::_exit(0);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(micros));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ExpectWholeAndStreamable(dir.path());
+  }
+}
 
 }  // namespace
 }  // namespace lbt
