@@ -8,6 +8,7 @@
 #include "api/bigtable.h"
 #include "api/forwarding_bigtable.h"
 #include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "api/schema.h"
 #include "util/bytes.h"
 
@@ -135,6 +136,10 @@ Status ValidateAuthorizedViewId(std::string_view id, std::string_view field) {
 
 Status ValidateLogicalViewId(std::string_view id, std::string_view field) {
   return ValidateViewId(id, field, "logical view");
+}
+
+Status ValidateMaterializedViewId(std::string_view id, std::string_view field) {
+  return ValidateViewId(id, field, "materialized view");
 }
 
 Status ValidateSubsetView(const SubsetView& subset, std::string_view field) {

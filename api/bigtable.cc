@@ -92,6 +92,26 @@ Result<LogicalViewSpec> Bigtable::UpdateLogicalView(const LogicalViewSpec&, cons
 Status Bigtable::DeleteLogicalView(std::string_view, std::string_view) { return NoLogicalViews(); }
 
 namespace {
+Status NoMaterializedViews() {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no materialized views");
+}
+}  // namespace
+
+Result<MaterializedViewSpec> Bigtable::CreateMaterializedView(const MaterializedViewSpec&) {
+  return NoMaterializedViews();
+}
+Result<MaterializedViewSpec> Bigtable::GetMaterializedView(std::string_view) { return NoMaterializedViews(); }
+Result<std::vector<MaterializedViewSpec>> Bigtable::ListMaterializedViews() { return NoMaterializedViews(); }
+Result<MaterializedViewSpec> Bigtable::UpdateMaterializedView(const MaterializedViewSpec&,
+                                                              const MaterializedViewUpdate&) {
+  return NoMaterializedViews();
+}
+Status Bigtable::DeleteMaterializedView(std::string_view, std::string_view) { return NoMaterializedViews(); }
+Result<std::unique_ptr<RowStream>> Bigtable::ReadMaterializedView(std::string_view, const ReadRequest&) {
+  return NoMaterializedViews();
+}
+
+namespace {
 Status NoChangeStreams() {
   return Status::FromCode(Status::Code::kUnimplemented, "this service has no change streams");
 }

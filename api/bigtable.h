@@ -27,6 +27,7 @@
 #include "api/change_stream.h"
 #include "api/filter.h"
 #include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "api/mutation.h"
 #include "api/row_set.h"
 #include "api/schema.h"
@@ -192,6 +193,13 @@ class LocalMaintenance {
   // Starts a bulk load into `table` (see BulkLoad). The load must be
   // destroyed before this object.
   virtual Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) = 0;
+  // Where materialized view `view_id` keeps what its maintainer writes, as
+  // a Bigtable of two tables no instance lists: "rows" (what
+  // ReadMaterializedView reads) and "state" (the maintainer's own). It
+  // must be destroyed before this object. NotFound when there is no view.
+  virtual Result<std::unique_ptr<Bigtable>> OpenMaterializedViewStorage(std::string_view view_id) = 0;
+  // Records that the view's first build is done: reads of it may begin.
+  virtual Status SetMaterializedViewBackfilled(std::string_view view_id) = 0;
 };
 
 class Bigtable {
@@ -301,6 +309,31 @@ class Bigtable {
   // FailedPrecondition while its deletion protection is on; Aborted if
   // `etag` is set and is not the current one.
   virtual Status DeleteLogicalView(std::string_view view_id, std::string_view etag);
+
+  // ---- materialized views of the instance (api/materialized_view.h) ----
+  // A service without them answers Unimplemented (the defaults). Locally,
+  // a maintainer (sql/materialized_view_maintainer.h) keeps their rows.
+
+  // Creates view `view.id` over `view.source_table`, turning that table's
+  // change stream on if it is off; returns the view as stored. The query
+  // is kept as given: whoever accepts it from a user checks it first
+  // (sql::CheckMaterializedViewQuery). AlreadyExists if the instance has a
+  // view, logical view or table of that id.
+  virtual Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view);
+  virtual Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id);
+  // The instance's views, by id.
+  virtual Result<std::vector<MaterializedViewSpec>> ListMaterializedViews();
+  // Sets what `update` names; Aborted if `view.etag` is set and is not the
+  // current one. Returns the view as stored.
+  virtual Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                              const MaterializedViewUpdate& update);
+  // Drops the view and its rows. FailedPrecondition while its deletion
+  // protection is on; Aborted if `etag` is set and is not the current one.
+  virtual Status DeleteMaterializedView(std::string_view view_id, std::string_view etag);
+  // Reads the view's rows: keys from its GROUP BY or ORDER BY columns (or
+  // its `_key`), one cell per other column in family "default", qualified
+  // by the column's name. FailedPrecondition until its backfill is done.
+  virtual Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id, const ReadRequest& request);
 
   // ---- change streams of a table (api/change_stream.h) ----
   // A service without them answers Unimplemented (the defaults).

@@ -96,6 +96,26 @@ Result<LogicalViewSpec> DeferredBigtable::UpdateLogicalView(const LogicalViewSpe
 Status DeferredBigtable::DeleteLogicalView(std::string_view view_id, std::string_view etag) {
   LBT_FORWARD(DeleteLogicalView(view_id, etag));
 }
+Result<MaterializedViewSpec> DeferredBigtable::CreateMaterializedView(const MaterializedViewSpec& view) {
+  LBT_FORWARD(CreateMaterializedView(view));
+}
+Result<MaterializedViewSpec> DeferredBigtable::GetMaterializedView(std::string_view view_id) {
+  LBT_FORWARD(GetMaterializedView(view_id));
+}
+Result<std::vector<MaterializedViewSpec>> DeferredBigtable::ListMaterializedViews() {
+  LBT_FORWARD(ListMaterializedViews());
+}
+Result<MaterializedViewSpec> DeferredBigtable::UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                                      const MaterializedViewUpdate& update) {
+  LBT_FORWARD(UpdateMaterializedView(view, update));
+}
+Status DeferredBigtable::DeleteMaterializedView(std::string_view view_id, std::string_view etag) {
+  LBT_FORWARD(DeleteMaterializedView(view_id, etag));
+}
+Result<std::unique_ptr<RowStream>> DeferredBigtable::ReadMaterializedView(std::string_view view_id,
+                                                                          const ReadRequest& request) {
+  LBT_FORWARD(ReadMaterializedView(view_id, request));
+}
 Result<AuthorizedViewSpec> DeferredBigtable::CreateAuthorizedView(std::string_view table,
                                                                   const AuthorizedViewSpec& view) {
   LBT_FORWARD(CreateAuthorizedView(table, view));

@@ -75,6 +75,14 @@ class DeferredBigtable final : public Bigtable {
   Result<std::vector<LogicalViewSpec>> ListLogicalViews() override;
   Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override;
   Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override;
+  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override;
+  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override;
+  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override;
+  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                      const MaterializedViewUpdate& update) override;
+  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override;
+  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
+                                                          const ReadRequest& request) override;
 
   // True until opening fails: the commands that ask then call the service
   // and report its error.

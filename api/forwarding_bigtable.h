@@ -123,6 +123,27 @@ class ForwardingBigtable : public Bigtable {
     return target_->DeleteLogicalView(view_id, etag);
   }
 
+  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override {
+    return target_->CreateMaterializedView(view);
+  }
+  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override {
+    return target_->GetMaterializedView(view_id);
+  }
+  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override {
+    return target_->ListMaterializedViews();
+  }
+  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                      const MaterializedViewUpdate& update) override {
+    return target_->UpdateMaterializedView(view, update);
+  }
+  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override {
+    return target_->DeleteMaterializedView(view_id, etag);
+  }
+  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
+                                                          const ReadRequest& request) override {
+    return target_->ReadMaterializedView(view_id, request);
+  }
+
   bool Exists() override { return target_->Exists(); }
   Status Flush() override { return target_->Flush(); }
   int64_t NowMicros() const override { return target_->NowMicros(); }

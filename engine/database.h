@@ -21,6 +21,8 @@
 #ifndef LBT_ENGINE_DATABASE_H_
 #define LBT_ENGINE_DATABASE_H_
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -296,6 +298,14 @@ class Database final : public Bigtable, public LocalMaintenance {
   // into this database's directory. The load must be destroyed before
   // this Database.
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
+  // Materialized views belong to an instance (LocalBigtable): a bare
+  // database has none.
+  Result<std::unique_ptr<Bigtable>> OpenMaterializedViewStorage(std::string_view view_id) override {
+    return Status::NotFound(fmt::format("materialized view '{}' does not exist", view_id));
+  }
+  Status SetMaterializedViewBackfilled(std::string_view view_id) override {
+    return Status::NotFound(fmt::format("materialized view '{}' does not exist", view_id));
+  }
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table) { return NewBulkLoad(table, {}); }
 
   // ---- reads ----

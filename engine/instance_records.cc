@@ -241,4 +241,16 @@ std::string LogicalViewKey(const InstanceName& instance, std::string_view view_i
   return fmt::format("logical_view:{}/{}/{}", instance.project, instance.instance, view_id);
 }
 
+std::string MaterializedViewKey(const InstanceName& instance, std::string_view view_id) {
+  return fmt::format("materialized_view:{}/{}/{}", instance.project, instance.instance, view_id);
+}
+
+std::string MaterializedViewTableName(const InstanceName& instance, std::string_view view_id) {
+  return fmt::format("{}mview/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, view_id);
+}
+
+std::string MaterializedViewStateName(const InstanceName& instance, std::string_view view_id) {
+  return fmt::format("{}mview-state/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, view_id);
+}
+
 }  // namespace lbt

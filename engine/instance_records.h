@@ -43,6 +43,13 @@ std::string InstanceKey(const InstanceName& name);
 // A logical view's record: "logical_view:P/I/V" ("logical_view:P/I/" with
 // an empty id: the prefix of the instance's views). WARNING: on disk.
 std::string LogicalViewKey(const InstanceName& instance, std::string_view view_id);
+// A materialized view's record: "materialized_view:P/I/V" ("...:P/I/" with
+// an empty id: the prefix of the instance's views). Its rows are hidden
+// table "#mview/P/I/V", its maintainer's state "#mview-state/P/I/V".
+// WARNING: on disk.
+std::string MaterializedViewKey(const InstanceName& instance, std::string_view view_id);
+std::string MaterializedViewTableName(const InstanceName& instance, std::string_view view_id);
+std::string MaterializedViewStateName(const InstanceName& instance, std::string_view view_id);
 // "backup:P/I/C/" for the backups of one cluster ("backup:P/I/" with an
 // empty cluster: of every cluster).
 std::string BackupKeyPrefix(const InstanceName& instance, std::string_view cluster);

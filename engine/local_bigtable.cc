@@ -154,6 +154,10 @@ Status LocalBigtable::CreateTable(std::string_view table, const std::vector<Fami
 }
 
 Status LocalBigtable::CheckNoLogicalViewNamed(std::string_view table) {
+  if (GetMaterializedView(table).ok()) {
+    return Status::AlreadyExists(fmt::format(
+        "instance {} has a materialized view named '{}'; a query could not name the table", instance_.Full(), table));
+  }
   Result<LogicalViewSpec> view = GetLogicalView(table);
   if (!view.ok()) return view.status().IsNotFound() ? Status::OK() : view.status();
   return Status::AlreadyExists(fmt::format(
@@ -162,6 +166,7 @@ Status LocalBigtable::CheckNoLogicalViewNamed(std::string_view table) {
 
 Status LocalBigtable::DeleteTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, "delete"));
   return db->DeleteTable(Qualified(table));
 }
 
@@ -173,6 +178,7 @@ Status LocalBigtable::SetAutomatedBackupPolicy(std::string_view table,
 
 Status LocalBigtable::SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  if (!config) LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, "disable the change stream of"));
   return db->SetChangeStream(Qualified(table), config);
 }
 

@@ -92,6 +92,17 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override;
   Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override;
 
+  // In local_materialized_views.cc: catalog records of the instance, and
+  // two hidden tables per view.
+  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override;
+  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override;
+  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override;
+  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                      const MaterializedViewUpdate& update) override;
+  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override;
+  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
+                                                          const ReadRequest& request) override;
+
   bool Exists() override;
   Status Flush() override;
   int64_t NowMicros() const override;
@@ -107,13 +118,20 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<CompactStats> Compact() override;
   Status SetTableEnabled(std::string_view table, bool enabled) override;
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
+  Result<std::unique_ptr<Bigtable>> OpenMaterializedViewStorage(std::string_view view_id) override;
+  Status SetMaterializedViewBackfilled(std::string_view view_id) override;
 
   // The database for an operation on `table`: created if `write`; for a
   // read where no database exists yet, NotFound for the table. A name
   // with a '/' is no table of any instance.
   Result<Database*> For(std::string_view table, bool write);
-  // AlreadyExists when the instance has a logical view named `table`.
+  // AlreadyExists when the instance has a logical or materialized view
+  // named `table`.
   Status CheckNoLogicalViewNamed(std::string_view table);
+  // FailedPrecondition, as production words it, when a materialized view
+  // reads `table`: `what` it would stop ("delete", "disable the change
+  // stream of").
+  Status CheckNoMaterializedViewReads(std::string_view table, std::string_view what);
   // The catalog's name of this instance's `table`.
   std::string Qualified(std::string_view table) const { return prefix_ + std::string(table); }
 

@@ -55,9 +55,10 @@ Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& 
   if (view.query.empty()) return Status::InvalidArgument("logical_view.query: must not be empty");
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   // A query names a view as it names a table: one name, one of them.
-  if (GetTable(view.id).ok()) {
+  if (GetTable(view.id).ok() || GetMaterializedView(view.id).ok()) {
     return Status::AlreadyExists(
-        fmt::format("logical_view_id: instance {} has a table named '{}'; a query could not name the view",
+        fmt::format("logical_view_id: instance {} has a table or materialized view named '{}'; a query could not "
+                    "name the view",
                     instance_.Full(), view.id));
   }
   LogicalViewSpec stored = view;

@@ -79,9 +79,6 @@ Result<std::optional<Filter>> FilterIfSet(bool set, const v2::RowFilter& filter,
 // ---- reads ----
 
 Result<ReadRequest> ReadRequestOf(const v2::ReadRowsRequest& request) {
-  if (!request.materialized_view_name().empty()) {
-    return Status::InvalidArgument("materialized_view_name: lbt has no materialized views");
-  }
   ReadRequest read;
   LBT_ASSIGN_OR_RETURN(read.rows, proto::FromProto(request.rows(), "rows"));
   if (request.rows_limit() < 0) {
@@ -241,10 +238,32 @@ Result<std::vector<ReadModifyWriteRule>> RulesFromProto(const v2::ReadModifyWrit
 
 }  // namespace
 
+namespace {
+
+// ReadRows of a materialized view (materialized_view_name).
+Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRowsRequest& request,
+                                const ReadCall& call) {
+  if (!request.table_name().empty() || !request.authorized_view_name().empty()) {
+    return Status::InvalidArgument(
+        "materialized_view_name: name a table, an authorized view or a materialized view, not two of them");
+  }
+  LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request.materialized_view_name(),
+                                                                    "materializedViews", "materialized_view_name"));
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(name.instance, request.app_profile_id()));
+  LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(request));
+  read.max_snapshot_age = kReadSnapshotAge;
+  read.interrupted = [context = call.context] { return context->IsCancelled(); };
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, tables->ReadMaterializedView(name.id, read));
+  return SendRows(*rows, call);
+}
+
+}  // namespace
+
 grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                                    grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
     const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
+    if (!request->materialized_view_name().empty()) return ReadMaterializedViewRows(*router_, *request, call);
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(*request));
     // Long scans renew their snapshot, and stop once the client cancels or

@@ -28,8 +28,6 @@ namespace lbt::server {
 namespace admin = ::google::bigtable::admin::v2;
 namespace longrunning = ::google::longrunning;
 
-inline constexpr char kNoMaterializedViews[] = "lbt has no materialized views";
-
 class InstanceAdminService final : public admin::BigtableInstanceAdmin::Service {
  public:
   // `router`, `operations` and `gate` are not owned and must outlive the
@@ -92,15 +90,18 @@ class InstanceAdminService final : public admin::BigtableInstanceAdmin::Service 
                                  longrunning::Operation* response) override;
   grpc::Status DeleteLogicalView(grpc::ServerContext*, const admin::DeleteLogicalViewRequest* request,
                                  google::protobuf::Empty* response) override;
-  LBT_NOT_SERVED(CreateMaterializedView, admin::CreateMaterializedViewRequest, longrunning::Operation,
-                 kNoMaterializedViews)
-  LBT_NOT_SERVED(GetMaterializedView, admin::GetMaterializedViewRequest, admin::MaterializedView, kNoMaterializedViews)
-  LBT_NOT_SERVED(ListMaterializedViews, admin::ListMaterializedViewsRequest, admin::ListMaterializedViewsResponse,
-                 kNoMaterializedViews)
-  LBT_NOT_SERVED(UpdateMaterializedView, admin::UpdateMaterializedViewRequest, longrunning::Operation,
-                 kNoMaterializedViews)
-  LBT_NOT_SERVED(DeleteMaterializedView, admin::DeleteMaterializedViewRequest, google::protobuf::Empty,
-                 kNoMaterializedViews)
+  // Materialized views (admin_materialized_views.cc), kept with the
+  // instance's tables and maintained beside the server.
+  grpc::Status CreateMaterializedView(grpc::ServerContext*, const admin::CreateMaterializedViewRequest* request,
+                                      longrunning::Operation* response) override;
+  grpc::Status GetMaterializedView(grpc::ServerContext*, const admin::GetMaterializedViewRequest* request,
+                                   admin::MaterializedView* response) override;
+  grpc::Status ListMaterializedViews(grpc::ServerContext*, const admin::ListMaterializedViewsRequest* request,
+                                     admin::ListMaterializedViewsResponse* response) override;
+  grpc::Status UpdateMaterializedView(grpc::ServerContext*, const admin::UpdateMaterializedViewRequest* request,
+                                      longrunning::Operation* response) override;
+  grpc::Status DeleteMaterializedView(grpc::ServerContext*, const admin::DeleteMaterializedViewRequest* request,
+                                      google::protobuf::Empty* response) override;
 
  private:
   // The admin, or FailedPrecondition when the Bigtable served has none.

@@ -14,6 +14,7 @@
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
 #include "shell/target.h"
+#include "sql/materialized_view_maintainer.h"
 
 int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
@@ -30,6 +31,22 @@ int main(int argc, char** argv) {
   }
   lbt::Session session(options.session, std::move(target).value());
   lbt::ScriptRunner runner(&session, &out, &err, {options.keep_going, options.echo});
+  // Materialized views of a local database: the interactive shell keeps
+  // them in the background, as production does; a command or script brings
+  // them up to date before each statement, so that it reads what the
+  // statements before it wrote.
+  lbt::sql::MaterializedViewMaintainer views(session.bigtable());
+  std::string last_view_error;
+  auto report = [&err, &last_view_error](const lbt::Status& s) {
+    if (s.ok() || s.message() == last_view_error) return;
+    last_view_error = s.message();
+    err.Write("note: " + s.message() + "\n");
+  };
+  const bool interactive =
+      options.words.empty() && options.commands.empty() && options.script.empty() && isatty(STDIN_FILENO) == 1;
+  if (session.bigtable()->local() != nullptr && !interactive) {
+    session.set_before_statement([&] { report(views.CatchUp()); });
+  }
 
   if (!options.words.empty() && options.words[0].size() > 1 && options.words[0][0] == '-') {
     err.Write("error: unknown option '" + options.words[0] + "' (see lbt --help)\n");
@@ -70,6 +87,12 @@ int main(int argc, char** argv) {
     }
     return worst;
   }
-  if (isatty(STDIN_FILENO) == 1) return lbt::RunRepl(&session, &runner, &out, &err);
+  if (interactive) {
+    if (session.bigtable()->local() != nullptr) {
+      views.Start(std::chrono::milliseconds(100),
+                  [&err](const lbt::Status& s) { err.Write("\nnote: " + s.message() + "\n"); });
+    }
+    return lbt::RunRepl(&session, &runner, &out, &err);
+  }
   return runner.Run(&std::cin, "<stdin>");
 }

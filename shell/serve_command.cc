@@ -11,6 +11,7 @@
 #include "engine/local_bigtable.h"
 #include "server/server.h"
 #include "shell/target.h"
+#include "sql/materialized_view_maintainer.h"
 
 namespace lbt {
 
@@ -104,6 +105,13 @@ int RunServe(char**, const ShellOptions& options) {
   // The database's default instance; requests naming another open its
   // tables through the instance admin.
   LocalBigtable served(std::move(db).value(), db_options);
+  // Materialized views are kept beside the requests, as production keeps
+  // them: a write shows in its views moments after it commits.
+  sql::MaterializedViewMaintainer views(&served);
+  if (!o.local.read_only) {
+    views.Start(std::chrono::milliseconds(50),
+                [](const Status& error) { std::fprintf(stderr, "lbt serve: %s\n", error.message().c_str()); });
+  }
   Status s = server::Serve(&served, o.serve, [&](const std::string& address) {
     const std::string gc =
         o.local.lazy_gc ? fmt::format(" (GC lazy, a pass every {} s)", o.local.gc_interval_seconds) : std::string();
@@ -115,6 +123,7 @@ int RunServe(char**, const ShellOptions& options) {
                 o.local.db_dir.c_str(), address.c_str(), gc.c_str(), address.c_str());
     std::fflush(stdout);
   });
+  views.Stop();
   if (db_options.log_writes) std::remove(fmt::format("{}/{}", o.local.db_dir, kServeAddressFile).c_str());
   if (!s.ok()) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sql/binder.h"
+#include "sql/materialized_view.h"
 #include "sql/parser.h"
 #include "sql/planner.h"
 #include "sql/read_planner.h"
@@ -117,6 +118,57 @@ class PreparedOverView final : public PreparedQuery {
   std::unique_ptr<BoundQuery> q_;
 };
 
+// A materialized view's rows as its query's result: what its maintainer
+// keeps, decoded into the columns' values, in the view's key order.
+class MaterializedRowsQuery final : public PreparedQuery {
+ public:
+  MaterializedRowsQuery(Bigtable* bigtable, std::string view, std::unique_ptr<MaterializedViewPlan> plan)
+      : bigtable_(bigtable), view_(std::move(view)), plan_(std::move(plan)) {}
+  const std::vector<ResultColumn>& columns() const override { return plan_->columns(); }
+  const ParamTypes& parameters() const override { return no_params_; }
+
+  Result<std::unique_ptr<ResultStream>> Execute(const Params&) const override {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, bigtable_->ReadMaterializedView(view_, ReadRequest{}));
+    return std::unique_ptr<ResultStream>(std::make_unique<Stream>(this, std::move(rows)));
+  }
+  Result<QueryPlan> Plan(const Params&) const override {
+    return QueryPlan{
+        PlanNode{0, "SCAN", fmt::format("materialized view {} (kept from {})", view_, plan_->source_table())}};
+  }
+
+ private:
+  class Stream final : public ResultStream {
+   public:
+    Stream(const MaterializedRowsQuery* query, std::unique_ptr<RowStream> rows)
+        : query_(query), rows_(std::move(rows)) {}
+    bool Next(Values* out) override {
+      if (!status_.ok() || !rows_->Next(&row_)) return false;
+      Result<Values> decoded = query_->plan_->DecodeRow(row_);
+      if (!decoded.ok()) {
+        status_ = decoded.status();
+        return false;
+      }
+      *out = std::move(decoded).value();
+      ++returned_;
+      return true;
+    }
+    Status status() const override { return status_.ok() ? rows_->status() : status_; }
+    QueryStats stats() const override { return QueryStats{query_->view_, "all rows", returned_, returned_}; }
+
+   private:
+    const MaterializedRowsQuery* query_;
+    std::unique_ptr<RowStream> rows_;
+    Row row_;
+    Status status_;
+    int64_t returned_ = 0;
+  };
+
+  Bigtable* bigtable_;
+  const std::string view_;
+  std::unique_ptr<MaterializedViewPlan> plan_;
+  const ParamTypes no_params_;
+};
+
 // A view's query may read another view, but not without end.
 constexpr int kMaxViewDepth = 8;
 
@@ -130,6 +182,22 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
     return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
   }
   if (!table.status().IsNotFound()) return table.status();
+  // Not a table: a materialized view of the instance, if it has one so named.
+  if (Result<MaterializedViewSpec> kept = bigtable->GetMaterializedView(from.table); kept.ok()) {
+    if (select->from.unpack || !select->from.options.empty()) {
+      return Status::InvalidArgument(
+          fmt::format("materialized view {} has no cell history to read {}", from.table, Location(sql, from.pos)));
+    }
+    Result<std::unique_ptr<MaterializedViewPlan>> plan = MaterializedViewPlan::Make(bigtable, kept->query);
+    if (!plan.ok()) {
+      return Status::FromCode(plan.status().code(),
+                              fmt::format("materialized view {}: {}", from.table, plan.status().message()));
+    }
+    auto rows = std::make_unique<MaterializedRowsQuery>(bigtable, from.table, std::move(plan).value());
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound,
+                         BindOverView(std::move(select), from.table, rows->columns(), params, sql));
+    return std::unique_ptr<PreparedQuery>(std::make_unique<PreparedOverView>(std::move(rows), std::move(bound)));
+  }
   // Not a table: a logical view of the instance, if it has one so named.
   Result<LogicalViewSpec> view = bigtable->GetLogicalView(from.table);
   if (!view.ok()) {

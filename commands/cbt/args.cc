@@ -49,7 +49,14 @@ Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs
 
 Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::string& table) {
   const std::string* view = args.Find("authorized-view");
-  if (view == nullptr) return Status::OK();
+  if (view == nullptr) {
+    // Not a table but a materialized view: read it as one.
+    Bigtable* bigtable = ctx.session->bigtable();
+    if (bigtable->GetTable(table).status().IsNotFound() && bigtable->GetMaterializedView(table).ok()) {
+      ctx.view = ReadMaterializedViewAsTable(bigtable, table);
+    }
+    return Status::OK();
+  }
   if (view->empty()) return ctx.Usage("authorized-view= needs a view id");
   LBT_ASSIGN_OR_RETURN(ctx.view, ctx.session->bigtable()->OpenAuthorizedView(table, *view));
   return Status::OK();

@@ -30,7 +30,8 @@ struct CbtArgs {
 Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>& args, size_t positional);
 
 // authorized-view=<id>: from here on the command reads and writes `table`
-// through that view of it (ctx->view). Nothing without the option.
+// through that view of it (ctx->view). Without the option, a `table` that
+// is a materialized view is read as a table (writes to it are refused).
 Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::string& table);
 
 // An option's value as a positive integer / a boolean ("true"/"false").

@@ -4,6 +4,7 @@
 #ifndef LBT_COMMANDS_CORE_SESSION_H_
 #define LBT_COMMANDS_CORE_SESSION_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,10 +43,18 @@ class Session {
   bool sql_runs_here() const { return sql_runs_here_; }
   void set_sql_runs_here() { sql_runs_here_ = true; }
 
+  // Run before each statement (RunStatement): what keeps a script's view
+  // of the database current, such as materialized views' maintenance.
+  void set_before_statement(std::function<void()> hook) { before_statement_ = std::move(hook); }
+  void BeforeStatement() const {
+    if (before_statement_) before_statement_();
+  }
+
  private:
   SessionOptions options_;
   std::unique_ptr<Bigtable> bigtable_;
   bool sql_runs_here_ = false;
+  std::function<void()> before_statement_;
 };
 
 }  // namespace lbt

@@ -86,7 +86,8 @@ std::string_view Trimmed(std::string_view text) {
   return end == std::string_view::npos || end < start ? std::string_view() : text.substr(start, end + 1 - start);
 }
 
-// createlogicalview and updatelogicalview keep their query as written, as
+// createlogicalview, updatelogicalview and creatematerializedview keep
+// their query as written, as
 // SQL statements do (quotes and all): {command, view id, query}. A query
 // quoted whole loses its quotes.
 bool SplitSavedQuery(std::string_view text, std::vector<std::string>* words) {
@@ -96,6 +97,8 @@ bool SplitSavedQuery(std::string_view text, std::vector<std::string>* words) {
     command = "createlogicalview";
   } else if (FirstWordIs(text, "updatelogicalview", &rest)) {
     command = "updatelogicalview";
+  } else if (FirstWordIs(text, "creatematerializedview", &rest)) {
+    command = "creatematerializedview";
   } else {
     return false;
   }
@@ -160,6 +163,7 @@ Statement ClassifyStatement(std::string_view text) {
 }
 
 CommandOutcome RunStatement(Session* session, Output* out, Output* err, const Statement& statement) {
+  if (statement.kind != StatementKind::kEmpty) session->BeforeStatement();
   switch (statement.kind) {
     case StatementKind::kEmpty: return {};
     case StatementKind::kHBase: return RunHBaseCommand(session, out, err, statement.text);

@@ -145,6 +145,15 @@ json LogicalViewObject(const LogicalViewSpec& v) {
       {"logical_view", v.id}, {"query", v.query}, {"deletion_protection", v.deletion_protection}, {"etag", v.etag}};
 }
 
+json MaterializedViewObject(const MaterializedViewSpec& v) {
+  return json{{"materialized_view", v.id},
+              {"query", v.query},
+              {"source_table", v.source_table},
+              {"state", v.backfilled ? "ready" : "building"},
+              {"deletion_protection", v.deletion_protection},
+              {"etag", v.etag}};
+}
+
 json BackupObject(const BackupSpec& b) {
   json j = {{"instance", b.instance.instance},
             {"cluster", b.cluster},
@@ -227,6 +236,12 @@ class JsonRendererBase : public Renderer {
     Line(ChangeObject(change, token, bytes_));
   }
   void LogicalView(const LogicalViewSpec& view) override { Line(LogicalViewObject(view)); }
+  void MaterializedViews(const std::vector<MaterializedViewSpec>& views) override {
+    json list = json::array();
+    for (const MaterializedViewSpec& v : views) list.push_back(MaterializedViewObject(v));
+    Line(json{{"materialized_views", list}});
+  }
+  void MaterializedView(const MaterializedViewSpec& view) override { Line(MaterializedViewObject(view)); }
   void AppProfiles(const InstanceSpec& instance) override {
     json list = json::array();
     for (const AppProfileSpec& p : instance.app_profiles) list.push_back(AppProfileObject(p));

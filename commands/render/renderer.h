@@ -110,6 +110,8 @@ class Renderer {
   // listlogicalviews; getlogicalview and the commands that change one.
   virtual void LogicalViews(const std::vector<LogicalViewSpec>& views) = 0;
   virtual void LogicalView(const LogicalViewSpec& view) = 0;
+  virtual void MaterializedViews(const std::vector<MaterializedViewSpec>& views) = 0;
+  virtual void MaterializedView(const MaterializedViewSpec& view) = 0;
   // watch: one committed change, and the token that resumes after it.
   virtual void Change(const DataChange& change, const std::string& token) = 0;
 

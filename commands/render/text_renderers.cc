@@ -96,6 +96,15 @@ class TextRendererBase : public Renderer {
                             view.deletion_protection ? "true" : "false", view.etag));
   }
 
+  void MaterializedViews(const std::vector<MaterializedViewSpec>& views) override {
+    for (const MaterializedViewSpec& view : views) out_->Write(view.id + "\n");
+  }
+  void MaterializedView(const MaterializedViewSpec& view) override {
+    out_->Write(fmt::format("Name: {}\nQuery: {}\nSource Table: {}\nState: {}\nDeletion Protection: {}\nEtag: {}\n",
+                            view.id, view.query, view.source_table, view.backfilled ? "ready" : "building",
+                            view.deletion_protection ? "true" : "false", view.etag));
+  }
+
   void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { query_table_.Begin(columns); }
   void QueryRow(const sql::Values& row) override { query_table_.Add(row); }
   void EndQuery(const sql::QueryStats* stats) override {

@@ -1,0 +1,117 @@
+// lbt's materialized-view commands, shaped like the logical-view ones:
+// creatematerializedview, listmaterializedviews, getmaterializedview,
+// updatematerializedview and deletematerializedview, over the Bigtable
+// interface's materialized views (api/materialized_view.h). `sql ... FROM
+// <view>` and `read <view>` read one.
+
+#include <fmt/format.h>
+
+#include "commands/cbt/args.h"
+#include "commands/command_sets.h"
+#include "commands/core/command_table.h"
+#include "sql/materialized_view.h"
+
+namespace lbt {
+
+namespace {
+
+std::string QueryOf(const std::vector<std::string>& args) {
+  std::string query;
+  for (size_t i = 1; i < args.size(); ++i) query += (query.empty() ? "" : " ") + args[i];
+  return query;
+}
+
+Status CreateMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
+  MaterializedViewSpec view;
+  view.id = args[0];
+  view.query = QueryOf(args);
+  // A remote service checks the query itself, against the tables it has.
+  if (ctx.bigtable()->local() != nullptr) {
+    LBT_ASSIGN_OR_RETURN(view.source_table, sql::CheckMaterializedViewQuery(ctx.bigtable(), view.query));
+  }
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec made, ctx.bigtable()->CreateMaterializedView(view));
+  ctx.renderer->MaterializedView(made);
+  return Status::OK();
+}
+
+Status ListMaterializedViews(CommandContext& ctx, const std::vector<std::string>&) {
+  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ctx.bigtable()->ListMaterializedViews());
+  ctx.renderer->MaterializedViews(views);
+  return Status::OK();
+}
+
+Status GetMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, ctx.bigtable()->GetMaterializedView(args[0]));
+  ctx.renderer->MaterializedView(view);
+  return Status::OK();
+}
+
+// updatematerializedview <id> deletion-protection=<true|false>: a view's
+// query never changes.
+Status UpdateMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
+  constexpr std::string_view kProtection = "deletion-protection=";
+  if (args[1].rfind(kProtection, 0) != 0) {
+    return ctx.Usage(fmt::format(
+        "bad '{}': only deletion-protection=<true|false> can change (a view's query is fixed: delete the view and "
+        "create it again)",
+        args[1]));
+  }
+  const std::string value = args[1].substr(kProtection.size());
+  if (value != "true" && value != "false") {
+    return ctx.Usage(fmt::format("bad deletion-protection '{}': expected true or false", value));
+  }
+  MaterializedViewSpec view;
+  view.id = args[0];
+  view.deletion_protection = value == "true";
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec updated, ctx.bigtable()->UpdateMaterializedView(
+                                                         view, MaterializedViewUpdate{.deletion_protection = true}));
+  ctx.renderer->MaterializedView(updated);
+  return Status::OK();
+}
+
+Status DeleteMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
+  return ctx.bigtable()->DeleteMaterializedView(args[0], {});
+}
+
+constexpr Arg kViewArg{.text = "<view-id>", .noun = "a materialized view id"};
+
+}  // namespace
+
+std::vector<CommandSpec> MaterializedViewCommands() {
+  return {
+      {.name = "creatematerializedview",
+       .summary = "Keep a query's result up to date as a table changes",
+       .args = {kViewArg, {.text = "<query>", .noun = "a query", .arity = Arity::kRest}},
+       .details = "  The query reads one table and has GROUP BY (one view row per group, with\n"
+                  "  COUNT, SUM, MIN, MAX, AVG, ANY_VALUE, BIT_AND, BIT_OR or BIT_XOR) or, for a\n"
+                  "  secondary index, ORDER BY columns that include the table's _key (one view\n"
+                  "  row per table row). Every column needs a name. The view is built from the\n"
+                  "  table's rows, then kept from its change stream (turned on if off): a write\n"
+                  "  shows in it moments later, as in Bigtable. Read it with 'sql ... FROM\n"
+                  "  <view-id>' or 'read <view-id>'. Its query cannot change.\n\n"
+                  "  Examples:\n"
+                  "    creatematerializedview by_os SELECT stats_summary['os_build'] AS os, COUNT(*) AS phones\n"
+                  "      FROM mobile GROUP BY os\n"
+                  "    creatematerializedview by_plan SELECT cell_plan['plan'] AS plan, _key AS phone FROM mobile\n"
+                  "      ORDER BY plan, phone",
+       .cbt = CreateMaterializedView},
+      {.name = "listmaterializedviews",
+       .summary = "List the materialized views of the instance",
+       .cbt = ListMaterializedViews},
+      {.name = "getmaterializedview",
+       .summary = "Show a materialized view's query and state",
+       .args = {kViewArg},
+       .cbt = GetMaterializedView},
+      {.name = "updatematerializedview",
+       .summary = "Set a materialized view's deletion protection",
+       .args = {kViewArg, {.text = "deletion-protection=<true|false>", .noun = "deletion-protection=<true|false>"}},
+       .details = "  Example: updatematerializedview by_os deletion-protection=true",
+       .cbt = UpdateMaterializedView},
+      {.name = "deletematerializedview",
+       .summary = "Delete a materialized view and its rows",
+       .args = {kViewArg},
+       .cbt = DeleteMaterializedView},
+  };
+}
+
+}  // namespace lbt

@@ -1,0 +1,274 @@
+// LocalBigtable's materialized views: one catalog record each, under
+// MaterializedViewKey (instance_records.h), holding the view as JSON, and
+// two hidden tables: the view's rows (MaterializedViewTableName) and its
+// maintainer's state (MaterializedViewStateName). What fills them is the
+// maintainer's (sql/materialized_view_maintainer.h); the engine keeps them
+// and the source table's change stream that feeds them.
+//
+// WARNING: the record's key and fields and the hidden tables' names are
+// part of the on-disk format.
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "api/forwarding_bigtable.h"
+#include "engine/instance_records.h"
+#include "engine/lazy_database.h"
+#include "engine/local_bigtable.h"
+
+namespace lbt {
+
+namespace {
+
+using nlohmann::json;
+
+// A day: enough for a maintainer that was not running to catch up (a
+// longer gap rebuilds the view from its source).
+constexpr int64_t kViewChangeRetentionMicros = 24LL * 3600 * 1'000'000;
+
+std::string EncodeView(const MaterializedViewSpec& view) {
+  json doc = {{"id", view.id}, {"query", view.query}, {"source_table", view.source_table}, {"etag", view.etag}};
+  if (view.deletion_protection) doc["deletion_protection"] = true;
+  if (view.backfilled) doc["backfilled"] = true;
+  return doc.dump(-1, ' ', false, json::error_handler_t::strict);
+}
+
+Status DecodeView(std::string_view key, std::string_view bytes, MaterializedViewSpec* view) {
+  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.value("id", json()).is_string() || !j.value("query", json()).is_string() ||
+      !j.value("source_table", json()).is_string() || !j.value("etag", json()).is_string()) {
+    return Status::Corruption(fmt::format("the catalog entry '{}' is malformed", key));
+  }
+  view->id = j["id"].get<std::string>();
+  view->query = j["query"].get<std::string>();
+  view->source_table = j["source_table"].get<std::string>();
+  view->etag = j["etag"].get<std::string>();
+  view->deletion_protection = j.value("deletion_protection", false);
+  view->backfilled = j.value("backfilled", false);
+  return Status::OK();
+}
+
+Status NoSuchView(const InstanceName& instance, std::string_view id) {
+  return Status::NotFound(fmt::format("materialized view {}/materializedViews/{} does not exist", instance.Full(), id));
+}
+
+Status StaleEtag(std::string_view id) {
+  return Status::Aborted(fmt::format(
+      "etag: materialized view '{}' changed since it was read; read it again and make the change on it", id));
+}
+
+std::string NextEtag(const std::string& etag) { return std::to_string(std::stoll(etag.empty() ? "0" : etag) + 1); }
+
+// The view's rows keep one cell per column at one timestamp: each write
+// replaces the last, so no family needs a GC rule.
+std::vector<FamilySpec> RowFamilies() { return {FamilySpec{.name = "default"}}; }
+std::vector<FamilySpec> StateFamilies() {
+  return {FamilySpec{.name = "c"}, FamilySpec{.name = "k"}, FamilySpec{.name = "m"}};
+}
+
+// The two hidden tables of one view, under the names "rows" and "state";
+// every other table name is no table. Writes go to the database as any
+// table's do (through its log when it has one).
+class ViewStorage final : public ForwardingBigtable {
+ public:
+  ViewStorage(Database* db, std::string rows, std::string state)
+      : ForwardingBigtable(db), rows_(std::move(rows)), state_(std::move(state)) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->ReadRows(name, request);
+  }
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->LookupRows(name, keys, request);
+  }
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->CountRows(name, range);
+  }
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->MutateRow(name, row_key, mutations);
+  }
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->MutateRows(name, rows);
+  }
+  Status DropRowRange(std::string_view table, std::string_view prefix) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->DropRowRange(name, prefix);
+  }
+
+ private:
+  Result<std::string> Map(std::string_view table) const {
+    if (table == "rows") return rows_;
+    if (table == "state") return state_;
+    return Status::NotFound(fmt::format("a materialized view's storage has no table '{}'", table));
+  }
+
+  const std::string rows_, state_;
+};
+
+}  // namespace
+
+Result<MaterializedViewSpec> LocalBigtable::CreateMaterializedView(const MaterializedViewSpec& view) {
+  LBT_RETURN_IF_ERROR(ValidateMaterializedViewId(view.id, "materialized_view_id"));
+  if (view.query.empty()) return Status::InvalidArgument("materialized_view.query: must not be empty");
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  if (GetTable(view.id).ok() || GetLogicalView(view.id).ok()) {
+    return Status::AlreadyExists(fmt::format(
+        "materialized_view_id: instance {} has a table or logical view named '{}'; a query could not name the view",
+        instance_.Full(), view.id));
+  }
+  if (GetMaterializedView(view.id).ok()) {
+    return Status::AlreadyExists(fmt::format("Materialized View {} already exists.", view.id));
+  }
+  LBT_ASSIGN_OR_RETURN(TableSpec source, GetTable(view.source_table));
+  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ListMaterializedViews());
+  int reading = 0;
+  for (const MaterializedViewSpec& v : views) reading += v.source_table == view.source_table;
+  if (reading >= kMaxMaterializedViewsPerTable) {
+    return Status::FailedPrecondition(fmt::format("table '{}' already has {} materialized views, the most one can have",
+                                                  view.source_table, kMaxMaterializedViewsPerTable));
+  }
+  // The maintainer follows the source's changes.
+  if (!source.change_stream) {
+    LBT_RETURN_IF_ERROR(SetChangeStream(view.source_table, ChangeStreamConfig{kViewChangeRetentionMicros, 0}));
+  }
+  const std::string rows = MaterializedViewTableName(instance_, view.id);
+  const std::string state = MaterializedViewStateName(instance_, view.id);
+  // Left over by a crash while the view was made or dropped: no view owns them.
+  for (const std::string& hidden : {rows, state}) {
+    if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
+  }
+  LBT_RETURN_IF_ERROR(db->CreateTable(rows, RowFamilies(), {}, false));
+  LBT_RETURN_IF_ERROR(db->CreateTable(state, StateFamilies(), {}, false));
+  MaterializedViewSpec stored = view;
+  stored.etag = "1";
+  stored.backfilled = false;
+  LBT_RETURN_IF_ERROR(
+      db->ChangeRecord(MaterializedViewKey(instance_, view.id), [&](std::optional<std::string>* record) -> Status {
+        if (record->has_value())
+          return Status::AlreadyExists(fmt::format("Materialized View {} already exists.", view.id));
+        *record = EncodeView(stored);
+        return Status::OK();
+      }));
+  return stored;
+}
+
+Result<MaterializedViewSpec> LocalBigtable::GetMaterializedView(std::string_view view_id) {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
+  if (db == nullptr) return NoSuchView(instance_, view_id);
+  const std::string key = MaterializedViewKey(instance_, view_id);
+  LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, db->ReadRecord(key));
+  if (!record.has_value()) return NoSuchView(instance_, view_id);
+  MaterializedViewSpec view;
+  LBT_RETURN_IF_ERROR(DecodeView(key, *record, &view));
+  return view;
+}
+
+Result<std::vector<MaterializedViewSpec>> LocalBigtable::ListMaterializedViews() {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
+  std::vector<MaterializedViewSpec> views;
+  if (db == nullptr) return views;
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(MaterializedViewKey(instance_, "")));
+  for (const auto& [key, bytes] : records) {
+    LBT_RETURN_IF_ERROR(DecodeView(key, bytes, &views.emplace_back()));
+  }
+  return views;
+}
+
+Result<MaterializedViewSpec> LocalBigtable::UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                                   const MaterializedViewUpdate& update) {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  MaterializedViewSpec stored;
+  const std::string key = MaterializedViewKey(instance_, view.id);
+  LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
+    if (!record->has_value()) return NoSuchView(instance_, view.id);
+    LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
+    if (!view.etag.empty() && view.etag != stored.etag) return StaleEtag(view.id);
+    if (update.deletion_protection) stored.deletion_protection = view.deletion_protection;
+    stored.etag = NextEtag(stored.etag);
+    *record = EncodeView(stored);
+    return Status::OK();
+  }));
+  return stored;
+}
+
+Status LocalBigtable::DeleteMaterializedView(std::string_view view_id, std::string_view etag) {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  const std::string key = MaterializedViewKey(instance_, view_id);
+  LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
+    if (!record->has_value()) return NoSuchView(instance_, view_id);
+    MaterializedViewSpec current;
+    LBT_RETURN_IF_ERROR(DecodeView(key, **record, &current));
+    if (!etag.empty() && etag != current.etag) return StaleEtag(view_id);
+    if (current.deletion_protection) {
+      return Status::FailedPrecondition(
+          fmt::format("Materialized View {}/materializedViews/{} has deletion protection "
+                      "enabled.",
+                      instance_.Full(), view_id));
+    }
+    record->reset();
+    return Status::OK();
+  }));
+  // The record is gone first: a crash now leaves hidden tables that the
+  // next view of this id replaces.
+  for (const std::string& hidden :
+       {MaterializedViewTableName(instance_, view_id), MaterializedViewStateName(instance_, view_id)}) {
+    if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<RowStream>> LocalBigtable::ReadMaterializedView(std::string_view view_id,
+                                                                       const ReadRequest& request) {
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, GetMaterializedView(view_id));
+  if (!view.backfilled) {
+    return Status::FailedPrecondition(
+        fmt::format("materialized view {} is still being created: its first build from table '{}' is not done", view_id,
+                    view.source_table));
+  }
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
+  return db->ReadRows(MaterializedViewTableName(instance_, view_id), request);
+}
+
+Result<std::unique_ptr<Bigtable>> LocalBigtable::OpenMaterializedViewStorage(std::string_view view_id) {
+  LBT_RETURN_IF_ERROR(GetMaterializedView(view_id).status());
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  return std::unique_ptr<Bigtable>(std::make_unique<ViewStorage>(db, MaterializedViewTableName(instance_, view_id),
+                                                                 MaterializedViewStateName(instance_, view_id)));
+}
+
+Status LocalBigtable::SetMaterializedViewBackfilled(std::string_view view_id) {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  const std::string key = MaterializedViewKey(instance_, view_id);
+  return db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
+    if (!record->has_value()) return NoSuchView(instance_, view_id);
+    MaterializedViewSpec stored;
+    LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
+    if (stored.backfilled) return Status::OK();
+    stored.backfilled = true;
+    *record = EncodeView(stored);
+    return Status::OK();
+  });
+}
+
+Status LocalBigtable::CheckNoMaterializedViewReads(std::string_view table, std::string_view what) {
+  Result<std::vector<MaterializedViewSpec>> views = ListMaterializedViews();
+  if (!views.ok()) return views.status().code() == Status::Code::kUnimplemented ? Status::OK() : views.status();
+  std::string readers;
+  for (const MaterializedViewSpec& v : *views) {
+    if (v.source_table != table) continue;
+    readers += fmt::format("{}{}/materializedViews/{}", readers.empty() ? "" : ", ", instance_.Full(), v.id);
+  }
+  if (readers.empty()) return Status::OK();
+  return Status::FailedPrecondition(
+      fmt::format("Unable to {} {}/tables/{} because the resource is referenced by another resource. The existing "
+                  "references are: {{{}}}",
+                  what, instance_.Full(), table, readers));
+}
+
+}  // namespace lbt

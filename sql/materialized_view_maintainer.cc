@@ -1,0 +1,409 @@
+#include "sql/materialized_view_maintainer.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "api/instance.h"
+
+namespace lbt::sql {
+
+namespace {
+
+constexpr const char* kState = "state";
+constexpr const char* kRows = "rows";
+constexpr const char* kMetaRow = "m";
+// Source rows read, and changes taken from the stream, per step.
+constexpr size_t kBatch = 500;
+// How often the instances beside the first are looked for.
+constexpr int kInstanceRefreshPasses = 20;
+
+std::string SourceRow(std::string_view key) { return "s" + std::string(key); }
+std::string GroupRow(std::string_view view_key) { return "g" + std::string(view_key); }
+std::string ContributionColumn(std::string_view source_key, size_t n) {
+  return std::string(source_key) + '\0' + std::to_string(n);
+}
+
+std::string EncodeKeys(const std::vector<std::string>& keys) {
+  Values values;
+  for (const std::string& k : keys) values.push_back(Value::Bytes(k));
+  return EncodeValues(values);
+}
+
+Result<std::vector<std::string>> DecodeKeys(std::string_view bytes) {
+  LBT_ASSIGN_OR_RETURN(Values values, DecodeValues(bytes));
+  std::vector<std::string> keys;
+  for (const Value& v : values) keys.push_back(v.str());
+  return keys;
+}
+
+const Cell* FindCell(const Row& row, std::string_view family, std::string_view qualifier) {
+  for (const Cell& c : row.cells) {
+    if (c.family == family && c.qualifier == qualifier) return &c;
+  }
+  return nullptr;
+}
+
+// Writes `rows` in bounded batches; the first row that fails fails it all
+// (the pass is redone from its last token).
+Status WriteRows(Bigtable* storage, const char* table, std::vector<RowMutation> rows) {
+  for (size_t at = 0; at < rows.size(); at += kBatch) {
+    std::vector<RowMutation> batch(
+        std::make_move_iterator(rows.begin() + static_cast<ptrdiff_t>(at)),
+        std::make_move_iterator(rows.begin() + static_cast<ptrdiff_t>(std::min(rows.size(), at + kBatch))));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, storage->MutateRows(table, batch));
+    for (const Status& s : statuses) LBT_RETURN_IF_ERROR(s);
+  }
+  return Status::OK();
+}
+
+Result<std::vector<std::optional<Row>>> Lookup(Bigtable* storage, const std::vector<std::string>& keys) {
+  std::vector<std::optional<Row>> out;
+  for (size_t at = 0; at < keys.size(); at += kBatch) {
+    std::vector<std::string> batch(keys.begin() + static_cast<ptrdiff_t>(at),
+                                   keys.begin() + static_cast<ptrdiff_t>(std::min(keys.size(), at + kBatch)));
+    LBT_ASSIGN_OR_RETURN(auto rows, storage->LookupRows(kState, batch, ReadRequest{}));
+    for (auto& row : rows) out.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace
+
+struct MaterializedViewMaintainer::View {
+  std::string query;
+  std::unique_ptr<MaterializedViewPlan> plan;
+  std::unique_ptr<Bigtable> storage;
+  Bigtable* source = nullptr;
+
+  // Brings source rows `keys` into the view: their old contributions out,
+  // their current ones in. The aggregate form's touched groups go to
+  // *groups, to be recomputed by the caller; `fresh`: no old ones (a
+  // backfill over emptied state).
+  Status Apply(const std::vector<std::string>& keys, bool fresh, std::set<std::string>* groups) {
+    LBT_ASSIGN_OR_RETURN(auto current, plan->Contributions(source, keys));
+    return ApplyContributions(current, fresh, groups);
+  }
+
+  Status ApplyContributions(const std::map<std::string, std::vector<MaterializedViewPlan::Contribution>>& current,
+                            bool fresh, std::set<std::string>* groups) {
+    std::map<std::string, std::vector<std::string>> old;
+    if (!fresh) LBT_RETURN_IF_ERROR(ReadOld(current, &old));
+    std::vector<RowMutation> sources;
+    for (const auto& [key, parts] : current) {
+      std::vector<std::string> view_keys;
+      for (const auto& p : parts) view_keys.push_back(p.view_key);
+      if (view_keys.empty()) {
+        if (old.contains(key)) sources.push_back({SourceRow(key), {Mutation::DeleteFromRow()}});
+      } else {
+        sources.push_back({SourceRow(key), {Mutation::SetCell("c", "", EncodeKeys(view_keys), 0)}});
+      }
+    }
+    if (plan->aggregate()) {
+      LBT_RETURN_IF_ERROR(ApplyGroups(current, old, groups));
+    } else {
+      LBT_RETURN_IF_ERROR(ApplyIndex(current, old));
+    }
+    // Last: until a source row's record changes, a redo finds its old
+    // contributions where they were.
+    return WriteRows(storage.get(), kState, std::move(sources));
+  }
+
+  Status ReadOld(const std::map<std::string, std::vector<MaterializedViewPlan::Contribution>>& current,
+                 std::map<std::string, std::vector<std::string>>* old) {
+    std::vector<std::string> rows;
+    for (const auto& entry : current) rows.push_back(SourceRow(entry.first));
+    LBT_ASSIGN_OR_RETURN(auto found, Lookup(storage.get(), rows));
+    for (auto& row : found) {
+      if (!row) continue;
+      const Cell* cell = FindCell(*row, "c", "");
+      if (cell == nullptr) continue;
+      LBT_ASSIGN_OR_RETURN((*old)[row->key.substr(1)], DecodeKeys(cell->value));
+    }
+    return Status::OK();
+  }
+
+  // Contribution cells out of the old groups and into the new ones; the
+  // groups are noted as pending first, so that a redo recomputes them.
+  Status ApplyGroups(const std::map<std::string, std::vector<MaterializedViewPlan::Contribution>>& current,
+                     const std::map<std::string, std::vector<std::string>>& old, std::set<std::string>* groups) {
+    std::map<std::string, std::vector<Mutation>> changes;
+    for (const auto& [key, view_keys] : old) {
+      for (size_t i = 0; i < view_keys.size(); ++i) {
+        changes[view_keys[i]].push_back(Mutation::DeleteFromColumn("c", ContributionColumn(key, i)));
+      }
+    }
+    for (const auto& [key, parts] : current) {
+      for (size_t i = 0; i < parts.size(); ++i) {
+        std::vector<Mutation>& row = changes[parts[i].view_key];
+        row.push_back(Mutation::SetCell("c", ContributionColumn(key, i), EncodeValues(parts[i].payload), 0));
+        row.push_back(Mutation::SetCell("k", "", EncodeValues(parts[i].key_values), 0));
+      }
+    }
+    if (changes.empty()) return Status::OK();
+    std::vector<std::string> touched;
+    for (const auto& entry : changes) touched.push_back(entry.first);
+    if (groups == nullptr) LBT_RETURN_IF_ERROR(SetPending(touched));
+    std::vector<RowMutation> rows;
+    for (auto& [view_key, mutations] : changes) rows.push_back({GroupRow(view_key), std::move(mutations)});
+    LBT_RETURN_IF_ERROR(WriteRows(storage.get(), kState, std::move(rows)));
+    if (groups != nullptr) {
+      groups->insert(touched.begin(), touched.end());
+      return Status::OK();
+    }
+    return Recompute(touched);
+  }
+
+  // Index rows written whole, then the ones no longer made removed.
+  Status ApplyIndex(const std::map<std::string, std::vector<MaterializedViewPlan::Contribution>>& current,
+                    const std::map<std::string, std::vector<std::string>>& old) {
+    std::vector<RowMutation> rows;
+    std::set<std::string> made;
+    for (const auto& [key, parts] : current) {
+      for (const auto& p : parts) {
+        made.insert(p.view_key);
+        rows.push_back({p.view_key, plan->RowMutations(p.payload)});
+      }
+    }
+    for (const auto& [key, view_keys] : old) {
+      for (const std::string& k : view_keys) {
+        if (!made.contains(k)) rows.push_back({k, {Mutation::DeleteFromRow()}});
+      }
+    }
+    return WriteRows(storage.get(), kRows, std::move(rows));
+  }
+
+  // Each group's view row from its contributions, or none.
+  Status Recompute(const std::vector<std::string>& view_keys) {
+    std::vector<std::string> keys;
+    for (const std::string& k : view_keys) keys.push_back(GroupRow(k));
+    LBT_ASSIGN_OR_RETURN(auto found, Lookup(storage.get(), keys));
+    std::vector<RowMutation> rows, emptied;
+    for (size_t i = 0; i < view_keys.size(); ++i) {
+      std::vector<Values> payloads;
+      Values key_values;
+      if (found[i]) {
+        for (const Cell& c : found[i]->cells) {
+          if (c.family == "c") {
+            LBT_ASSIGN_OR_RETURN(payloads.emplace_back(), DecodeValues(c.value));
+          } else if (c.family == "k") {
+            LBT_ASSIGN_OR_RETURN(key_values, DecodeValues(c.value));
+          }
+        }
+      }
+      std::optional<Values> output;
+      if (!payloads.empty()) {
+        LBT_ASSIGN_OR_RETURN(output, plan->FinishGroup(key_values, payloads));
+      } else {
+        emptied.push_back({keys[i], {Mutation::DeleteFromRow()}});
+      }
+      rows.push_back({view_keys[i], output ? plan->RowMutations(*output) : std::vector{Mutation::DeleteFromRow()}});
+    }
+    LBT_RETURN_IF_ERROR(WriteRows(storage.get(), kRows, std::move(rows)));
+    return WriteRows(storage.get(), kState, std::move(emptied));
+  }
+
+  Status SetPending(const std::vector<std::string>& view_keys) {
+    return storage->MutateRow(kState, kMetaRow, {Mutation::SetCell("m", "pending", EncodeKeys(view_keys), 0)});
+  }
+};
+
+MaterializedViewMaintainer::MaterializedViewMaintainer(Bigtable* bigtable) : bigtable_(bigtable) {}
+
+MaterializedViewMaintainer::~MaterializedViewMaintainer() {
+  Stop();
+  if (lock_fd_ >= 0) close(lock_fd_);
+}
+
+bool MaterializedViewMaintainer::HoldLock() {
+  if (lock_fd_ >= 0) return true;
+  const std::string path = bigtable_->local()->dir() + "/materialized-views.lock";
+  const int fd = open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    return false;
+  }
+  lock_fd_ = fd;
+  return true;
+}
+
+void MaterializedViewMaintainer::RefreshInstances() {
+  InstanceAdmin* admin = bigtable_->instance_admin();
+  if (admin == nullptr || passes_.load() % kInstanceRefreshPasses != 0) return;
+  Result<std::vector<InstanceSpec>> listed = admin->ListInstances("");
+  if (!listed.ok()) return;
+  for (const InstanceSpec& spec : *listed) {
+    if (spec.name == DefaultInstanceName() || instances_.contains(spec.name.Full())) continue;
+    Result<std::unique_ptr<Bigtable>> opened = admin->OpenTables(spec.name);
+    if (opened.ok()) instances_[spec.name.Full()] = std::move(opened).value();
+  }
+}
+
+Status MaterializedViewMaintainer::CatchUp() {
+  LocalMaintenance* local = bigtable_->local();
+  // Nothing on disk changes (not even the lock file) where no view is.
+  if (local == nullptr || local->read_only() || !bigtable_->Exists()) return Status::OK();
+  RefreshInstances();
+  passes_.fetch_add(1);
+  std::vector<Bigtable*> instances = {bigtable_};
+  for (auto& entry : instances_) instances.push_back(entry.second.get());
+  Status first;
+  std::vector<std::pair<Bigtable*, std::vector<MaterializedViewSpec>>> work;
+  for (Bigtable* instance : instances) {
+    Result<std::vector<MaterializedViewSpec>> views = instance->ListMaterializedViews();
+    if (!views.ok()) {
+      if (first.ok()) first = views.status();
+      continue;
+    }
+    if (!views->empty()) work.emplace_back(instance, std::move(views).value());
+  }
+  if (work.empty() || !HoldLock()) return first;
+  for (const auto& [instance, views] : work) {
+    for (const MaterializedViewSpec& spec : views) {
+      Status s = Maintain(instance, spec);
+      if (!s.ok() && first.ok()) {
+        first = Status::FromCode(s.code(), fmt::format("materialized view {}: {}", spec.id, s.message()));
+      }
+    }
+  }
+  return first;
+}
+
+namespace {
+
+struct Meta {
+  std::string token;
+  int64_t start = 0;  // where to read from when there is no token yet
+  std::vector<std::string> pending;
+};
+
+Result<Meta> ReadMeta(Bigtable* storage) {
+  Meta meta;
+  LBT_ASSIGN_OR_RETURN(auto found, Lookup(storage, {kMetaRow}));
+  if (!found[0]) return meta;
+  if (const Cell* c = FindCell(*found[0], "m", "token")) meta.token = c->value;
+  if (const Cell* c = FindCell(*found[0], "m", "start")) DecodeInt64(c->value, &meta.start);
+  if (const Cell* c = FindCell(*found[0], "m", "pending")) {
+    LBT_ASSIGN_OR_RETURN(meta.pending, DecodeKeys(c->value));
+  }
+  return meta;
+}
+
+}  // namespace
+
+Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const MaterializedViewSpec& spec) {
+  const std::string id = instance->PromptName() + "/" + spec.id;
+  std::unique_ptr<View>& view = views_[id];
+  if (view == nullptr || view->query != spec.query) {
+    auto made = std::make_unique<View>();
+    made->query = spec.query;
+    LBT_ASSIGN_OR_RETURN(made->plan, MaterializedViewPlan::Make(instance, spec.query));
+    LocalMaintenance* local = instance->local();
+    if (local == nullptr) return Status::FailedPrecondition("materialized views are kept only in a local database");
+    LBT_ASSIGN_OR_RETURN(made->storage, local->OpenMaterializedViewStorage(spec.id));
+    made->source = instance;
+    view = std::move(made);
+  }
+  Bigtable* storage = view->storage.get();
+  LBT_ASSIGN_OR_RETURN(Meta meta, ReadMeta(storage));
+
+  auto backfill = [&]() -> Status {
+    // Changes from a little before the scan on: those the scan already
+    // saw are applied again, which changes nothing.
+    const int64_t start = instance->NowMicros() - 1'000'000;
+    LBT_RETURN_IF_ERROR(storage->DropRowRange(kRows, ""));
+    LBT_RETURN_IF_ERROR(storage->DropRowRange(kState, ""));
+    std::set<std::string> groups;
+    std::map<std::string, std::vector<MaterializedViewPlan::Contribution>> batch;
+    LBT_RETURN_IF_ERROR(view->plan->ScanContributions(
+        instance, "", [&](const std::string& key, std::vector<MaterializedViewPlan::Contribution> parts) -> Status {
+          batch[key] = std::move(parts);
+          if (batch.size() < kBatch) return Status::OK();
+          Status s = view->ApplyContributions(batch, /*fresh=*/true, &groups);
+          batch.clear();
+          return s;
+        }));
+    LBT_RETURN_IF_ERROR(view->ApplyContributions(batch, /*fresh=*/true, &groups));
+    if (view->plan->aggregate()) LBT_RETURN_IF_ERROR(view->Recompute({groups.begin(), groups.end()}));
+    LBT_RETURN_IF_ERROR(storage->MutateRow(
+        kState, kMetaRow, {Mutation::DeleteFromRow(), Mutation::SetCell("m", "start", EncodeInt64(start), 0)}));
+    meta = Meta{.start = start};
+    return instance->local()->SetMaterializedViewBackfilled(spec.id);
+  };
+
+  if (!spec.backfilled || (meta.token.empty() && meta.start == 0)) LBT_RETURN_IF_ERROR(backfill());
+  if (!meta.pending.empty()) {
+    LBT_RETURN_IF_ERROR(view->Recompute(meta.pending));
+    LBT_RETURN_IF_ERROR(storage->MutateRow(kState, kMetaRow, {Mutation::DeleteFromColumn("m", "pending")}));
+  }
+
+  // Follow the source's changes up to now.
+  const int64_t until = instance->NowMicros();
+  ChangeStreamRequest request;
+  request.partition = RowRange::All();
+  if (!meta.token.empty()) {
+    request.resume.push_back(ChangeStreamPosition{RowRange::All(), meta.token});
+  } else {
+    request.start_micros = meta.start;
+  }
+  Result<std::unique_ptr<ChangeStream>> opened = instance->ReadChangeStream(spec.source_table, request);
+  if (!opened.ok() && opened.status().code() == Status::Code::kInvalidArgument) {
+    // Its position is gone (kept past the stream's retention, or the
+    // stream was turned off and on): build the view afresh.
+    return backfill();
+  }
+  LBT_RETURN_IF_ERROR(opened.status());
+  ChangeStream* stream = opened->get();
+  for (bool more = true; more;) {
+    std::set<std::string> keys;
+    while (keys.size() < kBatch) {
+      LBT_ASSIGN_OR_RETURN(std::optional<DataChange> change, stream->Next(std::chrono::milliseconds(0)));
+      if (!change) {
+        more = false;
+        break;
+      }
+      keys.insert(change->row_key);
+      if (change->commit_micros > until) {
+        more = false;  // what came since the pass began is the next one's
+        break;
+      }
+    }
+    if (keys.empty()) break;
+    LBT_RETURN_IF_ERROR(view->Apply({keys.begin(), keys.end()}, /*fresh=*/false, nullptr));
+    LBT_RETURN_IF_ERROR(storage->MutateRow(
+        kState, kMetaRow,
+        {Mutation::SetCell("m", "token", stream->token(), 0), Mutation::DeleteFromColumn("m", "pending")}));
+  }
+  return Status::OK();
+}
+
+void MaterializedViewMaintainer::Start(std::chrono::milliseconds interval, std::function<void(const Status&)> report) {
+  thread_ = std::thread([this, interval, report = std::move(report)] {
+    std::string last_error;
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      lock.unlock();
+      Status s = CatchUp();
+      if (!s.ok() && s.message() != last_error && report) report(s);
+      last_error = s.ok() ? "" : std::string(s.message());
+      lock.lock();
+      wake_.wait_for(lock, interval, [this] { return stop_; });
+    }
+  });
+}
+
+void MaterializedViewMaintainer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace lbt::sql
