@@ -15,6 +15,7 @@
 #include "remote/remote_change_streams.h"
 #include "remote/remote_instance_admin.h"
 #include "remote/remote_logical_views.h"
+#include "remote/remote_materialized_views.h"
 #include "remote/remote_mutations.h"
 #include "remote/remote_query.h"
 #include "remote/remote_read_write.h"
@@ -161,6 +162,27 @@ class RemoteBigtable final : public Bigtable {
   }
   Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override {
     return remote::DeleteLogicalView(&calls_, view_id, etag);
+  }
+  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override {
+    return remote::CreateMaterializedView(&calls_, view);
+  }
+  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override {
+    return remote::GetMaterializedView(&calls_, view_id);
+  }
+  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override {
+    return remote::ListMaterializedViews(&calls_);
+  }
+  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
+                                                      const MaterializedViewUpdate& update) override {
+    return remote::UpdateMaterializedView(&calls_, view, update);
+  }
+  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override {
+    return remote::DeleteMaterializedView(&calls_, view_id, etag);
+  }
+  // ReadRows naming materialized_view_name (RemoteCalls::SetTarget).
+  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
+                                                          const ReadRequest& request) override {
+    return remote::ReadRows(&calls_, std::string(RemoteCalls::kMaterializedViewTarget) + std::string(view_id), request);
   }
   Result<std::vector<std::string>> ListTables() override { return remote::ListTables(&calls_); }
   Result<TableSpec> GetTable(std::string_view table) override { return remote::GetTable(&calls_, table); }

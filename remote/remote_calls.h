@@ -85,21 +85,37 @@ class RemoteCalls {
   const std::string& app_profile() const { return options_.app_profile; }
   // "projects/P/instances/I/tables/T".
   std::string TableName(std::string_view table) const;
-  // Points a data request at `target`: a table id, or
+  // The prefix of a target naming a materialized view (reads only):
+  // "materializedViews/<view>".
+  static constexpr std::string_view kMaterializedViewTarget = "materializedViews/";
+  // Points a data request at `target`: a table id,
   // "<table>/authorizedViews/<view>", how a view that OpenAuthorizedView
-  // opened names its table (remote_authorized_views.h).
+  // opened names its table (remote_authorized_views.h), or, for a read,
+  // "materializedViews/<view>".
   // The routing header's key and value for a data request that SetTarget
-  // pointed: its table's name, or its authorized view's.
+  // pointed: its table's name, or its authorized or materialized view's.
   template <typename Request>
   static std::string_view TargetKey(const Request& request) {
+    if constexpr (requires { request.materialized_view_name(); }) {
+      if (!request.materialized_view_name().empty()) return "materialized_view_name";
+    }
     return request.authorized_view_name().empty() ? "table_name" : "authorized_view_name";
   }
   template <typename Request>
   static const std::string& TargetOf(const Request& request) {
+    if constexpr (requires { request.materialized_view_name(); }) {
+      if (!request.materialized_view_name().empty()) return request.materialized_view_name();
+    }
     return request.authorized_view_name().empty() ? request.table_name() : request.authorized_view_name();
   }
   template <typename Request>
   void SetTarget(Request* request, std::string_view target) const {
+    if constexpr (requires { request->set_materialized_view_name(""); }) {
+      if (target.starts_with(kMaterializedViewTarget)) {
+        request->set_materialized_view_name(instance_ + "/" + std::string(target));
+        return;
+      }
+    }
     if (target.find("/authorizedViews/") != std::string_view::npos) {
       request->set_authorized_view_name(TableName(target));
     } else {

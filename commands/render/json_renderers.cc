@@ -146,12 +146,15 @@ json LogicalViewObject(const LogicalViewSpec& v) {
 }
 
 json MaterializedViewObject(const MaterializedViewSpec& v) {
-  return json{{"materialized_view", v.id},
-              {"query", v.query},
-              {"source_table", v.source_table},
-              {"state", v.backfilled ? "ready" : "building"},
-              {"deletion_protection", v.deletion_protection},
-              {"etag", v.etag}};
+  json j = {{"materialized_view", v.id}, {"query", v.query}};
+  // A service does not say a view's table or state (lbt's own are known).
+  if (!v.source_table.empty()) {
+    j["source_table"] = v.source_table;
+    j["state"] = v.backfilled ? "ready" : "building";
+  }
+  j["deletion_protection"] = v.deletion_protection;
+  j["etag"] = v.etag;
+  return j;
 }
 
 json BackupObject(const BackupSpec& b) {

@@ -100,8 +100,11 @@ class TextRendererBase : public Renderer {
     for (const MaterializedViewSpec& view : views) out_->Write(view.id + "\n");
   }
   void MaterializedView(const MaterializedViewSpec& view) override {
-    out_->Write(fmt::format("Name: {}\nQuery: {}\nSource Table: {}\nState: {}\nDeletion Protection: {}\nEtag: {}\n",
-                            view.id, view.query, view.source_table, view.backfilled ? "ready" : "building",
+    // A service does not say a view's table or state (lbt's own are known).
+    const std::string kept = view.source_table.empty() ? std::string()
+                                                       : fmt::format("Source Table: {}\nState: {}\n", view.source_table,
+                                                                     view.backfilled ? "ready" : "building");
+    out_->Write(fmt::format("Name: {}\nQuery: {}\n{}Deletion Protection: {}\nEtag: {}\n", view.id, view.query, kept,
                             view.deletion_protection ? "true" : "false", view.etag));
   }
 

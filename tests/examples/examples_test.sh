@@ -119,7 +119,7 @@ expect_lab_basics() {
 lesson=runner
 listed="$("$root/scripts/example.sh" --list | awk 'NR > 1 { print $1 }' | tr '\n' ' ')"
 expect_eq "example.sh --list" "$listed" \
-  "counters field-promotion-vs-salting mobile-time-series reversed-domains reversed-timestamps weather-balloons "
+  "counters field-promotion-vs-salting materialized-views mobile-time-series reversed-domains reversed-timestamps weather-balloons "
 status=0
 LBT_BINARY="$lbt" "$root/scripts/example.sh" no-such-lesson >/dev/null 2>&1 || status=$?
 expect_eq "an unknown lesson's exit status" "$status" 2
@@ -227,6 +227,26 @@ if run_lesson reversed-domains 2000; then
   expect_rule pages_plain_domain key-domain-not-reversed
   expect_no_rule pages_reversed_domain key-domain-not-reversed
   expect_lab_basics pages_reversed_domain
+fi
+
+# --- materialized-views: 24 balloons x 100 minutes ---------------------------
+if run_lesson materialized-views 2400; then
+  expect_eq "readings" "$(count readings)" 2400
+  expect_eq "the index: a view row per reading" "$(count by_balloon)" 2400
+  expect_eq "balloon 3698's hours (100 minutes from 12:00)" \
+    "$(sql_value n "SELECT COUNT(*) AS n FROM hourly WHERE balloon = '3698'")" 2
+  # The hourly view holds what its query returns over the table.
+  balloon="SPLIT(CAST(_key AS STRING), '#')[SAFE_OFFSET(1)]"
+  hour="SUBSTR(SPLIT(CAST(_key AS STRING), '#')[SAFE_OFFSET(2)], 1, 13)"
+  q --format jsonl sql "SELECT balloon, hour, readings, max_altitude FROM hourly ORDER BY balloon, hour" \
+    >"$work/view" || true
+  q --format jsonl sql "SELECT $balloon AS balloon, $hour AS hour, COUNT(*) AS readings,
+    MAX(CAST(CAST(m['altitude'] AS STRING) AS INT64)) AS max_altitude FROM readings GROUP BY balloon, hour
+    ORDER BY balloon, hour" >"$work/direct" || true
+  [ -s "$work/view" ] && cmp -s "$work/view" "$work/direct" || fail "the hourly view differs from its query over the table"
+  expect_eq "the late reading came and went" \
+    "$(sql_value n "SELECT COUNT(*) AS n FROM by_balloon WHERE balloon = '3698' AND reading = b'us-west2#3698#2021-03-09-0000'")" 0
+  expect_eq "views listed" "$(q listmaterializedviews | tr '\n' ' ')" "by_balloon hourly "
 fi
 
 # --- counters: its default size, 20,000 page views (the runner without --rows)
