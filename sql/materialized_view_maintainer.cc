@@ -342,8 +342,9 @@ Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const Materializ
     LBT_RETURN_IF_ERROR(storage->MutateRow(kState, kMetaRow, {Mutation::DeleteFromColumn("m", "pending")}));
   }
 
-  // Follow the source's changes up to now.
-  const int64_t until = instance->NowMicros();
+  // Follow the source's changes to the last one committed. (Not to the
+  // clock: commit times run ahead of it when many changes commit in one
+  // microsecond, a drop's for one.)
   ChangeStreamRequest request;
   request.partition = RowRange::All();
   if (!meta.token.empty()) {
@@ -368,10 +369,6 @@ Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const Materializ
         break;
       }
       keys.insert(change->row_key);
-      if (change->commit_micros > until) {
-        more = false;  // what came since the pass began is the next one's
-        break;
-      }
     }
     if (keys.empty()) break;
     LBT_RETURN_IF_ERROR(view->Apply({keys.begin(), keys.end()}, /*fresh=*/false, nullptr));

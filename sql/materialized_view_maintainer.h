@@ -50,8 +50,8 @@ class MaterializedViewMaintainer {
   explicit MaterializedViewMaintainer(Bigtable* bigtable);
   ~MaterializedViewMaintainer();
 
-  // Brings every view up to date with what its source had committed when
-  // the pass began. OK without doing anything when another process holds
+  // Brings every view up to date with every change its source has
+  // committed (following on while changes keep coming). OK without doing anything when another process holds
   // the lock, or when the database is read-only or does not exist.
   Status CatchUp();
 
