@@ -250,6 +250,10 @@ Result<TableSpec> LocalBigtable::GetTable(std::string_view table) {
 
 Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  for (const FamilyChange& change : changes) {
+    if (change.kind == FamilyChange::Kind::kDrop)
+      LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, change.family.name, "delete"));
+  }
   return db->ModifyFamilies(Qualified(table), changes);
 }
 
@@ -260,6 +264,7 @@ Status LocalBigtable::CreateFamily(std::string_view table, const FamilySpec& fam
 
 Status LocalBigtable::DeleteFamily(std::string_view table, std::string_view family) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, family, "delete"));
   return db->DeleteFamily(Qualified(table), family);
 }
 

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "api/forwarding_bigtable.h"
@@ -254,6 +256,36 @@ Status LocalBigtable::SetMaterializedViewBackfilled(std::string_view view_id) {
     *record = EncodeView(stored);
     return Status::OK();
   });
+}
+
+namespace {
+
+// Whether `word` occurs in `text` not as part of a longer name.
+bool NamesWord(std::string_view text, std::string_view word) {
+  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !is_name(text[at - 1]);
+    const bool ends = at + word.size() == text.size() || !is_name(text[at + word.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status LocalBigtable::CheckNoMaterializedViewReads(std::string_view table, std::string_view family,
+                                                   std::string_view what) {
+  Result<std::vector<MaterializedViewSpec>> views = ListMaterializedViews();
+  if (!views.ok()) return views.status();
+  std::string readers;
+  for (const MaterializedViewSpec& v : *views) {
+    if (v.source_table != table || !NamesWord(v.query, family)) continue;
+    readers += fmt::format("{}{}/materializedViews/{}", readers.empty() ? "" : ", ", instance_.Full(), v.id);
+  }
+  if (readers.empty()) return Status::OK();
+  return Status::FailedPrecondition(
+      fmt::format("Unable to {} column family {} of {}/tables/{} because materialized views read it: {{{}}}", what,
+                  family, instance_.Full(), table, readers));
 }
 
 Status LocalBigtable::CheckNoMaterializedViewReads(std::string_view table, std::string_view what) {

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 
+#include "api/limits.h"
 #include "sql/functions.h"
 #include "sql/operators/aggregate.h"
 #include "sql/operators/table_scan.h"
@@ -118,8 +121,11 @@ uint64_t GetBigEndian(std::string_view bytes) {
   return v;
 }
 
-// A double as bytes that sort as the numbers do.
+// A double as bytes that sort as the numbers do; -0 is 0 and every NaN
+// one NaN, as GROUP BY takes them.
 uint64_t OrderedDouble(double d) {
+  if (d == 0) d = 0;
+  if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
   const uint64_t bits = std::bit_cast<uint64_t>(d);
   return (bits & (1ULL << 63)) ? ~bits : bits | (1ULL << 63);
 }
@@ -266,7 +272,8 @@ Result<Values> DecodeValues(std::string_view bytes) {
 
 Result<std::unique_ptr<MaterializedViewPlan>> MaterializedViewPlan::Make(Bigtable* bigtable, std::string_view query) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> parsed, Parse(query));
-  if (!parsed->from.unpack && bigtable->GetTable(parsed->from.table).status().IsNotFound()) {
+  if (!parsed->from.unpack && bigtable->local() != nullptr &&
+      bigtable->GetTable(parsed->from.table).status().IsNotFound()) {
     const std::string& from = parsed->from.table;
     if (bigtable->GetLogicalView(from).ok() || bigtable->GetMaterializedView(from).ok()) {
       return Status::InvalidArgument(fmt::format(
@@ -392,16 +399,26 @@ std::string MaterializedViewPlan::KeyOf(const Values& key_values) const {
   return key;
 }
 
+// A row the query cannot keep (an error evaluating it over the row, a
+// view key Bigtable cannot hold) is left out of the view, as production
+// leaves such rows out (it counts them in a metric lbt does not have).
 Status MaterializedViewPlan::Evaluate(const Values& input, std::vector<Contribution>* parts) const {
+  Result<std::optional<Contribution>> part = EvaluateRow(input);
+  if (part.ok() && part->has_value()) parts->push_back(std::move(**part));
+  return Status::OK();
+}
+
+Result<std::optional<MaterializedViewPlan::Contribution>> MaterializedViewPlan::EvaluateRow(const Values& input) const {
+  const std::optional<Contribution> none;
   if (q_->where != nullptr) {
     LBT_ASSIGN_OR_RETURN(Value keep, eval_->Eval(*q_->where, input));
-    if (keep.is_null() || !keep.boolean()) return Status::OK();
+    if (keep.is_null() || !keep.boolean()) return none;
   }
   Contribution part;
   if (q_->aggregate) {
     for (const Expr* g : q_->group_by) {
       LBT_ASSIGN_OR_RETURN(Value v, eval_->Eval(*g, input));
-      if (v.is_null()) return Status::OK();  // left out, as production leaves it
+      if (v.is_null()) return none;  // left out, as production leaves it
       part.key_values.push_back(std::move(v));
     }
     for (const BoundAggregate& a : q_->aggregates) {
@@ -416,13 +433,13 @@ Status MaterializedViewPlan::Evaluate(const Values& input, std::vector<Contribut
       part.payload.push_back(std::move(v));
     }
     for (size_t k : key_columns_) {
-      if (part.payload[k].is_null()) return Status::OK();
+      if (part.payload[k].is_null()) return none;
       part.key_values.push_back(part.payload[k]);
     }
   }
   part.view_key = KeyOf(part.key_values);
-  parts->push_back(std::move(part));
-  return Status::OK();
+  if (part.view_key.empty() || part.view_key.size() > kMaxRowKeyBytes) return none;
+  return std::optional<Contribution>(std::move(part));
 }
 
 Status MaterializedViewPlan::Drain(TableScan* scan,
@@ -532,6 +549,21 @@ Result<Values> MaterializedViewPlan::DecodeRow(const Row& row) const {
     }
   }
   return out;
+}
+
+std::optional<RowRange> MaterializedViewPlan::KeyRange(const std::map<size_t, Value>& equal) const {
+  std::string prefix;
+  size_t fixed = 0;
+  for (size_t k : key_columns_) {
+    auto it = equal.find(k);
+    if (it == equal.end() || it->second.is_null() || it->second.kind() != q_->columns[k].type->kind) break;
+    if (raw_key_) return RowRange::Closed(it->second.str(), it->second.str());
+    if (fixed++ > 0) prefix.append("\0\x01", 2);
+    AppendKeyPart(OrderedBytes(it->second), &prefix);
+  }
+  if (fixed == 0) return std::nullopt;
+  if (fixed == key_columns_.size()) return RowRange::Closed(prefix, prefix);
+  return RowRange::Prefix(prefix.append("\0\x01", 2));
 }
 
 Result<std::string> CheckMaterializedViewQuery(Bigtable* bigtable, std::string_view query) {

@@ -82,6 +82,11 @@ class MaterializedViewPlan {
   std::vector<Mutation> RowMutations(const Values& output) const;
   // A view row, as ReadMaterializedView reads it, as the query's columns.
   Result<Values> DecodeRow(const Row& row) const;
+  // The view rows whose leading key columns hold the values `equal` gives
+  // (by column position): the rows a query over the view must read when
+  // its WHERE clause fixes them. nullopt when it does not fix the first
+  // key column (every row then).
+  std::optional<RowRange> KeyRange(const std::map<size_t, Value>& equal) const;
 
  private:
   MaterializedViewPlan() = default;
@@ -92,6 +97,7 @@ class MaterializedViewPlan {
   // The view's row key from the output row's (or group's) key values.
   std::string KeyOf(const Values& key_values) const;
   Status Evaluate(const Values& input, std::vector<Contribution>* parts) const;
+  Result<std::optional<Contribution>> EvaluateRow(const Values& input) const;
   Status Drain(class TableScan* scan, const std::function<Status(const std::string&, const Values&)>& row) const;
 
   std::unique_ptr<BoundQuery> q_;

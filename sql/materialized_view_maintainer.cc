@@ -197,7 +197,11 @@ struct MaterializedViewMaintainer::View {
       }
       std::optional<Values> output;
       if (!payloads.empty()) {
-        LBT_ASSIGN_OR_RETURN(output, plan->FinishGroup(key_values, payloads));
+        // A group its rows cannot make (a SUM past INT64's range) is left
+        // out until they change, as production leaves out what it cannot
+        // compute.
+        Result<std::optional<Values>> finished = plan->FinishGroup(key_values, payloads);
+        if (finished.ok()) output = std::move(finished).value();
       } else {
         emptied.push_back({keys[i], {Mutation::DeleteFromRow()}});
       }

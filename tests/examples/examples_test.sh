@@ -247,6 +247,10 @@ if run_lesson materialized-views 2400; then
   expect_eq "the late reading came and went" \
     "$(sql_value n "SELECT COUNT(*) AS n FROM by_balloon WHERE balloon = '3698' AND reading = b'us-west2#3698#2021-03-09-0000'")" 0
   expect_eq "views listed" "$(q listmaterializedviews | tr '\n' ' ')" "by_balloon hourly "
+  expect_eq "the index, read by its key: rows examined" \
+    "$(explain rows_examined "SELECT reading FROM by_balloon WHERE balloon = '3698'")" 100
+  expect_eq "the same question of the table: rows examined (a full scan)" \
+    "$(explain rows_examined "SELECT _key FROM readings WHERE $balloon = '3698'")" 2400
 fi
 
 # --- counters: its default size, 20,000 page views (the runner without --rows)

@@ -229,6 +229,75 @@ TEST_P(MaterializedViewTest, ReadRowsShowsTheColumnsAsCells) {
   EXPECT_EQ(count, 1);
 }
 
+// A row the view cannot keep is left out, as production leaves it out, and
+// the view goes on: nothing one row holds can stop it.
+TEST_P(MaterializedViewTest, RowsItCannotKeepAreLeftOutAndTheViewGoesOn) {
+  const std::string sum =
+      "SELECT '*' AS _key, SUM(CAST(CAST(m['temp'] AS STRING) AS INT64)) AS s, COUNT(*) AS c FROM sensors "
+      "WHERE m['temp'] IS NOT NULL GROUP BY _key";
+  const std::string notes = "SELECT CAST(m['note'] AS STRING) AS note, COUNT(*) AS c FROM sensors GROUP BY note";
+  ASSERT_OK(CreateView("sum", sum));
+  ASSERT_OK(CreateView("notes", notes));
+  Put("r1", "temp", "9223372036854775807");
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(Rows("SELECT s, c FROM sum"), (std::vector<std::string>{"9223372036854775807|1"}));
+  Put("r2", "temp", "1");  // the SUM overflows: the group is left out
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(Rows("SELECT s, c FROM sum"), std::vector<std::string>{});
+  ASSERT_OK(bigtable_->MutateRow("sensors", "r2", {Mutation::DeleteFromRow()}));
+  Put("r3", "temp", "-10");
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(Rows("SELECT s, c FROM sum"), (std::vector<std::string>{"9223372036854775797|2"}));
+
+  // A key Bigtable cannot hold (empty, or over 4 KiB) leaves its row out.
+  Put("n1", "note", "");
+  Put("n2", "note", std::string(5000, 'x'));
+  Put("n3", "note", "ok");
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(Rows("SELECT note, c FROM notes"), (std::vector<std::string>{"ok|1"}));
+  Put("n4", "note", "ok");
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(Rows("SELECT note, c FROM notes"), (std::vector<std::string>{"ok|2"}));
+}
+
+// A query fixing a view's leading key columns reads only those view rows:
+// an index answers by its key, as a table does.
+TEST_P(MaterializedViewTest, QueriesReadOnlyTheKeysTheyFix) {
+  for (int i = 0; i < 30; ++i) Put("dev" + std::to_string(i % 3) + "#" + std::to_string(i), "temp", std::to_string(i));
+  Put("dev1#4", "note", "hot");
+  Put("dev2#5", "note", "hot");
+  Put("dev0#6", "note", "cold");
+  ASSERT_OK(CreateView("by_device", kByDevice));
+  ASSERT_OK(CreateView("by_note", kByNote));
+  ASSERT_OK(CreateView("per_row", "SELECT _key, COUNT(*) AS n FROM sensors GROUP BY _key"));
+  ASSERT_OK(maintainer_->CatchUp());
+  auto examined = [&](const std::string& sql, std::vector<std::string>* rows) -> int64_t {
+    Result<std::unique_ptr<PreparedQuery>> q = Prepare(bigtable_.get(), sql, {});
+    EXPECT_TRUE(q.ok()) << q.status().ToString();
+    if (!q.ok()) return -1;
+    Result<std::unique_ptr<ResultStream>> stream = (*q)->Execute({});
+    EXPECT_TRUE(stream.ok()) << stream.status().ToString();
+    if (!stream.ok()) return -1;
+    for (Values row; (*stream)->Next(&row);) rows->push_back(row[0].ToText());
+    EXPECT_OK((*stream)->status());
+    return (*stream)->stats().rows_examined;
+  };
+  std::vector<std::string> rows;
+  EXPECT_EQ(examined("SELECT readings FROM by_device WHERE device = 'dev1'", &rows), 1);
+  EXPECT_EQ(rows, (std::vector<std::string>{"10"}));
+  rows.clear();
+  EXPECT_EQ(examined("SELECT reading FROM by_note WHERE 'hot' = note ORDER BY reading", &rows), 2);
+  EXPECT_EQ(rows, (std::vector<std::string>{"dev1#4", "dev2#5"}));
+  rows.clear();
+  EXPECT_EQ(examined("SELECT n FROM per_row WHERE _key = b'dev2#5'", &rows), 1);
+  // Nothing fixed, or a key column compared otherwise: every view row.
+  rows.clear();
+  EXPECT_EQ(examined("SELECT reading FROM by_note WHERE note > 'a'", &rows), 3);
+  rows.clear();
+  EXPECT_EQ(examined("SELECT device FROM by_device WHERE readings = 10", &rows), 3);
+  EXPECT_EQ(rows.size(), 3u);
+}
+
 TEST_P(MaterializedViewTest, RefusesWhatProductionRefuses) {
   const std::pair<const char*, const char*> cases[] = {
       {"SELECT _key, m['temp'] AS t FROM sensors", "queries must contain a GROUP BY or ORDER BY clause"},
@@ -273,6 +342,15 @@ TEST_P(MaterializedViewTest, ProtectsItsSourceAndItself) {
   EXPECT_EQ(drop.code(), Status::Code::kFailedPrecondition) << drop.ToString();
   EXPECT_NE(drop.message().find("materializedViews/total"), std::string::npos) << drop.ToString();
   EXPECT_EQ(bigtable_->SetChangeStream("sensors", std::nullopt).code(), Status::Code::kFailedPrecondition);
+  // A family a view reads stays; another may go.
+  ASSERT_OK(CreateView("by_note", kByNote));
+  Status family = bigtable_->DeleteFamily("sensors", "m");
+  EXPECT_EQ(family.code(), Status::Code::kFailedPrecondition) << family.ToString();
+  EXPECT_NE(family.message().find("materializedViews/by_note"), std::string::npos) << family.ToString();
+  EXPECT_EQ(family.message().find("materializedViews/total"), std::string::npos) << "total reads no family";
+  ASSERT_OK(bigtable_->CreateFamily("sensors", FamilySpec{.name = "mm"}));
+  ASSERT_OK(bigtable_->DeleteFamily("sensors", "mm"));
+  ASSERT_OK(bigtable_->DeleteMaterializedView("by_note", ""));
   EXPECT_EQ(bigtable_->CreateTable("total", {}, {}, false).code(), Status::Code::kAlreadyExists);
   EXPECT_EQ(CreateView("total", kTotal).code(), Status::Code::kAlreadyExists);
 
