@@ -167,6 +167,17 @@ Status LocalInstanceAdmin::DeleteInstance(const InstanceName& name) {
     LBT_RETURN_IF_ERROR(
         db->ChangeRecord(key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); }));
   }
+  // And its materialized views: their records, then their hidden tables.
+  LBT_ASSIGN_OR_RETURN(auto kept, db->ReadRecords(MaterializedViewKey(name, "")));
+  const std::string prefix = MaterializedViewKey(name, "");
+  for (const auto& [key, bytes] : kept) {
+    LBT_RETURN_IF_ERROR(
+        db->ChangeRecord(key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); }));
+    const std::string id = key.substr(prefix.size());
+    for (const std::string& hidden : {MaterializedViewTableName(name, id), MaterializedViewStateName(name, id)}) {
+      if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
+    }
+  }
   return Status::OK();
 }
 

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api/instance.h"
 #include "engine/local_bigtable.h"
 #include "sql/materialized_view.h"
 #include "sql/materialized_view_maintainer.h"
@@ -384,6 +385,40 @@ TEST_P(MaterializedViewTest, ProtectsItsSourceAndItself) {
   ASSERT_OK(bigtable_->DeleteTable("sensors"));
   ASSERT_OK_AND_ASSIGN(std::vector<std::string> tables, bigtable_->ListTables());
   EXPECT_TRUE(tables.empty()) << "a view's hidden tables are no instance's";
+}
+
+// A view of another instance is kept by the database's one maintainer, and
+// goes with its instance: record and hidden tables.
+TEST_P(MaterializedViewTest, ViewsOfOtherInstancesAreKeptAndGoWithThem) {
+  const InstanceName other{"proj", "inst-views"};
+  InstanceSpec spec;
+  spec.name = other;
+  spec.display_name = "Views";
+  ClusterSpec cluster;
+  cluster.id = "views-c1";
+  cluster.location = "projects/proj/locations/us-east1-b";
+  cluster.serve_nodes = 1;
+  spec.clusters.push_back(cluster);
+  InstanceAdmin* admin = bigtable_->instance_admin();
+  ASSERT_OK(admin->CreateInstance(spec));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, admin->OpenTables(other));
+  ASSERT_OK(tables->CreateTable("sensors", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
+  std::mt19937 rng(23);
+  for (int i = 0; i < 80; ++i) RandomSensorChange(tables.get(), rng);
+  ASSERT_OK(CreateSensorView(tables.get(), "by_device", kByDevice));
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(SortedRows(tables.get(), "SELECT * FROM by_device"), SortedRows(tables.get(), kByDevice));
+  for (int i = 0; i < 80; ++i) RandomSensorChange(tables.get(), rng);
+  ASSERT_OK(maintainer_->CatchUp());
+  EXPECT_EQ(SortedRows(tables.get(), "SELECT * FROM by_device"), SortedRows(tables.get(), kByDevice));
+  EXPECT_TRUE(bigtable_->GetMaterializedView("by_device").status().IsNotFound()) << "an instance's own";
+
+  tables.reset();
+  ASSERT_OK(admin->DeleteInstance(other));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> again, admin->OpenTables(other));
+  ASSERT_OK_AND_ASSIGN(std::vector<MaterializedViewSpec> left, again->ListMaterializedViews());
+  EXPECT_TRUE(left.empty());
+  ASSERT_OK(maintainer_->CatchUp());
 }
 
 // Maintainers killed with SIGKILL at random moments, amid writes and
