@@ -2,7 +2,8 @@
 # watch: a table's changes as they commit, from other processes' writes,
 # as JSON lines through jq (one line per change, flushed at once), as text
 # with start= and end=, resumed from a token, and in the interactive shell
-# under tmux, where Ctrl-C ends it and returns to the prompt.
+# under tmux, where Ctrl-C ends it and returns to the prompt. There too, a
+# materialized view kept in the background shows another process's write.
 # Usage: watch_test.sh LBT_BINARY
 set -euo pipefail
 lbt="$1"
@@ -95,6 +96,19 @@ run set t live cf:a=from-another-process
 wait_for '  live  set cf:a = "from-another-process"'
 tmux -L "$socket" send-keys -t lbt C-c
 wait_for '^lbt:db> $'
+# A materialized view the shell keeps in the background, as production
+# keeps views: another process's write shows in it a moment later, with no
+# command typed between (the other process does not keep it: the shell
+# holds the views' lock).
+tmux -L "$socket" send-keys -t lbt "creatematerializedview rows_by_family SELECT '*' AS _key, COUNT(*) AS n FROM t GROUP BY _key" Enter
+wait_for '^Etag: 1'
+run set t another cf:a=1
+rows="$(run --format json sql "SELECT COUNT(*) AS n FROM t" | jq -r '.rows[0].n')"
+sleep 1
+tmux -L "$socket" send-keys -t lbt "sql SELECT n AS view_rows FROM rows_by_family" Enter
+wait_for "^$rows *\$"
+screen | grep -q '^view_rows' || fail "no query result on the screen"
+
 tmux -L "$socket" send-keys -t lbt 'exit' Enter
 wait_for 'EXIT STATUS 0'
 echo "watch: ok"

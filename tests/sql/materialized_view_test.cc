@@ -371,6 +371,10 @@ TEST_P(MaterializedViewTest, ProtectsItsSourceAndItself) {
   ASSERT_OK(bigtable_->DeleteMaterializedView("by_note", ""));
   EXPECT_EQ(bigtable_->CreateTable("total", {}, {}, false).code(), Status::Code::kAlreadyExists);
   EXPECT_EQ(CreateView("total", kTotal).code(), Status::Code::kAlreadyExists);
+  // Production's limit: five views a table.
+  for (int i = 2; i <= 5; ++i) ASSERT_OK(CreateView("more" + std::to_string(i), kTotal));
+  EXPECT_EQ(CreateView("more6", kTotal).code(), Status::Code::kFailedPrecondition);
+  for (int i = 2; i <= 5; ++i) ASSERT_OK(bigtable_->DeleteMaterializedView("more" + std::to_string(i), ""));
 
   ASSERT_OK(
       bigtable_->UpdateMaterializedView({.id = "total", .deletion_protection = true}, {.deletion_protection = true})
