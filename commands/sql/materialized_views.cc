@@ -93,8 +93,8 @@ std::vector<CommandSpec> MaterializedViewCommands() {
                   "  Examples:\n"
                   "    creatematerializedview by_os SELECT stats_summary['os_build'] AS os, COUNT(*) AS phones\n"
                   "      FROM mobile GROUP BY os\n"
-                  "    creatematerializedview by_plan SELECT cell_plan['plan'] AS plan, _key AS phone FROM mobile\n"
-                  "      ORDER BY plan, phone",
+                  "    creatematerializedview phones_by_os SELECT stats_summary['os_build'] AS os, _key AS phone\n"
+                  "      FROM mobile ORDER BY os, phone",
        .cbt = CreateMaterializedView},
       {.name = "listmaterializedviews",
        .summary = "List the materialized views of the instance",
