@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -89,8 +90,10 @@ int main(int argc, char** argv) {
   }
   if (interactive) {
     if (session.bigtable()->local() != nullptr) {
+      // From the maintainer's thread: straight to stderr (one stdio call is
+      // atomic), not through `err`, which the shell's thread writes.
       views.Start(std::chrono::milliseconds(100),
-                  [&err](const lbt::Status& s) { err.Write("\nnote: " + s.message() + "\n"); });
+                  [](const lbt::Status& s) { std::fprintf(stderr, "\nnote: %s\n", s.message().c_str()); });
     }
     return lbt::RunRepl(&session, &runner, &out, &err);
   }
