@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "engine/database.h"
+#include "engine/instance_records.h"
 
 namespace lbt {
 
@@ -18,11 +19,6 @@ std::vector<AuthorizedViewSpec>::iterator FindView(std::vector<AuthorizedViewSpe
 
 Status NoSuchView(std::string_view table, std::string_view id) {
   return Status::NotFound(fmt::format("authorized view '{}' of table '{}' does not exist", id, TableIdOf(table)));
-}
-
-Status StaleEtag(std::string_view id) {
-  return Status::Aborted(
-      fmt::format("etag: authorized view '{}' changed since it was read; read it again and make the change on it", id));
 }
 
 }  // namespace
@@ -65,7 +61,7 @@ Result<AuthorizedViewSpec> Database::UpdateAuthorizedView(std::string_view table
   LBT_RETURN_IF_ERROR(ChangeAuthorizedViews(table, [&](TableSpec* spec) -> Status {
     auto it = FindView(&spec->authorized_views, view.id);
     if (it == spec->authorized_views.end()) return NoSuchView(table, view.id);
-    if (!view.etag.empty() && view.etag != it->etag) return StaleEtag(view.id);
+    if (!view.etag.empty() && view.etag != it->etag) return StaleViewEtag("authorized view", view.id);
     if (update.subset) it->subset = view.subset;
     if (update.deletion_protection) it->deletion_protection = view.deletion_protection;
     it->etag = std::to_string(++spec->view_etags_issued);
@@ -79,7 +75,7 @@ Status Database::DeleteAuthorizedView(std::string_view table, std::string_view v
   return ChangeAuthorizedViews(table, [&](TableSpec* spec) -> Status {
     auto it = FindView(&spec->authorized_views, view_id);
     if (it == spec->authorized_views.end()) return NoSuchView(table, view_id);
-    if (!etag.empty() && etag != it->etag) return StaleEtag(view_id);
+    if (!etag.empty() && etag != it->etag) return StaleViewEtag("authorized view", view_id);
     if (it->deletion_protection) {
       return Status::FailedPrecondition(
           fmt::format("authorized view '{}' has deletion protection on; turn it off before deleting it", view_id));

@@ -241,6 +241,13 @@ std::string LogicalViewKey(const InstanceName& instance, std::string_view view_i
   return fmt::format("logical_view:{}/{}/{}", instance.project, instance.instance, view_id);
 }
 
+Status StaleViewEtag(std::string_view kind, std::string_view id) {
+  return Status::Aborted(
+      fmt::format("etag: {} '{}' changed since it was read; read it again and make the change on it", kind, id));
+}
+
+std::string NextViewEtag(const std::string& etag) { return std::to_string(std::stoll(etag.empty() ? "0" : etag) + 1); }
+
 std::string MaterializedViewKey(const InstanceName& instance, std::string_view view_id) {
   return fmt::format("materialized_view:{}/{}/{}", instance.project, instance.instance, view_id);
 }

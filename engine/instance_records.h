@@ -50,6 +50,11 @@ std::string LogicalViewKey(const InstanceName& instance, std::string_view view_i
 std::string MaterializedViewKey(const InstanceName& instance, std::string_view view_id);
 std::string MaterializedViewTableName(const InstanceName& instance, std::string_view view_id);
 std::string MaterializedViewStateName(const InstanceName& instance, std::string_view view_id);
+// Aborted: an update or delete named etag that is no longer the view's.
+// `kind` is "authorized view", "logical view" or "materialized view".
+Status StaleViewEtag(std::string_view kind, std::string_view id);
+// The etag after `etag`: a view's etags count its versions ("1", "2", ...).
+std::string NextViewEtag(const std::string& etag);
 // "backup:P/I/C/" for the backups of one cluster ("backup:P/I/" with an
 // empty cluster: of every cluster).
 std::string BackupKeyPrefix(const InstanceName& instance, std::string_view cluster);

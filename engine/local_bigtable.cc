@@ -252,7 +252,7 @@ Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<F
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   for (const FamilyChange& change : changes) {
     if (change.kind == FamilyChange::Kind::kDrop)
-      LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, change.family.name, "delete"));
+      LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReadsFamily(table, change.family.name));
   }
   return db->ModifyFamilies(Qualified(table), changes);
 }
@@ -264,7 +264,7 @@ Status LocalBigtable::CreateFamily(std::string_view table, const FamilySpec& fam
 
 Status LocalBigtable::DeleteFamily(std::string_view table, std::string_view family) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, family, "delete"));
+  LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReadsFamily(table, family));
   return db->DeleteFamily(Qualified(table), family);
 }
 

@@ -132,9 +132,13 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   // reads `table`: `what` it would stop ("delete", "disable the change
   // stream of").
   Status CheckNoMaterializedViewReads(std::string_view table, std::string_view what);
-  // The same for family `family` of `table`: refused when a view's query
-  // names it (a word of its text), since the view could no longer be kept.
-  Status CheckNoMaterializedViewReads(std::string_view table, std::string_view family, std::string_view what);
+  // The same for deleting family `family` of `table`: refused when a view's
+  // query names it (a word of its text), since the view could no longer
+  // be kept.
+  Status CheckNoMaterializedViewReadsFamily(std::string_view table, std::string_view family);
+  // The views of this instance that read `table` (and, with `family`, name
+  // it), as "P/I/materializedViews/V, ...": "" for none.
+  Result<std::string> MaterializedViewsReading(std::string_view table, std::optional<std::string_view> family);
   // The catalog's name of this instance's `table`.
   std::string Qualified(std::string_view table) const { return prefix_ + std::string(table); }
 

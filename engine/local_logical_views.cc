@@ -40,14 +40,6 @@ Status NoSuchView(const InstanceName& instance, std::string_view id) {
   return Status::NotFound(fmt::format("logical view {}/logicalViews/{} does not exist", instance.Full(), id));
 }
 
-Status StaleEtag(std::string_view id) {
-  return Status::Aborted(
-      fmt::format("etag: logical view '{}' changed since it was read; read it again and make the change on it", id));
-}
-
-// The etag after `etag`: etags count the view's versions.
-std::string NextEtag(const std::string& etag) { return std::to_string(std::stoll(etag.empty() ? "0" : etag) + 1); }
-
 }  // namespace
 
 Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& view) {
@@ -105,10 +97,10 @@ Result<LogicalViewSpec> LocalBigtable::UpdateLogicalView(const LogicalViewSpec& 
   LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
     if (!record->has_value()) return NoSuchView(instance_, view.id);
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
-    if (!view.etag.empty() && view.etag != stored.etag) return StaleEtag(view.id);
+    if (!view.etag.empty() && view.etag != stored.etag) return StaleViewEtag("logical view", view.id);
     if (update.query) stored.query = view.query;
     if (update.deletion_protection) stored.deletion_protection = view.deletion_protection;
-    stored.etag = NextEtag(stored.etag);
+    stored.etag = NextViewEtag(stored.etag);
     *record = EncodeView(stored);
     return Status::OK();
   }));
@@ -122,7 +114,7 @@ Status LocalBigtable::DeleteLogicalView(std::string_view view_id, std::string_vi
     if (!record->has_value()) return NoSuchView(instance_, view_id);
     LogicalViewSpec current;
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &current));
-    if (!etag.empty() && etag != current.etag) return StaleEtag(view_id);
+    if (!etag.empty() && etag != current.etag) return StaleViewEtag("logical view", view_id);
     if (current.deletion_protection) {
       return Status::FailedPrecondition(
           fmt::format("logical view '{}' has deletion protection on; turn it off before deleting it", view_id));

@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <cctype>
-
 #include <nlohmann/json.hpp>
 
 #include "api/forwarding_bigtable.h"
@@ -55,13 +54,6 @@ Status NoSuchView(const InstanceName& instance, std::string_view id) {
   return Status::NotFound(fmt::format("materialized view {}/materializedViews/{} does not exist", instance.Full(), id));
 }
 
-Status StaleEtag(std::string_view id) {
-  return Status::Aborted(fmt::format(
-      "etag: materialized view '{}' changed since it was read; read it again and make the change on it", id));
-}
-
-std::string NextEtag(const std::string& etag) { return std::to_string(std::stoll(etag.empty() ? "0" : etag) + 1); }
-
 // The view's rows keep one cell per column at one timestamp: each write
 // replaces the last, so no family needs a GC rule.
 std::vector<FamilySpec> RowFamilies() { return {FamilySpec{.name = "default"}}; }
@@ -69,9 +61,11 @@ std::vector<FamilySpec> StateFamilies() {
   return {FamilySpec{.name = "c"}, FamilySpec{.name = "k"}, FamilySpec{.name = "m"}};
 }
 
-// The two hidden tables of one view, under the names "rows" and "state";
-// every other table name is no table. Writes go to the database as any
-// table's do (through its log when it has one).
+// The two hidden tables of one view, under the names "rows" and "state",
+// for the data calls a maintainer makes; to those calls every other table
+// name is no table. (Schema calls pass through to the database: the
+// maintainer makes none.) Writes go to the database as any table's do,
+// through its log when it has one.
 class ViewStorage final : public ForwardingBigtable {
  public:
   ViewStorage(Database* db, std::string rows, std::string state)
@@ -101,6 +95,17 @@ class ViewStorage final : public ForwardingBigtable {
   Status DropRowRange(std::string_view table, std::string_view prefix) override {
     LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
     return target()->DropRowRange(name, prefix);
+  }
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->CheckAndMutateRow(name, row_key, predicate, true_mutations, false_mutations);
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
+    return target()->ReadModifyWriteRow(name, row_key, rules);
   }
 
  private:
@@ -190,9 +195,9 @@ Result<MaterializedViewSpec> LocalBigtable::UpdateMaterializedView(const Materia
   LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
     if (!record->has_value()) return NoSuchView(instance_, view.id);
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
-    if (!view.etag.empty() && view.etag != stored.etag) return StaleEtag(view.id);
+    if (!view.etag.empty() && view.etag != stored.etag) return StaleViewEtag("materialized view", view.id);
     if (update.deletion_protection) stored.deletion_protection = view.deletion_protection;
-    stored.etag = NextEtag(stored.etag);
+    stored.etag = NextViewEtag(stored.etag);
     *record = EncodeView(stored);
     return Status::OK();
   }));
@@ -206,7 +211,7 @@ Status LocalBigtable::DeleteMaterializedView(std::string_view view_id, std::stri
     if (!record->has_value()) return NoSuchView(instance_, view_id);
     MaterializedViewSpec current;
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &current));
-    if (!etag.empty() && etag != current.etag) return StaleEtag(view_id);
+    if (!etag.empty() && etag != current.etag) return StaleViewEtag("materialized view", view_id);
     if (current.deletion_protection) {
       return Status::FailedPrecondition(
           fmt::format("Materialized View {}/materializedViews/{} has deletion protection "
@@ -273,34 +278,32 @@ bool NamesWord(std::string_view text, std::string_view word) {
 
 }  // namespace
 
-Status LocalBigtable::CheckNoMaterializedViewReads(std::string_view table, std::string_view family,
-                                                   std::string_view what) {
-  Result<std::vector<MaterializedViewSpec>> views = ListMaterializedViews();
-  if (!views.ok()) return views.status();
+Result<std::string> LocalBigtable::MaterializedViewsReading(std::string_view table,
+                                                            std::optional<std::string_view> family) {
+  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ListMaterializedViews());
   std::string readers;
-  for (const MaterializedViewSpec& v : *views) {
-    if (v.source_table != table || !NamesWord(v.query, family)) continue;
+  for (const MaterializedViewSpec& v : views) {
+    if (v.source_table != table || (family && !NamesWord(v.query, *family))) continue;
     readers += fmt::format("{}{}/materializedViews/{}", readers.empty() ? "" : ", ", instance_.Full(), v.id);
   }
-  if (readers.empty()) return Status::OK();
-  return Status::FailedPrecondition(
-      fmt::format("Unable to {} column family {} of {}/tables/{} because materialized views read it: {{{}}}", what,
-                  family, instance_.Full(), table, readers));
+  return readers;
 }
 
 Status LocalBigtable::CheckNoMaterializedViewReads(std::string_view table, std::string_view what) {
-  Result<std::vector<MaterializedViewSpec>> views = ListMaterializedViews();
-  if (!views.ok()) return views.status().code() == Status::Code::kUnimplemented ? Status::OK() : views.status();
-  std::string readers;
-  for (const MaterializedViewSpec& v : *views) {
-    if (v.source_table != table) continue;
-    readers += fmt::format("{}{}/materializedViews/{}", readers.empty() ? "" : ", ", instance_.Full(), v.id);
-  }
+  LBT_ASSIGN_OR_RETURN(std::string readers, MaterializedViewsReading(table, std::nullopt));
   if (readers.empty()) return Status::OK();
   return Status::FailedPrecondition(
       fmt::format("Unable to {} {}/tables/{} because the resource is referenced by another resource. The existing "
                   "references are: {{{}}}",
                   what, instance_.Full(), table, readers));
+}
+
+Status LocalBigtable::CheckNoMaterializedViewReadsFamily(std::string_view table, std::string_view family) {
+  LBT_ASSIGN_OR_RETURN(std::string readers, MaterializedViewsReading(table, family));
+  if (readers.empty()) return Status::OK();
+  return Status::FailedPrecondition(
+      fmt::format("Unable to delete column family {} of {}/tables/{} because materialized views read it: {{{}}}",
+                  family, instance_.Full(), table, readers));
 }
 
 }  // namespace lbt

@@ -12,6 +12,7 @@
 #include "proto/convert.h"
 #include "server/admin_service.h"
 #include "server/handler.h"
+#include "server/paging.h"
 
 namespace lbt::server {
 
@@ -89,23 +90,16 @@ grpc::Status AdminService::ListAuthorizedViews(grpc::ServerContext*, const admin
                                                admin::ListAuthorizedViewsResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(proto::TableName table, proto::ParseTableName(request->parent(), "parent"));
-    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, table));
     LBT_ASSIGN_OR_RETURN(std::vector<AuthorizedViewSpec> views, tables->ListAuthorizedViews(table.table));
     const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
                            ? admin::AuthorizedView::NAME_ONLY
                            : request->view();
-    // A page token is the last id the page before listed.
-    auto it = views.begin();
-    if (!request->page_token().empty()) {
-      it = std::upper_bound(views.begin(), views.end(), request->page_token(),
-                            [](const std::string& token, const AuthorizedViewSpec& v) { return token < v.id; });
-    }
-    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : views.size();
-    for (size_t n = 0; it != views.end() && n < size; ++it, ++n) {
-      *response->add_authorized_views() = proto::ToProto(*it, request->parent(), shown);
-    }
-    if (it != views.end()) response->set_next_page_token(std::prev(it)->id);
+    LBT_ASSIGN_OR_RETURN(std::string next,
+                         PageById(views, request->page_size(), request->page_token(), [&](const AuthorizedViewSpec& v) {
+                           *response->add_authorized_views() = proto::ToProto(v, request->parent(), shown);
+                         }));
+    response->set_next_page_token(next);
     return Status::OK();
   });
 }

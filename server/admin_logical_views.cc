@@ -7,11 +7,10 @@
 #include <fmt/format.h>
 #include <google/protobuf/util/time_util.h>
 
-#include <algorithm>
-
 #include "proto/convert.h"
 #include "server/handler.h"
 #include "server/instance_admin_service.h"
+#include "server/paging.h"
 #include "sql/query.h"
 
 namespace lbt::server {
@@ -103,19 +102,13 @@ grpc::Status InstanceAdminService::ListLogicalViews(grpc::ServerContext*, const 
                                                     admin::ListLogicalViewsResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
-    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, tables->ListLogicalViews());
-    // A page token is the last id the page before listed.
-    auto it = views.begin();
-    if (!request->page_token().empty()) {
-      it = std::upper_bound(views.begin(), views.end(), request->page_token(),
-                            [](const std::string& token, const LogicalViewSpec& v) { return token < v.id; });
-    }
-    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : views.size();
-    for (size_t n = 0; it != views.end() && n < size; ++it, ++n)
-      *response->add_logical_views() = ToProto(instance, *it);
-    if (it != views.end()) response->set_next_page_token(std::prev(it)->id);
+    LBT_ASSIGN_OR_RETURN(std::string next,
+                         PageById(views, request->page_size(), request->page_token(), [&](const LogicalViewSpec& v) {
+                           *response->add_logical_views() = ToProto(instance, v);
+                         }));
+    response->set_next_page_token(next);
     return Status::OK();
   });
 }

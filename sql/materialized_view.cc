@@ -14,6 +14,7 @@
 #include "sql/operators/aggregate.h"
 #include "sql/operators/table_scan.h"
 #include "sql/parser.h"
+#include "util/bytes.h"
 
 namespace lbt::sql {
 
@@ -111,16 +112,6 @@ std::string OutputName(const SelectItem& item) {
 
 // ---- encodings ----
 
-void PutBigEndian(uint64_t v, std::string* out) {
-  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
-uint64_t GetBigEndian(std::string_view bytes) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[i]);
-  return v;
-}
-
 // A double as bytes that sort as the numbers do; -0 is 0 and every NaN
 // one NaN, as GROUP BY takes them.
 uint64_t OrderedDouble(double d) {
@@ -140,23 +131,26 @@ std::string OrderedBytes(const Value& v) {
     case TypeKind::kString: return v.str();
     case TypeKind::kInt64:
     case TypeKind::kTimestamp:
-    case TypeKind::kDate: PutBigEndian(static_cast<uint64_t>(v.int64()) ^ (1ULL << 63), &out); return out;
+    case TypeKind::kDate: AppendBigEndian(&out, static_cast<uint64_t>(v.int64()) ^ (1ULL << 63), 8); return out;
     case TypeKind::kFloat32:
-    case TypeKind::kFloat64: PutBigEndian(OrderedDouble(v.float64()), &out); return out;
+    case TypeKind::kFloat64: AppendBigEndian(&out, OrderedDouble(v.float64()), 8); return out;
     case TypeKind::kBool: return std::string(1, v.boolean() ? '\1' : '\0');
     default: return out;  // not a key type: refused by CheckColumns
   }
 }
 
 Value FromOrderedBytes(std::string_view bytes, TypeKind kind) {
+  // A number's eight bytes (what a number's part holds).
+  const uint64_t word = DecodeBigEndian(bytes.substr(0, 8));
+  const auto signed_word = static_cast<int64_t>(word ^ (1ULL << 63));
   switch (kind) {
     case TypeKind::kBytes: return Value::Bytes(std::string(bytes));
     case TypeKind::kString: return Value::String(std::string(bytes));
-    case TypeKind::kInt64: return Value::Int64(static_cast<int64_t>(GetBigEndian(bytes) ^ (1ULL << 63)));
-    case TypeKind::kTimestamp: return Value::Timestamp(static_cast<int64_t>(GetBigEndian(bytes) ^ (1ULL << 63)));
-    case TypeKind::kDate: return Value::Date(static_cast<int64_t>(GetBigEndian(bytes) ^ (1ULL << 63)));
-    case TypeKind::kFloat32: return Value::Float32(static_cast<float>(FromOrderedDouble(GetBigEndian(bytes))));
-    case TypeKind::kFloat64: return Value::Float64(FromOrderedDouble(GetBigEndian(bytes)));
+    case TypeKind::kInt64: return Value::Int64(signed_word);
+    case TypeKind::kTimestamp: return Value::Timestamp(signed_word);
+    case TypeKind::kDate: return Value::Date(signed_word);
+    case TypeKind::kFloat32: return Value::Float32(static_cast<float>(FromOrderedDouble(word)));
+    case TypeKind::kFloat64: return Value::Float64(FromOrderedDouble(word));
     case TypeKind::kBool: return Value::Bool(!bytes.empty() && bytes[0] != 0);
     default: return Value();
   }
@@ -194,9 +188,9 @@ std::string CellBytes(const Value& v) {
   switch (v.kind()) {
     case TypeKind::kInt64:
     case TypeKind::kTimestamp:
-    case TypeKind::kDate: PutBigEndian(static_cast<uint64_t>(v.int64()), &out); return out;
+    case TypeKind::kDate: AppendBigEndian(&out, static_cast<uint64_t>(v.int64()), 8); return out;
     case TypeKind::kFloat32:
-    case TypeKind::kFloat64: PutBigEndian(std::bit_cast<uint64_t>(v.float64()), &out); return out;
+    case TypeKind::kFloat64: AppendBigEndian(&out, std::bit_cast<uint64_t>(v.float64()), 8); return out;
     case TypeKind::kBool: return std::string(1, v.boolean() ? '\1' : '\0');
     default: return v.str();
   }
@@ -211,12 +205,12 @@ Result<Value> FromCellBytes(std::string_view bytes, TypeKind kind) {
       return Value::Bool(bytes[0] != 0);
     default:
       if (bytes.size() != 8) break;
-      if (kind == TypeKind::kFloat64) return Value::Float64(std::bit_cast<double>(GetBigEndian(bytes)));
-      if (kind == TypeKind::kFloat32)
-        return Value::Float32(static_cast<float>(std::bit_cast<double>(GetBigEndian(bytes))));
-      if (kind == TypeKind::kTimestamp) return Value::Timestamp(static_cast<int64_t>(GetBigEndian(bytes)));
-      if (kind == TypeKind::kDate) return Value::Date(static_cast<int64_t>(GetBigEndian(bytes)));
-      return Value::Int64(static_cast<int64_t>(GetBigEndian(bytes)));
+      const uint64_t word = DecodeBigEndian(bytes);
+      if (kind == TypeKind::kFloat64) return Value::Float64(std::bit_cast<double>(word));
+      if (kind == TypeKind::kFloat32) return Value::Float32(static_cast<float>(std::bit_cast<double>(word)));
+      if (kind == TypeKind::kTimestamp) return Value::Timestamp(static_cast<int64_t>(word));
+      if (kind == TypeKind::kDate) return Value::Date(static_cast<int64_t>(word));
+      return Value::Int64(static_cast<int64_t>(word));
   }
   return Status::Corruption(
       fmt::format("a materialized view's cell of {} bytes is not a {}", bytes.size(), ScalarType(kind)->ToString()));
@@ -233,7 +227,7 @@ std::string EncodeValues(const Values& values) {
     out.push_back(v.is_null() ? '\0' : '\1');
     if (v.is_null()) continue;
     if (v.kind() == TypeKind::kBytes || v.kind() == TypeKind::kString) {
-      PutBigEndian(v.str().size(), &out);
+      AppendBigEndian(&out, v.str().size(), 8);
       out += v.str();
     } else {
       out += CellBytes(v);
@@ -257,7 +251,7 @@ Result<Values> DecodeValues(std::string_view bytes) {
     size_t size = kind == TypeKind::kBool ? 1 : 8;
     if (kind == TypeKind::kBytes || kind == TypeKind::kString) {
       if (bytes.size() < 8) return corrupt();
-      size = GetBigEndian(bytes);
+      size = DecodeBigEndian(bytes.substr(0, 8));
       bytes.remove_prefix(8);
     }
     if (bytes.size() < size) return corrupt();
@@ -466,9 +460,9 @@ Result<std::map<std::string, std::vector<MaterializedViewPlan::Contribution>>> M
 }
 
 Status MaterializedViewPlan::ScanContributions(
-    Bigtable* source, const std::string& start,
+    Bigtable* source,
     const std::function<Status(const std::string& source_key, std::vector<Contribution> parts)>& sink) const {
-  TableScan scan(*q_, read_, KeyRangeSet::Of(start, ""));
+  TableScan scan(*q_, read_, KeyRangeSet::All());
   LBT_RETURN_IF_ERROR(scan.Open(source));
   std::string current;
   std::vector<Contribution> parts;

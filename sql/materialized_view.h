@@ -66,10 +66,10 @@ class MaterializedViewPlan {
   // clause drops it. Reads the rows from `source` in one scan.
   Result<std::map<std::string, std::vector<Contribution>>> Contributions(Bigtable* source,
                                                                          const std::vector<std::string>& keys) const;
-  // The contributions of every source row in [start, end) ("" end: to the
-  // last row), handed to `sink` row by row in key order.
+  // The contributions of every source row, handed to `sink` row by row in
+  // key order (a backfill's scan).
   Status ScanContributions(
-      Bigtable* source, const std::string& start,
+      Bigtable* source,
       const std::function<Status(const std::string& source_key, std::vector<Contribution> parts)>& sink) const;
 
   // Aggregate form: the output row of the group with `key_values` from its

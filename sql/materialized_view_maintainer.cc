@@ -325,7 +325,7 @@ Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const Materializ
     std::set<std::string> groups;
     std::map<std::string, std::vector<MaterializedViewPlan::Contribution>> batch;
     LBT_RETURN_IF_ERROR(view->plan->ScanContributions(
-        instance, "", [&](const std::string& key, std::vector<MaterializedViewPlan::Contribution> parts) -> Status {
+        instance, [&](const std::string& key, std::vector<MaterializedViewPlan::Contribution> parts) -> Status {
           batch[key] = std::move(parts);
           if (batch.size() < kBatch) return Status::OK();
           Status s = view->ApplyContributions(batch, /*fresh=*/true, &groups);

@@ -133,7 +133,8 @@ class MaterializedRowsQuery final : public PreparedQuery {
   // fixes to constants (`col = 'x' AND ...`, over [NULL, columns...]).
   void NarrowTo(const Expr* where) {
     std::map<size_t, Value> equal;
-    CollectEqualities(where, &equal);
+    const Evaluator constants{Params{}};
+    CollectEqualities(where, constants, &equal);
     range_ = plan_->KeyRange(equal);
   }
 
@@ -187,10 +188,10 @@ class MaterializedRowsQuery final : public PreparedQuery {
     return false;
   }
   // column = constant conjuncts of `e`, by column position.
-  static void CollectEqualities(const Expr* e, std::map<size_t, Value>* equal) {
+  static void CollectEqualities(const Expr* e, const Evaluator& constants, std::map<size_t, Value>* equal) {
     if (e == nullptr || e->kind != ExprKind::kCall) return;
     if (e->name == "$and") {
-      for (const ExprPtr& arg : e->args) CollectEqualities(arg.get(), equal);
+      for (const ExprPtr& arg : e->args) CollectEqualities(arg.get(), constants, equal);
       return;
     }
     if (e->name != "$eq" || e->args.size() != 2) return;
@@ -200,7 +201,7 @@ class MaterializedRowsQuery final : public PreparedQuery {
       // A column of the view: bound to its slot, after the unused `_key`.
       const bool is_column = column.kind == ExprKind::kColumn || column.kind == ExprKind::kSlot;
       if (!is_column || column.slot < 1 || RefersToParameter(other)) continue;
-      std::optional<Value> constant = Evaluator(Params{}).Constant(other);
+      std::optional<Value> constant = constants.Constant(other);
       if (constant) equal->emplace(static_cast<size_t>(column.slot - 1), std::move(*constant));
     }
   }

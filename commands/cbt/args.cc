@@ -47,6 +47,12 @@ Result<std::optional<int64_t>> PositiveOption(CommandContext& ctx, const CbtArgs
   return std::optional<int64_t>(n);
 }
 
+std::string JoinWords(const std::vector<std::string>& words, size_t from) {
+  std::string joined;
+  for (size_t i = from; i < words.size(); ++i) joined += (joined.empty() ? "" : " ") + words[i];
+  return joined;
+}
+
 Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::string& table) {
   const std::string* view = args.Find("authorized-view");
   if (view == nullptr) {

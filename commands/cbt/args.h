@@ -29,6 +29,10 @@ struct CbtArgs {
 // '='), and every later word as key=value with a key from ctx.spec->options.
 Result<CbtArgs> ParseCbtArgs(CommandContext& ctx, const std::vector<std::string>& args, size_t positional);
 
+// The words from `from` on, joined by spaces: a query given as the rest of
+// a command's words.
+std::string JoinWords(const std::vector<std::string>& words, size_t from);
+
 // authorized-view=<id>: from here on the command reads and writes `table`
 // through that view of it (ctx->view). Without the option, a `table` that
 // is a materialized view is read as a table (writes to it are refused).

@@ -14,13 +14,6 @@ namespace lbt {
 
 namespace {
 
-// The words after the view id, joined back into the query.
-std::string QueryOf(const std::vector<std::string>& args) {
-  std::string query;
-  for (size_t i = 1; i < args.size(); ++i) query += (query.empty() ? "" : " ") + args[i];
-  return query;
-}
-
 // A query view `view_id` may keep: one that prepares here and does not read
 // the view itself. A remote service checks it itself, against the tables
 // it has.
@@ -32,7 +25,7 @@ Status CheckQuery(CommandContext& ctx, const std::string& view_id, const std::st
 Status CreateLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
   LogicalViewSpec view;
   view.id = args[0];
-  view.query = QueryOf(args);
+  view.query = JoinWords(args, 1);
   LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.id, view.query));
   LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, ctx.bigtable()->CreateLogicalView(view));
   ctx.renderer->LogicalView(made);
@@ -56,7 +49,7 @@ Status UpdateLogicalView(CommandContext& ctx, const std::vector<std::string>& ar
   LogicalViewSpec view;
   view.id = args[0];
   LogicalViewUpdate update;
-  const std::string rest = QueryOf(args);
+  const std::string rest = JoinWords(args, 1);
   constexpr std::string_view kProtection = "deletion-protection=";
   if (rest.rfind(kProtection, 0) == 0) {
     const std::string value = rest.substr(kProtection.size());

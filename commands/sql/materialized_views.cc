@@ -15,16 +15,10 @@ namespace lbt {
 
 namespace {
 
-std::string QueryOf(const std::vector<std::string>& args) {
-  std::string query;
-  for (size_t i = 1; i < args.size(); ++i) query += (query.empty() ? "" : " ") + args[i];
-  return query;
-}
-
 Status CreateMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
   MaterializedViewSpec view;
   view.id = args[0];
-  view.query = QueryOf(args);
+  view.query = JoinWords(args, 1);
   // A remote service checks the query itself, against the tables it has.
   if (ctx.bigtable()->local() != nullptr) {
     LBT_ASSIGN_OR_RETURN(view.source_table, sql::CheckMaterializedViewQuery(ctx.bigtable(), view.query));

@@ -23,6 +23,8 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
+import {check, expect, fail, failed} from './checks.mjs';
+
 process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
 const {Bigtable} = require('@google-cloud/bigtable');
@@ -44,21 +46,6 @@ const raw = new v2.Bigtable(host, grpc.credentials.createInsecure(), {
   'grpc.max_receive_message_length': 64 << 20,
 });
 const table = new Bigtable({projectId: 'lbt', metricsEnabled: false}).instance('local').table('t');
-
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e.code !== undefined ? `code ${e.code}: ` : ''}${e.message}`);
-  }
-}
-function expect(what, got, want) {
-  const g = JSON.stringify(got), w = JSON.stringify(want);
-  if (g !== w) throw new Error(`${what}: got ${g.slice(0, 300)}, want ${w.slice(0, 300)}`);
-}
 
 const nowMicros = () => BigInt(Date.now()) * 1000n;
 const timestamp = micros => ({seconds: String(micros / 1000000n), nanos: Number(micros % 1000000n) * 1000});
@@ -252,8 +239,7 @@ if (phase === 'write-and-read') {
 } else if (phase === 'resume') {
   await resume();
 } else {
-  console.log(`unknown phase '${phase}'`);
-  failed++;
+  fail(`unknown phase '${phase}'`);
 }
 raw.close();
-process.exit(failed ? 1 : 0);
+process.exit(failed() ? 1 : 0);

@@ -15,6 +15,8 @@
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
+import {check, expect, failed} from './checks.mjs';
+
 process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
 const {Bigtable, admin} = require('@google-cloud/bigtable');
@@ -37,20 +39,6 @@ const tableAdmin = new admin.v2.BigtableTableAdminClient({
   sslCreds: grpc.credentials.createInsecure(),
 });
 
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e.code !== undefined ? `code ${e.code}: ` : ''}${e.message}`);
-  }
-}
-function expect(what, got, want) {
-  const g = JSON.stringify(got), w = JSON.stringify(want);
-  if (g !== w) throw new Error(`${what}: got ${g}, want ${w}`);
-}
 async function codeOf(promise) {
   try {
     await promise;
@@ -477,4 +465,4 @@ if (phase === 'create') {
 }
 await generated.close();
 await tableAdmin.close();
-process.exit(failed > 0 ? 1 : 0);
+process.exit(failed() ? 1 : 0);

@@ -17,6 +17,8 @@
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
+import {check, expect, failed} from './checks.mjs';
+
 process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
 const {Bigtable} = require('@google-cloud/bigtable');
@@ -37,20 +39,6 @@ const bigtable = new Bigtable({projectId: 'lbt', metricsEnabled: false});
 const instance = bigtable.instance('local');
 const table = instance.table('sensors');
 
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e.code !== undefined ? `code ${e.code}: ` : ''}${e.message}`);
-  }
-}
-function expect(what, got, want) {
-  const g = JSON.stringify(got), w = JSON.stringify(want);
-  if (g !== w) throw new Error(`${what}: got ${g.slice(0, 600)}, want ${w.slice(0, 600)}`);
-}
 const call = (client, method, request) =>
     new Promise((resolve, reject) => client[method](request, (e, r) => (e ? reject(e) : resolve(r))));
 const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -211,7 +199,7 @@ async function main() {
   admin.close();
   data.close();
   await bigtable.close?.();
-  process.exit(failed === 0 ? 0 : 1);
+  process.exit(failed() ? 1 : 0);
 }
 
 await main();
