@@ -1,14 +1,11 @@
 #include "sql/materialized_view_maintainer.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include <set>
 
 #include "api/instance.h"
+#include "util/file_lock.h"
 
 namespace lbt::sql {
 
@@ -218,23 +215,7 @@ struct MaterializedViewMaintainer::View {
 
 MaterializedViewMaintainer::MaterializedViewMaintainer(Bigtable* bigtable) : bigtable_(bigtable) {}
 
-MaterializedViewMaintainer::~MaterializedViewMaintainer() {
-  Stop();
-  if (lock_fd_ >= 0) close(lock_fd_);
-}
-
-bool MaterializedViewMaintainer::HoldLock() {
-  if (lock_fd_ >= 0) return true;
-  const std::string path = bigtable_->local()->dir() + "/materialized-views.lock";
-  const int fd = open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    close(fd);
-    return false;
-  }
-  lock_fd_ = fd;
-  return true;
-}
+MaterializedViewMaintainer::~MaterializedViewMaintainer() { Stop(); }
 
 void MaterializedViewMaintainer::RefreshInstances() {
   InstanceAdmin* admin = bigtable_->instance_admin();
@@ -248,26 +229,38 @@ void MaterializedViewMaintainer::RefreshInstances() {
   }
 }
 
-Status MaterializedViewMaintainer::CatchUp() {
+MaterializedViewMaintainer::Work MaterializedViewMaintainer::ListViews(Status* first) {
+  Work work;
+  std::vector<Bigtable*> instances = {bigtable_};
+  for (auto& entry : instances_) instances.push_back(entry.second.get());
+  for (Bigtable* instance : instances) {
+    Result<std::vector<MaterializedViewSpec>> views = instance->ListMaterializedViews();
+    if (!views.ok()) {
+      if (first->ok()) *first = views.status();
+      continue;
+    }
+    if (!views->empty()) work.emplace_back(instance, std::move(views).value());
+  }
+  return work;
+}
+
+Status MaterializedViewMaintainer::CatchUp(WhenBusy when_busy) {
   LocalMaintenance* local = bigtable_->local();
   // Nothing on disk changes (not even the lock file) where no view is.
   if (local == nullptr || local->read_only() || !bigtable_->Exists()) return Status::OK();
   RefreshInstances();
   passes_.fetch_add(1);
-  std::vector<Bigtable*> instances = {bigtable_};
-  for (auto& entry : instances_) instances.push_back(entry.second.get());
   Status first;
-  std::vector<std::pair<Bigtable*, std::vector<MaterializedViewSpec>>> work;
-  for (Bigtable* instance : instances) {
-    Result<std::vector<MaterializedViewSpec>> views = instance->ListMaterializedViews();
-    if (!views.ok()) {
-      if (first.ok()) first = views.status();
-      continue;
-    }
-    if (!views->empty()) work.emplace_back(instance, std::move(views).value());
-  }
-  if (work.empty() || !HoldLock()) return first;
-  for (const auto& [instance, views] : work) {
+  if (ListViews(&first).empty()) return first;
+  // Held for this pass only, so that the lock means "a pass is running",
+  // never "someone has the database open".
+  FileLock lock(local->dir() + "/materialized-views.lock",
+                when_busy == WhenBusy::kWait ? FileLock::Mode::kWait : FileLock::Mode::kTry);
+  if (!lock.held()) return first;
+  // Listed again under the lock: a pass that ran meanwhile may have built
+  // a view (its backfilled flag) or dropped one.
+  first = Status::OK();
+  for (const auto& [instance, views] : ListViews(&first)) {
     for (const MaterializedViewSpec& spec : views) {
       Status s = Maintain(instance, spec);
       if (!s.ok() && first.ok()) {
@@ -389,7 +382,7 @@ void MaterializedViewMaintainer::Start(std::chrono::milliseconds interval, std::
     std::unique_lock<std::mutex> lock(mu_);
     while (!stop_) {
       lock.unlock();
-      Status s = CatchUp();
+      Status s = CatchUp(WhenBusy::kSkip);
       if (!s.ok() && s.message() != last_error && report) report(s);
       last_error = s.ok() ? "" : std::string(s.message());
       lock.lock();

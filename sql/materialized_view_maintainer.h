@@ -19,9 +19,10 @@
 //
 // WARNING: the state table's layout is part of the on-disk format.
 //
-// One process maintains a database's views at a time: the one holding the
-// lock file "materialized-views.lock" in its directory. Others read the
-// views as that one keeps them.
+// One pass runs at a time per database: a pass holds an exclusive flock on
+// "materialized-views.lock" in its directory while it runs, and only then.
+// Any process can run the next pass, so a script that writes and then reads
+// a view brings it up to date itself, whoever else has the database open.
 //
 // Threading: CatchUp from one thread at a time; Start runs it on a thread
 // of its own.
@@ -37,6 +38,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "api/bigtable.h"
 #include "sql/materialized_view.h"
@@ -50,12 +53,18 @@ class MaterializedViewMaintainer {
   explicit MaterializedViewMaintainer(Bigtable* bigtable);
   ~MaterializedViewMaintainer();
 
-  // Brings every view up to date with every change its source has
-  // committed (following on while changes keep coming). OK without doing anything when another process holds
-  // the lock, or when the database is read-only or does not exist.
-  Status CatchUp();
+  // What CatchUp does when another process's pass is running.
+  enum class WhenBusy {
+    kWait,  // waits for it to end, then runs a pass of its own
+    kSkip,  // returns OK at once: that pass keeps the views (a background loop)
+  };
 
-  // Runs CatchUp every `interval` on a thread until Stop (or destruction).
+  // Brings every view up to date with every change its source has
+  // committed (following on while changes keep coming). OK without doing
+  // anything when the database is read-only, does not exist or has no view.
+  Status CatchUp(WhenBusy when_busy = WhenBusy::kWait);
+
+  // Runs CatchUp(kSkip) every `interval` on a thread until Stop (or destruction).
   // Errors go to `report` (once per distinct message), and the pass is
   // tried again at the next interval.
   void Start(std::chrono::milliseconds interval, std::function<void(const Status&)> report);
@@ -69,12 +78,13 @@ class MaterializedViewMaintainer {
   // Opens the instances beside the first, now and then.
   void RefreshInstances();
   Status Maintain(Bigtable* instance, const MaterializedViewSpec& spec);
-  bool HoldLock();
+  using Work = std::vector<std::pair<Bigtable*, std::vector<MaterializedViewSpec>>>;
+  // Each instance's views (those that have any); the first error to *first.
+  Work ListViews(Status* first);
 
   Bigtable* const bigtable_;
   std::map<std::string, std::unique_ptr<View>> views_;  // by instance and view id
   std::map<std::string, std::unique_ptr<Bigtable>> instances_;
-  int lock_fd_ = -1;
   std::atomic<int64_t> passes_{0};
 
   std::thread thread_;
