@@ -202,6 +202,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const D
   LBT_RETURN_IF_ERROR(db->Initialize());
   if (db->stored_format_ < kCellFormatVersion) LBT_RETURN_IF_ERROR(db->Upgrade());
   if (!options.read_only) LBT_RETURN_IF_ERROR(db->OpenLog());
+  // A table deletion a crash cut short: its cells are invisible but still
+  // take space until this finishes them (nothing to do otherwise: one seek).
+  if (!options.read_only) LBT_RETURN_IF_ERROR(db->FinishInterruptedDrops());
   if (options.read_only && db->stored_format_ == kLogFormatVersion) db->NoteUnreplayedLog();
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
     db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
@@ -609,25 +612,41 @@ Status Database::CreateTable(std::string_view table, const std::vector<FamilySpe
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
     // Ids in the order the request lists the families.
     for (const FamilySpec& f : families) spec.AddFamily(Stored(f));
+    // A new table starts without an IAM policy, whatever an older release
+    // left of a deleted one's.
+    LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, TableIamKey(table)));
     return stores_->catalog.Store(txn, spec);
   });
 }
 
 Status Database::DeleteTable(std::string_view table) {
-  TableId id = 0;
+  std::vector<TableId> dropped;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    dropped.clear();
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
     LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
     LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*spec));
-    id = spec->id;
-    return stores_->catalog.Remove(txn, table);
+    return RemoveTable(txn, table, &dropped);
   }));
-  return DeleteCellsOf({id});
+  return DeleteCellsOf(dropped);
+}
+
+Status Database::RemoveTable(Txn* txn, std::string_view name, std::vector<TableId>* dropped) {
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(name));
+  const TableId id = spec->id;
+  LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, name));
+  LBT_RETURN_IF_ERROR(stores_->catalog.PutRecord(txn, PendingDropKey(id), ""));
+  LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, TableIamKey(name)));
+  dropped->push_back(id);
+  return Status::OK();
 }
 
 Status Database::DeleteCellsOf(const std::vector<TableId>& ids) {
-  // The tables are gone for every reader now. Their cells are deleted in bounded
-  // transactions; ids are never reused, so any left by a crash stay invisible.
+  // The tables are gone for every reader now; their cells go in bounded
+  // transactions. Ids are never reused, so what a crash leaves stays
+  // invisible, and its pending-drop record has the next writable open
+  // finish the work.
+  if (ids.empty()) return Status::OK();
   for (TableId id : ids) {
     const std::string prefix = TablePrefix(id);
     for (const OrderedStore* store : {&stores_->cells, &stores_->rows, &stores_->changes}) {
@@ -640,8 +659,20 @@ Status Database::DeleteCellsOf(const std::vector<TableId>& ids) {
         }));
       } while (deleted > 0);
     }
+    LBT_RETURN_IF_ERROR(
+        Update([&](Txn* txn) -> Status { return stores_->catalog.DeleteRecord(txn, PendingDropKey(id)); }));
   }
   return SettleFreedPages();
+}
+
+Status Database::FinishInterruptedDrops() {
+  LBT_ASSIGN_OR_RETURN(auto pending, ReadRecords(kPendingDropKeyPrefix));
+  std::vector<TableId> ids;
+  for (const auto& [key, value] : pending) {
+    TableId id = 0;
+    if (ParsePendingDropKey(key, &id)) ids.push_back(id);
+  }
+  return DeleteCellsOf(ids);
 }
 
 // ---- instances ----
@@ -675,13 +706,10 @@ Status Database::ChangeRecord(std::string_view key,
     } else if (had) {
       LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, key));
     }
-    if (drop_table.empty()) return Status::OK();
-    const TableSpec* spec = stores_->catalog.Find(drop_table);
-    if (spec == nullptr) return Status::OK();
-    dropped.push_back(spec->id);
-    return stores_->catalog.Remove(txn, drop_table);
+    if (drop_table.empty() || stores_->catalog.Find(drop_table) == nullptr) return Status::OK();
+    return RemoveTable(txn, drop_table, &dropped);
   }));
-  return dropped.empty() ? Status::OK() : DeleteCellsOf(dropped);
+  return DeleteCellsOf(dropped);
 }
 
 Status Database::RenameTable(std::string_view from, std::string_view to,
@@ -723,33 +751,50 @@ Result<std::optional<InstanceSpec>> Database::ReadInstance(const InstanceName& n
 
 Status Database::ChangeInstance(
     const InstanceName& name, const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
-    bool drop_tables) {
+    const InstanceBelongings* deleted) {
   std::vector<TableId> dropped;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     dropped.clear();
-    std::vector<std::string> tables;
+    std::vector<std::string> tables;  // the instance's own, then the hidden ones `deleted` names
     for (const std::string& table : stores_->catalog.TableNames()) {
       if (InstanceOfTable(table) == name) tables.push_back(table);
     }
+    const bool has_tables = !tables.empty();
     LBT_ASSIGN_OR_RETURN(std::optional<InstanceSpec> record, stores_->catalog.FindInstance(txn, name));
     const bool had_record = record.has_value();
-    LBT_RETURN_IF_ERROR(change(&record, !tables.empty()));
+    LBT_RETURN_IF_ERROR(change(&record, has_tables));
     if (record.has_value()) {
       LBT_RETURN_IF_ERROR(stores_->catalog.StoreInstance(txn, *record));
     } else if (had_record) {
       LBT_RETURN_IF_ERROR(stores_->catalog.RemoveInstance(txn, name));
     }
-    if (!drop_tables) return Status::OK();
+    if (deleted == nullptr) return Status::OK();
+    // Protection forbids deleting "the instance containing the table"
+    // (admin/v2/table.proto): nothing is deleted.
     for (const std::string& table : tables) {
-      LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*stores_->catalog.Find(table)));
+      const TableSpec& spec = *stores_->catalog.Find(table);
+      LBT_RETURN_IF_ERROR(RequireUnprotected(spec, "its instance"));
+      LBT_RETURN_IF_ERROR(RequireNoProtectedViews(spec));
     }
-    for (const std::string& table : tables) {
-      dropped.push_back(stores_->catalog.Find(table)->id);
-      LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, table));
+    for (const std::string& table : stores_->catalog.TableNames()) {
+      for (const std::string& prefix : deleted->table_prefixes) {
+        if (table.starts_with(prefix)) tables.push_back(table);
+      }
     }
-    return Status::OK();
+    for (const std::string& table : tables) LBT_RETURN_IF_ERROR(RemoveTable(txn, table, &dropped));
+    return DeleteRecords(txn, *deleted);
   }));
-  return dropped.empty() ? Status::OK() : DeleteCellsOf(dropped);
+  return DeleteCellsOf(dropped);
+}
+
+Status Database::DeleteRecords(Txn* txn, const InstanceBelongings& deleted) {
+  std::vector<std::string> keys = deleted.record_keys;
+  for (const std::string& prefix : deleted.record_prefixes) {
+    LBT_ASSIGN_OR_RETURN(auto records, stores_->catalog.Records(txn, prefix));
+    for (auto& record : records) keys.push_back(std::move(record.first));
+  }
+  for (const std::string& key : keys) LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, key));
+  return Status::OK();
 }
 
 Result<std::vector<std::string>> Database::ListTables() {

@@ -48,6 +48,7 @@
 namespace lbt {
 
 class BulkLoader;
+struct InstanceBelongings;
 class Catalog;
 class ChangeBatch;
 class LmdbEnv;
@@ -235,11 +236,15 @@ class Database final : public Bigtable, public LocalMaintenance {
   // In one write transaction: hands `change` the record of `name` (nullopt
   // when there is none) and whether the catalog has tables of the
   // instance, then stores the record `change` leaves (nullopt: none). An
-  // error from `change` changes nothing. With `drop_tables` the
-  // instance's tables go in the same transaction, their cells after it.
+  // error from `change` changes nothing. With `deleted` (deleting the
+  // instance), the same transaction also removes the instance's tables
+  // and everything `deleted` names, or, when a table or an authorized view
+  // of one has deletion protection, fails with FailedPrecondition and
+  // changes nothing; the tables' cells go after it (finished at the next
+  // writable open if a crash cuts that short).
   Status ChangeInstance(const InstanceName& name,
                         const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
-                        bool drop_tables);
+                        const InstanceBelongings* deleted = nullptr);
 
   // ---- other catalog records (backups: instance_records.h) ----
 
@@ -443,9 +448,18 @@ class Database final : public Bigtable, public LocalMaintenance {
   // table's spec as `txn` sees it; it stays valid after other reads.
   Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
   Status ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value);
-  // Deletes the cells and row sizes of tables already removed from the
-  // catalog, in bounded transactions.
+  // Removes table `name` from the catalog in `txn`, noting it as a
+  // pending drop (instance_records.h) and its id in *dropped, and forgets
+  // its IAM policy: a new table of the same name starts without one.
+  Status RemoveTable(Txn* txn, std::string_view name, std::vector<TableId>* dropped);
+  // Deletes the cells, row sizes and changes of tables already removed
+  // from the catalog, in bounded transactions, then their pending-drop
+  // records.
   Status DeleteCellsOf(const std::vector<TableId>& ids);
+  // Finishes the deletions a crash cut short (their pending-drop records).
+  Status FinishInterruptedDrops();
+  // Deletes the catalog records `deleted` names. REQUIRES: txn->is_write()
+  Status DeleteRecords(Txn* txn, const InstanceBelongings& deleted);
   // The spec of an enabled table, for writes of its data.
   // REQUIRES: write_mu_ held.
   Result<const TableSpec*> RequireEnabled(std::string_view table);

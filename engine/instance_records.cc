@@ -1,5 +1,7 @@
 #include "engine/instance_records.h"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -127,6 +129,35 @@ InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* ta
 
 std::string InstanceKey(const InstanceName& name) {
   return fmt::format("{}{}/{}", kInstanceKeyPrefix, name.project, name.instance);
+}
+
+std::string IamKey(std::string_view resource) { return "iam:" + std::string(resource); }
+
+std::string TableIamKey(std::string_view catalog_name) {
+  std::string_view table;
+  const InstanceName instance = InstanceOfTable(catalog_name, &table);
+  return IamKey(fmt::format("{}/tables/{}", instance.Full(), table));
+}
+
+std::string PendingDropKey(TableId id) { return fmt::format("{}{:08x}", kPendingDropKeyPrefix, id); }
+
+bool ParsePendingDropKey(std::string_view key, TableId* id) {
+  if (key.substr(0, kPendingDropKeyPrefix.size()) != kPendingDropKeyPrefix) return false;
+  const std::string_view hex = key.substr(kPendingDropKeyPrefix.size());
+  auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), *id, 16);
+  return ec == std::errc() && end == hex.data() + hex.size() && hex.size() == 8;
+}
+
+InstanceBelongings BelongingsOf(const InstanceName& name) {
+  const std::string path = name.project + "/" + name.instance + "/";
+  InstanceBelongings b;
+  b.record_prefixes = {BackupKeyPrefix(name, ""), LogicalViewKey(name, ""), MaterializedViewKey(name, ""),
+                       IamKey(name.Full() + "/")};
+  b.record_keys = {IamKey(name.Full())};
+  for (const char* kind : {"backup/", "restore/", "mview/", "mview-state/"}) {
+    b.table_prefixes.push_back(std::string(1, kHiddenTableMark) + kind + path);
+  }
+  return b;
 }
 
 std::string EncodeInstanceSpec(const InstanceSpec& spec) {

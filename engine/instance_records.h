@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "api/instance.h"
+#include "api/schema.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -40,6 +41,33 @@ InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* ta
 std::vector<std::string> SplitOnSlash(std::string_view name);
 
 std::string InstanceKey(const InstanceName& name);
+
+// An IAM policy's record: "iam:" + the resource's full name (an instance,
+// "projects/P/instances/I"; a table, ".../tables/T"; a backup,
+// ".../clusters/C/backups/B"). WARNING: on disk.
+std::string IamKey(std::string_view resource);
+// The IAM record of a catalogued table (a hidden table's names no
+// resource, and has none).
+std::string TableIamKey(std::string_view catalog_name);
+
+// A table whose cells are still being deleted: "drop:" + its id, 8 hex
+// digits, put in the transaction that removes the table from the catalog
+// and deleted with its last cell, so that a deletion a crash cut short is
+// finished when the database is next opened for writing. WARNING: on disk.
+inline constexpr std::string_view kPendingDropKeyPrefix = "drop:";
+std::string PendingDropKey(TableId id);
+bool ParsePendingDropKey(std::string_view key, TableId* id);
+
+// Everything deleting an instance deletes besides its record and its
+// tables, in the same transaction: its backups, restores in progress,
+// logical and materialized views (records and hidden tables) and IAM
+// policies.
+struct InstanceBelongings {
+  std::vector<std::string> record_prefixes;  // catalog records under each
+  std::vector<std::string> record_keys;      // and these
+  std::vector<std::string> table_prefixes;   // catalogued tables whose names start so
+};
+InstanceBelongings BelongingsOf(const InstanceName& name);
 // A logical view's record: "logical_view:P/I/V" ("logical_view:P/I/" with
 // an empty id: the prefix of the instance's views). WARNING: on disk.
 std::string LogicalViewKey(const InstanceName& instance, std::string_view view_id);

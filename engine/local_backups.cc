@@ -9,12 +9,14 @@
 #include <ctime>
 
 #include <algorithm>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/instance_records.h"
 #include "engine/lazy_database.h"
 #include "engine/local_instance_admin.h"
+#include "util/file_lock.h"
 
 namespace lbt {
 
@@ -47,6 +49,20 @@ Result<int64_t> CopyRows(Database* db, std::string_view from, std::string_view t
                             fmt::format("{} rows could not be copied", load->stats().rows_failed));
   }
   return bytes;
+}
+
+// Held by whatever makes a backup or restores one, start to end: each works
+// under a hidden table named after its result (a backup's id, a restore's
+// table), and clears what an interrupted one left there first, so two at
+// once (two CreateBackup calls with one id) would delete each other's
+// work. One at a time per database, across processes; the second then
+// finds the first's result (ALREADY_EXISTS).
+Status LockBackups(Database* db, std::optional<FileLock>* lock) {
+  lock->emplace(db->dir() + "/backups.lock", FileLock::Mode::kWait);
+  if (!(*lock)->held()) {
+    return Status::FromCode(Status::Code::kInternal, fmt::format("cannot lock {}/backups.lock", db->dir()));
+  }
+  return Status::OK();
 }
 
 // `families` with rules that keep every cell, for a backup's hidden table.
@@ -127,6 +143,8 @@ Result<BackupSpec> LocalInstanceAdmin::CreateBackup(const InstanceName& instance
                                                     std::string_view backup_id, std::string_view table,
                                                     int64_t expire_time_micros) {
   LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
+  std::optional<FileLock> lock;
+  LBT_RETURN_IF_ERROR(LockBackups(db, &lock));
   LBT_RETURN_IF_ERROR(CheckNewBackup(db, instance, cluster, backup_id, expire_time_micros));
   if (table.find('/') != std::string_view::npos) {
     return Status::NotFound(fmt::format("table '{}' does not exist", table));
@@ -205,6 +223,8 @@ Result<BackupSpec> LocalInstanceAdmin::CopyBackup(const BackupSpec& source, cons
                                                   std::string_view to_cluster, std::string_view backup_id,
                                                   int64_t expire_time_micros) {
   LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
+  std::optional<FileLock> lock;
+  LBT_RETURN_IF_ERROR(LockBackups(db, &lock));
   LBT_RETURN_IF_ERROR(CheckNewBackup(db, to_instance, to_cluster, backup_id, expire_time_micros));
   LBT_ASSIGN_OR_RETURN(BackupSpec from, GetBackup(source.instance, source.cluster, source.id));
   BackupSpec copy = from;
@@ -230,6 +250,8 @@ Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instance
                                         std::string_view table_id) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table_id));
   LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(true));
+  std::optional<FileLock> lock;
+  LBT_RETURN_IF_ERROR(LockBackups(db, &lock));
   LBT_ASSIGN_OR_RETURN(BackupSpec from, GetBackup(backup.instance, backup.cluster, backup.id));
   const std::string target = TablePrefixOf(to_instance) + std::string(table_id);
   if (db->GetTable(target).ok()) return Status::AlreadyExists(fmt::format("table '{}' already exists", table_id));
@@ -253,8 +275,6 @@ Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instance
 namespace {
 
 using nlohmann::json;
-
-std::string IamKey(std::string_view resource) { return "iam:" + std::string(resource); }
 
 std::string EncodePolicy(const IamPolicy& policy) {
   json bindings = json::array();

@@ -104,30 +104,24 @@ Status LocalInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
   stored.app_profiles = {DefaultAppProfile(stored)};
   stored.app_profiles.front().etag = stored.NextEtag();
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  return db->ChangeInstance(
-      spec.name,
-      [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
-        if (record->has_value() || has_tables) {
-          return Status::AlreadyExists(fmt::format("instance {} already exists", spec.name.Full()));
-        }
-        *record = stored;
-        return Status::OK();
-      },
-      /*drop_tables=*/false);
+  return db->ChangeInstance(spec.name, [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
+    if (record->has_value() || has_tables) {
+      return Status::AlreadyExists(fmt::format("instance {} already exists", spec.name.Full()));
+    }
+    *record = stored;
+    return Status::OK();
+  });
 }
 
 Status LocalInstanceAdmin::Change(const InstanceName& name, const std::function<Status(InstanceSpec* spec)>& change) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  return db->ChangeInstance(
-      name,
-      [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
-        if (!record->has_value()) {
-          if (!has_tables && !(name == DefaultInstanceName())) return NoInstance(name);
-          *record = ImpliedInstance(name);
-        }
-        return change(&**record);
-      },
-      /*drop_tables=*/false);
+  return db->ChangeInstance(name, [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
+    if (!record->has_value()) {
+      if (!has_tables && !(name == DefaultInstanceName())) return NoInstance(name);
+      *record = ImpliedInstance(name);
+    }
+    return change(&**record);
+  });
 }
 
 Status LocalInstanceAdmin::UpdateInstance(const InstanceSpec& spec) {
@@ -149,36 +143,19 @@ Status LocalInstanceAdmin::DeleteInstance(const InstanceName& name) {
   }
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return NoInstance(name);
-  LBT_RETURN_IF_ERROR(db->ChangeInstance(
+  // All or nothing, in one transaction: its record, tables, backups,
+  // logical and materialized views (protected or not: a view's protection
+  // guards it from being deleted alone) and IAM policies, so that a new
+  // instance of the same name starts empty whatever a crash cut short.
+  const InstanceBelongings belongings = BelongingsOf(name);
+  return db->ChangeInstance(
       name,
       [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
         if (!record->has_value() && !has_tables) return NoInstance(name);
         record->reset();
         return Status::OK();
       },
-      /*drop_tables=*/true));
-  // Its backups go with it.
-  LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, ListBackups(name, "-"));
-  for (const BackupSpec& backup : backups) LBT_RETURN_IF_ERROR(DeleteBackup(name, backup.cluster, backup.id));
-  // And its logical views' records, protected or not: deletion protection
-  // guards a view from being deleted alone.
-  LBT_ASSIGN_OR_RETURN(auto views, db->ReadRecords(LogicalViewKey(name, "")));
-  for (const auto& [key, bytes] : views) {
-    LBT_RETURN_IF_ERROR(
-        db->ChangeRecord(key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); }));
-  }
-  // And its materialized views: their records, then their hidden tables.
-  LBT_ASSIGN_OR_RETURN(auto kept, db->ReadRecords(MaterializedViewKey(name, "")));
-  const std::string prefix = MaterializedViewKey(name, "");
-  for (const auto& [key, bytes] : kept) {
-    LBT_RETURN_IF_ERROR(
-        db->ChangeRecord(key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); }));
-    const std::string id = key.substr(prefix.size());
-    for (const std::string& hidden : {MaterializedViewTableName(name, id), MaterializedViewStateName(name, id)}) {
-      if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
-    }
-  }
-  return Status::OK();
+      &belongings);
 }
 
 Status LocalInstanceAdmin::CreateCluster(const InstanceName& instance, const ClusterSpec& cluster) {

@@ -265,11 +265,13 @@ Status LocalBigtable::SetMaterializedViewBackfilled(std::string_view view_id) {
 
 namespace {
 
-// Whether `word` occurs in `text` not as part of a longer name.
+// Whether `word` occurs in `text` not as part of a longer name. After a
+// dot it is a name of its own: a family read through the table's alias
+// (`FROM t AS s ... s.cf['q']`).
 bool NamesWord(std::string_view text, std::string_view word) {
   auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
   for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool starts = at == 0 || !is_name(text[at - 1]);
+    const bool starts = at == 0 || text[at - 1] == '.' || !is_name(text[at - 1]);
     const bool ends = at + word.size() == text.size() || !is_name(text[at + word.size()]);
     if (starts && ends) return true;
   }

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <thread>
+
 #include "engine/database.h"
 #include "engine/local_bigtable.h"
 #include "tests/test_util.h"
@@ -195,6 +199,51 @@ namespace {
 
 constexpr int64_t kDayMicros = int64_t{24} * 3600 * 1000000;
 
+// DeleteInstance is refused while a table of it has deletion protection
+// ("the instance containing the table", admin/v2/table.proto), and then
+// deletes nothing.
+TEST_F(InstanceAdminTest, AProtectedTableKeepsItsInstance) {
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  auto a = Tables(kA);
+  ASSERT_OK(a->CreateTable("kept", {{"cf"}}, {}, /*deletion_protection=*/true));
+  ASSERT_OK(a->CreateTable("other", {{"cf"}}, {}, false));
+  ASSERT_OK(a->MutateRow("other", "r", {Mutation::SetCell("cf", "q", "v", 1000)}));
+  ASSERT_OK(a->CreateLogicalView({"v", "SELECT _key FROM other", false, ""}).status());
+  const Status refused = admin_->DeleteInstance(kA);
+  EXPECT_EQ(refused.code(), Status::Code::kFailedPrecondition) << refused.ToString();
+  EXPECT_NE(refused.message().find("'kept'"), std::string::npos) << refused.ToString();
+  EXPECT_OK(admin_->GetInstance(kA).status());
+  EXPECT_EQ(*a->ListTables(), (std::vector<std::string>{"kept", "other"}));
+  EXPECT_EQ(Keys(a.get(), "other"), std::vector<std::string>{"r"});
+  EXPECT_EQ(a->ListLogicalViews()->size(), 1u);
+  ASSERT_OK(a->SetDeletionProtection("kept", false));
+  ASSERT_OK(admin_->DeleteInstance(kA));
+  EXPECT_TRUE(admin_->GetInstance(kA).status().IsNotFound());
+}
+
+// A new table, or instance, starts without the IAM policy a deleted one of
+// the same name had.
+TEST_F(InstanceAdminTest, ANewResourceStartsWithoutTheDeletedOnesPolicy) {
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  auto a = Tables(kA);
+  ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
+  IamPolicy policy;
+  policy.bindings.push_back({.role = "roles/bigtable.reader", .members = {"user:someone@example.com"}});
+  const std::string table = kA.Full() + "/tables/t";
+  ASSERT_OK(admin_->SetIamPolicy(table, policy).status());
+  ASSERT_OK(admin_->SetIamPolicy(kA.Full(), policy).status());
+  ASSERT_EQ(admin_->GetIamPolicy(table)->bindings.size(), 1u);
+  ASSERT_OK(a->DeleteTable("t"));
+  ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
+  EXPECT_TRUE(admin_->GetIamPolicy(table)->bindings.empty());
+  ASSERT_OK(admin_->SetIamPolicy(table, policy).status());
+  ASSERT_OK(admin_->DeleteInstance(kA));
+  ASSERT_OK(admin_->CreateInstance(Instance(kA)));
+  EXPECT_TRUE(admin_->GetIamPolicy(kA.Full())->bindings.empty());
+  ASSERT_OK(Tables(kA)->CreateTable("t", {{"cf"}}, {}, false));
+  EXPECT_TRUE(admin_->GetIamPolicy(table)->bindings.empty());
+}
+
 class BackupTest : public InstanceAdminTest {
  protected:
   void SetUp() override {
@@ -233,6 +282,36 @@ TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
   EXPECT_EQ(*a_->ListTables(), (std::vector<std::string>{"restored", "t"}));
   ASSERT_OK_AND_ASSIGN(auto instances, admin_->ListInstances("-"));
   EXPECT_EQ(instances.size(), 3u);  // the default, A and B
+}
+
+// Two CreateBackup calls with one id at once: one makes a whole backup, the
+// other gets ALREADY_EXISTS (each once cleared the hidden table the other
+// was filling, acknowledging a backup with no data). Likewise two restores
+// into one table.
+TEST_F(BackupTest, RacingCallsWithOneIdMakeOneWholeBackup) {
+  std::vector<RowMutation> rows;
+  for (int i = 0; i < 3000; ++i)
+    rows.push_back({fmt::format("row{:05}", i), {Mutation::SetCell("a-second", "q", "v", 1000)}});
+  ASSERT_OK(a_->MutateRows("t", rows).status());
+  for (int round = 0; round < 12; ++round) {
+    const std::string id = "race" + std::to_string(round);
+    Status results[2];
+    std::thread first([&] { results[0] = admin_->CreateBackup(kA, "inst-a-c1", id, "t", Expire()).status(); });
+    std::thread second([&] { results[1] = admin_->CreateBackup(kA, "inst-a-c1", id, "t", Expire()).status(); });
+    first.join();
+    second.join();
+    ASSERT_EQ(results[0].ok() + results[1].ok(), 1) << results[0].ToString() << " / " << results[1].ToString();
+    const Status& loser = results[0].ok() ? results[1] : results[0];
+    EXPECT_EQ(loser.code(), Status::Code::kAlreadyExists) << loser.ToString();
+    ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->GetBackup(kA, "inst-a-c1", id));
+    const std::string table = "restored" + std::to_string(round);
+    std::thread restore1([&] { results[0] = admin_->RestoreTable(backup, kA, table); });
+    std::thread restore2([&] { results[1] = admin_->RestoreTable(backup, kA, table); });
+    restore1.join();
+    restore2.join();
+    ASSERT_EQ(results[0].ok() + results[1].ok(), 1) << results[0].ToString() << " / " << results[1].ToString();
+    EXPECT_EQ(Keys(a_.get(), table).size(), 3001u) << "round " << round;
+  }
 }
 
 TEST_F(BackupTest, ExpireTimesAreProductionsAndEnforced) {

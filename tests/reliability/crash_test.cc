@@ -379,5 +379,161 @@ TEST(CrashTest, BackupsAndRestoresAreWholeOrInvisible) {
   std::cout << "[ crash ] " << kills << " kills during backups and restores, " << reported.size() << " finished\n";
 }
 
+// The value of `result`, or `fallback` where it failed.
+template <typename T>
+T ValueOr(Result<T> result, T fallback) {
+  return result.ok() ? std::move(result).value() : std::move(fallback);
+}
+
+// Kill moments for an operation that takes about `took` uninterrupted:
+// spread over it and a little past, so that most land inside it.
+std::chrono::microseconds KillMoment(std::mt19937_64& rng, std::chrono::microseconds took) {
+  return std::chrono::microseconds(1000 + rng() % static_cast<uint64_t>(took.count() * 6 / 5 + 1));
+}
+
+// How long `op` takes, for KillMoment: a measurement, not an assertion.
+std::chrono::microseconds Took(const std::function<void()>& op) {
+  const auto start = std::chrono::steady_clock::now();
+  op();
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+}
+
+constexpr int kDropRows = 20000;
+
+// Table `table` of kDropRows rows of about 1 KB.
+void FillTable(Bigtable* tables, const std::string& table) {
+  ASSERT_OK(tables->CreateTable(table, {{"cf"}}, {}, false));
+  std::vector<RowMutation> rows;
+  for (int i = 0; i < kDropRows; ++i) rows.push_back({RowKey(i), RowCells(i)});
+  ASSERT_OK_AND_ASSIGN(std::vector<Status> written, tables->MutateRows(table, rows));
+  for (const Status& row : written) ASSERT_OK(row);
+}
+
+// A database of two tables: "keep", small, and "big".
+void MakeTwoTables(const std::string& dir) {
+  auto db = Database::Open(dir);
+  ASSERT_OK(db.status());
+  ASSERT_OK((*db)->CreateTable("keep", {{"cf"}}, {}, false));
+  ASSERT_OK((*db)->MutateRow("keep", "k", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  FillTable(db->get(), "big");
+}
+
+// kill -9 at seeded moments of a DeleteTable of 20k rows: after a restart
+// the table is there whole, or it is gone and so are its cells (the next
+// writable open finishes a deletion cut short: compacted, the file is as
+// small as after an uninterrupted one).
+TEST(CrashTest, ADeletionCutShortFinishesAtTheNextOpen) {
+  uint64_t baseline = 0;
+  std::chrono::microseconds took{};
+  {
+    testing::TempDir dir;
+    MakeTwoTables(dir.path());
+    auto db = Database::Open(dir.path());
+    ASSERT_OK(db.status());
+    took = Took([&] { ASSERT_OK((*db)->DeleteTable("big")); });
+    ASSERT_OK_AND_ASSIGN(CompactStats compacted, (*db)->Compact());
+    baseline = compacted.bytes_after;
+  }
+  std::mt19937_64 rng(CrashSeed() + 11);
+  int cut_short = 0;
+  for (int k = 0; k < 8; ++k) {
+    testing::TempDir dir;
+    MakeTwoTables(dir.path());
+    auto [ack, status] = RunAndKill(
+        [&](int ack_fd) {
+          auto db = Database::Open(dir.path());
+          if (!db.ok() || !(*db)->DeleteTable("big").ok()) _exit(3);
+          const char done = 1;
+          if (write(ack_fd, &done, 1) != 1) _exit(4);
+          pause();
+        },
+        KillMoment(rng, took));
+    char done = 0;
+    const bool finished = read(ack, &done, 1) == 1;
+    close(ack);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    auto db = Database::Open(dir.path());
+    ASSERT_OK(db.status());
+    if ((*db)->GetTable("big").ok()) {
+      ASSERT_OK_AND_ASSIGN(int64_t rows, (*db)->CountRows("big", RowRange::All()));
+      EXPECT_EQ(rows, kDropRows) << "kill " << k;
+      continue;
+    }
+    if (!finished) ++cut_short;
+    ASSERT_OK_AND_ASSIGN(CompactStats compacted, (*db)->Compact());
+    EXPECT_LE(compacted.bytes_after, baseline + baseline / 10 + (64 << 10))
+        << "kill " << k << ": the deleted table's cells are still in the file";
+    EXPECT_EQ(ValueOr((*db)->CountRows("keep", RowRange::All()), int64_t{-1}), 1);
+  }
+  std::cout << "[ crash ] 8 kills during a table deletion, " << cut_short << " cut it short\n";
+}
+
+// kill -9 at seeded moments of DeleteInstance: after a restart the
+// instance is there whole (its table, views, backup), or gone whole; and
+// an instance made again with its id starts empty.
+TEST(CrashTest, DeletingAnInstanceIsAllOrNothing) {
+  const InstanceName name{"p", "doomed"};
+  InstanceSpec spec;
+  spec.name = name;
+  spec.display_name = "Doomed";
+  spec.clusters.push_back(ClusterSpec{.id = "doomed-c1", .location = "projects/p/locations/z", .serve_nodes = 1});
+  auto make = [&](const std::string& dir) {
+    LocalBigtable root(dir, DatabaseOptions{});
+    InstanceAdmin* admin = root.instance_admin();
+    ASSERT_OK(admin->CreateInstance(spec));
+    ASSERT_OK_AND_ASSIGN(auto tables, admin->OpenTables(name));
+    FillTable(tables.get(), "t");
+    ASSERT_OK(tables->CreateLogicalView({"lv", "SELECT _key FROM t", true, ""}).status());
+    MaterializedViewSpec view{.id = "mv", .query = "SELECT _key FROM t ORDER BY _key", .source_table = "t"};
+    ASSERT_OK(tables->CreateMaterializedView(view).status());
+    ASSERT_OK(
+        admin->CreateBackup(name, "doomed-c1", "b", "t", root.NowMicros() + int64_t{7} * 24 * 3600 * 1000000).status());
+    IamPolicy policy;
+    policy.bindings.push_back({.role = "roles/bigtable.reader", .members = {"user:a@example.com"}});
+    ASSERT_OK(admin->SetIamPolicy(name.Full(), policy).status());
+  };
+  std::chrono::microseconds took{};
+  {
+    testing::TempDir dir;
+    make(dir.path());
+    LocalBigtable root(dir.path(), DatabaseOptions{});
+    took = Took([&] { ASSERT_OK(root.instance_admin()->DeleteInstance(name)); });
+  }
+  std::mt19937_64 rng(CrashSeed() + 13);
+  for (int k = 0; k < 8; ++k) {
+    testing::TempDir dir;
+    make(dir.path());
+    auto [ack, status] = RunAndKill(
+        [&](int) {
+          LocalBigtable root(dir.path(), DatabaseOptions{});
+          if (!root.instance_admin()->DeleteInstance(name).ok()) _exit(3);
+          pause();
+        },
+        KillMoment(rng, took));
+    close(ack);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    LocalBigtable root(dir.path(), DatabaseOptions{});
+    InstanceAdmin* admin = root.instance_admin();
+    ASSERT_OK_AND_ASSIGN(auto tables, admin->OpenTables(name));
+    if (admin->GetInstance(name).ok()) {
+      EXPECT_EQ(ValueOr(tables->ListTables(), std::vector<std::string>{}), std::vector<std::string>{"t"});
+      EXPECT_EQ(ValueOr(tables->CountRows("t", RowRange::All()), int64_t{-1}), kDropRows) << "kill " << k;
+      EXPECT_EQ(ValueOr(tables->ListLogicalViews(), std::vector<LogicalViewSpec>{}).size(), 1u) << "kill " << k;
+      EXPECT_EQ(ValueOr(tables->ListMaterializedViews(), std::vector<MaterializedViewSpec>{}).size(), 1u);
+      EXPECT_EQ(ValueOr(admin->ListBackups(name, "-"), std::vector<BackupSpec>{}).size(), 1u) << "kill " << k;
+      ASSERT_OK(admin->DeleteInstance(name));
+    }
+    ASSERT_OK(admin->CreateInstance(spec));
+    EXPECT_TRUE(ValueOr(tables->ListTables(), std::vector<std::string>{"?"}).empty()) << "kill " << k;
+    EXPECT_TRUE(ValueOr(tables->ListLogicalViews(), std::vector<LogicalViewSpec>{{}}).empty()) << "kill " << k;
+    EXPECT_TRUE(ValueOr(tables->ListMaterializedViews(), std::vector<MaterializedViewSpec>{{}}).empty())
+        << "kill " << k;
+    EXPECT_TRUE(ValueOr(admin->ListBackups(name, "-"), std::vector<BackupSpec>{{}}).empty()) << "kill " << k;
+    EXPECT_TRUE(
+        ValueOr(admin->GetIamPolicy(name.Full()), IamPolicy{.bindings = {{.role = "failed"}}}).bindings.empty());
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 }  // namespace
 }  // namespace lbt
