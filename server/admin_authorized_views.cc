@@ -31,8 +31,10 @@ Result<AuthorizedViewUpdate> UpdateOf(const admin::UpdateAuthorizedViewRequest& 
   AuthorizedViewUpdate update;
   const auto& paths = request.update_mask().paths();
   if (paths.empty()) {
+    // Only the fields set: a proto3 bool is "set" when true, so an update
+    // without a mask never clears protection (it would, read as given).
     update.subset = request.authorized_view().has_subset_view();
-    update.deletion_protection = true;  // a bool is always set
+    update.deletion_protection = request.authorized_view().deletion_protection();
     return update;
   }
   for (const std::string& path : paths) {

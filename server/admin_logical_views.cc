@@ -41,8 +41,10 @@ Result<LogicalViewUpdate> UpdateOf(const admin::UpdateLogicalViewRequest& reques
   LogicalViewUpdate update;
   const auto& paths = request.update_mask().paths();
   if (paths.empty()) {
+    // Only the fields set (a proto3 field is set when not its default):
+    // an update without a mask never clears protection.
     update.query = !request.logical_view().query().empty();
-    update.deletion_protection = true;
+    update.deletion_protection = request.logical_view().deletion_protection();
     return update;
   }
   for (const std::string& path : paths) {

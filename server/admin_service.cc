@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 #include <google/protobuf/util/time_util.h>
 
@@ -129,6 +131,35 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const proto::TableName& name, con
   return update;
 }
 
+// Makes `update`, or nothing: a change refused (the change stream of a
+// materialized view's source cannot go off) undoes those made before it.
+// The one that can be refused goes first, so that the undo is rarely needed.
+Status ApplyUpdate(Bigtable* tables, const std::string& table, const TableUpdate& update, bool protection) {
+  LBT_ASSIGN_OR_RETURN(TableSpec before, tables->GetTable(table));
+  std::vector<std::function<Status()>> undo;
+  auto step = [&](Status made, std::function<Status()> undo_it) -> Status {
+    if (made.ok()) {
+      undo.push_back(std::move(undo_it));
+      return made;
+    }
+    for (auto it = undo.rbegin(); it != undo.rend(); ++it) (void)(*it)();
+    return made;
+  };
+  if (update.change_stream) {
+    LBT_RETURN_IF_ERROR(step(tables->SetChangeStream(table, update.stream),
+                             [&] { return tables->SetChangeStream(table, before.change_stream); }));
+  }
+  if (update.deletion_protection) {
+    LBT_RETURN_IF_ERROR(step(tables->SetDeletionProtection(table, protection),
+                             [&] { return tables->SetDeletionProtection(table, before.deletion_protection); }));
+  }
+  if (update.backup_policy) {
+    LBT_RETURN_IF_ERROR(step(tables->SetAutomatedBackupPolicy(table, update.policy),
+                             [&] { return tables->SetAutomatedBackupPolicy(table, before.automated_backup_policy); }));
+  }
+  return Status::OK();
+}
+
 // UpdateTable's metadata: the table updated.
 admin::UpdateTableMetadata DoneMetadata(const proto::TableName& name) {
   admin::UpdateTableMetadata metadata;
@@ -220,11 +251,7 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
     LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request->table().name(), "table.name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
     LBT_ASSIGN_OR_RETURN(TableUpdate update, UpdateOf(tables.get(), name, *request));
-    if (update.backup_policy) LBT_RETURN_IF_ERROR(tables->SetAutomatedBackupPolicy(name.table, update.policy));
-    if (update.change_stream) LBT_RETURN_IF_ERROR(tables->SetChangeStream(name.table, update.stream));
-    if (update.deletion_protection) {
-      LBT_RETURN_IF_ERROR(tables->SetDeletionProtection(name.table, request->table().deletion_protection()));
-    }
+    LBT_RETURN_IF_ERROR(ApplyUpdate(tables.get(), name.table, update, request->table().deletion_protection()));
     admin::Table table;
     LBT_RETURN_IF_ERROR(Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, &table));
     *response = Done(proto::FullTableName(name.instance, name.table), DoneMetadata(name), table);

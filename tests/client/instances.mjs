@@ -271,6 +271,11 @@ async function logicalViewsAfterRestart() {
     const [view] = await generated.getLogicalView({name: LV});
     expect('protected', view.deletionProtection, true);
     expect('rows', await queryView(), [['after-backup', 'later'], [`row-of-${A}`, A]]);
+    // An update without a mask changes the fields it sets, and only those.
+    const [unmasked] = await generated.updateLogicalView({logicalView: {name: LV, query: view.query}});
+    await unmasked.promise();
+    const [after] = await generated.getLogicalView({name: LV});
+    expect('protected after an update without a mask', after.deletionProtection, true);
     expect('code', await codeOf(generated.deleteLogicalView({name: LV})), 9);
     const [operation] = await generated.updateLogicalView({
       logicalView: {name: LV, deletionProtection: false}, updateMask: {paths: ['deletion_protection']},

@@ -144,6 +144,38 @@ TEST_F(AdminServiceTest, UpdatesTheAutomatedBackupPolicy) {
   EXPECT_EQ(update(7, {"column_families"}).error_code(), StatusCode::INVALID_ARGUMENT);
 }
 
+// A refused UpdateTable changes nothing, whichever field of its mask is
+// refused: here the change stream, which a materialized view's source
+// keeps, beside an automated backup policy that alone would be taken.
+class LocalAdminServiceTest : public AdminServiceTest {
+ protected:
+  void SetUp() override {
+    serve_local_ = true;
+    Start();
+  }
+};
+
+TEST_F(LocalAdminServiceTest, AnUpdateRefusedInOneFieldChangesNoOther) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, local_->instance_admin()->OpenTables({"p", "i"}));
+  ASSERT_OK(tables->CreateTable("src", {{"m"}}, {}, false));
+  MaterializedViewSpec view{.id = "v", .query = "SELECT _key FROM src ORDER BY _key", .source_table = "src"};
+  ASSERT_OK(tables->CreateMaterializedView(view).status());
+  admin::UpdateTableRequest request;
+  request.mutable_table()->set_name(TableName("src"));
+  request.mutable_table()->mutable_automated_backup_policy()->mutable_retention_period()->set_seconds(7 * 86400);
+  request.mutable_update_mask()->add_paths("automated_backup_policy");
+  request.mutable_update_mask()->add_paths("change_stream_config");  // no config: the stream off
+  request.mutable_update_mask()->add_paths("deletion_protection");
+  request.mutable_table()->set_deletion_protection(true);
+  google::longrunning::Operation operation;
+  grpc::ClientContext context;
+  EXPECT_EQ(admin_->UpdateTable(&context, request, &operation).error_code(), StatusCode::FAILED_PRECONDITION);
+  admin::Table got = Get("src");
+  EXPECT_FALSE(got.has_automated_backup_policy());
+  EXPECT_FALSE(got.deletion_protection());
+  EXPECT_TRUE(got.has_change_stream_config());
+}
+
 TEST_F(AdminServiceTest, ModifiesFamiliesAllOrNothing) {
   CreateTable("t", {"cf"});
   auto modify = [&](std::vector<admin::ModifyColumnFamiliesRequest::Modification> mods) {

@@ -158,6 +158,15 @@ TEST_F(AuthorizedViewTest, CreateGetListUpdateAndDeleteAsTheAdminApiSays) {
     grpc::ClientContext context;
     ASSERT_TRUE(admin_->UpdateAuthorizedView(&context, update, &operation).ok());
   }
+  // An update without a mask changes the fields it sets, and only those:
+  // its subset, not the protection it leaves false.
+  admin::UpdateAuthorizedViewRequest unmasked;
+  unmasked.mutable_authorized_view()->set_name(kView);
+  *unmasked.mutable_authorized_view()->mutable_subset_view() = Definition().subset_view();
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->UpdateAuthorizedView(&context, unmasked, &operation).ok());
+  }
   admin::DeleteAuthorizedViewRequest drop;
   drop.set_name(kView);
   google::protobuf::Empty empty;

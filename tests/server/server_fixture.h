@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "engine/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"
@@ -51,7 +52,10 @@ class ServerTest : public ::testing::Test {
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
     // A bare Database has no InstanceAdmin: every instance name is it.
-    router_ = std::make_unique<server::InstanceRouter>(db_.get());
+    // serve_local_ serves a LocalBigtable instead, as lbt serve does
+    // (instances, materialized views).
+    if (serve_local_) local_ = std::make_unique<LocalBigtable>(dir_.Sub("local"), options_);
+    router_ = std::make_unique<server::InstanceRouter>(serve_local_ ? static_cast<Bigtable*>(local_.get()) : db_.get());
     data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
     admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
     grpc::ServerBuilder builder;
@@ -73,6 +77,7 @@ class ServerTest : public ::testing::Test {
     admin_service_.reset();
     bigtable_.reset();
     admin_.reset();
+    local_.reset();
     db_.reset();
   }
 
@@ -140,6 +145,8 @@ class ServerTest : public ::testing::Test {
   TempDir dir_;
   DatabaseOptions options_;  // how Start opens the database
   std::unique_ptr<Database> db_;
+  bool serve_local_ = false;  // set before Start
+  std::unique_ptr<LocalBigtable> local_;
   server::RpcGate gate_;
   std::unique_ptr<server::InstanceRouter> router_;
   server::OperationStore operations_;
