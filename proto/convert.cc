@@ -357,6 +357,15 @@ Result<int64_t> IntInput(const v2::Value& v, const std::string& path) {
   return Invalid(path, "expected int_value");
 }
 
+// A timestamp the client library made up (CLIENT_AUTO_GENERATED, as
+// Java's stamps a SetCell without one, in microseconds) is cut to the
+// table's granularity, as data.proto says production does; one the user
+// gave, or one of unknown origin, must fit it (CheckTimestamp).
+int64_t TimestampToKeep(int64_t micros, v2::Mutation::TimestampOrigin origin) {
+  if (origin != v2::Mutation::CLIENT_AUTO_GENERATED || micros < 0) return micros;
+  return micros - micros % kTimestampGranularityMicros;
+}
+
 Status CheckTimestamp(int64_t micros, const std::string& path) {
   if (micros == kServerTime) return Status::OK();
   if (micros < 0) return Invalid(path, fmt::format("timestamp {} is negative; -1 asks for the server's time", micros));
@@ -367,9 +376,11 @@ Status CheckTimestamp(int64_t micros, const std::string& path) {
 }
 
 template <typename AggregateMutation>
-Result<Mutation> AggregateFromProto(const AggregateMutation& m, const std::string& path) {
+Result<Mutation> AggregateFromProto(const AggregateMutation& m, v2::Mutation::TimestampOrigin origin,
+                                    const std::string& path) {
   LBT_ASSIGN_OR_RETURN(std::string qualifier, QualifierValue(m.column_qualifier(), path + ".column_qualifier"));
-  LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampValue(m.timestamp(), path + ".timestamp"));
+  LBT_ASSIGN_OR_RETURN(int64_t given, TimestampValue(m.timestamp(), path + ".timestamp"));
+  const int64_t ts = TimestampToKeep(given, origin);
   LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".timestamp"));
   LBT_ASSIGN_OR_RETURN(int64_t input, IntInput(m.input(), path + ".input"));
   return Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts);
@@ -382,12 +393,15 @@ Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
   switch (m.mutation_case()) {
     case v2::Mutation::kSetCell: {
       const auto& s = m.set_cell();
-      LBT_RETURN_IF_ERROR(CheckTimestamp(s.timestamp_micros(), path + ".set_cell.timestamp_micros"));
-      return Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), s.timestamp_micros());
+      const int64_t ts = TimestampToKeep(s.timestamp_micros(), m.timestamp_origin());
+      LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".set_cell.timestamp_micros"));
+      return Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), ts);
     }
-    case v2::Mutation::kAddToCell: return AggregateFromProto(m.add_to_cell(), path + ".add_to_cell");
+    case v2::Mutation::kAddToCell:
+      return AggregateFromProto(m.add_to_cell(), m.timestamp_origin(), path + ".add_to_cell");
     // Merging an int64 aggregate's state is adding it as an input.
-    case v2::Mutation::kMergeToCell: return AggregateFromProto(m.merge_to_cell(), path + ".merge_to_cell");
+    case v2::Mutation::kMergeToCell:
+      return AggregateFromProto(m.merge_to_cell(), m.timestamp_origin(), path + ".merge_to_cell");
     case v2::Mutation::kDeleteFromColumn: {
       const auto& d = m.delete_from_column();
       TimestampRange range{d.time_range().start_timestamp_micros(), d.time_range().end_timestamp_micros()};
