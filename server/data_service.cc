@@ -262,6 +262,8 @@ Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRows
 grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                                    grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
+    StreamLimit::Slot slot(&read_streams_);
+    if (!slot.taken()) return slot.Refusal();
     const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
     if (!request->materialized_view_name().empty()) return ReadMaterializedViewRows(*router_, *request, call);
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
