@@ -4,6 +4,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "api/limits.h"
+#include "util/bytes.h"
 
 namespace lbt::proto {
 
@@ -33,23 +34,31 @@ std::vector<std::string_view> SplitResourceName(std::string_view name) {
   }
 }
 
+Status CheckResourceNameLength(std::string_view name, std::string_view field) {
+  if (name.size() <= kMaxResourceNameBytes) return Status::OK();
+  return Invalid(field, fmt::format("'{}' is {} bytes long; a resource name has at most {}", Abbreviated(name),
+                                    name.size(), kMaxResourceNameBytes));
+}
+
 Result<TableName> ParseTableName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != "tables" || parts[5].empty()) {
     return Invalid(field, fmt::format("'{}' is not a table name of the form "
                                       "projects/<project>/instances/<instance>/tables/<table>",
-                                      name));
+                                      Abbreviated(name)));
   }
   size_t instance_end = name.size() - parts[5].size() - std::string_view("/tables/").size();
   return TableName{std::string(name.substr(0, instance_end)), std::string(parts[5])};
 }
 
 Status ValidateInstanceName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 4 || !IsInstanceName(parts)) {
     return Invalid(field, fmt::format("'{}' is not an instance name of the form "
                                       "projects/<project>/instances/<instance>",
-                                      name));
+                                      Abbreviated(name)));
   }
   return Status::OK();
 }
@@ -66,18 +75,20 @@ InstanceName InstanceOf(const TableName& name) {
 }
 
 Result<std::string> ParseProjectName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 2 || parts[0] != "projects" || parts[1].empty()) {
-    return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", name));
+    return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", Abbreviated(name)));
   }
   return std::string(parts[1]);
 }
 
 Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != collection || parts[5].empty()) {
     return Invalid(field, fmt::format("'{}' is not a name of the form projects/<project>/instances/<instance>/{}/<id>",
-                                      name, collection));
+                                      Abbreviated(name), collection));
   }
   return ChildName{{std::string(parts[1]), std::string(parts[3])}, std::string(parts[5])};
 }
