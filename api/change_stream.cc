@@ -6,6 +6,8 @@
 #include <charconv>
 #include <ctime>
 
+#include "util/bytes.h"
+
 namespace lbt {
 
 namespace {
@@ -56,7 +58,10 @@ Result<ChangeStreamToken> DecodeChangeStreamToken(std::string_view token, std::s
   const bool ok = rest.starts_with(kTokenPrefix) && (rest.remove_prefix(kTokenPrefix.size()), true) &&
                   TakeNumber(&rest, ':', &out.stream) && TakeNumber(&rest, '\0', &out.position_micros) &&
                   out.position_micros >= 0;
-  if (!ok) return Status::InvalidArgument(fmt::format("{}: '{}' is not a change stream token of lbt's", field, token));
+  if (!ok) {
+    return Status::InvalidArgument(
+        fmt::format("{}: '{}' is not a change stream token of lbt's", field, Abbreviated(token)));
+  }
   return out;
 }
 

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
+
+#include "util/bytes.h"
 
 namespace lbt {
 
@@ -20,7 +23,7 @@ Status ValidateLowercaseId(std::string_view id, size_t min, size_t max, std::str
   return Status::InvalidArgument(
       fmt::format("{}: {} id '{}' must be {} to {} characters of lowercase letters, digits and hyphens, starting "
                   "with a letter and not ending with a hyphen",
-                  field, what, id, min, max));
+                  field, what, Abbreviated(id), min, max));
 }
 
 // Characters in UTF-8 text.
@@ -86,9 +89,10 @@ Status ValidateAppProfileId(std::string_view id, std::string_view field) {
   auto ok_char = [](char c) { return IsLower(c) || IsDigit(c) || (c >= 'A' && c <= 'Z') || c == '_'; };
   const bool shaped = !id.empty() && ok_char(id.front()) &&
                       std::all_of(id.begin(), id.end(), [&](char c) { return ok_char(c) || c == '-' || c == '.'; });
-  if (shaped) return Status::OK();
+  if (shaped && id.size() <= kMaxAppProfileIdLength) return Status::OK();
   return Status::InvalidArgument(
-      fmt::format("{}: app profile id '{}' must match [_a-zA-Z0-9][-_.a-zA-Z0-9]*", field, id));
+      fmt::format("{}: app profile id '{}' must match [_a-zA-Z0-9][-_.a-zA-Z0-9]* and be at most {} characters", field,
+                  Abbreviated(id), kMaxAppProfileIdLength));
 }
 
 Status ValidateDisplayName(std::string_view name, std::string_view field) {
@@ -139,6 +143,43 @@ Status ValidateCluster(const ClusterSpec& cluster, std::string_view field) {
   const int32_t most = cluster.autoscaling ? cluster.autoscaling->max_nodes : cluster.serve_nodes;
   if (cluster.node_scaling_factor == 2 && (nodes % 2 != 0 || most % 2 != 0)) {
     return Status::InvalidArgument(fmt::format("{}: node counts must be even with node scaling factor 2X", field));
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// "projects/p/locations/us-central1-b" -> "us-central1-b".
+std::string_view ZoneOf(const ClusterSpec& cluster) {
+  const std::string_view location = cluster.location;
+  const size_t slash = location.rfind('/');
+  return slash == std::string_view::npos ? location : location.substr(slash + 1);
+}
+
+// "us-central1-b" -> "us-central1"; a zone with no suffix is its own region.
+std::string_view RegionOf(std::string_view zone) {
+  const size_t dash = zone.rfind('-');
+  return dash == std::string_view::npos ? zone : zone.substr(0, dash);
+}
+
+}  // namespace
+
+Status ValidateClusterPlacement(const std::vector<ClusterSpec>& clusters, std::string_view field) {
+  std::map<std::string_view, std::string_view> zones;  // zone -> the cluster in it
+  std::set<std::string_view> regions;
+  for (const ClusterSpec& cluster : clusters) {
+    const std::string_view zone = ZoneOf(cluster);
+    auto [at, fresh] = zones.emplace(zone, cluster.id);
+    if (!fresh) {
+      return Status::InvalidArgument(
+          fmt::format("{}: clusters '{}' and '{}' are both in zone {}; an instance has at most one cluster in a zone",
+                      field, at->second, cluster.id, zone));
+    }
+    regions.insert(RegionOf(zone));
+  }
+  if (regions.size() > kMaxClusterRegions) {
+    return Status::InvalidArgument(fmt::format("{}: the clusters are in {} regions; an instance's are in at most {}",
+                                               field, regions.size(), kMaxClusterRegions));
   }
   return Status::OK();
 }

@@ -164,6 +164,11 @@ struct IamPolicy {
 // The app profile every instance has, which requests that name none use.
 inline constexpr char kDefaultAppProfile[] = "default";
 
+// App profile ids follow the pattern of instance.proto's AppProfile.name,
+// [_a-zA-Z0-9][-_.a-zA-Z0-9]*; their length is lbt's choice (production
+// documents none): as long as a table id (README, differences).
+inline constexpr size_t kMaxAppProfileIdLength = 50;
+
 // Production's rules for ids and fields, each an InvalidArgument naming
 // `field` when broken.
 Status ValidateInstanceId(std::string_view id, std::string_view field);
@@ -174,6 +179,11 @@ Status ValidateLabels(const std::map<std::string, std::string>& labels, std::str
 // A cluster as a create or an update gives it: location, nodes,
 // autoscaling limits and targets, scaling factor.
 Status ValidateCluster(const ClusterSpec& cluster, std::string_view field);
+// An instance's clusters together, as production places them: at most one
+// in a zone, in at most kMaxClusterRegions regions (a zone's region is its
+// name without the last "-<letter>": us-central1-b is in us-central1).
+inline constexpr size_t kMaxClusterRegions = 8;
+Status ValidateClusterPlacement(const std::vector<ClusterSpec>& clusters, std::string_view field);
 // An app profile against the instance it is for: its routing names
 // clusters the instance has, and Data Boost reads through one cluster.
 Status ValidateAppProfile(const AppProfileSpec& profile, const InstanceSpec& instance, std::string_view field);

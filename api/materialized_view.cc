@@ -9,6 +9,9 @@ namespace lbt {
 
 namespace {
 
+// A sample about every this many bytes of the view's rows, as a table's.
+constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
+
 // Reads of one materialized view as if it were a table.
 class MaterializedViewTable final : public ForwardingBigtable {
  public:
@@ -36,6 +39,31 @@ class MaterializedViewTable final : public ForwardingBigtable {
     for (Row row; rows->Next(&row);) ++n;
     LBT_RETURN_IF_ERROR(rows->status());
     return n;
+  }
+  // Samples of the view's rows, from their sizes as read: a view's rows
+  // are few next to its source's, and its storage is not a table of the
+  // instance's to sample.
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
+    if (table != view_) return target()->SampleRowKeys(table, range);
+    ReadRequest request;
+    request.rows.row_ranges = {range};
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target()->ReadMaterializedView(view_, request));
+    std::vector<KeySample> samples;
+    int64_t offset = 0, since_sample = 0;
+    for (Row row; rows->Next(&row);) {
+      int64_t bytes = static_cast<int64_t>(row.key.size());
+      for (const Cell& c : row.cells)
+        bytes += static_cast<int64_t>(c.family.size() + c.qualifier.size() + c.value.size());
+      offset += bytes;
+      since_sample += bytes;
+      if (since_sample >= kViewSampleIntervalBytes) {
+        samples.push_back({row.key, offset});
+        since_sample = 0;
+      }
+    }
+    LBT_RETURN_IF_ERROR(rows->status());
+    samples.push_back({"", offset});
+    return samples;
   }
   Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
                                                      const ReadRequest& request) override {

@@ -56,8 +56,9 @@ inline constexpr int kMaxMaterializedViewsPerTable = 5;
 Status ValidateMaterializedViewId(std::string_view id, std::string_view field);
 
 // `base` with materialized view `view_id` readable as a table of that name
-// (ReadRows, LookupRows, CountRows and GetTable read the view; writes to
-// it are refused, as views are read-only). Other tables pass through.
+// (ReadRows, LookupRows, CountRows, SampleRowKeys and GetTable read the
+// view; writes to it are refused, as views are read-only). Other tables
+// pass through.
 // `base` must outlive the result.
 std::unique_ptr<Bigtable> ReadMaterializedViewAsTable(Bigtable* base, std::string view_id);
 

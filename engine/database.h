@@ -518,6 +518,15 @@ class Database final : public Bigtable, public LocalMaintenance {
   // the horizon is an estimate a second behind, for watermarks and end
   // times, and positions go no further than the changes seen.
   int64_t ChangeHorizon(bool* exact) const;
+  // The commit time of the table's last recorded change, or -1 when it has
+  // none: with the clock, the furthest position a token can name.
+  Result<int64_t> LastChangeCommit(TableId table);
+  // InvalidArgument unless every position of `after` (decoded from
+  // `resume`'s tokens, in order) is one the table's stream has reached by
+  // `now`.
+  Status CheckTokensReached(const TableSpec& spec, std::string_view table,
+                            const std::vector<ChangeStreamPosition>& resume,
+                            const std::vector<std::pair<RowRange, int64_t>>& after, int64_t now);
   // The clock when the write now in flight in this process began (Update
   // or a logged group), INT64_MAX when none: a write takes its commit
   // times after it and becomes visible before clearing it.

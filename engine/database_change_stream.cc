@@ -21,6 +21,7 @@
 #include "engine/key_codec.h"
 #include "engine/lmdb_env.h"
 #include "engine/stores.h"
+#include "util/bytes.h"
 
 namespace lbt {
 
@@ -119,6 +120,24 @@ int64_t Database::ChangeHorizon(bool* exact) const {
   const int64_t horizon = std::min(now, in_flight) - 1;
   *exact = log_ != nullptr;
   return *exact ? horizon : horizon - kOtherProcessLagMicros;
+}
+
+Result<int64_t> Database::LastChangeCommit(TableId table) {
+  if (!stores_->has_changes) return -1;
+  LBT_ASSIGN_OR_RETURN(ReadView view, BeginRead(/*spare=*/true));
+  int64_t last = -1;
+  Status s = [&]() -> Status {
+    const std::string prefix = TablePrefix(table);
+    LBT_ASSIGN_OR_RETURN(auto it, view.changes(stores_->changes).NewIterator());
+    it->SeekForPrev(ChangeKey(table, INT64_MAX));
+    if (it->Valid() && it->key().starts_with(prefix) && !DecodeChangeCommit(it->key(), prefix.size(), &last)) {
+      return Status::Corruption("a change log key is malformed");
+    }
+    return it->status();
+  }();
+  EndRead(std::move(view));
+  LBT_RETURN_IF_ERROR(s);
+  return last;
 }
 
 // ---- pruning ----
@@ -326,6 +345,27 @@ class ChangeLogStream final : public ChangeStream {
   std::deque<DataChange> ready_;
 };
 
+Status Database::CheckTokensReached(const TableSpec& spec, std::string_view table,
+                                    const std::vector<ChangeStreamPosition>& resume,
+                                    const std::vector<std::pair<RowRange, int64_t>>& after, int64_t now) {
+  // A stream gives tokens no further than the clock, or than the last
+  // change where commit times ran ahead of it. A token past both names a
+  // position no stream reached: resuming there would skip every change
+  // committed before the clock catches up with it.
+  int64_t reached = now;
+  for (size_t i = 0; i < after.size(); ++i) {
+    if (after[i].second <= reached) continue;
+    LBT_ASSIGN_OR_RETURN(int64_t last, LastChangeCommit(spec.id));
+    reached = std::max(reached, last);
+    if (after[i].second <= reached) continue;
+    return Status::InvalidArgument(
+        fmt::format("continuation_tokens: '{}' is past the end of the change stream of table '{}': it names {}, "
+                    "which the stream has not reached",
+                    Abbreviated(resume[i].token), table, FormatChangeTime(after[i].second)));
+  }
+  return Status::OK();
+}
+
 Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_view table,
                                                                  const ChangeStreamRequest& request) {
   LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
@@ -344,13 +384,14 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
     if (token.stream != spec.id || token.position_micros < spec.change_stream->enabled_micros - 1) {
       return Status::InvalidArgument(
           fmt::format("continuation_tokens: '{}' is not a position in the change stream of table '{}' as it is now",
-                      p.token, table));
+                      Abbreviated(p.token), table));
     }
     after.emplace_back(p.range, token.position_micros);
   }
   if (!after.empty()) {
     start = INT64_MAX;
     for (const auto& [range, position] : after) start = std::min(start, position + 1);
+    LBT_RETURN_IF_ERROR(CheckTokensReached(spec, table, request.resume, after, now));
   }
   if (start < kept_from) {
     return Status::InvalidArgument(

@@ -98,6 +98,7 @@ Status LocalInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
     LBT_RETURN_IF_ERROR(ValidateClusterId(cluster.id, field));
     LBT_RETURN_IF_ERROR(ValidateCluster(cluster, field));
   }
+  LBT_RETURN_IF_ERROR(ValidateClusterPlacement(spec.clusters, "clusters"));
   if (spec.name == DefaultInstanceName()) return Status::AlreadyExists("instance " + spec.name.Full() + " exists");
   InstanceSpec stored = spec;
   stored.create_time_micros = NowMicros();
@@ -166,7 +167,7 @@ Status LocalInstanceAdmin::CreateCluster(const InstanceName& instance, const Clu
       return Status::AlreadyExists(fmt::format("cluster {}/clusters/{} already exists", instance.Full(), cluster.id));
     }
     spec->clusters.push_back(cluster);
-    return Status::OK();
+    return ValidateClusterPlacement(spec->clusters, "cluster.location");
   });
 }
 

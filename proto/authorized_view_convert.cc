@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "util/bytes.h"
+
 namespace lbt::proto {
 
 Result<AuthorizedViewName> ParseAuthorizedViewName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   const size_t at = name.rfind("/authorizedViews/");
   if (at != std::string_view::npos) {
     const std::string_view view = name.substr(at + std::string_view("/authorizedViews/").size());
@@ -16,7 +19,7 @@ Result<AuthorizedViewName> ParseAuthorizedViewName(std::string_view name, std::s
   return Status::InvalidArgument(
       fmt::format("{}: '{}' is not an authorized view name of the form "
                   "projects/<project>/instances/<instance>/tables/<table>/authorizedViews/<view>",
-                  field, name));
+                  field, Abbreviated(name)));
 }
 
 admin::AuthorizedView ToProto(const AuthorizedViewSpec& view, std::string_view table_name,

@@ -63,6 +63,31 @@ Result<RowRange> FromProto(const v2::StreamPartition& partition, std::string_vie
   return converted.row_ranges.front();
 }
 
+namespace {
+
+// A Timestamp in protobuf's range (years 1 to 9999), as microseconds.
+Result<int64_t> MicrosOf(const google::protobuf::Timestamp& t, std::string_view field) {
+  if (t.seconds() < TimeUtil::kTimestampMinSeconds || t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
+      t.nanos() > 999'999'999) {
+    return Status::InvalidArgument(fmt::format("{}: not a time between the years 1 and 9999", field));
+  }
+  return TimeUtil::TimestampToMicroseconds(t);
+}
+
+// heartbeat_duration: positive, and within protobuf's Duration range (any
+// such interval, however long, is kept: heartbeats never come faster).
+Result<std::chrono::milliseconds> HeartbeatOf(const google::protobuf::Duration& d) {
+  const bool valid = d.seconds() >= TimeUtil::kDurationMinSeconds && d.seconds() <= TimeUtil::kDurationMaxSeconds &&
+                     d.nanos() > -1'000'000'000 && d.nanos() < 1'000'000'000 &&
+                     (d.seconds() == 0 || d.nanos() == 0 || (d.seconds() > 0) == (d.nanos() > 0));
+  if (!valid) return Status::InvalidArgument("heartbeat_duration: not a valid duration");
+  const int64_t ms = TimeUtil::DurationToMilliseconds(d);
+  if (ms <= 0) return Status::InvalidArgument("heartbeat_duration: must be at least a millisecond");
+  return std::chrono::milliseconds(ms);
+}
+
+}  // namespace
+
 Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request, int64_t now_micros,
                                       std::chrono::milliseconds* heartbeat) {
   ChangeStreamRequest out;
@@ -70,7 +95,7 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
   LBT_ASSIGN_OR_RETURN(out.partition, FromProto(request.partition(), "partition"));
   out.start_micros = now_micros;
   if (request.has_start_time()) {
-    out.start_micros = TimeUtil::TimestampToMicroseconds(request.start_time());
+    LBT_ASSIGN_OR_RETURN(out.start_micros, MicrosOf(request.start_time(), "start_time"));
   } else if (request.has_continuation_tokens()) {
     const auto& tokens = request.continuation_tokens().tokens();
     if (tokens.empty()) return Status::InvalidArgument("continuation_tokens: at least one token is required");
@@ -87,12 +112,12 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
           "continuation_tokens: the tokens' partitions must cover the request's partition exactly");
     }
   }
-  if (request.has_end_time()) out.end_micros = TimeUtil::TimestampToMicroseconds(request.end_time());
+  if (request.has_end_time()) {
+    LBT_ASSIGN_OR_RETURN(out.end_micros, MicrosOf(request.end_time(), "end_time"));
+  }
   *heartbeat = kDefaultHeartbeat;
   if (request.has_heartbeat_duration()) {
-    const int64_t ms = TimeUtil::DurationToMilliseconds(request.heartbeat_duration());
-    if (ms <= 0) return Status::InvalidArgument("heartbeat_duration: must be positive");
-    *heartbeat = std::chrono::milliseconds(ms);
+    LBT_ASSIGN_OR_RETURN(*heartbeat, HeartbeatOf(request.heartbeat_duration()));
   }
   return out;
 }

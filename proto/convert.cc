@@ -4,6 +4,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "api/limits.h"
+#include "util/bytes.h"
 
 namespace lbt::proto {
 
@@ -33,23 +34,31 @@ std::vector<std::string_view> SplitResourceName(std::string_view name) {
   }
 }
 
+Status CheckResourceNameLength(std::string_view name, std::string_view field) {
+  if (name.size() <= kMaxResourceNameBytes) return Status::OK();
+  return Invalid(field, fmt::format("'{}' is {} bytes long; a resource name has at most {}", Abbreviated(name),
+                                    name.size(), kMaxResourceNameBytes));
+}
+
 Result<TableName> ParseTableName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != "tables" || parts[5].empty()) {
     return Invalid(field, fmt::format("'{}' is not a table name of the form "
                                       "projects/<project>/instances/<instance>/tables/<table>",
-                                      name));
+                                      Abbreviated(name)));
   }
   size_t instance_end = name.size() - parts[5].size() - std::string_view("/tables/").size();
   return TableName{std::string(name.substr(0, instance_end)), std::string(parts[5])};
 }
 
 Status ValidateInstanceName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 4 || !IsInstanceName(parts)) {
     return Invalid(field, fmt::format("'{}' is not an instance name of the form "
                                       "projects/<project>/instances/<instance>",
-                                      name));
+                                      Abbreviated(name)));
   }
   return Status::OK();
 }
@@ -66,18 +75,20 @@ InstanceName InstanceOf(const TableName& name) {
 }
 
 Result<std::string> ParseProjectName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 2 || parts[0] != "projects" || parts[1].empty()) {
-    return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", name));
+    return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", Abbreviated(name)));
   }
   return std::string(parts[1]);
 }
 
 Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> parts = SplitResourceName(name);
   if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != collection || parts[5].empty()) {
     return Invalid(field, fmt::format("'{}' is not a name of the form projects/<project>/instances/<instance>/{}/<id>",
-                                      name, collection));
+                                      Abbreviated(name), collection));
   }
   return ChildName{{std::string(parts[1]), std::string(parts[3])}, std::string(parts[5])};
 }
@@ -357,6 +368,15 @@ Result<int64_t> IntInput(const v2::Value& v, const std::string& path) {
   return Invalid(path, "expected int_value");
 }
 
+// A timestamp the client library made up (CLIENT_AUTO_GENERATED, as
+// Java's stamps a SetCell without one, in microseconds) is cut to the
+// table's granularity, as data.proto says production does; one the user
+// gave, or one of unknown origin, must fit it (CheckTimestamp).
+int64_t TimestampToKeep(int64_t micros, v2::Mutation::TimestampOrigin origin) {
+  if (origin != v2::Mutation::CLIENT_AUTO_GENERATED || micros < 0) return micros;
+  return micros - micros % kTimestampGranularityMicros;
+}
+
 Status CheckTimestamp(int64_t micros, const std::string& path) {
   if (micros == kServerTime) return Status::OK();
   if (micros < 0) return Invalid(path, fmt::format("timestamp {} is negative; -1 asks for the server's time", micros));
@@ -367,9 +387,11 @@ Status CheckTimestamp(int64_t micros, const std::string& path) {
 }
 
 template <typename AggregateMutation>
-Result<Mutation> AggregateFromProto(const AggregateMutation& m, const std::string& path) {
+Result<Mutation> AggregateFromProto(const AggregateMutation& m, v2::Mutation::TimestampOrigin origin,
+                                    const std::string& path) {
   LBT_ASSIGN_OR_RETURN(std::string qualifier, QualifierValue(m.column_qualifier(), path + ".column_qualifier"));
-  LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampValue(m.timestamp(), path + ".timestamp"));
+  LBT_ASSIGN_OR_RETURN(int64_t given, TimestampValue(m.timestamp(), path + ".timestamp"));
+  const int64_t ts = TimestampToKeep(given, origin);
   LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".timestamp"));
   LBT_ASSIGN_OR_RETURN(int64_t input, IntInput(m.input(), path + ".input"));
   return Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts);
@@ -382,12 +404,15 @@ Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
   switch (m.mutation_case()) {
     case v2::Mutation::kSetCell: {
       const auto& s = m.set_cell();
-      LBT_RETURN_IF_ERROR(CheckTimestamp(s.timestamp_micros(), path + ".set_cell.timestamp_micros"));
-      return Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), s.timestamp_micros());
+      const int64_t ts = TimestampToKeep(s.timestamp_micros(), m.timestamp_origin());
+      LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".set_cell.timestamp_micros"));
+      return Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), ts);
     }
-    case v2::Mutation::kAddToCell: return AggregateFromProto(m.add_to_cell(), path + ".add_to_cell");
+    case v2::Mutation::kAddToCell:
+      return AggregateFromProto(m.add_to_cell(), m.timestamp_origin(), path + ".add_to_cell");
     // Merging an int64 aggregate's state is adding it as an input.
-    case v2::Mutation::kMergeToCell: return AggregateFromProto(m.merge_to_cell(), path + ".merge_to_cell");
+    case v2::Mutation::kMergeToCell:
+      return AggregateFromProto(m.merge_to_cell(), m.timestamp_origin(), path + ".merge_to_cell");
     case v2::Mutation::kDeleteFromColumn: {
       const auto& d = m.delete_from_column();
       TimestampRange range{d.time_range().start_timestamp_micros(), d.time_range().end_timestamp_micros()};

@@ -35,6 +35,13 @@ namespace admin = ::google::bigtable::admin::v2;
 // "a/b/c" as {"a", "b", "c"}.
 std::vector<std::string_view> SplitResourceName(std::string_view name);
 
+// The longest resource name lbt serve reads. Production's longest, an
+// authorized view's with ids at their limits, is about 200 bytes; a longer
+// one is INVALID_ARGUMENT naming `field` before anything looks it up, and
+// every error cuts an echoed name short (util/bytes.h's Abbreviated).
+inline constexpr size_t kMaxResourceNameBytes = 512;
+Status CheckResourceNameLength(std::string_view name, std::string_view field);
+
 // The parts of "projects/P/instances/I/tables/T".
 struct TableName {
   std::string instance;  // "projects/P/instances/I"

@@ -1,5 +1,7 @@
 #include "proto/grpc_status.h"
 
+#include "util/bytes.h"
+
 namespace lbt::proto {
 
 grpc::Status ToGrpcStatus(const Status& status) {
@@ -24,7 +26,7 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case C::kUnimplemented: code = grpc::StatusCode::UNIMPLEMENTED; break;
     case C::kInternal: code = grpc::StatusCode::INTERNAL; break;
   }
-  return grpc::Status(code, status.message());
+  return grpc::Status(code, Abbreviated(status.message(), kMaxStatusMessageBytes));
 }
 
 Status FromGrpcStatus(const grpc::Status& status) {

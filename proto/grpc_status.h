@@ -11,8 +11,14 @@
 
 namespace lbt::proto {
 
-// The gRPC status for an engine status. Limits exceeded are
-// INVALID_ARGUMENT, as Bigtable reports them.
+// A status message goes back in a header (grpc-message, percent-encoded),
+// and clients refuse headers past 8 KiB by default, some by failing the
+// connection: a longer message is cut to this many bytes.
+inline constexpr size_t kMaxStatusMessageBytes = 2048;
+
+// The gRPC status for an engine status, its message cut to
+// kMaxStatusMessageBytes. Limits exceeded are INVALID_ARGUMENT, as
+// Bigtable reports them.
 grpc::Status ToGrpcStatus(const Status& status);
 
 // The other way, for a client: a service's answer as a Status with the

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "proto/convert.h"
+#include "util/bytes.h"
 
 namespace lbt::proto {
 
@@ -74,22 +75,24 @@ bool IsClusterPath(const std::vector<std::string_view>& p) {
 }  // namespace
 
 Result<BackupName> ParseBackupName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> p = SplitResourceName(name);
   if (p.size() != 8 || !IsClusterPath(p) || p[6] != "backups" || p[7].empty()) {
     return Status::InvalidArgument(fmt::format(
         "{}: '{}' is not a backup name of the form projects/<project>/instances/<instance>/clusters/<cluster>/"
         "backups/<backup>",
-        field, name));
+        field, Abbreviated(name)));
   }
   return BackupName{{std::string(p[1]), std::string(p[3])}, std::string(p[5]), std::string(p[7])};
 }
 
 Result<BackupName> ParseClusterName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
   std::vector<std::string_view> p = SplitResourceName(name);
   if (p.size() != 6 || !IsClusterPath(p)) {
     return Status::InvalidArgument(fmt::format(
         "{}: '{}' is not a cluster name of the form projects/<project>/instances/<instance>/clusters/<cluster>", field,
-        name));
+        Abbreviated(name)));
   }
   return BackupName{{std::string(p[1]), std::string(p[3])}, std::string(p[5]), ""};
 }

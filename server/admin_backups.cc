@@ -211,6 +211,9 @@ grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBa
     LBT_ASSIGN_OR_RETURN(proto::BackupName cluster, proto::ParseClusterName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(std::vector<FilterTerm> terms, ParseFilter(request->filter()));
+    // Each term is checked once whatever the backups: a malformed filter
+    // is refused when no backup would have tried it.
+    for (const FilterTerm& term : terms) LBT_RETURN_IF_ERROR(Matches(admin::Backup(), term).status());
     LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, instances->ListBackups(cluster.instance, cluster.cluster));
     std::vector<admin::Backup> kept;
     for (const BackupSpec& backup : backups) {
@@ -223,14 +226,17 @@ grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBa
       if (match) kept.push_back(std::move(shown));
     }
     LBT_RETURN_IF_ERROR(SortBackups(request->order_by(), &kept));
-    // A page token is the number of backups the pages before held.
+    // A page token is the number of backups the pages before held: never
+    // past the list's end, as a next page is given only before it.
     size_t from = 0;
-    if (!request->page_token().empty() && !ParseNumber(request->page_token(), &from)) {
+    if (!request->page_token().empty() &&
+        (!ParseNumber(request->page_token(), &from) || from == 0 || from > kept.size())) {
       return Status::InvalidArgument("page_token: not a token this server gave");
     }
     const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : kept.size();
-    for (size_t i = from; i < kept.size() && i < from + size; ++i) *response->add_backups() = kept[i];
-    if (from + size < kept.size()) response->set_next_page_token(std::to_string(from + size));
+    const size_t end = from + std::min(size, kept.size() - from);
+    for (size_t i = from; i < end; ++i) *response->add_backups() = kept[i];
+    if (end < kept.size()) response->set_next_page_token(std::to_string(end));
     return Status::OK();
   });
 }

@@ -40,6 +40,16 @@ std::string SourceCluster(const InstanceRouter& router, const InstanceName& inst
   return spec->clusters.front().id;
 }
 
+// When the heartbeat after `now` is due, `interval` on; never, for an
+// interval past what the clock counts (a client may ask for centuries, and
+// a sum that overflowed would fall in the past: a heartbeat every poll).
+std::chrono::steady_clock::time_point HeartbeatAfter(std::chrono::steady_clock::time_point now,
+                                                     std::chrono::milliseconds interval) {
+  const auto room =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::time_point::max() - now);
+  return interval >= room ? std::chrono::steady_clock::time_point::max() : now + interval;
+}
+
 }  // namespace
 
 grpc::Status DataService::GenerateInitialChangeStreamPartitions(
@@ -60,12 +70,14 @@ grpc::Status DataService::GenerateInitialChangeStreamPartitions(
 grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v2::ReadChangeStreamRequest* request,
                                            grpc::ServerWriter<v2::ReadChangeStreamResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
+    StreamLimit::Slot slot(&change_streams_);
+    if (!slot.taken()) return slot.Refusal();
     LBT_ASSIGN_OR_RETURN(StreamTarget target, StreamTargetOf(*router_, *request));
     std::chrono::milliseconds heartbeat;
     LBT_ASSIGN_OR_RETURN(ChangeStreamRequest read, proto::FromProto(*request, target.tables->NowMicros(), &heartbeat));
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<ChangeStream> stream, target.tables->ReadChangeStream(target.table, read));
     const std::string source = SourceCluster(*router_, target.instance);
-    auto next_heartbeat = std::chrono::steady_clock::now() + heartbeat;
+    auto next_heartbeat = HeartbeatAfter(std::chrono::steady_clock::now(), heartbeat);
     while (!context->IsCancelled()) {
       if (gate_->closing()) return Status::Unavailable("the server is stopping; resume from the last token");
       const auto now = std::chrono::steady_clock::now();
@@ -91,7 +103,7 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v
                           stalls_)) {
           return Status::OK();
         }
-        next_heartbeat = std::chrono::steady_clock::now() + heartbeat;
+        next_heartbeat = HeartbeatAfter(std::chrono::steady_clock::now(), heartbeat);
       }
     }
     return Status::OK();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "api/materialized_view.h"
 #include "google/bigtable/v2/feature_flags.pb.h"
 #include "proto/authorized_view_convert.h"
 #include "proto/chunk_writer.h"
@@ -257,11 +258,26 @@ Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRows
   return SendRows(*rows, call);
 }
 
+// SampleRowKeys of a materialized view (materialized_view_name).
+Result<std::vector<KeySample>> SampleMaterializedView(const InstanceRouter& router,
+                                                      const v2::SampleRowKeysRequest& request, const RowRange& range) {
+  if (!request.table_name().empty() || !request.authorized_view_name().empty()) {
+    return Status::InvalidArgument(
+        "materialized_view_name: name a table, an authorized view or a materialized view, not two of them");
+  }
+  LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request.materialized_view_name(),
+                                                                    "materializedViews", "materialized_view_name"));
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(name.instance, request.app_profile_id()));
+  return ReadMaterializedViewAsTable(tables.get(), name.id)->SampleRowKeys(name.id, range);
+}
+
 }  // namespace
 
 grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                                    grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
+    StreamLimit::Slot slot(&read_streams_);
+    if (!slot.taken()) return slot.Refusal();
     const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
     if (!request->materialized_view_name().empty()) return ReadMaterializedViewRows(*router_, *request, call);
     LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
@@ -278,9 +294,14 @@ grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadR
 grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
                                         grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
     LBT_ASSIGN_OR_RETURN(RowRange range, SampleRangeOf(*request));
-    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, target.data()->SampleRowKeys(target.table, range));
+    std::vector<KeySample> samples;
+    if (!request->materialized_view_name().empty()) {
+      LBT_ASSIGN_OR_RETURN(samples, SampleMaterializedView(*router_, *request, range));
+    } else {
+      LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
+      LBT_ASSIGN_OR_RETURN(samples, target.data()->SampleRowKeys(target.table, range));
+    }
     for (const KeySample& sample : samples) {
       v2::SampleRowKeysResponse response;
       response.set_row_key(sample.row_key);

@@ -15,8 +15,10 @@
 #include "api/bigtable.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "server/instance_router.h"
+#include "server/request_limits.h"
 #include "server/rpc_gate.h"
 #include "server/stall_watch.h"
+#include "server/stream_limit.h"
 
 namespace lbt::server {
 
@@ -71,6 +73,9 @@ class DataService final : public v2::Bigtable::Service {
   const InstanceRouter* router_;
   RpcGate* gate_;
   StallWatch* stalls_;
+  // Long-lived calls, bounded so that they never take every thread.
+  StreamLimit change_streams_{kMaxChangeStreams, "change streams (ReadChangeStream)"};
+  StreamLimit read_streams_{kMaxReadStreams, "reads (ReadRows and ExecuteQuery)"};
 };
 
 }  // namespace lbt::server

@@ -176,6 +176,8 @@ grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQu
 grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
                                        grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
+    StreamLimit::Slot slot(&read_streams_);
+    if (!slot.taken()) return slot.Refusal();
     LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(*request));
     LBT_ASSIGN_OR_RETURN(int64_t skip, RowsToSkip(*request));
     LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->instance_name(), "instance_name"));

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "proto/convert.h"
 #include "proto/instance_convert.h"
+#include "util/bytes.h"
 
 namespace lbt::server {
 
@@ -11,14 +13,32 @@ namespace {
 // The resource, checked to be of a kind the service takes.
 Result<InstanceAdmin*> Check(InstanceAdmin* admin, IamResources kinds, const std::string& resource) {
   if (admin == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no IAM policies");
+  LBT_RETURN_IF_ERROR(proto::CheckResourceNameLength(resource, "resource"));
   const bool of_tables =
       resource.find("/tables/") != std::string::npos || resource.find("/backups/") != std::string::npos;
   if (resource.empty() || of_tables != (kinds == IamResources::kTablesAndBackups)) {
     return Status::InvalidArgument(
-        fmt::format("resource: '{}' is not {}", resource,
+        fmt::format("resource: '{}' is not {}", Abbreviated(resource),
                     kinds == IamResources::kInstances ? "an instance name" : "the name of a table or a backup"));
   }
   return admin;
+}
+
+// IAM's rules for a policy's version (google/iam/v1/policy.proto): 0, 1
+// or 3, and 3 for a policy with a conditional role binding.
+Status CheckPolicyVersion(const google::iam::v1::Policy& policy) {
+  const int32_t version = policy.version();
+  if (version != 0 && version != 1 && version != 3) {
+    return Status::InvalidArgument(
+        fmt::format("policy.version: {} is not a policy version; the versions are 0, 1 and 3", version));
+  }
+  for (int i = 0; i < policy.bindings_size(); ++i) {
+    if (policy.bindings(i).has_condition() && version != 3) {
+      return Status::InvalidArgument(
+          fmt::format("policy.bindings[{}].condition: a conditional role binding needs policy version 3", i));
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -35,6 +55,7 @@ Status SetIamPolicy(InstanceAdmin* admin, IamResources kinds, const google::iam:
                     google::iam::v1::Policy* response) {
   LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
   if (!request.has_policy()) return Status::InvalidArgument("policy: must be set");
+  LBT_RETURN_IF_ERROR(CheckPolicyVersion(request.policy()));
   LBT_ASSIGN_OR_RETURN(IamPolicy stored, checked->SetIamPolicy(request.resource(), proto::FromProto(request.policy())));
   *response = proto::ToProto(stored);
   return Status::OK();

@@ -432,8 +432,10 @@ grpc::Status InstanceAdminService::TestIamPermissions(grpc::ServerContext*,
 grpc::Status OperationsService::ListOperations(grpc::ServerContext*, const longrunning::ListOperationsRequest* request,
                                                longrunning::ListOperationsResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
-    for (auto& operation : operations_->List(request->name())) *response->add_operations() = std::move(operation);
+    LBT_ASSIGN_OR_RETURN(OperationStore::Page page,
+                         operations_->List(request->name(), request->page_size(), request->page_token()));
+    for (auto& operation : page.operations) *response->add_operations() = std::move(operation);
+    response->set_next_page_token(std::move(page.next_page_token));
     return Status::OK();
   });
 }

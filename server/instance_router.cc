@@ -11,6 +11,7 @@ Result<InstanceTables> InstanceRouter::Tables(const InstanceName& instance) cons
 }
 
 Result<InstanceTables> InstanceRouter::TablesFor(const InstanceName& instance, std::string_view app_profile_id) const {
+  if (!app_profile_id.empty()) LBT_RETURN_IF_ERROR(ValidateAppProfileId(app_profile_id, "app_profile_id"));
   if (!app_profile_id.empty() && admin_ != nullptr) {
     Result<InstanceSpec> spec = admin_->GetInstance(instance);
     // An instance that does not exist yet is the emulator's: it takes the

@@ -39,8 +39,8 @@ class InstanceRouter {
   // The tables of `instance`.
   Result<InstanceTables> Tables(const InstanceName& instance) const;
   // The same for a data request, after checking that `app_profile_id`
-  // ("" for the default) names a profile of the instance: NotFound
-  // otherwise, as production answers.
+  // ("" for the default) is shaped as an id (InvalidArgument) and names a
+  // profile of the instance: NotFound otherwise, as production answers.
   Result<InstanceTables> TablesFor(const InstanceName& instance, std::string_view app_profile_id) const;
   // FailedPrecondition unless the app profile (the default one for "")
   // allows single-row transactions (CheckAndMutateRow,

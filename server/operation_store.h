@@ -31,13 +31,30 @@ class OperationStore {
   // NotFound if the operation is not kept.
   Result<google::longrunning::Operation> Get(std::string_view name) const;
   Status Delete(std::string_view name);
-  // The kept operations whose names start with `prefix`, oldest first.
-  std::vector<google::longrunning::Operation> List(std::string_view prefix) const;
+  // A page of the kept operations of `resource` ("projects/p/instances/i",
+  // also written "operations/projects/p/instances/i" as production's
+  // Operations API names it; "" for all): those on it or on a resource
+  // under it, never on one whose name merely starts the same
+  // ("instances/abcdefg" is not under "instances/abcdef"), oldest first.
+  // At most `page_size` (0: all) after `page_token`, with the next
+  // page's token ("" after the last). InvalidArgument for a negative page
+  // size or a token this store did not give.
+  struct Page {
+    std::vector<google::longrunning::Operation> operations;
+    std::string next_page_token;
+  };
+  Result<Page> List(std::string_view resource, int32_t page_size, std::string_view page_token) const;
 
  private:
+  struct Kept {
+    uint64_t number;    // the n of its name, in the order they were added
+    std::string owner;  // the name without "/operations/<n>"
+    google::longrunning::Operation operation;
+  };
+
   mutable std::mutex mu_;
   uint64_t next_ = 1;
-  std::deque<google::longrunning::Operation> kept_;
+  std::deque<Kept> kept_;
 };
 
 }  // namespace lbt::server

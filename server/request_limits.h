@@ -44,6 +44,19 @@ inline constexpr std::chrono::seconds kDefaultStallTimeout{60};
 inline constexpr int kMaxServerThreads = 512;
 // Threads kept waiting for calls between bursts (the rest exit).
 inline constexpr int kMaxIdleServerThreads = 64;
+// lbt: the long-lived calls that may run at once (server/stream_limit.h),
+// each holding a thread for as long as it lasts. Together with the idle
+// threads they stay well below kMaxServerThreads, so that at least 64
+// threads are always left to every other call (unary ones, MutateRows,
+// SampleRowKeys, the admin APIs). Past its bound a new call is answered
+// RESOURCE_EXHAUSTED at once.
+//   ReadChangeStream: idles until its end time, for hours or for ever.
+inline constexpr int kMaxChangeStreams = 128;
+//   ReadRows and ExecuteQuery: last as long as their client takes to read
+//   (a stalled one is ended after the stall timeout).
+inline constexpr int kMaxReadStreams = 256;
+static_assert(kMaxChangeStreams + kMaxReadStreams + kMaxIdleServerThreads + 64 <= kMaxServerThreads,
+              "long-lived calls must leave threads to the others");
 
 }  // namespace lbt::server
 

@@ -120,6 +120,21 @@ class AutomatedBackups {
 
 }  // namespace
 
+void LimitServerThreads(grpc::ServerBuilder* builder) {
+  // Past this many calls at once a new one is answered RESOURCE_EXHAUSTED
+  // instead of growing the process without bound.
+  grpc::ResourceQuota quota("lbt-serve");
+  quota.SetMaxThreads(kMaxServerThreads);
+  builder->SetResourceQuota(quota);
+  // Shutdown waits for the sync server's pollers, which wake this often.
+  builder->SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC, 100);
+  // A thread that finished a call waits for the next one instead of
+  // exiting: with gRPC's default (two waiting threads at most), every
+  // burst of concurrent calls started threads anew, about one per call.
+  builder->SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
+  builder->SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kMaxIdleServerThreads);
+}
+
 Status Serve(Bigtable* bigtable, const ServeOptions& options,
              const std::function<void(const std::string& address)>& listening) {
   LBT_RETURN_IF_ERROR(ValidateServeOptions(options));
@@ -152,20 +167,9 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   // the server build 1 GiB; Bigtable's clients do not compress requests.
   builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
   builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
-  // Past this many calls at once a new one is answered RESOURCE_EXHAUSTED
-  // instead of growing the process without bound.
-  grpc::ResourceQuota quota("lbt-serve");
-  quota.SetMaxThreads(kMaxServerThreads);
-  builder.SetResourceQuota(quota);
+  LimitServerThreads(&builder);
   // A port another process holds must fail, not be shared.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  // Shutdown waits for the sync server's pollers, which wake this often.
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC, 100);
-  // A thread that finished a call waits for the next one instead of
-  // exiting: with gRPC's default (two waiting threads at most), every
-  // burst of concurrent calls started threads anew, about one per call.
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kMaxIdleServerThreads);
   builder.RegisterService(&data);
   builder.RegisterService(&admin);
   builder.RegisterService(&instance_admin);

@@ -13,6 +13,10 @@
 #include "api/status.h"
 #include "server/request_limits.h"
 
+namespace grpc {
+class ServerBuilder;
+}  // namespace grpc
+
 namespace lbt::server {
 
 struct ServeOptions {
@@ -38,6 +42,11 @@ Status ValidateServeOptions(const ServeOptions& options);
 // OK if the address can be bound now (port 0 always can): checked before
 // the database is opened, so that a busy port creates nothing.
 Status CheckCanListen(const ServeOptions& options);
+
+// Gives `builder`'s server lbt serve's threads: at most kMaxServerThreads
+// (past them a call is answered RESOURCE_EXHAUSTED), with up to
+// kMaxIdleServerThreads waiting for calls between bursts.
+void LimitServerThreads(grpc::ServerBuilder* builder);
 
 // Serves `bigtable` until SIGINT or SIGTERM arrives, then stops accepting, lets
 // in-flight RPCs finish (for at most options.drain) and returns OK. Once

@@ -118,4 +118,12 @@ std::string PrintableBytes(std::string_view bytes) {
   return out;
 }
 
+std::string Abbreviated(std::string_view value, size_t max_bytes) {
+  if (value.size() <= max_bytes) return std::string(value);
+  size_t cut = max_bytes;
+  // Back off continuation bytes (10xxxxxx) to the start of a character.
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(value.substr(0, cut)) + "... (" + std::to_string(value.size()) + " bytes)";
+}
+
 }  // namespace lbt

@@ -44,6 +44,12 @@ std::string HumanBytes(int64_t bytes);
 // as \xNN.
 std::string PrintableBytes(std::string_view bytes);
 
+// A value a client sent, for a message that echoes it: as it is up to
+// `max_bytes`, or else its first bytes (never half a UTF-8 character)
+// followed by "... (N bytes)". A status message carries it back in a
+// header, which clients bound (8 KiB by default).
+std::string Abbreviated(std::string_view value, size_t max_bytes = 64);
+
 }  // namespace lbt
 
 #endif  // LBT_UTIL_BYTES_H_

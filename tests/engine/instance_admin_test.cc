@@ -2,6 +2,7 @@
 // instance's tables apart from the others', production's validation, and
 // instance records that last.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -123,6 +124,42 @@ TEST_F(InstanceAdminTest, CreateValidatesAsProductionDoes) {
   EXPECT_EQ(created.clusters[0].autoscaling->cpu_target_percent, 60);
 }
 
+// Production: one cluster in a zone, clusters in at most 8 regions.
+TEST_F(InstanceAdminTest, ClustersTakeOneZoneEachInAtMostEightRegions) {
+  InstanceSpec spec = Instance(kA);
+  ClusterSpec twin = spec.clusters[0];
+  twin.id = "inst-a-c2";
+  spec.clusters.push_back(twin);
+  Status s = admin_->CreateInstance(spec);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("clusters: clusters 'inst-a-c1' and 'inst-a-c2' are both in zone us-east1-b"),
+            std::string::npos)
+      << s.message();
+
+  spec = Instance(kA);
+  spec.clusters.clear();
+  for (int i = 0; i < 1000; ++i) {
+    ClusterSpec c = Instance(kA).clusters[0];
+    c.id = fmt::format("cluster-{}", i);
+    c.location = fmt::format("projects/proj/locations/region{}-{}", i / 3, "abc"[i % 3]);
+    spec.clusters.push_back(c);
+  }
+  s = admin_->CreateInstance(spec);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("334 regions"), std::string::npos) << s.message();
+  EXPECT_TRUE(admin_->GetInstance(kA).status().IsNotFound()) << "a refused create leaves nothing";
+
+  // Three zones of each of 8 regions: 24 clusters, production's most.
+  spec.clusters.resize(24);
+  ASSERT_OK(admin_->CreateInstance(spec));
+  ClusterSpec ninth_region = spec.clusters[0];
+  ninth_region.id = "cluster-ninth";
+  ninth_region.location = "projects/proj/locations/region9-a";
+  EXPECT_EQ(admin_->CreateCluster(kA, ninth_region).code(), Status::Code::kInvalidArgument);
+  ASSERT_OK_AND_ASSIGN(InstanceSpec kept, admin_->GetInstance(kA));
+  EXPECT_EQ(kept.clusters.size(), 24u) << "a refused cluster is not added";
+}
+
 TEST_F(InstanceAdminTest, DeletingAnInstanceDeletesItsTablesAndTheirCells) {
   ASSERT_OK(admin_->CreateInstance(Instance(kA)));
   auto a = Tables(kA);
@@ -144,6 +181,8 @@ TEST_F(InstanceAdminTest, ClustersAndAppProfilesKeepTheirRules) {
   EXPECT_EQ(admin_->DeleteCluster(kA, "inst-a-c1").code(), Status::Code::kFailedPrecondition);  // the last
   ClusterSpec second = Instance(kA).clusters[0];
   second.id = "inst-a-c2";
+  EXPECT_EQ(admin_->CreateCluster(kA, second).code(), Status::Code::kInvalidArgument);  // the first one's zone
+  second.location = "projects/proj/locations/us-east1-c";
   ASSERT_OK(admin_->CreateCluster(kA, second));
   EXPECT_EQ(admin_->CreateCluster(kA, second).code(), Status::Code::kAlreadyExists);
   AppProfileSpec profile;

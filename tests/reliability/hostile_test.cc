@@ -537,6 +537,44 @@ TEST_F(HostileTest, OutOfRangeDurationsAreRefusedAndDeleteNothing) {
   ExpectServes(&server);
 }
 
+// A resource name or app profile id of ~64 KB was echoed whole into the
+// status, whose header the client refused: the call and the next one on
+// the connection hung. Each is one prompt INVALID_ARGUMENT naming the
+// field, with the value cut short, and the connection goes on.
+TEST_F(HostileTest, HugeNamesAreRefusedPromptlyAndTheConnectionGoesOn) {
+  ServeProcess server(db_);
+  const std::string huge(64 << 10, 'n');
+  auto expect_refused = [&](const grpc::Status& s, const std::string& field) {
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_code() << " " << s.error_message();
+    EXPECT_EQ(s.error_message().rfind(field + ": ", 0), 0u) << s.error_message();
+    EXPECT_LT(s.error_message().size(), 1024u);
+  };
+  auto write = [&](const std::string& table, const std::string& app_profile) {
+    v2::MutateRowRequest request;
+    request.set_table_name(table);
+    request.set_app_profile_id(app_profile);
+    request.set_row_key("r");
+    *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", Ms(1)));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    v2::MutateRowResponse response;
+    return server.stub()->MutateRow(&context, request, &response);
+  };
+  expect_refused(write(TableName(huge), ""), "table_name");
+  ExpectServes(&server);
+  expect_refused(write(TableName("t"), huge), "app_profile_id");
+  expect_refused(write(TableName("t"), std::string(51, 'p')), "app_profile_id");
+  expect_refused(write(TableName("t"), "-starts-with-a-hyphen"), "app_profile_id");
+  ExpectServes(&server);
+  admin::GetTableRequest get;
+  get.set_name(std::string(kInstance) + "/tables/" + huge);
+  admin::Table table;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+  expect_refused(server.admin()->GetTable(&context, get, &table), "name");
+  ExpectServes(&server);
+}
+
 // Finding 8: drop: false dropped the family; CheckConsistency took any token.
 TEST_F(HostileTest, AdminRequestsMeanWhatTheySay) {
   ServeProcess server(db_);

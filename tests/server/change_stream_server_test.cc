@@ -309,6 +309,119 @@ TEST_F(ChangeStreamServerTest, AnIdleStreamSendsHeartbeatsWithTokensThatResume) 
   EXPECT_EQ(next.changes[0].mutations.size(), 1u);
 }
 
+// A token names a position the stream reached. One forged past it, as a
+// start time in the future, is INVALID_ARGUMENT: resumed there, the stream
+// would skip every change committed before the clock caught up.
+TEST_F(ChangeStreamServerTest, ATokenPastTheStreamIsRefused) {
+  ASSERT_TRUE(CreateStreamedTable("t").ok());
+  ASSERT_OK_AND_ASSIGN(TableSpec spec, db_->GetTable("t"));
+  auto resume_at = [&](int64_t position) {
+    v2::ReadChangeStreamRequest request = Request("t", RowRange::All());
+    auto* token = request.mutable_continuation_tokens()->add_tokens();
+    *token->mutable_partition() = proto::ToProto(RowRange::All());
+    token->set_token(EncodeChangeStreamToken({spec.id, position}));
+    return request;
+  };
+  StreamResult forged = ReadStream(resume_at(WallMicros() + 3'600'000'000), std::chrono::seconds(5));
+  EXPECT_EQ(forged.status.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(forged.status.error_message().find("continuation_tokens: "), std::string::npos)
+      << forged.status.error_message();
+  EXPECT_NE(forged.status.error_message().find("past the end of the change stream of table 't'"), std::string::npos)
+      << forged.status.error_message();
+  EXPECT_EQ(forged.messages, 0);
+
+  // A position the stream has reached resumes: the write after it comes.
+  // (Commit times start at the clock's millisecond.)
+  const int64_t reached = WallMicros() / 1000 * 1000 - 1;
+  ASSERT_TRUE(MutateRow("t", "k", {Mutation::SetCell("cf", "a", "1", 1000)}).ok());
+  StreamResult resumed = ReadStream(resume_at(reached), std::chrono::seconds(10), 1);
+  ASSERT_EQ(resumed.changes.size(), 1u) << resumed.status.error_message();
+  EXPECT_EQ(resumed.changes[0].row_key, "k");
+}
+
+// heartbeat_duration is any valid Duration, however long; heartbeats never
+// come faster than it asks (1.4e10 s once overflowed the clock and sent
+// one every poll).
+TEST_F(ChangeStreamServerTest, AHugeHeartbeatIntervalSendsNoHeartbeats) {
+  ASSERT_TRUE(CreateStreamedTable("t").ok());
+  v2::ReadChangeStreamRequest request = Request("t", RowRange::All());
+  request.mutable_heartbeat_duration()->set_seconds(14'000'000'000);
+  StreamResult idle = ReadStream(request, std::chrono::milliseconds(800));
+  EXPECT_EQ(idle.status.error_code(), StatusCode::DEADLINE_EXCEEDED) << idle.status.error_message();
+  EXPECT_EQ(idle.heartbeats, 0);
+
+  // Past protobuf's Duration range, or not positive: the field is named.
+  for (int64_t seconds : {int64_t{INT64_MAX}, int64_t{0}, int64_t{-5}}) {
+    request.mutable_heartbeat_duration()->set_seconds(seconds);
+    grpc::Status s = ReadStream(request, std::chrono::seconds(5)).status;
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << seconds;
+    EXPECT_NE(s.error_message().find("heartbeat_duration"), std::string::npos) << s.error_message();
+  }
+  request.clear_heartbeat_duration();
+  request.mutable_start_time()->set_seconds(INT64_MAX);
+  grpc::Status s = ReadStream(request, std::chrono::seconds(5)).status;
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("start_time"), std::string::npos) << s.error_message();
+}
+
+// Each open stream holds one of the server's threads. More idle change
+// streams than there are threads once left none to other calls: MutateRow
+// and GetTable failed RESOURCE_EXHAUSTED. Streams past their bound are
+// refused, and the other calls go on.
+TEST_F(ChangeStreamServerTest, IdleStreamsPastTheirBoundAreRefusedAndOtherCallsGoOn) {
+  ASSERT_TRUE(CreateStreamedTable("t").ok());
+  v2::ReadChangeStreamRequest request = Request("t", RowRange::All());
+  *request.mutable_heartbeat_duration() = TimeUtil::MillisecondsToDuration(20);
+  struct Open {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v2::ReadChangeStreamResponse>> reader;
+  };
+  std::vector<std::unique_ptr<Open>> open;
+  int admitted = 0;
+  std::vector<grpc::Status> refused;
+  // More than the server has threads.
+  for (int i = 0; i < server::kMaxServerThreads + 8; ++i) {
+    auto stream = std::make_unique<Open>();
+    stream->reader = bigtable_->ReadChangeStream(&stream->context, request);
+    v2::ReadChangeStreamResponse first;
+    if (stream->reader->Read(&first)) {
+      ++admitted;  // a heartbeat: the stream is open and idle
+      open.push_back(std::move(stream));
+    } else {
+      refused.push_back(stream->reader->Finish());
+    }
+  }
+  EXPECT_EQ(admitted, server::kMaxChangeStreams);
+  ASSERT_FALSE(refused.empty());
+  EXPECT_EQ(refused.front().error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(refused.front().error_message().find("at most 128 change streams"), std::string::npos)
+      << refused.front().error_message();
+
+  grpc::Status write = MutateRow("t", "k", {Mutation::SetCell("cf", "a", "1", 1000)});
+  EXPECT_TRUE(write.ok()) << write.error_message();
+  admin::GetTableRequest get;
+  get.set_name(TableName("t"));
+  admin::Table table;
+  grpc::ClientContext get_context;
+  grpc::Status got = admin_->GetTable(&get_context, get, &table);
+  EXPECT_TRUE(got.ok()) << got.error_message();
+
+  for (auto& stream : open) stream->context.TryCancel();
+  for (auto& stream : open) stream->reader->Finish();
+  // Their places come free as the server sees them cancelled.
+  bool reopened = false;
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       !reopened && std::chrono::steady_clock::now() < deadline;) {
+    Open again;
+    again.reader = bigtable_->ReadChangeStream(&again.context, request);
+    v2::ReadChangeStreamResponse first;
+    reopened = again.reader->Read(&first);
+    again.context.TryCancel();
+    again.reader->Finish();
+  }
+  EXPECT_TRUE(reopened);
+}
+
 TEST_F(ChangeStreamServerTest, ConfigurationAndBadRequestsAnswerWithTheirField) {
   ASSERT_TRUE(CreateStreamedTable("t", 2 * kMicrosPerDay).ok());
   {

@@ -234,6 +234,42 @@ TEST_F(DataServiceTest, BadWritesAreRefusedAsProductionRefusesThem) {
   ExpectRefused([&] { return MutateRow("t", "a", {}); }, StatusCode::INVALID_ARGUMENT, "mutations");
 }
 
+// Java's client (2.82 on) stamps a SetCell without a timestamp with the
+// microsecond clock and CLIENT_AUTO_GENERATED: production cuts such a
+// timestamp to the table's milliseconds (data.proto), and still refuses one
+// the user gave, or one of no stated origin, that does not fit them.
+TEST_F(DataServiceTest, ClientGeneratedTimestampsAreCutToMilliseconds) {
+  auto write = [&](int64_t micros, v2::Mutation::TimestampOrigin origin) {
+    v2::MutateRowRequest request;
+    request.set_table_name(TableName("t"));
+    request.set_row_key("stamped");
+    v2::Mutation* m = request.add_mutations();
+    *m = proto::ToProto(Mutation::SetCell("cf", "q", "v" + std::to_string(micros), micros));
+    m->set_timestamp_origin(origin);
+    v2::MutateRowResponse response;
+    grpc::ClientContext context;
+    return bigtable_->MutateRow(&context, request, &response);
+  };
+  const int64_t stamped = 1795694220123456;
+  grpc::Status s = write(stamped, v2::Mutation::CLIENT_AUTO_GENERATED);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  v2::ReadRowsRequest read;
+  read.mutable_rows()->add_row_keys("stamped");
+  ReadResult result = Read(read);
+  ASSERT_EQ(result.rows.size(), 1u);
+  ASSERT_EQ(result.rows[0].cells.size(), 1u);
+  EXPECT_EQ(result.rows[0].cells[0].timestamp, 1795694220123000);
+  EXPECT_EQ(result.rows[0].cells[0].value, "v1795694220123456");
+  // The server's time stays the server's time.
+  EXPECT_TRUE(write(kServerTime, v2::Mutation::CLIENT_AUTO_GENERATED).ok());
+
+  for (auto origin : {v2::Mutation::USER_SPECIFIED, v2::Mutation::TIMESTAMP_ORIGIN_UNSPECIFIED}) {
+    ExpectRefused([&] { return write(stamped, origin); }, StatusCode::INVALID_ARGUMENT, "timestamp_micros");
+  }
+  ExpectRefused([&] { return write(-5, v2::Mutation::CLIENT_AUTO_GENERATED); }, StatusCode::INVALID_ARGUMENT,
+                "timestamp_micros");
+}
+
 // Bigtable's 100,000 mutations are a request's, whichever lists or entries
 // hold them: counted once, over the whole request.
 TEST_F(DataServiceTest, TheMutationLimitCountsTheWholeRequest) {

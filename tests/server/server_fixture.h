@@ -17,6 +17,7 @@
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"
 #include "server/data_service.h"
+#include "server/server.h"
 #include "tests/test_util.h"
 
 namespace lbt::testing {
@@ -59,6 +60,7 @@ class ServerTest : public ::testing::Test {
     data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
     admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
     grpc::ServerBuilder builder;
+    server::LimitServerThreads(&builder);  // as lbt serve
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
     builder.RegisterService(admin_service_.get());

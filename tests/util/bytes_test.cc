@@ -55,5 +55,14 @@ TEST(BytesTest, Utf8ChecksShortestFormsAndRanges) {
   EXPECT_FALSE(IsValidUtf8("abcdefgh\xff"));      // after an ASCII word
 }
 
+TEST(BytesTest, AbbreviatedKeepsShortValuesAndCutsLongOnesBetweenCharacters) {
+  EXPECT_EQ(Abbreviated("short"), "short");
+  EXPECT_EQ(Abbreviated(std::string(64, 'x')), std::string(64, 'x'));
+  EXPECT_EQ(Abbreviated(std::string(70000, 'x')), std::string(64, 'x') + "... (70000 bytes)");
+  // A two-byte character straddling the cut is left out whole.
+  const std::string accented = std::string(63, 'a') + "\xc3\xa9" + "b";
+  EXPECT_EQ(Abbreviated(accented), std::string(63, 'a') + "... (66 bytes)");
+}
+
 }  // namespace
 }  // namespace lbt

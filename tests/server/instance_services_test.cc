@@ -1,0 +1,267 @@
+// Production's rules where the instance-level RPCs once took anything:
+// cluster placement, ListOperations' resource and pages, ListBackups'
+// pages and filter, IAM policy versions, and SampleRowKeys of a
+// materialized view. The services run over a local database with
+// instances, reached through gRPC's in-process channel.
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/local_bigtable.h"
+#include "server/admin_service.h"
+#include "server/data_service.h"
+#include "server/instance_admin_service.h"
+#include "sql/materialized_view.h"
+#include "sql/materialized_view_maintainer.h"
+#include "tests/test_util.h"
+
+namespace lbt::testing {
+namespace {
+
+namespace v2 = ::google::bigtable::v2;
+namespace admin = ::google::bigtable::admin::v2;
+namespace longrunning = ::google::longrunning;
+using grpc::StatusCode;
+
+constexpr char kProject[] = "projects/p";
+
+class InstanceServicesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bigtable_ = std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{});
+    router_ = std::make_unique<server::InstanceRouter>(bigtable_.get());
+    data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
+    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
+    instance_service_ = std::make_unique<server::InstanceAdminService>(router_.get(), &operations_, &gate_);
+    operations_service_ = std::make_unique<server::OperationsService>(&operations_, &gate_);
+    grpc::ServerBuilder builder;
+    builder.RegisterService(data_.get());
+    builder.RegisterService(admin_service_.get());
+    builder.RegisterService(instance_service_.get());
+    builder.RegisterService(operations_service_.get());
+    server_ = builder.BuildAndStart();
+    auto channel = server_->InProcessChannel(grpc::ChannelArguments());
+    data_stub_ = v2::Bigtable::NewStub(channel);
+    tables_ = admin::BigtableTableAdmin::NewStub(channel);
+    instances_ = admin::BigtableInstanceAdmin::NewStub(channel);
+    operations_stub_ = longrunning::Operations::NewStub(channel);
+  }
+  void TearDown() override { server_->Shutdown(); }
+
+  static std::string InstanceName(const std::string& id) { return std::string(kProject) + "/instances/" + id; }
+
+  // CreateInstance of `id` with one cluster per zone given.
+  grpc::Status CreateInstance(const std::string& id, const std::vector<std::string>& zones) {
+    admin::CreateInstanceRequest request;
+    request.set_parent(kProject);
+    request.set_instance_id(id);
+    request.mutable_instance()->set_display_name("Instance " + id);
+    for (size_t i = 0; i < zones.size(); ++i) {
+      admin::Cluster& cluster = (*request.mutable_clusters())[fmt::format("{}-c{}", id, i + 1)];
+      cluster.set_location(std::string(kProject) + "/locations/" + zones[i]);
+      cluster.set_serve_nodes(1);
+    }
+    longrunning::Operation operation;
+    grpc::ClientContext context;
+    return instances_->CreateInstance(&context, request, &operation);
+  }
+
+  grpc::Status ListOperations(const std::string& name, int page_size, const std::string& token,
+                              longrunning::ListOperationsResponse* response) {
+    longrunning::ListOperationsRequest request;
+    request.set_name(name);
+    request.set_page_size(page_size);
+    request.set_page_token(token);
+    grpc::ClientContext context;
+    return operations_stub_->ListOperations(&context, request, response);
+  }
+
+  grpc::Status ListBackups(const std::string& cluster, int page_size, const std::string& token,
+                           const std::string& filter, admin::ListBackupsResponse* response) {
+    admin::ListBackupsRequest request;
+    request.set_parent(cluster);
+    request.set_page_size(page_size);
+    request.set_page_token(token);
+    request.set_filter(filter);
+    grpc::ClientContext context;
+    return tables_->ListBackups(&context, request, response);
+  }
+
+  TempDir dir_;
+  std::unique_ptr<LocalBigtable> bigtable_;
+  server::RpcGate gate_;
+  server::OperationStore operations_;
+  std::unique_ptr<server::InstanceRouter> router_;
+  std::unique_ptr<server::DataService> data_;
+  std::unique_ptr<server::AdminService> admin_service_;
+  std::unique_ptr<server::InstanceAdminService> instance_service_;
+  std::unique_ptr<server::OperationsService> operations_service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v2::Bigtable::Stub> data_stub_;
+  std::unique_ptr<admin::BigtableTableAdmin::Stub> tables_;
+  std::unique_ptr<admin::BigtableInstanceAdmin::Stub> instances_;
+  std::unique_ptr<longrunning::Operations::Stub> operations_stub_;
+};
+
+TEST_F(InstanceServicesTest, AnInstanceHasOneClusterAZoneInAtMostEightRegions) {
+  grpc::Status s = CreateInstance("twins-inst", {"us-east1-b", "us-east1-b"});
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("zone us-east1-b"), std::string::npos) << s.error_message();
+  std::vector<std::string> zones;
+  for (int i = 0; i < 1000; ++i) zones.push_back(fmt::format("region{}-{}", i / 3, "abc"[i % 3]));
+  s = CreateInstance("many-inst", zones);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("at most 8"), std::string::npos) << s.error_message();
+  ASSERT_TRUE(CreateInstance("two-zones", {"us-east1-b", "us-east1-c"}).ok());
+}
+
+// Instance abcdef's operations are not abcdefg's, and they come in pages.
+TEST_F(InstanceServicesTest, ListOperationsListsTheResourcesOwnInPages) {
+  ASSERT_TRUE(CreateInstance("abcdefg", {"us-east1-b"}).ok());
+  ASSERT_TRUE(CreateInstance("abcdef", {"us-east1-b"}).ok());
+  for (const char* zone : {"us-east1-c", "us-east1-d"}) {
+    admin::CreateClusterRequest request;
+    request.set_parent(InstanceName("abcdef"));
+    request.set_cluster_id(fmt::format("abcdef-{}", zone));
+    request.mutable_cluster()->set_location(std::string(kProject) + "/locations/" + zone);
+    request.mutable_cluster()->set_serve_nodes(1);
+    longrunning::Operation operation;
+    grpc::ClientContext context;
+    ASSERT_TRUE(instances_->CreateCluster(&context, request, &operation).ok());
+  }
+  longrunning::ListOperationsResponse all;
+  ASSERT_TRUE(ListOperations(InstanceName("abcdef"), 0, "", &all).ok());
+  ASSERT_EQ(all.operations_size(), 3) << "the instance's creation and its two clusters'";
+  for (const auto& op : all.operations()) {
+    EXPECT_EQ(op.name().find("operations/" + InstanceName("abcdef") + "/"), 0u) << op.name();
+  }
+  EXPECT_EQ(all.next_page_token(), "");
+  longrunning::ListOperationsResponse same;
+  ASSERT_TRUE(ListOperations("operations/" + InstanceName("abcdef"), 0, "", &same).ok());
+  EXPECT_EQ(same.operations_size(), 3) << "production's spelling of the resource";
+
+  std::vector<std::string> paged;
+  std::string token;
+  for (int page = 0; page < 5; ++page) {
+    longrunning::ListOperationsResponse response;
+    ASSERT_TRUE(ListOperations(InstanceName("abcdef"), 2, token, &response).ok());
+    EXPECT_LE(response.operations_size(), 2);
+    for (const auto& op : response.operations()) paged.push_back(op.name());
+    token = response.next_page_token();
+    if (token.empty()) break;
+  }
+  ASSERT_EQ(paged.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(paged[i], all.operations(i).name());
+
+  longrunning::ListOperationsResponse refused;
+  for (const char* forged : {"18446744073709551615", "999", "x", "-1"}) {
+    grpc::Status s = ListOperations(InstanceName("abcdef"), 2, forged, &refused);
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << forged;
+    EXPECT_NE(s.error_message().find("page_token"), std::string::npos) << s.error_message();
+  }
+}
+
+TEST_F(InstanceServicesTest, ListBackupsPagesStayInTheListAndFiltersAreChecked) {
+  ASSERT_TRUE(CreateInstance("backed-up", {"us-east1-b"}).ok());
+  const std::string cluster = InstanceName("backed-up") + "/clusters/backed-up-c1";
+  admin::ListBackupsResponse response;
+  // Malformed filters, with no backup to try them on.
+  for (const char* filter : {"nonsense", "size_bytes > lots", "colour = red", "expire_time < yesterday"}) {
+    grpc::Status s = ListBackups(cluster, 0, "", filter, &response);
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << filter;
+    EXPECT_NE(s.error_message().find("filter"), std::string::npos) << s.error_message();
+  }
+  ASSERT_OK_AND_ASSIGN(auto tables, bigtable_->instance_admin()->OpenTables({"p", "backed-up"}));
+  ASSERT_OK(tables->CreateTable("t", {{"cf"}}, {}, false));
+  const int64_t expire =
+      (std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()) +
+       std::chrono::hours(24 * 3))
+          .count();
+  for (const char* id : {"b1", "b2", "b3"}) {
+    ASSERT_OK(bigtable_->instance_admin()->CreateBackup({"p", "backed-up"}, "backed-up-c1", id, "t", expire).status());
+  }
+  std::vector<std::string> listed;
+  std::string token;
+  for (int page = 0; page < 5; ++page) {
+    ASSERT_TRUE(ListBackups(cluster, 2, token, "", &response).ok());
+    for (const auto& b : response.backups()) listed.push_back(b.name());
+    token = response.next_page_token();
+    if (token.empty()) break;
+  }
+  EXPECT_EQ(listed.size(), 3u);
+  for (const char* forged : {"18446744073709551615", "4", "0", "-1"}) {
+    grpc::Status s = ListBackups(cluster, 2, forged, "", &response);
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << forged;
+    EXPECT_NE(s.error_message().find("page_token"), std::string::npos) << s.error_message();
+  }
+}
+
+TEST_F(InstanceServicesTest, IamPoliciesTakeIamsVersionsOnly) {
+  ASSERT_TRUE(CreateInstance("iam-inst", {"us-east1-b"}).ok());
+  auto set = [&](int32_t version, bool conditional) {
+    google::iam::v1::SetIamPolicyRequest request;
+    request.set_resource(InstanceName("iam-inst"));
+    request.mutable_policy()->set_version(version);
+    auto* binding = request.mutable_policy()->add_bindings();
+    binding->set_role("roles/bigtable.reader");
+    binding->add_members("user:someone@example.com");
+    if (conditional) binding->mutable_condition()->set_expression("request.time < timestamp('2030-01-01T00:00:00Z')");
+    google::iam::v1::Policy policy;
+    grpc::ClientContext context;
+    return instances_->SetIamPolicy(&context, request, &policy);
+  };
+  for (int32_t version : {99, 2, -1}) {
+    grpc::Status s = set(version, false);
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << version;
+    EXPECT_NE(s.error_message().find("policy.version"), std::string::npos) << s.error_message();
+  }
+  grpc::Status s = set(1, true);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("policy.bindings[0].condition"), std::string::npos) << s.error_message();
+  for (int32_t version : {0, 1, 3}) EXPECT_TRUE(set(version, false).ok()) << version;
+  EXPECT_TRUE(set(3, true).ok());
+}
+
+// SampleRowKeys naming materialized_view_name samples the view.
+TEST_F(InstanceServicesTest, SampleRowKeysServesAMaterializedView) {
+  ASSERT_OK(bigtable_->CreateTable("readings", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_OK(bigtable_->MutateRow("readings", fmt::format("dev{:02}#{}", i % 10, i),
+                                   {Mutation::SetCell("m", "temp", std::to_string(i))}));
+  }
+  MaterializedViewSpec view;
+  view.id = "per_device";
+  view.query =
+      "SELECT SPLIT(CAST(_key AS STRING), '#')[SAFE_OFFSET(0)] AS device, COUNT(*) AS n FROM readings GROUP BY device";
+  ASSERT_OK_AND_ASSIGN(view.source_table, sql::CheckMaterializedViewQuery(bigtable_.get(), view.query));
+  ASSERT_OK(bigtable_->CreateMaterializedView(view).status());
+  sql::MaterializedViewMaintainer maintainer(bigtable_.get());
+  ASSERT_OK(maintainer.CatchUp());
+
+  v2::SampleRowKeysRequest request;
+  request.set_materialized_view_name(DefaultInstanceName().Full() + "/materializedViews/per_device");
+  grpc::ClientContext context;
+  auto stream = data_stub_->SampleRowKeys(&context, request);
+  std::vector<v2::SampleRowKeysResponse> samples;
+  v2::SampleRowKeysResponse response;
+  while (stream->Read(&response)) samples.push_back(response);
+  grpc::Status s = stream->Finish();
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  ASSERT_FALSE(samples.empty());
+  EXPECT_EQ(samples.back().row_key(), "");
+  EXPECT_GT(samples.back().offset_bytes(), 0) << "ten groups' rows";
+
+  request.set_materialized_view_name(DefaultInstanceName().Full() + "/materializedViews/nope");
+  grpc::ClientContext missing_context;
+  auto missing = data_stub_->SampleRowKeys(&missing_context, request);
+  while (missing->Read(&response)) {
+  }
+  EXPECT_EQ(missing->Finish().error_code(), StatusCode::NOT_FOUND);
+}
+
+}  // namespace
+}  // namespace lbt::testing
