@@ -59,6 +59,14 @@ struct WriteGrid {
 };
 WriteGrid ReplayWrites(const TableSample& sample, size_t ranges, int windows);
 
+// The grid keyviz draws: ReplayWrites at most `ranges` by `windows`, both
+// fewer by the same factor when the sample holds too few cell timestamps
+// to give each cell kKeyvizSamplesPerCell of them on average. A cell's
+// count then stays near its true share: an even load looks even, not
+// speckled with the empty cells of a sparse sample.
+inline constexpr int kKeyvizSamplesPerCell = 16;
+WriteGrid KeyvizGrid(const TableSample& sample, size_t ranges, int windows);
+
 struct HotspotOptions {
   int nodes = 3;
   int tablets_per_node = 4;
