@@ -81,6 +81,9 @@ WriteGrid ReplayWrites(const TableSample& sample, size_t ranges, int windows) {
 }
 
 WriteGrid KeyvizGrid(const TableSample& sample, size_t ranges, int windows) {
+  // Every row kept: the grid shows the writes themselves, gaps and all.
+  const bool every_row = sample.whole_table && static_cast<int64_t>(sample.sample.size()) == sample.rows;
+  if (every_row) return ReplayWrites(sample, ranges, windows);
   double timestamps = 0;
   for (const RowSample& row : sample.sample) timestamps += static_cast<double>(row.timestamps.size());
   const double cells = static_cast<double>(ranges) * windows;
