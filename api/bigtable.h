@@ -178,6 +178,9 @@ class LocalMaintenance {
   // True when GC-eligible cells stay readable until a collection pass (lbt
   // --gc=lazy, as production); false when they vanish at once.
   virtual bool lazy_gc() const = 0;
+  // With lazy GC, how often a background collection pass runs over every
+  // table (0: never; only `gc <table>` collects).
+  virtual std::chrono::milliseconds gc_interval() const = 0;
   // True when opened --read-only: nothing will create the database.
   virtual bool read_only() const = 0;
   // Physically removes the cells the table's GC rules make eligible.

@@ -154,6 +154,9 @@ class ForwardingBigtable : public Bigtable {
 
  protected:
   Bigtable* target() const { return target_; }
+  // Forwards later operations to `target` instead. Only between
+  // operations, from the thread that makes them.
+  void set_target(Bigtable* target) { target_ = target; }
 
  private:
   Bigtable* target_;

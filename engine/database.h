@@ -158,6 +158,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   const std::string& dir() const override { return dir_; }
   bool read_only() const override;
   bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
+  std::chrono::milliseconds gc_interval() const override { return options_.gc_interval; }
 
   // ---- schema ----
 
@@ -416,6 +417,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // otherwise), replays and folds whatever log a crash left, and with
   // log_writes starts the log and the fold thread.
   Status OpenLog();
+  Status LogLockRefusal() const;
   // Stops the fold thread and folds everything, leaving no log behind.
   void CloseLog();
   // For a read-only open: says so when a log holds writes it cannot see.

@@ -160,18 +160,29 @@ void Database::EndRead(ReadView view) {
 
 // ---- opening and closing ----
 
+// Why the log's lock cannot be had alone: another server holds it alone,
+// or processes that write directly (shells, scripts, programs) share it.
+Status Database::LogLockRefusal() const {
+  const bool shared_by_others = ::flock(log_lock_fd_, LOCK_SH | LOCK_NB) == 0;
+  if (shared_by_others) ::flock(log_lock_fd_, LOCK_UN);
+  if (!shared_by_others) {
+    return Status::FailedPrecondition(fmt::format(
+        "'{}' is open for writing in another process, a server keeping its own write-ahead log; stop it first", dir_));
+  }
+  return Status::FailedPrecondition(
+      fmt::format("'{}' is open for writing in another process (an lbt shell or script, or a program); a server "
+                  "keeping a write-ahead log needs it alone: close that process and start again, or serve beside "
+                  "it with --no-write-log",
+                  dir_));
+}
+
 Status Database::OpenLog() {
   // DIR/wal.lock: a process keeping writes in a log holds it alone; one
   // writing LMDB directly holds it shared, so that the two never run side
   // by side (the direct writes would land under the log's, out of order).
   log_lock_fd_ = ::open((fs::path(dir_) / kLogLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (log_lock_fd_ < 0) return Status::IOError(fmt::format("cannot open {}/{}", dir_, kLogLockFile));
-  if (options_.log_writes && ::flock(log_lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    return Status::FailedPrecondition(
-        fmt::format("'{}' is open for writing in another process; a server keeping a write-ahead log needs it "
-                    "alone",
-                    dir_));
-  }
+  if (options_.log_writes && ::flock(log_lock_fd_, LOCK_EX | LOCK_NB) != 0) return LogLockRefusal();
   if (!options_.log_writes) {
     if (::flock(log_lock_fd_, LOCK_SH | LOCK_NB) != 0) {
       return Status::FailedPrecondition(

@@ -73,6 +73,7 @@ std::string LocalBigtable::PromptName() const {
 
 const std::string& LocalBigtable::dir() const { return db_->dir(); }
 bool LocalBigtable::lazy_gc() const { return db_->options().gc == GcMode::kLazy; }
+std::chrono::milliseconds LocalBigtable::gc_interval() const { return db_->options().gc_interval; }
 bool LocalBigtable::read_only() const { return db_->options().read_only; }
 
 Result<Database*> LocalBigtable::For(std::string_view table, bool write) {

@@ -112,6 +112,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
  private:
   // LocalMaintenance
   bool lazy_gc() const override;
+  std::chrono::milliseconds gc_interval() const override;
   bool read_only() const override;
   const std::string& dir() const override;
   Result<GcStats> CollectGarbage(std::string_view table, const std::function<Status(int64_t cells)>& progress) override;

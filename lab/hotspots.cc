@@ -1,6 +1,7 @@
 #include "lab/hotspots.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace lbt::lab {
@@ -77,6 +78,22 @@ WriteGrid ReplayWrites(const TableSample& sample, size_t ranges, int windows) {
     }
   }
   return grid;
+}
+
+WriteGrid KeyvizGrid(const TableSample& sample, size_t ranges, int windows) {
+  // Every row kept: the grid shows the writes themselves, gaps and all.
+  const bool every_row = sample.whole_table && static_cast<int64_t>(sample.sample.size()) == sample.rows;
+  if (every_row) return ReplayWrites(sample, ranges, windows);
+  double timestamps = 0;
+  for (const RowSample& row : sample.sample) timestamps += static_cast<double>(row.timestamps.size());
+  const double cells = static_cast<double>(ranges) * windows;
+  const double fill = timestamps / kKeyvizSamplesPerCell;
+  if (fill < cells) {
+    const double scale = std::sqrt(fill / cells);
+    ranges = std::max<size_t>(1, static_cast<size_t>(static_cast<double>(ranges) * scale));
+    windows = std::max(1, static_cast<int>(windows * scale));
+  }
+  return ReplayWrites(sample, ranges, windows);
 }
 
 namespace {

@@ -59,6 +59,15 @@ struct WriteGrid {
 };
 WriteGrid ReplayWrites(const TableSample& sample, size_t ranges, int windows);
 
+// The grid keyviz draws: ReplayWrites at most `ranges` by `windows`. When
+// the sample keeps only some of the table's rows, both are fewer by the
+// same factor if it holds too few cell timestamps to give each cell
+// kKeyvizSamplesPerCell of them on average: a cell's count then stays near
+// its true share, and an even load looks even, not speckled with the empty
+// cells of a sparse sample. A sample of every row is drawn as it is.
+inline constexpr int kKeyvizSamplesPerCell = 16;
+WriteGrid KeyvizGrid(const TableSample& sample, size_t ranges, int windows);
+
 struct HotspotOptions {
   int nodes = 3;
   int tablets_per_node = 4;

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "commands/core/command_table.h"
@@ -25,12 +26,13 @@ int main(int argc, char** argv) {
 
   lbt::Output out(stdout);
   lbt::Output err(stderr);
-  lbt::Result<std::unique_ptr<lbt::Bigtable>> target = lbt::OpenTarget(argv, options);
+  lbt::Result<lbt::Target> target = lbt::OpenTarget(argv, options);
   if (!target.ok()) {
     err.Write("error: " + target.status().message() + "\n");
     return 1;
   }
-  lbt::Session session(options.session, std::move(target).value());
+  const std::function<void()> follow_server = std::move(target->follow_server);
+  lbt::Session session(options.session, std::move(target->bigtable));
   lbt::ScriptRunner runner(&session, &out, &err, {options.keep_going, options.echo});
   // Materialized views of a local database: the interactive shell keeps
   // them in the background, as production does; a command or script brings
@@ -45,9 +47,25 @@ int main(int argc, char** argv) {
   };
   const bool interactive =
       options.words.empty() && options.commands.empty() && options.script.empty() && isatty(STDIN_FILENO) == 1;
-  if (session.bigtable()->local() != nullptr && !interactive) {
-    session.set_before_statement([&] { report(views.CatchUp()); });
-  }
+  // A session through lbt serve goes on against the database itself once
+  // the server stops, and then keeps its views as a local session does.
+  bool views_running = false;
+  auto start_views = [&] {
+    // From the maintainer's thread: straight to stderr (one stdio call is
+    // atomic), not through `err`, which the shell's thread writes.
+    views.Start(std::chrono::milliseconds(100),
+                [](const lbt::Status& s) { std::fprintf(stderr, "\nnote: %s\n", s.message().c_str()); });
+    views_running = true;
+  };
+  session.set_before_statement([&] {
+    if (follow_server) follow_server();
+    if (session.bigtable()->local() == nullptr) return;
+    if (!interactive) {
+      report(views.CatchUp());
+    } else if (!views_running) {
+      start_views();
+    }
+  });
 
   if (!options.words.empty() && options.words[0].size() > 1 && options.words[0][0] == '-') {
     err.Write("error: unknown option '" + options.words[0] + "' (see lbt --help)\n");
@@ -89,12 +107,7 @@ int main(int argc, char** argv) {
     return worst;
   }
   if (interactive) {
-    if (session.bigtable()->local() != nullptr) {
-      // From the maintainer's thread: straight to stderr (one stdio call is
-      // atomic), not through `err`, which the shell's thread writes.
-      views.Start(std::chrono::milliseconds(100),
-                  [](const lbt::Status& s) { std::fprintf(stderr, "\nnote: %s\n", s.message().c_str()); });
-    }
+    if (session.bigtable()->local() != nullptr) start_views();
     return lbt::RunRepl(&session, &runner, &out, &err);
   }
   return runner.Run(&std::cin, "<stdin>");

@@ -252,8 +252,9 @@ LocalFlags AddLocalFlags(CLI::App* app, LocalOptions* local) {
   flags.sync = app->add_option("--sync", local->sync,
                                "full: fsync every transaction (default); off: one fsync when done, faster for bulk "
                                "loads; a power loss before it may lose the latest writes")
-                   ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description("full|off"))
+                   ->transform(CLI::CheckedTransformer(sync_modes, CLI::ignore_case).description(""))
                    ->transform(OneOf({"full", "off"}))
+                   ->type_name("full|off")
                    ->default_str("full");
   flags.gc = AddGcFlags(app, local);
   return flags;

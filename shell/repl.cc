@@ -77,9 +77,10 @@ char** Complete(const char*, int start, int) {
   for (std::string& match : g_matches) match.erase(0, std::min(typed, match.size()));
   std::erase(g_matches, std::string());
   if (g_matches.empty()) return nullptr;
-  // Keys, families and folders expect more text; only whole words get a space.
+  // Keys, families and folders expect more text; only whole words get a
+  // space. A quoted HBase table is followed by a comma or nothing.
   const char last = g_matches.size() == 1 ? g_matches[0].back() : '\0';
-  bool open_ended = last == '=' || last == ':' || last == '/';
+  bool open_ended = last == '=' || last == ':' || last == '/' || last == '\'';
   rl_completion_append_character = open_ended ? '\0' : ' ';
   // readline asks with increasing state until nullptr; feed it the list.
   char** list = static_cast<char**>(calloc(g_matches.size() + 2, sizeof(char*)));
@@ -149,6 +150,7 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
   out->Flush();
 
   std::string pending;
+  bool told_query_end = false;
   while (true) {
     ClearInterrupt();
     char* raw = readline(pending.empty() ? prompt.c_str() : more.c_str());
@@ -168,8 +170,17 @@ int RunRepl(Session* session, ScriptRunner* runner, Output* out, Output* err) {
       pending.clear();
       continue;
     }
+    const bool first_line = pending.empty();
     pending += line;
-    if (ContinuesOnNextLine(&pending)) continue;
+    if (ContinuesOnNextLine(&pending)) {
+      // A query waits for a line ending in ';': the first time, say so.
+      if (std::string query; first_line && !told_query_end && IsSqlStatement(pending, &query)) {
+        err->Write("(a query runs once a line ends with ';'; Ctrl-C drops it)\n");
+        err->Flush();
+        told_query_end = true;
+      }
+      continue;
+    }
     std::string statement = std::move(pending);
     pending.clear();
     if (statement.find_first_not_of(" \t") == std::string::npos) continue;

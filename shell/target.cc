@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/local_bigtable.h"
+#include "shell/served_database.h"
 
 namespace lbt {
 
@@ -44,24 +45,50 @@ std::optional<std::string> ServingAddress(const std::string& dir) {
   return address;
 }
 
-Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& options) {
-  if (options.remote) return OpenRemote(argv, *options.remote);
-  if (std::optional<std::string> address = ServingAddress(options.local.db_dir)) {
-    // The server holds writes no other process can see yet: go through it,
-    // as any client of it would.
-    if (::isatty(STDERR_FILENO) == 1) {
-      std::fprintf(stderr, "note: %s is served by lbt serve on %s; commands go through it\n",
-                   options.local.db_dir.c_str(), address->c_str());
-    }
-    const InstanceName instance = options.local.instance.value_or(DefaultInstanceName());
-    RemoteOptions remote;
-    remote.project = instance.project;
-    remote.instance = instance.instance;
-    remote.emulator_host = *address;
-    return OpenRemote(argv, remote);
+namespace {
+
+// A client of the `lbt serve` on `address` that serves the local database,
+// for the instance the options name. In lbt, this process becomes lbt-grpc.
+Result<std::unique_ptr<Bigtable>> ConnectServer(char** argv, const LocalOptions& local, const std::string& address) {
+  const InstanceName instance = local.instance.value_or(DefaultInstanceName());
+  RemoteOptions remote;
+  remote.project = instance.project;
+  remote.instance = instance.instance;
+  remote.emulator_host = address;
+  return OpenRemote(argv, remote);
+}
+
+// The server holds writes no other process can see yet: go through it, as
+// any client of it would, and to the database itself once it stops.
+Result<Target> OpenServed(char** argv, const LocalOptions& local, const std::string& address) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> server, ConnectServer(argv, local, address));
+  // Said here, in the process that connected (lbt hands the session to
+  // lbt-grpc, which says it once), and only to a person at a terminal.
+  if (::isatty(STDERR_FILENO) == 1) {
+    std::fprintf(stderr, "note: %s is served by lbt serve on %s; commands go through it\n", local.db_dir.c_str(),
+                 address.c_str());
   }
-  return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(
-      options.local.db_dir, DatabaseOptionsFor(options.local), options.local.instance.value_or(DefaultInstanceName())));
+  auto served = std::make_unique<ServedDatabase>(
+      std::move(server), address, local, [dir = local.db_dir] { return ServingAddress(dir); },
+      [argv, local](const std::string& now) { return ConnectServer(argv, local, now); },
+      [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); });
+  ServedDatabase* follow = served.get();
+  return Target{std::move(served), [follow] { follow->Follow(); }};
+}
+
+}  // namespace
+
+Result<Target> OpenTarget(char** argv, const ShellOptions& options) {
+  if (options.remote) {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> remote, OpenRemote(argv, *options.remote));
+    return Target{std::move(remote), {}};
+  }
+  if (std::optional<std::string> address = ServingAddress(options.local.db_dir)) {
+    return OpenServed(argv, options.local, *address);
+  }
+  return Target{std::make_unique<LocalBigtable>(options.local.db_dir, DatabaseOptionsFor(options.local),
+                                                options.local.instance.value_or(DefaultInstanceName())),
+                {}};
 }
 
 }  // namespace lbt

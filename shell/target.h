@@ -4,6 +4,7 @@
 #ifndef LBT_SHELL_TARGET_H_
 #define LBT_SHELL_TARGET_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,11 +19,21 @@ namespace lbt {
 // --gc-interval; notes go to stderr.
 DatabaseOptions DatabaseOptionsFor(const LocalOptions& local);
 
+// What a session runs on, and what keeps it current.
+struct Target {
+  std::unique_ptr<Bigtable> bigtable;
+  // For a session that began on a database `lbt serve` held: run before
+  // each statement, it follows the database when that server stops (to
+  // the database itself) or another takes its place (see ServedDatabase).
+  // Empty for other sessions.
+  std::function<void()> follow_server;
+};
+
 // A remote instance when the options name one; else the local database
 // (opened when first used), or, while `lbt serve` keeps the database's
 // newest writes in its write-ahead log, that server. `argv` is the
 // process's own.
-Result<std::unique_ptr<Bigtable>> OpenTarget(char** argv, const ShellOptions& options);
+Result<Target> OpenTarget(char** argv, const ShellOptions& options);
 
 // A client of the remote instance. Two implementations, chosen when
 // linking: lbt-grpc's (remote_connect.cc) connects; lbt's (grpc_exec.cc)

@@ -61,6 +61,19 @@ std::optional<TypePtr> CommonType(const Expr& a, const Expr& b) {
   return std::nullopt;
 }
 
+// A refused CAST. Bigtable's cells are BYTES, which convert only to
+// STRING: the message shows the way through it when that would work.
+std::string InvalidCastMessage(const Expr& cast) {
+  const TypePtr& from = cast.args[0]->type;
+  const TypePtr& to = cast.cast_type;
+  std::string message = fmt::format("Invalid cast from {} to {}", from->ToString(), to->ToString());
+  if (from->kind == TypeKind::kBytes && CanCast(Type::String(), to)) {
+    message += fmt::format("; BYTES casts only to STRING, so cast through it: CAST(CAST(... AS STRING) AS {})",
+                           to->ToString());
+  }
+  return message;
+}
+
 class Binder {
  public:
   Binder(const TableSpec& table, const ParamTypes& params, std::string_view sql, BoundQuery* q,
@@ -324,10 +337,7 @@ class Binder {
         return Status::OK();
       }
       case ExprKind::kCast:
-        if (!CanCast(e->args[0]->type, e->cast_type)) {
-          return Error(
-              *e, fmt::format("Invalid cast from {} to {}", e->args[0]->type->ToString(), e->cast_type->ToString()));
-        }
+        if (!CanCast(e->args[0]->type, e->cast_type)) return Error(*e, InvalidCastMessage(*e));
         e->type = e->cast_type;
         return Status::OK();
       case ExprKind::kCase: return BindCase(e);

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <optional>
+
 #include "commands/cbt/args.h"
 #include "commands/cbt/change_streams.h"
 #include "commands/cbt/gc_policy_text.h"
@@ -98,6 +101,51 @@ Status DeleteAllRows(CommandContext& ctx, const std::vector<std::string>& args) 
   return bigtable->DropRowRange(args[0], "");
 }
 
+// How many cells of a local table's family `rule` collects that its
+// current rule does not: those setting it makes eligible. Eligible cells
+// are the oldest of their column, so the cells a read returns keep their
+// positions in it. nullopt when the family cannot be read.
+std::optional<int64_t> CellsMadeEligible(Bigtable* bigtable, const std::string& table, const std::string& family,
+                                         const GcRule& rule) {
+  Result<TableSpec> spec = bigtable->GetTable(table);
+  const FamilySpec* current = spec.ok() ? spec->FindFamily(family) : nullptr;
+  if (current == nullptr || !rule.CanCollect()) return std::nullopt;
+  ReadRequest request;
+  request.columns = {ColumnSelector{family, std::nullopt}};
+  request.filter = Filter::StripValue();
+  Result<std::unique_ptr<RowStream>> stream = bigtable->ReadRows(table, request);
+  if (!stream.ok()) return std::nullopt;
+  const int64_t now = bigtable->NowMicros();
+  int64_t eligible = 0;
+  for (Row row; (*stream)->Next(&row);) {
+    int64_t index = 0;
+    for (size_t i = 0; i < row.cells.size(); ++i, ++index) {
+      const Cell& cell = row.cells[i];
+      if (i > 0 && cell.qualifier != row.cells[i - 1].qualifier) index = 0;
+      if (rule.Collects(index, cell.timestamp, now) && !current->gc_rule.Collects(index, cell.timestamp, now)) {
+        ++eligible;
+      }
+    }
+  }
+  if (!(*stream)->status().ok()) return std::nullopt;
+  return eligible;
+}
+
+// What becomes of the cells a new policy makes eligible, by GC mode.
+std::string EligibleCellsNote(LocalMaintenance* local, const std::string& table, const std::string& family,
+                              int64_t cells) {
+  const std::string what = fmt::format("note: {} cell{} of {}:{} became eligible for garbage collection", cells,
+                                       cells == 1 ? "" : "s", table, family);
+  const char* them = cells == 1 ? "it" : "them";
+  if (!local->lazy_gc()) {
+    return what + fmt::format(": reads no longer return {}, and `gc {}` removes {} from disk\n", them, table, them);
+  }
+  const int64_t seconds = std::chrono::duration_cast<std::chrono::seconds>(local->gc_interval()).count();
+  if (seconds <= 0) return what + fmt::format(": reads return {} until `gc {}` removes {}\n", them, table, them);
+  return what + fmt::format(": reads return {} until the next collection pass (within {} s) or `gc {}`\n", them,
+                            seconds, table);
+}
+
 Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
   std::vector<std::string> words(args.begin() + 2, args.end());
   // "force" overrides cbt's warning about loosening a replicated policy;
@@ -107,7 +155,14 @@ Status SetGcPolicy(CommandContext& ctx, const std::vector<std::string>& args) {
   for (const std::string& w : words) policy += (policy.empty() ? "" : " ") + w;
   LBT_ASSIGN_OR_RETURN(GcRule rule, ParseGcPolicy(policy));
   Bigtable* bigtable = ctx.bigtable();
-  return bigtable->SetGcRule(args[0], args[1], rule);
+  // A local table's cells are counted before the policy hides them: a
+  // table that reads empty afterwards should not be a surprise. A service
+  // collects on its own schedule, and a count there would read the family.
+  std::optional<int64_t> eligible;
+  if (bigtable->local() != nullptr) eligible = CellsMadeEligible(bigtable, args[0], args[1], rule);
+  LBT_RETURN_IF_ERROR(bigtable->SetGcRule(args[0], args[1], rule));
+  if (eligible && *eligible > 0) ctx.err->Write(EligibleCellsNote(bigtable->local(), args[0], args[1], *eligible));
+  return Status::OK();
 }
 
 // cbt's names for setvaluetype. "stringutf8bytes" is sent as cbt sends it,
@@ -149,7 +204,7 @@ std::vector<CommandSpec> CbtAdminCommands() {
        .args = {kTableArg, family_to_create},
        .details = "  A row's cells come family by family in creation order: a new family\n"
                   "  comes after the table's others (a family created again, too).\n\n"
-                  "  Example: createfamily mobile-time-series stats_summary:maxversions=1",
+                  "  Example: createfamily mobile_time_series device_info:maxversions=1",
        .cbt = CreateFamily},
       {.name = "createtable",
        .summary = "Create a table",
@@ -163,28 +218,28 @@ std::vector<CommandSpec> CbtAdminCommands() {
                   "  change-stream-retention  Turns the table's change stream on, keeping\n"
                   "            changes this long: 1 to 7 days (see setchangestream, watch).\n"
                   "  The families are created in the order listed: a row's cells come in it.\n\n"
-                  "  Example: createtable mobile-time-series "
+                  "  Example: createtable mobile_time_series_v2 "
                   "\"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",
        .cbt = CreateTable},
       {.name = "deleteallrows",
        .summary = "Delete all rows",
        .args = {kTableArg},
-       .details = "  Example: deleteallrows mobile-time-series",
+       .details = "  Example: deleteallrows mobile_time_series",
        .cbt = DeleteAllRows},
       {.name = "deletefamily",
        .summary = "Delete a column family and its data",
        .args = {kTableArg, kFamilyArg},
-       .details = "  Example: deletefamily mobile-time-series stats_summary",
+       .details = "  Example: deletefamily mobile_time_series stats_summary",
        .cbt = DeleteFamily},
       {.name = "deletetable",
        .summary = "Delete a table and its data",
        .args = {kTableArg},
-       .details = "  Example: deletetable mobile-time-series",
+       .details = "  Example: deletetable mobile_time_series",
        .cbt = DeleteTable},
       {.name = "ls",
        .summary = "List tables, or a table's column families",
        .args = {{.text = "table", .noun = "a table", .kind = ArgKind::kTable, .arity = Arity::kOptional}},
-       .details = "  Example: ls mobile-time-series",
+       .details = "  Example: ls mobile_time_series",
        .cbt = Ls},
       {.name = "setgcpolicy",
        .summary = "Set the garbage-collection policy (age, versions) for a column family",
@@ -194,8 +249,8 @@ std::vector<CommandSpec> CbtAdminCommands() {
                   "  Cells the policy makes eligible disappear from reads at once; with\n"
                   "  --gc=lazy, as in production, only once a collection pass removes them.\n\n"
                   "  Examples:\n"
-                  "    setgcpolicy mobile-time-series stats_detail maxage=10d\n"
-                  "    setgcpolicy mobile-time-series stats_summary maxage=10d or maxversions=1",
+                  "    setgcpolicy mobile_time_series cell_plan maxversions=1\n"
+                  "    setgcpolicy mobile_time_series stats_summary maxage=10d or maxversions=2",
        .cbt = SetGcPolicy},
       {.name = "setvaluetype",
        .summary = "Set the value type of a column family",
@@ -203,7 +258,7 @@ std::vector<CommandSpec> CbtAdminCommands() {
        .details = "  <type>  stringutf8bytes: a UTF-8 encoded string\n\n"
                   "  Cells are kept as they are. Changing to or from an aggregate type\n"
                   "  (intsum, intmin, intmax) is refused, as Bigtable refuses it.\n\n"
-                  "  Example: setvaluetype mobile-time-series vendor-info stringutf8bytes",
+                  "  Example: setvaluetype mobile_time_series cell_plan stringutf8bytes",
        .cbt = SetValueType},
       {.name = "waitforreplication",
        .summary = "Return once writes are replicated (at once, locally)",

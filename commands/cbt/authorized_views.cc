@@ -114,15 +114,16 @@ std::vector<CommandSpec> AuthorizedViewCommands() {
        .summary = "Create an authorized view: a subset of a table granted apart from it",
        .args = {kTableArg, kViewArg},
        .options = {kRowPrefixes, kColumns, kDeletionProtection},
-       .details = "  row-prefixes=<prefix>,...  The rows it covers; 'row-prefixes=' alone covers every row,\n"
-                  "                             and without the option the view covers no row\n"
-                  "  columns=<family>:<qualifier>,...\n"
-                  "                             The columns it covers: 'cf:q' one qualifier, 'cf:pre*'\n"
-                  "                             every qualifier starting 'pre', 'cf:*' the whole family\n"
-                  "  deletion-protection=true   Neither the view nor its table can be deleted\n\n"
-                  "  Reads through it (read ... authorized-view=<view-id>) see only what it covers;\n"
-                  "  a write through it outside that is refused with PermissionDenied.\n\n"
-                  "  Example: createauthorizedview orders store1 row-prefixes=store1# columns=o:*",
+       .details =
+           "  row-prefixes=<prefix>,...  The rows it covers; 'row-prefixes=' alone covers every row,\n"
+           "                             and without the option the view covers no row\n"
+           "  columns=<family>:<qualifier>,...\n"
+           "                             The columns it covers: 'cf:q' one qualifier, 'cf:pre*'\n"
+           "                             every qualifier starting 'pre', 'cf:*' the whole family\n"
+           "  deletion-protection=true   Neither the view nor its table can be deleted\n\n"
+           "  Reads through it (read ... authorized-view=<view-id>) see only what it covers;\n"
+           "  a write through it outside that is refused with PermissionDenied.\n\n"
+           "  Example: createauthorizedview mobile_time_series phones row-prefixes=phone# columns=stats_summary:*",
        .cbt = CreateAuthorizedView},
       {.name = "listauthorizedviews",
        .summary = "List the authorized views of a table",
@@ -138,7 +139,7 @@ std::vector<CommandSpec> AuthorizedViewCommands() {
        .options = {kRowPrefixes, kColumns, kDeletionProtection},
        .details = "  The options given replace what the view had; the rest stays (see\n"
                   "  'help createauthorizedview').\n\n"
-                  "  Example: updateauthorizedview orders store1 deletion-protection=false",
+                  "  Example: updateauthorizedview mobile_time_series phones deletion-protection=false",
        .cbt = UpdateAuthorizedView},
       {.name = "deleteauthorizedview",
        .summary = "Delete an authorized view",

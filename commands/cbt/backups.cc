@@ -112,7 +112,7 @@ std::vector<CommandSpec> BackupCommands() {
        .details = "  The backup holds the table's schema and cells as they were when it began;\n"
                   "  writes go on meanwhile.\n"
                   "  expire  How long it is kept: 6h to 90d (default 7d); then it is deleted.\n\n"
-                  "  Example: createbackup my-instance-c1 before-migration mobile-time-series expire=30d",
+                  "  Example: createbackup local-c1 before-migration mobile_time_series expire=30d",
        .cbt = CreateBackup},
       {.name = "listbackups",
        .summary = "List the backups of the instance, or of one cluster",
@@ -123,7 +123,7 @@ std::vector<CommandSpec> BackupCommands() {
        .summary = "Change when a backup expires",
        .args = {kClusterArg, kBackupArg},
        .options = {kExpireOption},
-       .details = "  Example: updatebackup my-instance-c1 before-migration expire=60d",
+       .details = "  Example: updatebackup local-c1 before-migration expire=60d",
        .cbt = UpdateBackup},
       {.name = "deletebackup", .summary = "Delete a backup", .args = {kClusterArg, kBackupArg}, .cbt = DeleteBackup},
       {.name = "copybackup",
@@ -134,14 +134,14 @@ std::vector<CommandSpec> BackupCommands() {
                 {.text = "<to-backup-id>", .noun = "a backup id"}},
        .options = {{.key = "instance", .value = "<instance-id>"}, kExpireOption},
        .details = "  instance  The instance of <to-cluster-id> (default: this one), in this project.\n\n"
-                  "  Example: copybackup my-instance-c1 before-migration other-c1 kept instance=other",
+                  "  Example: copybackup local-c1 before-migration my-instance-c1 kept instance=my-instance",
        .cbt = CopyBackup},
       {.name = "restoretable",
        .summary = "Make a new table of the instance from a backup",
        .args = {{.text = "<new-table>", .noun = "a table name"}, kClusterArg, kBackupArg},
        .options = {{.key = "instance", .value = "<instance-id>"}},
        .details = "  instance  The backup's instance (default: this one), in this project.\n\n"
-                  "  Example: restoretable mobile-time-series-restored my-instance-c1 before-migration",
+                  "  Example: restoretable mobile_time_series_restored local-c1 before-migration",
        .cbt = RestoreTable},
   };
 }

@@ -154,8 +154,8 @@ std::vector<CommandSpec> ChangeStreamCommands() {
                   "  the shell, scripts, imports and lbt serve, deletes, drops and collection\n"
                   "  passes. Read them with watch, or with ReadChangeStream through lbt serve.\n\n"
                   "  Examples:\n"
-                  "    setchangestream mobile-time-series 7d\n"
-                  "    setchangestream mobile-time-series off",
+                  "    setchangestream mobile_time_series 7d\n"
+                  "    setchangestream mobile_time_series off",
        .cbt = SetChangeStream},
       {.name = "watch",
        .summary = "Print a table's changes as they commit",
@@ -178,8 +178,8 @@ std::vector<CommandSpec> ChangeStreamCommands() {
                   "  Locally it sees other processes' writes too; in remote mode it reads\n"
                   "  ReadChangeStream.\n\n"
                   "  Examples:\n"
-                  "    watch mobile-time-series\n"
-                  "    watch mobile-time-series prefix=phone# start=-1h end=now",
+                  "    watch mobile_time_series start=-10m end=now\n"
+                  "    watch mobile_time_series prefix=phone# start=-1h end=now",
        .cbt = Watch},
   };
 }

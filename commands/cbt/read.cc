@@ -227,7 +227,7 @@ std::vector<CommandSpec> CbtReadCommands() {
        .options = {{.key = "prefix", .value = "<row-key-prefix>"}, filter, authorized_view},
        .details = "  With filter=, only rows the filter leaves a cell count (see 'help read');\n"
                   "  with authorized-view=<view-id>, only rows with cells the view covers.\n\n"
-                  "  Example: count mobile-time-series prefix=phone#",
+                  "  Example: count mobile_time_series prefix=phone#",
        .cbt = Count},
       {.name = "lookup",
        .summary = "Read from a single row",
@@ -239,9 +239,9 @@ std::vector<CommandSpec> CbtReadCommands() {
                   "  keys-only=<true|false>            Print cells without values\n"
                   "  include-stats=full                Print what the read looked at and returned\n"
                   "  authorized-view=<view-id>         Read through this authorized view of the table\n\n"
-                  "  Example: lookup mobile-time-series phone#4c410523#20190501 "
-                  "columns=stats_summary:os_build,os_name cells-per-column=1\n"
-                  "  Example: lookup mobile-time-series $'\\x41\\x42'\n\n"
+                  "  Example: lookup mobile_time_series phone#4c410523#20190501 "
+                  "columns=stats_summary:os_build,connected_wifi cells-per-column=1\n"
+                  "  Example: lookup mobile_time_series $'\\x41\\x42'\n\n"
                   "  Text output lists the families by name, as cbt does; filters count cells\n"
                   "  in storage order (families in creation order, as --format=json shows).",
        .cbt = Lookup},
@@ -279,9 +279,9 @@ std::vector<CommandSpec> CbtReadCommands() {
                   "  authorized-view=<view-id>         Read through this authorized view of the table: only\n"
                   "                                    the rows and columns it covers\n\n"
                   "  Examples:\n"
-                  "    read mobile-time-series prefix=phone columns=stats_summary:os_build,os_name count=10\n"
-                  "    read mobile-time-series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"
-                  "    read mobile-time-series regex=\"phone.*\" cells-per-column=1\n\n"
+                  "    read mobile_time_series prefix=phone columns=stats_summary:os_build,connected_wifi count=10\n"
+                  "    read mobile_time_series start=phone#4c410523#20190501 end=phone#4c410523#20190601\n"
+                  "    read mobile_time_series regex=\"phone.*\" cells-per-column=1\n\n"
                   "  A regex without start, end, prefix or count reads the whole table.\n\n"
                   "  Text output lists a row's families by name, as cbt does; filters count\n"
                   "  cells in storage order (families in creation order, as --format=json shows).",

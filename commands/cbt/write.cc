@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
+
 #include "commands/cbt/args.h"
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/command_sets.h"
@@ -41,6 +43,32 @@ void NoteExpiredCells(CommandContext& ctx, Bigtable* bigtable, const std::string
   }
 }
 
+// The day a timestamp in microseconds falls on, in UTC: 2026-11-26.
+std::string DayOf(int64_t micros) {
+  const time_t seconds = static_cast<time_t>(micros / 1000000);
+  struct tm utc {};
+  gmtime_r(&seconds, &utc);
+  char day[16];
+  std::strftime(day, sizeof day, "%Y-%m-%d", &utc);
+  return day;
+}
+
+// Timestamps are microseconds, as Bigtable's; one that falls before 2000
+// as microseconds but in 2000-2100 as milliseconds (what most clocks and
+// HBase give) was almost surely meant as milliseconds. It is written as
+// given, and a note says so.
+void NoteMillisecondTimestamps(CommandContext& ctx, const std::vector<Mutation>& mutations) {
+  constexpr int64_t kYear2000Ms = 946684800000, kYear2100Ms = 4102444800000;
+  for (const Mutation& m : mutations) {
+    const int64_t t = m.timestamp;
+    if (t == kServerTime || t < kYear2000Ms || t >= kYear2100Ms) continue;
+    ctx.err->Write(
+        fmt::format("note: {}:{}@{} is {} in microseconds, the unit of timestamps; if you meant milliseconds ({}), "
+                    "write @{}000\n",
+                    m.family, m.qualifier, t, DayOf(t), DayOf(t * 1000), t));
+  }
+}
+
 // The words after <table> <row> of set/addtocell: options, then cells.
 Result<std::vector<CellArg>> CellArgs(CommandContext& ctx, const std::vector<std::string>& args) {
   std::vector<CellArg> cells;
@@ -70,6 +98,7 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
   }
   Bigtable* bigtable = ctx.bigtable();
   LBT_RETURN_IF_ERROR(bigtable->MutateRow(args[0], args[1], mutations));
+  NoteMillisecondTimestamps(ctx, mutations);
   NoteExpiredCells(ctx, bigtable, args[0], mutations);
   return Status::OK();
 }
@@ -91,8 +120,9 @@ Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
     }
     mutations.push_back(Mutation::AddToCell(c.family, c.qualifier, n, v.timestamp.value_or(kServerTime)));
   }
-  Bigtable* bigtable = ctx.bigtable();
-  return bigtable->MutateRow(args[0], args[1], mutations);
+  LBT_RETURN_IF_ERROR(ctx.bigtable()->MutateRow(args[0], args[1], mutations));
+  NoteMillisecondTimestamps(ctx, mutations);
+  return Status::OK();
 }
 
 Status DeleteRow(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -125,20 +155,20 @@ std::vector<CommandSpec> CbtWriteCommands() {
        .details = "  The family must be of type intsum, intmin or intmax. Cells at the same\n"
                   "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n"
                   "  authorized-view=<view-id>  Write through this authorized view of the table.\n\n"
-                  "  Example: addtocell stats user1 clicks:total=1@1700000000000000",
+                  "  Example: addtocell page_views /docs/quickstart total:views=1@0",
        .cbt = AddToCell},
       {.name = "deletecolumn",
        .summary = "Delete all cells in a column",
        .args = {kTableArg, kRowArg, kFamilyArg, {.text = "<column>", .noun = "a column"}},
        .options = {app_profile, authorized_view},
        .details = "  authorized-view=<view-id>  Delete through this authorized view of the table.\n\n"
-                  "  Example: deletecolumn mobile-time-series phone#4c410523#20190501 stats_summary os_name",
+                  "  Example: deletecolumn mobile_time_series phone#4c410523#20190501 stats_summary os_build",
        .cbt = DeleteColumn},
       {.name = "deleterow",
        .summary = "Delete a row",
        .args = {kTableArg, kRowArg},
        .options = {app_profile},
-       .details = "  Example: deleterow mobile-time-series phone#4c410523#20190501",
+       .details = "  Example: deleterow mobile_time_series phone#4c410523#20190501",
        .cbt = DeleteRow},
       {.name = "set",
        .summary = "Set value of a cell (write)",
@@ -154,7 +184,7 @@ std::vector<CommandSpec> CbtWriteCommands() {
                   "  current time is used. Quote binary bytes as $'\\x00\\xff'.\n"
                   "  authorized-view=<view-id>  Write through this authorized view of the table: a\n"
                   "  cell outside it is refused (PermissionDenied) and nothing is written.\n\n"
-                  "  Example: set mobile-time-series phone#4c410523#20190501 "
+                  "  Example: set mobile_time_series phone#4c410523#20190501 "
                   "stats_summary:connected_cell=1@1570041766000000",
        .cbt = Set},
   };

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 #include "api/version.h"
 #include "commands/command_sets.h"
@@ -15,6 +17,15 @@ CommandHelp HelpOf(const CommandSpec& spec) {
   return CommandHelp{spec.name, spec.dialect == Dialect::kHBase, spec.summary, spec.Usage(), spec.details};
 }
 
+// Words that start or shape a SQL query, which has no command of its own.
+bool IsSqlKeyword(std::string_view word) {
+  static constexpr std::string_view kKeywords[] = {"SELECT", "FROM", "WHERE", "GROUP", "ORDER",
+                                                   "LIMIT",  "WITH", "JOIN",  "CAST",  "UNNEST"};
+  std::string upper(word);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return std::find(std::begin(kKeywords), std::end(kKeywords), upper) != std::end(kKeywords);
+}
+
 // `help <command>`: each form of the command (cbt's first, then the HBase
 // shell's, then the shell's own).
 Status HelpForCommand(CommandContext& ctx, const std::string& name) {
@@ -23,6 +34,9 @@ Status HelpForCommand(CommandContext& ctx, const std::string& name) {
     if (const CommandSpec* spec = FindCommand(name, dialect)) forms.push_back(HelpOf(*spec));
   }
   if (forms.empty()) {
+    if (IsSqlKeyword(name)) {
+      return Status::NotFound(fmt::format("no command '{}': it is SQL, which `help sql` explains", name));
+    }
     std::string hint = SuggestCommand(name);
     return Status::NotFound(
         fmt::format("no command '{}'{}", name, hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));

@@ -234,7 +234,7 @@ std::vector<CommandSpec> DdlCommands() {
                    {.key = "VERSIONS", .use = OptionUse::kQuiet},
                    {.key = "TTL", .use = OptionUse::kQuiet},
                    {.key = "METHOD", .use = OptionUse::kQuiet}},
-       .details = "  Example: alter 't', NAME => 'f1', VERSIONS => 5, TTL => 86400",
+       .details = "  Example: alter 'mobile_time_series', NAME => 'cell_plan', VERSIONS => 5",
        .hbase = Alter},
       {.name = "create",
        .dialect = Dialect::kHBase,

@@ -215,7 +215,7 @@ std::vector<CommandSpec> ReadCommands() {
        .args = {kHBaseTableArg},
        .options = {shown("INTERVAL"), shown("STARTROW"), shown("STOPROW"), shown("ROWPREFIXFILTER"), shown("FILTER"),
                    quiet("CACHE")},
-       .details = "  Example: count 'vehicles', {INTERVAL => 10000}",
+       .details = "  Example: count 'mobile_time_series', {INTERVAL => 1000}",
        .hbase = Count},
       {.name = "get",
        .dialect = Dialect::kHBase,
@@ -228,7 +228,8 @@ std::vector<CommandSpec> ReadCommands() {
                    quiet("CONSISTENCY")},
        .details = "  TIMERANGE => [a, b] in milliseconds; a column may end in :toInt, :toLong,\n"
                   "  :toShort or :toString to print its values so.\n\n"
-                  "  Example: get 't1', 'r1', {COLUMN => 'f:q', VERSIONS => 3}",
+                  "  Example: get 'mobile_time_series', 'phone#4c410523#20190505', {COLUMN => "
+                  "'stats_summary:os_build', VERSIONS => 2}",
        .hbase = Get},
       {.name = "scan",
        .dialect = Dialect::kHBase,
@@ -238,8 +239,9 @@ std::vector<CommandSpec> ReadCommands() {
                    quiet("COLUMN"), shown("TIMESTAMP"), shown("TIMERANGE"), shown("VERSIONS"), shown("REVERSED"),
                    shown("FILTER"), shown("MAXLENGTH"), quiet("CACHE"), quiet("CACHE_BLOCKS"), quiet("RAW"),
                    quiet("ATTRIBUTES"), quiet("AUTHORIZATIONS"), quiet("CONSISTENCY")},
-       .details = "  Example: scan 'vehicles', {ROWPREFIXFILTER => 'STC#22#'}\n"
-                  "  Example: scan 't', {FILTER => \"PrefixFilter('user#') AND ValueFilter(=, 'substring:ok')\"}",
+       .details = "  Example: scan 'mobile_time_series', {ROWPREFIXFILTER => 'tablet#', LIMIT => 5}\n"
+                  "  Example: scan 'mobile_time_series', {FILTER => \"PrefixFilter('phone#') AND ValueFilter(=, "
+                  "'substring:PQ2A')\"}",
        .hbase = Scan},
   };
 }

@@ -86,7 +86,8 @@ std::vector<CommandSpec> SnapshotCommands() {
        .dialect = Dialect::kHBase,
        .summary = "Take a snapshot of a table (a backup in the instance's first cluster)",
        .args = {kHBaseTableArg, kSnapshotArg},
-       .details = "  Kept 90 days, Bigtable's longest.\n\n  Example: snapshot 'users', 'users-before-migration'",
+       .details = "  Kept 90 days, Bigtable's longest.\n\n  Example: snapshot 'mobile_time_series', "
+                  "'mobile_time_series-2019-05'",
        .hbase = Snapshot},
       {.name = "list_snapshots",
        .dialect = Dialect::kHBase,

@@ -365,7 +365,12 @@ Status ImportRows(Bigtable* bigtable, const ImportRequest& request, std::istream
     progress.Update(rows, in->tellg(), request.input_bytes);
     return InterruptRequested() ? Status::Cancelled("interrupted") : Status::OK();
   };
-  Status s = Parse(in, request, request.jsonl.value_or(looks_jsonl), looks_jsonl, blank_lines + 1, sink, target.get());
+  // An empty table exports as no lines (JSON lines) or as two empty header
+  // rows (CSV), which StartsLikeJsonl skipped: either imports as no rows.
+  const bool empty = in->peek() == std::char_traits<char>::eof();
+  Status s =
+      empty ? Status::OK()
+            : Parse(in, request, request.jsonl.value_or(looks_jsonl), looks_jsonl, blank_lines + 1, sink, target.get());
   progress.Clear();
   if (s.ok()) s = target->Finish();
   // Aborted: some rows failed, and it says how many were written.

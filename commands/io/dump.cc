@@ -191,7 +191,7 @@ std::vector<CommandSpec> DumpCommands() {
        .args = {{.text = "table", .noun = "a table", .kind = ArgKind::kTable, .arity = Arity::kOptionalRepeated}},
        .details = "  createtable with the families in creation order, their GC policies and\n"
                   "  value types: every table's, or those named.\n\n"
-                  "  Example: schema mobile-time-series",
+                  "  Example: schema mobile_time_series",
        .cbt = Schema},
   };
 }

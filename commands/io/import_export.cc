@@ -117,7 +117,7 @@ std::vector<CommandSpec> ImportExportCommands() {
                   "  cbt's CSV layout with the newest cell of each column as <value>@<timestamp>\n"
                   "  (import it with timestamp=value-encoded). A file of - is standard output.\n"
                   "  prefix= or start= and end= choose the rows.\n\n"
-                  "  Example: export metrics metrics.jsonl prefix=host0137#",
+                  "  Example: export mobile_time_series tablets.jsonl prefix=tablet#",
        .cbt = Export},
       {.name = "import",
        .summary = "Batch write many rows from a CSV or JSON lines file",
@@ -148,7 +148,7 @@ std::vector<CommandSpec> ImportExportCommands() {
                   "  (1000), workers batches in flight (4). Each row applies on its own: a row\n"
                   "  that fails is reported with its line and key, the others are written,\n"
                   "  and the exit status is 1.\n\n"
-                  "  Example: import metrics data.csv batch-size=1000",
+                  "  Example: import mobile_time_series mobile_time_series.jsonl batch-size=1000",
        .cbt = Import},
   };
 }

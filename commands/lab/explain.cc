@@ -16,6 +16,7 @@
 #include "commands/core/statement.h"
 #include "commands/lab/lab_commands.h"
 #include "commands/lab/lab_renderer.h"
+#include "filter/row_filter.h"
 #include "lab/key_shape.h"
 
 namespace lbt {
@@ -111,10 +112,42 @@ bool IsPrefixRange(const RowRange& r) {
           (r.end.kind == Bound::Kind::kUnbounded && PrefixSuccessor(r.start.value).empty()));
 }
 
-// The access path and the ranges of a read, as the plan shows them.
-void DescribeRows(const ReadRequest& request, ReadPlan* plan) {
+// The key range a read of every row is narrowed to by its filter's row
+// key tests (a regex's literal prefix, a comparison), as the local engine
+// narrows it; nullopt when the filter may pass any row.
+std::optional<RowRange> KeyRangeFromFilter(const ReadRequest& request) {
+  if (!request.rows.IsAll() || !request.filter) return std::nullopt;
+  Result<std::unique_ptr<RowFilter>> compiled = CompileFilter(*request.filter);
+  if (!compiled.ok()) return std::nullopt;
+  return (*compiled)->RowKeyHint();
+}
+
+// A hint's closed end at the prefix's successor reads as the prefix: no
+// key equal to that successor can match a regex that starts with it.
+bool IsPrefixHint(const RowRange& r) {
+  return r.start.kind == Bound::Kind::kClosed && !r.start.value.empty() && r.end.kind == Bound::Kind::kClosed &&
+         r.end.value == PrefixSuccessor(r.start.value);
+}
+
+void DescribeFilterRange(const RowRange& r, ReadPlan* plan) {
+  if (IsPrefixRange(r) || IsPrefixHint(r)) {
+    plan->access = "prefix scan";
+    plan->ranges.push_back("prefix " + Quoted(r.start.value) + ", from the row key filter");
+    return;
+  }
+  plan->access = "range scan";
+  plan->ranges.push_back(BoundText(r.start, true) + ", " + BoundText(r.end, false) + ", from the row key filter");
+}
+
+// The access path and the ranges of a read, as the plan shows them. A
+// local read of every row reads only the key range its filter allows.
+void DescribeRows(const ReadRequest& request, bool local, ReadPlan* plan) {
   const RowSet& rows = request.rows;
   if (rows.IsAll()) {
+    if (std::optional<RowRange> narrowed = local ? KeyRangeFromFilter(request) : std::nullopt) {
+      DescribeFilterRange(*narrowed, plan);
+      return;
+    }
     plan->access = "full table scan";
     plan->ranges.push_back("every row");
     return;
@@ -197,11 +230,12 @@ bool HasFilter(const Filter& f, std::initializer_list<Filter::Kind> kinds) {
   return (f.true_filter && HasFilter(*f.true_filter, kinds)) || (f.false_filter && HasFilter(*f.false_filter, kinds));
 }
 
-void AddNotes(const RecordedRead& read, ReadPlan* plan) {
+void AddNotes(const RecordedRead& read, bool local, ReadPlan* plan) {
   const std::optional<Filter>& filter = read.request.filter;
-  if (read.request.rows.IsAll() && filter) {
-    // Analyzed, the numbers below say what the read cost; a regex with a
-    // literal prefix may have been narrowed to a range by the engine.
+  const bool narrowed = local && KeyRangeFromFilter(read.request).has_value();
+  if (read.request.rows.IsAll() && filter && !narrowed) {
+    // Analyzed, the numbers below say what the read cost. A remote
+    // service may narrow a regex's literal prefix to a range on its own.
     if (!plan->analyzed && HasFilter(*filter, {Filter::Kind::kRowKeyRegex, Filter::Kind::kCompare})) {
       plan->notes.push_back(
           "a filter on the row key is tested on the rows read, and no key range limits them: "
@@ -223,7 +257,7 @@ ReadPlan PlanOf(const RecordedRead& read, const std::string& command, bool analy
   ReadPlan plan;
   plan.command = command;
   plan.table = read.table;
-  DescribeRows(read.request, &plan);
+  DescribeRows(read.request, local, &plan);
   const std::string where = local                     ? "the engine, as rows are read"
                             : !read.placement.empty() ? read.placement
                                                       : "service (what RowFilter cannot express: this client)";
@@ -238,7 +272,7 @@ ReadPlan PlanOf(const RecordedRead& read, const std::string& command, bool analy
     plan.filters.emplace_back(where, fmt::format("rows_limit({})", read.request.rows_limit));
   plan.analyzed = analyzed;
   plan.stats = read.stats;
-  AddNotes(read, &plan);
+  AddNotes(read, local, &plan);
   if (analyzed && !local) {
     plan.notes.push_back("a remote service does not say how many rows it examined: the counts are what reached lbt");
   }

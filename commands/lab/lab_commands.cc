@@ -28,8 +28,13 @@ constexpr int kTerminalWindows = 64;
 constexpr int kPageRanges = 64;
 constexpr int kPageWindows = 96;
 
-Result<lab::TableSample> Sample(CommandContext& ctx, const CbtArgs& args) {
+// keyviz's grid wants many sampled writes per cell (lab::KeyvizGrid): it
+// keeps more rows than the other commands, whose totals need fewer.
+constexpr int64_t kKeyvizSampleRows = 100000;
+
+Result<lab::TableSample> Sample(CommandContext& ctx, const CbtArgs& args, int64_t default_rows = 0) {
   lab::SampleOptions options;
+  if (default_rows > 0) options.max_rows = default_rows;
   LBT_ASSIGN_OR_RETURN(std::optional<int64_t> rows, PositiveOption(ctx, args, "sample"));
   if (rows) options.max_rows = *rows;
   options.cancelled = [] { return InterruptRequested(); };
@@ -108,7 +113,7 @@ Status WritePage(CommandContext& ctx, const std::string& path, const lab::TableS
   const bool html = EndsWith(path, ".html") || EndsWith(path, ".htm");
   if (!html && !EndsWith(path, ".svg"))
     return ctx.Usage(fmt::format("keyviz writes .html or .svg files, not '{}'", path));
-  const lab::WriteGrid grid = lab::ReplayWrites(sample, kPageRanges, kPageWindows);
+  const lab::WriteGrid grid = lab::KeyvizGrid(sample, kPageRanges, kPageWindows);
   const std::string page = html ? KeyvizHtml(sample.spec.name, grid) : KeyvizSvg(sample.spec.name, grid);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << page;
@@ -121,9 +126,9 @@ Status WritePage(CommandContext& ctx, const std::string& path, const lab::TableS
 Status Keyviz(CommandContext& ctx, const std::vector<std::string>& args) {
   const bool with_file = args.size() > 1 && args[1].find('=') == std::string::npos;
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, with_file ? 2 : 1));
-  LBT_ASSIGN_OR_RETURN(lab::TableSample sample, Sample(ctx, parsed));
+  LBT_ASSIGN_OR_RETURN(lab::TableSample sample, Sample(ctx, parsed, kKeyvizSampleRows));
   if (with_file) return WritePage(ctx, parsed.positional[1], sample);
-  LabOutput(ctx)->Heatmap(Summary(sample), lab::ReplayWrites(sample, kTerminalRanges, kTerminalWindows));
+  LabOutput(ctx)->Heatmap(Summary(sample), lab::KeyvizGrid(sample, kTerminalRanges, kTerminalWindows));
   return Status::OK();
 }
 
@@ -146,7 +151,7 @@ std::vector<CommandSpec> LabCommands() {
                   "  key-raw-bytes, too-many-families, mixed-retention-family,\n"
                   "  versions-as-time-series, row-unbounded-wide, row-too-large,\n"
                   "  cell-too-large, many-similar-tables.\n\n"
-                  "  Example: advise mobile-time-series",
+                  "  Example: advise mobile_time_series",
        .cbt = Advise},
       {.name = "stats",
        .summary = "Rows, cells and bytes of a table, and their spread (lbt)",
@@ -156,7 +161,7 @@ std::vector<CommandSpec> LabCommands() {
                   "  of row sizes, cells and columns per row, versions per column, key and\n"
                   "  qualifier lengths, the largest rows and cells, and the key prefixes\n"
                   "  holding the most data. Same sample as advise.\n\n"
-                  "  Example: stats weather-balloons",
+                  "  Example: stats page_views",
        .cbt = Stats},
       {.name = "hotspots",
        .summary = "Simulate how a table's writes spread over Bigtable's nodes (lbt)",
@@ -168,7 +173,7 @@ std::vector<CommandSpec> LabCommands() {
                   "  the writes in each time window, the hottest key range and\n"
                   "  peak_node_share: 1/n is an even spread, 1 means one node takes every\n"
                   "  write.\n\n"
-                  "  Example: hotspots sensor-readings nodes=3",
+                  "  Example: hotspots mobile_time_series nodes=3",
        .cbt = Hotspots},
       {.name = "keyviz",
        .summary = "A Key Visualizer heatmap of a table's writes (lbt)",
@@ -179,8 +184,10 @@ std::vector<CommandSpec> LabCommands() {
        .details = "  Key ranges down, time across (from cell timestamps), brighter for more\n"
                   "  cells written. Without a file, a heatmap in the terminal; with one, a\n"
                   "  self-contained HTML page or SVG image whose cells show their key range,\n"
-                  "  time and count when pointed at.\n\n"
-                  "  Example: keyviz sensor-readings keyviz.html",
+                  "  time and count when pointed at. It keeps 100000 sampled rows by default\n"
+                  "  (sample= sets it), and draws fewer, larger cells when the sample is too\n"
+                  "  small to fill each with enough writes for an even load to look even.\n\n"
+                  "  Example: keyviz mobile_time_series keyviz.html",
        .cbt = Keyviz},
       {.name = "explain",
        .summary = "Show how a read runs (lbt)",
@@ -196,9 +203,9 @@ std::vector<CommandSpec> LabCommands() {
                   "  A SQL query (explain SELECT ... or explain sql ...) shows SQL's EXPLAIN:\n"
                   "  its operators with the rows each handed on; it always runs the query.\n\n"
                   "  Examples:\n"
-                  "    explain read mobile-time-series prefix=phone#4c410523\n"
-                  "    explain analyze read mobile-time-series regex=.*#20190501\n"
-                  "    explain scan 'mobile-time-series', {ROWPREFIXFILTER => 'tablet'}",
+                  "    explain read mobile_time_series prefix=phone#4c410523\n"
+                  "    explain analyze read mobile_time_series regex=.*#20190501\n"
+                  "    explain scan 'mobile_time_series', {ROWPREFIXFILTER => 'tablet'}",
        .cbt = Explain},
   };
 }

@@ -87,7 +87,7 @@ std::vector<CommandSpec> LogicalViewCommands() {
                   "  one; each query over the view runs it afresh. A view cannot take a table's\n"
                   "  name. Protect it with 'updatelogicalview <view-id> deletion-protection=true'.\n\n"
                   "  Example:\n"
-                  "    createlogicalview recent SELECT _key, stats_summary['os_build'] AS os FROM mobile\n"
+                  "    createlogicalview recent SELECT _key, stats_summary['os_build'] AS os FROM mobile_time_series\n"
                   "    sql SELECT os, COUNT(*) AS phones FROM recent GROUP BY os",
        .cbt = CreateLogicalView},
       {.name = "listlogicalviews", .summary = "List the logical views of the instance", .cbt = ListLogicalViews},

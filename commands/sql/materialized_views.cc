@@ -86,9 +86,9 @@ std::vector<CommandSpec> MaterializedViewCommands() {
                   "  Its query cannot change.\n\n"
                   "  Examples:\n"
                   "    creatematerializedview by_os SELECT stats_summary['os_build'] AS os, COUNT(*) AS phones\n"
-                  "      FROM mobile GROUP BY os\n"
+                  "      FROM mobile_time_series GROUP BY os\n"
                   "    creatematerializedview phones_by_os SELECT stats_summary['os_build'] AS os, _key AS phone\n"
-                  "      FROM mobile ORDER BY os, phone",
+                  "      FROM mobile_time_series ORDER BY os, phone",
        .cbt = CreateMaterializedView},
       {.name = "listmaterializedviews",
        .summary = "List the materialized views of the instance",
@@ -100,11 +100,15 @@ std::vector<CommandSpec> MaterializedViewCommands() {
       {.name = "updatematerializedview",
        .summary = "Set a materialized view's deletion protection",
        .args = {kViewArg, {.text = "deletion-protection=<true|false>", .noun = "deletion-protection=<true|false>"}},
-       .details = "  Example: updatematerializedview by_os deletion-protection=true",
+       .details = "  Example: updatematerializedview by_os deletion-protection=false",
        .cbt = UpdateMaterializedView},
       {.name = "deletematerializedview",
        .summary = "Delete a materialized view and its rows",
        .args = {kViewArg},
+       .details = "  Not while protected (updatematerializedview <view-id> deletion-protection=false).\n\n"
+                  "  Examples:\n"
+                  "    deletematerializedview by_os\n"
+                  "    deletematerializedview phones_by_os",
        .cbt = DeleteMaterializedView},
   };
 }

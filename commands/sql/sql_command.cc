@@ -112,18 +112,19 @@ std::vector<CommandSpec> SqlCommands() {
        .args = {{.text = "@name=<value>", .noun = "a parameter", .arity = Arity::kOptionalRepeated},
                 {.text = "EXPLAIN", .noun = "EXPLAIN", .arity = Arity::kOptional},
                 {.text = "<query>", .noun = "a query", .arity = Arity::kRest}},
-       .details = "  The table's row key is _key (BYTES); each column family is a MAP from\n"
-                  "  qualifier to latest value. In the shell a statement that starts with SELECT\n"
-                  "  runs too, over several lines until ';'. EXPLAIN runs the query and shows\n"
-                  "  its operators (scan, filter, aggregate, project, sort, limit) with the\n"
-                  "  rows each handed on, then the key ranges read and rows examined.\n"
-                  "  @name=<value> gives query parameter @name a value, whose literal sets its\n"
-                  "  type: 5 (INT64), 1.5 (FLOAT64), 'text' (STRING), b'bytes' (BYTES), TRUE,\n"
-                  "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'.\n\n"
-                  "  Examples:\n"
-                  "    sql SELECT _key, stats_summary['os_build'] FROM mobile WHERE _key LIKE 'phone#%'\n"
-                  "    sql @device=b'phone#4c410523' SELECT _key FROM mobile WHERE STARTS_WITH(_key, @device)\n"
-                  "    SELECT COUNT(*) FROM mobile;",
+       .details =
+           "  The table's row key is _key (BYTES); each column family is a MAP from\n"
+           "  qualifier to latest value. In the shell a statement that starts with SELECT\n"
+           "  runs too, over several lines until ';'. EXPLAIN runs the query and shows\n"
+           "  its operators (scan, filter, aggregate, project, sort, limit) with the\n"
+           "  rows each handed on, then the key ranges read and rows examined.\n"
+           "  @name=<value> gives query parameter @name a value, whose literal sets its\n"
+           "  type: 5 (INT64), 1.5 (FLOAT64), 'text' (STRING), b'bytes' (BYTES), TRUE,\n"
+           "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'.\n\n"
+           "  Examples:\n"
+           "    sql SELECT _key, stats_summary['os_build'] FROM mobile_time_series WHERE _key LIKE 'phone#%'\n"
+           "    sql @device=b'phone#4c410523' SELECT _key FROM mobile_time_series WHERE STARTS_WITH(_key, @device)\n"
+           "    SELECT COUNT(*) FROM mobile_time_series;",
        .cbt = Sql},
   };
 }

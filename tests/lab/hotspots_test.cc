@@ -3,6 +3,11 @@
 
 #include "lab/hotspots.h"
 
+#include <algorithm>
+#include <limits>
+#include <tuple>
+#include <utility>
+
 #include "lab/table_stats.h"
 #include "tests/lab/lab_fixture.h"
 
@@ -79,6 +84,37 @@ TEST_F(HotspotsTest, ASmallTableIsReadWholeAndALargeOneInRunsAcrossItsKeySpace) 
   EXPECT_GT(part.rows_read, 0);
   // Estimated from the table's size: its rows are alike, so closely.
   EXPECT_NEAR(part.rows, 2000, 200);
+}
+
+// The smallest and the mean of a grid's cells.
+std::pair<double, double> LeastAndMean(const WriteGrid& grid) {
+  double least = std::numeric_limits<double>::max(), sum = 0, cells = 0;
+  for (const std::vector<double>& range : grid.writes) {
+    for (double v : range) least = std::min(least, v), sum += v, ++cells;
+  }
+  return {least, cells == 0 ? 0 : sum / cells};
+}
+
+TEST_F(HotspotsTest, KeyvizShowsAnEvenLoadEvenly) {
+  // 100,000 readings spread evenly over 100 hosts and over time.
+  TimeSeries("even", 100000, HostFirst);
+  // From the other commands' 10,000 rows, a full page's 64 x 96 cells get
+  // about 1.6 sampled writes each: many get none, and show black.
+  const TableSample sparse = Sample("even");
+  ASSERT_EQ(sparse.sample.size(), 10000u);
+  EXPECT_EQ(LeastAndMean(ReplayWrites(sparse, 64, 96)).first, 0) << "the speckle KeyvizGrid avoids";
+  const WriteGrid coarse = KeyvizGrid(sparse, 64, 96);
+  EXPECT_LT(coarse.ranges.size() * static_cast<size_t>(coarse.windows.count), 10000u / kKeyvizSamplesPerCell + 1);
+  auto [least, mean] = LeastAndMean(coarse);
+  EXPECT_GT(least, 0.2 * mean) << "an even load has no dark cells";
+  // keyviz's own 100,000 rows fill the whole page.
+  SampleOptions keyviz;
+  keyviz.max_rows = 100000;
+  const WriteGrid full = KeyvizGrid(Sample("even", keyviz), 64, 96);
+  EXPECT_EQ(full.ranges.size(), 64u);
+  EXPECT_EQ(full.windows.count, 96);
+  std::tie(least, mean) = LeastAndMean(full);
+  EXPECT_GT(least, 0.2 * mean) << "an even load has no dark cells";
 }
 
 TEST_F(HotspotsTest, StatsCountExactlyWhenEveryRowIsRead) {

@@ -30,6 +30,11 @@ grep -q 'sensor007#1' <<<"$out" || fail "explain sql did not show the range read
 [ "$("$lbt" --db "$db" --format jsonl lookup promoted 'sensor008#1' | jq -r '.cells[0].value')" = "hello world" ] \
   || fail "a word with a space was split"
 
+# --help shows each option's values, not CLI11's type names.
+help="$("$lbt" --help)"
+grep -qE -- '--sync full\|off' <<<"$help" || fail "--help does not show --sync full|off: $(grep -- --sync <<<"$help")"
+! grep -q 'BOOLEAN' <<<"$help" || fail "--help shows a type name: $(grep BOOLEAN <<<"$help")"
+
 # source runs a script from the command line.
 printf 'count promoted\n' >"$work/s.cbt"
 [ "$("$lbt" --db "$db" source "$work/s.cbt")" = 2 ] || fail "source from the command line"

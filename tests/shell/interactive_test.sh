@@ -101,6 +101,8 @@ wait_prompt
 continued=$(tmux -L "$socket" capture-pane -t lbt -p -N -S -100 | grep -cE '^ +\.\.> ' || true)
 keys 'SELECT _key,' Enter
 wait_for_count '^ +\.\.> ' $((continued + 1)) || fail "no continuation prompt after the first line of a SELECT"
+# The first time, a line says what the query waits for.
+wait_for "^\(a query runs once a line ends with ';'; Ctrl-C drops it\)$"
 keys "  cf['cpu'] AS cpu" Enter
 wait_for "^ +\.\.>   cf\['cpu'\] AS cpu$"
 wait_for_count '^ +\.\.> ' $((continued + 2)) || fail "no continuation prompt after the second line of a SELECT"
@@ -116,16 +118,17 @@ rows=$(grep -A 4 -E '^_key +\| cpu$' <<<"$screen" | tail -n 3 | tr -s ' ')
 [ "$rows" = $'host1 | 0.5\nhost\\x0a2 | 0.7\n(2 rows)' ] ||
   fail "the result table does not hold the rows in the order asked: $rows"
 
-# Tab completes a quoted HBase table name, a family after columns= and a
+# Tab completes a quoted HBase table name (with no space after its quote:
+# a comma or the end of the line comes next), a family after columns= and a
 # table after FROM, where the line editor starts its word after the quote
 # or the '='. Ctrl-C then drops each line.
 wait_prompt
 keys "scan 'met" Tab
-wait_for "^lbt:mydb> scan 'metrics' $"
+wait_for "^lbt:mydb> scan 'metrics'$"
 keys C-c
 wait_prompt
 keys "scan '" Tab
-wait_for "^lbt:mydb> scan 'metrics' $"
+wait_for "^lbt:mydb> scan 'metrics'$"
 keys C-c
 wait_prompt
 keys 'read metrics columns=' Tab

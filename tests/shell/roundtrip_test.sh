@@ -50,6 +50,19 @@ cmp -s "$work/a1.jsonl" "$work/c.jsonl" || fail "csv export/import changed the n
 "$lbt" --db "$work/d" import t "$work/t.csv" 2>"$work/d.err" && fail "a CSV export imported without timestamp= was taken"
 grep -q "timestamp=value-encoded" "$work/d.err" || fail "the refusal does not name timestamp=value-encoded: $(cat "$work/d.err")"
 [ "$("$lbt" --db "$work/d" count t)" = 0 ] || fail "the refused import wrote rows"
+# An empty table's export, in either format, imports back as no rows.
+"$lbt" --db "$work/empty" createtable t families=cf0
+"$lbt" --db "$work/empty" createtable u families=cf0
+for format in jsonl csv; do
+  "$lbt" --db "$work/empty" export t "$work/empty.$format" 2>/dev/null
+  options=()
+  [ "$format" = csv ] && options=(timestamp=value-encoded)
+  "$lbt" --db "$work/empty" import u "$work/empty.$format" ${options[@]+"${options[@]}"} 2>"$work/empty.err" ||
+    fail "an empty table's $format export did not import: $(cat "$work/empty.err")"
+  grep -q '^Done importing 0 rows\.$' "$work/empty.err" || fail "empty $format import: $(cat "$work/empty.err")"
+done
+[ "$("$lbt" --db "$work/empty" count u)" = 0 ] || fail "the empty imports wrote rows"
+
 echo "export/import round trip: ok ($(wc -l <"$work/a.jsonl") rows)"
 
 # dump writes the schema and every cell as a script; run back into an empty

@@ -551,6 +551,10 @@ FROM mobile;
 -- error: Invalid cast from BYTES to INT64
 SELECT CAST(stats_summary['os_build'] AS INT64) AS n FROM mobile;
 
+-- name: a cast of BYTES to a number shows the way through STRING
+-- error: Invalid cast from BYTES to FLOAT64; BYTES casts only to STRING, so cast through it: CAST(CAST(... AS STRING) AS FLOAT64)
+SELECT CAST(stats_summary['connected_cell'] AS FLOAT64) AS n FROM mobile;
+
 -- name: a value that does not convert fails the query
 -- error: Bad INT64 value: PQ2A.190405.004
 SELECT CAST(CAST(stats_summary['os_build'] AS STRING) AS INT64) AS n FROM mobile;
