@@ -10,15 +10,12 @@
 #include "api/logical_view.h"
 #include "api/materialized_view.h"
 #include "api/schema.h"
-#include "util/bytes.h"
 
 namespace lbt {
 
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-std::string Shown(std::string_view bytes) { return PrintableBytes(bytes); }
 
 // The prefixes with every one that another covers left out, in order:
 // their ranges are then disjoint.
@@ -31,8 +28,36 @@ std::vector<std::string> DisjointPrefixes(std::vector<std::string> prefixes) {
   return out;
 }
 
-Status Outside(std::string what) {
-  return Status::PermissionDenied(fmt::format("{} is outside the Authorized View", what));
+// How production refuses a write through a view that touches anything the
+// view does not cover, whatever it is (nodejs-bigtable's system test
+// asserts these words).
+Status Outside(std::string_view view_name) {
+  return Status::PermissionDenied(
+      fmt::format("Cannot mutate from {} because the mutation contains cells outside the Authorized View.", view_name));
+}
+
+// SampleRowKeys through a view reports a key about every this many bytes of
+// the cells it covers, as a local table's samples are spaced.
+constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
+
+// The bytes a cell counts for SampleRowKeys' offsets, as a local table
+// counts them.
+int64_t CellBytes(const Cell& cell) {
+  return static_cast<int64_t>(cell.family.size() + cell.qualifier.size() + cell.value.size() + 8);
+}
+
+// The first key after every row of `rows` ("": the end of the table).
+std::string EndOf(const RowSet& rows) {
+  std::string end;
+  for (const std::string& key : rows.row_keys) end = std::max(end, key + std::string(1, '\0'));
+  for (const RowRange& range : rows.row_ranges) {
+    switch (range.end.kind) {
+      case RowBound::Kind::kUnbounded: return "";
+      case RowBound::Kind::kOpen: end = std::max(end, range.end.value); break;
+      case RowBound::Kind::kClosed: end = std::max(end, range.end.value + std::string(1, '\0')); break;
+    }
+  }
+  return end;
 }
 
 }  // namespace
@@ -96,25 +121,20 @@ Filter SubsetView::ColumnFilter() const {
   return Filter::Union(std::move(columns));
 }
 
-Status SubsetView::CheckMutation(std::string_view row_key, const Mutation& m) const {
-  if (!CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
+bool SubsetView::CoversMutation(std::string_view row_key, const Mutation& m) const {
+  if (!CoversRow(row_key)) return false;
   switch (m.kind) {
-    case Mutation::Kind::kDeleteFromRow: return Outside(fmt::format("deleting all of row '{}'", Shown(row_key)));
+    case Mutation::Kind::kDeleteFromRow: return false;
     case Mutation::Kind::kDeleteFromFamily: {
       auto it = family_subsets.find(m.family);
-      if (it != family_subsets.end() && it->second.CoversAll()) return Status::OK();
-      return Outside(fmt::format("deleting all of family '{}'", m.family));
+      return it != family_subsets.end() && it->second.CoversAll();
     }
-    default:
-      if (CoversColumn(m.family, m.qualifier)) return Status::OK();
-      return Outside(fmt::format("column '{}:{}'", m.family, Shown(m.qualifier)));
+    default: return CoversColumn(m.family, m.qualifier);
   }
 }
 
-Status SubsetView::CheckRule(std::string_view row_key, const ReadModifyWriteRule& rule) const {
-  if (!CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
-  if (CoversColumn(rule.family, rule.qualifier)) return Status::OK();
-  return Outside(fmt::format("column '{}:{}'", rule.family, Shown(rule.qualifier)));
+bool SubsetView::CoversRule(std::string_view row_key, const ReadModifyWriteRule& rule) const {
+  return CoversRow(row_key) && CoversColumn(rule.family, rule.qualifier);
 }
 
 namespace {
@@ -161,8 +181,12 @@ namespace {
 // Reads and writes of one table through a view; see RestrictToView.
 class ViewBigtable final : public ForwardingBigtable {
  public:
-  ViewBigtable(Bigtable* base, std::string table, AuthorizedViewSpec view)
-      : ForwardingBigtable(base), table_(std::move(table)), view_(std::move(view)) {}
+  ViewBigtable(Bigtable* base, std::string table, AuthorizedViewSpec view, std::string view_name)
+      : ForwardingBigtable(base),
+        table_(std::move(table)),
+        view_(std::move(view)),
+        covered_(std::make_shared<const SubsetView>(view_.subset)),
+        view_name_(std::move(view_name)) {}
 
   Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
     if (table != table_) return target()->ReadRows(table, request);
@@ -171,7 +195,36 @@ class ViewBigtable final : public ForwardingBigtable {
     ReadRequest restricted = request;
     restricted.rows = std::move(*rows);
     restricted.filter = Restricted(request.filter);
+    restricted.within_view = covered_;
     return target()->ReadRows(table, restricted);
+  }
+
+  // Samples of the view alone: keys of rows it covers, offsets counting
+  // only the cells it covers, and last the end of its rows with their
+  // total. Nothing outside the view shows, not even as an offset.
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
+    if (table != table_) return target()->SampleRowKeys(table, range);
+    RowSet within;
+    if (!(range.start.kind == RowBound::Kind::kUnbounded && range.end.kind == RowBound::Kind::kUnbounded)) {
+      within.row_ranges.push_back(range);
+    }
+    std::optional<RowSet> rows = subset().Restrict(within);
+    if (!rows.has_value()) return std::vector<KeySample>{{"", 0}};
+    ReadRequest request;
+    request.rows = *rows;
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(table, request));
+    std::vector<KeySample> samples;
+    int64_t total = 0, last_sample = 0;
+    for (Row row; stream->Next(&row);) {
+      if (total - last_sample >= kViewSampleIntervalBytes) {
+        samples.push_back({row.key, total});
+        last_sample = total;
+      }
+      for (const Cell& cell : row.cells) total += CellBytes(cell);
+    }
+    LBT_RETURN_IF_ERROR(stream->status());
+    samples.push_back({EndOf(*rows), total});
+    return samples;
   }
 
   // A view's rows are not a partition of the table's change stream:
@@ -250,7 +303,7 @@ class ViewBigtable final : public ForwardingBigtable {
     if (table != table_) {
       return target()->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
     }
-    if (!subset().CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
+    if (!subset().CoversRow(row_key)) return Outside(view_name_);
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, true_mutations));
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, false_mutations));
     // The predicate sees only the view's cells: "the row has any cell" too.
@@ -260,7 +313,9 @@ class ViewBigtable final : public ForwardingBigtable {
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
                                  const std::vector<ReadModifyWriteRule>& rules) override {
     if (table == table_) {
-      for (const ReadModifyWriteRule& rule : rules) LBT_RETURN_IF_ERROR(subset().CheckRule(row_key, rule));
+      for (const ReadModifyWriteRule& rule : rules) {
+        if (!subset().CoversRule(row_key, rule)) return Outside(view_name_);
+      }
     }
     return target()->ReadModifyWriteRow(table, row_key, rules);
   }
@@ -274,19 +329,25 @@ class ViewBigtable final : public ForwardingBigtable {
   }
 
   Status CheckMutations(std::string_view row_key, const std::vector<Mutation>& mutations) const {
-    if (!subset().CoversRow(row_key)) return Outside(fmt::format("row '{}'", Shown(row_key)));
-    for (const Mutation& m : mutations) LBT_RETURN_IF_ERROR(subset().CheckMutation(row_key, m));
+    if (!subset().CoversRow(row_key)) return Outside(view_name_);
+    for (const Mutation& m : mutations) {
+      if (!subset().CoversMutation(row_key, m)) return Outside(view_name_);
+    }
     return Status::OK();
   }
 
   const std::string table_;
   const AuthorizedViewSpec view_;
+  // What reads through the view may see (ReadRequest::within_view).
+  const std::shared_ptr<const SubsetView> covered_;
+  const std::string view_name_;
 };
 
 }  // namespace
 
-std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view) {
-  return std::make_unique<ViewBigtable>(base, std::move(table), std::move(view));
+std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view,
+                                         std::string view_name) {
+  return std::make_unique<ViewBigtable>(base, std::move(table), std::move(view), std::move(view_name));
 }
 
 }  // namespace lbt

@@ -1,11 +1,13 @@
 // Authorized views: a named subset of one table (row key prefixes, and per
 // family the qualifiers and qualifier prefixes it covers), granted apart
-// from the table. Reads through a view see only what it covers; a write
-// through it that touches anything else fails with PermissionDenied and
-// changes nothing, as production answers (googleapis/java-bigtable's
-// MutateRowIT, CheckAndMutateIT and ReadModifyWriteIT, recorded against
-// production; python-bigtable's system test checks the message says the
-// mutation is "outside the Authorized View").
+// from the table. Reads through a view see only what it covers, and its
+// samples and read stats describe only that; a write through it that
+// touches anything else fails with PermissionDenied and changes nothing,
+// in production's words, "Cannot mutate from <view name> because the
+// mutation contains cells outside the Authorized View." (googleapis/
+// java-bigtable's MutateRowIT, CheckAndMutateIT and ReadModifyWriteIT,
+// recorded against production; nodejs-bigtable's system test asserts the
+// message verbatim).
 
 #ifndef LBT_API_AUTHORIZED_VIEW_H_
 #define LBT_API_AUTHORIZED_VIEW_H_
@@ -53,11 +55,11 @@ struct SubsetView {
   std::optional<RowSet> Restrict(const RowSet& rows) const;
   // A filter that keeps only the cells of covered columns.
   Filter ColumnFilter() const;
-  // PermissionDenied unless the view covers every cell `m` can change in
-  // `row_key`. A DeleteFromRow is never covered: it would delete cells of
-  // families the view leaves out, and families added later.
-  Status CheckMutation(std::string_view row_key, const Mutation& m) const;
-  Status CheckRule(std::string_view row_key, const ReadModifyWriteRule& rule) const;
+  // True when the view covers every cell `m` can change in `row_key`. A
+  // DeleteFromRow is never covered: it would delete cells of families the
+  // view leaves out, and families added later.
+  bool CoversMutation(std::string_view row_key, const Mutation& m) const;
+  bool CoversRule(std::string_view row_key, const ReadModifyWriteRule& rule) const;
   friend bool operator==(const SubsetView& a, const SubsetView& b) {
     return a.row_prefixes == b.row_prefixes && a.family_subsets == b.family_subsets;
   }
@@ -91,7 +93,10 @@ Status ValidateSubsetView(const SubsetView& subset, std::string_view field);
 // A Bigtable whose reads and writes of `table` go through `view`, over
 // `base` (not owned, must outlive it); other tables pass through. Used
 // where the service itself does not know the view (a local database).
-std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view);
+// `view_name` names the view in the errors of writes outside it: its full
+// name (projects/P/instances/I/tables/T/authorizedViews/V) where known.
+std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view,
+                                         std::string view_name);
 
 }  // namespace lbt
 

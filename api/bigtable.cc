@@ -1,5 +1,7 @@
 #include "api/bigtable.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -131,7 +133,8 @@ Status Bigtable::SetAutomatedBackupPolicy(std::string_view, const std::optional<
 
 Result<std::unique_ptr<Bigtable>> Bigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
-  return RestrictToView(this, std::string(table), std::move(view));
+  std::string name = fmt::format("tables/{}/authorizedViews/{}", table, view_id);
+  return RestrictToView(this, std::string(table), std::move(view), std::move(name));
 }
 
 }  // namespace lbt

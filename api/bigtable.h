@@ -54,6 +54,12 @@ struct ReadRequest {
   // Only cells of these families/columns, before the filter (empty: all).
   std::vector<ColumnSelector> columns;
   std::optional<Filter> filter;
+  // Set for a read through an authorized view: only the cells it covers
+  // exist for this read, so a row without any is not seen, and the stats
+  // count covered cells alone. The caller restricts `rows` and `filter` to
+  // the view as well: a store that ignores this still returns only what
+  // the view covers.
+  std::shared_ptr<const SubsetView> within_view;
 
   // For long reads that must not hold storage back (a server's): a local
   // database moves the read to a newer snapshot, after the last row looked
@@ -292,7 +298,9 @@ class Bigtable {
   // The data operations of `table` through view `view_id`, as a Bigtable
   // that must be destroyed before this one (other tables pass through).
   // The default reads the view's definition and enforces it here
-  // (RestrictToView); a remote Bigtable names the view in each request.
+  // (RestrictToView), naming it "tables/T/authorizedViews/V" in errors (an
+  // instance's tables name it in full); a remote Bigtable names the view
+  // in each request.
   virtual Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id);
 
   // ---- logical views of the instance (api/logical_view.h) ----

@@ -1196,6 +1196,7 @@ ReadOptions OptionsFor(const ReadRequest& request, const RowFilter* filter) {
   options.cells_per_column_limit = request.cells_per_column_limit;
   options.columns = request.columns;
   options.filter = filter;
+  options.within_view = request.within_view;
   options.max_snapshot_age = request.max_snapshot_age;
   options.interrupted = request.interrupted;
   return options;

@@ -229,6 +229,12 @@ Status LocalBigtable::DeleteAuthorizedView(std::string_view table, std::string_v
   return db->DeleteAuthorizedView(Qualified(table), view_id, etag);
 }
 
+Result<std::unique_ptr<Bigtable>> LocalBigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
+  LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
+  std::string name = fmt::format("{}/tables/{}/authorizedViews/{}", instance_.Full(), table, view_id);
+  return RestrictToView(this, std::string(table), std::move(view), std::move(name));
+}
+
 Result<std::vector<std::string>> LocalBigtable::ListTables() {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   if (db == nullptr) return std::vector<std::string>();

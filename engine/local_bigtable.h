@@ -84,6 +84,8 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
                                                   const AuthorizedViewUpdate& update) override;
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
+  // As Bigtable's, naming the view in full (projects/P/instances/I/...).
+  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override;
 
   // In local_logical_views.cc: catalog records of the instance.
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override;

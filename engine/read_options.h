@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "api/authorized_view.h"
 #include "api/row_set.h"
 #include "filter/row_filter.h"
 
@@ -25,6 +27,9 @@ struct ReadOptions {
   std::vector<ColumnSelector> columns;
   // Applied last; not owned, must outlive the reader. nullptr: none.
   const RowFilter* filter = nullptr;
+  // Through an authorized view (ReadRequest::within_view): only the cells
+  // it covers are looked at, counted and returned. nullptr: every cell.
+  std::shared_ptr<const SubsetView> within_view;
 
   // For long reads that must not hold back the database (a server's): the
   // reader takes a new snapshot, going on after the last row it looked at,

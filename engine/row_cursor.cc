@@ -140,16 +140,16 @@ Status RowCursor::AssembleRow(Row* row) {
   if (!ConsumeEscaped(&rest, &row->key)) return Malformed();
   row_prefix_.assign(key.substr(0, key.size() - rest.size()));
   const std::string& row_prefix = row_prefix_;
-  ++stats_.rows_seen;
+  const int64_t cells_seen_before = stats_.cells_seen;
 
   std::string column;  // the encoded family id and qualifier of the current column
   std::string qualifier;
   const FamilySpec* family = nullptr;
   bool selected = false;
+  bool visible = false;  // the read may look at the column's cells at all
   int64_t index = 0;     // position of the cell in its column, newest first
   int64_t returned = 0;  // cells of the column returned so far
   for (; it_->Valid() && it_->key().starts_with(row_prefix); it_->Next()) {
-    ++stats_.cells_seen;
     rest = it_->key().substr(row_prefix.size());
     if (rest.size() < 8) return Malformed();
     std::string_view this_column = rest.substr(0, rest.size() - 8);
@@ -161,9 +161,13 @@ Status RowCursor::AssembleRow(Row* row) {
       column.assign(this_column);
       family = family_;
       selected = family != nullptr && Selected(family->name, qualifier);
+      visible = Visible(family, qualifier);
       index = 0;
       returned = 0;
     }
+    // Cells outside the view a read goes through are not there for it.
+    if (!visible) continue;
+    ++stats_.cells_seen;
     std::string_view ts_bytes = rest.substr(rest.size() - 8);
     int64_t timestamp;
     if (!ConsumeTimestamp(&ts_bytes, &timestamp)) return Malformed();
@@ -184,7 +188,14 @@ Status RowCursor::AssembleRow(Row* row) {
     out.labels.clear();
   }
   row->cells.resize(used);
+  row_seen_ = stats_.cells_seen > cells_seen_before;
+  if (row_seen_) ++stats_.rows_seen;
   return FinishRow(row);
+}
+
+bool RowCursor::Visible(const FamilySpec* family, const std::string& qualifier) const {
+  if (options_.within_view == nullptr) return true;
+  return family != nullptr && options_.within_view->CoversColumn(family->name, qualifier);
 }
 
 bool RowCursor::DecodeColumn(std::string_view column, std::string* qualifier) {
@@ -239,7 +250,9 @@ bool RowCursor::NoteSkipped(const Row& row) {
     skipped_in_a_row_ = 0;
     return true;
   }
-  skipped_tail_key_ = row.key;
+  // A row with no cell the read may look at is not there for it: its key
+  // is not reported either.
+  if (row_seen_) skipped_tail_key_ = row.key;
   paused_ = pause_after_skipped_ > 0 && ++skipped_in_a_row_ >= pause_after_skipped_;
   if (paused_) skipped_in_a_row_ = 0;
   return false;

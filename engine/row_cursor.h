@@ -80,6 +80,9 @@ class RowCursor {
   RowCursor(std::shared_ptr<const TableSpec> table, ReadOptions options, int64_t now);
   void PlanRanges();
   bool Selected(const std::string& family, const std::string& qualifier) const;
+  // False for a column outside the view the read goes through (and for
+  // any column of a dropped family then).
+  bool Visible(const FamilySpec* family, const std::string& qualifier) const;
   // Reads the row whose cells start under the iterator, leaving it past them.
   Status AssembleRow(Row* row);
   // Decodes a column's encoded family id and qualifier, looking the family
@@ -110,6 +113,7 @@ class RowCursor {
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> columns_;
   ReadStats stats_;
   std::string skipped_tail_key_;
+  bool row_seen_ = false;                           // the last row AssembleRow read had a cell the read may look at
   std::string lookup_prefix_, last_lookup_prefix_;  // ReadRowAt's
   std::string row_prefix_;                          // AssembleRow's, kept to reuse its memory
   std::string table_prefix_;                        // TablePrefix(table_->id)

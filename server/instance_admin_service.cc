@@ -82,9 +82,13 @@ Result<ClusterSpec> FindCluster(InstanceAdmin* admin, const proto::ChildName& na
   return *cluster;
 }
 
-// The nodes and autoscaling of `update`, which replaces them whole.
+// The nodes and autoscaling of `update`, which replaces them whole. With
+// autoscaling, the nodes stay as they were: production's autoscaler picks
+// them later, and until then the cluster reports the nodes it had
+// (nodejs-bigtable's system-test/cluster.ts, "should change cluster to
+// autoscaling").
 ClusterSpec Resized(ClusterSpec current, const ClusterSpec& update) {
-  current.serve_nodes = update.serve_nodes;
+  if (!update.autoscaling) current.serve_nodes = update.serve_nodes;
   current.autoscaling = update.autoscaling;
   return current;
 }
@@ -97,8 +101,8 @@ Result<ClusterSpec> MaskedCluster(ClusterSpec current, const ClusterSpec& update
       current.serve_nodes = update.serve_nodes;
       if (!update.autoscaling) current.autoscaling.reset();  // fixed nodes end autoscaling
     } else if (StartsWith(path, "cluster_config.cluster_autoscaling_config")) {
+      // The nodes stay as they were, as in Resized.
       current.autoscaling = update.autoscaling;
-      if (current.autoscaling) current.serve_nodes = current.autoscaling->min_nodes;
     } else {
       return UnknownPath("update_mask", path, "serve_nodes and cluster_config.cluster_autoscaling_config");
     }

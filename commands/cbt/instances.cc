@@ -189,6 +189,18 @@ Status DeleteAppProfile(CommandContext& ctx, const std::vector<std::string>& arg
   return admin->DeleteAppProfile(InProject(ctx, args[0]), args[1]);
 }
 
+// useinstance <instance-id> [project=<project-id>]: what follows runs in
+// that instance of the same database (or service), as dump's scripts need
+// to rebuild every instance.
+Status UseInstance(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
+  const std::string* project = parsed.Find("project");
+  if (args[0].empty() || (project != nullptr && project->empty())) {
+    return ctx.Usage("useinstance needs an instance id, and a project id with project=");
+  }
+  return ctx.session->UseInstance({project != nullptr ? *project : Here(ctx).project, args[0]});
+}
+
 constexpr Arg kInstanceIdArg{.text = "<instance-id>", .noun = "an instance id"};
 constexpr Arg kClusterIdArg{.text = "<cluster-id>", .noun = "a cluster id"};
 constexpr Arg kProfileIdArg{.text = "<app-profile-id>", .noun = "an app profile id"};
@@ -225,6 +237,17 @@ std::vector<CommandSpec> CbtInstanceCommands() {
        .details = "  Example: deleteinstance my-instance",
        .cbt = DeleteInstance},
       {.name = "listinstances", .summary = "List the instances of the project", .cbt = ListInstances},
+      {.name = "useinstance",
+       .summary = "Run the commands that follow in another instance (lbt)",
+       .args = {kInstanceIdArg},
+       .options = {{.key = "project", .value = "<project-id>"}},
+       .details = "  project  The instance's project (default: the one commands run in now)\n\n"
+                  "  The instance is one of the same database or service; one never created\n"
+                  "  may be named, and its first table brings it into being. The shell's own\n"
+                  "  tables are those of instance local of project lbt. dump's scripts use it\n"
+                  "  to rebuild every instance.\n\n"
+                  "  Example: useinstance my-instance project=my-project",
+       .cbt = UseInstance},
       {.name = "createcluster",
        .summary = "Create a cluster in the instance",
        .args = {kClusterIdArg, kZoneArg, kNodesArg, kStorageArg},

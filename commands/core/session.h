@@ -28,10 +28,20 @@ class Session {
  public:
   // `bigtable` must not be null.
   Session(SessionOptions options, std::unique_ptr<Bigtable> bigtable)
-      : options_(std::move(options)), bigtable_(std::move(bigtable)) {}
+      : options_(std::move(options)), home_(options_.instance), bigtable_(std::move(bigtable)) {}
 
   const SessionOptions& options() const { return options_; }
-  Bigtable* bigtable() const { return bigtable_.get(); }
+  // Where commands run: the instance the session began in, or the one
+  // UseInstance chose.
+  Bigtable* bigtable() const { return elsewhere_ != nullptr ? elsewhere_.get() : bigtable_.get(); }
+
+  // Runs the commands that follow in `instance`: the tables of the same
+  // database or service, opened through its instance admin (an instance
+  // never created may be named: its first table brings it into being).
+  // The instance the session began in is its own Bigtable again.
+  // FailedPrecondition where instances cannot be managed; on an error the
+  // session stays where it was.
+  Status UseInstance(const InstanceName& instance);
 
   // For commands that list what is there: false, with a note on `err`, when
   // no database exists yet, so that a mistyped --db does not pass for an
@@ -52,7 +62,9 @@ class Session {
 
  private:
   SessionOptions options_;
+  const InstanceName home_;  // the instance `bigtable_` is
   std::unique_ptr<Bigtable> bigtable_;
+  std::unique_ptr<Bigtable> elsewhere_;  // set while another instance is in use
   bool sql_runs_here_ = false;
   std::function<void()> before_statement_;
 };

@@ -1,46 +1,30 @@
 // schema and dump: a database as a script lbt runs back, as sqlite3's
-// .schema and .dump do. `schema` prints the commands that recreate the
-// tables; `dump` adds every cell, as set (or addtocell, for aggregate
-// families) commands, so that `lbt --db copy -f dump.cbt` rebuilds it.
+// .schema and .dump do. `schema` prints the commands that recreate every
+// instance with its tables, their change streams and authorized views,
+// and its materialized and logical views; `dump` adds every cell, as set
+// (or addtocell, for aggregate families) commands, so that
+// `lbt --db copy -f dump.cbt` rebuilds it. What no command can recreate
+// (backups, IAM policies, a table's deletion protection, ...) each says
+// before it writes anything.
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <optional>
 
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/command_sets.h"
 #include "commands/core/interrupt.h"
 #include "commands/core/progress.h"
 #include "commands/core/read_pipeline.h"
+#include "commands/io/dump_contents.h"
 
 namespace lbt {
 
 namespace {
-
-// `bytes` as one word the tokenizer reads back exactly: bare when it is
-// made of plain characters, else in $'...' with escapes.
-std::string Word(std::string_view bytes) {
-  auto plain = [](unsigned char c) {
-    return std::isalnum(c) != 0 || std::string_view("_-.,:/@+=%#").find(static_cast<char>(c)) != std::string_view::npos;
-  };
-  bool bare = !bytes.empty() && bytes.front() != '#';
-  for (unsigned char c : bytes) bare = bare && plain(c);
-  if (bare) return std::string(bytes);
-  std::string word = "$'";
-  for (unsigned char c : bytes) {
-    if (c == '\\' || c == '\'') {
-      word += '\\';
-      word += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      word += fmt::format("\\x{:02x}", c);
-    } else {
-      word += static_cast<char>(c);
-    }
-  }
-  return word + "'";
-}
 
 // The commands that recreate `table`'s schema: its families in creation
 // order, with their GC policies and value types.
@@ -89,36 +73,96 @@ Result<std::string> RowStatements(const TableSpec& table, const Row& row) {
   return text;
 }
 
-// The tables named, or every table.
-Result<std::vector<TableSpec>> TablesOf(CommandContext& ctx, const std::vector<std::string>& names) {
-  std::vector<std::string> all = names;
-  if (all.empty()) {
-    LBT_ASSIGN_OR_RETURN(all, ctx.bigtable()->ListTables());
-  }
-  std::vector<TableSpec> tables;
-  for (const std::string& name : all) {
-    LBT_ASSIGN_OR_RETURN(TableSpec spec, ctx.bigtable()->GetTable(name));
-    tables.push_back(std::move(spec));
-  }
-  return tables;
+// Where a script's statements go: schema renders them, dump writes them
+// to its file with its rows between them.
+struct ScriptSink {
+  std::function<void(const std::string& statement)> statement;
+  std::function<void(const std::string& comment)> comment;  // dump's alone
+  // Writes a table's rows (dump's); unset for schema.
+  std::function<Status(Bigtable* bigtable, const TableSpec& table)> rows;
+};
+
+// Does the script name each instance (useinstance)? Not when it holds one
+// instance that was never created: it then runs into whichever instance
+// it is run in, as before instances.
+bool NamesInstances(const DatabaseContents& contents) {
+  return contents.instances.size() > 1 || contents.instances.front().record.has_value();
 }
 
-Status Schema(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(std::vector<TableSpec> tables, TablesOf(ctx, args));
-  for (const TableSpec& table : tables) {
-    for (const std::string& statement : SchemaStatements(table)) ctx.renderer->Statement(statement);
+Status WriteTables(const InstanceContents& in, const ScriptSink& sink) {
+  for (const TableContents& t : in.tables) {
+    sink.comment(fmt::format("# table {}", t.spec.name));
+    for (const std::string& statement : SchemaStatements(t.spec)) sink.statement(statement);
+    if (sink.rows) LBT_RETURN_IF_ERROR(sink.rows(in.bigtable, t.spec));
+    // After the rows: their writes need not be recorded.
+    if (t.spec.change_stream) sink.statement(ChangeStreamStatement(t.spec));
+    for (const AuthorizedViewSpec& view : t.authorized_views) {
+      if (std::optional<std::string> statement = AuthorizedViewStatement(t.spec.name, view)) sink.statement(*statement);
+    }
   }
   return Status::OK();
 }
 
-// Writes every table's schema and rows to `out`; the number of rows.
-Result<int64_t> WriteDump(CommandContext& ctx, const std::vector<TableSpec>& tables, Output* out) {
+// Materialized views after the tables they read (and their rows, which
+// their first build reads), then logical views, which may read them.
+void WriteViews(const InstanceContents& in, const ScriptSink& sink) {
+  for (const MaterializedViewSpec& view : in.materialized_views) {
+    sink.statement(fmt::format("creatematerializedview {} {}", Word(view.id), QueryLine(view.query)));
+    if (view.deletion_protection) {
+      sink.statement(fmt::format("updatematerializedview {} deletion-protection=true", Word(view.id)));
+    }
+  }
+  for (const LogicalViewSpec& view : in.logical_views) {
+    sink.statement(fmt::format("createlogicalview {} {}", Word(view.id), QueryLine(view.query)));
+    if (view.deletion_protection) {
+      sink.statement(fmt::format("updatelogicalview {} deletion-protection=true", Word(view.id)));
+    }
+  }
+}
+
+Status WriteScript(const DatabaseContents& contents, const ScriptSink& sink) {
+  for (const std::string& item : contents.left_out) sink.comment("# left out: " + item);
+  const bool named = NamesInstances(contents);
+  for (const InstanceContents& in : contents.instances) {
+    if (named) {
+      sink.comment(fmt::format("# instance {}", in.name.Full()));
+      sink.statement(fmt::format("useinstance {} project={}", Word(in.name.instance), Word(in.name.project)));
+    }
+    if (in.record) {
+      for (const std::string& statement : InstanceStatements(*in.record)) sink.statement(statement);
+    }
+    LBT_RETURN_IF_ERROR(WriteTables(in, sink));
+    WriteViews(in, sink);
+  }
+  return Status::OK();
+}
+
+// Says, before anything is written, what the script cannot recreate.
+void SayLeftOut(CommandContext& ctx, const DatabaseContents& contents) {
+  if (contents.left_out.empty()) return;
+  std::string text = fmt::format("{} leaves out what no command recreates:\n", ctx.spec->name);
+  for (const std::string& item : contents.left_out) text += "  " + item + "\n";
+  ctx.err->Write(text);
+}
+
+Status Schema(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(DatabaseContents contents, GatherContents(ctx, args));
+  SayLeftOut(ctx, contents);
+  ScriptSink sink;
+  sink.statement = [&](const std::string& statement) { ctx.renderer->Statement(statement); };
+  sink.comment = [](const std::string&) {};
+  return WriteScript(contents, sink);
+}
+
+// Writes the whole script to `out`; the number of rows.
+Result<int64_t> WriteDump(CommandContext& ctx, const DatabaseContents& contents, Output* out) {
   int64_t rows = 0;
   Progress progress(ctx.err, "dumping");
-  for (const TableSpec& table : tables) {
-    out->Write(fmt::format("# table {}\n", table.name));
-    for (const std::string& statement : SchemaStatements(table)) out->Write(statement + "\n");
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ctx.bigtable()->ReadRows(table.name, ReadRequest{}));
+  ScriptSink sink;
+  sink.statement = [&](const std::string& statement) { out->Write(statement + "\n"); };
+  sink.comment = sink.statement;
+  sink.rows = [&](Bigtable* bigtable, const TableSpec& table) -> Status {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table.name, ReadRequest{}));
     Status failed;
     LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& row, int64_t) {
                           Result<std::string> text = RowStatements(table, row);
@@ -129,27 +173,37 @@ Result<int64_t> WriteDump(CommandContext& ctx, const std::vector<TableSpec>& tab
                           out->Write(*text);
                           progress.Update(++rows);
                         }).status());
-    LBT_RETURN_IF_ERROR(failed);
-  }
+    return failed;
+  };
+  LBT_RETURN_IF_ERROR(WriteScript(contents, sink));
   return rows;
 }
 
 // A disabled table's rows cannot be read: said before anything is written.
-Status CheckReadable(const std::vector<TableSpec>& tables) {
-  for (const TableSpec& table : tables) {
-    if (!table.enabled) {
-      return Status::FailedPrecondition(
-          fmt::format("table '{}' is disabled and its rows cannot be read; enable it to dump it", table.name));
+Status CheckReadable(const DatabaseContents& contents) {
+  for (const InstanceContents& in : contents.instances) {
+    for (const TableContents& t : in.tables) {
+      if (!t.spec.enabled) {
+        return Status::FailedPrecondition(
+            fmt::format("table '{}' is disabled and its rows cannot be read; enable it to dump it", t.spec.name));
+      }
     }
   }
   return Status::OK();
 }
 
+size_t TableCount(const DatabaseContents& contents) {
+  size_t tables = 0;
+  for (const InstanceContents& in : contents.instances) tables += in.tables.size();
+  return tables;
+}
+
 Status Dump(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(std::vector<TableSpec> tables, TablesOf(ctx, {}));
-  LBT_RETURN_IF_ERROR(CheckReadable(tables));
+  LBT_ASSIGN_OR_RETURN(DatabaseContents contents, GatherContents(ctx, {}));
+  LBT_RETURN_IF_ERROR(CheckReadable(contents));
+  SayLeftOut(ctx, contents);
   const bool to_stdout = args.empty() || args[0] == "-";
-  if (to_stdout) return WriteDump(ctx, tables, ctx.out).status();
+  if (to_stdout) return WriteDump(ctx, contents, ctx.out).status();
   // Written beside the file and renamed over it once whole: a dump that
   // fails leaves no partial script behind.
   const std::string temporary = args[0] + ".partial";
@@ -157,7 +211,7 @@ Status Dump(CommandContext& ctx, const std::vector<std::string>& args) {
   if (file == nullptr) return Status::IOError(fmt::format("cannot write '{}': {}", temporary, std::strerror(errno)));
   Result<int64_t> rows = [&] {
     Output out(file);
-    return WriteDump(ctx, tables, &out);
+    return WriteDump(ctx, contents, &out);
   }();
   if (std::fclose(file) != 0 && rows.ok()) rows = Status::IOError(fmt::format("cannot write '{}'", temporary));
   if (rows.ok() && std::rename(temporary.c_str(), args[0].c_str()) != 0) {
@@ -167,8 +221,9 @@ Status Dump(CommandContext& ctx, const std::vector<std::string>& args) {
     std::remove(temporary.c_str());
     return rows.status();
   }
-  ctx.err->Write(fmt::format("Dumped {} table{} and {} row{} to {}.\n", tables.size(), tables.size() == 1 ? "" : "s",
-                             *rows, *rows == 1 ? "" : "s", args[0]));
+  const size_t tables = TableCount(contents);
+  ctx.err->Write(fmt::format("Dumped {} table{} and {} row{} to {}.\n", tables, tables == 1 ? "" : "s", *rows,
+                             *rows == 1 ? "" : "s", args[0]));
   return Status::OK();
 }
 
@@ -179,18 +234,25 @@ std::vector<CommandSpec> DumpCommands() {
       {.name = "dump",
        .summary = "Write the whole database as a script lbt runs back (lbt)",
        .args = {{.text = "<file>", .noun = "a file", .kind = ArgKind::kFile, .arity = Arity::kOptional}},
-       .details = "  Every table's schema (createtable with its families in creation order,\n"
-                  "  GC policies and value types), then every cell as set, or addtocell for an\n"
-                  "  aggregate family, with its timestamp. Without a file, or with -, to\n"
+       .details = "  Every instance (useinstance, and createinstance with its clusters and app\n"
+                  "  profiles for one that was created), every table's schema (createtable\n"
+                  "  with its families in creation order, GC policies and value types), every\n"
+                  "  cell as set, or addtocell for an aggregate family, with its timestamp;\n"
+                  "  then its change stream and authorized views, and the instance's\n"
+                  "  materialized and logical views. What no command recreates (backups, IAM\n"
+                  "  policies, a table's deletion protection, ...) is said first, on standard\n"
+                  "  error, and in the script's first comments. Without a file, or with -, to\n"
                   "  standard output. Run it back with: lbt --db copy -f dump.cbt\n"
                   "  For large tables, export and import are faster.\n\n"
                   "  Example: dump backup.cbt",
        .cbt = Dump},
       {.name = "schema",
-       .summary = "Print the commands that recreate tables (lbt)",
+       .summary = "Print the commands that recreate the database, or tables (lbt)",
        .args = {{.text = "table", .noun = "a table", .kind = ArgKind::kTable, .arity = Arity::kOptionalRepeated}},
-       .details = "  createtable with the families in creation order, their GC policies and\n"
-                  "  value types: every table's, or those named.\n\n"
+       .details = "  What dump writes but the rows: every instance with its tables (createtable\n"
+                  "  with the families in creation order, their GC policies and value types),\n"
+                  "  their change streams and authorized views, and its materialized and\n"
+                  "  logical views; or, for the tables named, theirs alone.\n\n"
                   "  Example: schema mobile_time_series",
        .cbt = Schema},
   };

@@ -155,6 +155,15 @@ main() {
     >>"$results/instances.txt") || instances_status=1
   stop_lbt
 
+  # What Google's Node client system tests, written against production,
+  # assert of authorized views, autoscaling and restores (the emulator
+  # serves none of these).
+  local system_status=0
+  start_lbt "$work/system-db" "$results/lbt-system.log"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 90 node "$here/system_tests.mjs" \
+    >"$results/system-tests.txt") || system_status=1
+  stop_lbt
+
   # Change streams (the emulator has none): an import of 10 MB (several
   # partitions) by the shell, a workload through the client, every
   # partition read with grpc-js; half of one, then SIGKILL, a restart, and
@@ -200,6 +209,9 @@ main() {
   echo "== change streams through grpc-js against lbt serve, across a SIGKILL"
   cat "$results/change-streams.txt"
   [ "$streams_status" -eq 0 ] || status=1
+  echo "== the Node client's system tests' assertions against lbt serve"
+  cat "$results/system-tests.txt"
+  [ "$system_status" -eq 0 ] || status=1
   echo "== instances through the Node client against lbt serve, before and after a SIGKILL"
   cat "$results/instances.txt"
   [ "$instances_status" -eq 0 ] || status=1

@@ -64,6 +64,7 @@ declare -A emulator_words=(
 # Cases whose output is lbt serve's: errors that name the request's field.
 declare -A served_words=(
   [error_stops_then_count]="the server names the mutation's field in its message"
+  [authorized_views]="a write outside a view names the view in full, with the session's own instance"
 )
 
 failed=0

@@ -241,6 +241,53 @@ TEST_F(AuthorizedViewTest, WritesOutsideTheViewArePermissionDeniedAndChangeNothi
   EXPECT_EQ(codes, (std::map<int64_t, int>{{0, 0}, {1, static_cast<int>(StatusCode::PERMISSION_DENIED)}}));
 }
 
+// nodejs-bigtable's system-test/bigtable.ts (AuthorizedViews, run against
+// production) asserts the message verbatim: "should fail when writing to a
+// row not in the authorized view", "... to a column not in the authorized
+// view", and CheckAndMutate's "should error when the request is made for
+// the row key not in a view". A bare database names the view by its table
+// (an instance's tables name it in full; tests/client/system_tests.mjs).
+TEST_F(AuthorizedViewTest, WritesOutsideTheViewFailInProductionsWords) {
+  ASSERT_TRUE(CreateView("v", Definition()).ok());
+  const std::string refused =
+      "Cannot mutate from tables/t/authorizedViews/v because the mutation contains cells outside the Authorized View.";
+  EXPECT_EQ(MutateThroughView("b#1", {Mutation::SetCell("cf", "pub1", "z", 2000)}).error_message(), refused);
+  EXPECT_EQ(MutateThroughView("a#1", {Mutation::SetCell("cf", "secret", "z", 2000)}).error_message(), refused);
+
+  v2::MutateRowsRequest bulk;
+  bulk.set_authorized_view_name(kView);
+  auto* entry = bulk.add_entries();
+  entry->set_row_key("b#1");
+  *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "pub1", "m", 3000));
+  grpc::ClientContext bulk_context;
+  auto stream = bigtable_->MutateRows(&bulk_context, bulk);
+  std::vector<std::string> messages;
+  for (v2::MutateRowsResponse response; stream->Read(&response);) {
+    for (const auto& e : response.entries()) messages.push_back(e.status().message());
+  }
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(messages, std::vector<std::string>{refused});
+
+  v2::CheckAndMutateRowRequest check;
+  check.set_authorized_view_name(kView);
+  check.set_row_key("some-row-key");
+  *check.add_true_mutations() = proto::ToProto(Mutation::DeleteFromRow());
+  v2::CheckAndMutateRowResponse checked;
+  grpc::ClientContext check_context;
+  EXPECT_EQ(bigtable_->CheckAndMutateRow(&check_context, check, &checked).error_message(), refused);
+
+  v2::ReadModifyWriteRowRequest rmw;
+  rmw.set_authorized_view_name(kView);
+  rmw.set_row_key("a#1");
+  auto* rule = rmw.add_rules();
+  rule->set_family_name("cf");
+  rule->set_column_qualifier("secret");
+  rule->set_append_value("!");
+  v2::ReadModifyWriteRowResponse modified;
+  grpc::ClientContext rmw_context;
+  EXPECT_EQ(bigtable_->ReadModifyWriteRow(&rmw_context, rmw, &modified).error_message(), refused);
+}
+
 TEST_F(AuthorizedViewTest, CheckAndMutateSeesOnlyTheViewAndReadModifyWriteStaysInIt) {
   ASSERT_TRUE(CreateView("v", Definition()).ok());
   // The predicate looks for cf:secret, which the view hides: no match.
@@ -305,6 +352,81 @@ TEST_F(AuthorizedViewTest, ViewsOutliveARestartAndGoWithTheirTable) {
   ASSERT_TRUE(Delete("t").ok());
   CreateTable("t", {"cf"});
   EXPECT_EQ(GetView(admin::AuthorizedView::BASIC, &full).error_code(), StatusCode::NOT_FOUND);
+}
+
+std::vector<v2::SampleRowKeysResponse> SampleThrough(v2::Bigtable::Stub* stub, const std::string& view) {
+  v2::SampleRowKeysRequest request;
+  request.set_authorized_view_name(view);
+  grpc::ClientContext context;
+  auto stream = stub->SampleRowKeys(&context, request);
+  std::vector<v2::SampleRowKeysResponse> samples;
+  for (v2::SampleRowKeysResponse response; stream->Read(&response);) samples.push_back(response);
+  EXPECT_TRUE(stream->Finish().ok());
+  return samples;
+}
+
+std::vector<std::pair<std::string, int64_t>> KeysAndOffsets(const std::vector<v2::SampleRowKeysResponse>& samples) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto& s : samples) out.emplace_back(s.row_key(), s.offset_bytes());
+  return out;
+}
+
+// Samples through a view describe the view alone: keys of its rows, offsets
+// of its cells, and last the end of its rows (nodejs-bigtable's system-test/
+// bigtable.ts, "should get a sample of row keys" through an authorized view,
+// expects one sample, a key shaped like the view's row key). Whatever lies
+// outside the view changes nothing in them.
+TEST_F(AuthorizedViewTest, SamplesDescribeOnlyTheView) {
+  ASSERT_TRUE(CreateView("v", Definition()).ok());
+  // a#1's cf:pub1 "x" alone is covered: 2 + 4 + 1 + 8 bytes.
+  EXPECT_EQ(KeysAndOffsets(SampleThrough(bigtable_.get(), kView)),
+            (std::vector<std::pair<std::string, int64_t>>{{"a$", 15}}));
+
+  // Over 4 MiB of covered cells: samples inside the view's rows.
+  const std::string mib(1 << 20, 'v');
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(MutateRow("t", "a#big" + std::to_string(i), {Mutation::SetCell("cf", "pub", mib, 1000)}).ok());
+  }
+  const std::vector<v2::SampleRowKeysResponse> view_samples = SampleThrough(bigtable_.get(), kView);
+  ASSERT_GE(view_samples.size(), 2u);
+  for (size_t i = 0; i + 1 < view_samples.size(); ++i) EXPECT_EQ(view_samples[i].row_key().substr(0, 2), "a#");
+  EXPECT_EQ(view_samples.back().row_key(), "a$");
+  EXPECT_EQ(view_samples.back().offset_bytes(), 15 + 6 * (2 + 3 + (1 << 20) + 8));
+
+  // Much more outside it: rows it does not cover, columns it does not
+  // cover in its rows, and a row of its prefix with no column it covers.
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(MutateRow("t", "b#big" + std::to_string(i), {Mutation::SetCell("cf", "pub", mib, 1000)}).ok());
+    ASSERT_TRUE(MutateRow("t", "a#big" + std::to_string(i), {Mutation::SetCell("cf", "secret", mib, 1000)}).ok());
+    ASSERT_TRUE(MutateRow("t", "a#hidden" + std::to_string(i), {Mutation::SetCell("cf", "secret", mib, 1000)}).ok());
+  }
+  EXPECT_EQ(KeysAndOffsets(SampleThrough(bigtable_.get(), kView)), KeysAndOffsets(view_samples));
+}
+
+// REQUEST_STATS_FULL through a view counts only the cells it covers, and
+// rows only when they have one: what lies outside it does not show.
+TEST_F(AuthorizedViewTest, RequestStatsCountOnlyWhatTheViewCovers) {
+  ASSERT_TRUE(CreateView("v", Definition()).ok());
+  v2::ReadRowsRequest request;
+  request.set_request_stats_view(v2::ReadRowsRequest::REQUEST_STATS_FULL);
+  auto stats_of = [&] {
+    ReadResult result = ReadThroughView(request);
+    EXPECT_TRUE(result.status.ok());
+    const auto& s = result.stats.full_read_stats_view().read_iteration_stats();
+    return std::vector<int64_t>{s.rows_seen_count(), s.cells_seen_count(), s.rows_returned_count(),
+                                s.cells_returned_count()};
+  };
+  // a#1: cf:pub1 covered, cf:secret not; b#1 outside the rows.
+  const std::vector<int64_t> before = stats_of();
+  EXPECT_EQ(before, (std::vector<int64_t>{1, 1, 1, 1}));
+  ASSERT_TRUE(MutateRow("t", "a#1", {Mutation::SetCell("cf", "secret", "t", 2000)}).ok());
+  ASSERT_TRUE(MutateRow("t", "a#2", {Mutation::SetCell("cf", "secret", "s", 1000)}).ok());
+  ASSERT_TRUE(MutateRow("t", "b#2", {Mutation::SetCell("cf", "pub1", "y", 1000)}).ok());
+  EXPECT_EQ(stats_of(), before);
+
+  // A filter that drops the covered cell: seen, not returned.
+  *request.mutable_filter() = proto::ToProto(Filter::ValueRegex("nothing")).value();
+  EXPECT_EQ(stats_of(), (std::vector<int64_t>{1, 1, 0, 0}));
 }
 
 }  // namespace
