@@ -241,9 +241,15 @@ Result<std::vector<ReadModifyWriteRule>> RulesFromProto(const v2::ReadModifyWrit
 
 namespace {
 
-// ReadRows of a materialized view (materialized_view_name).
-Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRowsRequest& request,
-                                const ReadCall& call) {
+// The materialized view a request names in materialized_view_name (and
+// nothing else), and its instance's tables.
+struct MaterializedViewTarget {
+  std::string id;
+  InstanceTables tables;
+};
+
+template <typename Request>
+Result<MaterializedViewTarget> MaterializedViewOf(const InstanceRouter& router, const Request& request) {
   if (!request.table_name().empty() || !request.authorized_view_name().empty()) {
     return Status::InvalidArgument(
         "materialized_view_name: name a table, an authorized view or a materialized view, not two of them");
@@ -251,24 +257,25 @@ Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRows
   LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request.materialized_view_name(),
                                                                     "materializedViews", "materialized_view_name"));
   LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(name.instance, request.app_profile_id()));
+  return MaterializedViewTarget{name.id, std::move(tables)};
+}
+
+// ReadRows of a materialized view (materialized_view_name).
+Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRowsRequest& request,
+                                const ReadCall& call) {
+  LBT_ASSIGN_OR_RETURN(MaterializedViewTarget view, MaterializedViewOf(router, request));
   LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(request));
   read.max_snapshot_age = kReadSnapshotAge;
   read.interrupted = [context = call.context] { return context->IsCancelled(); };
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, tables->ReadMaterializedView(name.id, read));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, view.tables->ReadMaterializedView(view.id, read));
   return SendRows(*rows, call);
 }
 
 // SampleRowKeys of a materialized view (materialized_view_name).
 Result<std::vector<KeySample>> SampleMaterializedView(const InstanceRouter& router,
                                                       const v2::SampleRowKeysRequest& request, const RowRange& range) {
-  if (!request.table_name().empty() || !request.authorized_view_name().empty()) {
-    return Status::InvalidArgument(
-        "materialized_view_name: name a table, an authorized view or a materialized view, not two of them");
-  }
-  LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request.materialized_view_name(),
-                                                                    "materializedViews", "materialized_view_name"));
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(name.instance, request.app_profile_id()));
-  return ReadMaterializedViewAsTable(tables.get(), name.id)->SampleRowKeys(name.id, range);
+  LBT_ASSIGN_OR_RETURN(MaterializedViewTarget view, MaterializedViewOf(router, request));
+  return ReadMaterializedViewAsTable(view.tables.get(), view.id)->SampleRowKeys(view.id, range);
 }
 
 }  // namespace
