@@ -66,6 +66,11 @@ char* NextMatch(const char*, int state) {
 
 char** Complete(const char*, int start, int) {
   rl_attempted_completion_over = 1;  // never fall back to file names
+  // Candidates come from the database: from the database itself once the
+  // lbt serve a session began on has stopped, not from retries against it.
+  const bool was_local = g_session->bigtable()->local() != nullptr;
+  g_session->BeforeStatement();
+  if (!was_local && g_session->bigtable()->local() != nullptr) rl_forced_update_display();  // below its note
   // Words run between blanks; the line editor starts its word after a
   // quote or an '=' too. Candidates are whole words, so the part of the
   // word before the editor's start is dropped from each.

@@ -71,7 +71,12 @@ Result<Target> OpenServed(char** argv, const LocalOptions& local, const std::str
   auto served = std::make_unique<ServedDatabase>(
       std::move(server), address, local, [dir = local.db_dir] { return ServingAddress(dir); },
       [argv, local](const std::string& now) { return ConnectServer(argv, local, now); },
-      [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); });
+      // On a terminal the note takes the line it lands on whole (the
+      // switch may come while Tab completion reads the database, beside
+      // the prompt, which is then drawn again below it).
+      [terminal = ::isatty(STDERR_FILENO) == 1](const std::string& note) {
+        std::fprintf(stderr, "%snote: %s\n", terminal ? "\r\033[K" : "", note.c_str());
+      });
   ServedDatabase* follow = served.get();
   return Target{std::move(served), [follow] { follow->Follow(); }};
 }

@@ -53,8 +53,10 @@ class Session {
   bool sql_runs_here() const { return sql_runs_here_; }
   void set_sql_runs_here() { sql_runs_here_ = true; }
 
-  // Run before each statement (RunStatement): what keeps a script's view
-  // of the database current, such as materialized views' maintenance.
+  // Run before each statement (RunStatement) and before Tab completion
+  // reads the database: what keeps a session's view of the database
+  // current, such as following a stopped lbt serve to the database itself
+  // and materialized views' maintenance.
   void set_before_statement(std::function<void()> hook) { before_statement_ = std::move(hook); }
   void BeforeStatement() const {
     if (before_statement_) before_statement_();

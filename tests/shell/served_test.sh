@@ -89,6 +89,31 @@ kill "$lbt_pid"
 wait "$lbt_pid" 2>/dev/null || true
 lbt_pid=""
 
+# Tab completion in an interactive shell whose server has stopped reads the
+# database itself, not the stopped server.
+db="$work/db-complete"
+"$lbt" --db "$db" createtable sensors_by_hour families=cf
+start_lbt "$db" "$work/serve-complete.log"
+tmux -L "$socket" -f /dev/null new-session -d -s complete -x 150 -y 50 "'$lbt' --db '$db'; sleep 30"
+for _ in $(seq 150); do
+  tmux -L "$socket" capture-pane -t complete -p | grep -q 'lbt.*>' && break
+  sleep 0.1
+done
+kill "$lbt_pid"
+wait "$lbt_pid" 2>/dev/null || true
+lbt_pid=""
+tmux -L "$socket" send-keys -t complete 'count sensors_' Tab
+completed=""
+for _ in $(seq 150); do
+  if tmux -L "$socket" capture-pane -t complete -p | grep -q 'count sensors_by_hour'; then
+    completed=1
+    break
+  fi
+  sleep 0.1
+done
+[ -n "$completed" ] || fail "Tab did not complete from the database: $(tmux -L "$socket" capture-pane -t complete -p)"
+tmux -L "$socket" kill-session -t complete
+
 # lbt serve refused because an idle shell holds the database says what to do.
 db="$work/db-idle"
 "$lbt" --db "$db" createtable t families=cf
