@@ -1,7 +1,6 @@
 #include "remote/retry_policy.h"
 
 #include <algorithm>
-#include <thread>
 
 namespace lbt {
 
@@ -20,8 +19,8 @@ std::chrono::milliseconds RetryPolicy::Backoff(int failures) {
 
 bool RetryPolicy::WaitBeforeRetry() {
   if (++failures_ > kMaxRetries || PastDeadline()) return false;
-  const Clock::duration left = deadline_ - Clock::now();
-  std::this_thread::sleep_for(std::min<Clock::duration>(Backoff(failures_), left));
+  const Clock::duration left = deadline_ - timer_.now();
+  timer_.sleep(std::min<Clock::duration>(Backoff(failures_), left));
   return true;
 }
 

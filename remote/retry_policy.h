@@ -16,6 +16,9 @@
 #define LBT_REMOTE_RETRY_POLICY_H_
 
 #include <chrono>
+#include <functional>
+#include <thread>
+#include <utility>
 
 #include "api/status.h"
 
@@ -27,9 +30,17 @@ class RetryPolicy {
 
   static constexpr int kMaxRetries = 8;
 
+  // How the policy reads the time and waits: the system clock and a real
+  // sleep, unless a test passes a clock of its own that the waits move.
+  struct Timer {
+    std::function<Clock::time_point()> now = [] { return Clock::now(); };
+    std::function<void(Clock::duration)> sleep = [](Clock::duration d) { std::this_thread::sleep_for(d); };
+  };
+
   // `deadline` bounds every attempt and every wait; Clock::time_point::max()
   // for none.
   explicit RetryPolicy(Clock::time_point deadline) : deadline_(deadline) {}
+  RetryPolicy(Clock::time_point deadline, Timer timer) : deadline_(deadline), timer_(std::move(timer)) {}
 
   // True for the codes worth trying again.
   static bool Retryable(const Status& status);
@@ -47,13 +58,14 @@ class RetryPolicy {
   void Progressed() { failures_ = 0; }
 
   Clock::time_point deadline() const { return deadline_; }
-  bool PastDeadline() const { return Clock::now() >= deadline_; }
+  bool PastDeadline() const { return timer_.now() >= deadline_; }
 
   // The wait before the retry that follows `failures` failures in a row.
   static std::chrono::milliseconds Backoff(int failures);
 
  private:
   const Clock::time_point deadline_;
+  Timer timer_;
   int failures_ = 0;
 };
 

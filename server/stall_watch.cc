@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <grpc/grpc.h>
 
+#include <cstdio>
+
 namespace lbt::server {
 
 StallWatch::StallWatch(std::chrono::milliseconds timeout) : timeout_(timeout) {
@@ -53,6 +55,10 @@ void StallWatch::Run() {
     // The guard is still alive (it takes mu_ to leave), and so is its call.
     grpc_call_cancel_with_status(first->second.context->c_call(), GRPC_STATUS_ABORTED, message.c_str(), nullptr);
     watched_.erase(first);
+    // For the operator, and for tests, which learn here that every stalled
+    // call has been ended.
+    fmt::print(stderr, "lbt serve: ended a call whose client did not read for {} s; {} more wait on their clients\n",
+               std::chrono::duration<double>(timeout_).count(), watched_.size());
   }
 }
 

@@ -5,7 +5,8 @@
 // the timeout gets its call ended with ABORTED, as production ends the
 // stream of a client too slow to read ("response was not consumed in
 // time"), and the client is told at once: the status travels in HTTP/2
-// headers, which flow control does not hold back.
+// headers, which flow control does not hold back. Each call ended is one
+// line on stderr, saying how many other writes still wait on their clients.
 //
 // Threading: Guards are made and destroyed on handlers' threads; one
 // thread of the watch's own ends stalled calls.

@@ -5,15 +5,18 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/status.h"
@@ -149,6 +152,48 @@ inline std::vector<std::string> RowKeys(const std::vector<Row>& rows) {
   std::vector<std::string> keys;
   for (const Row& r : rows) keys.push_back(r.key);
   return keys;
+}
+
+// A one-shot signal from one process to another over a pipe, made before a
+// fork so that both sides hold it: one side Notify()s once it holds a lock
+// or is ready, the other WaitFor()s that. The wait has a deadline, so a
+// signal that never comes fails the test instead of hanging it.
+class PipeSignal {
+ public:
+  PipeSignal() { EXPECT_EQ(::pipe(fds_), 0); }
+  ~PipeSignal() {
+    ::close(fds_[0]);
+    ::close(fds_[1]);
+  }
+  PipeSignal(const PipeSignal&) = delete;
+  PipeSignal& operator=(const PipeSignal&) = delete;
+
+  bool Notify() {
+    const char c = 'x';
+    return ::write(fds_[1], &c, 1) == 1;
+  }
+  // True once notified; false if `deadline` passes first.
+  bool WaitFor(std::chrono::milliseconds deadline = std::chrono::seconds(30)) {
+    pollfd p{fds_[0], POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(deadline.count())) != 1) return false;
+    char c;
+    return ::read(fds_[0], &c, 1) == 1;
+  }
+
+ private:
+  int fds_[2] = {-1, -1};
+};
+
+// Polls `condition` until it holds or `deadline` passes; returns its last
+// value. For a state another thread or process reaches in its own time.
+template <typename Condition>
+bool PollUntil(Condition condition, std::chrono::milliseconds deadline = std::chrono::seconds(30)) {
+  const auto give_up = std::chrono::steady_clock::now() + deadline;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= give_up) return condition();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
 }
 
 // Microseconds for a whole number of milliseconds.

@@ -135,10 +135,15 @@ async function main() {
     await caughtUp('by_note', BY_NOTE);
   });
   await check('views keep up while the workload goes on', async () => {
+    let started;
+    const underway = new Promise(resolve => { started = resolve; });
     const writes = (async () => {
-      for (let i = 0; i < 200; i++) await randomMutation(random);
+      for (let i = 0; i < 200; i++) {
+        await randomMutation(random);
+        if (i === 19) started();  // the read below starts once writes flow
+      }
     })();
-    await sleep(50);
+    await underway;
     await rows('SELECT * FROM by_device');  // reads while it is kept
     await writes;
     await caughtUp('by_device', BY_DEVICE);

@@ -99,12 +99,16 @@ ProcessResult RunProcess(const std::vector<std::string>& argv_in, const std::vec
   return result;
 }
 
-int StartProcess(const std::vector<std::string>& argv_in) {
+int StartProcess(const std::vector<std::string>& argv_in, const std::string& stderr_path) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  if (stderr_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  }
   std::vector<std::string> argv = argv_in;
   std::vector<char*> cargv = CStrings(argv);
   pid_t pid = -1;

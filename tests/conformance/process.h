@@ -19,8 +19,9 @@ struct ProcessResult {
 // process's environment, and waits for it.
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env);
 
-// Starts argv[0] in the background; returns its pid.
-int StartProcess(const std::vector<std::string>& argv);
+// Starts argv[0] in the background; returns its pid. Its stderr goes to
+// the file `stderr_path` (created or truncated), or nowhere if empty.
+int StartProcess(const std::vector<std::string>& argv, const std::string& stderr_path = "");
 // Sends `signal` and waits; returns the exit status, or 128 + the signal
 // that ended it.
 int StopProcess(int pid, int signal = 15 /* SIGTERM */);

@@ -9,10 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <fstream>
 #include <random>
-#include <thread>
 
 #include "filter/row_filter.h"
 #include "tests/test_util.h"
@@ -175,9 +173,10 @@ TEST(DatabaseTest, ReadersAreNotBlockedByAnOpenWrite) {
     ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
     ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
   }
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  // The child holds LMDB's write lock for two seconds.
+  // The child holds LMDB's write lock until the parent has read. A reader
+  // that waited for the lock would never read, and the child, given up on
+  // after its deadline, would exit 3.
+  testing::PipeSignal locked, read;
   pid_t child = Spawn([&] {
     MDB_env* env;
     MDB_txn* txn;
@@ -185,25 +184,18 @@ TEST(DatabaseTest, ReadersAreNotBlockedByAnOpenWrite) {
         mdb_env_open(env, dir.path().c_str(), 0, 0600) != 0 || mdb_txn_begin(env, nullptr, 0, &txn) != 0) {
       return 1;
     }
-    char c = 'x';
-    if (::write(ready[1], &c, 1) != 1) return 2;
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+    if (!locked.Notify()) return 2;
+    const bool reader_done = read.WaitFor();
     mdb_txn_abort(txn);
     mdb_env_close(env);
-    return 0;
+    return reader_done ? 0 : 3;
   });
-  char c;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
-  auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(locked.WaitFor());
   ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
   ASSERT_OK_AND_ASSIGN(auto row, db->ReadRow("t", "r"));
-  auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_TRUE(row.has_value());
-  // Not a timing assertion on speed: a blocked reader would wait the full 2 s.
-  EXPECT_LT(elapsed, std::chrono::milliseconds(1500));
-  EXPECT_EQ(Wait(child), 0);
-  ::close(ready[0]);
-  ::close(ready[1]);
+  read.Notify();
+  EXPECT_EQ(Wait(child), 0) << "the reader waited for the writer";
 }
 
 TEST(DatabaseTest, CompactShrinksTheFileAndKeepsTheData) {
@@ -230,24 +222,21 @@ TEST(DatabaseTest, CompactShrinksTheFileAndKeepsTheData) {
 TEST(DatabaseTest, CompactIsRefusedWhileAnotherProcessHasTheDatabase) {
   TempDir dir;
   { ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path())); }
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
+  // The child keeps the database open until the parent's compaction has
+  // been refused.
+  testing::PipeSignal opened, refused;
   pid_t child = Spawn([&] {
     auto db = Database::Open(dir.path());
-    char c = 'x';
-    if (!db.ok() || ::write(ready[1], &c, 1) != 1) return 1;
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    return 0;
+    if (!db.ok() || !opened.Notify()) return 1;
+    return refused.WaitFor() ? 0 : 2;
   });
-  char c;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ASSERT_TRUE(opened.WaitFor());
   ASSERT_OK_AND_ASSIGN(auto db, Database::Open(dir.path()));
   Status s = db->Compact().status();
   EXPECT_EQ(s.code(), Status::Code::kFailedPrecondition) << s.ToString();
+  refused.Notify();
   EXPECT_EQ(Wait(child), 0);
   EXPECT_OK(db->Compact().status());
-  ::close(ready[0]);
-  ::close(ready[1]);
 }
 
 TEST(DatabaseTest, DropRowRangeDeletesByPrefix) {

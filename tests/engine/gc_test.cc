@@ -3,8 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <thread>
-
 #include "engine/bulk_loader.h"
 #include "engine/database.h"
 #include "tests/test_util.h"
@@ -211,9 +209,7 @@ TEST_F(LazyGcTest, BackgroundPassesRunAtTheInterval) {
     ASSERT_OK(db_->MutateRow("t", "r", {Mutation::SetCell("cf", "q", std::to_string(v), Ms(v))}));
   }
   // Within a few intervals a pass has removed the two older versions.
-  for (int i = 0; i < 200 && Values("r", "q").size() > 1; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
+  testing::PollUntil([&] { return Values("r", "q").size() <= 1; });
   EXPECT_EQ(Values("r", "q"), (V{"3"}));
 }
 

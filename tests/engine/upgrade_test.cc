@@ -205,13 +205,19 @@ TEST(UpgradeTest, AnotherProcessHoldingTheDatabaseDefersTheUpgrade) {
   // What an older lbt holding the database open looks like: the shared lock.
   const int fd = ::open((fs::path(db_dir) / "lbt.lock").c_str(), O_RDWR | O_CREAT, 0600);
   ASSERT_GE(fd, 0);
+  testing::PipeSignal locked;
   const pid_t child = ::fork();
   if (child == 0) {
     ::flock(fd, LOCK_SH);
+    locked.Notify();
     ::pause();
     ::_exit(0);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (!locked.WaitFor()) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    FAIL() << "the child did not take the lock";
+  }
   Result<std::unique_ptr<Database>> db = Database::Open(db_dir);
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);

@@ -33,7 +33,6 @@ namespace v2 = ::google::bigtable::v2;
 namespace admin = ::google::bigtable::admin::v2;
 using conformance::ProcessResult;
 using conformance::RunProcess;
-using Clock = std::chrono::steady_clock;
 
 constexpr char kInstance[] = "projects/p/instances/i";
 std::string TableName(const std::string& table) { return std::string(kInstance) + "/tables/" + table; }
@@ -307,13 +306,21 @@ std::set<std::string> LiveSnapshots(const std::string& db) {
   return live;
 }
 
+// The server has ended every call whose client stopped reading: it notes
+// each on stderr with the number of writes still waiting on their clients.
+void ExpectStalledCallsEnded(ServeProcess* server) {
+  EXPECT_TRUE(PollUntil([&] { return server->Stderr().find("; 0 more wait on their clients") != std::string::npos; },
+                        std::chrono::seconds(60)))
+      << "the stalled calls were not ended: " << server->Stderr();
+}
+
 // Findings 5 and the stalled-reader test: a client that opens ReadRows and
 // never reads once pinned its snapshot (the file grew to 5.4 GB under
 // overwrites of 30 MiB of live data) and held a reader slot for ever.
 TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
   // ~32 MiB of live data: 512 rows of 64 KiB.
   const std::string value(64 << 10, 'v');
-  ServeProcess server(db_, {"--stall-timeout", "5", "--sync", "off"});
+  ServeProcess server(db_, {"--stall-timeout", "10", "--sync", "off"});
   for (int i = 0; i < 512; ++i) {
     ASSERT_TRUE(
         Write(server.stub(), "t", fmt::format("row{:04}", i), {Mutation::SetCell("cf", "q", value, Ms(1))}).ok());
@@ -331,17 +338,20 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
     v2::ReadRowsRequest request;
     request.set_table_name(TableName("t"));
     stalled.push_back(stubs.back()->ReadRows(contexts.back().get(), request));
+    // The server sends the call's headers with its first response: the
+    // handler runs, and its write waits on the client.
+    stalled.back()->WaitForInitialMetadata();
   }
-  // Overwrite every row again and again for 3.5 s (within the stall
-  // timeout), while another client reads the whole table now and then.
-  // Every commit makes a new snapshot; the ones live after 1 s and after
-  // 3 s must differ: no read holds one for long.
-  const auto start = Clock::now();
+  // Overwrite every row again and again (within the stall timeout), while
+  // another client reads the whole table now and then. Every commit makes a
+  // new snapshot; the ones live after round 3 and after round 13, hundreds
+  // of commits apart, must differ: no read holds one for long.
+  constexpr int kRounds = 16;
   int rounds = 0;
   std::set<std::string> early, late;
-  while (Clock::now() - start < std::chrono::milliseconds(3500)) {
-    if (early.empty() && Clock::now() - start > std::chrono::seconds(1)) early = LiveSnapshots(db_);
-    if (late.empty() && Clock::now() - start > std::chrono::seconds(3)) late = LiveSnapshots(db_);
+  while (rounds < kRounds) {
+    if (rounds == 3) early = LiveSnapshots(db_);
+    if (rounds == 13) late = LiveSnapshots(db_);
     for (int i = 0; i < 512; i += 4) {
       ASSERT_TRUE(Write(server.stub(), "t", fmt::format("row{:04}", i),
                         {Mutation::DeleteFromColumn("cf", "q"), Mutation::SetCell("cf", "q", value, Ms(2 + rounds))})
@@ -353,14 +363,17 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
       EXPECT_EQ(other.rows.size(), 512u);
     }
   }
-  for (const std::string& txnid : late) EXPECT_EQ(early.count(txnid), 0u) << "snapshot " << txnid << " was held 2 s";
+  for (const std::string& txnid : late)
+    EXPECT_EQ(early.count(txnid), 0u) << "snapshot " << txnid << " was held 10 rounds";
   // Without pinned snapshots freed pages are reused: the file stays within
   // a few times the live data (it grew to 5.4 GB under a pinned snapshot).
   const uint64_t file = FileBytes(db_ + "/data.mdb");
   EXPECT_LT(file, 4 * live_bytes + (64u << 20))
       << "data.mdb is " << file << " bytes for " << live_bytes << " live after " << rounds << " rounds";
+  ASSERT_EQ(server.Stderr().find("ended a call"), std::string::npos)
+      << "the stall timeout ran out during the overwrites, which then proved nothing";
   // Past the stall timeout the server ends the stalled streams with ABORTED.
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  ExpectStalledCallsEnded(&server);
   EXPECT_TRUE(LiveSnapshots(db_).empty());
   for (auto& stream : stalled) {
     v2::ReadRowsResponse response;
@@ -379,7 +392,7 @@ TEST_F(HostileTest, AStalledReaderPinsNothingAndIsEndedWithAborted) {
 // at once and answers the rest RESOURCE_EXHAUSTED at once, and the stall
 // timeout frees everything.
 TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
-  ServeProcess server(db_, {"--stall-timeout", "5"});
+  ServeProcess server(db_, {"--stall-timeout", "10"});
   const std::string value(64 << 10, 'v');
   for (int i = 0; i < 64; ++i) {
     ASSERT_TRUE(
@@ -410,25 +423,27 @@ TEST_F(HostileTest, ManyStalledReadersNeitherFillTheReaderTableNorHangOthers) {
     });
   }
   for (std::thread& t : openers) t.join();
-  const auto opened = Clock::now();
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // Each call has been refused, or its handler has begun its first write
+  // (the headers go with it): every admitted call now waits on its client.
+  for (Stalled& s : stalled) s.stream->WaitForInitialMetadata();
   EXPECT_TRUE(LiveSnapshots(db_).empty());
-  // Another client is answered at once: served, or told the server is busy.
+  // Another client is answered while every stalled call still holds its
+  // thread: served, or told the server is busy, before the stall timeout
+  // has freed anything.
   v2::ReadRowsRequest one;
   one.mutable_rows()->add_row_keys("row0001");
-  const auto asked = Clock::now();
   ReadResult read = Read(server.stub(), one);
-  EXPECT_LT(Clock::now() - asked, std::chrono::seconds(2));
+  EXPECT_EQ(server.Stderr().find("ended a call"), std::string::npos)
+      << "the read was answered only once the stall timeout had freed threads";
   EXPECT_TRUE(read.status.ok() || read.status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED)
       << read.status.error_code() << " " << read.status.error_message();
   // The stall timeout ends the stalled calls (the ones past the thread
-  // limit were refused at once); then everything is served. Each call's
-  // timeout starts when the server begins its write, which on a loaded
-  // machine can be well after `opened`; a call read before its timeout ran
-  // out would be unstalled and end OK, so the wait leaves 3 s to spare.
+  // limit were refused at once); then everything is served. A call read
+  // before its timeout ran out would be unstalled and end OK, so the reads
+  // wait until the server says no write waits on its client any more.
   // (Finish without reading cannot wait instead: it waits for the unread
   // messages.)
-  std::this_thread::sleep_until(opened + std::chrono::seconds(8));
+  ExpectStalledCallsEnded(&server);
   int aborted = 0, refused = 0;
   std::string others;  // every other ending, to say what went wrong
   for (Stalled& s : stalled) {
@@ -488,15 +503,20 @@ TEST_F(HostileTest, LargeInListsAreFastAndExpiredQueriesStop) {
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   EXPECT_EQ(r.rows, 2858u);
 
-  // A query of several seconds' work whose deadline passes after 300 ms.
-  const std::string heavy = "SELECT COUNT(*) AS n FROM t WHERE LENGTH(REPEAT(_key, 200000)) > 0";
+  // A query of minutes' work whose deadline passes after 300 ms.
+  const std::string heavy = "SELECT COUNT(*) AS n FROM t WHERE LENGTH(REPEAT(_key, 2000000)) > 0";
   QueryResult expired = RunSql(server.stub(), heavy, std::chrono::milliseconds(300));
   EXPECT_EQ(expired.status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED) << expired.status.error_message();
-  // The server stops working on it: little CPU is used after the deadline.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  const double before = CpuSeconds(server.pid());
-  std::this_thread::sleep_for(std::chrono::seconds(2));
-  EXPECT_LT(CpuSeconds(server.pid()) - before, 0.5) << "the server kept working on an expired query";
+  // The server stops working on it: it goes idle (a fifth of a core over
+  // half a second at most) long before the query's work could be done.
+  EXPECT_TRUE(PollUntil(
+      [&] {
+        const double before = CpuSeconds(server.pid());
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        return CpuSeconds(server.pid()) - before < 0.1;
+      },
+      std::chrono::seconds(20)))
+      << "the server kept working on an expired query";
   ExpectServes(&server);
 }
 
@@ -517,7 +537,9 @@ grpc::Status SetMaxAge(admin::BigtableTableAdmin::Stub* stub, int64_t seconds, i
 // deleted data; nanos of 2e9 were taken too.
 TEST_F(HostileTest, OutOfRangeDurationsAreRefusedAndDeleteNothing) {
   ServeProcess server(db_);
-  ASSERT_TRUE(Write(server.stub(), "t", "kept", {Mutation::SetCell("cf", "q", "v", kServerTime)}).ok());
+  // Written long ago: under any max_age these requests could have set, it
+  // would be gone at once.
+  ASSERT_TRUE(Write(server.stub(), "t", "kept", {Mutation::SetCell("cf", "q", "v", Ms(1))}).ok());
   for (auto [seconds, nanos, field] : {std::tuple<int64_t, int32_t, const char*>{18446744073710, 0, "max_age.seconds"},
                                        {315576000001, 0, "max_age.seconds"},
                                        {10, 2000000000, "max_age.nanos"},
@@ -526,7 +548,12 @@ TEST_F(HostileTest, OutOfRangeDurationsAreRefusedAndDeleteNothing) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << seconds << " " << nanos;
     EXPECT_NE(s.error_message().find(field), std::string::npos) << s.error_message();
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  admin::GetTableRequest get;
+  get.set_name(TableName("t"));
+  admin::Table table;
+  grpc::ClientContext context;
+  ASSERT_TRUE(server.admin()->GetTable(&context, get, &table).ok());
+  EXPECT_FALSE(table.column_families().at("cf").gc_rule().has_max_age()) << "a refused GC rule was set";
   v2::ReadRowsRequest request;
   request.mutable_rows()->add_row_keys("kept");
   ReadResult read = Read(server.stub(), request);

@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,10 +25,10 @@ namespace lbt::testing {
 class ServeProcess {
  public:
   explicit ServeProcess(const std::string& db, std::vector<std::string> extra = {})
-      : port_(conformance::FreeLoopbackPort()) {
+      : port_(conformance::FreeLoopbackPort()), stderr_path_(db + ".serve-stderr") {
     std::vector<std::string> argv = {LBT_BINARY, "serve", "--db", db, "--port", std::to_string(port_)};
     argv.insert(argv.end(), extra.begin(), extra.end());
-    pid_ = conformance::StartProcess(argv);
+    pid_ = conformance::StartProcess(argv, stderr_path_);
     EXPECT_TRUE(conformance::WaitForPort(port_, 10000)) << "lbt serve did not start";
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(-1);
@@ -45,6 +47,11 @@ class ServeProcess {
     int status = conformance::StopProcess(pid_, signal);
     pid_ = -1;
     return status;
+  }
+  // What the server has written on stderr so far (kept beside the database).
+  std::string Stderr() const {
+    std::ifstream in(stderr_path_);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
@@ -68,6 +75,7 @@ class ServeProcess {
 
  private:
   int port_;
+  std::string stderr_path_;
   int pid_ = -1;
   mutable std::atomic<int> connections_{0};  // NewStalledClientStub is called from several threads
   std::shared_ptr<grpc::Channel> channel_;

@@ -26,11 +26,12 @@ run() { "$lbt" --db "$db" "$@"; }
 run createtable t families=cf,other change-stream-retention=1d
 run ls t | grep -q 'Change stream: on, keeping 1d' || fail "ls does not show the change stream"
 
-# A watcher piped through jq, while other processes write.
-(run watch t --format jsonl | jq --unbuffered -c '[.row_key, .type, (.mutations | map(keys[0]) | join(",")), .token]' \
-  > "$work/seen") &
+# A watcher piped through jq, while other processes write. It reads from
+# before the table's first change, so it sees every write, whenever it
+# begins to read.
+(run watch t start=-1m --format jsonl |
+  jq --unbuffered -c '[.row_key, .type, (.mutations | map(keys[0]) | join(",")), .token]' > "$work/seen") &
 watcher=$!
-sleep 1
 run set t r1 cf:a=1 other:b=2
 # The first change is out before the next write: lines are flushed.
 for _ in $(seq 1 50); do [ -s "$work/seen" ] && break; sleep 0.1; done
@@ -91,9 +92,15 @@ wait_for() {
 }
 wait_for '^lbt:db> $'
 tmux -L "$socket" send-keys -t lbt 'watch t' Enter
-sleep 1
-run set t live cf:a=from-another-process
-wait_for '  live  set cf:a = "from-another-process"'
+# A watch starts at the moment it begins to read: the other process writes
+# again each second until the watch shows a write, for up to 15 s.
+live=""
+for i in $(seq 0 149); do
+  [ $((i % 10)) = 0 ] && run set t live cf:a=from-another-process
+  screen | grep -q '  live  set cf:a = "from-another-process"' && live=yes && break
+  sleep 0.1
+done
+[ -n "$live" ] || fail "the running watch never showed another process's write: $(screen)"
 tmux -L "$socket" send-keys -t lbt C-c
 wait_for '^lbt:db> $'
 # A materialized view the shell keeps in the background, as production
@@ -104,7 +111,12 @@ tmux -L "$socket" send-keys -t lbt "creatematerializedview rows_by_family SELECT
 wait_for '^Etag: 1'
 run set t another cf:a=1
 rows="$(run --format json sql "SELECT COUNT(*) AS n FROM t" | jq -r '.rows[0].n')"
-sleep 1
+# The shell's maintainer catches up in its own time: wait until the view
+# holds the write, as another process reads it, for up to 15 s.
+for _ in $(seq 150); do
+  [ "$(run --format json sql "SELECT n FROM rows_by_family" | jq -r '.rows[0].n')" = "$rows" ] && break
+  sleep 0.1
+done
 tmux -L "$socket" send-keys -t lbt "sql SELECT n AS view_rows FROM rows_by_family" Enter
 wait_for "^$rows *\$"
 screen | grep -q '^view_rows' || fail "no query result on the screen"
