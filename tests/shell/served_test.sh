@@ -3,7 +3,8 @@
 # terminal, under tmux), goes through the server, and once the server stops
 # (SIGTERM, or SIGKILL with writes left in its log) goes on against the
 # database itself with one note, its next command answering at once rather
-# than failing to connect. And lbt serve, refused because an idle shell
+# than failing to connect. A script through the server reads what it wrote,
+# in a materialized view too. And lbt serve, refused because an idle shell
 # holds the database, says what to do.
 # Usage: served_test.sh LBT_BINARY
 set -euo pipefail
@@ -85,6 +86,27 @@ done
 screen="$(tmux -L "$socket" capture-pane -t lbt -p -S -50)"
 grep -q 'EXIT STATUS 0' <<<"$screen" || fail "count through the server failed: $screen"
 [ "$(grep -c 'is served by lbt serve on' <<<"$screen")" = 1 ] || fail "the served note is not there once: $screen"
+kill "$lbt_pid"
+wait "$lbt_pid" 2>/dev/null || true
+lbt_pid=""
+
+# A script through the server reads what it wrote in a materialized view:
+# the server brings its views up to date before a view is read. Each round
+# writes one reading and counts them through the view in the next statement.
+db="$work/db-views"
+"$lbt" --db "$db" -c 'createtable readings families=m' \
+  -c 'creatematerializedview per_hour SELECT SUBSTR(CAST(_key AS STRING), 1, 2) AS hour, COUNT(*) AS n FROM readings GROUP BY hour' \
+  >/dev/null
+# A local statement builds the view first (its backfill), so that the
+# server's reads find it ready.
+"$lbt" --db "$db" getmaterializedview per_hour | grep -q 'State: ready' || fail "the view was not built"
+start_lbt "$db" "$work/serve-views.log"
+for round in $(seq 20); do
+  seen="$("$lbt" --db "$db" --format jsonl -c "set readings 10#$round m:a=$round" \
+    -c "SELECT n FROM per_hour WHERE hour = '10';" 2>&1)"
+  [ "$(jq -r '.n' <<<"$seen" 2>/dev/null)" = "$round" ] ||
+    fail "round $round: a script through lbt serve read a stale view: $seen"
+done
 kill "$lbt_pid"
 wait "$lbt_pid" 2>/dev/null || true
 lbt_pid=""
