@@ -6,6 +6,7 @@
 #ifndef LBT_ENGINE_LAZY_DATABASE_H_
 #define LBT_ENGINE_LAZY_DATABASE_H_
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,11 +37,20 @@ class LazyDatabase {
   // The database's clock, or the options' clock before it opens.
   int64_t NowMicros() const;
 
+  // What runs before a materialized view of any instance here is read (a
+  // server brings its views up to date). Set before the database is shared
+  // between threads.
+  void set_before_view_read(std::function<void()> hook) { before_view_read_ = std::move(hook); }
+  void BeforeViewRead() const {
+    if (before_view_read_) before_view_read_();
+  }
+
  private:
   const std::string dir_;
   const DatabaseOptions options_;
   mutable std::mutex mu_;
   std::unique_ptr<Database> owned_;
+  std::function<void()> before_view_read_;
 };
 
 }  // namespace lbt

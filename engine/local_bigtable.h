@@ -14,6 +14,7 @@
 #ifndef LBT_ENGINE_LOCAL_BIGTABLE_H_
 #define LBT_ENGINE_LOCAL_BIGTABLE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -102,8 +103,14 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
                                                       const MaterializedViewUpdate& update) override;
   Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override;
+  // A built view's rows, once `hook` (SetBeforeMaterializedViewRead) ran.
   Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
                                                           const ReadRequest& request) override;
+  // Runs `hook` before every read of a built materialized view, of this
+  // instance and of every other one of the database: lbt serve brings its
+  // views up to date there, so that a client reads what it wrote. Call
+  // before the object is shared between threads.
+  void SetBeforeMaterializedViewRead(std::function<void()> hook);
 
   bool Exists() override;
   Status Flush() override;

@@ -238,8 +238,13 @@ Result<std::unique_ptr<RowStream>> LocalBigtable::ReadMaterializedView(std::stri
         fmt::format("materialized view {} is still being created: its first build from table '{}' is not done", view_id,
                     view.source_table));
   }
+  db_->BeforeViewRead();
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   return db->ReadRows(MaterializedViewTableName(instance_, view_id), request);
+}
+
+void LocalBigtable::SetBeforeMaterializedViewRead(std::function<void()> hook) {
+  db_->set_before_view_read(std::move(hook));
 }
 
 Result<std::unique_ptr<Bigtable>> LocalBigtable::OpenMaterializedViewStorage(std::string_view view_id) {

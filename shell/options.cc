@@ -95,9 +95,13 @@ std::vector<std::string> CbtFlagsAsLong(int argc, char** argv) {
 }
 
 void AddRemoteFlags(CLI::App* app, RemoteFlags* r) {
-  const char* group = "A remote Bigtable (cbt's flags, also with one dash; see README)";
-  app->add_option("--project", r->project, "Project of a remote instance: commands run there")->group(group);
-  app->add_option("--instance", r->instance, "Remote instance: commands run there")->group(group);
+  const char* group = "A remote Bigtable, or an instance of --db (cbt's flags, also with one dash; see README)";
+  app->add_option("--project", r->project,
+                  "Project of the instance commands run in: a remote one, or with --db one of that database's")
+      ->group(group);
+  app->add_option("--instance", r->instance,
+                  "Instance commands run in: a remote one, or with --db one of that database's")
+      ->group(group);
   app->add_option("--creds", r->creds, "Service account key file (default: application-default credentials)")
       ->group(group);
   app->add_option("--data-endpoint", r->data_endpoint, "host:port of the Data API")->group(group);

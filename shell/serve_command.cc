@@ -111,6 +111,10 @@ int RunServe(char**, const ShellOptions& options) {
   if (!o.local.read_only) {
     views.Start(std::chrono::milliseconds(50),
                 [](const Status& error) { std::fprintf(stderr, "lbt serve: %s\n", error.message().c_str()); });
+    // And a read of a view waits for a pass over what was written before
+    // it, so that a client (a script through the server) reads what it
+    // wrote; a pass's errors are the background loop's to report.
+    served.SetBeforeMaterializedViewRead([&views] { (void)views.CatchUp(); });
   }
   Status s = server::Serve(&served, o.serve, [&](const std::string& address) {
     const std::string gc =

@@ -245,6 +245,11 @@ MaterializedViewMaintainer::Work MaterializedViewMaintainer::ListViews(Status* f
 }
 
 Status MaterializedViewMaintainer::CatchUp(WhenBusy when_busy) {
+  std::lock_guard<std::mutex> pass(pass_mu_);
+  return CatchUpLocked(when_busy);
+}
+
+Status MaterializedViewMaintainer::CatchUpLocked(WhenBusy when_busy) {
   LocalMaintenance* local = bigtable_->local();
   // Nothing on disk changes (not even the lock file) where no view is.
   if (local == nullptr || local->read_only() || !bigtable_->Exists()) return Status::OK();

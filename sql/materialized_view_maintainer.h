@@ -24,8 +24,8 @@
 // Any process can run the next pass, so a script that writes and then reads
 // a view brings it up to date itself, whoever else has the database open.
 //
-// Threading: CatchUp from one thread at a time; Start runs it on a thread
-// of its own.
+// Threading: CatchUp from any thread (passes run one at a time); Start runs
+// it on a thread of its own, beside which a server's requests may call it.
 
 #ifndef LBT_SQL_MATERIALIZED_VIEW_MAINTAINER_H_
 #define LBT_SQL_MATERIALIZED_VIEW_MAINTAINER_H_
@@ -62,6 +62,8 @@ class MaterializedViewMaintainer {
   // Brings every view up to date with every change its source has
   // committed (following on while changes keep coming). OK without doing
   // anything when the database is read-only, does not exist or has no view.
+  // Another thread's pass in this process is waited for, whatever
+  // `when_busy` says.
   Status CatchUp(WhenBusy when_busy = WhenBusy::kWait);
 
   // Runs CatchUp(kSkip) every `interval` on a thread until Stop (or destruction).
@@ -82,7 +84,12 @@ class MaterializedViewMaintainer {
   // Each instance's views (those that have any); the first error to *first.
   Work ListViews(Status* first);
 
+  // CatchUp's pass, pass_mu_ held.
+  Status CatchUpLocked(WhenBusy when_busy);
+
   Bigtable* const bigtable_;
+  // Held for a pass: it guards views_ and instances_.
+  std::mutex pass_mu_;
   std::map<std::string, std::unique_ptr<View>> views_;  // by instance and view id
   std::map<std::string, std::unique_ptr<Bigtable>> instances_;
   std::atomic<int64_t> passes_{0};

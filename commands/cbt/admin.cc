@@ -31,6 +31,15 @@ Status Ls(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
+// A value type written where the GC policy goes ("cf:intsum"): the error
+// says where it belongs, since a type comes only after a policy.
+std::optional<Status> MisplacedValueType(const std::string& family, const std::string& policy) {
+  if (policy != "intsum" && policy != "intmin" && policy != "intmax") return std::nullopt;
+  return Status::InvalidArgument(
+      fmt::format("'{0}' is a value type, which goes after the GC policy: {1}:never:{0} (or {1}:maxversions=1:{0})",
+                  policy, family));
+}
+
 // "<family>[:<gcpolicy>[:<type>]]", as createtable's families= and
 // createfamily take it.
 Result<FamilySpec> ParseFamilySpec(const std::string& text) {
@@ -41,7 +50,9 @@ Result<FamilySpec> ParseFamilySpec(const std::string& text) {
   std::string rest = text.substr(colon + 1);
   size_t type_colon = rest.find(':');
   std::string policy = rest.substr(0, type_colon);
-  LBT_ASSIGN_OR_RETURN(family.gc_rule, ParseGcPolicy(policy));
+  Result<GcRule> rule = ParseGcPolicy(policy);
+  if (!rule.ok()) return MisplacedValueType(family.name, policy).value_or(rule.status());
+  family.gc_rule = std::move(rule).value();
   if (type_colon != std::string::npos) {
     std::string type = rest.substr(type_colon + 1);
     if (type == "inthll") {

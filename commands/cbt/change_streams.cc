@@ -97,10 +97,23 @@ Result<ChangeStreamRequest> WatchRequestOf(CommandContext& ctx, const CbtArgs& a
 
 // A start before what the retention keeps starts at what it keeps, with a
 // note: "start=-7d" on a stream that keeps 7 days means "all of it".
-Status ClampStart(CommandContext& ctx, const std::string& table, ChangeStreamRequest* request) {
+// The refusal of a watch of a table whose stream is off, with what turns
+// it on: a newcomer's first watch meets it.
+Status WithHowToEnable(const Status& refused, const std::string& table) {
+  if (refused.code() != Status::Code::kFailedPrecondition) return refused;
+  return Status::FailedPrecondition(
+      fmt::format("{}; turn it on with `setchangestream {} 1d`, then watch shows the changes made after that",
+                  refused.message(), table));
+}
+
+// Moves a start before the retention to the earliest change kept, with a
+// note. Sets *stream_off when the table says its stream is off (the read
+// that follows refuses then).
+Status ClampStart(CommandContext& ctx, const std::string& table, ChangeStreamRequest* request, bool* stream_off) {
   if (!request->resume.empty()) return Status::OK();
   LBT_ASSIGN_OR_RETURN(TableSpec spec, ctx.bigtable()->GetTable(table));
-  if (!spec.change_stream) return Status::OK();  // the read says so
+  *stream_off = !spec.change_stream.has_value();
+  if (*stream_off) return Status::OK();  // the read says so
   // A second of slack: the service's clock reads later than ours did.
   const int64_t kept = ctx.bigtable()->NowMicros() - spec.change_stream->retention_micros + 1'000'000;
   if (request->start_micros >= kept) return Status::OK();
@@ -113,14 +126,18 @@ Status ClampStart(CommandContext& ctx, const std::string& table, ChangeStreamReq
 Status Watch(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 1));
   LBT_ASSIGN_OR_RETURN(ChangeStreamRequest request, WatchRequestOf(ctx, parsed));
-  LBT_RETURN_IF_ERROR(ClampStart(ctx, args[0], &request));
+  bool stream_off = false;
+  LBT_RETURN_IF_ERROR(ClampStart(ctx, args[0], &request, &stream_off));
   ctx.err->Flush();
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<ChangeStream> stream, ctx.bigtable()->ReadChangeStream(args[0], request));
+  Result<std::unique_ptr<ChangeStream>> opened = ctx.bigtable()->ReadChangeStream(args[0], request);
+  if (!opened.ok()) return stream_off ? WithHowToEnable(opened.status(), args[0]) : opened.status();
+  std::unique_ptr<ChangeStream> stream = std::move(opened).value();
   // Each change goes out at once: a pipe's reader sees it as it commits.
   std::string last_token;
   while (!InterruptRequested()) {
     Result<std::optional<DataChange>> change = stream->Next(kWatchTick);
     if (!change.ok()) {
+      if (stream_off) return WithHowToEnable(change.status(), args[0]);
       if (!last_token.empty()) {
         ctx.err->Write(fmt::format("note: watch again from where it stopped with token={}\n", last_token));
       }

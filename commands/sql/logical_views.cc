@@ -88,7 +88,7 @@ std::vector<CommandSpec> LogicalViewCommands() {
                   "  name. Protect it with 'updatelogicalview <view-id> deletion-protection=true'.\n\n"
                   "  Example:\n"
                   "    createlogicalview recent SELECT _key, stats_summary['os_build'] AS os FROM mobile_time_series\n"
-                  "    sql SELECT os, COUNT(*) AS phones FROM recent GROUP BY os",
+                  "    sql SELECT os, COUNT(*) AS days FROM recent GROUP BY os",
        .cbt = CreateLogicalView},
       {.name = "listlogicalviews", .summary = "List the logical views of the instance", .cbt = ListLogicalViews},
       {.name = "getlogicalview", .summary = "Show a logical view's query", .args = {kViewArg}, .cbt = GetLogicalView},

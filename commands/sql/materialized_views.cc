@@ -85,7 +85,7 @@ std::vector<CommandSpec> MaterializedViewCommands() {
                   "  fixes its leading key columns reads only those rows) or 'read <view-id>'.\n"
                   "  Its query cannot change.\n\n"
                   "  Examples:\n"
-                  "    creatematerializedview by_os SELECT stats_summary['os_build'] AS os, COUNT(*) AS phones\n"
+                  "    creatematerializedview by_os SELECT stats_summary['os_build'] AS os, COUNT(*) AS days\n"
                   "      FROM mobile_time_series GROUP BY os\n"
                   "    creatematerializedview phones_by_os SELECT stats_summary['os_build'] AS os, _key AS phone\n"
                   "      FROM mobile_time_series ORDER BY os, phone",

@@ -2,7 +2,8 @@
 # The examples people copy. README's quick start runs as written, from a
 # folder laid out as a clone after its build (build/ holds the binaries;
 # only its first line, which builds, is left out, and its port is a free
-# one). Every example of `help` runs against the shipped lessons' tables
+# one), and then the schema lab's examples, on the quick start's table.
+# Every example of `help` runs against the shipped lessons' tables
 # (examples/mobile-time-series and examples/counters, in one database), in
 # one sequence: what creates first, what deletes last (see order_examples).
 # Usage: docs_examples_test.sh LBT_BINARY
@@ -39,11 +40,16 @@ awk '/^## Quick start/ { q = 1 } q && /^```sh$/ { b = 1; next } b && /^```$/ { e
 grep -q '^\./scripts/run\.sh ' "$work/quickstart.sh" || fail "the quick start does not begin with ./scripts/run.sh"
 grep -q 'exec .*lbt' "$root/scripts/run.sh" || grep -q '"\$@"' "$root/scripts/run.sh" ||
   fail "scripts/run.sh does not pass its arguments to lbt"
+# The schema lab's examples, which read the quick start's table, run after it.
+awk '/^## The schema lab/ { q = 1 } q && /^```sh$/ { b = 1; next } b && /^```$/ { exit } b' "$root/README.md" \
+  >"$work/schema_lab.sh"
+grep -q 'mobile_time_series' "$work/schema_lab.sh" || fail "README's schema lab examples do not read the quick start's table"
 port="$(free_port)"
 {
   echo 'set -ex'
   grep -v '^\./scripts/run\.sh ' "$work/quickstart.sh" | sed "s/8086/$port/g"
   echo 'wait'  # for the server the quick start stopped
+  cat "$work/schema_lab.sh"
 } >"$work/quickstart.run.sh"
 if ! (cd "$clone" && bash "$work/quickstart.run.sh") </dev/null >"$work/quick.out" 2>"$work/quick.err"; then
   fail "the quick start failed: $(grep -v '^+' "$work/quick.err" | tail -n 3)"
@@ -51,6 +57,7 @@ fi
 grep -q 'phone#4c410523#20190501' "$work/quick.out" || fail "the quick start's read showed no row"
 grep -qE '^Done importing [0-9]+ rows' "$work/quick.out" "$work/quick.err" || fail "the quick start's import"
 [ -s "$clone/mobile_time_series.html" ] || fail "the quick start's keyviz wrote no page"
+[ -s "$clone/kv.html" ] || fail "the schema lab's keyviz example wrote no page"
 counts="$(grep -xE '[0-9]+' "$work/quick.out" | sort -u)"
 [ "$(wc -l <<<"$counts")" = 1 ] && [ "$counts" -gt 3000 ] ||
   fail "the counts through lbt serve differ or are short: $counts"

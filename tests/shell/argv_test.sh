@@ -34,6 +34,8 @@ grep -q 'sensor007#1' <<<"$out" || fail "explain sql did not show the range read
 help="$("$lbt" --help)"
 grep -qE -- '--sync full\|off' <<<"$help" || fail "--help does not show --sync full|off: $(grep -- --sync <<<"$help")"
 ! grep -q 'BOOLEAN' <<<"$help" || fail "--help shows a type name: $(grep BOOLEAN <<<"$help")"
+# -project and -instance also name an instance of --db's database.
+grep -qE -- '--instance .*with --db' <<<"$help" || fail "--help says --instance is remote only: $(grep -- --instance <<<"$help")"
 
 # source runs a script from the command line.
 printf 'count promoted\n' >"$work/s.cbt"

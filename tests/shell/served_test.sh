@@ -114,6 +114,27 @@ done
 [ -n "$completed" ] || fail "Tab did not complete from the database: $(tmux -L "$socket" capture-pane -t complete -p)"
 tmux -L "$socket" kill-session -t complete
 
+# A script through the server reads what it wrote in a materialized view:
+# the server brings its views up to date before a view is read. Each round
+# writes one reading and counts them through the view in the next statement.
+db="$work/db-views"
+"$lbt" --db "$db" -c 'createtable readings families=m' \
+  -c 'creatematerializedview per_hour SELECT SUBSTR(CAST(_key AS STRING), 1, 2) AS hour, COUNT(*) AS n FROM readings GROUP BY hour' \
+  >/dev/null
+# A local statement builds the view first (its backfill), so that the
+# server's reads find it ready.
+"$lbt" --db "$db" getmaterializedview per_hour | grep -q 'State: ready' || fail "the view was not built"
+start_lbt "$db" "$work/serve-views.log"
+for round in $(seq 20); do
+  seen="$("$lbt" --db "$db" --format jsonl -c "set readings 10#$round m:a=$round" \
+    -c "SELECT n FROM per_hour WHERE hour = '10';" 2>&1)"
+  [ "$(jq -r '.n' <<<"$seen" 2>/dev/null)" = "$round" ] ||
+    fail "round $round: a script through lbt serve read a stale view: $seen"
+done
+kill "$lbt_pid"
+wait "$lbt_pid" 2>/dev/null || true
+lbt_pid=""
+
 # lbt serve refused because an idle shell holds the database says what to do.
 db="$work/db-idle"
 "$lbt" --db "$db" createtable t families=cf
