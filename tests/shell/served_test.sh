@@ -3,8 +3,9 @@
 # terminal, under tmux), goes through the server, and once the server stops
 # (SIGTERM, or SIGKILL with writes left in its log) goes on against the
 # database itself with one note, its next command answering at once rather
-# than failing to connect. And lbt serve, refused because an idle shell
-# holds the database, says what to do.
+# than failing to connect, Tab completion included. A script through the
+# server reads what it wrote, in a materialized view too. And lbt serve,
+# refused because an idle shell holds the database, says what to do.
 # Usage: served_test.sh LBT_BINARY
 set -euo pipefail
 lbt="$1"
