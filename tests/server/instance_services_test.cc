@@ -119,6 +119,19 @@ TEST_F(InstanceServicesTest, AnInstanceHasOneClusterAZoneInAtMostEightRegions) {
   ASSERT_TRUE(CreateInstance("two-zones", {"us-east1-b", "us-east1-c"}).ok());
 }
 
+// Zones are named as production's are, so one region cannot hold a
+// thousand clusters under made-up zone names.
+TEST_F(InstanceServicesTest, AThousandZonesOfOneRegionAreRefused) {
+  std::vector<std::string> zones;
+  for (int i = 0; i < 1000; ++i) zones.push_back(fmt::format("us-east1-{}{}", "abcd"[i % 4], i));
+  grpc::Status s = CreateInstance("one-region", zones);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("is not a zone"), std::string::npos) << s.error_message();
+  EXPECT_EQ(CreateInstance("odd-zone", {"us-east1-"}).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(CreateInstance("odd-zone", {"us-east1-B"}).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(CreateInstance("odd-zone", {"local"}).ok());
+}
+
 // Instance abcdef's operations are not abcdefg's, and they come in pages.
 TEST_F(InstanceServicesTest, ListOperationsListsTheResourcesOwnInPages) {
   ASSERT_TRUE(CreateInstance("abcdefg", {"us-east1-b"}).ok());
