@@ -101,6 +101,11 @@ Row FromProto(const v2::Row& row);
 
 // ---- schema ----
 
+// A google.protobuf.Duration in microseconds. INVALID_ARGUMENT naming
+// `field` for what the type does not allow (seconds beyond 10,000 years,
+// nanos beyond a second or of the other sign), which would overflow.
+Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::string& field);
+
 Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field);
 admin::GcRule ToProto(const GcRule& rule);
 
