@@ -541,6 +541,15 @@ Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::s
   return d.seconds() * 1'000'000 + d.nanos() / 1000;
 }
 
+Result<int64_t> TimestampMicros(const google::protobuf::Timestamp& t, std::string_view field) {
+  using google::protobuf::util::TimeUtil;
+  if (t.seconds() < TimeUtil::kTimestampMinSeconds || t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
+      t.nanos() > 999'999'999) {
+    return Status::InvalidArgument(fmt::format("{}: not a time between the years 1 and 9999", field));
+  }
+  return TimeUtil::TimestampToMicroseconds(t);
+}
+
 namespace {
 
 // `strict`: judge the values as a request's (positive counts and ages);

@@ -7,6 +7,8 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -211,6 +213,40 @@ TEST_F(InstanceServicesTest, ListBackupsPagesStayInTheListAndFiltersAreChecked) 
     EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << forged;
     EXPECT_NE(s.error_message().find("page_token"), std::string::npos) << s.error_message();
   }
+}
+
+// An expire time that is no Timestamp (nanos of -1, or seconds whose
+// microseconds overflow) is refused, naming the field, as ListHotTablets'
+// times are.
+TEST_F(InstanceServicesTest, TimesOutsideTimestampsRangeAreRefused) {
+  ASSERT_TRUE(CreateInstance("timed-inst", {"us-east1-b"}).ok());
+  ASSERT_OK_AND_ASSIGN(auto tables, bigtable_->instance_admin()->OpenTables({"p", "timed-inst"}));
+  ASSERT_OK(tables->CreateTable("t", {{"cf"}}, {}, false));
+  const int64_t in_three_days =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() +
+      3 * 86400;
+  for (auto [seconds, nanos] : {std::pair<int64_t, int32_t>{in_three_days, -1},
+                                std::pair<int64_t, int32_t>{std::numeric_limits<int64_t>::max(), 0}}) {
+    admin::CreateBackupRequest request;
+    request.set_parent(InstanceName("timed-inst") + "/clusters/timed-inst-c1");
+    request.set_backup_id("b");
+    request.mutable_backup()->set_source_table(InstanceName("timed-inst") + "/tables/t");
+    request.mutable_backup()->mutable_expire_time()->set_seconds(seconds);
+    request.mutable_backup()->mutable_expire_time()->set_nanos(nanos);
+    longrunning::Operation operation;
+    grpc::ClientContext context;
+    grpc::Status s = tables_->CreateBackup(&context, request, &operation);
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << seconds << " " << nanos;
+    EXPECT_EQ(s.error_message().rfind("backup.expire_time: ", 0), 0u) << s.error_message();
+  }
+  admin::ListHotTabletsRequest hot;
+  hot.set_parent(InstanceName("timed-inst") + "/clusters/timed-inst-c1");
+  hot.mutable_start_time()->set_seconds(std::numeric_limits<int64_t>::max());
+  admin::ListHotTabletsResponse tablets;
+  grpc::ClientContext context;
+  grpc::Status s = instances_->ListHotTablets(&context, hot, &tablets);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("start_time: ", 0), 0u) << s.error_message();
 }
 
 TEST_F(InstanceServicesTest, IamPoliciesTakeIamsVersionsOnly) {
