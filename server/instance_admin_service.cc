@@ -8,6 +8,7 @@
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
 #include "server/iam_policies.h"
+#include "server/paging.h"
 
 namespace lbt::server {
 
@@ -372,13 +373,24 @@ grpc::Status InstanceAdminService::ListAppProfiles(grpc::ServerContext*, const a
                                                    admin::ListAppProfilesResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
+    // Paged by full name: with "instances/-", ids repeat across instances.
+    struct Named {
+      std::string id;
+      admin::AppProfile profile;
+    };
+    std::vector<Named> profiles;
     for (const InstanceSpec& instance : instances) {
       for (const AppProfileSpec& profile : instance.app_profiles) {
-        *response->add_app_profiles() = proto::ToProto(instance.name, profile);
+        admin::AppProfile converted = proto::ToProto(instance.name, profile);
+        profiles.push_back({converted.name(), std::move(converted)});
       }
     }
+    std::sort(profiles.begin(), profiles.end(), [](const Named& a, const Named& b) { return a.id < b.id; });
+    LBT_ASSIGN_OR_RETURN(std::string next,
+                         PageById(profiles, request->page_size(), request->page_token(),
+                                  [&](const Named& p) { *response->add_app_profiles() = p.profile; }));
+    response->set_next_page_token(next);
     return Status::OK();
   });
 }

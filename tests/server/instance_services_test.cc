@@ -7,9 +7,11 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -247,6 +249,32 @@ TEST_F(InstanceServicesTest, TimesOutsideTimestampsRangeAreRefused) {
   grpc::Status s = instances_->ListHotTablets(&context, hot, &tablets);
   EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(s.error_message().rfind("start_time: ", 0), 0u) << s.error_message();
+}
+
+// ListAppProfiles honours page_size, across instances too.
+TEST_F(InstanceServicesTest, ListAppProfilesComesInPages) {
+  ASSERT_TRUE(CreateInstance("paged-one", {"us-east1-b"}).ok());
+  ASSERT_TRUE(CreateInstance("paged-two", {"us-east1-b", "us-east1-c"}).ok());
+  for (const char* parent : {"projects/p/instances/paged-two", "projects/p/instances/-"}) {
+    std::vector<std::string> listed;
+    std::string token;
+    int pages = 0;
+    do {
+      admin::ListAppProfilesRequest request;
+      request.set_parent(parent);
+      request.set_page_size(1);
+      request.set_page_token(token);
+      admin::ListAppProfilesResponse response;
+      grpc::ClientContext context;
+      ASSERT_TRUE(instances_->ListAppProfiles(&context, request, &response).ok());
+      EXPECT_LE(response.app_profiles_size(), 1);
+      for (const admin::AppProfile& profile : response.app_profiles()) listed.push_back(profile.name());
+      token = response.next_page_token();
+    } while (!token.empty() && ++pages < 10);
+    EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end())) << parent;
+    EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()).size(), listed.size()) << parent;
+    EXPECT_EQ(listed.size(), std::string(parent).ends_with("-") ? 2u : 1u) << parent;
+  }
 }
 
 TEST_F(InstanceServicesTest, IamPoliciesTakeIamsVersionsOnly) {
