@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 
+#include "proto/convert.h"
+
 namespace lbt::proto {
 
 namespace {
@@ -262,14 +264,17 @@ Result<sql::Value> SqlValueFromProto(const v2::Value& value, const sql::TypePtr&
     case sql::TypeKind::kFloat64:
       LBT_RETURN_IF_ERROR(expect(v2::Value::kFloatValue));
       return sql::Value::Float64(value.float_value());
-    case sql::TypeKind::kTimestamp:
+    case sql::TypeKind::kTimestamp: {
       LBT_RETURN_IF_ERROR(expect(v2::Value::kTimestampValue));
-      return sql::Value::Timestamp(value.timestamp_value().seconds() * 1000000 +
-                                   value.timestamp_value().nanos() / 1000);
+      LBT_ASSIGN_OR_RETURN(int64_t micros, TimestampMicros(value.timestamp_value(), field));
+      return sql::Value::Timestamp(micros);
+    }
     case sql::TypeKind::kDate: {
       LBT_RETURN_IF_ERROR(expect(v2::Value::kDateValue));
       const google::type::Date& d = value.date_value();
-      if (d.month() < 1 || d.month() > 12 || d.day() < 1 || d.day() > 31) return TypeError(field, "not a valid date");
+      if (d.year() < 1 || d.year() > 9999 || d.month() < 1 || d.month() > 12 || d.day() < 1 || d.day() > 31) {
+        return TypeError(field, "not a valid date between the years 1 and 9999");
+      }
       return sql::Value::Date(sql::DaysFromCivil(d.year(), d.month(), d.day()));
     }
     case sql::TypeKind::kArray:
