@@ -8,7 +8,6 @@
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
 #include "server/iam_policies.h"
-#include "server/paging.h"
 
 namespace lbt::server {
 
@@ -374,22 +373,25 @@ grpc::Status InstanceAdminService::ListAppProfiles(grpc::ServerContext*, const a
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
-    // Paged by full name: with "instances/-", ids repeat across instances.
-    struct Named {
-      std::string id;
-      admin::AppProfile profile;
-    };
-    std::vector<Named> profiles;
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    // In the order the instances keep them; a page token is the full name
+    // (ids repeat across instances with "instances/-") of the last one given.
+    std::vector<admin::AppProfile> profiles;
     for (const InstanceSpec& instance : instances) {
       for (const AppProfileSpec& profile : instance.app_profiles) {
-        admin::AppProfile converted = proto::ToProto(instance.name, profile);
-        profiles.push_back({converted.name(), std::move(converted)});
+        profiles.push_back(proto::ToProto(instance.name, profile));
       }
     }
-    std::sort(profiles.begin(), profiles.end(), [](const Named& a, const Named& b) { return a.id < b.id; });
-    LBT_ASSIGN_OR_RETURN(std::string next,
-                         PageById(profiles, request->page_size(), request->page_token(),
-                                  [&](const Named& p) { *response->add_app_profiles() = p.profile; }));
+    auto it = profiles.begin();
+    if (!request->page_token().empty()) {
+      it = std::find_if(profiles.begin(), profiles.end(),
+                        [&](const admin::AppProfile& p) { return p.name() == request->page_token(); });
+      if (it == profiles.end()) return Status::InvalidArgument("page_token: not a token this server gave");
+      ++it;
+    }
+    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : profiles.size();
+    for (size_t n = 0; it != profiles.end() && n < size; ++it, ++n) *response->add_app_profiles() = *it;
+    const std::string next = it == profiles.end() ? std::string() : std::prev(it)->name();
     response->set_next_page_token(next);
     return Status::OK();
   });
