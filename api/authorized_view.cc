@@ -36,6 +36,15 @@ Status Outside(std::string_view view_name) {
       fmt::format("Cannot mutate from {} because the mutation contains cells outside the Authorized View.", view_name));
 }
 
+// A view reads through a chain of its own, whose second link is the
+// request's filter: an error about that filter names the request's field
+// (`field`), as it would without the view.
+Status AsRequested(const Status& status, std::string_view field) {
+  const std::string wrapped = fmt::format("{}.chain.filters[1]", field);
+  if (status.ok() || status.message().rfind(wrapped, 0) != 0) return status;
+  return Status::FromCode(status.code(), std::string(field) + status.message().substr(wrapped.size()));
+}
+
 // SampleRowKeys through a view reports a key about every this many bytes of
 // the cells it covers, as a local table's samples are spaced.
 constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
@@ -196,7 +205,9 @@ class ViewBigtable final : public ForwardingBigtable {
     restricted.rows = std::move(*rows);
     restricted.filter = Restricted(request.filter);
     restricted.within_view = covered_;
-    return target()->ReadRows(table, restricted);
+    Result<std::unique_ptr<RowStream>> stream = target()->ReadRows(table, restricted);
+    if (!stream.ok()) return AsRequested(stream.status(), "filter");
+    return stream;
   }
 
   // Samples of the view alone: keys of rows it covers, offsets counting
@@ -264,7 +275,9 @@ class ViewBigtable final : public ForwardingBigtable {
     restricted.filter = Restricted(request.filter);
     std::vector<std::optional<Row>> found;
     if (!covered.empty()) {
-      LBT_ASSIGN_OR_RETURN(found, target()->LookupRows(table, covered, restricted));
+      Result<std::vector<std::optional<Row>>> looked_up = target()->LookupRows(table, covered, restricted);
+      if (!looked_up.ok()) return AsRequested(looked_up.status(), "filter");
+      found = std::move(*looked_up);
     }
     std::vector<std::optional<Row>> out(keys.size());
     for (size_t i = 0, j = 0; i < keys.size(); ++i) {
@@ -307,7 +320,10 @@ class ViewBigtable final : public ForwardingBigtable {
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, true_mutations));
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, false_mutations));
     // The predicate sees only the view's cells: "the row has any cell" too.
-    return target()->CheckAndMutateRow(table, row_key, Restricted(predicate), true_mutations, false_mutations);
+    Result<bool> matched =
+        target()->CheckAndMutateRow(table, row_key, Restricted(predicate), true_mutations, false_mutations);
+    if (!matched.ok()) return AsRequested(matched.status(), "predicate_filter");
+    return matched;
   }
 
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,

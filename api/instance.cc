@@ -130,6 +130,14 @@ Status ValidateCluster(const ClusterSpec& cluster, std::string_view field) {
     return Status::InvalidArgument(
         fmt::format("{}.location: '{}' is not of the form projects/<project>/locations/<zone>", field, location));
   }
+  // Production's zones are a region and a letter (us-east1-b): a region
+  // has a few, and an instance's clusters stay few however they are named.
+  const std::string_view zone = location.substr(slash + 11);
+  const size_t dash = zone.rfind('-');
+  if (dash != std::string_view::npos && (dash + 2 != zone.size() || !IsLower(zone.back()))) {
+    return Status::InvalidArgument(fmt::format(
+        "{}.location: '{}' is not a zone: a zone is its region and a letter, such as us-east1-b", field, zone));
+  }
   if (cluster.node_scaling_factor != 1 && cluster.node_scaling_factor != 2) {
     return Status::InvalidArgument(fmt::format("{}.node_scaling_factor: must be 1X or 2X", field));
   }

@@ -176,8 +176,9 @@ Status ValidateClusterId(std::string_view id, std::string_view field);
 Status ValidateAppProfileId(std::string_view id, std::string_view field);
 Status ValidateDisplayName(std::string_view name, std::string_view field);
 Status ValidateLabels(const std::map<std::string, std::string>& labels, std::string_view field);
-// A cluster as a create or an update gives it: location, nodes,
-// autoscaling limits and targets, scaling factor.
+// A cluster as a create or an update gives it: location (a zone named as
+// production's are, "<region>-<letter>", or a name without '-', its own
+// region), nodes, autoscaling limits and targets, scaling factor.
 Status ValidateCluster(const ClusterSpec& cluster, std::string_view field);
 // An instance's clusters together, as production places them: at most one
 // in a zone, in at most kMaxClusterRegions regions (a zone's region is its

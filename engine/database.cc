@@ -612,9 +612,9 @@ Status Database::CreateTable(std::string_view table, const std::vector<FamilySpe
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
     // Ids in the order the request lists the families.
     for (const FamilySpec& f : families) spec.AddFamily(Stored(f));
-    // A new table starts without an IAM policy, whatever an older release
-    // left of a deleted one's.
-    LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, TableIamKey(table)));
+    // A new table and its views start without IAM policies, whatever an
+    // older release left of a deleted one's.
+    LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, TableIamKey(table)));
     return stores_->catalog.Store(txn, spec);
   });
 }
@@ -636,8 +636,15 @@ Status Database::RemoveTable(Txn* txn, std::string_view name, std::vector<TableI
   const TableId id = spec->id;
   LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, name));
   LBT_RETURN_IF_ERROR(stores_->catalog.PutRecord(txn, PendingDropKey(id), ""));
-  LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, TableIamKey(name)));
+  LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, TableIamKey(name)));
   dropped->push_back(id);
+  return Status::OK();
+}
+
+Status Database::ForgetIamPolicies(Txn* txn, const std::string& key) {
+  LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, key));
+  LBT_ASSIGN_OR_RETURN(auto under, stores_->catalog.Records(txn, key + "/"));
+  for (const auto& [record_key, value] : under) LBT_RETURN_IF_ERROR(stores_->catalog.DeleteRecord(txn, record_key));
   return Status::OK();
 }
 
@@ -722,6 +729,7 @@ Status Database::RenameTable(std::string_view from, std::string_view to,
     TableSpec renamed = *spec;
     renamed.name = std::string(to);
     renamed.restored_from = restored_from;
+    LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, TableIamKey(to)));
     LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, from));
     return stores_->catalog.Store(txn, renamed);
   });
@@ -732,6 +740,14 @@ Status Database::ChangeAuthorizedViews(std::string_view table, const std::functi
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     TableSpec changed = *current;
     LBT_RETURN_IF_ERROR(change(&changed));
+    // A view created or deleted here starts, or leaves, without a policy.
+    std::set<std::string> before, after;
+    for (const AuthorizedViewSpec& view : current->authorized_views) before.insert(view.id);
+    for (const AuthorizedViewSpec& view : changed.authorized_views) after.insert(view.id);
+    for (const std::string& id : before) {
+      if (after.erase(id) == 0) LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, ViewIamKey(table, id)));
+    }
+    for (const std::string& id : after) LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, ViewIamKey(table, id)));
     TableSpec stored = *current;
     stored.authorized_views = std::move(changed.authorized_views);
     stored.view_etags_issued = changed.view_etags_issued;

@@ -452,8 +452,12 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value);
   // Removes table `name` from the catalog in `txn`, noting it as a
   // pending drop (instance_records.h) and its id in *dropped, and forgets
-  // its IAM policy: a new table of the same name starts without one.
+  // its IAM policies: a new table of the same name starts without one.
   Status RemoveTable(Txn* txn, std::string_view name, std::vector<TableId>* dropped);
+  // Deletes in `txn` the IAM policy under `key` and those of the resources
+  // under it (a table's authorized views'): a resource created under a
+  // name once used starts without a policy.
+  Status ForgetIamPolicies(Txn* txn, const std::string& key);
   // Deletes the cells, row sizes and changes of tables already removed
   // from the catalog, in bounded transactions, then their pending-drop
   // records.

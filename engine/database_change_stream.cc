@@ -389,9 +389,10 @@ Result<std::unique_ptr<ChangeStream>> Database::ReadChangeStream(std::string_vie
     after.emplace_back(p.range, token.position_micros);
   }
   if (!after.empty()) {
+    // Checked first: a position the stream reached is below INT64_MAX.
+    LBT_RETURN_IF_ERROR(CheckTokensReached(spec, table, request.resume, after, now));
     start = INT64_MAX;
     for (const auto& [range, position] : after) start = std::min(start, position + 1);
-    LBT_RETURN_IF_ERROR(CheckTokensReached(spec, table, request.resume, after, now));
   }
   if (start < kept_from) {
     return Status::InvalidArgument(

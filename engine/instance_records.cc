@@ -139,6 +139,10 @@ std::string TableIamKey(std::string_view catalog_name) {
   return IamKey(fmt::format("{}/tables/{}", instance.Full(), table));
 }
 
+std::string ViewIamKey(std::string_view catalog_name, std::string_view view_id) {
+  return fmt::format("{}/authorizedViews/{}", TableIamKey(catalog_name), view_id);
+}
+
 std::string PendingDropKey(TableId id) { return fmt::format("{}{:08x}", kPendingDropKeyPrefix, id); }
 
 bool ParsePendingDropKey(std::string_view key, TableId* id) {

@@ -44,11 +44,14 @@ std::string InstanceKey(const InstanceName& name);
 
 // An IAM policy's record: "iam:" + the resource's full name (an instance,
 // "projects/P/instances/I"; a table, ".../tables/T"; a backup,
-// ".../clusters/C/backups/B"). WARNING: on disk.
+// ".../clusters/C/backups/B"; an authorized view, ".../tables/T/
+// authorizedViews/V"). WARNING: on disk.
 std::string IamKey(std::string_view resource);
 // The IAM record of a catalogued table (a hidden table's names no
 // resource, and has none).
 std::string TableIamKey(std::string_view catalog_name);
+// The IAM record of authorized view `view_id` of a catalogued table.
+std::string ViewIamKey(std::string_view catalog_name, std::string_view view_id);
 
 // A table whose cells are still being deleted: "drop:" + its id, 8 hex
 // digits, put in the transaction that removes the table from the catalog

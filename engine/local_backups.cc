@@ -71,6 +71,15 @@ std::vector<FamilySpec> KeepingEverything(std::vector<FamilySpec> families) {
   return families;
 }
 
+// Deletes the IAM policy of backup `full_name`: a backup made under a name
+// once used starts without one.
+Status ForgetBackupPolicy(Database* db, const std::string& full_name) {
+  return db->ChangeRecord(IamKey(full_name), [](std::optional<std::string>* record) {
+    record->reset();
+    return Status::OK();
+  });
+}
+
 }  // namespace
 
 Result<Database*> LocalInstanceAdmin::OpenForBackups(bool create) {
@@ -90,6 +99,7 @@ Status LocalInstanceAdmin::DropExpiredBackups(Database* db) {
     LBT_RETURN_IF_ERROR(db->ChangeRecord(
         key, [](std::optional<std::string>* record) { return record->reset(), Status::OK(); },
         BackupTableName(spec.instance, spec.cluster, spec.id)));
+    LBT_RETURN_IF_ERROR(ForgetBackupPolicy(db, spec.Full()));
   }
   return Status::OK();
 }
@@ -108,6 +118,12 @@ Result<BackupSpec> LocalInstanceAdmin::Snapshot(Database* db, BackupSpec backup,
   }
   backup.size_bytes = *bytes;
   backup.end_time_micros = NowMicros();
+  // Whatever a deletion cut short left of an earlier backup's policy.
+  Status forgotten = ForgetBackupPolicy(db, backup.Full());
+  if (!forgotten.ok()) {
+    db->DeleteTable(hidden);
+    return forgotten;
+  }
   const std::string key = BackupKey(backup.instance, backup.cluster, backup.id);
   Status stored = db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
     if (record->has_value()) return Status::AlreadyExists(fmt::format("backup {} already exists", backup.Full()));
@@ -209,14 +225,16 @@ Status LocalInstanceAdmin::DeleteBackup(const InstanceName& instance, std::strin
                                         std::string_view backup_id) {
   LBT_ASSIGN_OR_RETURN(Database * db, OpenForBackups(false));
   if (db == nullptr) return NoBackup(instance, cluster, backup_id);
-  return db->ChangeRecord(
+  LBT_RETURN_IF_ERROR(db->ChangeRecord(
       BackupKey(instance, cluster, backup_id),
       [&](std::optional<std::string>* record) -> Status {
         if (!record->has_value()) return NoBackup(instance, cluster, backup_id);
         record->reset();
         return Status::OK();
       },
-      BackupTableName(instance, cluster, backup_id));
+      BackupTableName(instance, cluster, backup_id)));
+  return ForgetBackupPolicy(
+      db, BackupSpec{.instance = instance, .cluster = std::string(cluster), .id = std::string(backup_id)}.Full());
 }
 
 Result<BackupSpec> LocalInstanceAdmin::CopyBackup(const BackupSpec& source, const InstanceName& to_instance,

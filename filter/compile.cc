@@ -284,8 +284,8 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
     case K::kInterleave: {
       const char* name = f.kind == K::kChain ? "chain" : "interleave";
       if (f.children.size() < 2) {
-        return Status::InvalidArgument(
-            fmt::format("{}: a {} needs at least two filters, got {}", path, name, f.children.size()));
+        return Status::InvalidArgument(fmt::format("{}: {} {} needs at least two filters, got {}", path,
+                                                   f.kind == K::kChain ? "a" : "an", name, f.children.size()));
       }
       if (f.kind == K::kChain) {
         int labelled = 0;

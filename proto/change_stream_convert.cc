@@ -65,15 +65,6 @@ Result<RowRange> FromProto(const v2::StreamPartition& partition, std::string_vie
 
 namespace {
 
-// A Timestamp in protobuf's range (years 1 to 9999), as microseconds.
-Result<int64_t> MicrosOf(const google::protobuf::Timestamp& t, std::string_view field) {
-  if (t.seconds() < TimeUtil::kTimestampMinSeconds || t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
-      t.nanos() > 999'999'999) {
-    return Status::InvalidArgument(fmt::format("{}: not a time between the years 1 and 9999", field));
-  }
-  return TimeUtil::TimestampToMicroseconds(t);
-}
-
 // heartbeat_duration: positive, and within protobuf's Duration range (any
 // such interval, however long, is kept: heartbeats never come faster).
 Result<std::chrono::milliseconds> HeartbeatOf(const google::protobuf::Duration& d) {
@@ -95,7 +86,7 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
   LBT_ASSIGN_OR_RETURN(out.partition, FromProto(request.partition(), "partition"));
   out.start_micros = now_micros;
   if (request.has_start_time()) {
-    LBT_ASSIGN_OR_RETURN(out.start_micros, MicrosOf(request.start_time(), "start_time"));
+    LBT_ASSIGN_OR_RETURN(out.start_micros, TimestampMicros(request.start_time(), "start_time"));
   } else if (request.has_continuation_tokens()) {
     const auto& tokens = request.continuation_tokens().tokens();
     if (tokens.empty()) return Status::InvalidArgument("continuation_tokens: at least one token is required");
@@ -113,7 +104,7 @@ Result<ChangeStreamRequest> FromProto(const v2::ReadChangeStreamRequest& request
     }
   }
   if (request.has_end_time()) {
-    LBT_ASSIGN_OR_RETURN(out.end_micros, MicrosOf(request.end_time(), "end_time"));
+    LBT_ASSIGN_OR_RETURN(out.end_micros, TimestampMicros(request.end_time(), "end_time"));
   }
   *heartbeat = kDefaultHeartbeat;
   if (request.has_heartbeat_duration()) {

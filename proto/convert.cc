@@ -525,11 +525,6 @@ v2::Row ToProto(const Row& row) {
 
 // ---- schema ----
 
-namespace {
-
-// A google.protobuf.Duration in microseconds. Refuses what the type does
-// not allow: seconds beyond +-315,576,000,000 (10,000 years), nanos beyond
-// +-999,999,999, or of the other sign than seconds.
 Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::string& field) {
   if (d.seconds() < -kMaxDurationSeconds || d.seconds() > kMaxDurationSeconds) {
     return Invalid(field + ".seconds", fmt::format("{} is out of range for a Duration (at most {} in magnitude)",
@@ -545,6 +540,17 @@ Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::s
   // kMaxDurationSeconds is about 3.2e17 us, well inside int64.
   return d.seconds() * 1'000'000 + d.nanos() / 1000;
 }
+
+Result<int64_t> TimestampMicros(const google::protobuf::Timestamp& t, std::string_view field) {
+  using google::protobuf::util::TimeUtil;
+  if (t.seconds() < TimeUtil::kTimestampMinSeconds || t.seconds() > TimeUtil::kTimestampMaxSeconds || t.nanos() < 0 ||
+      t.nanos() > 999'999'999) {
+    return Status::InvalidArgument(fmt::format("{}: not a time between the years 1 and 9999", field));
+  }
+  return TimeUtil::TimestampToMicroseconds(t);
+}
+
+namespace {
 
 // `strict`: judge the values as a request's (positive counts and ages);
 // otherwise take a service's description as it is.
@@ -706,15 +712,18 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   out.name = std::move(name.table);
   out.deletion_protection = table.deletion_protection();
   if (table.has_automated_backup_policy()) {
-    using google::protobuf::util::TimeUtil;
-    out.automated_backup_policy =
-        AutomatedBackupPolicy{TimeUtil::DurationToMicroseconds(table.automated_backup_policy().retention_period()),
-                              TimeUtil::DurationToMicroseconds(table.automated_backup_policy().frequency())};
+    const std::string at = std::string(field) + ".automated_backup_policy";
+    AutomatedBackupPolicy& policy = out.automated_backup_policy.emplace();
+    LBT_ASSIGN_OR_RETURN(policy.retention_micros,
+                         DurationMicros(table.automated_backup_policy().retention_period(), at + ".retention_period"));
+    LBT_ASSIGN_OR_RETURN(policy.frequency_micros,
+                         DurationMicros(table.automated_backup_policy().frequency(), at + ".frequency"));
   }
   if (table.has_change_stream_config()) {
-    using google::protobuf::util::TimeUtil;
-    out.change_stream =
-        ChangeStreamConfig{TimeUtil::DurationToMicroseconds(table.change_stream_config().retention_period()), 0};
+    LBT_ASSIGN_OR_RETURN(int64_t retention,
+                         DurationMicros(table.change_stream_config().retention_period(),
+                                        std::string(field) + ".change_stream_config.retention_period"));
+    out.change_stream = ChangeStreamConfig{retention, 0};
   }
   // What a service describes is shown as it is, even rules lbt would refuse.
   for (const auto& [family_name, family] : table.column_families()) {

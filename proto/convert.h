@@ -101,6 +101,15 @@ Row FromProto(const v2::Row& row);
 
 // ---- schema ----
 
+// A google.protobuf.Duration in microseconds. INVALID_ARGUMENT naming
+// `field` for what the type does not allow (seconds beyond 10,000 years,
+// nanos beyond a second or of the other sign), which would overflow.
+Result<int64_t> DurationMicros(const google::protobuf::Duration& d, const std::string& field);
+// A google.protobuf.Timestamp in microseconds: INVALID_ARGUMENT naming
+// `field` for one outside the type's range (the years 1 to 9999, nanos
+// within a second), which would overflow.
+Result<int64_t> TimestampMicros(const google::protobuf::Timestamp& t, std::string_view field);
+
 Result<GcRule> FromProto(const admin::GcRule& rule, std::string_view field);
 admin::GcRule ToProto(const GcRule& rule);
 

@@ -46,6 +46,10 @@ __attribute__((target("sse4.2"))) uint32_t Crc32cHardware(uint32_t crc, const un
 
 // ---- types ----
 
+// A Timestamp's seconds from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
+constexpr int64_t kMinTimestampSeconds = -62'135'596'800;
+constexpr int64_t kMaxTimestampSeconds = 253'402'300'799;
+
 Status TypeError(std::string_view field, std::string_view why) {
   return Status::InvalidArgument(fmt::format("{}: {}", field, why));
 }
@@ -262,14 +266,22 @@ Result<sql::Value> SqlValueFromProto(const v2::Value& value, const sql::TypePtr&
     case sql::TypeKind::kFloat64:
       LBT_RETURN_IF_ERROR(expect(v2::Value::kFloatValue));
       return sql::Value::Float64(value.float_value());
-    case sql::TypeKind::kTimestamp:
+    case sql::TypeKind::kTimestamp: {
       LBT_RETURN_IF_ERROR(expect(v2::Value::kTimestampValue));
-      return sql::Value::Timestamp(value.timestamp_value().seconds() * 1000000 +
-                                   value.timestamp_value().nanos() / 1000);
+      // Protobuf's range, the years 1 to 9999: its microseconds fit.
+      const google::protobuf::Timestamp& t = value.timestamp_value();
+      if (t.seconds() < kMinTimestampSeconds || t.seconds() > kMaxTimestampSeconds || t.nanos() < 0 ||
+          t.nanos() > 999'999'999) {
+        return TypeError(field, "not a time between the years 1 and 9999");
+      }
+      return sql::Value::Timestamp(t.seconds() * 1'000'000 + t.nanos() / 1000);
+    }
     case sql::TypeKind::kDate: {
       LBT_RETURN_IF_ERROR(expect(v2::Value::kDateValue));
       const google::type::Date& d = value.date_value();
-      if (d.month() < 1 || d.month() > 12 || d.day() < 1 || d.day() > 31) return TypeError(field, "not a valid date");
+      if (d.year() < 1 || d.year() > 9999 || d.month() < 1 || d.month() > 12 || d.day() < 1 || d.day() > 31) {
+        return TypeError(field, "not a valid date between the years 1 and 9999");
+      }
       return sql::Value::Date(sql::DaysFromCivil(d.year(), d.month(), d.day()));
     }
     case sql::TypeKind::kArray:

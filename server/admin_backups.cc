@@ -196,9 +196,9 @@ grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::Creat
       return Status::InvalidArgument("backup.source_table: must be a table of the backup's instance");
     }
     if (!request->backup().has_expire_time()) return Status::InvalidArgument("backup.expire_time: must be set");
-    LBT_ASSIGN_OR_RETURN(BackupSpec made,
-                         instances->CreateBackup(cluster.instance, cluster.cluster, request->backup_id(), source.table,
-                                                 Micros(request->backup().expire_time())));
+    LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->backup().expire_time(), "backup.expire_time"));
+    LBT_ASSIGN_OR_RETURN(BackupSpec made, instances->CreateBackup(cluster.instance, cluster.cluster,
+                                                                  request->backup_id(), source.table, expire));
     admin::CreateBackupMetadata metadata;
     metadata.set_name(made.Full());
     metadata.set_source_table(request->backup().source_table());
@@ -266,9 +266,9 @@ grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::Updat
     if (paths.size() != 1 || paths[0] != "expire_time") {
       return Status::InvalidArgument("update_mask: a backup's expire_time alone can be updated; name it");
     }
+    LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->backup().expire_time(), "backup.expire_time"));
     LBT_ASSIGN_OR_RETURN(BackupSpec updated,
-                         instances->UpdateBackupExpireTime(name.instance, name.cluster, name.id,
-                                                           Micros(request->backup().expire_time())));
+                         instances->UpdateBackupExpireTime(name.instance, name.cluster, name.id, expire));
     *response = proto::ToProto(updated);
     return Status::OK();
   });
@@ -290,9 +290,10 @@ grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBac
     LBT_ASSIGN_OR_RETURN(proto::BackupName to, proto::ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(proto::BackupName from, proto::ParseBackupName(request->source_backup(), "source_backup"));
     if (!request->has_expire_time()) return Status::InvalidArgument("expire_time: must be set");
+    LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->expire_time(), "expire_time"));
     LBT_ASSIGN_OR_RETURN(BackupSpec source, instances->GetBackup(from.instance, from.cluster, from.id));
-    LBT_ASSIGN_OR_RETURN(BackupSpec made, instances->CopyBackup(source, to.instance, to.cluster, request->backup_id(),
-                                                                Micros(request->expire_time())));
+    LBT_ASSIGN_OR_RETURN(BackupSpec made,
+                         instances->CopyBackup(source, to.instance, to.cluster, request->backup_id(), expire));
     admin::CopyBackupMetadata metadata;
     metadata.set_name(made.Full());
     *metadata.mutable_source_backup_info() = InfoOf(source);

@@ -37,9 +37,11 @@ struct TimeRange {
 Result<TimeRange> RangeOf(const admin::ListHotTabletsRequest& request) {
   const int64_t now = TimeUtil::TimestampToMicroseconds(TimeUtil::GetCurrentTime());
   TimeRange range{now - 24 * kHourMicros, now};
-  if (request.has_end_time()) range.end_micros = TimeUtil::TimestampToMicroseconds(request.end_time());
+  if (request.has_end_time()) {
+    LBT_ASSIGN_OR_RETURN(range.end_micros, proto::TimestampMicros(request.end_time(), "end_time"));
+  }
   if (request.has_start_time()) {
-    range.start_micros = TimeUtil::TimestampToMicroseconds(request.start_time());
+    LBT_ASSIGN_OR_RETURN(range.start_micros, proto::TimestampMicros(request.start_time(), "start_time"));
   } else if (request.has_end_time()) {
     range.start_micros = range.end_micros - 24 * kHourMicros;
   }

@@ -199,9 +199,10 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
     LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
     std::optional<ChangeStreamConfig> stream;
     if (request->table().has_change_stream_config()) {
-      stream = ChangeStreamConfig{google::protobuf::util::TimeUtil::DurationToMicroseconds(
-                                      request->table().change_stream_config().retention_period()),
-                                  0};
+      LBT_ASSIGN_OR_RETURN(int64_t retention,
+                           proto::DurationMicros(request->table().change_stream_config().retention_period(),
+                                                 "table.change_stream_config.retention_period"));
+      stream = ChangeStreamConfig{retention, 0};
       LBT_RETURN_IF_ERROR(
           ValidateChangeStreamRetention(stream->retention_micros, "table.change_stream_config.retention_period"));
     }

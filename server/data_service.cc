@@ -363,7 +363,11 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
 
 grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWarmRequest* request,
                                       v2::PingAndWarmResponse*) {
-  return Handle(gate_, [&] { return proto::ValidateInstanceName(request->name(), "name"); });
+  return Handle(gate_, [&]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->name(), "name"));
+    // The app profile as every data request checks it.
+    return router_->TablesFor(instance, request->app_profile_id()).status();
+  });
 }
 
 grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,

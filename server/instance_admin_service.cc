@@ -372,13 +372,27 @@ grpc::Status InstanceAdminService::ListAppProfiles(grpc::ServerContext*, const a
                                                    admin::ListAppProfilesResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
+    if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
+    // In the order the instances keep them; a page token is the full name
+    // (ids repeat across instances with "instances/-") of the last one given.
+    std::vector<admin::AppProfile> profiles;
     for (const InstanceSpec& instance : instances) {
       for (const AppProfileSpec& profile : instance.app_profiles) {
-        *response->add_app_profiles() = proto::ToProto(instance.name, profile);
+        profiles.push_back(proto::ToProto(instance.name, profile));
       }
     }
+    auto it = profiles.begin();
+    if (!request->page_token().empty()) {
+      it = std::find_if(profiles.begin(), profiles.end(),
+                        [&](const admin::AppProfile& p) { return p.name() == request->page_token(); });
+      if (it == profiles.end()) return Status::InvalidArgument("page_token: not a token this server gave");
+      ++it;
+    }
+    const size_t size = request->page_size() > 0 ? static_cast<size_t>(request->page_size()) : profiles.size();
+    for (size_t n = 0; it != profiles.end() && n < size; ++it, ++n) *response->add_app_profiles() = *it;
+    const std::string next = it == profiles.end() ? std::string() : std::prev(it)->name();
+    response->set_next_page_token(next);
     return Status::OK();
   });
 }

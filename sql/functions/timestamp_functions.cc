@@ -16,11 +16,14 @@ constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
 constexpr int64_t kMinTimestamp = -62135596800LL * 1000000;  // 0001-01-01
 constexpr int64_t kMaxTimestamp = 253402300799999999LL;      // 9999-12-31 23:59:59.999999
 
-Result<Value> CheckedTimestamp(double micros) {
-  if (!(micros >= static_cast<double>(kMinTimestamp) && micros <= static_cast<double>(kMaxTimestamp))) {
+// `micros` as a TIMESTAMP; OutOfRange outside the years 1 to 9999 or when
+// computing it `overflowed`. Exact: a double loses microseconds past the
+// year 2255, and rounded 10000-01-01 into range.
+Result<Value> CheckedTimestamp(int64_t micros, bool overflowed = false) {
+  if (overflowed || micros < kMinTimestamp || micros > kMaxTimestamp) {
     return Status::OutOfRange("timestamp out of range");
   }
-  return Value::Timestamp(static_cast<int64_t>(micros));
+  return Value::Timestamp(micros);
 }
 
 // Date parts as TIMESTAMP_TRUNC, EXTRACT, TIMESTAMP_ADD and TIMESTAMP_DIFF
@@ -70,7 +73,9 @@ Result<TypePtr> IntToTimestampCheck(const Types& a) {
 }
 template <int64_t kUnit>
 Result<Value> TimestampFromUnitsEval(const Values& a, const EvalContext&) {
-  return CheckedTimestamp(static_cast<double>(a[0].int64()) * static_cast<double>(kUnit));
+  int64_t micros = 0;
+  const bool overflowed = __builtin_mul_overflow(a[0].int64(), kUnit, &micros);
+  return CheckedTimestamp(micros, overflowed);
 }
 
 Result<TypePtr> TimestampToIntCheck(const Types& a) {
@@ -153,8 +158,10 @@ Result<Value> AddEval(const Values& a, const EvalContext&) {
   if (unit == 0 || a[2].str() == "WEEK") {
     return Status::InvalidArgument("TIMESTAMP_ADD and TIMESTAMP_SUB take MICROSECOND through DAY, not " + a[2].str());
   }
-  return CheckedTimestamp(static_cast<double>(a[0].int64()) +
-                          kSign * static_cast<double>(a[1].int64()) * static_cast<double>(unit));
+  int64_t delta = 0, micros = 0;
+  const bool overflowed = __builtin_mul_overflow(a[1].int64(), kSign * unit, &delta) ||
+                          __builtin_add_overflow(a[0].int64(), delta, &micros);
+  return CheckedTimestamp(micros, overflowed);
 }
 
 // ---- TIMESTAMP_DIFF(a, b, part): whole parts from b to a ----

@@ -297,6 +297,39 @@ class BackupTest : public InstanceAdminTest {
   std::unique_ptr<Bigtable> a_;
 };
 
+// An authorized view or a backup made under a name once used starts
+// without the policy the earlier one had, however that one went: deleted
+// itself, or with its table.
+TEST_F(BackupTest, ANewViewOrBackupStartsWithoutTheDeletedOnesPolicy) {
+  IamPolicy policy;
+  policy.bindings.push_back({.role = "roles/bigtable.reader", .members = {"user:someone@example.com"}});
+  const std::string view = kA.Full() + "/tables/t/authorizedViews/v";
+  const AuthorizedViewSpec spec{.id = "v", .subset = {.row_prefixes = {"r"}}};
+  auto policy_of = [&](const std::string& resource) { return admin_->GetIamPolicy(resource)->bindings.size(); };
+  ASSERT_OK(a_->CreateAuthorizedView("t", spec).status());
+  ASSERT_OK(admin_->SetIamPolicy(view, policy).status());
+  ASSERT_OK(a_->DeleteAuthorizedView("t", "v", ""));
+  ASSERT_OK(a_->CreateAuthorizedView("t", spec).status());
+  EXPECT_EQ(policy_of(view), 0u);
+  ASSERT_OK(admin_->SetIamPolicy(view, policy).status());
+  ASSERT_OK(a_->DeleteTable("t"));
+  ASSERT_OK(a_->CreateTable("t", {{"cf"}}, {}, false));
+  ASSERT_OK(a_->CreateAuthorizedView("t", spec).status());
+  EXPECT_EQ(policy_of(view), 0u);
+
+  const std::string backup = kA.Full() + "/clusters/inst-a-c1/backups/b";
+  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status());
+  ASSERT_OK(admin_->SetIamPolicy(backup, policy).status());
+  ASSERT_OK(admin_->DeleteBackup(kA, "inst-a-c1", "b"));
+  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status());
+  EXPECT_EQ(policy_of(backup), 0u);
+  ASSERT_OK(admin_->SetIamPolicy(backup, policy).status());
+  ASSERT_OK(admin_->DeleteBackup(kA, "inst-a-c1", "b"));
+  ASSERT_OK_AND_ASSIGN(BackupSpec source, admin_->CreateBackup(kA, "inst-a-c1", "source", "t", Expire()));
+  ASSERT_OK(admin_->CopyBackup(source, kA, "inst-a-c1", "b", Expire()).status());
+  EXPECT_EQ(policy_of(backup), 0u);
+}
+
 TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
   ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->CreateBackup(kA, "inst-a-c1", "b1", "t", Expire()));
   EXPECT_EQ(backup.source_table, "t");

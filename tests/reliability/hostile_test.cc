@@ -593,6 +593,15 @@ TEST_F(HostileTest, HugeNamesAreRefusedPromptlyAndTheConnectionGoesOn) {
   expect_refused(write(TableName("t"), std::string(51, 'p')), "app_profile_id");
   expect_refused(write(TableName("t"), "-starts-with-a-hyphen"), "app_profile_id");
   ExpectServes(&server);
+  for (const std::string& app_profile : {huge, std::string("-starts-with-a-hyphen")}) {
+    v2::PingAndWarmRequest ping;
+    ping.set_name(kInstance);
+    ping.set_app_profile_id(app_profile);
+    v2::PingAndWarmResponse pong;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    expect_refused(server.stub()->PingAndWarm(&context, ping, &pong), "app_profile_id");
+  }
   admin::GetTableRequest get;
   get.set_name(std::string(kInstance) + "/tables/" + huge);
   admin::Table table;

@@ -1,5 +1,8 @@
 // The Table Admin API through gRPC.
 
+#include <functional>
+#include <limits>
+
 #include "tests/server/server_fixture.h"
 
 namespace lbt::testing {
@@ -174,6 +177,41 @@ TEST_F(LocalAdminServiceTest, AnUpdateRefusedInOneFieldChangesNoOther) {
   EXPECT_FALSE(got.has_automated_backup_policy());
   EXPECT_FALSE(got.deletion_protection());
   EXPECT_TRUE(got.has_change_stream_config());
+}
+
+// A duration past protobuf's range once overflowed to zero: a retention
+// of -2^63 seconds turned a change stream off, and a frequency of it was
+// taken. Each is INVALID_ARGUMENT naming the field, and nothing changes.
+TEST_F(AdminServiceTest, DurationsPastTheirRangeAreRefused) {
+  admin::Table streamed;
+  streamed.mutable_change_stream_config()->mutable_retention_period()->set_seconds(86400);
+  ASSERT_TRUE(Create("t", streamed).ok());
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  auto update = [&](const std::string& path, const std::function<void(admin::Table*)>& set) {
+    admin::UpdateTableRequest request;
+    request.mutable_table()->set_name(TableName("t"));
+    set(request.mutable_table());
+    request.mutable_update_mask()->add_paths(path);
+    google::longrunning::Operation operation;
+    grpc::ClientContext context;
+    return admin_->UpdateTable(&context, request, &operation);
+  };
+  grpc::Status s = update("change_stream_config", [&](admin::Table* t) {
+    t->mutable_change_stream_config()->mutable_retention_period()->set_seconds(kMin);
+  });
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("change_stream_config.retention_period"), std::string::npos) << s.error_message();
+  EXPECT_EQ(Get("t").change_stream_config().retention_period().seconds(), 86400);
+  s = update("automated_backup_policy", [&](admin::Table* t) {
+    t->mutable_automated_backup_policy()->mutable_retention_period()->set_seconds(7 * 86400);
+    t->mutable_automated_backup_policy()->mutable_frequency()->set_seconds(kMin);
+  });
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("automated_backup_policy.frequency"), std::string::npos) << s.error_message();
+  EXPECT_FALSE(Get("t").has_automated_backup_policy());
+  admin::Table overflowing;
+  overflowing.mutable_change_stream_config()->mutable_retention_period()->set_seconds(kMin);
+  EXPECT_EQ(Create("u", overflowing).error_code(), StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(AdminServiceTest, ModifiesFamiliesAllOrNothing) {

@@ -342,6 +342,29 @@ TEST_F(AuthorizedViewTest, RequestsNamingTheViewWrongAreRefused) {
   EXPECT_EQ(bigtable_->MutateRow(&context, both, &response).error_code(), StatusCode::INVALID_ARGUMENT);
 }
 
+// A bad filter through a view is named as the request named it, not as
+// the link of the chain the view reads through.
+TEST_F(AuthorizedViewTest, ABadFilterThroughAViewNamesTheRequestsField) {
+  ASSERT_TRUE(CreateView("v", Definition()).ok());
+  v2::RowFilter one_link;
+  *one_link.mutable_chain()->add_filters() = proto::ToProto(Filter::PassAll()).value();
+  v2::ReadRowsRequest read;
+  *read.mutable_filter() = one_link;
+  ReadResult result = ReadThroughView(read);
+  EXPECT_EQ(result.status.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(result.status.error_message().rfind("filter: ", 0), 0u) << result.status.error_message();
+  v2::CheckAndMutateRowRequest check;
+  check.set_authorized_view_name(kView);
+  check.set_row_key("a#1");
+  *check.mutable_predicate_filter() = one_link;
+  *check.add_true_mutations() = proto::ToProto(Mutation::SetCell("cf", "pub1", "z", 5000));
+  v2::CheckAndMutateRowResponse checked;
+  grpc::ClientContext context;
+  grpc::Status s = bigtable_->CheckAndMutateRow(&context, check, &checked);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("predicate_filter: ", 0), 0u) << s.error_message();
+}
+
 TEST_F(AuthorizedViewTest, ViewsOutliveARestartAndGoWithTheirTable) {
   ASSERT_TRUE(CreateView("v", Definition()).ok());
   Restart();

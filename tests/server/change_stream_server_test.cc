@@ -10,6 +10,7 @@
 #include <google/protobuf/util/time_util.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
 
 #include "proto/change_stream_convert.h"
@@ -329,6 +330,8 @@ TEST_F(ChangeStreamServerTest, ATokenPastTheStreamIsRefused) {
   EXPECT_NE(forged.status.error_message().find("past the end of the change stream of table 't'"), std::string::npos)
       << forged.status.error_message();
   EXPECT_EQ(forged.messages, 0);
+  StreamResult last = ReadStream(resume_at(std::numeric_limits<int64_t>::max()), std::chrono::seconds(5));
+  EXPECT_EQ(last.status.error_code(), StatusCode::INVALID_ARGUMENT) << last.status.error_message();
 
   // A position the stream has reached resumes: the write after it comes.
   // (Commit times start at the clock's millisecond.)

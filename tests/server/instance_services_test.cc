@@ -7,7 +7,11 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <limits>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -119,6 +123,19 @@ TEST_F(InstanceServicesTest, AnInstanceHasOneClusterAZoneInAtMostEightRegions) {
   ASSERT_TRUE(CreateInstance("two-zones", {"us-east1-b", "us-east1-c"}).ok());
 }
 
+// Zones are named as production's are, so one region cannot hold a
+// thousand clusters under made-up zone names.
+TEST_F(InstanceServicesTest, AThousandZonesOfOneRegionAreRefused) {
+  std::vector<std::string> zones;
+  for (int i = 0; i < 1000; ++i) zones.push_back(fmt::format("us-east1-{}{}", "abcd"[i % 4], i));
+  grpc::Status s = CreateInstance("one-region", zones);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("is not a zone"), std::string::npos) << s.error_message();
+  EXPECT_EQ(CreateInstance("odd-zone", {"us-east1-"}).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(CreateInstance("odd-zone", {"us-east1-B"}).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(CreateInstance("odd-zone", {"local"}).ok());
+}
+
 // Instance abcdef's operations are not abcdefg's, and they come in pages.
 TEST_F(InstanceServicesTest, ListOperationsListsTheResourcesOwnInPages) {
   ASSERT_TRUE(CreateInstance("abcdefg", {"us-east1-b"}).ok());
@@ -198,6 +215,72 @@ TEST_F(InstanceServicesTest, ListBackupsPagesStayInTheListAndFiltersAreChecked) 
     EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << forged;
     EXPECT_NE(s.error_message().find("page_token"), std::string::npos) << s.error_message();
   }
+}
+
+// An expire time that is no Timestamp (nanos of -1, or seconds whose
+// microseconds overflow) is refused, naming the field, as ListHotTablets'
+// times are.
+TEST_F(InstanceServicesTest, TimesOutsideTimestampsRangeAreRefused) {
+  ASSERT_TRUE(CreateInstance("timed-inst", {"us-east1-b"}).ok());
+  ASSERT_OK_AND_ASSIGN(auto tables, bigtable_->instance_admin()->OpenTables({"p", "timed-inst"}));
+  ASSERT_OK(tables->CreateTable("t", {{"cf"}}, {}, false));
+  const int64_t in_three_days =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() +
+      3 * 86400;
+  for (auto [seconds, nanos] : {std::pair<int64_t, int32_t>{in_three_days, -1},
+                                std::pair<int64_t, int32_t>{std::numeric_limits<int64_t>::max(), 0}}) {
+    admin::CreateBackupRequest request;
+    request.set_parent(InstanceName("timed-inst") + "/clusters/timed-inst-c1");
+    request.set_backup_id("b");
+    request.mutable_backup()->set_source_table(InstanceName("timed-inst") + "/tables/t");
+    request.mutable_backup()->mutable_expire_time()->set_seconds(seconds);
+    request.mutable_backup()->mutable_expire_time()->set_nanos(nanos);
+    longrunning::Operation operation;
+    grpc::ClientContext context;
+    grpc::Status s = tables_->CreateBackup(&context, request, &operation);
+    EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT) << seconds << " " << nanos;
+    EXPECT_EQ(s.error_message().rfind("backup.expire_time: ", 0), 0u) << s.error_message();
+  }
+  admin::ListHotTabletsRequest hot;
+  hot.set_parent(InstanceName("timed-inst") + "/clusters/timed-inst-c1");
+  hot.mutable_start_time()->set_seconds(std::numeric_limits<int64_t>::max());
+  admin::ListHotTabletsResponse tablets;
+  grpc::ClientContext context;
+  grpc::Status s = instances_->ListHotTablets(&context, hot, &tablets);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("start_time: ", 0), 0u) << s.error_message();
+}
+
+// ListAppProfiles honours page_size, across instances too, and refuses a
+// token it did not give.
+TEST_F(InstanceServicesTest, ListAppProfilesComesInPages) {
+  ASSERT_TRUE(CreateInstance("paged-one", {"us-east1-b"}).ok());
+  ASSERT_TRUE(CreateInstance("paged-two", {"us-east1-b", "us-east1-c"}).ok());
+  for (const char* parent : {"projects/p/instances/paged-two", "projects/p/instances/-"}) {
+    std::vector<std::string> listed;
+    std::string token;
+    int pages = 0;
+    do {
+      admin::ListAppProfilesRequest request;
+      request.set_parent(parent);
+      request.set_page_size(1);
+      request.set_page_token(token);
+      admin::ListAppProfilesResponse response;
+      grpc::ClientContext context;
+      ASSERT_TRUE(instances_->ListAppProfiles(&context, request, &response).ok());
+      EXPECT_LE(response.app_profiles_size(), 1);
+      for (const admin::AppProfile& profile : response.app_profiles()) listed.push_back(profile.name());
+      token = response.next_page_token();
+    } while (!token.empty() && ++pages < 10);
+    EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()).size(), listed.size()) << parent;
+    EXPECT_EQ(listed.size(), std::string(parent).ends_with("-") ? 2u : 1u) << parent;
+  }
+  admin::ListAppProfilesRequest forged;
+  forged.set_parent("projects/p/instances/-");
+  forged.set_page_token("projects/p/instances/nowhere/appProfiles/default");
+  admin::ListAppProfilesResponse response;
+  grpc::ClientContext context;
+  EXPECT_EQ(instances_->ListAppProfiles(&context, forged, &response).error_code(), StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(InstanceServicesTest, IamPoliciesTakeIamsVersionsOnly) {

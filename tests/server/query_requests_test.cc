@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <utility>
+
 #include "proto/query_convert.h"
 #include "tests/server/server_fixture.h"
 
@@ -195,6 +198,39 @@ TEST_F(QueryServiceTest, ExecuteChecksItsRequest) {
   QueryResult r = Execute(request, {{"_key", sql::Type::Bytes()}});
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   EXPECT_EQ(r.rows.size(), 2u);
+}
+
+// A TIMESTAMP or DATE parameter outside the years 1 to 9999 is refused,
+// naming it: its microseconds once overflowed into any time at all.
+TEST_F(QueryServiceTest, TimesOutsideTheirRangeAreRefusedAsParameters) {
+  v2::PrepareQueryResponse prepared;
+  v2::Type timestamp, date;
+  timestamp.mutable_timestamp_type();
+  date.mutable_date_type();
+  ASSERT_TRUE(Prepare("SELECT @t AS t, @d AS d FROM mobile LIMIT 1", {{"t", timestamp}, {"d", date}}, &prepared).ok());
+  auto execute = [&](int64_t seconds, int32_t nanos, int32_t year) {
+    v2::ExecuteQueryRequest request;
+    request.set_instance_name(kInstance);
+    request.set_prepared_query(prepared.prepared_query());
+    (*request.mutable_params())["t"].mutable_timestamp_value()->set_seconds(seconds);
+    (*request.mutable_params())["t"].mutable_timestamp_value()->set_nanos(nanos);
+    google::type::Date* d = (*request.mutable_params())["d"].mutable_date_value();
+    d->set_year(year);
+    d->set_month(1);
+    d->set_day(1);
+    return Execute(request, {{"t", sql::Type::Timestamp()}, {"d", sql::Type::Date()}}).status;
+  };
+  for (auto [seconds, nanos] : {std::pair<int64_t, int32_t>{std::numeric_limits<int64_t>::max(), 0},
+                                std::pair<int64_t, int32_t>{std::numeric_limits<int64_t>::min(), 0},
+                                std::pair<int64_t, int32_t>{1, -1}, std::pair<int64_t, int32_t>{253402300800, 0}}) {
+    grpc::Status s = execute(seconds, nanos, 2026);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << seconds << " " << nanos;
+    EXPECT_EQ(s.error_message().rfind("params[t]", 0), 0u) << s.error_message();
+  }
+  grpc::Status s = execute(0, 0, 10000);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("params[d]", 0), 0u) << s.error_message();
+  EXPECT_TRUE(execute(0, 0, 2026).ok());
 }
 
 TEST_F(QueryServiceTest, TheDeprecatedQueryFieldStillWorksWithItsMetadataFirst) {

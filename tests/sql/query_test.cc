@@ -243,6 +243,24 @@ TEST_F(QueryTest, FunctionsAndCasts) {
             (Lines{"4c41|b"}));
 }
 
+// Timestamp arithmetic is exact to the microsecond up to 9999-12-31, and
+// one step past either end is out of range (a double once rounded the year
+// 10000 into it and lost microseconds past 2255).
+TEST_F(QueryTest, TimestampArithmeticIsExactToItsLimits) {
+  EXPECT_EQ(Rows("SELECT UNIX_MICROS(TIMESTAMP_ADD(TIMESTAMP '9999-12-31 23:59:59.999998', INTERVAL 1 MICROSECOND)), "
+                 "UNIX_MICROS(TIMESTAMP_MICROS(253402300799999999)) FROM mobile LIMIT 1"),
+            (Lines{"253402300799999999|253402300799999999"}));
+  for (const char* query :
+       {"SELECT TIMESTAMP_ADD(TIMESTAMP '9999-12-31 23:59:59', INTERVAL 1 SECOND) FROM mobile LIMIT 1",
+        "SELECT TIMESTAMP_ADD(TIMESTAMP '9999-12-31 23:59:59.999999', INTERVAL 1 MICROSECOND) FROM mobile LIMIT 1",
+        "SELECT TIMESTAMP_SUB(TIMESTAMP '0001-01-01 00:00:00', INTERVAL 1 MICROSECOND) FROM mobile LIMIT 1",
+        "SELECT TIMESTAMP_MICROS(253402300800000000) FROM mobile LIMIT 1",
+        "SELECT TIMESTAMP_SECONDS(9223372036854775807) FROM mobile LIMIT 1",
+        "SELECT TIMESTAMP_ADD(TIMESTAMP '2000-01-01', INTERVAL 9223372036854775807 DAY) FROM mobile LIMIT 1"}) {
+    EXPECT_EQ(Error(query).code(), Status::Code::kOutOfRange) << query;
+  }
+}
+
 TEST_F(QueryTest, KeyPredicatesReadOnlyTheirRanges) {
   QueryStats stats;
   struct Case {
