@@ -31,6 +31,7 @@
 #include "engine/upgrade.h"
 #include "engine/write_log.h"
 #include "filter/row_filter.h"
+#include "util/background_thread.h"
 
 namespace lbt {
 
@@ -207,9 +208,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const D
   if (!options.read_only) LBT_RETURN_IF_ERROR(db->FinishInterruptedDrops());
   if (options.read_only && db->stored_format_ == kLogFormatVersion) db->NoteUnreplayedLog();
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
-    db->gc_thread_ = std::thread([raw = db.get()] { raw->RunGcPasses(); });
+    db->gc_thread_ = StartBackgroundThread([raw = db.get()] { raw->RunGcPasses(); });
   }
-  if (!options.read_only) db->prune_thread_ = std::thread([raw = db.get()] { raw->RunChangeLogPrunes(); });
+  if (!options.read_only) db->prune_thread_ = StartBackgroundThread([raw = db.get()] { raw->RunChangeLogPrunes(); });
   if (db->env_->without_lock() && options.note) {
     options.note(
         fmt::format("'{}' is not writable, so it is read without its lock file: a process writing to it "

@@ -37,6 +37,7 @@
 #include "engine/store_view.h"
 #include "engine/stores.h"
 #include "engine/write_log.h"
+#include "util/background_thread.h"
 #include "util/bytes.h"
 
 namespace lbt {
@@ -217,7 +218,7 @@ Status Database::OpenLog() {
   layers_ = std::move(layers);
   LBT_ASSIGN_OR_RETURN(log_, WriteLog::Open(SegmentPath(dir_, next_seq_ + 1), 0));
   last_write_ = std::chrono::steady_clock::now();
-  fold_thread_ = std::thread([this] { RunFolds(); });
+  fold_thread_ = StartBackgroundThread([this] { RunFolds(); });
   return Status::OK();
 }
 

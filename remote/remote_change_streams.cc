@@ -9,6 +9,7 @@
 
 #include "proto/change_stream_convert.h"
 #include "proto/convert.h"
+#include "util/background_thread.h"
 
 namespace lbt::remote {
 
@@ -27,7 +28,7 @@ class RemoteChangeStream final : public ChangeStream {
       : calls_(calls),
         call_(calls, calls->NewContext("table_name", request.table_name(), RemoteCalls::Clock::time_point::max())),
         token_(std::move(initial_token)) {
-    reader_ = std::thread([this, request = std::move(request)] { Read(request); });
+    reader_ = StartBackgroundThread([this, request = std::move(request)] { Read(request); });
   }
 
   ~RemoteChangeStream() override {

@@ -18,6 +18,7 @@
 #include "server/data_service.h"
 #include "server/instance_admin_service.h"
 #include "server/stall_watch.h"
+#include "util/background_thread.h"
 
 namespace lbt::server {
 
@@ -86,7 +87,7 @@ namespace {
 class AutomatedBackups {
  public:
   explicit AutomatedBackups(InstanceAdmin* admin) {
-    if (admin != nullptr) thread_ = std::thread([this, admin] { Run(admin); });
+    if (admin != nullptr) thread_ = StartBackgroundThread([this, admin] { Run(admin); });
   }
   ~AutomatedBackups() { Stop(); }
 

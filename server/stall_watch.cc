@@ -1,4 +1,5 @@
 #include "server/stall_watch.h"
+#include "util/background_thread.h"
 
 #include <fmt/format.h>
 #include <grpc/grpc.h>
@@ -8,7 +9,7 @@
 namespace lbt::server {
 
 StallWatch::StallWatch(std::chrono::milliseconds timeout) : timeout_(timeout) {
-  if (timeout_.count() > 0) thread_ = std::thread([this] { Run(); });
+  if (timeout_.count() > 0) thread_ = StartBackgroundThread([this] { Run(); });
 }
 
 StallWatch::~StallWatch() {

@@ -19,6 +19,7 @@
 #include "commands/core/tokenizer.h"
 #include "shell/completion.h"
 #include "shell/history.h"
+#include "util/background_thread.h"
 
 namespace lbt {
 
@@ -31,7 +32,7 @@ class CancelOnInterrupt {
  public:
   explicit CancelOnInterrupt(Bigtable* bigtable) {
     if (bigtable->local() != nullptr) return;  // local reads check the flag between rows
-    thread_ = std::thread([this, bigtable] {
+    thread_ = StartBackgroundThread([this, bigtable] {
       std::unique_lock<std::mutex> lock(mu_);
       while (!done_) {
         cv_.wait_for(lock, std::chrono::milliseconds(50));

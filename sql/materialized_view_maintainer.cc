@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/instance.h"
+#include "util/background_thread.h"
 #include "util/file_lock.h"
 
 namespace lbt::sql {
@@ -382,7 +383,7 @@ Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const Materializ
 }
 
 void MaterializedViewMaintainer::Start(std::chrono::milliseconds interval, std::function<void(const Status&)> report) {
-  thread_ = std::thread([this, interval, report = std::move(report)] {
+  thread_ = StartBackgroundThread([this, interval, report = std::move(report)] {
     std::string last_error;
     std::unique_lock<std::mutex> lock(mu_);
     while (!stop_) {

@@ -1,4 +1,5 @@
 #include "commands/core/read_ahead.h"
+#include "util/background_thread.h"
 
 #include <condition_variable>
 #include <deque>
@@ -40,7 +41,7 @@ void ReadAheadStream::Start() {
   shared_ = std::make_unique<Shared>();
   Shared* shared = shared_.get();
   RowStream* source = source_.get();
-  shared->thread = std::thread([shared, source] {
+  shared->thread = StartBackgroundThread([shared, source] {
     while (true) {
       std::vector<Row> batch;
       {
