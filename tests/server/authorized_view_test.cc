@@ -19,6 +19,19 @@ using grpc::StatusCode;
 
 const std::string kView = TableName("t") + "/authorizedViews/v";
 
+// A ReadModifyWriteRow through the view of a row it covers, appending to
+// cf:secret, a column it hides.
+v2::ReadModifyWriteRowRequest AppendToHiddenCell() {
+  v2::ReadModifyWriteRowRequest rmw;
+  rmw.set_authorized_view_name(kView);
+  rmw.set_row_key("a#1");
+  auto* rule = rmw.add_rules();
+  rule->set_family_name("cf");
+  rule->set_column_qualifier("secret");
+  rule->set_append_value("!");
+  return rmw;
+}
+
 class AuthorizedViewTest : public ServerTest {
  protected:
   void SetUp() override {
@@ -276,13 +289,7 @@ TEST_F(AuthorizedViewTest, WritesOutsideTheViewFailInProductionsWords) {
   grpc::ClientContext check_context;
   EXPECT_EQ(bigtable_->CheckAndMutateRow(&check_context, check, &checked).error_message(), refused);
 
-  v2::ReadModifyWriteRowRequest rmw;
-  rmw.set_authorized_view_name(kView);
-  rmw.set_row_key("a#1");
-  auto* rule = rmw.add_rules();
-  rule->set_family_name("cf");
-  rule->set_column_qualifier("secret");
-  rule->set_append_value("!");
+  const v2::ReadModifyWriteRowRequest rmw = AppendToHiddenCell();
   v2::ReadModifyWriteRowResponse modified;
   grpc::ClientContext rmw_context;
   EXPECT_EQ(bigtable_->ReadModifyWriteRow(&rmw_context, rmw, &modified).error_message(), refused);
@@ -308,19 +315,13 @@ TEST_F(AuthorizedViewTest, CheckAndMutateSeesOnlyTheViewAndReadModifyWriteStaysI
     EXPECT_EQ(bigtable_->CheckAndMutateRow(&context, check, &checked).error_code(), StatusCode::PERMISSION_DENIED);
   }
 
-  v2::ReadModifyWriteRowRequest rmw;
-  rmw.set_authorized_view_name(kView);
-  rmw.set_row_key("a#1");
-  auto* rule = rmw.add_rules();
-  rule->set_family_name("cf");
-  rule->set_column_qualifier("secret");
-  rule->set_append_value("!");
+  v2::ReadModifyWriteRowRequest rmw = AppendToHiddenCell();
   v2::ReadModifyWriteRowResponse modified;
   {
     grpc::ClientContext context;
     EXPECT_EQ(bigtable_->ReadModifyWriteRow(&context, rmw, &modified).error_code(), StatusCode::PERMISSION_DENIED);
   }
-  rule->set_column_qualifier("pub1");
+  rmw.mutable_rules(0)->set_column_qualifier("pub1");
   {
     grpc::ClientContext context;
     ASSERT_TRUE(bigtable_->ReadModifyWriteRow(&context, rmw, &modified).ok());
