@@ -246,18 +246,30 @@ MaterializedViewMaintainer::Work MaterializedViewMaintainer::ListViews(Status* f
 }
 
 Status MaterializedViewMaintainer::CatchUp(WhenBusy when_busy) {
+  // A pass begun after this call, and run whole, saw every change
+  // committed before it: callers queued behind one pass (a server's
+  // concurrent view reads) share it rather than each run their own.
+  const int64_t begun_before = begun_.load();
   std::lock_guard<std::mutex> pass(pass_mu_);
-  return CatchUpLocked(when_busy);
+  if (last_whole_pass_ > begun_before) return Status::OK();
+  const int64_t number = begun_.fetch_add(1) + 1;
+  bool whole = false;
+  Status s = CatchUpLocked(when_busy, &whole);
+  if (whole) last_whole_pass_ = number;
+  return s;
 }
 
-Status MaterializedViewMaintainer::CatchUpLocked(WhenBusy when_busy) {
+Status MaterializedViewMaintainer::CatchUpLocked(WhenBusy when_busy, bool* whole) {
   LocalMaintenance* local = bigtable_->local();
   // Nothing on disk changes (not even the lock file) where no view is.
   if (local == nullptr || local->read_only() || !bigtable_->Exists()) return Status::OK();
   RefreshInstances();
   passes_.fetch_add(1);
   Status first;
-  if (ListViews(&first).empty()) return first;
+  if (ListViews(&first).empty()) {
+    *whole = first.ok();
+    return first;
+  }
   // Held for this pass only, so that the lock means "a pass is running",
   // never "someone has the database open".
   FileLock lock(local->dir() + "/materialized-views.lock",
@@ -274,6 +286,7 @@ Status MaterializedViewMaintainer::CatchUpLocked(WhenBusy when_busy) {
       }
     }
   }
+  *whole = first.ok();
   return first;
 }
 

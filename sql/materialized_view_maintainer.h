@@ -84,12 +84,15 @@ class MaterializedViewMaintainer {
   // Each instance's views (those that have any); the first error to *first.
   Work ListViews(Status* first);
 
-  // CatchUp's pass, pass_mu_ held.
-  Status CatchUpLocked(WhenBusy when_busy);
+  // CatchUp's pass, pass_mu_ held; *whole: it ran over every view (not
+  // skipped for another process's pass) without an error.
+  Status CatchUpLocked(WhenBusy when_busy, bool* whole);
 
   Bigtable* const bigtable_;
   // Held for a pass: it guards views_ and instances_.
   std::mutex pass_mu_;
+  std::atomic<int64_t> begun_{0};                       // passes begun, numbered from 1
+  int64_t last_whole_pass_ = 0;                         // the number of the last pass run whole; pass_mu_
   std::map<std::string, std::unique_ptr<View>> views_;  // by instance and view id
   std::map<std::string, std::unique_ptr<Bigtable>> instances_;
   std::atomic<int64_t> passes_{0};
