@@ -17,34 +17,13 @@
 #include <string_view>
 #include <vector>
 
+#include "api/resource.h"
 #include "api/schema.h"
 #include "api/status.h"
 
 namespace lbt {
 
 class Bigtable;
-
-// "projects/<project>/instances/<instance>", in parts.
-struct InstanceName {
-  std::string project;
-  std::string instance;
-
-  // "projects/P/instances/I".
-  std::string Full() const { return "projects/" + project + "/instances/" + instance; }
-  friend bool operator==(const InstanceName& a, const InstanceName& b) {
-    return a.project == b.project && a.instance == b.instance;
-  }
-  friend bool operator<(const InstanceName& a, const InstanceName& b) {
-    return a.project != b.project ? a.project < b.project : a.instance < b.instance;
-  }
-};
-
-// The instance a local database's tables live in when no instance is
-// named: the shell's, and that of every table a release without instances
-// made. lbt serve shows it as projects/lbt/instances/local.
-inline constexpr char kDefaultProject[] = "lbt";
-inline constexpr char kDefaultInstance[] = "local";
-inline InstanceName DefaultInstanceName() { return {kDefaultProject, kDefaultInstance}; }
 
 enum class InstanceType { kProduction, kDevelopment };
 enum class StorageType { kUnspecified, kSsd, kHdd };
