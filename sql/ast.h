@@ -71,7 +71,7 @@ struct Select;
 
 // FROM: a table, a table with options (`t(with_history => TRUE)`), or
 // UNPACK over a select of such a table.
-struct TableRef {
+struct FromClause {
   std::string table;
   std::vector<std::pair<std::string, ExprPtr>> options;
   std::string alias;
@@ -81,7 +81,7 @@ struct TableRef {
 
 struct Select {
   std::vector<SelectItem> items;
-  TableRef from;
+  FromClause from;
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   ExprPtr having;

@@ -109,7 +109,7 @@ class Binder {
 
   Status BindFrom(Select& s) {
     if (view_columns_ != nullptr) return BindView(s.from);
-    TableRef* ref = &s.from;
+    FromClause* ref = &s.from;
     if (s.from.unpack) {
       q_->unpack = true;
       Select& inner = *s.from.unpack;
@@ -153,7 +153,7 @@ class Binder {
   }
 
   // A logical view's result columns, each a column of the input.
-  Status BindView(const TableRef& ref) {
+  Status BindView(const FromClause& ref) {
     if (!ref.options.empty()) {
       return Status::InvalidArgument(
           fmt::format("{} is a logical view: it takes no options such as with_history", ref.table));
@@ -201,7 +201,7 @@ class Binder {
     return *v;
   }
 
-  Result<TableOptions> Options(TableRef& ref) {
+  Result<TableOptions> Options(FromClause& ref) {
     TableOptions t;
     std::set<std::string> seen;
     for (auto& [raw_name, e] : ref.options) {

@@ -278,7 +278,7 @@ Result<std::unique_ptr<MaterializedViewPlan>> MaterializedViewPlan::Make(Bigtabl
   LBT_RETURN_IF_ERROR(plan->Check(*parsed));
   // Bound on a second parse: binding takes the tree apart.
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(query));
-  const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
+  const FromClause& from = select->from.unpack ? select->from.unpack->from : select->from;
   Result<TableSpec> table = bigtable->GetTable(from.table);
   if (!table.ok()) {
     if (!table.status().IsNotFound()) return table.status();

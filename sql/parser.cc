@@ -373,8 +373,8 @@ class Parser {
     return std::string();
   }
 
-  Result<TableRef> From() {
-    TableRef ref;
+  Result<FromClause> From() {
+    FromClause ref;
     ref.pos = Current().pos;
     if (IsOp("(")) return Unsupported("Subqueries");
     if (IsWord("UNNEST")) return Unsupported("UNNEST in FROM");

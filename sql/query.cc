@@ -219,7 +219,7 @@ constexpr int kMaxViewDepth = 8;
 Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string_view sql, const ParamTypes& params,
                                                  int depth) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
-  const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
+  const FromClause& from = select->from.unpack ? select->from.unpack->from : select->from;
   Result<TableSpec> table = bigtable->GetTable(from.table);
   if (table.ok()) {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql));
@@ -282,7 +282,7 @@ Status CheckViewQuery(Bigtable* bigtable, std::string_view view_id, std::string_
   std::string next(query);
   for (int depth = 0; depth <= kMaxViewDepth; ++depth) {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(next));
-    const TableRef& from = select->from.unpack ? select->from.unpack->from : select->from;
+    const FromClause& from = select->from.unpack ? select->from.unpack->from : select->from;
     if (from.table == view_id) {
       return Status::InvalidArgument(
           fmt::format("logical view {} would read itself{}", view_id, depth == 0 ? "" : ", through other views"));
