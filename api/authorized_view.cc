@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "api/bigtable.h"
-#include "api/forwarding_bigtable.h"
+#include "api/forwarding_table.h"
 #include "api/logical_view.h"
 #include "api/materialized_view.h"
 #include "api/schema.h"
@@ -188,24 +188,22 @@ Status ValidateSubsetView(const SubsetView& subset, std::string_view field) {
 namespace {
 
 // Reads and writes of one table through a view; see RestrictToView.
-class ViewBigtable final : public ForwardingBigtable {
+class ViewTable final : public ForwardingTable {
  public:
-  ViewBigtable(Bigtable* base, std::string table, AuthorizedViewSpec view, std::string view_name)
-      : ForwardingBigtable(base),
-        table_(std::move(table)),
+  ViewTable(std::unique_ptr<Table> base, AuthorizedViewSpec view, std::string view_name)
+      : ForwardingTable(std::move(base)),
         view_(std::move(view)),
         covered_(std::make_shared<const SubsetView>(view_.subset)),
         view_name_(std::move(view_name)) {}
 
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    if (table != table_) return target()->ReadRows(table, request);
+  Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
     std::optional<RowSet> rows = subset().Restrict(request.rows);
     if (!rows.has_value()) return NoRows();
     ReadRequest restricted = request;
     restricted.rows = std::move(*rows);
     restricted.filter = Restricted(request.filter);
     restricted.within_view = covered_;
-    Result<std::unique_ptr<RowStream>> stream = target()->ReadRows(table, restricted);
+    Result<std::unique_ptr<RowStream>> stream = target()->ReadRows(restricted);
     if (!stream.ok()) return AsRequested(stream.status(), "filter");
     return stream;
   }
@@ -213,8 +211,7 @@ class ViewBigtable final : public ForwardingBigtable {
   // Samples of the view alone: keys of rows it covers, offsets counting
   // only the cells it covers, and last the end of its rows with their
   // total. Nothing outside the view shows, not even as an offset.
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
-    if (table != table_) return target()->SampleRowKeys(table, range);
+  Result<std::vector<KeySample>> SampleRowKeys(const RowRange& range) override {
     RowSet within;
     if (!(range.start.kind == RowBound::Kind::kUnbounded && range.end.kind == RowBound::Kind::kUnbounded)) {
       within.row_ranges.push_back(range);
@@ -223,7 +220,7 @@ class ViewBigtable final : public ForwardingBigtable {
     if (!rows.has_value()) return std::vector<KeySample>{{"", 0}};
     ReadRequest request;
     request.rows = *rows;
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(table, request));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(request));
     std::vector<KeySample> samples;
     int64_t total = 0, last_sample = 0;
     for (Row row; stream->Next(&row);) {
@@ -240,33 +237,28 @@ class ViewBigtable final : public ForwardingBigtable {
 
   // A view's rows are not a partition of the table's change stream:
   // Bigtable reads change streams of tables only.
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
-    if (table != table_) return target()->ChangeStreamPartitions(table);
+  Result<std::vector<RowRange>> ChangeStreamPartitions() override {
     return Status::InvalidArgument("change streams are read from a table, not through an authorized view");
   }
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override {
-    if (table != table_) return target()->ReadChangeStream(table, request);
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(const ChangeStreamRequest&) override {
     return Status::InvalidArgument("change streams are read from a table, not through an authorized view");
   }
 
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    if (table != table_) return target()->CountRows(table, range);
+  Result<int64_t> CountRows(const RowRange& range) override {
     ReadRequest request;
     if (!(range.start.kind == Bound::Kind::kUnbounded && range.end.kind == Bound::Kind::kUnbounded)) {
       request.rows.row_ranges.push_back(range);
     }
     request.filter = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(table, request));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(request));
     int64_t count = 0;
     for (Row row; stream->Next(&row);) ++count;
     LBT_RETURN_IF_ERROR(stream->status());
     return count;
   }
 
-  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+  Result<std::vector<std::optional<Row>>> LookupRows(const std::vector<std::string>& keys,
                                                      const ReadRequest& request) override {
-    if (table != table_) return target()->LookupRows(table, keys, request);
     std::vector<std::string> covered;
     for (const std::string& key : keys) {
       if (subset().CoversRow(key)) covered.push_back(key);
@@ -275,7 +267,7 @@ class ViewBigtable final : public ForwardingBigtable {
     restricted.filter = Restricted(request.filter);
     std::vector<std::optional<Row>> found;
     if (!covered.empty()) {
-      Result<std::vector<std::optional<Row>>> looked_up = target()->LookupRows(table, covered, restricted);
+      Result<std::vector<std::optional<Row>>> looked_up = target()->LookupRows(covered, restricted);
       if (!looked_up.ok()) return AsRequested(looked_up.status(), "filter");
       found = std::move(*looked_up);
     }
@@ -286,13 +278,12 @@ class ViewBigtable final : public ForwardingBigtable {
     return out;
   }
 
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    if (table == table_) LBT_RETURN_IF_ERROR(CheckMutations(row_key, mutations));
-    return target()->MutateRow(table, row_key, mutations);
+  Status MutateRow(std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    LBT_RETURN_IF_ERROR(CheckMutations(row_key, mutations));
+    return target()->MutateRow(row_key, mutations);
   }
 
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    if (table != table_) return target()->MutateRows(table, rows);
+  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>& rows) override {
     // Entries outside the view fail on their own; the rest are applied.
     std::vector<Status> statuses(rows.size());
     std::vector<RowMutation> inside;
@@ -305,35 +296,28 @@ class ViewBigtable final : public ForwardingBigtable {
       }
     }
     if (inside.empty()) return statuses;
-    LBT_ASSIGN_OR_RETURN(std::vector<Status> applied, target()->MutateRows(table, inside));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> applied, target()->MutateRows(inside));
     for (size_t j = 0; j < places.size(); ++j) statuses[places[j]] = std::move(applied[j]);
     return statuses;
   }
 
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+  Result<bool> CheckAndMutateRow(std::string_view row_key, const std::optional<Filter>& predicate,
+                                 const std::vector<Mutation>& true_mutations,
                                  const std::vector<Mutation>& false_mutations) override {
-    if (table != table_) {
-      return target()->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
-    }
     if (!subset().CoversRow(row_key)) return Outside(view_name_);
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, true_mutations));
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, false_mutations));
     // The predicate sees only the view's cells: "the row has any cell" too.
-    Result<bool> matched =
-        target()->CheckAndMutateRow(table, row_key, Restricted(predicate), true_mutations, false_mutations);
+    Result<bool> matched = target()->CheckAndMutateRow(row_key, Restricted(predicate), true_mutations, false_mutations);
     if (!matched.ok()) return AsRequested(matched.status(), "predicate_filter");
     return matched;
   }
 
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override {
-    if (table == table_) {
-      for (const ReadModifyWriteRule& rule : rules) {
-        if (!subset().CoversRule(row_key, rule)) return Outside(view_name_);
-      }
+  Result<Row> ReadModifyWriteRow(std::string_view row_key, const std::vector<ReadModifyWriteRule>& rules) override {
+    for (const ReadModifyWriteRule& rule : rules) {
+      if (!subset().CoversRule(row_key, rule)) return Outside(view_name_);
     }
-    return target()->ReadModifyWriteRow(table, row_key, rules);
+    return target()->ReadModifyWriteRow(row_key, rules);
   }
 
  private:
@@ -352,7 +336,6 @@ class ViewBigtable final : public ForwardingBigtable {
     return Status::OK();
   }
 
-  const std::string table_;
   const AuthorizedViewSpec view_;
   // What reads through the view may see (ReadRequest::within_view).
   const std::shared_ptr<const SubsetView> covered_;
@@ -361,9 +344,8 @@ class ViewBigtable final : public ForwardingBigtable {
 
 }  // namespace
 
-std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view,
-                                         std::string view_name) {
-  return std::make_unique<ViewBigtable>(base, std::move(table), std::move(view), std::move(view_name));
+std::unique_ptr<Table> RestrictToView(std::unique_ptr<Table> base, AuthorizedViewSpec view, std::string view_name) {
+  return std::make_unique<ViewTable>(std::move(base), std::move(view), std::move(view_name));
 }
 
 }  // namespace lbt

@@ -26,7 +26,7 @@
 
 namespace lbt {
 
-class Bigtable;
+class Table;  // api/table.h
 
 // The columns of one family a view covers: these qualifiers, and every
 // qualifier that starts with one of the prefixes ("" covers the family).
@@ -90,13 +90,12 @@ Status ValidateAuthorizedViewId(std::string_view id, std::string_view field);
 // table gets later.
 Status ValidateSubsetView(const SubsetView& subset, std::string_view field);
 
-// A Bigtable whose reads and writes of `table` go through `view`, over
-// `base` (not owned, must outlive it); other tables pass through. Used
+// The reads and writes of `base`'s table through `view`: a read sees only
+// the cells the view covers, a write outside it is PermissionDenied. Used
 // where the service itself does not know the view (a local database).
 // `view_name` names the view in the errors of writes outside it: its full
 // name (projects/P/instances/I/tables/T/authorizedViews/V) where known.
-std::unique_ptr<Bigtable> RestrictToView(Bigtable* base, std::string table, AuthorizedViewSpec view,
-                                         std::string view_name);
+std::unique_ptr<Table> RestrictToView(std::unique_ptr<Table> base, AuthorizedViewSpec view, std::string view_name);
 
 }  // namespace lbt
 

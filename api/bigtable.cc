@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
+
+#include "api/forwarding_bigtable.h"
+#include "api/materialized_view.h"
 
 namespace lbt {
 
@@ -22,39 +26,8 @@ Result<std::optional<Row>> Bigtable::ReadRow(std::string_view table, std::string
 Result<std::vector<std::optional<Row>>> Bigtable::LookupRows(std::string_view table,
                                                              const std::vector<std::string>& keys,
                                                              const ReadRequest& request) {
-  // The positions of the keys in key order: rows stream back in that order.
-  std::vector<size_t> order(keys.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
-  ReadRequest read = request;
-  read.rows.row_keys.clear();
-  for (size_t i : order) {
-    if (read.rows.row_keys.empty() || read.rows.row_keys.back() != keys[i]) read.rows.row_keys.push_back(keys[i]);
-  }
-  std::vector<std::optional<Row>> results(keys.size());
-  if (keys.empty()) return results;
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(table, read));
-  size_t next = 0;  // into order
-  for (Row row; stream->Next(&row);) {
-    while (next < order.size() && keys[order[next]] < row.key) ++next;
-    for (size_t j = next; j < order.size() && keys[order[j]] == row.key; ++j) results[order[j]] = row;
-  }
-  LBT_RETURN_IF_ERROR(stream->status());
-  return results;
+  return LookupRowsWithOneRead(keys, request, [&](const ReadRequest& read) { return ReadRows(table, read); });
 }
-
-namespace {
-
-class EmptyRowStream final : public RowStream {
- public:
-  bool Next(Row*) override { return false; }
-  Status status() const override { return Status::OK(); }
-  ReadStats stats() const override { return {}; }
-};
-
-}  // namespace
-
-std::unique_ptr<RowStream> NoRows() { return std::make_unique<EmptyRowStream>(); }
 
 namespace {
 
@@ -131,10 +104,117 @@ Status Bigtable::SetAutomatedBackupPolicy(std::string_view, const std::optional<
   return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
 }
 
+namespace {
+
+// A Table whose calls are its Bigtable's data calls on one table: how a
+// Bigtable that does not open tables itself opens one.
+class BoundTable final : public Table {
+ public:
+  BoundTable(Bigtable* bigtable, TableRef ref) : bigtable_(bigtable), ref_(std::move(ref)) {}
+
+  const TableRef& ref() const override { return ref_; }
+  Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
+    return bigtable_->ReadRows(ref_.table, request);
+  }
+  Result<std::vector<std::optional<Row>>> LookupRows(const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override {
+    return bigtable_->LookupRows(ref_.table, keys, request);
+  }
+  Result<int64_t> CountRows(const RowRange& range) override { return bigtable_->CountRows(ref_.table, range); }
+  Result<std::vector<KeySample>> SampleRowKeys(const RowRange& range) override {
+    return bigtable_->SampleRowKeys(ref_.table, range);
+  }
+  Status MutateRow(std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    return bigtable_->MutateRow(ref_.table, row_key, mutations);
+  }
+  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>& rows) override {
+    return bigtable_->MutateRows(ref_.table, rows);
+  }
+  Result<bool> CheckAndMutateRow(std::string_view row_key, const std::optional<Filter>& predicate,
+                                 const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override {
+    return bigtable_->CheckAndMutateRow(ref_.table, row_key, predicate, true_mutations, false_mutations);
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view row_key, const std::vector<ReadModifyWriteRule>& rules) override {
+    return bigtable_->ReadModifyWriteRow(ref_.table, row_key, rules);
+  }
+  Result<std::vector<RowRange>> ChangeStreamPartitions() override {
+    return bigtable_->ChangeStreamPartitions(ref_.table);
+  }
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(const ChangeStreamRequest& request) override {
+    return bigtable_->ReadChangeStream(ref_.table, request);
+  }
+
+ private:
+  Bigtable* const bigtable_;
+  const TableRef ref_;
+};
+
+// A Bigtable whose data calls on one table go to a Table, for the callers
+// of OpenAuthorizedView; other calls pass through.
+class TableAsBigtable final : public ForwardingBigtable {
+ public:
+  TableAsBigtable(Bigtable* base, std::unique_ptr<Table> table) : ForwardingBigtable(base), table_(std::move(table)) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
+    return Mine(table) ? table_->ReadRows(request) : target()->ReadRows(table, request);
+  }
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request) override {
+    return Mine(table) ? table_->LookupRows(keys, request) : target()->LookupRows(table, keys, request);
+  }
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
+    return Mine(table) ? table_->CountRows(range) : target()->CountRows(table, range);
+  }
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
+    return Mine(table) ? table_->SampleRowKeys(range) : target()->SampleRowKeys(table, range);
+  }
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
+    return Mine(table) ? table_->MutateRow(row_key, mutations) : target()->MutateRow(table, row_key, mutations);
+  }
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
+    return Mine(table) ? table_->MutateRows(rows) : target()->MutateRows(table, rows);
+  }
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations) override {
+    if (!Mine(table)) return target()->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
+    return table_->CheckAndMutateRow(row_key, predicate, true_mutations, false_mutations);
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules) override {
+    return Mine(table) ? table_->ReadModifyWriteRow(row_key, rules)
+                       : target()->ReadModifyWriteRow(table, row_key, rules);
+  }
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
+    return Mine(table) ? table_->ChangeStreamPartitions() : target()->ChangeStreamPartitions(table);
+  }
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                         const ChangeStreamRequest& request) override {
+    return Mine(table) ? table_->ReadChangeStream(request) : target()->ReadChangeStream(table, request);
+  }
+
+ private:
+  bool Mine(std::string_view table) const { return table == table_->ref().table; }
+
+  std::unique_ptr<Table> table_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Table>> Bigtable::OpenTable(const TableRef& ref) {
+  if (ref.is_materialized_view()) return ReadMaterializedViewAsTable(this, ref.materialized_view);
+  auto table = std::make_unique<BoundTable>(this, ref);
+  if (!ref.is_authorized_view()) return std::unique_ptr<Table>(std::move(table));
+  LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(ref.table, ref.authorized_view));
+  std::string name = ref.instance.project.empty() ? ref.RelativeName() : ref.FullName();
+  return RestrictToView(std::move(table), std::move(view), std::move(name));
+}
+
 Result<std::unique_ptr<Bigtable>> Bigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
-  LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
-  std::string name = fmt::format("tables/{}/authorizedViews/{}", table, view_id);
-  return RestrictToView(this, std::string(table), std::move(view), std::move(name));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> view,
+                       OpenTable(TableRef::AuthorizedView(std::string(table), std::string(view_id))));
+  return std::unique_ptr<Bigtable>(std::make_unique<TableAsBigtable>(this, std::move(view)));
 }
 
 }  // namespace lbt

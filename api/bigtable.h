@@ -32,6 +32,7 @@
 #include "api/row_set.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "api/table.h"
 
 namespace lbt {
 
@@ -40,76 +41,6 @@ class InstanceAdmin;  // api/instance.h
 namespace sql {
 class QueryService;  // sql/query.h, which depends on this interface
 }  // namespace sql
-
-// A read, as ReadRows takes it. The filter travels as a value: the local
-// engine compiles it, a remote client sends what Bigtable's RowFilter can
-// express and runs the rest over the stream.
-struct ReadRequest {
-  RowSet rows;
-  bool reversed = false;
-  // At most this many rows (0: no limit). Only rows with cells count.
-  int64_t rows_limit = 0;
-  // At most this many newest cells per column, before the filter (0: no limit).
-  int64_t cells_per_column_limit = 0;
-  // Only cells of these families/columns, before the filter (empty: all).
-  std::vector<ColumnSelector> columns;
-  std::optional<Filter> filter;
-  // Set for a read through an authorized view: only the cells it covers
-  // exist for this read, so a row without any is not seen, and the stats
-  // count covered cells alone. The caller restricts `rows` and `filter` to
-  // the view as well: a store that ignores this still returns only what
-  // the view covers.
-  std::shared_ptr<const SubsetView> within_view;
-
-  // For long reads that must not hold storage back (a server's): a local
-  // database moves the read to a newer snapshot, after the last row looked
-  // at, once its snapshot is this old. Each row is still read whole from
-  // one snapshot, as Bigtable promises. 0: one snapshot for the whole read.
-  std::chrono::milliseconds max_snapshot_age{0};
-  // Asked between rows, also while the filter skips many in a row; once it
-  // returns true the read stops with Cancelled. Unset: never.
-  std::function<bool()> interrupted;
-};
-
-// The rows of one read, streamed in key order (reverse order for a
-// reversed read). Memory stays bounded by the largest row.
-//
-//   ASSIGN stream = bigtable->ReadRows("t", request);
-//   for (Row row; stream->Next(&row);) Use(row);
-//   if (!stream->status().ok()) ...
-class RowStream {
- public:
-  virtual ~RowStream() = default;
-  // Fills *row with the next row. Returns false at the end or on an error;
-  // status() tells which. After false, Next keeps returning false.
-  virtual bool Next(Row* row) = 0;
-  virtual Status status() const = 0;
-  // Rows and cells looked at and returned so far, as far as known.
-  virtual ReadStats stats() const = 0;
-  // For include-stats=full: where the filter ran, when not all of it ran
-  // where the data is ("" then).
-  virtual std::string FilterPlacement() const { return {}; }
-  // Lets go of what the stream holds between rows (a local database's
-  // snapshot and reader slot) before a wait that may be long, such as a
-  // server's for a slow client; the next Next goes on after the last row
-  // looked at. Cheap.
-  virtual void ReleaseSnapshot() {}
-  // The key of the last row looked at and left out by the filter, when no
-  // row was returned after it; empty otherwise. A server reports it so
-  // that a client resuming the read skips what was scanned already.
-  virtual std::string LastScannedKey() const { return {}; }
-};
-
-// A stream of no rows: a read that cannot match any.
-std::unique_ptr<RowStream> NoRows();
-
-// A row key that splits a table, with the approximate bytes of the rows
-// before it (Bigtable's SampleRowKeys). The last sample has an empty key
-// and the table's total.
-struct KeySample {
-  std::string row_key;
-  int64_t offset_bytes = 0;
-};
 
 struct GcStats {
   int64_t cells_examined = 0;
@@ -223,6 +154,16 @@ class Bigtable {
 
   // ---- data ----
 
+  // The data operations of `ref` as a Table (api/table.h) that must be
+  // destroyed before this object. `ref.instance` is unset or this one's.
+  // Opening reads nothing but an authorized view's definition (NotFound
+  // when there is none): a missing table is NotFound at the first call.
+  // The default enforces an authorized view here (RestrictToView), naming
+  // it "tables/T/authorizedViews/V" in errors, or in full when
+  // `ref.instance` is set; a remote Bigtable names the view in each
+  // request instead.
+  virtual Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref);
+
   virtual Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) = 0;
   // Counts the rows within `range` that have cells.
   virtual Result<int64_t> CountRows(std::string_view table, const RowRange& range) = 0;
@@ -296,12 +237,10 @@ class Bigtable {
   // if `etag` is set and is not the current one.
   virtual Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag);
   // The data operations of `table` through view `view_id`, as a Bigtable
-  // that must be destroyed before this one (other tables pass through).
-  // The default reads the view's definition and enforces it here
-  // (RestrictToView), naming it "tables/T/authorizedViews/V" in errors (an
-  // instance's tables name it in full); a remote Bigtable names the view
-  // in each request.
-  virtual Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id);
+  // that must be destroyed before this one (other tables pass through):
+  // OpenTable(TableRef::AuthorizedView(table, view_id)) in a Bigtable's
+  // shape, for the callers not yet moved to Table.
+  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id);
 
   // ---- logical views of the instance (api/logical_view.h) ----
   // A service without them answers Unimplemented (the defaults). Queries

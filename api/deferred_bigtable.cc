@@ -134,10 +134,7 @@ Result<AuthorizedViewSpec> DeferredBigtable::UpdateAuthorizedView(std::string_vi
 Status DeferredBigtable::DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) {
   LBT_FORWARD(DeleteAuthorizedView(table, view_id, etag));
 }
-Result<std::unique_ptr<Bigtable>> DeferredBigtable::OpenAuthorizedView(std::string_view table,
-                                                                       std::string_view view_id) {
-  LBT_FORWARD(OpenAuthorizedView(table, view_id));
-}
+Result<std::unique_ptr<Table>> DeferredBigtable::OpenTable(const TableRef& ref) { LBT_FORWARD(OpenTable(ref)); }
 Status DeferredBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
   LBT_FORWARD(CreateFamily(table, family));
 }

@@ -69,7 +69,7 @@ class DeferredBigtable final : public Bigtable {
   Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
                                                   const AuthorizedViewUpdate& update) override;
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
-  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override;
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override;
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override;
   Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override;
   Result<std::vector<LogicalViewSpec>> ListLogicalViews() override;

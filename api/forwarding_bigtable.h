@@ -23,6 +23,9 @@ class ForwardingBigtable : public Bigtable {
   std::string Describe() const override { return target_->Describe(); }
   std::string PromptName() const override { return target_->PromptName(); }
 
+  // The target's own Table: a subclass that watches data calls opens its
+  // tables over itself (Bigtable::OpenTable) or wraps the target's.
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { return target_->OpenTable(ref); }
   Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
     return target_->ReadRows(table, request);
   }
@@ -106,9 +109,6 @@ class ForwardingBigtable : public Bigtable {
   }
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
     return target_->DeleteAuthorizedView(table, view_id, etag);
-  }
-  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override {
-    return target_->OpenAuthorizedView(table, view_id);
   }
 
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {

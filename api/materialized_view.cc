@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/bigtable.h"
-#include "api/forwarding_bigtable.h"
+#include "api/table.h"
 
 namespace lbt {
 
@@ -13,28 +13,19 @@ namespace {
 constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
 
 // Reads of one materialized view as if it were a table.
-class MaterializedViewTable final : public ForwardingBigtable {
+class MaterializedViewTable final : public Table {
  public:
-  MaterializedViewTable(Bigtable* base, std::string view) : ForwardingBigtable(base), view_(std::move(view)) {}
+  MaterializedViewTable(Bigtable* instance, std::string view)
+      : instance_(instance), ref_(TableRef::MaterializedView(std::move(view))) {}
 
-  Result<TableSpec> GetTable(std::string_view table) override {
-    if (table != view_) return target()->GetTable(table);
-    LBT_RETURN_IF_ERROR(target()->GetMaterializedView(view_).status());
-    TableSpec spec;
-    spec.name = view_;
-    FamilySpec family{.name = "default", .id = 1};
-    spec.families.emplace(family.name, family);
-    return spec;
+  const TableRef& ref() const override { return ref_; }
+  Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
+    return instance_->ReadMaterializedView(ref_.materialized_view, request);
   }
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    if (table != view_) return target()->ReadRows(table, request);
-    return target()->ReadMaterializedView(view_, request);
-  }
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    if (table != view_) return target()->CountRows(table, range);
+  Result<int64_t> CountRows(const RowRange& range) override {
     ReadRequest request;
     request.rows.row_ranges = {range};
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target()->ReadMaterializedView(view_, request));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ReadRows(request));
     int64_t n = 0;
     for (Row row; rows->Next(&row);) ++n;
     LBT_RETURN_IF_ERROR(rows->status());
@@ -43,11 +34,10 @@ class MaterializedViewTable final : public ForwardingBigtable {
   // Samples of the view's rows, from their sizes as read: a view's rows
   // are few next to its source's, and its storage is not a table of the
   // instance's to sample.
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
-    if (table != view_) return target()->SampleRowKeys(table, range);
+  Result<std::vector<KeySample>> SampleRowKeys(const RowRange& range) override {
     ReadRequest request;
     request.rows.row_ranges = {range};
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target()->ReadMaterializedView(view_, request));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ReadRows(request));
     std::vector<KeySample> samples;
     int64_t offset = 0, since_sample = 0;
     for (Row row; rows->Next(&row);) {
@@ -65,33 +55,38 @@ class MaterializedViewTable final : public ForwardingBigtable {
     samples.push_back({"", offset});
     return samples;
   }
-  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
-                                                     const ReadRequest& request) override {
-    if (table != view_) return target()->LookupRows(table, keys, request);
-    return Bigtable::LookupRows(table, keys, request);  // one ReadRows, through ReadRows above
+  Status MutateRow(std::string_view, const std::vector<Mutation>&) override { return ReadOnly(); }
+  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>&) override { return ReadOnly(); }
+  Result<bool> CheckAndMutateRow(std::string_view, const std::optional<Filter>&, const std::vector<Mutation>&,
+                                 const std::vector<Mutation>&) override {
+    return ReadOnly();
   }
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    if (table == view_) return ReadOnly();
-    return target()->MutateRow(table, row_key, mutations);
-  }
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    if (table == view_) return ReadOnly();
-    return target()->MutateRows(table, rows);
+  Result<Row> ReadModifyWriteRow(std::string_view, const std::vector<ReadModifyWriteRule>&) override {
+    return ReadOnly();
   }
 
  private:
   Status ReadOnly() const {
-    return Status::InvalidArgument(
-        fmt::format("{} is a materialized view: it is kept from its query and cannot be written", view_));
+    return Status::InvalidArgument(fmt::format(
+        "{} is a materialized view: it is kept from its query and cannot be written", ref_.materialized_view));
   }
 
-  const std::string view_;
+  Bigtable* const instance_;
+  const TableRef ref_;
 };
 
 }  // namespace
 
-std::unique_ptr<Bigtable> ReadMaterializedViewAsTable(Bigtable* base, std::string view_id) {
-  return std::make_unique<MaterializedViewTable>(base, std::move(view_id));
+TableSpec MaterializedViewSchema(std::string_view view_id) {
+  TableSpec spec;
+  spec.name = std::string(view_id);
+  FamilySpec family{.name = "default", .id = 1};
+  spec.families.emplace(family.name, family);
+  return spec;
+}
+
+std::unique_ptr<Table> ReadMaterializedViewAsTable(Bigtable* instance, std::string view_id) {
+  return std::make_unique<MaterializedViewTable>(instance, std::move(view_id));
 }
 
 }  // namespace lbt

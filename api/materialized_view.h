@@ -18,11 +18,13 @@
 #include <string>
 #include <string_view>
 
+#include "api/schema.h"
 #include "api/status.h"
 
 namespace lbt {
 
-class Bigtable;
+class Bigtable;  // api/bigtable.h
+class Table;     // api/table.h
 
 struct MaterializedViewSpec {
   std::string id;
@@ -55,12 +57,14 @@ inline constexpr int kMaxMaterializedViewsPerTable = 5;
 // rules. InvalidArgument naming `field`.
 Status ValidateMaterializedViewId(std::string_view id, std::string_view field);
 
-// `base` with materialized view `view_id` readable as a table of that name
-// (ReadRows, LookupRows, CountRows, SampleRowKeys and GetTable read the
-// view; writes to it are refused, as views are read-only). Other tables
-// pass through.
-// `base` must outlive the result.
-std::unique_ptr<Bigtable> ReadMaterializedViewAsTable(Bigtable* base, std::string view_id);
+// The schema a materialized view is read with as a table: its rows have
+// one family, "default", qualified by the query's column names.
+TableSpec MaterializedViewSchema(std::string_view view_id);
+
+// Materialized view `view_id` of `instance` read as a table (ReadRows,
+// LookupRows, CountRows and SampleRowKeys read the view; writes are
+// refused, as views are read-only). `instance` must outlive the result.
+std::unique_ptr<Table> ReadMaterializedViewAsTable(Bigtable* instance, std::string view_id);
 
 }  // namespace lbt
 

@@ -50,6 +50,8 @@ struct RowRange {
   static RowRange Prefix(std::string_view prefix);
 
   bool Contains(std::string_view row_key) const;
+  // True when both ends are unbounded: every row key is inside.
+  bool IsAll() const { return start.kind == RowBound::Kind::kUnbounded && end.kind == RowBound::Kind::kUnbounded; }
   // True when no row key can be inside.
   bool IsEmpty() const;
   // True when the start lies after the end, or on it unless both ends are

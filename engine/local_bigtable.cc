@@ -229,10 +229,10 @@ Status LocalBigtable::DeleteAuthorizedView(std::string_view table, std::string_v
   return db->DeleteAuthorizedView(Qualified(table), view_id, etag);
 }
 
-Result<std::unique_ptr<Bigtable>> LocalBigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
-  LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, GetAuthorizedView(table, view_id));
-  std::string name = fmt::format("{}/tables/{}/authorizedViews/{}", instance_.Full(), table, view_id);
-  return RestrictToView(this, std::string(table), std::move(view), std::move(name));
+Result<std::unique_ptr<Table>> LocalBigtable::OpenTable(const TableRef& ref) {
+  TableRef named = ref;
+  if (named.instance.project.empty()) named.instance = instance_;
+  return Bigtable::OpenTable(named);
 }
 
 Result<std::vector<std::string>> LocalBigtable::ListTables() {

@@ -86,7 +86,9 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
                                                   const AuthorizedViewUpdate& update) override;
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
   // As Bigtable's, naming the view in full (projects/P/instances/I/...).
-  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override;
+  // Names the instance in the ref, so that an authorized view's errors
+  // name the view in full.
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override;
 
   // In local_logical_views.cc: catalog records of the instance.
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override;

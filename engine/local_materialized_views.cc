@@ -71,6 +71,9 @@ class ViewStorage final : public ForwardingBigtable {
   ViewStorage(Database* db, std::string rows, std::string state)
       : ForwardingBigtable(db), rows_(std::move(rows)), state_(std::move(state)) {}
 
+  // Over the calls below, which map the names.
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { return Bigtable::OpenTable(ref); }
+
   Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
     LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
     return target()->ReadRows(name, request);

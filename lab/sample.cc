@@ -94,8 +94,8 @@ void CountPrefixes(std::string_view key, int64_t row_bytes, TableSample* sample)
 }
 
 // Reads every row: exact totals, and a reservoir of rows (Algorithm R).
-Status ReadWhole(Bigtable* bigtable, std::string_view table, const SampleOptions& options, TableSample* sample) {
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, ReadRequest{}));
+Status ReadWhole(Table* table, const SampleOptions& options, TableSample* sample) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, table->ReadRows(ReadRequest{}));
   std::mt19937_64 random(options.seed);
   const size_t capacity = static_cast<size_t>(std::max<int64_t>(1, options.max_rows));
   sample->prefix_totals['\0'];
@@ -135,8 +135,7 @@ std::vector<std::string> RunStarts(const std::vector<KeySample>& splits, int seg
 
 // Reads short runs of rows at evenly spaced places; totals are scaled from
 // the rows read to the table's size as SampleRowKeys gives it.
-Status ReadRuns(Bigtable* bigtable, std::string_view table, const std::vector<KeySample>& splits,
-                const SampleOptions& options, TableSample* sample) {
+Status ReadRuns(Table* table, const std::vector<KeySample>& splits, const SampleOptions& options, TableSample* sample) {
   const std::vector<std::string> starts = RunStarts(splits, std::max(1, options.segments));
   const int64_t per_run = std::max<int64_t>(1, options.max_rows / static_cast<int64_t>(starts.size()));
   std::string last_key;
@@ -146,7 +145,7 @@ Status ReadRuns(Bigtable* bigtable, std::string_view table, const std::vector<Ke
     RowRange range = RowRange::ClosedOpen(starts[i], i + 1 < starts.size() ? starts[i + 1] : "");
     request.rows.row_ranges = {range};
     request.rows_limit = per_run;
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, table->ReadRows(request));
     for (Row row; stream->Next(&row);) {
       LBT_RETURN_IF_ERROR(CheckCancelled(options));
       if (any && row.key <= last_key) continue;  // runs never overlap, but stay safe
@@ -200,12 +199,13 @@ Result<TableSample> SampleTable(Bigtable* bigtable, std::string_view table, cons
   TableSample sample;
   LBT_ASSIGN_OR_RETURN(sample.spec, bigtable->GetTable(table));
   for (const auto& [name, family] : sample.spec.families) sample.families[name];
-  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> splits, bigtable->SampleRowKeys(table, RowRange::All()));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, bigtable->OpenTable(TableRef::Table(std::string(table))));
+  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> splits, data->SampleRowKeys(RowRange::All()));
   const uint64_t size = splits.empty() ? 0 : static_cast<uint64_t>(splits.back().offset_bytes);
   if (size <= options.full_scan_bytes) {
-    LBT_RETURN_IF_ERROR(ReadWhole(bigtable, table, options, &sample));
+    LBT_RETURN_IF_ERROR(ReadWhole(data.get(), options, &sample));
   } else {
-    LBT_RETURN_IF_ERROR(ReadRuns(bigtable, table, splits, options, &sample));
+    LBT_RETURN_IF_ERROR(ReadRuns(data.get(), splits, options, &sample));
   }
   std::sort(sample.sample.begin(), sample.sample.end(),
             [](const RowSample& a, const RowSample& b) { return a.key < b.key; });

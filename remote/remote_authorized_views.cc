@@ -22,52 +22,6 @@ Result<AuthorizedViewSpec> SpecOf(const admin::AuthorizedView& view) {
   return spec;
 }
 
-// Data requests on its table name the view: the table id given on becomes
-// "<table>/authorizedViews/<view>", which RemoteCalls::SetTarget sends as
-// authorized_view_name. Other tables pass through.
-class RemoteViewBigtable final : public ForwardingBigtable {
- public:
-  RemoteViewBigtable(Bigtable* remote, std::string table, std::string view_id)
-      : ForwardingBigtable(remote),
-        table_(std::move(table)),
-        target_(fmt::format("{}/authorizedViews/{}", table_, view_id)) {}
-
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    return target()->ReadRows(Named(table), request);
-  }
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    return target()->CountRows(Named(table), range);
-  }
-  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
-                                                     const ReadRequest& request) override {
-    return target()->LookupRows(Named(table), keys, request);
-  }
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    return target()->MutateRow(Named(table), row_key, mutations);
-  }
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    return target()->MutateRows(Named(table), rows);
-  }
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override {
-    return target()->CheckAndMutateRow(Named(table), row_key, predicate, true_mutations, false_mutations);
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override {
-    return target()->ReadModifyWriteRow(Named(table), row_key, rules);
-  }
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
-    return target()->SampleRowKeys(Named(table), range);
-  }
-
- private:
-  std::string_view Named(std::string_view table) const { return table == table_ ? std::string_view(target_) : table; }
-
-  const std::string table_;
-  const std::string target_;
-};
-
 }  // namespace
 
 Result<AuthorizedViewSpec> CreateAuthorizedView(RemoteCalls* calls, std::string_view table,
@@ -135,14 +89,6 @@ Status DeleteAuthorizedView(RemoteCalls* calls, std::string_view table, std::str
   request.set_etag(std::string(etag));
   google::protobuf::Empty response;
   return calls->Unary(calls->admin(), &AdminStub::DeleteAuthorizedView, "name", request.name(), request, &response);
-}
-
-Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(Bigtable* remote, std::string_view table,
-                                                     std::string_view view_id) {
-  // Not looked up first: reading through a view needs no right to read its
-  // definition. A view that does not exist is NotFound at the first call.
-  return std::unique_ptr<Bigtable>(
-      std::make_unique<RemoteViewBigtable>(remote, std::string(table), std::string(view_id)));
 }
 
 }  // namespace lbt::remote

@@ -1,6 +1,5 @@
-// Authorized views of a remote Bigtable: their admin RPCs, and a Bigtable
-// whose data requests name a view (authorized_view_name) rather than its
-// table, so that the service enforces it.
+// Authorized views of a remote Bigtable: their admin RPCs. Data requests
+// through a view name it (remote_table.h).
 
 #ifndef LBT_REMOTE_REMOTE_AUTHORIZED_VIEWS_H_
 #define LBT_REMOTE_REMOTE_AUTHORIZED_VIEWS_H_
@@ -22,11 +21,6 @@ Result<AuthorizedViewSpec> UpdateAuthorizedView(RemoteCalls* calls, std::string_
                                                 const AuthorizedViewSpec& view, const AuthorizedViewUpdate& update);
 Status DeleteAuthorizedView(RemoteCalls* calls, std::string_view table, std::string_view view_id,
                             std::string_view etag);
-
-// `remote`'s data operations on `table` through view `view_id`; `remote`
-// is not owned and must outlive the result.
-Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(Bigtable* remote, std::string_view table,
-                                                     std::string_view view_id);
 
 }  // namespace lbt::remote
 

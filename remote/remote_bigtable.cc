@@ -21,6 +21,7 @@
 #include "remote/remote_read_write.h"
 #include "remote/remote_reads.h"
 #include "remote/remote_sample_keys.h"
+#include "remote/remote_table.h"
 
 namespace lbt {
 
@@ -147,8 +148,8 @@ class RemoteBigtable final : public Bigtable {
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
     return remote::DeleteAuthorizedView(&calls_, table, view_id, etag);
   }
-  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id) override {
-    return remote::OpenAuthorizedView(this, table, view_id);
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
+    return remote::OpenRemoteTable(&calls_, ref);
   }
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
     return remote::CreateLogicalView(&calls_, view);

@@ -275,7 +275,7 @@ Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRows
 Result<std::vector<KeySample>> SampleMaterializedView(const InstanceRouter& router,
                                                       const v2::SampleRowKeysRequest& request, const RowRange& range) {
   LBT_ASSIGN_OR_RETURN(MaterializedViewTarget view, MaterializedViewOf(router, request));
-  return ReadMaterializedViewAsTable(view.tables.get(), view.id)->SampleRowKeys(view.id, range);
+  return ReadMaterializedViewAsTable(view.tables.get(), view.id)->SampleRowKeys(range);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "api/forwarding_bigtable.h"
+#include "api/forwarding_table.h"
 #include "proto/convert.h"
 #include "proto/query_convert.h"
 #include "server/data_service.h"
@@ -70,12 +71,25 @@ class CallBigtable final : public ForwardingBigtable {
  public:
   CallBigtable(Bigtable* target, grpc::ServerContext* context) : ForwardingBigtable(target), context_(context) {}
 
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ForwardingBigtable::ReadRows(table, request));
-    return std::unique_ptr<RowStream>(std::make_unique<Stream>(std::move(rows), context_));
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ForwardingBigtable::OpenTable(ref));
+    return std::unique_ptr<Table>(std::make_unique<CallTable>(std::move(table), context_));
   }
 
  private:
+  class CallTable final : public ForwardingTable {
+   public:
+    CallTable(std::unique_ptr<Table> table, grpc::ServerContext* context)
+        : ForwardingTable(std::move(table)), context_(context) {}
+    Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
+      LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target()->ReadRows(request));
+      return std::unique_ptr<RowStream>(std::make_unique<Stream>(std::move(rows), context_));
+    }
+
+   private:
+    grpc::ServerContext* context_;
+  };
+
   class Stream final : public RowStream {
    public:
     Stream(std::unique_ptr<RowStream> rows, grpc::ServerContext* context) : rows_(std::move(rows)), context_(context) {}

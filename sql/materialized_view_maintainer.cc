@@ -368,7 +368,8 @@ Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const Materializ
   } else {
     request.start_micros = meta.start;
   }
-  Result<std::unique_ptr<ChangeStream>> opened = instance->ReadChangeStream(spec.source_table, request);
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> source, instance->OpenTable(::lbt::TableRef::Table(spec.source_table)));
+  Result<std::unique_ptr<ChangeStream>> opened = source->ReadChangeStream(request);
   if (!opened.ok() && opened.status().code() == Status::Code::kInvalidArgument) {
     // Its position is gone (kept past the stream's retention, or the
     // stream was turned off and on): build the view afresh.

@@ -124,7 +124,9 @@ std::optional<int64_t> CellsMadeEligible(Bigtable* bigtable, const std::string& 
   ReadRequest request;
   request.columns = {ColumnSelector{family, std::nullopt}};
   request.filter = Filter::StripValue();
-  Result<std::unique_ptr<RowStream>> stream = bigtable->ReadRows(table, request);
+  Result<std::unique_ptr<Table>> data = bigtable->OpenTable(TableRef::Table(table));
+  if (!data.ok()) return std::nullopt;
+  Result<std::unique_ptr<RowStream>> stream = (*data)->ReadRows(request);
   if (!stream.ok()) return std::nullopt;
   const int64_t now = bigtable->NowMicros();
   int64_t eligible = 0;

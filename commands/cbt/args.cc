@@ -62,12 +62,12 @@ Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::strin
     Bigtable* bigtable = ctx.session->bigtable();
     if (bigtable->local() != nullptr && bigtable->GetTable(table).status().IsNotFound() &&
         bigtable->GetMaterializedView(table).ok()) {
-      ctx.view = ReadMaterializedViewAsTable(bigtable, table);
+      ctx.table_ref = TableRef::MaterializedView(table);
     }
     return Status::OK();
   }
   if (view->empty()) return ctx.Usage("authorized-view= needs a view id");
-  LBT_ASSIGN_OR_RETURN(ctx.view, ctx.session->bigtable()->OpenAuthorizedView(table, *view));
+  ctx.table_ref = TableRef::AuthorizedView(table, *view);
   return Status::OK();
 }
 

@@ -129,7 +129,8 @@ Status Watch(CommandContext& ctx, const std::vector<std::string>& args) {
   bool stream_off = false;
   LBT_RETURN_IF_ERROR(ClampStart(ctx, args[0], &request, &stream_off));
   ctx.err->Flush();
-  Result<std::unique_ptr<ChangeStream>> opened = ctx.bigtable()->ReadChangeStream(args[0], request);
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
+  Result<std::unique_ptr<ChangeStream>> opened = table->ReadChangeStream(request);
   if (!opened.ok()) return stream_off ? WithHowToEnable(opened.status(), args[0]) : opened.status();
   std::unique_ptr<ChangeStream> stream = std::move(opened).value();
   // Each change goes out at once: a pipe's reader sees it as it commits.

@@ -105,10 +105,11 @@ Result<std::vector<std::optional<Row>>> ReadLookupBatch(CommandContext& ctx,
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
   ReadRequest request;
   LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
-  LBT_ASSIGN_OR_RETURN(*spec, SchemaForReading(ctx.bigtable(), args[0]));
+  LBT_ASSIGN_OR_RETURN(*spec, ctx.SchemaForReading(args[0]));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
   std::vector<std::string> keys;
   for (size_t i = first; i < end; ++i) keys.push_back(lookups[i][2]);
-  return ctx.bigtable()->LookupRows(args[0], keys, request);
+  return table->LookupRows(keys, request);
 }
 
 // Whether two lookups can share a read: one table, the same options.
@@ -145,10 +146,10 @@ Status Count(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, parsed, args[0]));
   RowRange range = RowRange::All();
   if (const std::string* prefix = parsed.Find("prefix")) range = RowRange::Prefix(*prefix);
-  Bigtable* bigtable = ctx.bigtable();
   const std::string* json = parsed.Find("filter");
   if (json == nullptr) {
-    LBT_ASSIGN_OR_RETURN(int64_t n, bigtable->CountRows(args[0], range));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
+    LBT_ASSIGN_OR_RETURN(int64_t n, table->CountRows(range));
     ctx.renderer->Count(n);
     return Status::OK();
   }

@@ -96,10 +96,10 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
     mutations.push_back(
         Mutation::SetCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
   }
-  Bigtable* bigtable = ctx.bigtable();
-  LBT_RETURN_IF_ERROR(bigtable->MutateRow(args[0], args[1], mutations));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
+  LBT_RETURN_IF_ERROR(table->MutateRow(args[1], mutations));
   NoteMillisecondTimestamps(ctx, mutations);
-  NoteExpiredCells(ctx, bigtable, args[0], mutations);
+  NoteExpiredCells(ctx, ctx.bigtable(), args[0], mutations);
   return Status::OK();
 }
 
@@ -120,21 +120,23 @@ Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
     }
     mutations.push_back(Mutation::AddToCell(c.family, c.qualifier, n, v.timestamp.value_or(kServerTime)));
   }
-  LBT_RETURN_IF_ERROR(ctx.bigtable()->MutateRow(args[0], args[1], mutations));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
+  LBT_RETURN_IF_ERROR(table->MutateRow(args[1], mutations));
   NoteMillisecondTimestamps(ctx, mutations);
   return Status::OK();
 }
 
 Status DeleteRow(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
-  Bigtable* bigtable = ctx.bigtable();
-  return bigtable->MutateRow(args[0], args[1], {Mutation::DeleteFromRow()});
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
+  return table->MutateRow(args[1], {Mutation::DeleteFromRow()});
 }
 
 Status DeleteColumn(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 4));
   LBT_RETURN_IF_ERROR(UseViewIfNamed(ctx, parsed, args[0]));
-  return ctx.bigtable()->MutateRow(args[0], args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
+  return table->MutateRow(args[1], {Mutation::DeleteFromColumn(args[2], args[3])});
 }
 
 }  // namespace

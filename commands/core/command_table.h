@@ -8,11 +8,13 @@
 #define LBT_COMMANDS_CORE_COMMAND_TABLE_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "api/status.h"
+#include "api/table.h"
 #include "commands/core/output.h"
 #include "commands/core/session.h"
 #include "commands/hbase/syntax.h"
@@ -36,13 +38,20 @@ struct CommandContext {
   Output* err;  // stderr: notes and progress, never results
   const CommandSpec* spec;
   bool usage_error = false;
-  // Set by authorized-view=<id>: the command's reads and writes of its
-  // table go through that view (Bigtable::OpenAuthorizedView).
-  std::unique_ptr<Bigtable> view;
+  // Set by authorized-view=<id> (UseViewIfNamed), or for a local
+  // materialized view named as a table: what the command's reads and
+  // writes of its table go through.
+  std::optional<TableRef> table_ref;
 
   // Marks the failure as a usage error (exit status 2) and returns it.
   Status Usage(const std::string& message);
-  Bigtable* bigtable() const { return view != nullptr ? view.get() : session->bigtable(); }
+  Bigtable* bigtable() const { return session->bigtable(); }
+  // The data operations of the command's table `table`: through table_ref
+  // when it is set.
+  Result<std::unique_ptr<Table>> OpenTable(std::string_view table) const;
+  // `table`'s schema for reading (SchemaForReading): a materialized view's
+  // when table_ref names one.
+  Result<TableSpec> SchemaForReading(std::string_view table) const;
   // What only a local database can do; a FailedPrecondition naming the
   // command for a remote Bigtable.
   Result<LocalMaintenance*> LocalOnly() const;

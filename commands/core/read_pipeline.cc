@@ -30,13 +30,13 @@ Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table) {
   return unknown;
 }
 
-Result<std::optional<Cell>> LatestCell(Bigtable* bigtable, std::string_view table, std::string_view row_key,
-                                       const std::string& family, const std::string& qualifier) {
+Result<std::optional<Cell>> LatestCell(Table* table, std::string_view row_key, const std::string& family,
+                                       const std::string& qualifier) {
   ReadRequest request;
   request.rows.row_keys = {std::string(row_key)};
   request.columns = {{family, qualifier}};
   request.cells_per_column_limit = 1;
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, table->ReadRows(request));
   Row row;
   if (stream->Next(&row) && !row.cells.empty()) return std::optional<Cell>(std::move(row.cells[0]));
   LBT_RETURN_IF_ERROR(stream->status());
@@ -52,14 +52,14 @@ ColumnName SplitColumn(std::string_view column) {
 Status StreamRowsToRenderer(CommandContext& ctx, std::string_view table, const ReadRequest& request,
                             ReadDisplay display, const TableSpec* schema) {
   const auto start = std::chrono::steady_clock::now();
-  Bigtable* bigtable = ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> opened, ctx.OpenTable(table));
   TableSpec looked_up;
   if (schema == nullptr) {
-    LBT_ASSIGN_OR_RETURN(looked_up, SchemaForReading(bigtable, table));
+    LBT_ASSIGN_OR_RETURN(looked_up, ctx.SchemaForReading(table));
     schema = &looked_up;
   }
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table, request));
-  if (!display.single_row && bigtable->local() != nullptr) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, opened->ReadRows(request));
+  if (!display.single_row && ctx.bigtable()->local() != nullptr) {
     stream = std::make_unique<ReadAheadStream>(std::move(stream));
   }
   display.view.table = schema;
@@ -83,7 +83,8 @@ Status StreamRowsToRenderer(CommandContext& ctx, std::string_view table, const R
 
 Result<int64_t> CountReadRows(CommandContext& ctx, std::string_view table, const ReadRequest& request,
                               const std::function<void(const Row& row, int64_t n)>& each) {
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ctx.bigtable()->ReadRows(table, request));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> opened, ctx.OpenTable(table));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, opened->ReadRows(request));
   Progress progress(ctx.err, fmt::format("counting {}", table));
   return ForEachRow(stream.get(), [&](const Row& row, int64_t n) {
     each(row, n);

@@ -33,8 +33,8 @@ Result<int64_t> ForEachRow(RowStream* stream, const std::function<void(const Row
 Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table);
 
 // The newest cell of one column of a row, or nullopt if it has none.
-Result<std::optional<Cell>> LatestCell(Bigtable* bigtable, std::string_view table, std::string_view row_key,
-                                       const std::string& family, const std::string& qualifier);
+Result<std::optional<Cell>> LatestCell(Table* table, std::string_view row_key, const std::string& family,
+                                       const std::string& qualifier);
 
 // "f:q" as family f and qualifier q; "f" alone is the family with an empty
 // qualifier, and `has_colon` tells the two apart.

@@ -110,9 +110,9 @@ Result<std::optional<TableSpec>> DataTableSchema(CommandContext& ctx, std::strin
   return std::optional<TableSpec>(std::move(spec).value());
 }
 
-Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table) {
+Result<std::unique_ptr<Table>> DataTable(CommandContext& ctx, std::string_view table) {
   LBT_RETURN_IF_ERROR(DataTableSchema(ctx, table).status());
-  return ctx.bigtable();
+  return ctx.OpenTable(table);
 }
 
 // Reads NAME/VERSIONS/TTL from a family hash into *family; other keys

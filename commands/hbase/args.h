@@ -56,9 +56,9 @@ Result<TableSpec> RequireTable(CommandContext& ctx, std::string_view table, bool
 // is out of reach (a remote Bigtable whose Admin API is unreachable or
 // forbidden to the caller) while its Data API may still serve the data.
 Result<std::optional<TableSpec>> DataTableSchema(CommandContext& ctx, std::string_view table);
-// The bigtable to read or write `table`'s data in, once DataTableSchema
+// The data operations of `table`, once DataTableSchema
 // has found nothing against it.
-Result<Bigtable*> DataTable(CommandContext& ctx, std::string_view table);
+Result<std::unique_ptr<Table>> DataTable(CommandContext& ctx, std::string_view table);
 
 // Reads NAME/VERSIONS/TTL from a family hash into *family; other keys mean
 // nothing locally and are reported on stderr, as HBase reports arguments

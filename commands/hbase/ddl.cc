@@ -156,7 +156,8 @@ Status ClusterStatus(CommandContext& ctx, const std::vector<HValue>&) {
 Status GetSplits(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 0, "a table name"));
   LBT_RETURN_IF_ERROR(RequireTable(ctx, table, false).status());
-  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, ctx.bigtable()->SampleRowKeys(table, RowRange::All()));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, ctx.OpenTable(table));
+  LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, data->SampleRowKeys(RowRange::All()));
   std::vector<std::string> keys;
   for (KeySample& s : samples) {
     if (!s.row_key.empty()) keys.push_back(std::move(s.row_key));  // the last sample ends the table

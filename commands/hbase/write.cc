@@ -22,24 +22,24 @@ Status Put(CommandContext& ctx, const std::vector<HValue>& args) {
     LBT_ASSIGN_OR_RETURN(ts, TimestampArg(ctx, args[4]));
   }
   ColumnName name = SplitColumn(column);
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  return bigtable->MutateRow(table, row, {Mutation::SetCell(name.family, name.qualifier, value, ts)});
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, DataTable(ctx, table));
+  return data->MutateRow(row, {Mutation::SetCell(name.family, name.qualifier, value, ts)});
 }
 
 Status Delete(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, DataTable(ctx, table));
   int64_t ts;
   if (args.size() > 3 && !args[3].IsHash()) {
     LBT_ASSIGN_OR_RETURN(ts, TimestampArg(ctx, args[3]));
   } else {
     // Without a timestamp, HBase deletes the newest version only.
-    LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(bigtable, table, row_key, family, qualifier));
+    LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(data.get(), row_key, family, qualifier));
     if (!latest) return Status::OK();
     ts = latest->timestamp;
   }
-  return bigtable->MutateRow(table, row_key, {Mutation::DeleteFromColumn(family, qualifier, {ts, ts + kMicrosPerMs})});
+  return data->MutateRow(row_key, {Mutation::DeleteFromColumn(family, qualifier, {ts, ts + kMicrosPerMs})});
 }
 
 Status DeleteAll(CommandContext& ctx, const std::vector<HValue>& args) {
@@ -48,12 +48,12 @@ Status DeleteAll(CommandContext& ctx, const std::vector<HValue>& args) {
     const HValue* prefix = args[1].Find("ROWPREFIXFILTER");
     if (prefix == nullptr || !prefix->IsString())
       return Usage(ctx, "deleteall takes a row, or {ROWPREFIXFILTER => 'p'}");
-    LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-    return bigtable->DropRowRange(table, prefix->text);
+    LBT_RETURN_IF_ERROR(DataTableSchema(ctx, table).status());
+    return ctx.bigtable()->DropRowRange(table, prefix->text);
   }
   LBT_ASSIGN_OR_RETURN(std::string row_key, StringArg(ctx, args, 1, "a row key"));
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  if (args.size() == 2) return bigtable->MutateRow(table, row_key, {Mutation::DeleteFromRow()});
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, DataTable(ctx, table));
+  if (args.size() == 2) return data->MutateRow(row_key, {Mutation::DeleteFromRow()});
   LBT_ASSIGN_OR_RETURN(std::string column, StringArg(ctx, args, 2, "a column"));
   ColumnName name = SplitColumn(column);
   TimestampRange range;
@@ -64,7 +64,7 @@ Status DeleteAll(CommandContext& ctx, const std::vector<HValue>& args) {
   }
   Mutation m = name.has_colon ? Mutation::DeleteFromColumn(name.family, name.qualifier, range)
                               : Mutation::DeleteFromFamily(name.family);
-  return bigtable->MutateRow(table, row_key, {m});
+  return data->MutateRow(row_key, {m});
 }
 
 Status Incr(CommandContext& ctx, const std::vector<HValue>& args) {
@@ -74,9 +74,9 @@ Status Incr(CommandContext& ctx, const std::vector<HValue>& args) {
   if (args.size() > 3 && !args[3].IsHash()) {
     LBT_ASSIGN_OR_RETURN(delta, IntValue(ctx, args[3], "the increment"));
   }
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(Row out, bigtable->ReadModifyWriteRow(
-                                    table, row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(Row out,
+                       data->ReadModifyWriteRow(row_key, {ReadModifyWriteRule::Increment(family, qualifier, delta)}));
   int64_t value = 0;
   DecodeInt64(out.cells.at(0).value, &value);
   ctx.renderer->Counter(value);
@@ -87,8 +87,8 @@ Status GetCounter(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &column = a.column, &family = a.family,
                     &qualifier = a.qualifier;
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(bigtable, table, row_key, family, qualifier));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(std::optional<Cell> latest, LatestCell(data.get(), row_key, family, qualifier));
   if (!latest) {
     ctx.renderer->Counter(std::nullopt);
     return Status::OK();
@@ -106,9 +106,9 @@ Status Append(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(CellAddress a, CellAddressArgs(ctx, args));
   const std::string &table = a.table, &row_key = a.row, &family = a.family, &qualifier = a.qualifier;
   LBT_ASSIGN_OR_RETURN(std::string value, StringArg(ctx, args, 3, "a value"));
-  LBT_ASSIGN_OR_RETURN(Bigtable * bigtable, DataTable(ctx, table));
-  LBT_ASSIGN_OR_RETURN(
-      Row out, bigtable->ReadModifyWriteRow(table, row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, DataTable(ctx, table));
+  LBT_ASSIGN_OR_RETURN(Row out,
+                       data->ReadModifyWriteRow(row_key, {ReadModifyWriteRule::Append(family, qualifier, value)}));
   ctx.renderer->AppendedRow(out);
   return Status::OK();
 }

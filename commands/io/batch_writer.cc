@@ -40,8 +40,8 @@ Status RowFailures::Outcome(int64_t written) const {
                                      written, written == 1 ? "was" : "were"));
 }
 
-BatchWriter::BatchWriter(Bigtable* bigtable, std::string table, int workers, Output* err)
-    : bigtable_(bigtable), table_(std::move(table)), err_(err), max_queued_(workers > 1 ? workers : 0), failures_(err) {
+BatchWriter::BatchWriter(std::unique_ptr<Table> table, int workers, Output* err)
+    : table_(std::move(table)), err_(err), max_queued_(workers > 1 ? workers : 0), failures_(err) {
   for (int i = 0; workers > 1 && i < workers; ++i) threads_.emplace_back([this] { Work(); });
 }
 
@@ -91,7 +91,7 @@ void BatchWriter::Send(const Batch& batch) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopped_.ok()) return;
   }
-  Result<std::vector<Status>> statuses = bigtable_->MutateRows(table_, batch.rows);
+  Result<std::vector<Status>> statuses = table_->MutateRows(batch.rows);
   std::lock_guard<std::mutex> lock(mu_);
   if (!statuses.ok()) {
     if (stopped_.ok()) stopped_ = statuses.status();

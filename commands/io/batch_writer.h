@@ -44,8 +44,9 @@ class RowFailures {
 
 class BatchWriter {
  public:
-  // Reports failed rows on `err`. `bigtable` and `err` must outlive this.
-  BatchWriter(Bigtable* bigtable, std::string table, int workers, Output* err);
+  // Writes to `table`; reports failed rows on `err`, which must outlive
+  // this.
+  BatchWriter(std::unique_ptr<Table> table, int workers, Output* err);
   ~BatchWriter();
   BatchWriter(const BatchWriter&) = delete;
   BatchWriter& operator=(const BatchWriter&) = delete;
@@ -70,8 +71,7 @@ class BatchWriter {
   void Work();
   void Send(const Batch& batch);
 
-  Bigtable* bigtable_;
-  std::string table_;
+  const std::unique_ptr<Table> table_;
   Output* err_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

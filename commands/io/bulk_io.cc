@@ -104,10 +104,11 @@ Result<int64_t> ImportJsonl(std::istream* in, const RowSink& sink, const BulkOpt
 
 Result<int64_t> ExportRows(Bigtable* bigtable, const std::string& table, const ReadRequest& read, ExportFormat format,
                            BytesMode bytes, Output* out, const std::function<Status(int64_t rows)>& on_row) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, bigtable->OpenTable(TableRef::Table(table)));
   int64_t rows = 0;
   if (format == ExportFormat::kJsonl) {
     LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(table));
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, bigtable->ReadRows(table, read));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, data->ReadRows(read));
     for (Row row; reader->Next(&row);) {
       out->Write(RowToJson(row, bytes, &spec));
       out->Write("\n");
@@ -120,7 +121,7 @@ Result<int64_t> ExportRows(Bigtable* bigtable, const std::string& table, const R
   // the number of distinct columns, not of rows).
   std::map<std::string, std::set<std::string>> columns;
   {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, bigtable->ReadRows(table, read));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, data->ReadRows(read));
     for (Row row; reader->Next(&row);) {
       for (const Cell& c : row.cells) columns[c.family].insert(c.qualifier);
     }
@@ -138,7 +139,7 @@ Result<int64_t> ExportRows(Bigtable* bigtable, const std::string& table, const R
     }
   }
   out->Write(family_row + "\n" + qualifier_row + "\n");
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, bigtable->ReadRows(table, read));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> reader, data->ReadRows(read));
   std::vector<std::string> fields(position.size());
   for (Row row; reader->Next(&row);) {
     std::fill(fields.begin(), fields.end(), std::string());
@@ -275,8 +276,8 @@ class LocalTarget final : public ImportTarget {
 // flight.
 class RemoteTarget final : public ImportTarget {
  public:
-  RemoteTarget(Bigtable* bigtable, const ImportRequest& request, Output* err)
-      : writer_(bigtable, request.table, static_cast<int>(std::min<int64_t>(request.workers.value_or(4), 64)), err),
+  RemoteTarget(std::unique_ptr<Table> table, const ImportRequest& request, Output* err)
+      : writer_(std::move(table), static_cast<int>(std::min<int64_t>(request.workers.value_or(4), 64)), err),
         batch_size_(request.batch_size.value_or(1000)) {}
 
   // Rows fail later, at the service; they are reported then.
@@ -313,7 +314,10 @@ class RemoteTarget final : public ImportTarget {
 
 Result<std::unique_ptr<ImportTarget>> OpenTarget(Bigtable* bigtable, const ImportRequest& request, Output* err) {
   LocalMaintenance* local = bigtable->local();
-  if (local == nullptr) return std::unique_ptr<ImportTarget>(new RemoteTarget(bigtable, request, err));
+  if (local == nullptr) {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, bigtable->OpenTable(TableRef::Table(request.table)));
+    return std::unique_ptr<ImportTarget>(new RemoteTarget(std::move(table), request, err));
+  }
   BulkLoadOptions options;
   if (request.batch_size) options.rows_per_commit = *request.batch_size;
   if (request.sort_memory_mib) options.sort_memory_bytes = static_cast<size_t>(*request.sort_memory_mib) << 20;

@@ -162,7 +162,8 @@ Result<int64_t> WriteDump(CommandContext& ctx, const DatabaseContents& contents,
   sink.statement = [&](const std::string& statement) { out->Write(statement + "\n"); };
   sink.comment = sink.statement;
   sink.rows = [&](Bigtable* bigtable, const TableSpec& table) -> Status {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, bigtable->ReadRows(table.name, ReadRequest{}));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> data, bigtable->OpenTable(TableRef::Table(table.name)));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, data->ReadRows(ReadRequest{}));
     Status failed;
     LBT_RETURN_IF_ERROR(ForEachRow(stream.get(), [&](const Row& row, int64_t) {
                           Result<std::string> text = RowStatements(table, row);

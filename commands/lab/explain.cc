@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "api/forwarding_bigtable.h"
+#include "api/forwarding_table.h"
 #include "commands/core/command_table.h"
 #include "commands/core/statement.h"
 #include "commands/lab/lab_commands.h"
@@ -57,43 +58,67 @@ class RecordingStream final : public RowStream {
   RecordedRead* read_;
 };
 
+// One table's reads recorded into its recorder's list; writes refused.
+class RecordingTable final : public ForwardingTable {
+ public:
+  RecordingTable(std::unique_ptr<Table> target, bool run, std::deque<RecordedRead>* reads)
+      : ForwardingTable(std::move(target)), run_(run), reads_(reads) {}
+
+  Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
+    reads_->push_back(RecordedRead{Name(), request, false, {}, {}});
+    if (!run_) return std::unique_ptr<RowStream>(std::make_unique<EmptyStream>());
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, target()->ReadRows(request));
+    return std::unique_ptr<RowStream>(std::make_unique<RecordingStream>(std::move(stream), &reads_->back()));
+  }
+
+  // A count runs as a read of one stripped cell a row, so that it can be
+  // measured like any other.
+  Result<int64_t> CountRows(const RowRange& range) override {
+    ReadRequest request;
+    if (!range.IsAll()) request.rows.row_ranges = {range};
+    request.filter = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
+    reads_->push_back(RecordedRead{Name(), request, /*count=*/true, {}, {}});
+    if (!run_) return 0;
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, target()->ReadRows(request));
+    int64_t rows = 0;
+    for (Row row; stream->Next(&row);) ++rows;
+    LBT_RETURN_IF_ERROR(stream->status());
+    reads_->back().stats = stream->stats();
+    return rows;
+  }
+
+  Status MutateRow(std::string_view, const std::vector<Mutation>&) override { return ReadOnly(); }
+  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>&) override { return ReadOnly(); }
+  Result<bool> CheckAndMutateRow(std::string_view, const std::optional<Filter>&, const std::vector<Mutation>&,
+                                 const std::vector<Mutation>&) override {
+    return ReadOnly();
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view, const std::vector<ReadModifyWriteRule>&) override {
+    return ReadOnly();
+  }
+
+ private:
+  static Status ReadOnly() { return Status::FailedPrecondition("explain runs reads only"); }
+  std::string Name() const { return ref().is_materialized_view() ? ref().materialized_view : ref().table; }
+
+  const bool run_;
+  std::deque<RecordedRead>* const reads_;
+};
+
+// The Bigtable an explained command runs on: every table it opens records
+// its reads.
 class ReadRecorder final : public ForwardingBigtable {
  public:
   ReadRecorder(Bigtable* target, bool run) : ForwardingBigtable(target), run_(run) {}
 
   const std::deque<RecordedRead>& reads() const { return reads_; }
 
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    reads_.push_back(RecordedRead{std::string(table), request, false, {}, {}});
-    if (!run_) return std::unique_ptr<RowStream>(std::make_unique<EmptyStream>());
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, target()->ReadRows(table, request));
-    return std::unique_ptr<RowStream>(std::make_unique<RecordingStream>(std::move(stream), &reads_.back()));
-  }
-
-  // A count runs as a read of one stripped cell a row, so that it can be
-  // measured like any other.
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    ReadRequest request;
-    const bool all = range.start.kind == Bound::Kind::kUnbounded && range.end.kind == Bound::Kind::kUnbounded;
-    if (!all) request.rows.row_ranges = {range};
-    request.filter = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
-    reads_.push_back(RecordedRead{std::string(table), request, /*count=*/true, {}, {}});
-    if (!run_) return 0;
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, target()->ReadRows(table, request));
-    int64_t rows = 0;
-    for (Row row; stream->Next(&row);) ++rows;
-    LBT_RETURN_IF_ERROR(stream->status());
-    reads_.back().stats = stream->stats();
-    return rows;
-  }
-
-  Status MutateRow(std::string_view, std::string_view, const std::vector<Mutation>&) override { return ReadOnly(); }
-  Result<std::vector<Status>> MutateRows(std::string_view, const std::vector<RowMutation>&) override {
-    return ReadOnly();
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, target()->OpenTable(ref));
+    return std::unique_ptr<Table>(std::make_unique<RecordingTable>(std::move(table), run_, &reads_));
   }
 
  private:
-  static Status ReadOnly() { return Status::FailedPrecondition("explain runs reads only"); }
   bool run_;
   std::deque<RecordedRead> reads_;  // a deque: RecordingStream keeps a pointer into it
 };

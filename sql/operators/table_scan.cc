@@ -54,7 +54,8 @@ Status TableScan::Open(Bigtable* bigtable) {
     rows_ = NoRows();  // no key ranges: nothing to read
     return Status::OK();
   }
-  LBT_ASSIGN_OR_RETURN(rows_, bigtable->ReadRows(q_.table, RequestFor(read_, ranges_)));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, bigtable->OpenTable(::lbt::TableRef::Table(q_.table)));
+  LBT_ASSIGN_OR_RETURN(rows_, table->ReadRows(RequestFor(read_, ranges_)));
   return Status::OK();
 }
 
