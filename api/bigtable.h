@@ -158,36 +158,35 @@ class Bigtable {
   // destroyed before this object. `ref.instance` is unset or this one's.
   // Opening reads nothing but an authorized view's definition (NotFound
   // when there is none): a missing table is NotFound at the first call.
-  // The default enforces an authorized view here (RestrictToView), naming
-  // it "tables/T/authorizedViews/V" in errors, or in full when
-  // `ref.instance` is set; a remote Bigtable names the view in each
-  // request instead.
+  // An implementation overrides this, or the per-table calls below (the
+  // default then binds a Table to them); a local one enforces an
+  // authorized view itself (RestrictToView), naming it
+  // "tables/T/authorizedViews/V" in errors, or in full when `ref.instance`
+  // is set; a remote one names the view in each request instead.
   virtual Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref);
 
-  virtual Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) = 0;
-  // Counts the rows within `range` that have cells.
-  virtual Result<int64_t> CountRows(std::string_view table, const RowRange& range) = 0;
-  // Applies `mutations` to one row, in order, atomically.
-  virtual Status MutateRow(std::string_view table, std::string_view row_key,
-                           const std::vector<Mutation>& mutations) = 0;
-  // Applies each row's mutations atomically but independently, as
-  // Bigtable's MutateRows does: returns one status per row, in order. The
-  // call's own error (no such table) means nothing was applied.
-  virtual Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) = 0;
-  // If `predicate` leaves any cell of the row (nullopt: if the row has any
-  // cell), applies `true_mutations`, else `false_mutations`, atomically.
-  // Returns whether the predicate matched.
+  // Table's operations on the table named `table`, for callers with a
+  // table name at hand (and for implementations that keep tables by name,
+  // which override them). The defaults open the table with OpenTable.
+  virtual Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request);
+  virtual Result<int64_t> CountRows(std::string_view table, const RowRange& range);
+  virtual Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations);
+  virtual Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
   virtual Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
                                          const std::optional<Filter>& predicate,
                                          const std::vector<Mutation>& true_mutations,
-                                         const std::vector<Mutation>& false_mutations) = 0;
-  // Appends to or increments the latest cell of each rule's column; returns
-  // each changed column's new cell.
+                                         const std::vector<Mutation>& false_mutations);
   virtual Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                         const std::vector<ReadModifyWriteRule>& rules) = 0;
-  // Keys that split `range` of the table into pieces of about equal size
-  // (RowRange::All() for the whole table), then the end marker.
-  virtual Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) = 0;
+                                         const std::vector<ReadModifyWriteRule>& rules);
+  virtual Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range);
+  virtual Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table,
+                                                             const std::vector<std::string>& keys,
+                                                             const ReadRequest& request);
+  virtual Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
+  virtual Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
+                                                                 const ChangeStreamRequest& request);
+  Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
+                                     std::optional<Filter> filter = std::nullopt);
 
   // ---- admin ----
 
@@ -292,17 +291,6 @@ class Bigtable {
   // (validated here; enabled_micros is set when the stream was off), or
   // off with nullopt, dropping the changes it kept.
   virtual Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config);
-  // Row ranges covering the table's key space in order, split by data
-  // size, for reading the stream in parallel (Bigtable's
-  // GenerateInitialChangeStreamPartitions). FailedPrecondition when the
-  // table's change stream is off.
-  virtual Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
-  // Reads the changes of `request.partition` from where the request says.
-  // FailedPrecondition when the stream is off; InvalidArgument when it
-  // starts before what the retention keeps or before the stream was
-  // enabled.
-  virtual Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                                 const ChangeStreamRequest& request);
 
   // ---- the place itself ----
 
@@ -326,23 +314,13 @@ class Bigtable {
   // The instances beside this one (api/instance.h), or nullptr where they
   // cannot be managed: then every instance name means this one.
   virtual InstanceAdmin* instance_admin() { return nullptr; }
-
-  // Reads one row; an absent (or fully filtered) row is an empty optional.
-  Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
-                                     std::optional<Filter> filter = std::nullopt);
-
-  // Reads many rows by key at once: one entry per key, in the order of
-  // `keys` (a key may repeat), the row or nullopt when it is absent or
-  // fully filtered. `request`'s columns, cells_per_column_limit and
-  // filter apply to each row on its own; its rows, reversed and
-  // rows_limit must be left unset. The default reads them with one
-  // ReadRows; a local database reads them from one snapshot.
-  // REQUIRES: the filter, if any, keeps no state from row to row (no
-  // page limits, no WHILE).
-  virtual Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table,
-                                                             const std::vector<std::string>& keys,
-                                                             const ReadRequest& request);
 };
+
+// `table`, a handle on a table itself, as OpenTable returns it for
+// `table->ref()`: through that ref's authorized view, whose definition
+// `bigtable` gives, enforced here (RestrictToView); unchanged when the ref
+// names none.
+Result<std::unique_ptr<Table>> ThroughAuthorizedView(Bigtable* bigtable, std::unique_ptr<Table> table);
 
 }  // namespace lbt
 

@@ -7,6 +7,7 @@
 #include "engine/instance_records.h"
 #include "engine/lazy_database.h"
 #include "engine/local_instance_admin.h"
+#include "engine/local_table.h"
 
 namespace lbt {
 
@@ -92,56 +93,9 @@ bool LocalBigtable::Exists() {
 
 // ---- data ----
 
-Result<std::unique_ptr<RowStream>> LocalBigtable::ReadRows(std::string_view table, const ReadRequest& request) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->ReadRows(Qualified(table), request);
-}
-
-Result<std::vector<std::optional<Row>>> LocalBigtable::LookupRows(std::string_view table,
-                                                                  const std::vector<std::string>& keys,
-                                                                  const ReadRequest& request) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->LookupRows(Qualified(table), keys, request);
-}
-
 Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view table, const BulkLoadOptions& options) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->NewBulkLoad(Qualified(table), options);
-}
-
-Result<int64_t> LocalBigtable::CountRows(std::string_view table, const RowRange& range) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->CountRows(Qualified(table), range);
-}
-
-Status LocalBigtable::MutateRow(std::string_view table, std::string_view row_key,
-                                const std::vector<Mutation>& mutations) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->MutateRow(Qualified(table), row_key, mutations);
-}
-
-Result<std::vector<Status>> LocalBigtable::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->MutateRows(Qualified(table), rows);
-}
-
-Result<bool> LocalBigtable::CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                              const std::optional<Filter>& predicate,
-                                              const std::vector<Mutation>& true_mutations,
-                                              const std::vector<Mutation>& false_mutations) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CheckAndMutateRow(Qualified(table), row_key, predicate, true_mutations, false_mutations);
-}
-
-Result<Row> LocalBigtable::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                              const std::vector<ReadModifyWriteRule>& rules) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->ReadModifyWriteRow(Qualified(table), row_key, rules);
-}
-
-Result<std::vector<KeySample>> LocalBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->SampleRowKeys(Qualified(table), range);
 }
 
 // ---- admin ----
@@ -183,26 +137,6 @@ Status LocalBigtable::SetChangeStream(std::string_view table, const std::optiona
   return db->SetChangeStream(Qualified(table), config);
 }
 
-// The database names tables as it catalogues them: the instance's own
-// names are checked here first.
-Status LocalBigtable::RequireChangeStream(std::string_view table) {
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
-  return spec.change_stream ? Status::OK() : ChangeStreamOff(table);
-}
-
-Result<std::vector<RowRange>> LocalBigtable::ChangeStreamPartitions(std::string_view table) {
-  LBT_RETURN_IF_ERROR(RequireChangeStream(table));
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->ChangeStreamPartitions(Qualified(table));
-}
-
-Result<std::unique_ptr<ChangeStream>> LocalBigtable::ReadChangeStream(std::string_view table,
-                                                                      const ChangeStreamRequest& request) {
-  LBT_RETURN_IF_ERROR(RequireChangeStream(table));
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->ReadChangeStream(Qualified(table), request);
-}
-
 Result<AuthorizedViewSpec> LocalBigtable::CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->CreateAuthorizedView(Qualified(table), view);
@@ -232,7 +166,9 @@ Status LocalBigtable::DeleteAuthorizedView(std::string_view table, std::string_v
 Result<std::unique_ptr<Table>> LocalBigtable::OpenTable(const TableRef& ref) {
   TableRef named = ref;
   if (named.instance.project.empty()) named.instance = instance_;
-  return Bigtable::OpenTable(named);
+  if (named.is_materialized_view()) return ReadMaterializedViewAsTable(this, named.materialized_view);
+  std::string catalog_name = Qualified(named.table);
+  return ThroughAuthorizedView(this, std::make_unique<LocalTable>(db_, std::move(named), std::move(catalog_name)));
 }
 
 Result<std::vector<std::string>> LocalBigtable::ListTables() {

@@ -43,20 +43,6 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   std::string Describe() const override;
   std::string PromptName() const override;
 
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override;
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override;
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override;
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override;
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override;
-  // From one snapshot with one cursor (Database::LookupRows).
-  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
-                                                     const ReadRequest& request) override;
-
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits, bool deletion_protection) override;
   Status DeleteTable(std::string_view table) override;
@@ -70,12 +56,6 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override;
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override;
-  // FailedPrecondition naming `table` as this instance names it when its
-  // change stream is off.
-  Status RequireChangeStream(std::string_view table);
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }
 
@@ -85,9 +65,9 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
                                                   const AuthorizedViewUpdate& update) override;
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
-  // As Bigtable's, naming the view in full (projects/P/instances/I/...).
-  // Names the instance in the ref, so that an authorized view's errors
-  // name the view in full.
+  // A LocalTable (local_table.h) of this instance, through its authorized
+  // view when `ref` names one, which errors name in full
+  // (projects/P/instances/I/tables/T/authorizedViews/V).
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override;
 
   // In local_logical_views.cc: catalog records of the instance.

@@ -101,29 +101,8 @@ class RemoteBigtable final : public Bigtable {
   sql::QueryService* query_service() override { return queries_.get(); }
 
   // ---- data ----
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    return remote::ReadRows(&calls_, table, request);
-  }
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    return remote::CountRows(&calls_, table, range);
-  }
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
-    return remote::SampleRowKeys(&calls_, table, range);
-  }
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    return remote::MutateRow(&calls_, table, row_key, mutations);
-  }
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    return remote::MutateRows(&calls_, table, rows);
-  }
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override {
-    return remote::CheckAndMutateRow(&calls_, table, row_key, predicate, true_mutations, false_mutations);
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override {
-    return remote::ReadModifyWriteRow(&calls_, table, row_key, rules);
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
+    return remote::OpenRemoteTable(&calls_, ref);
   }
 
   // ---- table admin ----
@@ -147,9 +126,6 @@ class RemoteBigtable final : public Bigtable {
   }
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
     return remote::DeleteAuthorizedView(&calls_, table, view_id, etag);
-  }
-  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
-    return remote::OpenRemoteTable(&calls_, ref);
   }
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
     return remote::CreateLogicalView(&calls_, view);
@@ -207,13 +183,6 @@ class RemoteBigtable final : public Bigtable {
   }
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override {
     return remote::SetChangeStream(&calls_, table, config);
-  }
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
-    return remote::ChangeStreamPartitions(&calls_, table);
-  }
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override {
-    return remote::ReadChangeStream(&calls_, table, request);
   }
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
     return remote::SetDeletionProtection(&calls_, table, enabled);
