@@ -165,44 +165,28 @@ std::string EncodeTableSpec(const TableSpec& spec) {
   return doc.dump();
 }
 
-Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec) {
-  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  auto corrupt = [&] { return Status::Corruption(fmt::format("the catalog entry of table '{}' is malformed", name)); };
-  if (!j.is_object() || !j.contains("id") || !j["id"].is_number_unsigned() || !j.contains("families") ||
-      !j["families"].is_array()) {
-    return corrupt();
-  }
-  spec->name = std::string(name);
-  spec->id = j["id"].get<TableId>();
-  spec->enabled = j.value("enabled", true);
-  spec->deletion_protection = j.value("deletion_protection", false);
+namespace {
+
+// The policies a table may have (restore info, automated backups, change
+// stream), from its entry `j`; false if one is malformed.
+bool PoliciesFromJson(const json& j, TableSpec* spec) {
   spec->restored_from.reset();
   if (j.contains("restored_from")) {
     const json& r = j["restored_from"];
     if (!r.is_object() || !r.value("backup", json()).is_string() || !r.value("source_table", json()).is_string() ||
         !r.value("start_time_micros", json()).is_number_integer() ||
         !r.value("end_time_micros", json()).is_number_integer()) {
-      return corrupt();
+      return false;
     }
     spec->restored_from = RestoreInfo{r["backup"].get<std::string>(), r["source_table"].get<std::string>(),
                                       r["start_time_micros"].get<int64_t>(), r["end_time_micros"].get<int64_t>()};
   }
-  spec->authorized_views.clear();
-  if (j.contains("authorized_views")) {
-    if (!j["authorized_views"].is_array()) return corrupt();
-    for (const json& v : j["authorized_views"]) {
-      if (!ViewFromJson(v, &spec->authorized_views.emplace_back())) return corrupt();
-    }
-  }
-  const json etags = j.value("view_etags_issued", json(0));
-  if (!etags.is_number_integer()) return corrupt();
-  spec->view_etags_issued = etags.get<int64_t>();
   spec->automated_backup_policy.reset();
   if (j.contains("automated_backup")) {
     const json& a = j["automated_backup"];
     if (!a.is_object() || !a.value("retention_micros", json()).is_number_integer() ||
         !a.value("frequency_micros", json()).is_number_integer()) {
-      return corrupt();
+      return false;
     }
     spec->automated_backup_policy =
         AutomatedBackupPolicy{a["retention_micros"].get<int64_t>(), a["frequency_micros"].get<int64_t>()};
@@ -212,24 +196,30 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
     const json& c = j["change_stream"];
     if (!c.is_object() || !c.value("retention_micros", json()).is_number_integer() ||
         !c.value("enabled_micros", json()).is_number_integer()) {
-      return corrupt();
+      return false;
     }
     spec->change_stream = ChangeStreamConfig{c["retention_micros"].get<int64_t>(), c["enabled_micros"].get<int64_t>()};
   }
+  return true;
+}
+
+// The table's families and next family id, from its entry `j`; false if
+// malformed.
+bool FamiliesFromJson(const json& j, TableSpec* spec) {
   spec->families.clear();
   for (const json& f : j["families"]) {
     FamilySpec fs;
     if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("gc_rule") ||
         !GcRuleFromJson(f["gc_rule"], &fs.gc_rule)) {
-      return corrupt();
+      return false;
     }
     fs.name = f["name"].get<std::string>();
     auto type = ParseValueType(f.value("value_type", std::string("bytes")));
-    if (!type.ok()) return corrupt();
+    if (!type.ok()) return false;
     fs.value_type = *type;
     if (f.contains("id")) {
       if (!f["id"].is_number_unsigned() || f["id"].get<uint64_t>() == 0 || f["id"].get<uint64_t>() > UINT32_MAX) {
-        return corrupt();
+        return false;
       }
       fs.id = f["id"].get<FamilyId>();
     }
@@ -244,9 +234,36 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   const json stored_next = j.value("next_family_id", json(next));
   if (!stored_next.is_number_unsigned() || stored_next.get<uint64_t>() < next ||
       stored_next.get<uint64_t>() > UINT32_MAX) {
-    return corrupt();
+    return false;
   }
   spec->next_family_id = stored_next.get<FamilyId>();
+  return true;
+}
+
+}  // namespace
+
+Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec) {
+  json j = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  auto corrupt = [&] { return Status::Corruption(fmt::format("the catalog entry of table '{}' is malformed", name)); };
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_number_unsigned() || !j.contains("families") ||
+      !j["families"].is_array()) {
+    return corrupt();
+  }
+  spec->name = std::string(name);
+  spec->id = j["id"].get<TableId>();
+  spec->enabled = j.value("enabled", true);
+  spec->deletion_protection = j.value("deletion_protection", false);
+  spec->authorized_views.clear();
+  if (j.contains("authorized_views")) {
+    if (!j["authorized_views"].is_array()) return corrupt();
+    for (const json& v : j["authorized_views"]) {
+      if (!ViewFromJson(v, &spec->authorized_views.emplace_back())) return corrupt();
+    }
+  }
+  const json etags = j.value("view_etags_issued", json(0));
+  if (!etags.is_number_integer()) return corrupt();
+  spec->view_etags_issued = etags.get<int64_t>();
+  if (!PoliciesFromJson(j, spec) || !FamiliesFromJson(j, spec)) return corrupt();
   return Status::OK();
 }
 

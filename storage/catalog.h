@@ -82,7 +82,7 @@ std::string EncodeTableSpec(const TableSpec& spec);
 Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec* spec);
 inline constexpr std::string_view kTableKeyPrefix = "table:";
 
-// Meta keys shared with database.cc.
+// Meta keys shared with db_open.cc.
 inline constexpr std::string_view kMetaFormatVersion = "format_version";
 inline constexpr std::string_view kMetaCatalogVersion = "catalog_version";
 inline constexpr std::string_view kMetaNextTableId = "next_table_id";

@@ -228,7 +228,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
 
-  // ---- authorized views (database_authorized_views.cc) ----
+  // ---- authorized views (db_authorized_views.cc) ----
   // Kept in their table's catalog entry: they go with the table.
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;
   Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override;
@@ -239,7 +239,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table) override;
 
-  // ---- change streams (database_change_stream.cc) ----
+  // ---- change streams (db_change_stream.cc) ----
   // The change log is written with the data (storage/format/change_log.h): by row
   // writes, collection passes, DropRowRange and bulk loads alike.
   // SetChangeStream(nullopt) deletes what the stream kept.
@@ -419,7 +419,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   // REQUIRES: write_mu_; the group's records are in the log.
   void Publish(const LoggedGroup& logged);
 
-  // ---- the write-ahead log and memtables (engine/database_log.cc) ----
+  // ---- the write-ahead log and memtables (db_log.cc) ----
 
   // What a read sees now. `spare`: reuse a kept read transaction.
   Result<ReadView> BeginRead(bool spare = false);
@@ -462,7 +462,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   Result<std::shared_ptr<const TableSpec>> ReadSpec(Txn* txn, std::string_view table, bool require_enabled);
   Status ChangeTableFlag(std::string_view table, bool TableSpec::*flag, bool value);
   // Removes table `name` from the catalog in `txn`, noting it as a
-  // pending drop (instance_records.h) and its id in *dropped, and forgets
+  // pending drop (format/record_keys.h) and its id in *dropped, and forgets
   // its IAM policies: a new table of the same name starts without one.
   Status RemoveTable(Txn* txn, std::string_view name, std::vector<TableId>* dropped);
   // Deletes in `txn` the IAM policy under `key` and those of the resources
@@ -519,7 +519,7 @@ class Database final : public Bigtable, public LocalMaintenance {
   std::thread fold_thread_;
   int log_lock_fd_ = -1;  // DIR/wal.lock
 
-  // ---- change streams (database_change_stream.cc) ----
+  // ---- change streams (db_change_stream.cc) ----
   friend class ChangeLogStream;
   // With a change stream: records the deletion of every row under
   // `key_prefix` that `txn` and the memtables hold. REQUIRES: inside

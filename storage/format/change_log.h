@@ -1,7 +1,7 @@
 // The change log: the committed changes of tables whose change stream is
 // on (api/change_stream.h), kept in the `changes` store (stores.h) and
 // written in the same transaction, or the same logged batch, as the data
-// they describe (internal to the engine).
+// they describe (internal to storage/).
 //
 //   key    := TablePrefix(table) commit (8 bytes, big-endian microseconds)
 //   value  := version (1 byte: 1) type (1 byte: DataChange::Type)

@@ -21,7 +21,7 @@
 // bytes and the family's escaped name, so families sorted by name.
 //
 // WARNING: this layout is part of the on-disk format. Changing it requires a
-// new format version (see database.cc) and an upgrade (storage/format/upgrade.h).
+// new format version (format/format_version.h) and an upgrade (storage/format/upgrade.h).
 
 #ifndef LBT_STORAGE_FORMAT_KEY_CODEC_H_
 #define LBT_STORAGE_FORMAT_KEY_CODEC_H_

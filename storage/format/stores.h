@@ -1,4 +1,4 @@
-// The named LMDB databases behind a Database (internal to the engine).
+// The named LMDB databases behind a Database (internal to storage/).
 //
 //   meta      format version and counters
 //   catalog   table specs (catalog.h)

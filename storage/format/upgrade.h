@@ -1,5 +1,5 @@
-// Upgrades a database to this build's on-disk format (internal to the
-// engine; Database::Open calls it).
+// Upgrades a database to this build's on-disk format (internal to
+// storage/; Database::Open calls it).
 //
 // The upgrade writes a new data file beside the old one, in DIR/upgrade.tmp,
 // in bounded transactions, flushes it, and then renames it over DIR/data.mdb.

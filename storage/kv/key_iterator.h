@@ -1,7 +1,7 @@
 // KeyIterator: a position in an ordered map of byte strings, the one shape
 // the engine's readers walk, whether the map is a store in LMDB
 // (OrderedStore::Iterator), the writes held in memory (MemTable), or both
-// merged (MergingIterator) (internal to the engine).
+// merged (MergingIterator) (internal to storage/).
 //
 // Moves follow LevelDB's contract: an error makes the iterator invalid and
 // is reported by status(), so check it after a loop. Keys and values die

@@ -1,5 +1,5 @@
 // MemTable: writes a Database has logged and acknowledged but not yet
-// folded into LMDB, held in memory in key order (internal to the engine).
+// folded into LMDB, held in memory in key order (internal to storage/).
 //
 // It holds the keys of the cells and rows stores (stores.h), each tagged
 // with its store. An entry is a value or a deletion, stamped with the
@@ -34,7 +34,7 @@ namespace lbt {
 // Which store of stores.h a key belongs to.
 // WARNING: the values are written in the write-ahead log's records.
 // Which store of stores.h an entry belongs to. WARNING: written into log
-// records (database_log.cc).
+// records (db_log.cc).
 enum class StoreTag : char { kCells = 'c', kRows = 'r', kChanges = 'h' };
 inline constexpr StoreTag kAllStoreTags[] = {StoreTag::kCells, StoreTag::kRows, StoreTag::kChanges};
 

@@ -1,5 +1,5 @@
-// MergingIterator: several ordered layers read as one (internal to the
-// engine). Layers come newest first: where two hold a key, the newer one's
+// MergingIterator: several ordered layers read as one (internal to
+// storage/). Layers come newest first: where two hold a key, the newer one's
 // entry wins, and a key whose winning entry is a deletion is skipped.
 //
 // Threading: like its layers, one thread at a time.

@@ -1,5 +1,5 @@
 // StoreView: one store of stores.h (cells or rows) as a read or a write
-// sees it (internal to the engine): LMDB, under the memtables not yet
+// sees it (internal to storage/): LMDB, under the memtables not yet
 // folded into it (newest first, as of a sequence), under a write's own
 // pending changes (a ChangeBatch).
 //

@@ -1,5 +1,5 @@
 // WriteLog: an append-only file of checksummed records, the write-ahead log
-// of a Database (internal to the engine). A record is opaque bytes here;
+// of a Database (internal to storage/). A record is opaque bytes here;
 // what it holds is the caller's (engine/log_record.h).
 //
 // File layout (little-endian):

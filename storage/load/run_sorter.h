@@ -1,5 +1,5 @@
 // RunSorter: sorts records of any number and size by their keys in bounded
-// memory (internal to the engine; BulkLoader is its user).
+// memory (internal to storage/; BulkLoader is its user).
 //
 // Records accumulate in a buffer. When it is full it is sorted and written
 // to a temporary file as one sorted run; Finish merges the runs (k-way, in

@@ -1,6 +1,6 @@
 // RowCursor assembles rows from the cells store within one transaction,
 // applying garbage collection, column selection, version limits and the
-// read's filter (internal to the engine; RowReader is the public face).
+// read's filter (internal to storage/; RowReader is the public face).
 //
 // It holds one row at a time, so memory is bounded by the largest row.
 

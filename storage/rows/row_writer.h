@@ -1,6 +1,6 @@
 // RowWriter applies mutations to rows inside a write transaction, keeps each
 // row's size entry, and collects the garbage of every column it writes
-// (internal to the engine).
+// (internal to storage/).
 
 #ifndef LBT_STORAGE_ROWS_ROW_WRITER_H_
 #define LBT_STORAGE_ROWS_ROW_WRITER_H_
