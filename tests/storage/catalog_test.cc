@@ -144,5 +144,42 @@ TEST(CatalogTest, ViewsAndBackupPolicyRoundTripAndOlderEntriesHaveNone) {
       << "a malformed view is corruption, not an empty view";
 }
 
+// EditCatalog changes records and tables in one transaction: all of it,
+// or, when the change fails, none of it; a dropped table's cells go with
+// it. ReadCatalog sees one snapshot of both.
+TEST(CatalogTest, EditCatalogIsAllOrNothing) {
+  TempDir dir;
+  auto db = OpenDb(dir.path());
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", 1000)}));
+  Status refused = db->EditCatalog([](CatalogTxn& catalog) -> Status {
+    LBT_RETURN_IF_ERROR(catalog.PutRecord("x:1", "one"));
+    LBT_RETURN_IF_ERROR(catalog.DropTable("t"));
+    return Status::Aborted("changed my mind");
+  });
+  EXPECT_EQ(refused.code(), Status::Code::kAborted);
+  ASSERT_OK_AND_ASSIGN(std::optional<std::string> none, db->ReadRecord("x:1"));
+  EXPECT_FALSE(none.has_value());
+  EXPECT_EQ(testing::ReadAll(db.get(), "t").size(), 1u);
+
+  ASSERT_OK(db->EditCatalog([](CatalogTxn& catalog) -> Status {
+    EXPECT_NE(catalog.FindTable("t"), nullptr);
+    LBT_RETURN_IF_ERROR(catalog.PutRecord("x:1", "one"));
+    LBT_RETURN_IF_ERROR(catalog.PutRecord("x:2", "two"));
+    EXPECT_TRUE(catalog.DropTable("missing").IsNotFound());
+    return catalog.DropTable("t");
+  }));
+  EXPECT_TRUE(db->GetTable("t").status().IsNotFound());
+  ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
+  EXPECT_TRUE(testing::ReadAll(db.get(), "t").empty());
+
+  ASSERT_OK(db->ReadCatalog([](const CatalogTxn& catalog) -> Status {
+    EXPECT_EQ(catalog.TableNames(), std::vector<std::string>{"t"});
+    LBT_ASSIGN_OR_RETURN(auto records, catalog.Records("x:"));
+    EXPECT_EQ(records, (std::vector<std::pair<std::string, std::string>>{{"x:1", "one"}, {"x:2", "two"}}));
+    return Status::OK();
+  }));
+}
+
 }  // namespace
 }  // namespace lbt
