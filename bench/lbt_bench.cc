@@ -32,11 +32,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/database.h"
-#include "engine/key_codec.h"
 #include "engine/local_bigtable.h"
-#include "engine/row_reader.h"
 #include "sql/query.h"
+#include "storage/database.h"
+#include "storage/format/key_codec.h"
+#include "storage/rows/row_reader.h"
 
 namespace {
 

@@ -9,7 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/catalog.h"
+#include "storage/catalog.h"
+#include "storage/database.h"
 
 namespace lbt {
 
@@ -129,27 +130,6 @@ InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* ta
 
 std::string InstanceKey(const InstanceName& name) {
   return fmt::format("{}{}/{}", kInstanceKeyPrefix, name.project, name.instance);
-}
-
-std::string IamKey(std::string_view resource) { return "iam:" + std::string(resource); }
-
-std::string TableIamKey(std::string_view catalog_name) {
-  std::string_view table;
-  const InstanceName instance = InstanceOfTable(catalog_name, &table);
-  return IamKey(fmt::format("{}/tables/{}", instance.Full(), table));
-}
-
-std::string ViewIamKey(std::string_view catalog_name, std::string_view view_id) {
-  return fmt::format("{}/authorizedViews/{}", TableIamKey(catalog_name), view_id);
-}
-
-std::string PendingDropKey(TableId id) { return fmt::format("{}{:08x}", kPendingDropKeyPrefix, id); }
-
-bool ParsePendingDropKey(std::string_view key, TableId* id) {
-  if (key.substr(0, kPendingDropKeyPrefix.size()) != kPendingDropKeyPrefix) return false;
-  const std::string_view hex = key.substr(kPendingDropKeyPrefix.size());
-  auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), *id, 16);
-  return ec == std::errc() && end == hex.data() + hex.size() && hex.size() == 8;
 }
 
 InstanceBelongings BelongingsOf(const InstanceName& name) {
@@ -276,13 +256,6 @@ std::string LogicalViewKey(const InstanceName& instance, std::string_view view_i
   return fmt::format("logical_view:{}/{}/{}", instance.project, instance.instance, view_id);
 }
 
-Status StaleViewEtag(std::string_view kind, std::string_view id) {
-  return Status::Aborted(
-      fmt::format("etag: {} '{}' changed since it was read; read it again and make the change on it", kind, id));
-}
-
-std::string NextViewEtag(const std::string& etag) { return std::to_string(std::stoll(etag.empty() ? "0" : etag) + 1); }
-
 std::string MaterializedViewKey(const InstanceName& instance, std::string_view view_id) {
   return fmt::format("materialized_view:{}/{}/{}", instance.project, instance.instance, view_id);
 }
@@ -293,6 +266,98 @@ std::string MaterializedViewTableName(const InstanceName& instance, std::string_
 
 std::string MaterializedViewStateName(const InstanceName& instance, std::string_view view_id) {
   return fmt::format("{}mview-state/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, view_id);
+}
+
+// ---- instance records in a database ----
+
+namespace {
+
+Result<std::optional<InstanceSpec>> DecodeInstanceRecord(const InstanceName& name,
+                                                         const std::optional<std::string>& bytes) {
+  if (!bytes.has_value()) return std::optional<InstanceSpec>();
+  InstanceSpec spec;
+  LBT_RETURN_IF_ERROR(DecodeInstanceSpec(name.project + "/" + name.instance, *bytes, &spec));
+  return std::optional<InstanceSpec>(std::move(spec));
+}
+
+// The instance's deletion within `catalog`: its tables (refused if one is
+// protected), the hidden tables and the records `deleted` names.
+Status DeleteBelongings(CatalogTxn& catalog, std::vector<std::string> tables, const InstanceBelongings& deleted) {
+  // Protection forbids deleting "the instance containing the table"
+  // (admin/v2/table.proto): nothing is deleted.
+  for (const std::string& table : tables) {
+    const TableSpec& spec = *catalog.FindTable(table);
+    LBT_RETURN_IF_ERROR(RequireUnprotected(spec, "its instance"));
+    LBT_RETURN_IF_ERROR(RequireNoProtectedViews(spec));
+  }
+  for (const std::string& table : catalog.TableNames()) {
+    for (const std::string& prefix : deleted.table_prefixes) {
+      if (table.starts_with(prefix)) tables.push_back(table);
+    }
+  }
+  for (const std::string& table : tables) LBT_RETURN_IF_ERROR(catalog.DropTable(table));
+  std::vector<std::string> keys = deleted.record_keys;
+  for (const std::string& prefix : deleted.record_prefixes) {
+    LBT_ASSIGN_OR_RETURN(auto records, catalog.Records(prefix));
+    for (auto& record : records) keys.push_back(std::move(record.first));
+  }
+  for (const std::string& key : keys) LBT_RETURN_IF_ERROR(catalog.DeleteRecord(key));
+  return Status::OK();
+}
+
+}  // namespace
+
+bool HasTablesOf(const std::vector<std::string>& table_names, const InstanceName& instance) {
+  const std::string prefix = TablePrefixOf(instance);
+  if (prefix.empty()) {  // the default instance's names have no '/'
+    return std::any_of(table_names.begin(), table_names.end(),
+                       [](const std::string& name) { return name.find('/') == std::string::npos; });
+  }
+  auto it = std::lower_bound(table_names.begin(), table_names.end(), prefix);
+  return it != table_names.end() && it->compare(0, prefix.size(), prefix) == 0;
+}
+
+Result<std::vector<InstanceSpec>> ReadInstances(Database* db) {
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(kInstanceKeyPrefix));
+  std::vector<InstanceSpec> instances;
+  for (const auto& [key, bytes] : records) {
+    InstanceSpec spec;
+    LBT_RETURN_IF_ERROR(DecodeInstanceSpec(std::string_view(key).substr(kInstanceKeyPrefix.size()), bytes, &spec));
+    instances.push_back(std::move(spec));
+  }
+  return instances;
+}
+
+Result<std::optional<InstanceSpec>> ReadInstance(Database* db, const InstanceName& name, bool* has_tables) {
+  std::optional<std::string> bytes;
+  LBT_RETURN_IF_ERROR(db->ReadCatalog([&](const CatalogTxn& catalog) -> Status {
+    *has_tables = HasTablesOf(catalog.TableNames(), name);
+    LBT_ASSIGN_OR_RETURN(bytes, catalog.Record(InstanceKey(name)));
+    return Status::OK();
+  }));
+  return DecodeInstanceRecord(name, bytes);
+}
+
+Status ChangeInstance(Database* db, const InstanceName& name,
+                      const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
+                      const InstanceBelongings* deleted) {
+  const std::string key = InstanceKey(name);
+  return db->EditCatalog([&](CatalogTxn& catalog) -> Status {
+    std::vector<std::string> tables;  // the instance's own
+    for (const std::string& table : catalog.TableNames()) {
+      if (InstanceOfTable(table) == name) tables.push_back(table);
+    }
+    LBT_ASSIGN_OR_RETURN(std::optional<std::string> bytes, catalog.Record(key));
+    LBT_ASSIGN_OR_RETURN(std::optional<InstanceSpec> record, DecodeInstanceRecord(name, bytes));
+    LBT_RETURN_IF_ERROR(change(&record, !tables.empty()));
+    if (record.has_value()) {
+      LBT_RETURN_IF_ERROR(catalog.PutRecord(key, EncodeInstanceSpec(*record)));
+    } else if (bytes.has_value()) {
+      LBT_RETURN_IF_ERROR(catalog.DeleteRecord(key));
+    }
+    if (deleted == nullptr) return Status::OK();
+    return DeleteBelongings(catalog, std::move(tables), *deleted);
+  });
 }
 
 }  // namespace lbt

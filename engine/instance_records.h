@@ -11,6 +11,7 @@
 #ifndef LBT_ENGINE_INSTANCE_RECORDS_H_
 #define LBT_ENGINE_INSTANCE_RECORDS_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,8 +20,11 @@
 #include "api/instance.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "storage/format/record_keys.h"
 
 namespace lbt {
+
+class Database;
 
 inline constexpr std::string_view kInstanceKeyPrefix = "instance:";
 // A backup's record is under "backup:P/I/C/B"; its cells are a hidden
@@ -42,25 +46,6 @@ std::vector<std::string> SplitOnSlash(std::string_view name);
 
 std::string InstanceKey(const InstanceName& name);
 
-// An IAM policy's record: "iam:" + the resource's full name (an instance,
-// "projects/P/instances/I"; a table, ".../tables/T"; a backup,
-// ".../clusters/C/backups/B"; an authorized view, ".../tables/T/
-// authorizedViews/V"). WARNING: on disk.
-std::string IamKey(std::string_view resource);
-// The IAM record of a catalogued table (a hidden table's names no
-// resource, and has none).
-std::string TableIamKey(std::string_view catalog_name);
-// The IAM record of authorized view `view_id` of a catalogued table.
-std::string ViewIamKey(std::string_view catalog_name, std::string_view view_id);
-
-// A table whose cells are still being deleted: "drop:" + its id, 8 hex
-// digits, put in the transaction that removes the table from the catalog
-// and deleted with its last cell, so that a deletion a crash cut short is
-// finished when the database is next opened for writing. WARNING: on disk.
-inline constexpr std::string_view kPendingDropKeyPrefix = "drop:";
-std::string PendingDropKey(TableId id);
-bool ParsePendingDropKey(std::string_view key, TableId* id);
-
 // Everything deleting an instance deletes besides its record and its
 // tables, in the same transaction: its backups, restores in progress,
 // logical and materialized views (records and hidden tables) and IAM
@@ -71,6 +56,28 @@ struct InstanceBelongings {
   std::vector<std::string> table_prefixes;   // catalogued tables whose names start so
 };
 InstanceBelongings BelongingsOf(const InstanceName& name);
+
+// ---- instance records in a database (over its catalog records) ----
+
+// Every instance record.
+Result<std::vector<InstanceSpec>> ReadInstances(Database* db);
+// The record of `name` (nullopt if none), and in *has_tables whether the
+// catalog has tables of it, from one snapshot.
+Result<std::optional<InstanceSpec>> ReadInstance(Database* db, const InstanceName& name, bool* has_tables);
+// In one write transaction: hands `change` the record of `name` (nullopt
+// when there is none) and whether the catalog has tables of the
+// instance, then stores the record `change` leaves (nullopt: none). An
+// error from `change` changes nothing. With `deleted` (deleting the
+// instance), the same transaction also removes the instance's tables
+// and everything `deleted` names, or, when a table or an authorized view
+// of one has deletion protection, fails with FailedPrecondition and
+// changes nothing; the tables' cells go after it (finished at the next
+// writable open if a crash cuts that short).
+Status ChangeInstance(Database* db, const InstanceName& name,
+                      const std::function<Status(std::optional<InstanceSpec>* record, bool has_tables)>& change,
+                      const InstanceBelongings* deleted = nullptr);
+// True if `table_names` (in byte order) hold a table of `instance`.
+bool HasTablesOf(const std::vector<std::string>& table_names, const InstanceName& instance);
 // A logical view's record: "logical_view:P/I/V" ("logical_view:P/I/" with
 // an empty id: the prefix of the instance's views). WARNING: on disk.
 std::string LogicalViewKey(const InstanceName& instance, std::string_view view_id);
@@ -81,11 +88,6 @@ std::string LogicalViewKey(const InstanceName& instance, std::string_view view_i
 std::string MaterializedViewKey(const InstanceName& instance, std::string_view view_id);
 std::string MaterializedViewTableName(const InstanceName& instance, std::string_view view_id);
 std::string MaterializedViewStateName(const InstanceName& instance, std::string_view view_id);
-// Aborted: an update or delete named etag that is no longer the view's.
-// `kind` is "authorized view", "logical view" or "materialized view".
-Status StaleViewEtag(std::string_view kind, std::string_view id);
-// The etag after `etag`: a view's etags count its versions ("1", "2", ...).
-std::string NextViewEtag(const std::string& etag);
 // "backup:P/I/C/" for the backups of one cluster ("backup:P/I/" with an
 // empty cluster: of every cluster).
 std::string BackupKeyPrefix(const InstanceName& instance, std::string_view cluster);

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "engine/database.h"
+#include "storage/database.h"
 
 namespace lbt {
 

@@ -20,7 +20,7 @@
 
 #include "api/bigtable.h"
 #include "api/instance.h"
-#include "engine/database.h"
+#include "storage/database.h"
 
 namespace lbt {
 

@@ -66,7 +66,7 @@ Result<std::vector<InstanceSpec>> LocalInstanceAdmin::ListInstances(std::string_
       InstanceName name = InstanceOfTable(table);
       if (InProject(name, project)) found.emplace(name, ImpliedInstance(name));
     }
-    LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> records, db->ReadInstances());
+    LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> records, ReadInstances(db));
     for (InstanceSpec& spec : records) {
       if (InProject(spec.name, project)) found[spec.name] = std::move(spec);
     }
@@ -81,7 +81,7 @@ Result<InstanceSpec> LocalInstanceAdmin::GetInstance(const InstanceName& name) {
   bool has_tables = false;
   std::optional<InstanceSpec> record;
   if (db != nullptr) {
-    LBT_ASSIGN_OR_RETURN(record, db->ReadInstance(name, &has_tables));
+    LBT_ASSIGN_OR_RETURN(record, ReadInstance(db, name, &has_tables));
   }
   if (record.has_value()) return std::move(*record);
   if (has_tables || name == DefaultInstanceName()) return ImpliedInstance(name);
@@ -105,7 +105,7 @@ Status LocalInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
   stored.app_profiles = {DefaultAppProfile(stored)};
   stored.app_profiles.front().etag = stored.NextEtag();
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  return db->ChangeInstance(spec.name, [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
+  return ChangeInstance(db, spec.name, [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
     if (record->has_value() || has_tables) {
       return Status::AlreadyExists(fmt::format("instance {} already exists", spec.name.Full()));
     }
@@ -116,7 +116,7 @@ Status LocalInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
 
 Status LocalInstanceAdmin::Change(const InstanceName& name, const std::function<Status(InstanceSpec* spec)>& change) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  return db->ChangeInstance(name, [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
+  return ChangeInstance(db, name, [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
     if (!record->has_value()) {
       if (!has_tables && !(name == DefaultInstanceName())) return NoInstance(name);
       *record = ImpliedInstance(name);
@@ -149,8 +149,8 @@ Status LocalInstanceAdmin::DeleteInstance(const InstanceName& name) {
   // guards it from being deleted alone) and IAM policies, so that a new
   // instance of the same name starts empty whatever a crash cut short.
   const InstanceBelongings belongings = BelongingsOf(name);
-  return db->ChangeInstance(
-      name,
+  return ChangeInstance(
+      db, name,
       [&](std::optional<InstanceSpec>* record, bool has_tables) -> Status {
         if (!record->has_value() && !has_tables) return NoInstance(name);
         record->reset();

@@ -13,13 +13,13 @@
 #include "commands/hbase/syntax.h"
 #include "commands/io/bulk_io.h"
 #include "commands/io/csv_import.h"
-#include "engine/bulk_loader.h"
-#include "engine/database.h"
-#include "engine/key_codec.h"
 #include "engine/local_bigtable.h"
 #include "filter/row_filter.h"
 #include "sql/parser.h"
 #include "sql/query.h"
+#include "storage/database.h"
+#include "storage/format/key_codec.h"
+#include "storage/load/bulk_loader.h"
 
 namespace lbt::fuzz {
 

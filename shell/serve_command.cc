@@ -7,11 +7,11 @@
 #include <fstream>
 #include <map>
 
-#include "engine/database.h"
 #include "engine/local_bigtable.h"
 #include "server/server.h"
 #include "shell/target.h"
 #include "sql/materialized_view_maintainer.h"
+#include "storage/database.h"
 
 namespace lbt {
 

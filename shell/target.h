@@ -10,8 +10,8 @@
 #include <string>
 
 #include "api/bigtable.h"
-#include "engine/database.h"
 #include "shell/options.h"
+#include "storage/database.h"
 
 namespace lbt {
 

@@ -3,7 +3,7 @@
 # only its own headers and those of the folders it may use, directly or
 # through another (the graph under "## Dependencies", read from the file
 # itself, so that the check and the document cannot drift apart); LMDB's
-# header only in engine/, gRPC's only in the folders that speak gRPC.
+# header only in storage/, gRPC's only in the folders that speak gRPC.
 # Usage: architecture_test.sh SOURCE_DIR
 set -euo pipefail
 cd "$1"
@@ -47,11 +47,11 @@ for folder in $folders; do
     sed -E 's/#include ["<]//; s/\/$//')
 done
 
-# The libraries: LMDB is the engine's; gRPC is spoken by proto/, server/,
+# The libraries: LMDB is the storage core's; gRPC is spoken by proto/, server/,
 # remote/ and shell/ (lbt-grpc) only.
 while IFS=: read -r file line _; do
-  report "$file:$line includes LMDB outside engine/"
-done < <(git ls-files $folders | grep -E '\.(h|cc)$' | grep -v '^engine/' |
+  report "$file:$line includes LMDB outside storage/"
+done < <(git ls-files $folders | grep -E '\.(h|cc)$' | grep -v '^storage/' |
   xargs -r grep -nE '^#include [<"]lmdb\.h[>"]' || true)
 while IFS=: read -r file line _; do
   report "$file:$line includes gRPC outside proto/, server/, remote/ and shell/"

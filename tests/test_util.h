@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "api/status.h"
-#include "engine/database.h"
-#include "engine/row_reader.h"
+#include "storage/database.h"
+#include "storage/rows/row_reader.h"
 
 #define ASSERT_OK(expr)                            \
   do {                                             \

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/database.h"
+#include "storage/database.h"
 #include "tests/test_util.h"
 
 namespace lbt {

@@ -9,8 +9,8 @@
 
 #include <thread>
 
-#include "engine/database.h"
 #include "engine/local_bigtable.h"
+#include "storage/database.h"
 #include "tests/test_util.h"
 
 namespace lbt {

@@ -24,9 +24,9 @@
 #include <filesystem>
 #include <numeric>
 
-#include "engine/bulk_loader.h"
-#include "engine/database.h"
 #include "engine/local_bigtable.h"
+#include "storage/database.h"
+#include "storage/load/bulk_loader.h"
 #include "tests/test_util.h"
 
 namespace lbt {

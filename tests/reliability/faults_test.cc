@@ -14,8 +14,8 @@
 #include <fstream>
 #include <thread>
 
-#include "engine/database.h"
-#include "engine/row_reader.h"
+#include "storage/database.h"
+#include "storage/rows/row_reader.h"
 #include "tests/test_util.h"
 
 namespace lbt {

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/database.h"
 #include "engine/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"
 #include "server/data_service.h"
 #include "server/server.h"
+#include "storage/database.h"
 #include "tests/test_util.h"
 
 namespace lbt::testing {
