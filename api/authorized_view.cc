@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "api/bigtable.h"
 #include "api/forwarding_table.h"
 #include "api/logical_view.h"
 #include "api/materialized_view.h"

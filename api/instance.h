@@ -108,10 +108,10 @@ struct BackupSpec {
   std::vector<FamilySpec> families;
 
   // "projects/P/instances/I/clusters/C/backups/B".
-  std::string Full() const { return instance.Full() + "/clusters/" + cluster + "/backups/" + id; }
+  std::string Full() const { return BackupName{instance, cluster, id}.Full(); }
   const InstanceName& SourceInstance() const { return source_instance.project.empty() ? instance : source_instance; }
   // "projects/P/instances/I/tables/T" of the source table.
-  std::string SourceTableFull() const { return SourceInstance().Full() + "/tables/" + source_table; }
+  std::string SourceTableFull() const { return FullTableName(SourceInstance(), source_table); }
 };
 
 // Production's window for a backup's expire time, from its creation.

@@ -1,12 +1,23 @@
 // Typed names of Bigtable's resources. Commands, the server and remote mode
 // pass these, never strings with conventions; how a local database keys a
 // resource in its catalog is the local implementation's private detail.
+//
+// This is also the one parser and printer of their full names
+// ("projects/P/instances/I/tables/T", ...), as requests and responses carry
+// them. A parse names the request field it read in its errors
+// ("table_name: 'x' is not a table name of the form ..."), as production's
+// service does, and echoes the name cut short (util/bytes.h's Abbreviated).
 
 #ifndef LBT_API_RESOURCE_H_
 #define LBT_API_RESOURCE_H_
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
+
+#include "api/status.h"
 
 namespace lbt {
 
@@ -17,6 +28,11 @@ struct InstanceName {
 
   // "projects/P/instances/I".
   std::string Full() const { return "projects/" + project + "/instances/" + instance; }
+  // "projects/P/instances/I/<collection>/<id>" (collection "clusters",
+  // "appProfiles", "logicalViews", ...).
+  std::string Child(std::string_view collection, std::string_view id) const {
+    return Full() + "/" + std::string(collection) + "/" + std::string(id);
+  }
   friend bool operator==(const InstanceName& a, const InstanceName& b) {
     return a.project == b.project && a.instance == b.instance;
   }
@@ -80,6 +96,75 @@ struct TableRef {
            a.materialized_view == b.materialized_view && a.app_profile == b.app_profile;
   }
 };
+
+// ---- full names: parsing and printing ----
+
+// The longest resource name lbt serve reads. Production's longest, an
+// authorized view's with ids at their limits, is about 200 bytes; a longer
+// one is INVALID_ARGUMENT naming `field` before anything looks it up.
+inline constexpr size_t kMaxResourceNameBytes = 512;
+Status CheckResourceNameLength(std::string_view name, std::string_view field);
+
+// "a/b/c" as {"a", "b", "c"}; "" as {""}. The views point into `name`.
+std::vector<std::string_view> SplitResourceName(std::string_view name);
+// The id a full name ends with, its last segment: "c" of "a/b/c"; a name
+// without a slash is its own id. For names a service returned, which are
+// not checked again.
+std::string_view ResourceId(std::string_view name);
+
+// "projects/P".
+std::string ProjectName(std::string_view project);
+// Parses "projects/P"; returns P ("-" for every project).
+Result<std::string> ParseProjectName(std::string_view name, std::string_view field);
+
+// Parses "projects/P/instances/I".
+Status ValidateInstanceName(std::string_view name, std::string_view field);
+Result<InstanceName> ParseInstanceName(std::string_view name, std::string_view field);
+
+// "projects/P/instances/I/<collection>/<id>", in parts.
+struct ChildName {
+  InstanceName instance;
+  std::string id;
+};
+// Parses a name of that form for `collection` ("clusters", "appProfiles",
+// "logicalViews", "materializedViews", ...).
+Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field);
+
+// "projects/P/instances/I/tables/T".
+std::string FullTableName(const InstanceName& instance, std::string_view table);
+// Parses "projects/P/instances/I/tables/T" into TableRef::Table(T) of
+// instance I (no app profile).
+Result<TableRef> ParseTableName(std::string_view name, std::string_view field);
+// Parses "projects/P/instances/I/tables/T/authorizedViews/V" into
+// TableRef::AuthorizedView(T, V) of instance I.
+Result<TableRef> ParseAuthorizedViewName(std::string_view name, std::string_view field);
+// Parses "projects/P/instances/I/materializedViews/V" into
+// TableRef::MaterializedView(V) of instance I.
+Result<TableRef> ParseMaterializedViewName(std::string_view name, std::string_view field);
+
+// "projects/P/instances/I/clusters/C", in parts.
+struct ClusterName {
+  InstanceName instance;
+  std::string cluster;  // "-": every cluster, where a request allows it
+
+  std::string Full() const { return instance.Child("clusters", cluster); }
+};
+Result<ClusterName> ParseClusterName(std::string_view name, std::string_view field);
+
+// "projects/P/instances/I/clusters/C/backups/B", in parts.
+struct BackupName {
+  InstanceName instance;
+  std::string cluster;
+  std::string id;
+
+  std::string Full() const { return ClusterName{instance, cluster}.Full() + "/backups/" + id; }
+};
+Result<BackupName> ParseBackupName(std::string_view name, std::string_view field);
+
+// Whether an IAM policy's resource names a table or a backup (the Table
+// Admin service's resources) rather than an instance. It looks at the
+// name's collections only; a parse checks the rest.
+bool NamesTableOrBackup(std::string_view resource);
 
 }  // namespace lbt
 

@@ -23,7 +23,6 @@
 #include <string_view>
 #include <vector>
 
-#include "api/authorized_view.h"
 #include "api/cell.h"
 #include "api/change_stream.h"
 #include "api/filter.h"
@@ -33,6 +32,8 @@
 #include "api/status.h"
 
 namespace lbt {
+
+struct SubsetView;  // api/authorized_view.h
 
 // A read, as ReadRows takes it. The filter travels as a value: the local
 // engine compiles it, a remote client sends what Bigtable's RowFilter can

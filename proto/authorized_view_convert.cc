@@ -2,30 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "util/bytes.h"
-
 namespace lbt::proto {
 
-Result<AuthorizedViewName> ParseAuthorizedViewName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  const size_t at = name.rfind("/authorizedViews/");
-  if (at != std::string_view::npos) {
-    const std::string_view view = name.substr(at + std::string_view("/authorizedViews/").size());
-    Result<TableName> table = ParseTableName(name.substr(0, at), field);
-    if (table.ok() && !view.empty() && view.find('/') == std::string_view::npos) {
-      return AuthorizedViewName{std::move(table).value(), std::string(view)};
-    }
-  }
-  return Status::InvalidArgument(
-      fmt::format("{}: '{}' is not an authorized view name of the form "
-                  "projects/<project>/instances/<instance>/tables/<table>/authorizedViews/<view>",
-                  field, Abbreviated(name)));
-}
-
-admin::AuthorizedView ToProto(const AuthorizedViewSpec& view, std::string_view table_name,
+admin::AuthorizedView ToProto(const AuthorizedViewSpec& view, const TableRef& table,
                               admin::AuthorizedView::ResponseView response_view) {
   admin::AuthorizedView out;
-  out.set_name(fmt::format("{}/authorizedViews/{}", table_name, view.id));
+  TableRef name = TableRef::AuthorizedView(table.table, view.id);
+  name.instance = table.instance;
+  out.set_name(name.FullName());
   if (response_view == admin::AuthorizedView::NAME_ONLY) return out;
   out.set_etag(view.etag);
   out.set_deletion_protection(view.deletion_protection);

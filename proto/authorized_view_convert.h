@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "api/authorized_view.h"
+#include "api/resource.h"
 #include "google/bigtable/admin/v2/table.pb.h"
 #include "proto/convert.h"
 
@@ -15,18 +16,10 @@ namespace lbt::proto {
 
 namespace admin = ::google::bigtable::admin::v2;
 
-// The parts of "projects/P/instances/I/tables/T/authorizedViews/V".
-struct AuthorizedViewName {
-  TableName table;
-  std::string view;
-};
-
-// `field` names the request field in errors.
-Result<AuthorizedViewName> ParseAuthorizedViewName(std::string_view name, std::string_view field);
-
-// The view as `response_view` shows it: NAME_ONLY the name; BASIC adds the
-// etag and deletion protection; FULL the subset too.
-admin::AuthorizedView ToProto(const AuthorizedViewSpec& view, std::string_view table_name,
+// The view as `response_view` shows it, named as a view of `table`'s table
+// and instance: NAME_ONLY the name; BASIC adds the etag and deletion
+// protection; FULL the subset too.
+admin::AuthorizedView ToProto(const AuthorizedViewSpec& view, const TableRef& table,
                               admin::AuthorizedView::ResponseView response_view);
 // The view a request describes (its id comes from elsewhere); `field`
 // names the message in errors. InvalidArgument without a subset_view.

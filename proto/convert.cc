@@ -4,7 +4,6 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "api/limits.h"
-#include "util/bytes.h"
 
 namespace lbt::proto {
 
@@ -14,88 +13,7 @@ Status Invalid(std::string_view field, std::string_view what) {
   return Status::InvalidArgument(fmt::format("{}: {}", field, what));
 }
 
-bool IsInstanceName(const std::vector<std::string_view>& parts) {
-  return parts.size() >= 4 && parts[0] == "projects" && !parts[1].empty() && parts[2] == "instances" &&
-         !parts[3].empty();
-}
-
 }  // namespace
-
-// ---- resource names ----
-
-std::vector<std::string_view> SplitResourceName(std::string_view name) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    size_t slash = name.find('/', start);
-    out.push_back(name.substr(start, slash == std::string_view::npos ? slash : slash - start));
-    if (slash == std::string_view::npos) return out;
-    start = slash + 1;
-  }
-}
-
-Status CheckResourceNameLength(std::string_view name, std::string_view field) {
-  if (name.size() <= kMaxResourceNameBytes) return Status::OK();
-  return Invalid(field, fmt::format("'{}' is {} bytes long; a resource name has at most {}", Abbreviated(name),
-                                    name.size(), kMaxResourceNameBytes));
-}
-
-Result<TableName> ParseTableName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  std::vector<std::string_view> parts = SplitResourceName(name);
-  if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != "tables" || parts[5].empty()) {
-    return Invalid(field, fmt::format("'{}' is not a table name of the form "
-                                      "projects/<project>/instances/<instance>/tables/<table>",
-                                      Abbreviated(name)));
-  }
-  size_t instance_end = name.size() - parts[5].size() - std::string_view("/tables/").size();
-  return TableName{std::string(name.substr(0, instance_end)), std::string(parts[5])};
-}
-
-Status ValidateInstanceName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  std::vector<std::string_view> parts = SplitResourceName(name);
-  if (parts.size() != 4 || !IsInstanceName(parts)) {
-    return Invalid(field, fmt::format("'{}' is not an instance name of the form "
-                                      "projects/<project>/instances/<instance>",
-                                      Abbreviated(name)));
-  }
-  return Status::OK();
-}
-
-Result<InstanceName> ParseInstanceName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(ValidateInstanceName(name, field));
-  std::vector<std::string_view> parts = SplitResourceName(name);
-  return InstanceName{std::string(parts[1]), std::string(parts[3])};
-}
-
-InstanceName InstanceOf(const TableName& name) {
-  std::vector<std::string_view> parts = SplitResourceName(name.instance);
-  return InstanceName{std::string(parts[1]), std::string(parts[3])};
-}
-
-Result<std::string> ParseProjectName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  std::vector<std::string_view> parts = SplitResourceName(name);
-  if (parts.size() != 2 || parts[0] != "projects" || parts[1].empty()) {
-    return Invalid(field, fmt::format("'{}' is not a project name of the form projects/<project>", Abbreviated(name)));
-  }
-  return std::string(parts[1]);
-}
-
-Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  std::vector<std::string_view> parts = SplitResourceName(name);
-  if (parts.size() != 6 || !IsInstanceName(parts) || parts[4] != collection || parts[5].empty()) {
-    return Invalid(field, fmt::format("'{}' is not a name of the form projects/<project>/instances/<instance>/{}/<id>",
-                                      Abbreviated(name), collection));
-  }
-  return ChildName{{std::string(parts[1]), std::string(parts[3])}, std::string(parts[5])};
-}
-
-std::string FullTableName(std::string_view instance, std::string_view table) {
-  return fmt::format("{}/tables/{}", instance, table);
-}
 
 // ---- row sets ----
 
@@ -674,7 +592,7 @@ admin::ColumnFamily ToProto(const FamilySpec& family) {
   return out;
 }
 
-admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::Table::View view) {
+admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin::Table::View view) {
   admin::Table out;
   out.set_name(FullTableName(instance, table.name));
   if (view == admin::Table::NAME_ONLY) return out;
@@ -708,7 +626,7 @@ admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::T
 
 Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   TableSpec out;
-  LBT_ASSIGN_OR_RETURN(TableName name, ParseTableName(table.name(), std::string(field) + ".name"));
+  LBT_ASSIGN_OR_RETURN(TableRef name, ParseTableName(table.name(), std::string(field) + ".name"));
   out.name = std::move(name.table);
   out.deletion_protection = table.deletion_protection();
   if (table.has_automated_backup_policy()) {

@@ -18,6 +18,7 @@
 #include "api/filter.h"
 #include "api/instance.h"
 #include "api/mutation.h"
+#include "api/resource.h"
 #include "api/row_set.h"
 #include "api/schema.h"
 #include "api/status.h"
@@ -29,42 +30,6 @@ namespace lbt::proto {
 
 namespace v2 = ::google::bigtable::v2;
 namespace admin = ::google::bigtable::admin::v2;
-
-// ---- resource names ----
-
-// "a/b/c" as {"a", "b", "c"}.
-std::vector<std::string_view> SplitResourceName(std::string_view name);
-
-// The longest resource name lbt serve reads. Production's longest, an
-// authorized view's with ids at their limits, is about 200 bytes; a longer
-// one is INVALID_ARGUMENT naming `field` before anything looks it up, and
-// every error cuts an echoed name short (util/bytes.h's Abbreviated).
-inline constexpr size_t kMaxResourceNameBytes = 512;
-Status CheckResourceNameLength(std::string_view name, std::string_view field);
-
-// The parts of "projects/P/instances/I/tables/T".
-struct TableName {
-  std::string instance;  // "projects/P/instances/I"
-  std::string table;     // "T"
-};
-
-// Parses a table's resource name; `field` names the request field in errors.
-Result<TableName> ParseTableName(std::string_view name, std::string_view field);
-// Parses "projects/P/instances/I".
-Status ValidateInstanceName(std::string_view name, std::string_view field);
-Result<InstanceName> ParseInstanceName(std::string_view name, std::string_view field);
-// The instance of "projects/P/instances/I" as TableName::instance holds it.
-InstanceName InstanceOf(const TableName& name);
-// Parses "projects/P"; returns P ("-" for every project).
-Result<std::string> ParseProjectName(std::string_view name, std::string_view field);
-// Parses "projects/P/instances/I/<collection>/<id>" (collection "clusters",
-// "appProfiles", ...).
-struct ChildName {
-  InstanceName instance;
-  std::string id;
-};
-Result<ChildName> ParseChildName(std::string_view name, std::string_view collection, std::string_view field);
-std::string FullTableName(std::string_view instance, std::string_view table);
 
 // ---- reads ----
 
@@ -125,7 +90,7 @@ admin::ColumnFamily ToProto(const FamilySpec& family);
 
 // The table as the view asks: NAME_ONLY gives the name only; every other
 // view adds the families and deletion protection.
-admin::Table ToProto(const TableSpec& table, std::string_view instance, admin::Table::View view);
+admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin::Table::View view);
 // A table a service describes; `field` names it in errors.
 Result<TableSpec> FromProto(const admin::Table& table, std::string_view field);
 

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "proto/convert.h"
-#include "util/bytes.h"
 
 namespace lbt::proto {
 
@@ -67,35 +66,7 @@ void IsolationFromProto(const admin::AppProfile& in, AppProfileSpec* out) {
 }
 #pragma GCC diagnostic pop
 
-bool IsClusterPath(const std::vector<std::string_view>& p) {
-  return p.size() >= 6 && p[0] == "projects" && !p[1].empty() && p[2] == "instances" && !p[3].empty() &&
-         p[4] == "clusters" && !p[5].empty();
-}
-
 }  // namespace
-
-Result<BackupName> ParseBackupName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  std::vector<std::string_view> p = SplitResourceName(name);
-  if (p.size() != 8 || !IsClusterPath(p) || p[6] != "backups" || p[7].empty()) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: '{}' is not a backup name of the form projects/<project>/instances/<instance>/clusters/<cluster>/"
-        "backups/<backup>",
-        field, Abbreviated(name)));
-  }
-  return BackupName{{std::string(p[1]), std::string(p[3])}, std::string(p[5]), std::string(p[7])};
-}
-
-Result<BackupName> ParseClusterName(std::string_view name, std::string_view field) {
-  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  std::vector<std::string_view> p = SplitResourceName(name);
-  if (p.size() != 6 || !IsClusterPath(p)) {
-    return Status::InvalidArgument(fmt::format(
-        "{}: '{}' is not a cluster name of the form projects/<project>/instances/<instance>/clusters/<cluster>", field,
-        Abbreviated(name)));
-  }
-  return BackupName{{std::string(p[1]), std::string(p[3])}, std::string(p[5]), ""};
-}
 
 admin::Backup ToProto(const BackupSpec& backup) {
   admin::Backup out;
@@ -120,9 +91,13 @@ Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field
   out.instance = name.instance;
   out.cluster = name.cluster;
   out.id = name.id;
-  std::vector<std::string_view> source = SplitResourceName(backup.source_table());
-  if (source.size() == 6) out.source_instance = {std::string(source[1]), std::string(source[3])};
-  out.source_table = backup.source_table().substr(backup.source_table().rfind('/') + 1);
+  // The service names the source in full; anything else keeps its last segment.
+  if (Result<TableRef> source = ParseTableName(backup.source_table(), "source_table"); source.ok()) {
+    out.source_instance = source->instance;
+    out.source_table = source->table;
+  } else {
+    out.source_table = std::string(ResourceId(backup.source_table()));
+  }
   out.source_backup = backup.source_backup();
   out.expire_time_micros = TimeUtil::TimestampToMicroseconds(backup.expire_time());
   out.start_time_micros = TimeUtil::TimestampToMicroseconds(backup.start_time());
@@ -194,7 +169,7 @@ Result<InstanceSpec> FromProto(const InstanceName& name, const admin::Instance& 
 
 admin::Cluster ToProto(const InstanceName& instance, const ClusterSpec& cluster) {
   admin::Cluster out;
-  out.set_name(fmt::format("{}/clusters/{}", instance.Full(), cluster.id));
+  out.set_name(instance.Child("clusters", cluster.id));
   out.set_location(cluster.location);
   out.set_state(admin::Cluster::READY);
   out.set_serve_nodes(cluster.serve_nodes);
@@ -238,7 +213,7 @@ Result<ClusterSpec> FromProto(std::string_view id, const admin::Cluster& cluster
 
 admin::AppProfile ToProto(const InstanceName& instance, const AppProfileSpec& profile) {
   admin::AppProfile out;
-  out.set_name(fmt::format("{}/appProfiles/{}", instance.Full(), profile.id));
+  out.set_name(instance.Child("appProfiles", profile.id));
   out.set_etag(profile.etag);
   out.set_description(profile.description);
   if (profile.routing == AppProfileSpec::Routing::kSingleCluster) {

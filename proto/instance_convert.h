@@ -27,16 +27,6 @@ Result<ClusterSpec> FromProto(std::string_view id, const admin::Cluster& cluster
 admin::AppProfile ToProto(const InstanceName& instance, const AppProfileSpec& profile);
 Result<AppProfileSpec> FromProto(std::string_view id, const admin::AppProfile& profile, std::string_view field);
 
-// "projects/P/instances/I/clusters/C/backups/B", in parts.
-struct BackupName {
-  InstanceName instance;
-  std::string cluster;
-  std::string id;
-};
-Result<BackupName> ParseBackupName(std::string_view name, std::string_view field);
-// The cluster of "projects/P/instances/I/clusters/C" ("-": every cluster).
-Result<BackupName> ParseClusterName(std::string_view name, std::string_view field);
-
 admin::Backup ToProto(const BackupSpec& backup);
 // The backup a response shows (a remote service's).
 Result<BackupSpec> FromProto(const admin::Backup& backup, std::string_view field);

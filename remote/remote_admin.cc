@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "api/resource.h"
 #include "proto/convert.h"
 
 namespace lbt::remote {
@@ -82,7 +83,7 @@ Result<std::vector<std::string>> ListTables(RemoteCalls* calls) {
     LBT_RETURN_IF_ERROR(
         calls->Unary(calls->admin(), &AdminStub::ListTables, "parent", request.parent(), request, &response));
     for (const admin::Table& t : response.tables()) {
-      LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(t.name(), "tables.name"));
+      LBT_ASSIGN_OR_RETURN(TableRef name, ParseTableName(t.name(), "tables.name"));
       names.push_back(std::move(name.table));
     }
     request.set_page_token(response.next_page_token());

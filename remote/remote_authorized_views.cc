@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/forwarding_bigtable.h"
+#include "api/resource.h"
 #include "proto/authorized_view_convert.h"
 
 namespace lbt::remote {
@@ -12,13 +13,22 @@ namespace {
 namespace admin = ::google::bigtable::admin::v2;
 using AdminStub = RemoteCalls::AdminStub;
 
+// `table` of the instance `calls` reach.
+TableRef TableOf(RemoteCalls* calls, std::string_view table) {
+  TableRef ref = TableRef::Table(std::string(table));
+  ref.instance = calls->instance();
+  return ref;
+}
+
 std::string ViewName(RemoteCalls* calls, std::string_view table, std::string_view view_id) {
-  return fmt::format("{}/authorizedViews/{}", calls->TableName(table), view_id);
+  TableRef view = TableOf(calls, table);
+  view.authorized_view = std::string(view_id);
+  return view.FullName();
 }
 
 Result<AuthorizedViewSpec> SpecOf(const admin::AuthorizedView& view) {
   LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec spec, proto::FromProto(view, "authorized_view"));
-  spec.id = view.name().substr(view.name().rfind('/') + 1);
+  spec.id = std::string(ResourceId(view.name()));
   return spec;
 }
 
@@ -29,7 +39,7 @@ Result<AuthorizedViewSpec> CreateAuthorizedView(RemoteCalls* calls, std::string_
   admin::CreateAuthorizedViewRequest request;
   request.set_parent(calls->TableName(table));
   request.set_authorized_view_id(view.id);
-  *request.mutable_authorized_view() = proto::ToProto(view, request.parent(), admin::AuthorizedView::FULL);
+  *request.mutable_authorized_view() = proto::ToProto(view, TableOf(calls, table), admin::AuthorizedView::FULL);
   request.mutable_authorized_view()->clear_name();
   request.mutable_authorized_view()->clear_etag();
   google::longrunning::Operation operation;
@@ -71,7 +81,7 @@ Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(RemoteCalls* calls, 
 Result<AuthorizedViewSpec> UpdateAuthorizedView(RemoteCalls* calls, std::string_view table,
                                                 const AuthorizedViewSpec& view, const AuthorizedViewUpdate& update) {
   admin::UpdateAuthorizedViewRequest request;
-  *request.mutable_authorized_view() = proto::ToProto(view, calls->TableName(table), admin::AuthorizedView::FULL);
+  *request.mutable_authorized_view() = proto::ToProto(view, TableOf(calls, table), admin::AuthorizedView::FULL);
   if (update.subset) request.mutable_update_mask()->add_paths("subset_view");
   if (update.deletion_protection) request.mutable_update_mask()->add_paths("deletion_protection");
   google::longrunning::Operation operation;

@@ -41,7 +41,8 @@ std::string FeatureHeader() {
 RemoteCalls::RemoteCalls(const RemoteOptions& options, const std::shared_ptr<grpc::Channel>& data,
                          const std::shared_ptr<grpc::Channel>& admin)
     : options_(options),
-      instance_(fmt::format("projects/{}/instances/{}", options.project, options.instance)),
+      instance_(InstanceName{options.project, options.instance}),
+      instance_name_(instance_.Full()),
       features_(FeatureHeader()),
       data_(google::bigtable::v2::Bigtable::NewStub(data)),
       admin_(google::bigtable::admin::v2::BigtableTableAdmin::NewStub(admin)),
@@ -80,6 +81,6 @@ void RemoteCalls::CancelAll() {
   for (grpc::ClientContext* context : in_flight_) context->TryCancel();
 }
 
-std::string RemoteCalls::TableName(std::string_view table) const { return proto::FullTableName(instance_, table); }
+std::string RemoteCalls::TableName(std::string_view table) const { return FullTableName(instance_, table); }
 
 }  // namespace lbt

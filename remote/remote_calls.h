@@ -23,6 +23,7 @@
 #include <string_view>
 #include <thread>
 
+#include "api/resource.h"
 #include "api/status.h"
 #include "google/bigtable/admin/v2/bigtable_instance_admin.grpc.pb.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
@@ -80,8 +81,9 @@ class RemoteCalls {
   InstanceAdminStub* instance_admin() { return instance_admin_.get(); }
   OperationsStub* operations() { return operations_.get(); }
   const RemoteOptions& options() const { return options_; }
+  const InstanceName& instance() const { return instance_; }
   // "projects/P/instances/I".
-  const std::string& instance_name() const { return instance_; }
+  const std::string& instance_name() const { return instance_name_; }
   const std::string& app_profile() const { return options_.app_profile; }
   // "projects/P/instances/I/tables/T".
   std::string TableName(std::string_view table) const;
@@ -112,7 +114,8 @@ class RemoteCalls {
   void SetTarget(Request* request, std::string_view target) const {
     if constexpr (requires { request->set_materialized_view_name(""); }) {
       if (target.starts_with(kMaterializedViewTarget)) {
-        request->set_materialized_view_name(instance_ + "/" + std::string(target));
+        request->set_materialized_view_name(
+            instance_.Child("materializedViews", target.substr(kMaterializedViewTarget.size())));
         return;
       }
     }
@@ -125,7 +128,8 @@ class RemoteCalls {
 
  private:
   const RemoteOptions options_;
-  const std::string instance_;
+  const InstanceName instance_;
+  const std::string instance_name_;  // instance_.Full()
   const std::string features_;
   std::unique_ptr<DataStub> data_;
   std::unique_ptr<AdminStub> admin_;

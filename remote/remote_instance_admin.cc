@@ -7,6 +7,7 @@
 #include <map>
 #include <thread>
 
+#include "api/resource.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
 #include "proto/instance_convert.h"
@@ -20,14 +21,6 @@ namespace longrunning = ::google::longrunning;
 using InstanceStub = RemoteCalls::InstanceAdminStub;
 using OperationsStub = RemoteCalls::OperationsStub;
 
-std::string ClusterName(const InstanceName& instance, std::string_view id) {
-  return fmt::format("{}/clusters/{}", instance.Full(), id);
-}
-
-std::string AppProfileName(const InstanceName& instance, std::string_view id) {
-  return fmt::format("{}/appProfiles/{}", instance.Full(), id);
-}
-
 // Every cluster of `parent` ("projects/P/instances/I" or ".../instances/-"),
 // by instance.
 Result<std::map<InstanceName, std::vector<ClusterSpec>>> ClustersOf(RemoteCalls* calls, const std::string& parent) {
@@ -39,7 +32,7 @@ Result<std::map<InstanceName, std::vector<ClusterSpec>>> ClustersOf(RemoteCalls*
     LBT_RETURN_IF_ERROR(
         calls->Unary(calls->instance_admin(), &InstanceStub::ListClusters, "parent", parent, request, &response));
     for (const admin::Cluster& cluster : response.clusters()) {
-      LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(cluster.name(), "clusters", "cluster.name"));
+      LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(cluster.name(), "clusters", "cluster.name"));
       LBT_ASSIGN_OR_RETURN(ClusterSpec spec, proto::FromProto(name.id, cluster, "cluster"));
       spec.serve_nodes = cluster.serve_nodes();  // as the service reports it now
       clusters[name.instance].push_back(std::move(spec));
@@ -58,8 +51,7 @@ Result<std::vector<AppProfileSpec>> AppProfilesOf(RemoteCalls* calls, const Inst
     LBT_RETURN_IF_ERROR(calls->Unary(calls->instance_admin(), &InstanceStub::ListAppProfiles, "parent",
                                      request.parent(), request, &response));
     for (const admin::AppProfile& profile : response.app_profiles()) {
-      LBT_ASSIGN_OR_RETURN(proto::ChildName name,
-                           proto::ParseChildName(profile.name(), "appProfiles", "app_profile.name"));
+      LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(profile.name(), "appProfiles", "app_profile.name"));
       LBT_ASSIGN_OR_RETURN(AppProfileSpec spec, proto::FromProto(name.id, profile, "app_profile"));
       profiles.push_back(std::move(spec));
     }
@@ -74,10 +66,6 @@ void SetTime(int64_t micros, google::protobuf::Timestamp* out) {
   *out = google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(micros);
 }
 
-std::string ClusterOf(const InstanceName& instance, std::string_view cluster) {
-  return fmt::format("{}/clusters/{}", instance.Full(), cluster);
-}
-
 // The routing field a profile sets, for an update mask.
 const char* RoutingPath(const AppProfileSpec& profile) {
   return profile.routing == AppProfileSpec::Routing::kSingleCluster ? "single_cluster_routing"
@@ -87,7 +75,7 @@ const char* RoutingPath(const AppProfileSpec& profile) {
 }  // namespace
 
 Result<std::vector<InstanceSpec>> RemoteInstanceAdmin::ListInstances(std::string_view project) {
-  const std::string parent = fmt::format("projects/{}", project.empty() ? "-" : project);
+  const std::string parent = ProjectName(project.empty() ? "-" : project);
   std::vector<InstanceSpec> instances;
   admin::ListInstancesRequest request;
   request.set_parent(parent);
@@ -96,13 +84,14 @@ Result<std::vector<InstanceSpec>> RemoteInstanceAdmin::ListInstances(std::string
     LBT_RETURN_IF_ERROR(
         calls_->Unary(calls_->instance_admin(), &InstanceStub::ListInstances, "parent", parent, request, &response));
     for (const admin::Instance& instance : response.instances()) {
-      LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(instance.name(), "instance.name"));
+      LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(instance.name(), "instance.name"));
       LBT_ASSIGN_OR_RETURN(InstanceSpec spec, proto::FromProto(name, instance, "instance"));
       instances.push_back(std::move(spec));
     }
     request.set_page_token(response.next_page_token());
   } while (!request.page_token().empty());
-  LBT_ASSIGN_OR_RETURN(auto clusters, ClustersOf(calls_, parent + "/instances/-"));
+  LBT_ASSIGN_OR_RETURN(auto clusters,
+                       ClustersOf(calls_, InstanceName{std::string(project.empty() ? "-" : project), "-"}.Full()));
   for (InstanceSpec& spec : instances) spec.clusters = clusters[spec.name];
   return instances;
 }
@@ -122,7 +111,7 @@ Result<InstanceSpec> RemoteInstanceAdmin::GetInstance(const InstanceName& name) 
 
 Status RemoteInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
   admin::CreateInstanceRequest request;
-  request.set_parent(fmt::format("projects/{}", spec.name.project));
+  request.set_parent(ProjectName(spec.name.project));
   request.set_instance_id(spec.name.instance);
   *request.mutable_instance() = proto::ToProto(spec);
   request.mutable_instance()->clear_name();
@@ -184,7 +173,7 @@ Status RemoteInstanceAdmin::UpdateCluster(const InstanceName& instance, const Cl
 
 Status RemoteInstanceAdmin::DeleteCluster(const InstanceName& instance, std::string_view cluster_id) {
   admin::DeleteClusterRequest request;
-  request.set_name(ClusterName(instance, cluster_id));
+  request.set_name(instance.Child("clusters", cluster_id));
   google::protobuf::Empty response;
   return calls_->Unary(calls_->instance_admin(), &InstanceStub::DeleteCluster, "name", request.name(), request,
                        &response);
@@ -221,7 +210,7 @@ Result<AppProfileSpec> RemoteInstanceAdmin::UpdateAppProfile(const InstanceName&
 
 Status RemoteInstanceAdmin::DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) {
   admin::DeleteAppProfileRequest request;
-  request.set_name(AppProfileName(instance, profile_id));
+  request.set_name(instance.Child("appProfiles", profile_id));
   request.set_ignore_warnings(true);  // as cbt deletes
   google::protobuf::Empty response;
   return calls_->Unary(calls_->instance_admin(), &InstanceStub::DeleteAppProfile, "name", request.name(), request,
@@ -234,9 +223,9 @@ Result<BackupSpec> RemoteInstanceAdmin::CreateBackup(const InstanceName& instanc
                                                      std::string_view backup_id, std::string_view table,
                                                      int64_t expire_time_micros) {
   admin::CreateBackupRequest request;
-  request.set_parent(ClusterOf(instance, cluster));
+  request.set_parent(ClusterName{instance, std::string(cluster)}.Full());
   request.set_backup_id(std::string(backup_id));
-  request.mutable_backup()->set_source_table(instance.Full() + "/tables/" + std::string(table));
+  request.mutable_backup()->set_source_table(FullTableName(instance, table));
   SetTime(expire_time_micros, request.mutable_backup()->mutable_expire_time());
   longrunning::Operation operation;
   LBT_RETURN_IF_ERROR(
@@ -249,7 +238,7 @@ Result<BackupSpec> RemoteInstanceAdmin::CreateBackup(const InstanceName& instanc
 Result<BackupSpec> RemoteInstanceAdmin::GetBackup(const InstanceName& instance, std::string_view cluster,
                                                   std::string_view backup_id) {
   admin::GetBackupRequest request;
-  request.set_name(fmt::format("{}/backups/{}", ClusterOf(instance, cluster), backup_id));
+  request.set_name(BackupName{instance, std::string(cluster), std::string(backup_id)}.Full());
   admin::Backup response;
   LBT_RETURN_IF_ERROR(
       calls_->Unary(calls_->admin(), &TableStub::GetBackup, "name", request.name(), request, &response));
@@ -260,7 +249,7 @@ Result<std::vector<BackupSpec>> RemoteInstanceAdmin::ListBackups(const InstanceN
                                                                  std::string_view cluster) {
   std::vector<BackupSpec> backups;
   admin::ListBackupsRequest request;
-  request.set_parent(ClusterOf(instance, cluster));
+  request.set_parent(ClusterName{instance, std::string(cluster)}.Full());
   do {
     admin::ListBackupsResponse response;
     LBT_RETURN_IF_ERROR(
@@ -277,7 +266,7 @@ Result<std::vector<BackupSpec>> RemoteInstanceAdmin::ListBackups(const InstanceN
 Result<BackupSpec> RemoteInstanceAdmin::UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
                                                                std::string_view backup_id, int64_t expire_time_micros) {
   admin::UpdateBackupRequest request;
-  request.mutable_backup()->set_name(fmt::format("{}/backups/{}", ClusterOf(instance, cluster), backup_id));
+  request.mutable_backup()->set_name(BackupName{instance, std::string(cluster), std::string(backup_id)}.Full());
   SetTime(expire_time_micros, request.mutable_backup()->mutable_expire_time());
   request.mutable_update_mask()->add_paths("expire_time");
   admin::Backup response;
@@ -289,7 +278,7 @@ Result<BackupSpec> RemoteInstanceAdmin::UpdateBackupExpireTime(const InstanceNam
 Status RemoteInstanceAdmin::DeleteBackup(const InstanceName& instance, std::string_view cluster,
                                          std::string_view backup_id) {
   admin::DeleteBackupRequest request;
-  request.set_name(fmt::format("{}/backups/{}", ClusterOf(instance, cluster), backup_id));
+  request.set_name(BackupName{instance, std::string(cluster), std::string(backup_id)}.Full());
   google::protobuf::Empty response;
   return calls_->Unary(calls_->admin(), &TableStub::DeleteBackup, "name", request.name(), request, &response);
 }
@@ -298,7 +287,7 @@ Result<BackupSpec> RemoteInstanceAdmin::CopyBackup(const BackupSpec& source, con
                                                    std::string_view to_cluster, std::string_view backup_id,
                                                    int64_t expire_time_micros) {
   admin::CopyBackupRequest request;
-  request.set_parent(ClusterOf(to_instance, to_cluster));
+  request.set_parent(ClusterName{to_instance, std::string(to_cluster)}.Full());
   request.set_backup_id(std::string(backup_id));
   request.set_source_backup(source.Full());
   SetTime(expire_time_micros, request.mutable_expire_time());
@@ -324,19 +313,11 @@ Status RemoteInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instanc
 
 // ---- IAM policies ----
 
-namespace {
-
-bool OfTableAdmin(std::string_view resource) {
-  return resource.find("/tables/") != std::string_view::npos || resource.find("/backups/") != std::string_view::npos;
-}
-
-}  // namespace
-
 Result<IamPolicy> RemoteInstanceAdmin::GetIamPolicy(std::string_view resource) {
   google::iam::v1::GetIamPolicyRequest request;
   request.set_resource(std::string(resource));
   google::iam::v1::Policy response;
-  if (OfTableAdmin(resource)) {
+  if (NamesTableOrBackup(resource)) {
     LBT_RETURN_IF_ERROR(
         calls_->Unary(calls_->admin(), &TableStub::GetIamPolicy, "resource", request.resource(), request, &response));
   } else {
@@ -351,7 +332,7 @@ Result<IamPolicy> RemoteInstanceAdmin::SetIamPolicy(std::string_view resource, c
   request.set_resource(std::string(resource));
   *request.mutable_policy() = proto::ToProto(policy);
   google::iam::v1::Policy response;
-  if (OfTableAdmin(resource)) {
+  if (NamesTableOrBackup(resource)) {
     LBT_RETURN_IF_ERROR(
         calls_->Unary(calls_->admin(), &TableStub::SetIamPolicy, "resource", request.resource(), request, &response));
   } else {

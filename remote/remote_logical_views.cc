@@ -1,6 +1,6 @@
 #include "remote/remote_logical_views.h"
 
-#include <fmt/format.h>
+#include "api/resource.h"
 
 namespace lbt::remote {
 
@@ -10,12 +10,12 @@ namespace admin = ::google::bigtable::admin::v2;
 using InstanceStub = RemoteCalls::InstanceAdminStub;
 
 std::string ViewName(RemoteCalls* calls, std::string_view view_id) {
-  return fmt::format("{}/logicalViews/{}", calls->instance_name(), view_id);
+  return calls->instance().Child("logicalViews", view_id);
 }
 
 LogicalViewSpec SpecOf(const admin::LogicalView& view) {
   LogicalViewSpec spec;
-  spec.id = view.name().substr(view.name().rfind('/') + 1);
+  spec.id = std::string(ResourceId(view.name()));
   spec.query = view.query();
   spec.etag = view.etag();
   spec.deletion_protection = view.deletion_protection();

@@ -1,6 +1,6 @@
 #include "remote/remote_materialized_views.h"
 
-#include <fmt/format.h>
+#include "api/resource.h"
 
 namespace lbt::remote {
 
@@ -11,7 +11,7 @@ using InstanceStub = RemoteCalls::InstanceAdminStub;
 
 MaterializedViewSpec SpecOf(const admin::MaterializedView& view) {
   MaterializedViewSpec spec;
-  spec.id = view.name().substr(view.name().rfind('/') + 1);
+  spec.id = std::string(ResourceId(view.name()));
   spec.query = view.query();
   spec.etag = view.etag();
   spec.deletion_protection = view.deletion_protection();
@@ -38,7 +38,7 @@ Result<MaterializedViewSpec> CreateMaterializedView(RemoteCalls* calls, const Ma
 
 Result<MaterializedViewSpec> GetMaterializedView(RemoteCalls* calls, std::string_view view_id) {
   admin::GetMaterializedViewRequest request;
-  request.set_name(fmt::format("{}/materializedViews/{}", calls->instance_name(), view_id));
+  request.set_name(calls->instance().Child("materializedViews", view_id));
   admin::MaterializedView view;
   LBT_RETURN_IF_ERROR(calls->Unary(calls->instance_admin(), &InstanceStub::GetMaterializedView, "name", request.name(),
                                    request, &view));
@@ -64,7 +64,7 @@ Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const Ma
                                                     const MaterializedViewUpdate& update) {
   admin::UpdateMaterializedViewRequest request;
   admin::MaterializedView* changed = request.mutable_materialized_view();
-  changed->set_name(fmt::format("{}/materializedViews/{}", calls->instance_name(), view.id));
+  changed->set_name(calls->instance().Child("materializedViews", view.id));
   changed->set_etag(view.etag);
   changed->set_deletion_protection(view.deletion_protection);
   if (update.deletion_protection) request.mutable_update_mask()->add_paths("deletion_protection");
@@ -78,7 +78,7 @@ Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const Ma
 
 Status DeleteMaterializedView(RemoteCalls* calls, std::string_view view_id, std::string_view etag) {
   admin::DeleteMaterializedViewRequest request;
-  request.set_name(fmt::format("{}/materializedViews/{}", calls->instance_name(), view_id));
+  request.set_name(calls->instance().Child("materializedViews", view_id));
   request.set_etag(std::string(etag));
   google::protobuf::Empty response;
   return calls->Unary(calls->instance_admin(), &InstanceStub::DeleteMaterializedView, "name", request.name(), request,

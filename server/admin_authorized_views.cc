@@ -9,10 +9,10 @@
 #include <algorithm>
 
 #include "proto/authorized_view_convert.h"
-#include "proto/convert.h"
 #include "server/admin_service.h"
 #include "server/handler.h"
 #include "server/paging.h"
+#include "server/request_target.h"
 
 namespace lbt::server {
 
@@ -20,10 +20,6 @@ namespace {
 
 namespace longrunning = ::google::longrunning;
 using google::protobuf::util::TimeUtil;
-
-Result<InstanceTables> TablesOfView(const InstanceRouter& router, const proto::TableName& table) {
-  return router.Tables(proto::InstanceOf(table));
-}
 
 // What an update replaces: the fields its mask names; with no mask, those
 // the request sets; "*", all of them.
@@ -58,17 +54,16 @@ grpc::Status AdminService::CreateAuthorizedView(grpc::ServerContext*, const admi
                                                 longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     const auto request_time = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(proto::TableName table, proto::ParseTableName(request->parent(), "parent"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, table));
+    LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, proto::FromProto(request->authorized_view(), "authorized_view"));
     view.id = request->authorized_view_id();
     view.etag.clear();
-    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec made, tables->CreateAuthorizedView(table.table, view));
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec made, table.tables->CreateAuthorizedView(table.ref.table, view));
     admin::CreateAuthorizedViewMetadata metadata;
     *metadata.mutable_original_request() = *request;
     *metadata.mutable_request_time() = request_time;
     *metadata.mutable_finish_time() = TimeUtil::GetCurrentTime();
-    const admin::AuthorizedView shown = proto::ToProto(made, request->parent(), admin::AuthorizedView::FULL);
+    const admin::AuthorizedView shown = proto::ToProto(made, table.ref, admin::AuthorizedView::FULL);
     *response = Done(shown.name(), metadata, shown);
     return Status::OK();
   });
@@ -77,13 +72,13 @@ grpc::Status AdminService::CreateAuthorizedView(grpc::ServerContext*, const admi
 grpc::Status AdminService::GetAuthorizedView(grpc::ServerContext*, const admin::GetAuthorizedViewRequest* request,
                                              admin::AuthorizedView* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name, proto::ParseAuthorizedViewName(request->name(), "name"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, name.table));
-    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, tables->GetAuthorizedView(name.table.table, name.view));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminAuthorizedView(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, target.tables->GetAuthorizedView(name.table, name.authorized_view));
     const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
                            ? admin::AuthorizedView::BASIC
                            : request->view();
-    *response = proto::ToProto(view, request->name().substr(0, request->name().rfind("/authorizedViews/")), shown);
+    *response = proto::ToProto(view, name, shown);
     return Status::OK();
   });
 }
@@ -91,15 +86,14 @@ grpc::Status AdminService::GetAuthorizedView(grpc::ServerContext*, const admin::
 grpc::Status AdminService::ListAuthorizedViews(grpc::ServerContext*, const admin::ListAuthorizedViewsRequest* request,
                                                admin::ListAuthorizedViewsResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName table, proto::ParseTableName(request->parent(), "parent"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, table));
-    LBT_ASSIGN_OR_RETURN(std::vector<AuthorizedViewSpec> views, tables->ListAuthorizedViews(table.table));
+    LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(std::vector<AuthorizedViewSpec> views, table.tables->ListAuthorizedViews(table.ref.table));
     const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
                            ? admin::AuthorizedView::NAME_ONLY
                            : request->view();
     LBT_ASSIGN_OR_RETURN(std::string next,
                          PageById(views, request->page_size(), request->page_token(), [&](const AuthorizedViewSpec& v) {
-                           *response->add_authorized_views() = proto::ToProto(v, request->parent(), shown);
+                           *response->add_authorized_views() = proto::ToProto(v, table.ref, shown);
                          }));
     response->set_next_page_token(next);
     return Status::OK();
@@ -110,25 +104,25 @@ grpc::Status AdminService::UpdateAuthorizedView(grpc::ServerContext*, const admi
                                                 longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     const auto request_time = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name,
-                         proto::ParseAuthorizedViewName(request->authorized_view().name(), "authorized_view.name"));
+    // The name is checked first and the tables opened last, so that a bad
+    // update mask is reported before an instance that does not exist.
+    LBT_ASSIGN_OR_RETURN(TableRef name,
+                         ParseAuthorizedViewName(request->authorized_view().name(), "authorized_view.name"));
     LBT_ASSIGN_OR_RETURN(AuthorizedViewUpdate update, UpdateOf(*request));
     AuthorizedViewSpec view;
     if (update.subset) {
       LBT_ASSIGN_OR_RETURN(view, proto::FromProto(request->authorized_view(), "authorized_view"));
     }
-    view.id = name.view;
+    view.id = name.authorized_view;
     view.etag = request->authorized_view().etag();
     view.deletion_protection = request->authorized_view().deletion_protection();
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, name.table));
-    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec updated, tables->UpdateAuthorizedView(name.table.table, view, update));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec updated, target.tables->UpdateAuthorizedView(name.table, view, update));
     admin::UpdateAuthorizedViewMetadata metadata;
     *metadata.mutable_original_request() = *request;
     *metadata.mutable_request_time() = request_time;
     *metadata.mutable_finish_time() = TimeUtil::GetCurrentTime();
-    const std::string& full = request->authorized_view().name();
-    const admin::AuthorizedView shown =
-        proto::ToProto(updated, full.substr(0, full.rfind("/authorizedViews/")), admin::AuthorizedView::FULL);
+    const admin::AuthorizedView shown = proto::ToProto(updated, name, admin::AuthorizedView::FULL);
     *response = Done(shown.name(), metadata, shown);
     return Status::OK();
   });
@@ -137,9 +131,8 @@ grpc::Status AdminService::UpdateAuthorizedView(grpc::ServerContext*, const admi
 grpc::Status AdminService::DeleteAuthorizedView(grpc::ServerContext*, const admin::DeleteAuthorizedViewRequest* request,
                                                 google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name, proto::ParseAuthorizedViewName(request->name(), "name"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOfView(*router_, name.table));
-    return tables->DeleteAuthorizedView(name.table.table, name.view, request->etag());
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminAuthorizedView(*router_, request->name(), "name"));
+    return target.tables->DeleteAuthorizedView(target.ref.table, target.ref.authorized_view, request->etag());
   });
 }
 

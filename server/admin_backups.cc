@@ -16,6 +16,7 @@
 #include "server/admin_service.h"
 #include "server/handler.h"
 #include "server/iam_policies.h"
+#include "server/request_target.h"
 
 namespace lbt::server {
 
@@ -189,12 +190,9 @@ grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::Creat
                                         longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName cluster, proto::ParseClusterName(request->parent(), "parent"));
-    LBT_ASSIGN_OR_RETURN(proto::TableName source,
-                         proto::ParseTableName(request->backup().source_table(), "backup.source_table"));
-    if (!(proto::InstanceOf(source) == cluster.instance)) {
-      return Status::InvalidArgument("backup.source_table: must be a table of the backup's instance");
-    }
+    LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(TableRef source,
+                         BackupSourceOf(cluster, request->backup().source_table(), "backup.source_table"));
     if (!request->backup().has_expire_time()) return Status::InvalidArgument("backup.expire_time: must be set");
     LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->backup().expire_time(), "backup.expire_time"));
     LBT_ASSIGN_OR_RETURN(BackupSpec made, instances->CreateBackup(cluster.instance, cluster.cluster,
@@ -213,7 +211,7 @@ grpc::Status AdminService::GetBackup(grpc::ServerContext*, const admin::GetBacku
                                      admin::Backup* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName name, proto::ParseBackupName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(BackupSpec backup, instances->GetBackup(name.instance, name.cluster, name.id));
     *response = proto::ToProto(backup);
     return Status::OK();
@@ -224,7 +222,7 @@ grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBa
                                        admin::ListBackupsResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName cluster, proto::ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(std::vector<FilterTerm> terms, ParseFilter(request->filter()));
     // Each term is checked once whatever the backups: a malformed filter
@@ -261,7 +259,7 @@ grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::Updat
                                         admin::Backup* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName name, proto::ParseBackupName(request->backup().name(), "backup.name"));
+    LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->backup().name(), "backup.name"));
     const auto& paths = request->update_mask().paths();
     if (paths.size() != 1 || paths[0] != "expire_time") {
       return Status::InvalidArgument("update_mask: a backup's expire_time alone can be updated; name it");
@@ -278,7 +276,7 @@ grpc::Status AdminService::DeleteBackup(grpc::ServerContext*, const admin::Delet
                                         google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName name, proto::ParseBackupName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
     return instances->DeleteBackup(name.instance, name.cluster, name.id);
   });
 }
@@ -287,8 +285,8 @@ grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBac
                                       longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName to, proto::ParseClusterName(request->parent(), "parent"));
-    LBT_ASSIGN_OR_RETURN(proto::BackupName from, proto::ParseBackupName(request->source_backup(), "source_backup"));
+    LBT_ASSIGN_OR_RETURN(ClusterName to, ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(BackupName from, ParseBackupName(request->source_backup(), "source_backup"));
     if (!request->has_expire_time()) return Status::InvalidArgument("expire_time: must be set");
     LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->expire_time(), "expire_time"));
     LBT_ASSIGN_OR_RETURN(BackupSpec source, instances->GetBackup(from.instance, from.cluster, from.id));
@@ -307,15 +305,15 @@ grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::Resto
                                         longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
-    LBT_ASSIGN_OR_RETURN(InstanceName to, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName to, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
-    LBT_ASSIGN_OR_RETURN(proto::BackupName from, proto::ParseBackupName(request->backup(), "backup"));
+    LBT_ASSIGN_OR_RETURN(BackupName from, ParseBackupName(request->backup(), "backup"));
     LBT_ASSIGN_OR_RETURN(BackupSpec backup, instances->GetBackup(from.instance, from.cluster, from.id));
     LBT_RETURN_IF_ERROR(instances->RestoreTable(backup, to, request->table_id()));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(to));
     LBT_ASSIGN_OR_RETURN(TableSpec restored, tables->GetTable(request->table_id()));
     admin::RestoreTableMetadata metadata;
-    metadata.set_name(proto::FullTableName(request->parent(), request->table_id()));
+    metadata.set_name(FullTableName(to, request->table_id()));
     metadata.set_source_type(admin::RestoreSourceType::BACKUP);
     *metadata.mutable_backup_info() = InfoOf(backup);
     SetDoneProgress(backup, metadata.mutable_progress());
@@ -330,7 +328,7 @@ grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::Resto
       const longrunning::Operation optimized = Done(metadata.name(), optimize, google::protobuf::Empty());
       metadata.set_optimize_table_operation_name(optimized.name());
     }
-    *response = Done(metadata.name(), metadata, proto::ToProto(restored, request->parent(), admin::Table::SCHEMA_VIEW));
+    *response = Done(metadata.name(), metadata, proto::ToProto(restored, to, admin::Table::SCHEMA_VIEW));
     return Status::OK();
   });
 }

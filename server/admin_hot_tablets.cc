@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "api/resource.h"
 #include "lab/hotspots.h"
 #include "lab/sample.h"
 #include "proto/convert.h"
@@ -64,7 +65,7 @@ std::string NamePart(std::string_view table) {
 }
 
 // The hot tablets of one table within `range`.
-Status AddHotTablets(Bigtable* tables, const std::string& instance, const std::string& cluster,
+Status AddHotTablets(Bigtable* tables, const InstanceName& instance, const std::string& cluster,
                      const std::string& table, int nodes, const TimeRange& range, std::vector<admin::HotTablet>* out) {
   lab::SampleOptions options;
   options.max_rows = 2000;
@@ -85,7 +86,7 @@ Status AddHotTablets(Bigtable* tables, const std::string& instance, const std::s
       if (share <= even_node_share) continue;
       admin::HotTablet& hot = out->emplace_back();
       hot.set_name(fmt::format("{}/hotTablets/{}-{}-{}", cluster, NamePart(table), r, w));
-      hot.set_table_name(proto::FullTableName(instance, table));
+      hot.set_table_name(FullTableName(instance, table));
       *hot.mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(start);
       *hot.mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(end);
       hot.set_start_key(grid.ranges[r].start_key);
@@ -102,7 +103,7 @@ grpc::Status InstanceAdminService::ListHotTablets(grpc::ServerContext*, const ad
                                                   admin::ListHotTabletsResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::BackupName cluster, proto::ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(TimeRange range, RangeOf(*request));
     LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(cluster.instance));
@@ -112,7 +113,7 @@ grpc::Status InstanceAdminService::ListHotTablets(grpc::ServerContext*, const ad
     LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, tables->ListTables());
     std::vector<admin::HotTablet> hot;
     for (const std::string& table : names) {
-      LBT_RETURN_IF_ERROR(AddHotTablets(tables.get(), cluster.instance.Full(), request->parent(), table,
+      LBT_RETURN_IF_ERROR(AddHotTablets(tables.get(), cluster.instance, request->parent(), table,
                                         std::max(1, spec->serve_nodes), range, &hot));
     }
     // Hottest first, as production orders them.

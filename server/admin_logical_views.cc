@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <google/protobuf/util/time_util.h>
 
+#include "api/resource.h"
 #include "proto/convert.h"
 #include "server/handler.h"
 #include "server/instance_admin_service.h"
@@ -21,7 +22,7 @@ using google::protobuf::util::TimeUtil;
 
 admin::LogicalView ToProto(const InstanceName& instance, const LogicalViewSpec& view) {
   admin::LogicalView out;
-  out.set_name(fmt::format("{}/logicalViews/{}", instance.Full(), view.id));
+  out.set_name(instance.Child("logicalViews", view.id));
   out.set_query(view.query);
   out.set_etag(view.etag);
   out.set_deletion_protection(view.deletion_protection);
@@ -69,7 +70,7 @@ grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
                                                      longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_RETURN_IF_ERROR(ValidateLogicalViewId(request->logical_view_id(), "logical_view_id"));
     LBT_RETURN_IF_ERROR(
@@ -92,7 +93,7 @@ grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
 grpc::Status InstanceAdminService::GetLogicalView(grpc::ServerContext*, const admin::GetLogicalViewRequest* request,
                                                   admin::LogicalView* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "logicalViews", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, tables->GetLogicalView(name.id));
     *response = ToProto(name.instance, view);
@@ -103,7 +104,7 @@ grpc::Status InstanceAdminService::GetLogicalView(grpc::ServerContext*, const ad
 grpc::Status InstanceAdminService::ListLogicalViews(grpc::ServerContext*, const admin::ListLogicalViewsRequest* request,
                                                     admin::ListLogicalViewsResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, tables->ListLogicalViews());
     LBT_ASSIGN_OR_RETURN(std::string next,
@@ -120,8 +121,8 @@ grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
                                                      longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name,
-                         proto::ParseChildName(request->logical_view().name(), "logicalViews", "logical_view.name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name,
+                         ParseChildName(request->logical_view().name(), "logicalViews", "logical_view.name"));
     LBT_ASSIGN_OR_RETURN(LogicalViewUpdate update, UpdateOf(*request));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     if (update.query) {
@@ -147,7 +148,7 @@ grpc::Status InstanceAdminService::DeleteLogicalView(grpc::ServerContext*,
                                                      const admin::DeleteLogicalViewRequest* request,
                                                      google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "logicalViews", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     return tables->DeleteLogicalView(name.id, request->etag());
   });

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <google/protobuf/util/time_util.h>
 
+#include "api/resource.h"
 #include "proto/convert.h"
 #include "server/handler.h"
 #include "server/instance_admin_service.h"
@@ -22,7 +23,7 @@ using google::protobuf::util::TimeUtil;
 
 admin::MaterializedView ToProto(const InstanceName& instance, const MaterializedViewSpec& view) {
   admin::MaterializedView out;
-  out.set_name(fmt::format("{}/materializedViews/{}", instance.Full(), view.id));
+  out.set_name(instance.Child("materializedViews", view.id));
   out.set_query(view.query);
   out.set_etag(view.etag);
   out.set_deletion_protection(view.deletion_protection);
@@ -56,7 +57,7 @@ grpc::Status InstanceAdminService::CreateMaterializedView(grpc::ServerContext*,
                                                           longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_RETURN_IF_ERROR(ValidateMaterializedViewId(request->materialized_view_id(), "materialized_view_id"));
     MaterializedViewSpec view;
@@ -85,7 +86,7 @@ grpc::Status InstanceAdminService::GetMaterializedView(grpc::ServerContext*,
                                                        const admin::GetMaterializedViewRequest* request,
                                                        admin::MaterializedView* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "materializedViews", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, tables->GetMaterializedView(name.id));
     *response = ToProto(name.instance, view);
@@ -97,7 +98,7 @@ grpc::Status InstanceAdminService::ListMaterializedViews(grpc::ServerContext*,
                                                          const admin::ListMaterializedViewsRequest* request,
                                                          admin::ListMaterializedViewsResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, tables->ListMaterializedViews());
     LBT_ASSIGN_OR_RETURN(std::string next, PageById(views, request->page_size(), request->page_token(),
@@ -114,8 +115,8 @@ grpc::Status InstanceAdminService::UpdateMaterializedView(grpc::ServerContext*,
                                                           longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->materialized_view().name(),
-                                                                      "materializedViews", "materialized_view.name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->materialized_view().name(), "materializedViews",
+                                                        "materialized_view.name"));
     LBT_ASSIGN_OR_RETURN(MaterializedViewUpdate update, UpdateOf(*request));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     MaterializedViewSpec view;
@@ -137,7 +138,7 @@ grpc::Status InstanceAdminService::DeleteMaterializedView(grpc::ServerContext*,
                                                           const admin::DeleteMaterializedViewRequest* request,
                                                           google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "materializedViews", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     return tables->DeleteMaterializedView(name.id, request->etag());
   });

@@ -10,24 +10,18 @@
 
 #include "proto/convert.h"
 #include "server/handler.h"
+#include "server/request_target.h"
 
 namespace lbt::server {
 
 namespace {
 
-// The table a request names, and the instance it was named under.
-Result<proto::TableName> TableOf(const std::string& name) { return proto::ParseTableName(name, "name"); }
-
-// The tables of the instance `name` is in.
-Result<InstanceTables> TablesOf(const InstanceRouter& router, const proto::TableName& name) {
-  return router.Tables(proto::InstanceOf(name));
-}
-
 // The table as a response shows it; an unset view is SCHEMA_VIEW.
-Status Describe(Bigtable* bigtable, const proto::TableName& name, admin::Table::View view, admin::Table* out) {
-  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(name.table));
+Status Describe(Bigtable* bigtable, const InstanceName& instance, const std::string& table, admin::Table::View view,
+                admin::Table* out) {
+  LBT_ASSIGN_OR_RETURN(TableSpec spec, bigtable->GetTable(table));
   if (view == admin::Table::VIEW_UNSPECIFIED) view = admin::Table::SCHEMA_VIEW;
-  *out = proto::ToProto(spec, name.instance, view);
+  *out = proto::ToProto(spec, instance, view);
   return Status::OK();
 }
 
@@ -45,7 +39,8 @@ Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
 
 // Lists the tables after the page token, as the request's view shows them,
 // up to its page size.
-Status ListPage(Bigtable* bigtable, const admin::ListTablesRequest& request, admin::ListTablesResponse* response) {
+Status ListPage(Bigtable* bigtable, const InstanceName& instance, const admin::ListTablesRequest& request,
+                admin::ListTablesResponse* response) {
   LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, bigtable->ListTables());
   // A page token is the last name of the page before: names are sorted.
   auto it =
@@ -59,7 +54,7 @@ Status ListPage(Bigtable* bigtable, const admin::ListTablesRequest& request, adm
       break;
     }
     admin::Table table;
-    Status s = Describe(bigtable, {request.parent(), *it}, view, &table);
+    Status s = Describe(bigtable, instance, *it, view, &table);
     if (s.code() == Status::Code::kNotFound) continue;  // dropped meanwhile
     LBT_RETURN_IF_ERROR(s);
     *response->add_tables() = std::move(table);
@@ -79,7 +74,7 @@ struct TableUpdate {
 
 // UpdateTable's mask: deletion protection and the automated backup policy,
 // whole or by field (a field named alone keeps the other one's value).
-Result<TableUpdate> UpdateOf(Bigtable* tables, const proto::TableName& name, const admin::UpdateTableRequest& request) {
+Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin::UpdateTableRequest& request) {
   const google::protobuf::FieldMask& mask = request.update_mask();
   if (mask.paths().empty()) return Status::InvalidArgument("update_mask: name at least one field to update");
   TableUpdate update;
@@ -161,9 +156,9 @@ Status ApplyUpdate(Bigtable* tables, const std::string& table, const TableUpdate
 }
 
 // UpdateTable's metadata: the table updated.
-admin::UpdateTableMetadata DoneMetadata(const proto::TableName& name) {
+admin::UpdateTableMetadata DoneMetadata(const TableRef& name) {
   admin::UpdateTableMetadata metadata;
-  metadata.set_name(proto::FullTableName(name.instance, name.table));
+  metadata.set_name(name.FullName());
   return metadata;
 }
 
@@ -193,7 +188,7 @@ std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:
 grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
                                        admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
@@ -212,30 +207,31 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
     LBT_RETURN_IF_ERROR(
         tables->CreateTable(request->table_id(), families, /*splits=*/{}, request->table().deletion_protection()));
     if (stream) LBT_RETURN_IF_ERROR(tables->SetChangeStream(request->table_id(), stream));
-    return Describe(tables.get(), {request->parent(), request->table_id()}, admin::Table::SCHEMA_VIEW, response);
+    return Describe(tables.get(), instance, request->table_id(), admin::Table::SCHEMA_VIEW, response);
   });
 }
 
 grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
                                       admin::ListTablesResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
-    return ListPage(tables.get(), *request, response);
+    return ListPage(tables.get(), instance, *request, response);
   });
 }
 
 grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableRequest* request,
                                     admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
-    LBT_RETURN_IF_ERROR(Describe(tables.get(), name, request->view(), response));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
+    LBT_RETURN_IF_ERROR(Describe(tables.get(), name.instance, name.table, request->view(), response));
     const bool replication = request->view() == admin::Table::REPLICATION_VIEW || request->view() == admin::Table::FULL;
     if (replication && router_->admin() != nullptr) {
       // One copy, always caught up: every cluster of the instance is READY.
-      Result<InstanceSpec> instance = router_->admin()->GetInstance(proto::InstanceOf(name));
+      Result<InstanceSpec> instance = router_->admin()->GetInstance(name.instance);
       if (instance.ok()) {
         for (const ClusterSpec& cluster : instance->clusters) {
           (*response->mutable_cluster_states())[cluster.id].set_replication_state(admin::Table::ClusterState::READY);
@@ -249,13 +245,14 @@ grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableR
 grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::UpdateTableRequest* request,
                                        google::longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request->table().name(), "table.name"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->table().name(), "table.name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
     LBT_ASSIGN_OR_RETURN(TableUpdate update, UpdateOf(tables.get(), name, *request));
     LBT_RETURN_IF_ERROR(ApplyUpdate(tables.get(), name.table, update, request->table().deletion_protection()));
     admin::Table table;
-    LBT_RETURN_IF_ERROR(Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, &table));
-    *response = Done(proto::FullTableName(name.instance, name.table), DoneMetadata(name), table);
+    LBT_RETURN_IF_ERROR(Describe(tables.get(), name.instance, name.table, admin::Table::SCHEMA_VIEW, &table));
+    *response = Done(name.FullName(), DoneMetadata(name), table);
     return Status::OK();
   });
 }
@@ -263,8 +260,9 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
 grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::DeleteTableRequest* request,
                                        google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
     return tables->DeleteTable(name.table);
   });
 }
@@ -354,8 +352,9 @@ Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modifica
 grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admin::ModifyColumnFamiliesRequest* request,
                                                 admin::Table* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
     LBT_ASSIGN_OR_RETURN(TableSpec planned, tables->GetTable(name.table));
     std::vector<FamilyChange> changes;
     for (int i = 0; i < request->modifications_size(); ++i) {
@@ -365,15 +364,16 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admi
     }
     // All the modifications commit together, or none does.
     LBT_RETURN_IF_ERROR(tables->ModifyFamilies(name.table, changes));
-    return Describe(tables.get(), name, admin::Table::SCHEMA_VIEW, response);
+    return Describe(tables.get(), name.instance, name.table, admin::Table::SCHEMA_VIEW, response);
   });
 }
 
 grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropRowRangeRequest* request,
                                         google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
     LBT_ASSIGN_OR_RETURN(std::string prefix, DropTargetOf(*request));
     return tables->DropRowRange(name.table, prefix);
   });
@@ -383,8 +383,9 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
                                                     const admin::GenerateConsistencyTokenRequest* request,
                                                     admin::GenerateConsistencyTokenResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
     LBT_RETURN_IF_ERROR(tables->GetTable(name.table).status());
     // One copy of the data: every write is consistent once acknowledged.
     response->set_consistency_token(ConsistencyToken(name.table));
@@ -395,8 +396,9 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
 grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
                                             admin::CheckConsistencyResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, TableOf(request->name()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(*router_, name));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    InstanceTables& tables = target.tables;
     if (request->consistency_token().empty()) return Status::InvalidArgument("consistency_token: must not be empty");
     LBT_RETURN_IF_ERROR(tables->GetTable(name.table).status());
     if (request->consistency_token() != ConsistencyToken(name.table)) {

@@ -10,6 +10,7 @@
 #include "proto/convert.h"
 #include "server/data_service.h"
 #include "server/handler.h"
+#include "server/request_target.h"
 
 namespace lbt::server {
 
@@ -18,27 +19,6 @@ namespace {
 // How often a waiting stream looks whether its client left or the server
 // is stopping.
 constexpr std::chrono::milliseconds kCheckInterval{200};
-
-struct StreamTarget {
-  InstanceTables tables;
-  std::string table;
-  InstanceName instance;
-};
-
-template <typename Request>
-Result<StreamTarget> StreamTargetOf(const InstanceRouter& router, const Request& request) {
-  LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(proto::InstanceOf(name), request.app_profile_id()));
-  return StreamTarget{std::move(tables), std::move(name.table), proto::InstanceOf(name)};
-}
-
-// The cluster a change is committed in: the instance's first.
-std::string SourceCluster(const InstanceRouter& router, const InstanceName& instance) {
-  if (router.admin() == nullptr) return "lbt";
-  Result<InstanceSpec> spec = router.admin()->GetInstance(instance);
-  if (!spec.ok() || spec->clusters.empty()) return "lbt";
-  return spec->clusters.front().id;
-}
 
 // When the heartbeat after `now` is due, `interval` on; never, for an
 // interval past what the clock counts (a client may ask for centuries, and
@@ -56,8 +36,8 @@ grpc::Status DataService::GenerateInitialChangeStreamPartitions(
     grpc::ServerContext* context, const v2::GenerateInitialChangeStreamPartitionsRequest* request,
     grpc::ServerWriter<v2::GenerateInitialChangeStreamPartitionsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(StreamTarget target, StreamTargetOf(*router_, *request));
-    LBT_ASSIGN_OR_RETURN(std::vector<RowRange> partitions, target.tables->ChangeStreamPartitions(target.table));
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
+    LBT_ASSIGN_OR_RETURN(std::vector<RowRange> partitions, target.table->ChangeStreamPartitions());
     for (const RowRange& partition : partitions) {
       v2::GenerateInitialChangeStreamPartitionsResponse response;
       *response.mutable_partition() = proto::ToProto(partition);
@@ -72,11 +52,12 @@ grpc::Status DataService::ReadChangeStream(grpc::ServerContext* context, const v
   return Handle(gate_, [&]() -> Status {
     StreamLimit::Slot slot(&change_streams_);
     if (!slot.taken()) return slot.Refusal();
-    LBT_ASSIGN_OR_RETURN(StreamTarget target, StreamTargetOf(*router_, *request));
+    // The instance too: its first cluster is the one each change names.
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
     std::chrono::milliseconds heartbeat;
     LBT_ASSIGN_OR_RETURN(ChangeStreamRequest read, proto::FromProto(*request, target.tables->NowMicros(), &heartbeat));
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<ChangeStream> stream, target.tables->ReadChangeStream(target.table, read));
-    const std::string source = SourceCluster(*router_, target.instance);
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<ChangeStream> stream, target.table->ReadChangeStream(read));
+    const std::string source = SourceCluster(target);
     auto next_heartbeat = HeartbeatAfter(std::chrono::steady_clock::now(), heartbeat);
     while (!context->IsCancelled()) {
       if (gate_->closing()) return Status::Unavailable("the server is stopping; resume from the last token");

@@ -9,48 +9,16 @@
 
 #include "api/materialized_view.h"
 #include "google/bigtable/v2/feature_flags.pb.h"
-#include "proto/authorized_view_convert.h"
 #include "proto/chunk_writer.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
 #include "server/handler.h"
 #include "server/request_limits.h"
+#include "server/request_target.h"
 
 namespace lbt::server {
 
 namespace {
-
-// The table a data request names, and the tables of its instance; for a
-// request through an authorized view, the view over them.
-struct Target {
-  InstanceTables tables;
-  std::unique_ptr<Bigtable> view;
-  std::string table;
-  InstanceName instance;
-
-  // Where the request's reads and writes go.
-  Bigtable* data() const { return view != nullptr ? view.get() : tables.get(); }
-};
-
-template <typename Request>
-Result<Target> TargetOf(const InstanceRouter& router, const Request& request) {
-  if (request.authorized_view_name().empty()) {
-    LBT_ASSIGN_OR_RETURN(proto::TableName name, proto::ParseTableName(request.table_name(), "table_name"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(proto::InstanceOf(name), request.app_profile_id()));
-    return Target{std::move(tables), nullptr, std::move(name.table), proto::InstanceOf(name)};
-  }
-  if (!request.table_name().empty()) {
-    return Status::InvalidArgument(
-        "table_name: name the table or an authorized view of it (authorized_view_name), "
-        "not both");
-  }
-  LBT_ASSIGN_OR_RETURN(proto::AuthorizedViewName name,
-                       proto::ParseAuthorizedViewName(request.authorized_view_name(), "authorized_view_name"));
-  const InstanceName instance = proto::InstanceOf(name.table);
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(instance, request.app_profile_id()));
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> view, tables->OpenAuthorizedView(name.table.table, name.view));
-  return Target{std::move(tables), std::move(view), std::move(name.table.table), instance};
-}
 
 Status ValidateRowKey(const std::string& key) {
   if (key.empty()) return Status::InvalidArgument("row_key: must not be empty");
@@ -190,8 +158,7 @@ Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& r
 }
 
 // Applies the entries that converted, and returns every entry's status.
-Result<std::vector<Status>> ApplyEntries(Bigtable* bigtable, const std::string& table,
-                                         const v2::MutateRowsRequest& request) {
+Result<std::vector<Status>> ApplyEntries(Table* table, const v2::MutateRowsRequest& request) {
   std::vector<Status> statuses;
   LBT_ASSIGN_OR_RETURN(std::vector<RowMutation> rows, EntriesFromProto(request, &statuses));
   std::vector<RowMutation> valid;
@@ -201,7 +168,7 @@ Result<std::vector<Status>> ApplyEntries(Bigtable* bigtable, const std::string& 
     valid.push_back(std::move(rows[i]));
     index_of.push_back(i);
   }
-  LBT_ASSIGN_OR_RETURN(std::vector<Status> applied, bigtable->MutateRows(table, valid));
+  LBT_ASSIGN_OR_RETURN(std::vector<Status> applied, table->MutateRows(valid));
   for (size_t j = 0; j < index_of.size(); ++j) statuses[index_of[j]] = applied[j];
   return statuses;
 }
@@ -239,61 +206,19 @@ Result<std::vector<ReadModifyWriteRule>> RulesFromProto(const v2::ReadModifyWrit
 
 }  // namespace
 
-namespace {
-
-// The materialized view a request names in materialized_view_name (and
-// nothing else), and its instance's tables.
-struct MaterializedViewTarget {
-  std::string id;
-  InstanceTables tables;
-};
-
-template <typename Request>
-Result<MaterializedViewTarget> MaterializedViewOf(const InstanceRouter& router, const Request& request) {
-  if (!request.table_name().empty() || !request.authorized_view_name().empty()) {
-    return Status::InvalidArgument(
-        "materialized_view_name: name a table, an authorized view or a materialized view, not two of them");
-  }
-  LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request.materialized_view_name(),
-                                                                    "materializedViews", "materialized_view_name"));
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables, router.TablesFor(name.instance, request.app_profile_id()));
-  return MaterializedViewTarget{name.id, std::move(tables)};
-}
-
-// ReadRows of a materialized view (materialized_view_name).
-Status ReadMaterializedViewRows(const InstanceRouter& router, const v2::ReadRowsRequest& request,
-                                const ReadCall& call) {
-  LBT_ASSIGN_OR_RETURN(MaterializedViewTarget view, MaterializedViewOf(router, request));
-  LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(request));
-  read.max_snapshot_age = kReadSnapshotAge;
-  read.interrupted = [context = call.context] { return context->IsCancelled(); };
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, view.tables->ReadMaterializedView(view.id, read));
-  return SendRows(*rows, call);
-}
-
-// SampleRowKeys of a materialized view (materialized_view_name).
-Result<std::vector<KeySample>> SampleMaterializedView(const InstanceRouter& router,
-                                                      const v2::SampleRowKeysRequest& request, const RowRange& range) {
-  LBT_ASSIGN_OR_RETURN(MaterializedViewTarget view, MaterializedViewOf(router, request));
-  return ReadMaterializedViewAsTable(view.tables.get(), view.id)->SampleRowKeys(range);
-}
-
-}  // namespace
-
 grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
                                    grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
     StreamLimit::Slot slot(&read_streams_);
     if (!slot.taken()) return slot.Refusal();
     const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
-    if (!request->materialized_view_name().empty()) return ReadMaterializedViewRows(*router_, *request, call);
-    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
     LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(*request));
     // Long scans renew their snapshot, and stop once the client cancels or
     // the deadline passes, also while the filter skips every row.
     read.max_snapshot_age = kReadSnapshotAge;
     read.interrupted = [context] { return context->IsCancelled(); };
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target.data()->ReadRows(target.table, read));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target.table->ReadRows(read));
     return SendRows(*rows, call);
   });
 }
@@ -302,13 +227,8 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::
                                         grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(RowRange range, SampleRangeOf(*request));
-    std::vector<KeySample> samples;
-    if (!request->materialized_view_name().empty()) {
-      LBT_ASSIGN_OR_RETURN(samples, SampleMaterializedView(*router_, *request, range));
-    } else {
-      LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
-      LBT_ASSIGN_OR_RETURN(samples, target.data()->SampleRowKeys(target.table, range));
-    }
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
+    LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, target.table->SampleRowKeys(range));
     for (const KeySample& sample : samples) {
       v2::SampleRowKeysResponse response;
       response.set_row_key(sample.row_key);
@@ -321,19 +241,19 @@ grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::
 
 grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request, v2::MutateRowResponse*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_RETURN_IF_ERROR(CheckMutationCount(request->mutations_size(), "mutations"));
     LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request->mutations(), "mutations"));
-    return target.data()->MutateRow(target.table, request->row_key(), mutations);
+    return target.table->MutateRow(request->row_key(), mutations);
   });
 }
 
 grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
                                      grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
-    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.data(), target.table, *request));
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.table.get(), *request));
     WriteWatched(writer, EntriesResponse(statuses), context, stalls_);
     return Status::OK();
   });
@@ -342,8 +262,8 @@ grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::Mut
 grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::CheckAndMutateRowRequest* request,
                                             v2::CheckAndMutateRowResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
-    LBT_RETURN_IF_ERROR(router_->CheckTransactionsAllowed(target.instance, request->app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
+    LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     if (request->true_mutations().empty() && request->false_mutations().empty()) {
       return Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required");
@@ -354,8 +274,8 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
     LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false, MutationsIfAny(request->false_mutations(), "false_mutations"));
     LBT_ASSIGN_OR_RETURN(std::optional<Filter> predicate,
                          FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
-    LBT_ASSIGN_OR_RETURN(
-        bool matched, target.data()->CheckAndMutateRow(target.table, request->row_key(), predicate, on_true, on_false));
+    LBT_ASSIGN_OR_RETURN(bool matched,
+                         target.table->CheckAndMutateRow(request->row_key(), predicate, on_true, on_false));
     response->set_predicate_matched(matched);
     return Status::OK();
   });
@@ -364,20 +284,20 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
 grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWarmRequest* request,
                                       v2::PingAndWarmResponse*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->name(), "name"));
     // The app profile as every data request checks it.
-    return router_->TablesFor(instance, request->app_profile_id()).status();
+    return OpenInstance(*router_, instance, request->app_profile_id()).status();
   });
 }
 
 grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,
                                              v2::ReadModifyWriteRowResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(Target target, TargetOf(*router_, *request));
-    LBT_RETURN_IF_ERROR(router_->CheckTransactionsAllowed(target.instance, request->app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
+    LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
-    LBT_ASSIGN_OR_RETURN(Row row, target.data()->ReadModifyWriteRow(target.table, request->row_key(), rules));
+    LBT_ASSIGN_OR_RETURN(Row row, target.table->ReadModifyWriteRow(request->row_key(), rules));
     *response->mutable_row() = proto::ToProto(row);
     return Status::OK();
   });

@@ -1,9 +1,9 @@
 // google.bigtable.v2.Bigtable over the Bigtable interface (api/bigtable.h):
 // thin handlers (server/handler.h) that convert requests with
 // proto/convert.h, call the interface, and convert the results back. The
-// GoogleSQL RPCs are in data_service_query.cc. A request's instance picks the
-// tables it sees (server/instance_router.h); a table is named by the last
-// segment of its resource name.
+// GoogleSQL RPCs are in data_service_query.cc. What a request names (its
+// table, authorized view or materialized view, its app profile) resolves
+// through server/request_target.h into the tables of its instance.
 //
 // Threading: gRPC calls the handlers from many threads at once; the
 // Bigtable served must allow that (the local engine serializes writes and

@@ -14,6 +14,7 @@
 #include "server/handler.h"
 #include "server/query_requests.h"
 #include "server/request_limits.h"
+#include "server/request_target.h"
 
 namespace lbt::server {
 
@@ -36,7 +37,6 @@ struct QueryToRun {
 };
 
 Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
-  LBT_RETURN_IF_ERROR(proto::ValidateInstanceName(request.instance_name(), "instance_name"));
   QueryToRun run;
   if (QueryText(request).empty() == request.prepared_query().empty()) {
     return Status::InvalidArgument("prepared_query: exactly one of query and prepared_query must be set");
@@ -170,10 +170,10 @@ Status SendResultRows(sql::ResultStream& rows, int64_t skip, ResultSender& sende
 grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest* request,
                                        v2::PrepareQueryResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->instance_name(), "instance_name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
     if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
     LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->TablesFor(instance, request->app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request->app_profile_id()));
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query,
                          sql::Prepare(tables.get(), request->query(), types));
     *response->mutable_metadata() = proto::ToProto(query->columns());
@@ -192,10 +192,10 @@ grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::E
   return Handle(gate_, [&]() -> Status {
     StreamLimit::Slot slot(&read_streams_);
     if (!slot.taken()) return slot.Refusal();
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
     LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(*request));
     LBT_ASSIGN_OR_RETURN(int64_t skip, RowsToSkip(*request));
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->instance_name(), "instance_name"));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->TablesFor(instance, request->app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request->app_profile_id()));
     CallBigtable call_tables(tables.get(), context);
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(&call_tables, run.text, run.types));
     ResultSender sender(writer, context, stalls_);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "proto/convert.h"
+#include "api/resource.h"
 #include "proto/instance_convert.h"
 #include "util/bytes.h"
 
@@ -13,10 +13,8 @@ namespace {
 // The resource, checked to be of a kind the service takes.
 Result<InstanceAdmin*> Check(InstanceAdmin* admin, IamResources kinds, const std::string& resource) {
   if (admin == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no IAM policies");
-  LBT_RETURN_IF_ERROR(proto::CheckResourceNameLength(resource, "resource"));
-  const bool of_tables =
-      resource.find("/tables/") != std::string::npos || resource.find("/backups/") != std::string::npos;
-  if (resource.empty() || of_tables != (kinds == IamResources::kTablesAndBackups)) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(resource, "resource"));
+  if (resource.empty() || NamesTableOrBackup(resource) != (kinds == IamResources::kTablesAndBackups)) {
     return Status::InvalidArgument(
         fmt::format("resource: '{}' is not {}", Abbreviated(resource),
                     kinds == IamResources::kInstances ? "an instance name" : "the name of a table or a backup"));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "api/resource.h"
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
 #include "server/iam_policies.h"
@@ -36,7 +37,7 @@ bool StartsWith(std::string_view text, std::string_view prefix) { return text.su
 // ---- instances ----
 
 Result<InstanceSpec> InstanceToCreate(const admin::CreateInstanceRequest& request) {
-  LBT_ASSIGN_OR_RETURN(std::string project, proto::ParseProjectName(request.parent(), "parent"));
+  LBT_ASSIGN_OR_RETURN(std::string project, ParseProjectName(request.parent(), "parent"));
   if (request.instance_id().empty()) return Status::InvalidArgument("instance_id: must not be empty");
   LBT_ASSIGN_OR_RETURN(InstanceSpec spec,
                        proto::FromProto({project, request.instance_id()}, request.instance(), "instance"));
@@ -73,11 +74,11 @@ Result<InstanceSpec> MaskedInstance(InstanceSpec current, const admin::Instance&
 
 // ---- clusters ----
 
-Result<ClusterSpec> FindCluster(InstanceAdmin* admin, const proto::ChildName& name) {
+Result<ClusterSpec> FindCluster(InstanceAdmin* admin, const ChildName& name) {
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(name.instance));
   const ClusterSpec* cluster = instance.FindCluster(name.id);
   if (cluster == nullptr) {
-    return Status::NotFound(fmt::format("cluster {}/clusters/{} does not exist", name.instance.Full(), name.id));
+    return Status::NotFound("cluster " + name.instance.Child("clusters", name.id) + " does not exist");
   }
   return *cluster;
 }
@@ -112,11 +113,11 @@ Result<ClusterSpec> MaskedCluster(ClusterSpec current, const ClusterSpec& update
 
 // ---- app profiles ----
 
-Result<AppProfileSpec> FindAppProfile(InstanceAdmin* admin, const proto::ChildName& name) {
+Result<AppProfileSpec> FindAppProfile(InstanceAdmin* admin, const ChildName& name) {
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(name.instance));
   const AppProfileSpec* profile = instance.FindAppProfile(name.id);
   if (profile == nullptr) {
-    return Status::NotFound(fmt::format("app profile {}/appProfiles/{} does not exist", name.instance.Full(), name.id));
+    return Status::NotFound("app profile " + name.instance.Child("appProfiles", name.id) + " does not exist");
   }
   return *profile;
 }
@@ -157,7 +158,7 @@ Result<AppProfileSpec> MaskedAppProfile(AppProfileSpec current, const admin::App
 // The instances a parent names: one, or every instance of the project for
 // "projects/P/instances/-".
 Result<std::vector<InstanceSpec>> InstancesOf(InstanceAdmin* admin, const std::string& parent) {
-  LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(parent, "parent"));
+  LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(parent, "parent"));
   if (name.instance == "-") return admin->ListInstances(name.project);
   LBT_ASSIGN_OR_RETURN(InstanceSpec one, admin->GetInstance(name));
   return std::vector<InstanceSpec>{std::move(one)};
@@ -192,7 +193,7 @@ grpc::Status InstanceAdminService::GetInstance(grpc::ServerContext*, const admin
                                                admin::Instance* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec spec, admin->GetInstance(name));
     *response = proto::ToProto(spec);
     return Status::OK();
@@ -203,7 +204,7 @@ grpc::Status InstanceAdminService::ListInstances(grpc::ServerContext*, const adm
                                                  admin::ListInstancesResponse* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(std::string project, proto::ParseProjectName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(std::string project, ParseProjectName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, admin->ListInstances(project));
     for (const InstanceSpec& spec : instances) *response->add_instances() = proto::ToProto(spec);
     return Status::OK();
@@ -214,7 +215,7 @@ grpc::Status InstanceAdminService::UpdateInstance(grpc::ServerContext*, const ad
                                                   admin::Instance* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
     google::protobuf::FieldMask mask;
     mask.add_paths("display_name");
@@ -233,7 +234,7 @@ grpc::Status InstanceAdminService::PartialUpdateInstance(grpc::ServerContext*,
                                                          longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->instance().name(), "instance.name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->instance().name(), "instance.name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
     LBT_ASSIGN_OR_RETURN(InstanceSpec updated, MaskedInstance(current, request->instance(), request->update_mask()));
     LBT_RETURN_IF_ERROR(admin->UpdateInstance(updated));
@@ -250,7 +251,7 @@ grpc::Status InstanceAdminService::DeleteInstance(grpc::ServerContext*, const ad
                                                   google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(InstanceName name, proto::ParseInstanceName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     return admin->DeleteInstance(name);
   });
 }
@@ -259,7 +260,7 @@ grpc::Status InstanceAdminService::CreateCluster(grpc::ServerContext*, const adm
                                                  longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, proto::FromProto(request->cluster_id(), request->cluster(), "cluster"));
     LBT_RETURN_IF_ERROR(admin->CreateCluster(instance, cluster));
     LBT_ASSIGN_OR_RETURN(ClusterSpec stored, FindCluster(admin, {instance, cluster.id}));
@@ -276,7 +277,7 @@ grpc::Status InstanceAdminService::GetCluster(grpc::ServerContext*, const admin:
                                               admin::Cluster* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "clusters", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, FindCluster(admin, name));
     *response = proto::ToProto(name.instance, cluster);
     return Status::OK();
@@ -301,7 +302,7 @@ grpc::Status InstanceAdminService::UpdateCluster(grpc::ServerContext*, const adm
                                                  longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "clusters", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
     LBT_ASSIGN_OR_RETURN(ClusterSpec update, proto::FromProto(name.id, *request, "cluster"));
     LBT_RETURN_IF_ERROR(admin->UpdateCluster(name.instance, Resized(current, update)));
@@ -319,8 +320,7 @@ grpc::Status InstanceAdminService::PartialUpdateCluster(grpc::ServerContext*,
                                                         longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name,
-                         proto::ParseChildName(request->cluster().name(), "clusters", "cluster.name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->cluster().name(), "clusters", "cluster.name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
     LBT_ASSIGN_OR_RETURN(ClusterSpec update, proto::FromProto(name.id, request->cluster(), "cluster"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec updated, MaskedCluster(current, update, request->update_mask()));
@@ -338,7 +338,7 @@ grpc::Status InstanceAdminService::DeleteCluster(grpc::ServerContext*, const adm
                                                  google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "clusters", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     return admin->DeleteCluster(name.instance, name.id);
   });
 }
@@ -347,7 +347,7 @@ grpc::Status InstanceAdminService::CreateAppProfile(grpc::ServerContext*, const 
                                                     admin::AppProfile* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, proto::ParseInstanceName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_RETURN_IF_ERROR(ValidateAppProfileId(request->app_profile_id(), "app_profile_id"));
     LBT_ASSIGN_OR_RETURN(AppProfileSpec profile,
                          proto::FromProto(request->app_profile_id(), request->app_profile(), "app_profile"));
@@ -361,7 +361,7 @@ grpc::Status InstanceAdminService::GetAppProfile(grpc::ServerContext*, const adm
                                                  admin::AppProfile* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "appProfiles", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "appProfiles", "name"));
     LBT_ASSIGN_OR_RETURN(AppProfileSpec profile, FindAppProfile(admin, name));
     *response = proto::ToProto(name.instance, profile);
     return Status::OK();
@@ -401,8 +401,8 @@ grpc::Status InstanceAdminService::UpdateAppProfile(grpc::ServerContext*, const 
                                                     longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name,
-                         proto::ParseChildName(request->app_profile().name(), "appProfiles", "app_profile.name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name,
+                         ParseChildName(request->app_profile().name(), "appProfiles", "app_profile.name"));
     LBT_ASSIGN_OR_RETURN(AppProfileSpec current, FindAppProfile(admin, name));
     LBT_ASSIGN_OR_RETURN(AppProfileSpec updated,
                          MaskedAppProfile(current, request->app_profile(), request->update_mask()));
@@ -418,7 +418,7 @@ grpc::Status InstanceAdminService::DeleteAppProfile(grpc::ServerContext*, const 
                                                     google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
-    LBT_ASSIGN_OR_RETURN(proto::ChildName name, proto::ParseChildName(request->name(), "appProfiles", "name"));
+    LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "appProfiles", "name"));
     return admin->DeleteAppProfile(name.instance, name.id);
   });
 }

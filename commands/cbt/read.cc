@@ -105,7 +105,7 @@ Result<std::vector<std::optional<Row>>> ReadLookupBatch(CommandContext& ctx,
   LBT_RETURN_IF_ERROR(CheckUnsupported(parsed));
   ReadRequest request;
   LBT_ASSIGN_OR_RETURN(request.filter, ReadFilter(ctx, parsed));
-  LBT_ASSIGN_OR_RETURN(*spec, ctx.SchemaForReading(args[0]));
+  LBT_ASSIGN_OR_RETURN(*spec, SchemaForReading(ctx, args[0]));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ctx.OpenTable(args[0]));
   std::vector<std::string> keys;
   for (size_t i = first; i < end; ++i) keys.push_back(lookups[i][2]);

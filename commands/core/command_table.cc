@@ -6,8 +6,6 @@
 #include <chrono>
 
 #include "api/bigtable.h"
-#include "api/materialized_view.h"
-#include "commands/core/read_pipeline.h"
 #include "commands/hbase/syntax.h"
 
 namespace lbt {
@@ -19,11 +17,6 @@ Status CommandContext::Usage(const std::string& message) {
 
 Result<std::unique_ptr<Table>> CommandContext::OpenTable(std::string_view table) const {
   return bigtable()->OpenTable(table_ref.has_value() ? *table_ref : TableRef::Table(std::string(table)));
-}
-
-Result<TableSpec> CommandContext::SchemaForReading(std::string_view table) const {
-  if (table_ref.has_value() && table_ref->is_materialized_view()) return MaterializedViewSchema(table);
-  return lbt::SchemaForReading(bigtable(), table);
 }
 
 Result<LocalMaintenance*> CommandContext::LocalOnly() const {

@@ -49,9 +49,6 @@ struct CommandContext {
   // The data operations of the command's table `table`: through table_ref
   // when it is set.
   Result<std::unique_ptr<Table>> OpenTable(std::string_view table) const;
-  // `table`'s schema for reading (SchemaForReading): a materialized view's
-  // when table_ref names one.
-  Result<TableSpec> SchemaForReading(std::string_view table) const;
   // What only a local database can do; a FailedPrecondition naming the
   // command for a remote Bigtable.
   Result<LocalMaintenance*> LocalOnly() const;

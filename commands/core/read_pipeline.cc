@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "api/materialized_view.h"
 #include "commands/core/interrupt.h"
 #include "commands/core/progress.h"
 #include "commands/core/read_ahead.h"
@@ -28,6 +29,11 @@ Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table) {
   TableSpec unknown;
   unknown.name = std::string(table);
   return unknown;
+}
+
+Result<TableSpec> SchemaForReading(const CommandContext& ctx, std::string_view table) {
+  if (ctx.table_ref.has_value() && ctx.table_ref->is_materialized_view()) return MaterializedViewSchema(table);
+  return SchemaForReading(ctx.bigtable(), table);
 }
 
 Result<std::optional<Cell>> LatestCell(Table* table, std::string_view row_key, const std::string& family,
@@ -55,7 +61,7 @@ Status StreamRowsToRenderer(CommandContext& ctx, std::string_view table, const R
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> opened, ctx.OpenTable(table));
   TableSpec looked_up;
   if (schema == nullptr) {
-    LBT_ASSIGN_OR_RETURN(looked_up, ctx.SchemaForReading(table));
+    LBT_ASSIGN_OR_RETURN(looked_up, SchemaForReading(ctx, table));
     schema = &looked_up;
   }
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, opened->ReadRows(request));

@@ -31,6 +31,9 @@ Result<int64_t> ForEachRow(RowStream* stream, const std::function<void(const Row
 // the schema comes from the Admin API, which may be out of reach, or
 // forbidden to the caller, while the Data API serves the read.
 Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table);
+// The same for the command's table: a materialized view's schema when
+// ctx.table_ref names one.
+Result<TableSpec> SchemaForReading(const CommandContext& ctx, std::string_view table);
 
 // The newest cell of one column of a row, or nullopt if it has none.
 Result<std::optional<Cell>> LatestCell(Table* table, std::string_view row_key, const std::string& family,

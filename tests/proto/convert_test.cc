@@ -10,21 +10,6 @@
 namespace lbt::proto {
 namespace {
 
-TEST(ConvertTest, TableNamesMapToTheLastSegment) {
-  ASSERT_OK_AND_ASSIGN(TableName name, ParseTableName("projects/p/instances/i/tables/t1", "table_name"));
-  EXPECT_EQ(name.instance, "projects/p/instances/i");
-  EXPECT_EQ(name.table, "t1");
-  for (const char* bad :
-       {"", "t1", "projects/p/instances/i", "projects/p/instances/i/tables/", "projects//instances/i/tables/t",
-        "projects/p/clusters/i/tables/t", "projects/p/instances/i/tables/t/x"}) {
-    Result<TableName> r = ParseTableName(bad, "table_name");
-    EXPECT_FALSE(r.ok()) << bad;
-    if (!r.ok()) {
-      EXPECT_EQ(r.status().message().rfind("table_name: ", 0), 0u) << r.status().message();
-    }
-  }
-}
-
 // Every Bigtable filter kind goes to the engine's model and back unchanged.
 TEST(ConvertTest, EveryRowFilterKindRoundTrips) {
   std::vector<v2::RowFilter> filters(20);

@@ -258,12 +258,14 @@ TEST_F(AuthorizedViewTest, WritesOutsideTheViewArePermissionDeniedAndChangeNothi
 // production) asserts the message verbatim: "should fail when writing to a
 // row not in the authorized view", "... to a column not in the authorized
 // view", and CheckAndMutate's "should error when the request is made for
-// the row key not in a view". A bare database names the view by its table
-// (an instance's tables name it in full; tests/client/system_tests.mjs).
+// the row key not in a view". The server names the view in full, as
+// production does (tests/client/system_tests.mjs).
 TEST_F(AuthorizedViewTest, WritesOutsideTheViewFailInProductionsWords) {
   ASSERT_TRUE(CreateView("v", Definition()).ok());
   const std::string refused =
-      "Cannot mutate from tables/t/authorizedViews/v because the mutation contains cells outside the Authorized View.";
+      "Cannot mutate from projects/p/instances/i/tables/t/authorizedViews/v because the mutation contains cells "
+      "outside "
+      "the Authorized View.";
   EXPECT_EQ(MutateThroughView("b#1", {Mutation::SetCell("cf", "pub1", "z", 2000)}).error_message(), refused);
   EXPECT_EQ(MutateThroughView("a#1", {Mutation::SetCell("cf", "secret", "z", 2000)}).error_message(), refused);
 

@@ -1,9 +1,11 @@
 // Production's rules where the instance-level RPCs once took anything:
 // cluster placement, ListOperations' resource and pages, ListBackups'
 // pages and filter, IAM policy versions, and SampleRowKeys of a
-// materialized view. The services run over a local database with
-// instances, reached through gRPC's in-process channel.
+// materialized view; and how a data request's names, app profile and
+// instance resolve (server/request_target.h). The services run over a
+// local database with instances, reached through gRPC's in-process channel.
 
+#include <google/protobuf/util/time_util.h>
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "engine/local_bigtable.h"
+#include "proto/change_stream_convert.h"
+#include "proto/convert.h"
 #include "server/admin_service.h"
 #include "server/data_service.h"
 #include "server/instance_admin_service.h"
@@ -344,6 +348,148 @@ TEST_F(InstanceServicesTest, SampleRowKeysServesAMaterializedView) {
   while (missing->Read(&response)) {
   }
   EXPECT_EQ(missing->Finish().error_code(), StatusCode::NOT_FOUND);
+}
+
+// A data request's names, app profile and instance are resolved once, in
+// the order production reports their errors; the instance read then also
+// answers whether the profile allows transactions.
+class RequestTargetTest : public InstanceServicesTest {
+ protected:
+  void SetUp() override {
+    InstanceServicesTest::SetUp();
+    ASSERT_TRUE(CreateInstance("one-inst", {"us-east1-b"}).ok());
+    ASSERT_TRUE(CreateInstance("two-inst", {"us-east1-b", "us-west1-a"}).ok());
+    for (const char* instance : {"one-inst", "two-inst"}) {
+      admin::CreateTableRequest request;
+      request.set_parent(InstanceName(instance));
+      request.set_table_id("t");
+      (*request.mutable_table()->mutable_column_families())["cf"];
+      *request.mutable_table()->mutable_change_stream_config()->mutable_retention_period() =
+          google::protobuf::util::TimeUtil::SecondsToDuration(86400);
+      admin::Table table;
+      grpc::ClientContext context;
+      ASSERT_TRUE(tables_->CreateTable(&context, request, &table).ok());
+    }
+  }
+
+  static std::string Table(const std::string& instance) { return InstanceName(instance) + "/tables/t"; }
+
+  grpc::Status MutateRow(const std::string& table_name, const std::string& app_profile,
+                         const std::string& authorized_view_name = "") {
+    v2::MutateRowRequest request;
+    request.set_table_name(table_name);
+    request.set_authorized_view_name(authorized_view_name);
+    request.set_app_profile_id(app_profile);
+    request.set_row_key("r");
+    *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v"));
+    v2::MutateRowResponse response;
+    grpc::ClientContext context;
+    return data_stub_->MutateRow(&context, request, &response);
+  }
+  grpc::Status CheckAndMutateRow(const std::string& table_name, const std::string& app_profile) {
+    v2::CheckAndMutateRowRequest request;
+    request.set_table_name(table_name);
+    request.set_app_profile_id(app_profile);
+    request.set_row_key("r");
+    *request.add_true_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v"));
+    v2::CheckAndMutateRowResponse response;
+    grpc::ClientContext context;
+    return data_stub_->CheckAndMutateRow(&context, request, &response);
+  }
+  grpc::Status ReadModifyWriteRow(const std::string& table_name) {
+    v2::ReadModifyWriteRowRequest request;
+    request.set_table_name(table_name);
+    request.set_row_key("r");
+    auto* rule = request.add_rules();
+    rule->set_family_name("cf");
+    rule->set_column_qualifier("n");
+    rule->set_increment_amount(1);
+    v2::ReadModifyWriteRowResponse response;
+    grpc::ClientContext context;
+    return data_stub_->ReadModifyWriteRow(&context, request, &response);
+  }
+  grpc::Status ReadRows(const v2::ReadRowsRequest& request) {
+    grpc::ClientContext context;
+    auto stream = data_stub_->ReadRows(&context, request);
+    v2::ReadRowsResponse response;
+    while (stream->Read(&response)) {
+    }
+    return stream->Finish();
+  }
+};
+
+TEST_F(RequestTargetTest, AMalformedNameIsReportedBeforeTheAppProfile) {
+  grpc::Status s = MutateRow("tables/t", "-not-an-id");
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(),
+            "table_name: 'tables/t' is not a table name of the form "
+            "projects/<project>/instances/<instance>/tables/<table>");
+  s = MutateRow(Table("one-inst"), "-not-an-id");
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("app_profile_id: ", 0), 0u) << s.error_message();
+  s = MutateRow(Table("one-inst"), "", Table("one-inst") + "/authorizedViews/v");
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(),
+            "table_name: name the table or an authorized view of it (authorized_view_name), not both");
+}
+
+TEST_F(RequestTargetTest, AMaterializedViewIsNamedAloneAndInItsForm) {
+  v2::ReadRowsRequest request;
+  request.set_materialized_view_name(InstanceName("one-inst") + "/materializedViews/m");
+  request.set_table_name(Table("one-inst"));
+  grpc::Status s = ReadRows(request);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(),
+            "materialized_view_name: name a table, an authorized view or a materialized view, not two of them");
+  request.clear_table_name();
+  request.set_materialized_view_name(Table("one-inst"));
+  s = ReadRows(request);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "materialized_view_name: '" + Table("one-inst") +
+                                   "' is not a name of the form "
+                                   "projects/<project>/instances/<instance>/materializedViews/<id>");
+}
+
+TEST_F(RequestTargetTest, AnUnknownAppProfileIsNotFoundBeforeTransactionsAreAskedAbout) {
+  grpc::Status s = CheckAndMutateRow(Table("two-inst"), "nope");
+  EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND);
+  EXPECT_EQ(s.error_message(),
+            "app_profile_id: app profile projects/p/instances/two-inst/appProfiles/nope does not exist");
+  // An instance made with two clusters routes its default profile to any:
+  // no single-row transactions.
+  s = CheckAndMutateRow(Table("two-inst"), "");
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(s.error_message(),
+            "Single-row transactions are not allowed by this app profile "
+            "(projects/p/instances/two-inst/appProfiles/default): they need single-cluster routing with "
+            "allow_transactional_writes");
+  EXPECT_EQ(CheckAndMutateRow(Table("two-inst"), "default").error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ReadModifyWriteRow(Table("two-inst")).error_code(), StatusCode::FAILED_PRECONDITION);
+  // One cluster: the default profile allows them, named or not.
+  EXPECT_TRUE(CheckAndMutateRow(Table("one-inst"), "").ok());
+  EXPECT_TRUE(CheckAndMutateRow(Table("one-inst"), "default").ok());
+  EXPECT_TRUE(ReadModifyWriteRow(Table("one-inst")).ok());
+  // Plain writes need no transactions.
+  EXPECT_TRUE(MutateRow(Table("two-inst"), "").ok());
+}
+
+TEST_F(RequestTargetTest, ChangesNameTheFirstClusterOfTheirInstance) {
+  ASSERT_TRUE(MutateRow(Table("two-inst"), "").ok());
+  v2::ReadChangeStreamRequest request;
+  request.set_table_name(Table("two-inst"));
+  *request.mutable_partition() = proto::ToProto(RowRange::All());
+  *request.mutable_start_time() =
+      google::protobuf::util::TimeUtil::GetCurrentTime() - google::protobuf::util::TimeUtil::SecondsToDuration(60);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  auto stream = data_stub_->ReadChangeStream(&context, request);
+  std::string source;
+  for (v2::ReadChangeStreamResponse response; source.empty() && stream->Read(&response);) {
+    if (response.has_data_change()) source = response.data_change().source_cluster_id();
+  }
+  context.TryCancel();
+  stream->Finish();
+  EXPECT_EQ(source, "two-inst-c1");
 }
 
 }  // namespace
