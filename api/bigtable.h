@@ -1,5 +1,5 @@
 // Bigtable: what every command runs against. Its operations are Bigtable's
-// data and admin operations; the local engine (engine/local_bigtable.h)
+// data and admin operations; the local engine (local/local_bigtable.h)
 // and a gRPC client of a remote Bigtable (remote/remote_bigtable.h)
 // implement it, and only the shell's composition root picks which.
 //

@@ -16,7 +16,7 @@
 
 namespace lbt {
 
-// A table's number in the engine's keys (see engine/key_codec.h).
+// A table's number in the engine's keys (see storage/format/key_codec.h).
 using TableId = uint32_t;
 // A family's place in its table's creation order (see FamilySpec::id).
 using FamilyId = uint32_t;
@@ -62,7 +62,7 @@ enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax, kString, kStringUtf8Ra
 
 // "bytes", "intsum", "intmin", "intmax", "string"; kStringUtf8Raw is
 // "string" too.
-// WARNING: these names are stored in the catalog (engine/catalog.cc).
+// WARNING: these names are stored in the catalog (storage/catalog.cc).
 std::string_view ValueTypeName(ValueType type);
 // Parses a name produced by ValueTypeName. Returns InvalidArgument otherwise.
 Result<ValueType> ParseValueType(std::string_view name);

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "sql/query.h"
 #include "storage/database.h"
 #include "storage/format/key_codec.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <map>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "server/server.h"
 #include "shell/target.h"
 #include "sql/materialized_view_maintainer.h"

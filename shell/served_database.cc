@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "shell/target.h"
 
 namespace lbt {

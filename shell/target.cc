@@ -9,7 +9,7 @@
 #include <fstream>
 #include <optional>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "shell/served_database.h"
 
 namespace lbt {

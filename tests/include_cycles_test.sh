@@ -3,7 +3,7 @@
 # a .h/.cc pair, "storage/catalog" for catalog.h and catalog.cc; A uses B
 # when a file of A includes B's header) and between the top-level folders
 # (the libraries). A cycle is printed as the path that closes it, e.g.
-# "storage/catalog -> engine/instance_records -> storage/catalog".
+# "storage/catalog -> local/instance_records -> storage/catalog".
 # Usage: include_cycles_test.sh SOURCE_DIR
 set -euo pipefail
 cd "$1"
@@ -16,7 +16,7 @@ api/bigtable api/authorized_view
 api/materialized_view api/bigtable
 api/forwarding_bigtable api/bigtable
 api/schema api/authorized_view
-engine/local_instance_admin engine/local_bigtable
+local/local_instance_admin local/local_bigtable
 sql/evaluator sql/query
 sql/binder sql/query
 sql/operators/operator sql/query

@@ -17,7 +17,7 @@
 // id(n) is self-delimiting and sorts as n does: a longer form starts with a
 // larger byte. Most ids take one byte.
 //
-// This is format 2. Format 1 (engine/format1.h) carried the table id in 4
+// This is format 2. Format 1 carried the table id in 4
 // bytes and the family's escaped name, so families sorted by name.
 //
 // WARNING: this layout is part of the on-disk format. Changing it requires a

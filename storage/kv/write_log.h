@@ -1,6 +1,6 @@
 // WriteLog: an append-only file of checksummed records, the write-ahead log
 // of a Database (internal to storage/). A record is opaque bytes here;
-// what it holds is the caller's (engine/log_record.h).
+// what it holds is the caller's (db_log.cc).
 //
 // File layout (little-endian):
 //

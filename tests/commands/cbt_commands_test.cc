@@ -10,7 +10,7 @@
 #include "commands/core/interrupt.h"
 #include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "tests/test_util.h"
 
 namespace lbt {

@@ -13,7 +13,7 @@
 
 #include "commands/core/command_table.h"
 #include "commands/core/tokenizer.h"
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "tests/test_util.h"
 
 namespace lbt {

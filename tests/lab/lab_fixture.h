@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/local_bigtable.h"
 #include "lab/sample.h"
+#include "local/local_bigtable.h"
 #include "tests/test_util.h"
 
 namespace lbt::lab {

@@ -24,7 +24,7 @@
 #include <filesystem>
 #include <numeric>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "storage/database.h"
 #include "storage/load/bulk_loader.h"
 #include "tests/test_util.h"

@@ -18,10 +18,10 @@
 #include <set>
 #include <thread>
 
-#include "engine/local_bigtable.h"
 #include "google/bigtable/admin/v2/bigtable_instance_admin.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "google/longrunning/operations.pb.h"
+#include "local/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "tests/conformance/process.h"

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "proto/change_stream_convert.h"
 #include "proto/convert.h"
 #include "server/admin_service.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"

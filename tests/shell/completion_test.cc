@@ -2,7 +2,7 @@
 // is offered.
 
 #include "shell/completion.h"
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 
 #include <gtest/gtest.h>
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "api/instance.h"
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "sql/materialized_view.h"
 #include "sql/materialized_view_maintainer.h"
 #include "sql/query.h"

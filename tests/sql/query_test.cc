@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "sql/binder.h"
 #include "sql/functions.h"
 #include "sql/parser.h"

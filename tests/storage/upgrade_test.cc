@@ -20,7 +20,7 @@
 #include <sstream>
 #include <thread>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 #include "storage/format/key_codec.h"

@@ -3,8 +3,8 @@
 //
 // Threading: safe from any thread; the open is guarded.
 
-#ifndef LBT_ENGINE_LAZY_DATABASE_H_
-#define LBT_ENGINE_LAZY_DATABASE_H_
+#ifndef LBT_LOCAL_LAZY_DATABASE_H_
+#define LBT_LOCAL_LAZY_DATABASE_H_
 
 #include <functional>
 #include <memory>
@@ -55,4 +55,4 @@ class LazyDatabase {
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_LAZY_DATABASE_H_
+#endif  // LBT_LOCAL_LAZY_DATABASE_H_

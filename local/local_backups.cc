@@ -1,5 +1,5 @@
 // LocalInstanceAdmin's backups (api/instance.h): records under "backup:"
-// and the cells in hidden tables (engine/instance_records.h); and the IAM
+// and the cells in hidden tables (local/instance_records.h); and the IAM
 // policies of instances, tables and backups, under "iam:". A backup or a
 // restore copies rows from one snapshot through a bulk load, so memory stays
 // bounded by the load's sort memory whatever the table's size.
@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/instance_records.h"
-#include "engine/lazy_database.h"
-#include "engine/local_instance_admin.h"
+#include "local/instance_records.h"
+#include "local/lazy_database.h"
+#include "local/local_instance_admin.h"
 #include "util/file_lock.h"
 
 namespace lbt {

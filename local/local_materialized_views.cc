@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "api/forwarding_bigtable.h"
-#include "engine/instance_records.h"
-#include "engine/lazy_database.h"
-#include "engine/local_bigtable.h"
+#include "local/instance_records.h"
+#include "local/lazy_database.h"
+#include "local/local_bigtable.h"
 
 namespace lbt {
 

@@ -11,8 +11,8 @@
 //
 // Threading: as Database; the lazy open is guarded.
 
-#ifndef LBT_ENGINE_LOCAL_BIGTABLE_H_
-#define LBT_ENGINE_LOCAL_BIGTABLE_H_
+#ifndef LBT_LOCAL_LOCAL_BIGTABLE_H_
+#define LBT_LOCAL_LOCAL_BIGTABLE_H_
 
 #include <functional>
 #include <memory>
@@ -144,4 +144,4 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_LOCAL_BIGTABLE_H_
+#endif  // LBT_LOCAL_LOCAL_BIGTABLE_H_

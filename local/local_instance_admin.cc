@@ -1,13 +1,13 @@
-#include "engine/local_instance_admin.h"
+#include "local/local_instance_admin.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 
-#include "engine/instance_records.h"
-#include "engine/lazy_database.h"
-#include "engine/local_bigtable.h"
+#include "local/instance_records.h"
+#include "local/lazy_database.h"
+#include "local/local_bigtable.h"
 
 namespace lbt {
 

@@ -1,5 +1,5 @@
 // LocalInstanceAdmin: the instances of one database directory
-// (InstanceAdmin over engine/instance_records.h). Each instance's tables
+// (InstanceAdmin over local/instance_records.h). Each instance's tables
 // are a LocalBigtable scoped to it.
 //
 // An instance exists once created, or once it has a table (a client named
@@ -10,8 +10,8 @@
 //
 // Threading: as Database. Each change is one write transaction.
 
-#ifndef LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
-#define LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
+#ifndef LBT_LOCAL_LOCAL_INSTANCE_ADMIN_H_
+#define LBT_LOCAL_LOCAL_INSTANCE_ADMIN_H_
 
 #include <functional>
 #include <memory>
@@ -86,4 +86,4 @@ class LocalInstanceAdmin final : public InstanceAdmin {
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_LOCAL_INSTANCE_ADMIN_H_
+#endif  // LBT_LOCAL_LOCAL_INSTANCE_ADMIN_H_

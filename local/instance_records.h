@@ -8,8 +8,8 @@
 // WARNING: the key shapes and the JSON field names are part of the on-disk
 // format.
 
-#ifndef LBT_ENGINE_INSTANCE_RECORDS_H_
-#define LBT_ENGINE_INSTANCE_RECORDS_H_
+#ifndef LBT_LOCAL_INSTANCE_RECORDS_H_
+#define LBT_LOCAL_INSTANCE_RECORDS_H_
 
 #include <functional>
 #include <optional>
@@ -107,4 +107,4 @@ Status DecodeInstanceSpec(std::string_view key_name, std::string_view bytes, Ins
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_INSTANCE_RECORDS_H_
+#endif  // LBT_LOCAL_INSTANCE_RECORDS_H_

@@ -1,10 +1,10 @@
-#include "engine/local_table.h"
+#include "local/local_table.h"
 
 #include <fmt/format.h>
 
 #include <utility>
 
-#include "engine/lazy_database.h"
+#include "local/lazy_database.h"
 
 namespace lbt {
 

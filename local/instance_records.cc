@@ -1,4 +1,4 @@
-#include "engine/instance_records.h"
+#include "local/instance_records.h"
 
 #include <charconv>
 

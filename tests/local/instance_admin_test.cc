@@ -1,4 +1,4 @@
-// Instances of a local database (engine/local_instance_admin.h): each
+// Instances of a local database (local/local_instance_admin.h): each
 // instance's tables apart from the others', production's validation, and
 // instance records that last.
 
@@ -9,7 +9,7 @@
 
 #include <thread>
 
-#include "engine/local_bigtable.h"
+#include "local/local_bigtable.h"
 #include "storage/database.h"
 #include "tests/test_util.h"
 

@@ -3,8 +3,8 @@
 // default instance). LocalBigtable::OpenTable opens it, and wraps it in
 // the restriction of an authorized view when the ref names one.
 
-#ifndef LBT_ENGINE_LOCAL_TABLE_H_
-#define LBT_ENGINE_LOCAL_TABLE_H_
+#ifndef LBT_LOCAL_LOCAL_TABLE_H_
+#define LBT_LOCAL_LOCAL_TABLE_H_
 
 #include <memory>
 #include <string>
@@ -52,4 +52,4 @@ class LocalTable final : public Table {
 
 }  // namespace lbt
 
-#endif  // LBT_ENGINE_LOCAL_TABLE_H_
+#endif  // LBT_LOCAL_LOCAL_TABLE_H_
