@@ -6,7 +6,6 @@
 #include <numeric>
 #include <utility>
 
-#include "api/forwarding_bigtable.h"
 #include "api/materialized_view.h"
 
 namespace lbt {
@@ -180,56 +179,6 @@ class BoundTable final : public Table {
   const TableRef ref_;
 };
 
-// A Bigtable whose data calls on one table go to a Table, for the callers
-// of OpenAuthorizedView; other calls pass through.
-class TableAsBigtable final : public ForwardingBigtable {
- public:
-  TableAsBigtable(Bigtable* base, std::unique_ptr<Table> table) : ForwardingBigtable(base), table_(std::move(table)) {}
-
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    return Mine(table) ? table_->ReadRows(request) : target()->ReadRows(table, request);
-  }
-  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
-                                                     const ReadRequest& request) override {
-    return Mine(table) ? table_->LookupRows(keys, request) : target()->LookupRows(table, keys, request);
-  }
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    return Mine(table) ? table_->CountRows(range) : target()->CountRows(table, range);
-  }
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
-    return Mine(table) ? table_->SampleRowKeys(range) : target()->SampleRowKeys(table, range);
-  }
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    return Mine(table) ? table_->MutateRow(row_key, mutations) : target()->MutateRow(table, row_key, mutations);
-  }
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    return Mine(table) ? table_->MutateRows(rows) : target()->MutateRows(table, rows);
-  }
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override {
-    if (!Mine(table)) return target()->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
-    return table_->CheckAndMutateRow(row_key, predicate, true_mutations, false_mutations);
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override {
-    return Mine(table) ? table_->ReadModifyWriteRow(row_key, rules)
-                       : target()->ReadModifyWriteRow(table, row_key, rules);
-  }
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
-    return Mine(table) ? table_->ChangeStreamPartitions() : target()->ChangeStreamPartitions(table);
-  }
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override {
-    return Mine(table) ? table_->ReadChangeStream(request) : target()->ReadChangeStream(table, request);
-  }
-
- private:
-  bool Mine(std::string_view table) const { return table == table_->ref().table; }
-
-  std::unique_ptr<Table> table_;
-};
-
 }  // namespace
 
 Result<std::unique_ptr<Table>> Bigtable::OpenTable(const TableRef& ref) {
@@ -243,12 +192,6 @@ Result<std::unique_ptr<Table>> ThroughAuthorizedView(Bigtable* bigtable, std::un
   LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, bigtable->GetAuthorizedView(ref.table, ref.authorized_view));
   std::string name = ref.instance.project.empty() ? ref.RelativeName() : ref.FullName();
   return RestrictToView(std::move(table), std::move(view), std::move(name));
-}
-
-Result<std::unique_ptr<Bigtable>> Bigtable::OpenAuthorizedView(std::string_view table, std::string_view view_id) {
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> view,
-                       OpenTable(TableRef::AuthorizedView(std::string(table), std::string(view_id))));
-  return std::unique_ptr<Bigtable>(std::make_unique<TableAsBigtable>(this, std::move(view)));
 }
 
 }  // namespace lbt

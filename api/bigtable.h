@@ -235,11 +235,6 @@ class Bigtable {
   // FailedPrecondition while the view's deletion protection is on; Aborted
   // if `etag` is set and is not the current one.
   virtual Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag);
-  // The data operations of `table` through view `view_id`, as a Bigtable
-  // that must be destroyed before this one (other tables pass through):
-  // OpenTable(TableRef::AuthorizedView(table, view_id)) in a Bigtable's
-  // shape, for the callers not yet moved to Table.
-  Result<std::unique_ptr<Bigtable>> OpenAuthorizedView(std::string_view table, std::string_view view_id);
 
   // ---- logical views of the instance (api/logical_view.h) ----
   // A service without them answers Unimplemented (the defaults). Queries

@@ -32,32 +32,6 @@ Result<Bigtable*> DeferredBigtable::Target() {
     return (*target)->call;                   \
   } while (false)
 
-Result<std::unique_ptr<RowStream>> DeferredBigtable::ReadRows(std::string_view table, const ReadRequest& request) {
-  LBT_FORWARD(ReadRows(table, request));
-}
-Result<int64_t> DeferredBigtable::CountRows(std::string_view table, const RowRange& range) {
-  LBT_FORWARD(CountRows(table, range));
-}
-Status DeferredBigtable::MutateRow(std::string_view table, std::string_view row_key,
-                                   const std::vector<Mutation>& mutations) {
-  LBT_FORWARD(MutateRow(table, row_key, mutations));
-}
-Result<std::vector<Status>> DeferredBigtable::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
-  LBT_FORWARD(MutateRows(table, rows));
-}
-Result<bool> DeferredBigtable::CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                                 const std::optional<Filter>& predicate,
-                                                 const std::vector<Mutation>& true_mutations,
-                                                 const std::vector<Mutation>& false_mutations) {
-  LBT_FORWARD(CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations));
-}
-Result<Row> DeferredBigtable::ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                                 const std::vector<ReadModifyWriteRule>& rules) {
-  LBT_FORWARD(ReadModifyWriteRow(table, row_key, rules));
-}
-Result<std::vector<KeySample>> DeferredBigtable::SampleRowKeys(std::string_view table, const RowRange& range) {
-  LBT_FORWARD(SampleRowKeys(table, range));
-}
 Status DeferredBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                                      const std::vector<std::string>& splits, bool deletion_protection) {
   LBT_FORWARD(CreateTable(table, families, splits, deletion_protection));
@@ -74,13 +48,6 @@ Status DeferredBigtable::SetAutomatedBackupPolicy(std::string_view table,
 }
 Status DeferredBigtable::SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) {
   LBT_FORWARD(SetChangeStream(table, config));
-}
-Result<std::vector<RowRange>> DeferredBigtable::ChangeStreamPartitions(std::string_view table) {
-  LBT_FORWARD(ChangeStreamPartitions(table));
-}
-Result<std::unique_ptr<ChangeStream>> DeferredBigtable::ReadChangeStream(std::string_view table,
-                                                                         const ChangeStreamRequest& request) {
-  LBT_FORWARD(ReadChangeStream(table, request));
 }
 Result<LogicalViewSpec> DeferredBigtable::CreateLogicalView(const LogicalViewSpec& view) {
   LBT_FORWARD(CreateLogicalView(view));

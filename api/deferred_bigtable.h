@@ -34,16 +34,6 @@ class DeferredBigtable final : public Bigtable {
   std::string Describe() const override { return describe_; }
   std::string PromptName() const override { return prompt_; }
 
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override;
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override;
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override;
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override;
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override;
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits, bool deletion_protection) override;
@@ -58,9 +48,6 @@ class DeferredBigtable final : public Bigtable {
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override;
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override;
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;

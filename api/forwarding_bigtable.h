@@ -26,30 +26,6 @@ class ForwardingBigtable : public Bigtable {
   // The target's own Table: a subclass that watches data calls opens its
   // tables over itself (Bigtable::OpenTable) or wraps the target's.
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { return target_->OpenTable(ref); }
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    return target_->ReadRows(table, request);
-  }
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    return target_->CountRows(table, range);
-  }
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    return target_->MutateRow(table, row_key, mutations);
-  }
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    return target_->MutateRows(table, rows);
-  }
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override {
-    return target_->CheckAndMutateRow(table, row_key, predicate, true_mutations, false_mutations);
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override {
-    return target_->ReadModifyWriteRow(table, row_key, rules);
-  }
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override {
-    return target_->SampleRowKeys(table, range);
-  }
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits, bool deletion_protection) override {
@@ -81,13 +57,6 @@ class ForwardingBigtable : public Bigtable {
   }
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override {
     return target_->SetChangeStream(table, config);
-  }
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override {
-    return target_->ChangeStreamPartitions(table);
-  }
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override {
-    return target_->ReadChangeStream(table, request);
   }
   Status DropRowRange(std::string_view table, std::string_view prefix) override {
     return target_->DropRowRange(table, prefix);

@@ -71,44 +71,13 @@ class ViewStorage final : public ForwardingBigtable {
   ViewStorage(Database* db, std::string rows, std::string state)
       : ForwardingBigtable(db), rows_(std::move(rows)), state_(std::move(state)) {}
 
-  // Over the calls below, which map the names.
-  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { return Bigtable::OpenTable(ref); }
-
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->ReadRows(name, request);
-  }
-  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
-                                                     const ReadRequest& request) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->LookupRows(name, keys, request);
-  }
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->CountRows(name, range);
-  }
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->MutateRow(name, row_key, mutations);
-  }
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->MutateRows(name, rows);
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
+    LBT_ASSIGN_OR_RETURN(std::string name, Map(ref.table));
+    return target()->OpenTable(TableRef::Table(std::move(name)));
   }
   Status DropRowRange(std::string_view table, std::string_view prefix) override {
     LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
     return target()->DropRowRange(name, prefix);
-  }
-  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->CheckAndMutateRow(name, row_key, predicate, true_mutations, false_mutations);
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->ReadModifyWriteRow(name, row_key, rules);
   }
 
  private:
