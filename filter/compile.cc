@@ -184,18 +184,9 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
       });
     }
     case K::kRowSample: return RowSampleNode(f, path);
-    case K::kFamilyNameRegex: {
-      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".familyNameRegexFilter"));
-      return KeepIf([re](const Cell& c) { return FullMatch(*re, c.family); });
-    }
-    case K::kQualifierRegex: {
-      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".columnQualifierRegexFilter"));
-      return KeepIf([re](const Cell& c) { return FullMatch(*re, c.qualifier); });
-    }
-    case K::kValueRegex: {
-      LBT_ASSIGN_OR_RETURN(auto re, Regex(f.pattern, path + ".valueRegexFilter"));
-      return KeepIf([re](const Cell& c) { return FullMatch(*re, c.value); });
-    }
+    case K::kFamilyNameRegex: return CellRegexNode(f.pattern, path + ".familyNameRegexFilter", &Cell::family);
+    case K::kQualifierRegex: return CellRegexNode(f.pattern, path + ".columnQualifierRegexFilter", &Cell::qualifier);
+    case K::kValueRegex: return CellRegexNode(f.pattern, path + ".valueRegexFilter", &Cell::value);
     case K::kColumnRange: return ColumnRangeNode(f, path);
     case K::kValueBitmask: return ValueBitmaskNode(f, path);
     case K::kValueRange:
@@ -219,6 +210,11 @@ Result<NodePtr> Compiler::Compile(const Filter& f, const std::string& path, int 
     case K::kDependentColumn: return CompileExtension(f, path, depth, in_condition);
   }
   return Status::InvalidArgument(fmt::format("{}: unknown filter", path));
+}
+
+Result<NodePtr> Compiler::CellRegexNode(const std::string& pattern, const std::string& path, std::string Cell::*field) {
+  LBT_ASSIGN_OR_RETURN(std::shared_ptr<RE2> re, Regex(pattern, path));
+  return KeepIf([re, field](const Cell& c) { return FullMatch(*re, c.*field); });
 }
 
 Result<NodePtr> Compiler::CompileBranches(const Filter& f, const std::string& path, int depth, bool in_condition) {

@@ -37,6 +37,8 @@ class Compiler {
   Result<NodePtr> CompileCondition(const Filter& f, const std::string& path, int depth);
   // HBase's filters, which Bigtable's API does not have (hbase_extensions.cc).
   Result<NodePtr> CompileExtension(const Filter& f, const std::string& path, int depth, bool in_condition);
+  // Keeps the cells whose `field` (family, qualifier or value) the regex matches whole.
+  Result<NodePtr> CellRegexNode(const std::string& pattern, const std::string& path, std::string Cell::*field);
   Result<std::shared_ptr<RE2>> Regex(const std::string& pattern, const std::string& path);
   static bool HasLabel(const Filter& f);
 };
