@@ -7,216 +7,17 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "sql/lexer.h"
+
 namespace lbt::sql {
 
 namespace {
-
-enum class TokenKind { kIdent, kQuotedIdent, kInt, kFloat, kString, kBytes, kParam, kOp, kEnd };
-
-struct Token {
-  TokenKind kind = TokenKind::kEnd;
-  std::string text;  // identifiers as written; literals decoded; operators
-  size_t pos = 0;
-};
 
 std::string Upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
 }
-
-bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-class Lexer {
- public:
-  explicit Lexer(std::string_view text) : text_(text) {}
-
-  Result<std::vector<Token>> Tokens() {
-    std::vector<Token> out;
-    while (true) {
-      LBT_RETURN_IF_ERROR(SkipSpaceAndComments());
-      if (pos_ >= text_.size()) break;
-      LBT_ASSIGN_OR_RETURN(Token t, Next());
-      out.push_back(std::move(t));
-    }
-    out.push_back(Token{TokenKind::kEnd, "", text_.size()});
-    return out;
-  }
-
- private:
-  Status Error(size_t pos, const std::string& what) const {
-    return Status::InvalidArgument(fmt::format("Syntax error: {} {}", what, Location(text_, pos)));
-  }
-
-  Status SkipSpaceAndComments() {
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (std::isspace(static_cast<unsigned char>(c))) {
-        ++pos_;
-      } else if (c == '#' || (c == '-' && Peek(1) == '-')) {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-      } else if (c == '/' && Peek(1) == '*') {
-        size_t end = text_.find("*/", pos_ + 2);
-        if (end == std::string_view::npos) return Error(pos_, "Unclosed comment");
-        pos_ = end + 2;
-      } else {
-        break;
-      }
-    }
-    return Status::OK();
-  }
-
-  char Peek(size_t ahead) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
-
-  Result<Token> Next() {
-    const size_t start = pos_;
-    char c = text_[pos_];
-    // String and bytes literals, with optional r/b prefixes.
-    size_t prefix = 0;
-    bool raw = false, bytes = false;
-    while (prefix < 2 && (std::tolower(static_cast<unsigned char>(Peek(prefix))) == 'r' ||
-                          std::tolower(static_cast<unsigned char>(Peek(prefix))) == 'b')) {
-      (std::tolower(static_cast<unsigned char>(Peek(prefix))) == 'r' ? raw : bytes) = true;
-      ++prefix;
-    }
-    if (Peek(prefix) == '\'' || Peek(prefix) == '"') {
-      pos_ += prefix;
-      LBT_ASSIGN_OR_RETURN(std::string value, Quoted(raw));
-      return Token{bytes ? TokenKind::kBytes : TokenKind::kString, std::move(value), start};
-    }
-    if (IsIdentStart(c)) {
-      while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
-      return Token{TokenKind::kIdent, std::string(text_.substr(start, pos_ - start)), start};
-    }
-    if (c == '`') {
-      size_t end = text_.find('`', pos_ + 1);
-      if (end == std::string_view::npos) return Error(start, "Unclosed identifier literal");
-      pos_ = end + 1;
-      return Token{TokenKind::kQuotedIdent, std::string(text_.substr(start + 1, end - start - 1)), start};
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '.' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
-      return Number();
-    }
-    if (c == '@') {
-      ++pos_;
-      if (pos_ >= text_.size() || !IsIdentStart(text_[pos_])) return Error(start, "Expected a parameter name after @");
-      while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
-      return Token{TokenKind::kParam, std::string(text_.substr(start + 1, pos_ - start - 1)), start};
-    }
-    for (std::string_view op : {"<>", "!=", "<=", ">=", "=>", "||", "<<", ">>"}) {
-      if (text_.substr(pos_, 2) == op) {
-        pos_ += 2;
-        return Token{TokenKind::kOp, std::string(op), start};
-      }
-    }
-    if (std::string_view("()[],.;+-*/=<>&|^~").find(c) != std::string_view::npos) {
-      ++pos_;
-      return Token{TokenKind::kOp, std::string(1, c), start};
-    }
-    return Error(start, fmt::format("Illegal input character \"{}\"", c));
-  }
-
-  Result<Token> Number() {
-    const size_t start = pos_;
-    bool is_float = false;
-    if (text_[pos_] == '0' && (Peek(1) == 'x' || Peek(1) == 'X')) {
-      pos_ += 2;
-      while (pos_ < text_.size() && std::isxdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-    } else {
-      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-      if (pos_ < text_.size() && text_[pos_] == '.') {
-        is_float = true;
-        ++pos_;
-        while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-      }
-      if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-        is_float = true;
-        ++pos_;
-        if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-        while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-      }
-    }
-    if (pos_ < text_.size() && IsIdentChar(text_[pos_]))
-      return Error(start, "Missing whitespace between literal and alias");
-    return Token{is_float ? TokenKind::kFloat : TokenKind::kInt, std::string(text_.substr(start, pos_ - start)), start};
-  }
-
-  // A quoted literal at pos_ ('...', "...", or tripled), decoded.
-  Result<std::string> Quoted(bool raw) {
-    const size_t start = pos_;
-    const char quote = text_[pos_];
-    const bool triple = Peek(1) == quote && Peek(2) == quote;
-    pos_ += triple ? 3 : 1;
-    std::string out;
-    while (true) {
-      if (pos_ >= text_.size()) return Error(start, "Unclosed string literal");
-      char c = text_[pos_];
-      if (c == quote && (!triple || (Peek(1) == quote && Peek(2) == quote))) {
-        pos_ += triple ? 3 : 1;
-        return out;
-      }
-      if (c == '\n' && !triple) return Error(start, "Unclosed string literal");
-      if (c == '\\' && !raw) {
-        LBT_RETURN_IF_ERROR(Escape(&out));
-        continue;
-      }
-      if (c == '\\' && raw && pos_ + 1 < text_.size()) {
-        out += text_.substr(pos_, 2);
-        pos_ += 2;
-        continue;
-      }
-      out += c;
-      ++pos_;
-    }
-  }
-
-  Status Escape(std::string* out) {
-    const size_t start = pos_;
-    char e = Peek(1);
-    pos_ += 2;
-    switch (e) {
-      case 'n': *out += '\n'; return Status::OK();
-      case 't': *out += '\t'; return Status::OK();
-      case 'r': *out += '\r'; return Status::OK();
-      case 'a': *out += '\a'; return Status::OK();
-      case 'b': *out += '\b'; return Status::OK();
-      case 'f': *out += '\f'; return Status::OK();
-      case 'v': *out += '\v'; return Status::OK();
-      case '\\':
-      case '\'':
-      case '"':
-      case '`':
-      case '?': *out += e; return Status::OK();
-      case 'x':
-      case 'X': {
-        std::string hex(text_.substr(pos_, 2));
-        if (hex.size() != 2 || !std::isxdigit(static_cast<unsigned char>(hex[0])) ||
-            !std::isxdigit(static_cast<unsigned char>(hex[1]))) {
-          return Error(start, "Illegal escape sequence: \\x needs two hex digits");
-        }
-        *out += static_cast<char>(std::strtol(hex.c_str(), nullptr, 16));
-        pos_ += 2;
-        return Status::OK();
-      }
-      default:
-        if (e >= '0' && e <= '7') {
-          std::string oct(text_.substr(pos_ - 1, 3));
-          if (oct.size() != 3 || oct.find_first_not_of("01234567") != std::string::npos) {
-            return Error(start, "Illegal escape sequence: octal escapes need three digits");
-          }
-          *out += static_cast<char>(std::strtol(oct.c_str(), nullptr, 8));
-          pos_ += 2;
-          return Status::OK();
-        }
-        return Error(start, fmt::format("Illegal escape sequence: \\{}", e));
-    }
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-};
 
 // Words that end an expression or a select item, so never an alias.
 bool IsReserved(const std::string& upper) {
@@ -523,6 +324,8 @@ class Parser {
     return Comparison();
   }
 
+  // A comparison, IS test, [NOT] LIKE, [NOT] BETWEEN or [NOT] IN after a
+  // bitwise-or operand, or that operand alone.
   Result<ExprPtr> Comparison() {
     LBT_ASSIGN_OR_RETURN(ExprPtr left, BitOr());
     const size_t pos = Current().pos;
@@ -534,55 +337,67 @@ class Parser {
         return Call(name, pos, std::move(left), std::move(right));
       }
     }
-    if (AcceptWord("IS")) {
-      const bool negated = AcceptWord("NOT");
-      std::string what;
-      if (AcceptWord("NULL")) {
-        what = "null";
-      } else if (AcceptWord("TRUE")) {
-        what = "true";
-      } else if (AcceptWord("FALSE")) {
-        what = "false";
-      } else {
-        return Error(Current().pos, "Expected NULL, TRUE or FALSE after IS");
-      }
-      return Call(std::string(negated ? "$isnot" : "$is") + what, pos, std::move(left));
-    }
+    if (AcceptWord("IS")) return IsTest(std::move(left), pos);
     const bool negated = IsWord("NOT") && (Upper(Ahead(1).text) == "LIKE" || Upper(Ahead(1).text) == "IN" ||
                                            Upper(Ahead(1).text) == "BETWEEN");
     if (negated) Advance();
+    ExprPtr test;
     if (AcceptWord("LIKE")) {
       LBT_ASSIGN_OR_RETURN(ExprPtr pattern, BitOr());
-      ExprPtr like = Call("$like", pos, std::move(left), std::move(pattern));
-      return negated ? Call("$not", pos, std::move(like)) : std::move(like);
+      test = Call("$like", pos, std::move(left), std::move(pattern));
+    } else if (AcceptWord("BETWEEN")) {
+      LBT_ASSIGN_OR_RETURN(test, BetweenRest(std::move(left), pos));
+    } else if (AcceptWord("IN")) {
+      LBT_ASSIGN_OR_RETURN(test, InListRest(std::move(left), pos));
+    } else {
+      if (negated) return Unexpected();
+      return left;
     }
-    if (AcceptWord("BETWEEN")) {
-      LBT_ASSIGN_OR_RETURN(ExprPtr low, BitOr());
-      LBT_RETURN_IF_ERROR(ExpectWord("AND"));
-      LBT_ASSIGN_OR_RETURN(ExprPtr high, BitOr());
-      std::vector<ExprPtr> args;
-      args.push_back(std::move(left));
-      args.push_back(std::move(low));
-      args.push_back(std::move(high));
-      ExprPtr between = Call("$between", pos, std::move(args));
-      return negated ? Call("$not", pos, std::move(between)) : std::move(between);
+    return negated ? Call("$not", pos, std::move(test)) : std::move(test);
+  }
+
+  // After `left IS`: [NOT] NULL, TRUE or FALSE.
+  Result<ExprPtr> IsTest(ExprPtr left, size_t pos) {
+    const bool negated = AcceptWord("NOT");
+    std::string what;
+    if (AcceptWord("NULL")) {
+      what = "null";
+    } else if (AcceptWord("TRUE")) {
+      what = "true";
+    } else if (AcceptWord("FALSE")) {
+      what = "false";
+    } else {
+      return Error(Current().pos, "Expected NULL, TRUE or FALSE after IS");
     }
-    if (AcceptWord("IN")) {
-      if (IsWord("UNNEST")) return Unsupported("IN UNNEST");
-      LBT_RETURN_IF_ERROR(ExpectOp("("));
-      if (IsWord("SELECT")) return Unsupported("Subqueries");
-      std::vector<ExprPtr> args;
-      args.push_back(std::move(left));
-      do {
-        LBT_ASSIGN_OR_RETURN(ExprPtr item, Expression());
-        args.push_back(std::move(item));
-      } while (AcceptOp(","));
-      LBT_RETURN_IF_ERROR(ExpectOp(")"));
-      ExprPtr in = Call("$in", pos, std::move(args));
-      return negated ? Call("$not", pos, std::move(in)) : std::move(in);
-    }
-    if (negated) return Unexpected();
-    return left;
+    return Call(std::string(negated ? "$isnot" : "$is") + what, pos, std::move(left));
+  }
+
+  // After `left BETWEEN`: low AND high.
+  Result<ExprPtr> BetweenRest(ExprPtr left, size_t pos) {
+    LBT_ASSIGN_OR_RETURN(ExprPtr low, BitOr());
+    LBT_RETURN_IF_ERROR(ExpectWord("AND"));
+    LBT_ASSIGN_OR_RETURN(ExprPtr high, BitOr());
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(left));
+    args.push_back(std::move(low));
+    args.push_back(std::move(high));
+    return Call("$between", pos, std::move(args));
+  }
+
+  // After `left IN`: a parenthesized list of expressions (no UNNEST, no
+  // subquery, which Bigtable does not run).
+  Result<ExprPtr> InListRest(ExprPtr left, size_t pos) {
+    if (IsWord("UNNEST")) return Unsupported("IN UNNEST");
+    LBT_RETURN_IF_ERROR(ExpectOp("("));
+    if (IsWord("SELECT")) return Unsupported("Subqueries");
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(left));
+    do {
+      LBT_ASSIGN_OR_RETURN(ExprPtr item, Expression());
+      args.push_back(std::move(item));
+    } while (AcceptOp(","));
+    LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    return Call("$in", pos, std::move(args));
   }
 
   // One level of left-associative binary operators.
@@ -916,25 +731,12 @@ class Parser {
 
 }  // namespace
 
-std::string Location(std::string_view sql, size_t pos) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < pos && i < sql.size(); ++i) {
-    if (sql[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("[at {}:{}]", line, column);
-}
-
 Result<std::unique_ptr<Select>> Parse(std::string_view sql) {
   if (sql.size() > kMaxQueryBytes) {
     return Status::InvalidArgument(
         fmt::format("The query is {} bytes; a query may have at most {} (1 MiB)", sql.size(), kMaxQueryBytes));
   }
-  LBT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lexer(sql).Tokens());
+  LBT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lex(sql));
   return Parser(sql, std::move(tokens)).Statement();
 }
 
@@ -974,7 +776,7 @@ Result<Value> BindingLiteral(std::string_view text, const std::vector<Token>& to
 }  // namespace
 
 Result<std::vector<ParameterBinding>> ParseParameterBindings(std::string_view text, size_t* query_start) {
-  LBT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lexer(text).Tokens());
+  LBT_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lex(text));
   std::vector<ParameterBinding> out;
   size_t i = 0;
   while (tokens[i].kind == TokenKind::kParam && tokens[i + 1].kind == TokenKind::kOp && tokens[i + 1].text == "=") {
@@ -989,55 +791,6 @@ Result<std::vector<ParameterBinding>> ParseParameterBindings(std::string_view te
     out.push_back({std::move(name), std::move(value)});
   }
   *query_start = tokens[i].pos;
-  return out;
-}
-
-// ---- ast.h ----
-
-ExprPtr Expr::Clone() const {
-  auto e = std::make_unique<Expr>();
-  e->kind = kind;
-  e->pos = pos;
-  e->name = name;
-  for (const ExprPtr& a : args) e->args.push_back(a->Clone());
-  e->literal = literal;
-  e->coercible_literal = coercible_literal;
-  e->cast_type = cast_type;
-  e->safe = safe;
-  e->has_operand = has_operand;
-  e->has_else = has_else;
-  e->height = height;
-  e->type = type;
-  e->slot = slot;
-  e->function = function;
-  return e;
-}
-
-std::string Unparse(const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::kLiteral:
-      if (e.literal.is_null()) return "NULL";
-      if (e.literal.kind() == TypeKind::kString) return "'" + e.literal.str() + "'";
-      if (e.literal.kind() == TypeKind::kBytes) return "b'" + e.literal.str() + "'";
-      return e.literal.ToText();
-    case ExprKind::kParameter: return "@" + e.name;
-    case ExprKind::kColumn: return e.name;
-    case ExprKind::kStar: return "*";
-    case ExprKind::kSlot: return fmt::format("${}", e.slot);
-    case ExprKind::kInterval: return "INTERVAL " + Unparse(*e.args[0]) + " " + e.name;
-    case ExprKind::kCast:
-      return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]), e.cast_type->ToString());
-    case ExprKind::kCase: {
-      std::string out = "CASE";
-      for (const ExprPtr& a : e.args) out += " " + Unparse(*a);
-      return out + " END";
-    }
-    case ExprKind::kCall: break;
-  }
-  std::string out = e.name + "(";
-  for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + Unparse(*e.args[i]);
-  out += ")";
-  if (e.name == "$subscript" || e.name == "$field") out += "." + e.literal.ToText();
   return out;
 }
 

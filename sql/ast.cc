@@ -1,0 +1,54 @@
+#include "sql/ast.h"
+
+#include <fmt/format.h>
+
+namespace lbt::sql {
+
+ExprPtr Expr::Clone() const {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->pos = pos;
+  e->name = name;
+  for (const ExprPtr& a : args) e->args.push_back(a->Clone());
+  e->literal = literal;
+  e->coercible_literal = coercible_literal;
+  e->cast_type = cast_type;
+  e->safe = safe;
+  e->has_operand = has_operand;
+  e->has_else = has_else;
+  e->height = height;
+  e->type = type;
+  e->slot = slot;
+  e->function = function;
+  return e;
+}
+
+std::string Unparse(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+      if (e.literal.is_null()) return "NULL";
+      if (e.literal.kind() == TypeKind::kString) return "'" + e.literal.str() + "'";
+      if (e.literal.kind() == TypeKind::kBytes) return "b'" + e.literal.str() + "'";
+      return e.literal.ToText();
+    case ExprKind::kParameter: return "@" + e.name;
+    case ExprKind::kColumn: return e.name;
+    case ExprKind::kStar: return "*";
+    case ExprKind::kSlot: return fmt::format("${}", e.slot);
+    case ExprKind::kInterval: return "INTERVAL " + Unparse(*e.args[0]) + " " + e.name;
+    case ExprKind::kCast:
+      return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]), e.cast_type->ToString());
+    case ExprKind::kCase: {
+      std::string out = "CASE";
+      for (const ExprPtr& a : e.args) out += " " + Unparse(*a);
+      return out + " END";
+    }
+    case ExprKind::kCall: break;
+  }
+  std::string out = e.name + "(";
+  for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + Unparse(*e.args[i]);
+  out += ")";
+  if (e.name == "$subscript" || e.name == "$field") out += "." + e.literal.ToText();
+  return out;
+}
+
+}  // namespace lbt::sql
