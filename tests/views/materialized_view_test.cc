@@ -20,12 +20,18 @@
 #include "api/instance.h"
 #include "local/local_bigtable.h"
 #include "sql/materialized_view.h"
-#include "sql/materialized_view_maintainer.h"
 #include "sql/query.h"
 #include "tests/test_util.h"
+#include "views/materialized_view_maintainer.h"
 
-namespace lbt::sql {
+namespace lbt::views {
 namespace {
+
+using sql::CheckMaterializedViewQuery;
+using sql::Prepare;
+using sql::PreparedQuery;
+using sql::ResultStream;
+using sql::Values;
 
 // Every aggregate view counts its rows, so no group is left out for having
 // only NULL aggregates, and the direct query's groups are the view's.
@@ -516,4 +522,4 @@ INSTANTIATE_TEST_SUITE_P(Writes, MaterializedViewTest, ::testing::Values(false, 
                          [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Logged" : "Direct"; });
 
 }  // namespace
-}  // namespace lbt::sql
+}  // namespace lbt::views
