@@ -24,9 +24,9 @@
 // Any process can run the next pass, so a script that writes and then reads
 // a view brings it up to date itself, whoever else has the database open.
 //
-// Threading: CatchUp from any thread (passes run one at a time): the
-// background work of the database (local/background.h) calls it every so
-// often, and a server's requests beside it.
+// Threading: CatchUp from any thread (passes run one at a time): a job of
+// the database's background work calls it every so often
+// (shell/local_services.h), and a server's requests beside it.
 
 #ifndef LBT_VIEWS_MATERIALIZED_VIEW_MAINTAINER_H_
 #define LBT_VIEWS_MATERIALIZED_VIEW_MAINTAINER_H_
