@@ -2,7 +2,7 @@
 // MaterializedViewKey (instance_records.h), holding the view as JSON, and
 // two hidden tables: the view's rows (MaterializedViewTableName) and its
 // maintainer's state (MaterializedViewStateName). What fills them is the
-// maintainer's (sql/materialized_view_maintainer.h); the engine keeps them
+// maintainer's (views/materialized_view_maintainer.h); the engine keeps them
 // and the source table's change stream that feeds them.
 //
 // WARNING: the record's key and fields and the hidden tables' names are

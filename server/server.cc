@@ -9,16 +9,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "server/admin_service.h"
 #include "server/data_service.h"
 #include "server/instance_admin_service.h"
 #include "server/stall_watch.h"
-#include "util/background_thread.h"
 
 namespace lbt::server {
 
@@ -78,48 +74,6 @@ Status CheckCanListen(const ServeOptions& options) {
   }
   return Status::OK();
 }
-
-namespace {
-
-// Takes the automated backups that tables' policies make due (see
-// InstanceAdmin::RunAutomatedBackups): at start, then every minute, on a
-// thread of its own, until Stop.
-class AutomatedBackups {
- public:
-  explicit AutomatedBackups(InstanceAdmin* admin) {
-    if (admin != nullptr) thread_ = StartBackgroundThread([this, admin] { Run(admin); });
-  }
-  ~AutomatedBackups() { Stop(); }
-
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  void Run(InstanceAdmin* admin) {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stopping_) {
-      lock.unlock();
-      if (Status s = admin->RunAutomatedBackups(); !s.ok()) {
-        fmt::print(stderr, "lbt serve: automated backups: {}\n", s.ToString());
-      }
-      lock.lock();
-      wake_.wait_for(lock, std::chrono::minutes(1), [this] { return stopping_; });
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;
-};
-
-}  // namespace
 
 void LimitServerThreads(grpc::ServerBuilder* builder) {
   // Past this many calls at once a new one is answered RESOURCE_EXHAUSTED
@@ -182,11 +136,9 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
         fmt::format("cannot listen on {}: the port is in use or the address is not this machine's", address));
   }
   listening(fmt::format("{}:{}", Bracketed(options.host), bound_port));
-  AutomatedBackups automated(router.admin());
 
   int signal = 0;
   sigwait(&stop_signals, &signal);
-  automated.Stop();
   // Idle connections would hold a plain Shutdown until its deadline: wait
   // for the RPCs in flight only, then cancel whatever outlived the drain.
   gate.CloseAndDrain(options.drain);

@@ -11,12 +11,12 @@
 #include "commands/core/output.h"
 #include "commands/core/session.h"
 #include "commands/core/statement.h"
+#include "shell/local_services.h"
 #include "shell/options.h"
 #include "shell/repl.h"
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
 #include "shell/target.h"
-#include "sql/materialized_view_maintainer.h"
 
 int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
@@ -34,11 +34,6 @@ int main(int argc, char** argv) {
   const std::function<void()> follow_server = std::move(target->follow_server);
   lbt::Session session(options.session, std::move(target->bigtable));
   lbt::ScriptRunner runner(&session, &out, &err, {options.keep_going, options.echo});
-  // Materialized views of a local database: the interactive shell keeps
-  // them in the background, as production does; a command or script brings
-  // them up to date before each statement, so that it reads what the
-  // statements before it wrote.
-  lbt::sql::MaterializedViewMaintainer views(session.bigtable());
   std::string last_view_error;
   auto report = [&err, &last_view_error](const lbt::Status& s) {
     if (s.ok() || s.message() == last_view_error) return;
@@ -47,24 +42,32 @@ int main(int argc, char** argv) {
   };
   const bool interactive =
       options.words.empty() && options.commands.empty() && options.script.empty() && isatty(STDIN_FILENO) == 1;
-  // A session through lbt serve goes on against the database itself once
-  // the server stops, and then keeps its views as a local session does.
-  bool views_running = false;
-  auto start_views = [&] {
-    // From the maintainer's thread: straight to stderr (one stdio call is
-    // atomic), not through `err`, which the shell's thread writes.
-    views.Start(std::chrono::milliseconds(100),
-                [](const lbt::Status& s) { std::fprintf(stderr, "\nnote: %s\n", s.message().c_str()); });
-    views_running = true;
+  // A local database's background work (automated backups, materialized
+  // views), started once the session runs on the database itself: a
+  // session through lbt serve goes on against the database once the server
+  // stops, and then does as a local session does. The interactive shell
+  // keeps views in the background, as production does; a command or script
+  // brings them up to date before each statement, so that it reads what
+  // the statements before it wrote. They run on the session's own
+  // instance, which `useinstance` moves away from.
+  lbt::Bigtable* const home = session.bigtable();
+  std::unique_ptr<lbt::RunningLocalServices> background;
+  auto start_background = [&] {
+    if (background != nullptr || home->local() == nullptr) return;
+    background = lbt::StartLocalServices(
+        home, {.instance = options.local.instance.value_or(lbt::DefaultInstanceName()),
+               .views_interval = interactive ? std::chrono::milliseconds(100) : std::chrono::milliseconds(0),
+               // From the jobs' threads: straight to stderr (one stdio call is
+               // atomic), not through `err`, which the shell's thread writes;
+               // in the interactive shell, below the prompt.
+               .report = [line = interactive ? "\n" : ""](const lbt::Status& s) {
+                 std::fprintf(stderr, "%snote: %s\n", line, s.message().c_str());
+               }});
   };
   session.set_before_statement([&] {
     if (follow_server) follow_server();
-    if (session.bigtable()->local() == nullptr) return;
-    if (!interactive) {
-      report(views.CatchUp());
-    } else if (!views_running) {
-      start_views();
-    }
+    start_background();
+    if (!interactive && background != nullptr) report(background->views()->CatchUp());
   });
 
   if (!options.words.empty() && options.words[0].size() > 1 && options.words[0][0] == '-') {
@@ -107,7 +110,7 @@ int main(int argc, char** argv) {
     return worst;
   }
   if (interactive) {
-    if (session.bigtable()->local() != nullptr) start_views();
+    start_background();
     return lbt::RunRepl(&session, &runner, &out, &err);
   }
   return runner.Run(&std::cin, "<stdin>");

@@ -9,8 +9,8 @@
 
 #include "local/local_bigtable.h"
 #include "server/server.h"
+#include "shell/local_services.h"
 #include "shell/target.h"
-#include "sql/materialized_view_maintainer.h"
 #include "storage/database.h"
 
 namespace lbt {
@@ -105,17 +105,21 @@ int RunServe(char**, const ShellOptions& options) {
   // The database's default instance; requests naming another open its
   // tables through the instance admin.
   LocalBigtable served(std::move(db).value(), db_options);
-  // Materialized views are kept beside the requests, as production keeps
-  // them: a write shows in its views moments after it commits.
-  sql::MaterializedViewMaintainer views(&served);
-  if (!o.local.read_only) {
-    views.Start(std::chrono::milliseconds(50),
-                [](const Status& error) { std::fprintf(stderr, "lbt serve: %s\n", error.message().c_str()); });
-    // And a read of a view waits for a pass over what was written before
-    // it, so that a client (a script through the server) reads what it
-    // wrote; a pass's errors are the background loop's to report.
-    served.SetBeforeMaterializedViewRead([&views] { (void)views.CatchUp(); });
-  }
+  // The database's background work runs beside the requests: automated
+  // backups, and materialized views kept as production keeps them, a
+  // write showing in its views moments after it commits.
+  LocalServicesOptions background{
+      .views_interval = std::chrono::milliseconds(50),
+      .report = [](const Status& error) { std::fprintf(stderr, "lbt serve: %s\n", error.message().c_str()); },
+      .before_start =
+          [&served, read_only = o.local.read_only](views::MaterializedViewMaintainer* views) {
+            // And a read of a view waits for a pass over what was written
+            // before it, so that a client (a script through the server)
+            // reads what it wrote; a pass's errors are the background
+            // loop's to report.
+            if (!read_only) served.SetBeforeMaterializedViewRead([views] { (void)views->CatchUp(); });
+          }};
+  std::unique_ptr<RunningLocalServices> services = StartLocalServices(&served, background);
   Status s = server::Serve(&served, o.serve, [&](const std::string& address) {
     const std::string gc =
         o.local.lazy_gc ? fmt::format(" (GC lazy, a pass every {} s)", o.local.gc_interval_seconds) : std::string();
@@ -127,7 +131,7 @@ int RunServe(char**, const ShellOptions& options) {
                 o.local.db_dir.c_str(), address.c_str(), gc.c_str(), address.c_str());
     std::fflush(stdout);
   });
-  views.Stop();
+  services->Stop();
   if (db_options.log_writes) std::remove(fmt::format("{}/{}", o.local.db_dir, kServeAddressFile).c_str());
   if (!s.ok()) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());

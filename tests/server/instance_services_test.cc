@@ -24,8 +24,8 @@
 #include "server/data_service.h"
 #include "server/instance_admin_service.h"
 #include "sql/materialized_view.h"
-#include "sql/materialized_view_maintainer.h"
 #include "tests/test_util.h"
+#include "views/materialized_view_maintainer.h"
 
 namespace lbt::testing {
 namespace {
@@ -326,7 +326,7 @@ TEST_F(InstanceServicesTest, SampleRowKeysServesAMaterializedView) {
       "SELECT SPLIT(CAST(_key AS STRING), '#')[SAFE_OFFSET(0)] AS device, COUNT(*) AS n FROM readings GROUP BY device";
   ASSERT_OK_AND_ASSIGN(view.source_table, sql::CheckMaterializedViewQuery(bigtable_.get(), view.query));
   ASSERT_OK(bigtable_->CreateMaterializedView(view).status());
-  sql::MaterializedViewMaintainer maintainer(bigtable_.get());
+  views::MaterializedViewMaintainer maintainer(bigtable_.get());
   ASSERT_OK(maintainer.CatchUp());
 
   v2::SampleRowKeysRequest request;

@@ -20,12 +20,18 @@
 #include "api/instance.h"
 #include "local/local_bigtable.h"
 #include "sql/materialized_view.h"
-#include "sql/materialized_view_maintainer.h"
 #include "sql/query.h"
 #include "tests/test_util.h"
+#include "views/materialized_view_maintainer.h"
 
-namespace lbt::sql {
+namespace lbt::views {
 namespace {
+
+using sql::CheckMaterializedViewQuery;
+using sql::Prepare;
+using sql::PreparedQuery;
+using sql::ResultStream;
+using sql::Values;
 
 // Every aggregate view counts its rows, so no group is left out for having
 // only NULL aggregates, and the direct query's groups are the view's.
@@ -432,6 +438,36 @@ TEST_P(MaterializedViewTest, ViewsOfOtherInstancesAreKeptAndGoWithThem) {
   ASSERT_OK(maintainer_->CatchUp());
 }
 
+// Views are the maintainer's by instance and id: two instances' views of
+// one id are two views, each kept from its own source.
+TEST_P(MaterializedViewTest, OneViewIdInTwoInstancesIsTwoViews) {
+  const InstanceName other{"proj", "inst-twin"};
+  InstanceSpec spec;
+  spec.name = other;
+  spec.display_name = "Twin";
+  ClusterSpec cluster;
+  cluster.id = "twin-c1";
+  cluster.location = "projects/proj/locations/us-east1-b";
+  cluster.serve_nodes = 1;
+  spec.clusters.push_back(cluster);
+  InstanceAdmin* admin = bigtable_->instance_admin();
+  ASSERT_OK(admin->CreateInstance(spec));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, admin->OpenTables(other));
+  ASSERT_OK(tables->CreateTable("sensors", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
+  std::mt19937 rng(29);
+  for (int i = 0; i < 60; ++i) RandomSensorChange(tables.get(), rng);
+  for (int i = 0; i < 60; ++i) RandomChange(rng);
+  ASSERT_OK(CreateSensorView(tables.get(), "by_device", kByDevice));
+  ASSERT_OK(CreateView("by_device", kByDevice));
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_OK(maintainer_->CatchUp());
+    EXPECT_EQ(SortedRows(tables.get(), "SELECT * FROM by_device"), SortedRows(tables.get(), kByDevice));
+    EXPECT_EQ(Rows("SELECT * FROM by_device"), Rows(kByDevice));
+    for (int i = 0; i < 40; ++i) RandomSensorChange(tables.get(), rng);
+    for (int i = 0; i < 40; ++i) RandomChange(rng);
+  }
+}
+
 // Maintainers killed with SIGKILL at random moments, amid writes and
 // passes (its writes and the position it saves torn anywhere): each time,
 // the next maintainer brings the views back to what their queries return,
@@ -516,4 +552,4 @@ INSTANTIATE_TEST_SUITE_P(Writes, MaterializedViewTest, ::testing::Values(false, 
                          [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Logged" : "Direct"; });
 
 }  // namespace
-}  // namespace lbt::sql
+}  // namespace lbt::views

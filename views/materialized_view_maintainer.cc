@@ -1,14 +1,20 @@
-#include "sql/materialized_view_maintainer.h"
+#include "views/materialized_view_maintainer.h"
 
 #include <fmt/format.h>
 
 #include <set>
 
 #include "api/instance.h"
-#include "util/background_thread.h"
+#include "sql/materialized_view.h"
 #include "util/file_lock.h"
 
-namespace lbt::sql {
+namespace lbt::views {
+
+using sql::DecodeValues;
+using sql::EncodeValues;
+using sql::MaterializedViewPlan;
+using sql::Value;
+using sql::Values;
 
 namespace {
 
@@ -214,9 +220,10 @@ struct MaterializedViewMaintainer::View {
   }
 };
 
-MaterializedViewMaintainer::MaterializedViewMaintainer(Bigtable* bigtable) : bigtable_(bigtable) {}
+MaterializedViewMaintainer::MaterializedViewMaintainer(Bigtable* bigtable, InstanceName instance)
+    : bigtable_(bigtable), instance_(std::move(instance)) {}
 
-MaterializedViewMaintainer::~MaterializedViewMaintainer() { Stop(); }
+MaterializedViewMaintainer::~MaterializedViewMaintainer() = default;
 
 void MaterializedViewMaintainer::RefreshInstances() {
   InstanceAdmin* admin = bigtable_->instance_admin();
@@ -224,18 +231,18 @@ void MaterializedViewMaintainer::RefreshInstances() {
   Result<std::vector<InstanceSpec>> listed = admin->ListInstances("");
   if (!listed.ok()) return;
   for (const InstanceSpec& spec : *listed) {
-    if (spec.name == DefaultInstanceName() || instances_.contains(spec.name.Full())) continue;
+    if (spec.name == instance_ || instances_.contains(spec.name)) continue;
     Result<std::unique_ptr<Bigtable>> opened = admin->OpenTables(spec.name);
-    if (opened.ok()) instances_[spec.name.Full()] = std::move(opened).value();
+    if (opened.ok()) instances_[spec.name] = std::move(opened).value();
   }
 }
 
 MaterializedViewMaintainer::Work MaterializedViewMaintainer::ListViews(Status* first) {
   Work work;
-  std::vector<Bigtable*> instances = {bigtable_};
-  for (auto& entry : instances_) instances.push_back(entry.second.get());
-  for (Bigtable* instance : instances) {
-    Result<std::vector<MaterializedViewSpec>> views = instance->ListMaterializedViews();
+  std::vector<Instance> instances = {{instance_, bigtable_}};
+  for (auto& [name, tables] : instances_) instances.push_back({name, tables.get()});
+  for (const Instance& instance : instances) {
+    Result<std::vector<MaterializedViewSpec>> views = instance.tables->ListMaterializedViews();
     if (!views.ok()) {
       if (first->ok()) *first = views.status();
       continue;
@@ -312,9 +319,9 @@ Result<Meta> ReadMeta(Bigtable* storage) {
 
 }  // namespace
 
-Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const MaterializedViewSpec& spec) {
-  const std::string id = instance->PromptName() + "/" + spec.id;
-  std::unique_ptr<View>& view = views_[id];
+Status MaterializedViewMaintainer::Maintain(const Instance& named, const MaterializedViewSpec& spec) {
+  Bigtable* const instance = named.tables;
+  std::unique_ptr<View>& view = views_[{named.name, spec.id}];
   if (view == nullptr || view->query != spec.query) {
     auto made = std::make_unique<View>();
     made->query = spec.query;
@@ -396,28 +403,4 @@ Status MaterializedViewMaintainer::Maintain(Bigtable* instance, const Materializ
   return Status::OK();
 }
 
-void MaterializedViewMaintainer::Start(std::chrono::milliseconds interval, std::function<void(const Status&)> report) {
-  thread_ = StartBackgroundThread([this, interval, report = std::move(report)] {
-    std::string last_error;
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stop_) {
-      lock.unlock();
-      Status s = CatchUp(WhenBusy::kSkip);
-      if (!s.ok() && s.message() != last_error && report) report(s);
-      last_error = s.ok() ? "" : std::string(s.message());
-      lock.lock();
-      wake_.wait_for(lock, interval, [this] { return stop_; });
-    }
-  });
-}
-
-void MaterializedViewMaintainer::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-}  // namespace lbt::sql
+}  // namespace lbt::views

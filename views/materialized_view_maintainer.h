@@ -24,33 +24,32 @@
 // Any process can run the next pass, so a script that writes and then reads
 // a view brings it up to date itself, whoever else has the database open.
 //
-// Threading: CatchUp from any thread (passes run one at a time); Start runs
-// it on a thread of its own, beside which a server's requests may call it.
+// Threading: CatchUp from any thread (passes run one at a time): a job of
+// the database's background work calls it every so often
+// (shell/local_services.h), and a server's requests beside it.
 
-#ifndef LBT_SQL_MATERIALIZED_VIEW_MAINTAINER_H_
-#define LBT_SQL_MATERIALIZED_VIEW_MAINTAINER_H_
+#ifndef LBT_VIEWS_MATERIALIZED_VIEW_MAINTAINER_H_
+#define LBT_VIEWS_MATERIALIZED_VIEW_MAINTAINER_H_
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "api/bigtable.h"
-#include "sql/materialized_view.h"
+#include "api/materialized_view.h"
+#include "api/resource.h"
 
-namespace lbt::sql {
+namespace lbt::views {
 
 class MaterializedViewMaintainer {
  public:
-  // Maintains the views of `bigtable`, a local instance (local() set),
-  // and of the instances beside it. `bigtable` must outlive this object.
-  explicit MaterializedViewMaintainer(Bigtable* bigtable);
+  // Maintains the views of `bigtable`, local instance `instance` (local()
+  // set), and of the instances beside it. `bigtable` must outlive this object.
+  explicit MaterializedViewMaintainer(Bigtable* bigtable, InstanceName instance = DefaultInstanceName());
   ~MaterializedViewMaintainer();
 
   // What CatchUp does when another process's pass is running.
@@ -66,21 +65,20 @@ class MaterializedViewMaintainer {
   // `when_busy` says.
   Status CatchUp(WhenBusy when_busy = WhenBusy::kWait);
 
-  // Runs CatchUp(kSkip) every `interval` on a thread until Stop (or destruction).
-  // Errors go to `report` (once per distinct message), and the pass is
-  // tried again at the next interval.
-  void Start(std::chrono::milliseconds interval, std::function<void(const Status&)> report);
-  void Stop();
-
   // Passes finished since construction: for tests that wait for one.
   int64_t passes() const { return passes_.load(); }
 
  private:
   struct View;
+  // One instance's tables, and its name.
+  struct Instance {
+    InstanceName name;
+    Bigtable* tables;
+  };
   // Opens the instances beside the first, now and then.
   void RefreshInstances();
-  Status Maintain(Bigtable* instance, const MaterializedViewSpec& spec);
-  using Work = std::vector<std::pair<Bigtable*, std::vector<MaterializedViewSpec>>>;
+  Status Maintain(const Instance& instance, const MaterializedViewSpec& spec);
+  using Work = std::vector<std::pair<Instance, std::vector<MaterializedViewSpec>>>;
   // Each instance's views (those that have any); the first error to *first.
   Work ListViews(Status* first);
 
@@ -89,20 +87,16 @@ class MaterializedViewMaintainer {
   Status CatchUpLocked(WhenBusy when_busy, bool* whole);
 
   Bigtable* const bigtable_;
+  const InstanceName instance_;  // bigtable_'s
   // Held for a pass: it guards views_ and instances_.
   std::mutex pass_mu_;
-  std::atomic<int64_t> begun_{0};                       // passes begun, numbered from 1
-  int64_t last_whole_pass_ = 0;                         // the number of the last pass run whole; pass_mu_
-  std::map<std::string, std::unique_ptr<View>> views_;  // by instance and view id
-  std::map<std::string, std::unique_ptr<Bigtable>> instances_;
+  std::atomic<int64_t> begun_{0};  // passes begun, numbered from 1
+  int64_t last_whole_pass_ = 0;    // the number of the last pass run whole; pass_mu_
+  std::map<std::pair<InstanceName, std::string>, std::unique_ptr<View>> views_;  // by instance and view id
+  std::map<InstanceName, std::unique_ptr<Bigtable>> instances_;                  // those beside the first
   std::atomic<int64_t> passes_{0};
-
-  std::thread thread_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;
 };
 
-}  // namespace lbt::sql
+}  // namespace lbt::views
 
-#endif  // LBT_SQL_MATERIALIZED_VIEW_MAINTAINER_H_
+#endif  // LBT_VIEWS_MATERIALIZED_VIEW_MAINTAINER_H_
