@@ -34,7 +34,6 @@ class DeferredBigtable final : public Bigtable {
   std::string Describe() const override { return describe_; }
   std::string PromptName() const override { return prompt_; }
 
-
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits, bool deletion_protection) override;
   Status DeleteTable(std::string_view table) override;
