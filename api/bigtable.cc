@@ -64,29 +64,6 @@ Result<std::optional<Row>> Bigtable::ReadRow(std::string_view table, std::string
 
 namespace {
 
-Status NoAuthorizedViews() {
-  return Status::FromCode(Status::Code::kUnimplemented, "this service has no authorized views");
-}
-
-}  // namespace
-
-Result<AuthorizedViewSpec> Bigtable::CreateAuthorizedView(std::string_view, const AuthorizedViewSpec&) {
-  return NoAuthorizedViews();
-}
-Result<AuthorizedViewSpec> Bigtable::GetAuthorizedView(std::string_view, std::string_view) {
-  return NoAuthorizedViews();
-}
-Result<std::vector<AuthorizedViewSpec>> Bigtable::ListAuthorizedViews(std::string_view) { return NoAuthorizedViews(); }
-Result<AuthorizedViewSpec> Bigtable::UpdateAuthorizedView(std::string_view, const AuthorizedViewSpec&,
-                                                          const AuthorizedViewUpdate&) {
-  return NoAuthorizedViews();
-}
-Status Bigtable::DeleteAuthorizedView(std::string_view, std::string_view, std::string_view) {
-  return NoAuthorizedViews();
-}
-
-namespace {
-
 Status NoLogicalViews() { return Status::FromCode(Status::Code::kUnimplemented, "this service has no logical views"); }
 
 }  // namespace
@@ -117,20 +94,6 @@ Result<MaterializedViewSpec> Bigtable::UpdateMaterializedView(const Materialized
 Status Bigtable::DeleteMaterializedView(std::string_view, std::string_view) { return NoMaterializedViews(); }
 Result<std::unique_ptr<RowStream>> Bigtable::ReadMaterializedView(std::string_view, const ReadRequest&) {
   return NoMaterializedViews();
-}
-
-namespace {
-Status NoChangeStreams() {
-  return Status::FromCode(Status::Code::kUnimplemented, "this service has no change streams");
-}
-}  // namespace
-
-Status Bigtable::SetChangeStream(std::string_view, const std::optional<ChangeStreamConfig>&) {
-  return NoChangeStreams();
-}
-
-Status Bigtable::SetAutomatedBackupPolicy(std::string_view, const std::optional<AutomatedBackupPolicy>&) {
-  return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
 }
 
 namespace {

@@ -33,6 +33,7 @@
 #include "api/schema.h"
 #include "api/status.h"
 #include "api/table.h"
+#include "api/table_admin.h"
 
 namespace lbt {
 
@@ -142,7 +143,10 @@ class LocalMaintenance {
   virtual Status SetMaterializedViewBackfilled(std::string_view view_id) = 0;
 };
 
-class Bigtable {
+// One instance's (or one database's) tables as a client sees them: their
+// data through Table handles (OpenTable), their admin (TableAdmin), the
+// instance's logical and materialized views, and the place itself.
+class Bigtable : public TableAdmin {
  public:
   virtual ~Bigtable() = default;
 
@@ -188,54 +192,6 @@ class Bigtable {
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
                                      std::optional<Filter> filter = std::nullopt);
 
-  // ---- admin ----
-
-  // `splits`: row keys to split the new table's tablets at, for a service
-  // that has tablets (a local database has none, and ignores them). The
-  // families are created in the order given (their cells come in that
-  // order); with `deletion_protection` the table is protected from the
-  // start.
-  virtual Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                             const std::vector<std::string>& splits, bool deletion_protection) = 0;
-  virtual Status DeleteTable(std::string_view table) = 0;
-  // Table names in byte order.
-  virtual Result<std::vector<std::string>> ListTables() = 0;
-  virtual Result<TableSpec> GetTable(std::string_view table) = 0;
-  // Applies `changes` in order, all of them or none (ModifyColumnFamilies).
-  virtual Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) = 0;
-  virtual Status CreateFamily(std::string_view table, const FamilySpec& family) = 0;
-  virtual Status DeleteFamily(std::string_view table, std::string_view family) = 0;
-  virtual Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) = 0;
-  // Changes a family's value type. Bigtable refuses changes to or from an
-  // aggregate type (the emulator allows some).
-  virtual Status SetValueType(std::string_view table, std::string_view family, ValueType type) = 0;
-  virtual Status SetDeletionProtection(std::string_view table, bool enabled) = 0;
-  // Turns automated backups on with `policy` (validated here), or off with
-  // nullopt. A service without them answers Unimplemented (the default).
-  virtual Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy);
-  // Deletes every row whose key starts with `prefix` ("" = every row).
-  virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;
-  // Returns once every write to `table` made before the call has reached
-  // all of its replicas. One local copy is always caught up.
-  virtual Status WaitForReplication(std::string_view table) = 0;
-
-  // ---- authorized views of a table (api/authorized_view.h) ----
-  // A service without them answers Unimplemented (the defaults).
-
-  // Creates view `view.id` of `table` and returns it as stored, with its
-  // etag. AlreadyExists if the table has a view of that id.
-  virtual Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view);
-  virtual Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id);
-  // The table's views, by id.
-  virtual Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table);
-  // Replaces what `update` names of view `view.id`; Aborted if `view.etag`
-  // is set and is not the current one. Returns the view as stored.
-  virtual Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
-                                                          const AuthorizedViewUpdate& update);
-  // FailedPrecondition while the view's deletion protection is on; Aborted
-  // if `etag` is set and is not the current one.
-  virtual Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag);
-
   // ---- logical views of the instance (api/logical_view.h) ----
   // A service without them answers Unimplemented (the defaults). Queries
   // read them (sql/query.h); these keep them.
@@ -278,14 +234,6 @@ class Bigtable {
   // its `_key`), one cell per other column in family "default", qualified
   // by the column's name. FailedPrecondition until its backfill is done.
   virtual Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id, const ReadRequest& request);
-
-  // ---- change streams of a table (api/change_stream.h) ----
-  // A service without them answers Unimplemented (the defaults).
-
-  // Turns the table's change stream on with `config`'s retention
-  // (validated here; enabled_micros is set when the stream was off), or
-  // off with nullopt, dropping the changes it kept.
-  virtual Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config);
 
   // ---- the place itself ----
 

@@ -102,18 +102,6 @@ Status DeferredBigtable::DeleteAuthorizedView(std::string_view table, std::strin
   LBT_FORWARD(DeleteAuthorizedView(table, view_id, etag));
 }
 Result<std::unique_ptr<Table>> DeferredBigtable::OpenTable(const TableRef& ref) { LBT_FORWARD(OpenTable(ref)); }
-Status DeferredBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
-  LBT_FORWARD(CreateFamily(table, family));
-}
-Status DeferredBigtable::DeleteFamily(std::string_view table, std::string_view family) {
-  LBT_FORWARD(DeleteFamily(table, family));
-}
-Status DeferredBigtable::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
-  LBT_FORWARD(SetGcRule(table, family, rule));
-}
-Status DeferredBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
-  LBT_FORWARD(SetValueType(table, family, type));
-}
 Status DeferredBigtable::SetDeletionProtection(std::string_view table, bool enabled) {
   LBT_FORWARD(SetDeletionProtection(table, enabled));
 }

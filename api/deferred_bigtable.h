@@ -40,10 +40,6 @@ class DeferredBigtable final : public Bigtable {
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
-  Status CreateFamily(std::string_view table, const FamilySpec& family) override;
-  Status DeleteFamily(std::string_view table, std::string_view family) override;
-  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
-  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;

@@ -37,18 +37,6 @@ class ForwardingBigtable : public Bigtable {
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {
     return target_->ModifyFamilies(table, changes);
   }
-  Status CreateFamily(std::string_view table, const FamilySpec& family) override {
-    return target_->CreateFamily(table, family);
-  }
-  Status DeleteFamily(std::string_view table, std::string_view family) override {
-    return target_->DeleteFamily(table, family);
-  }
-  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override {
-    return target_->SetGcRule(table, family, rule);
-  }
-  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override {
-    return target_->SetValueType(table, family, type);
-  }
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
     return target_->SetDeletionProtection(table, enabled);
   }

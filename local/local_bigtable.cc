@@ -200,27 +200,6 @@ Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<F
   return db->ModifyFamilies(Qualified(table), changes);
 }
 
-Status LocalBigtable::CreateFamily(std::string_view table, const FamilySpec& family) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CreateFamily(Qualified(table), family);
-}
-
-Status LocalBigtable::DeleteFamily(std::string_view table, std::string_view family) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReadsFamily(table, family));
-  return db->DeleteFamily(Qualified(table), family);
-}
-
-Status LocalBigtable::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->SetGcRule(Qualified(table), family, rule);
-}
-
-Status LocalBigtable::SetValueType(std::string_view table, std::string_view family, ValueType type) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->SetValueType(Qualified(table), family, type);
-}
-
 Status LocalBigtable::SetDeletionProtection(std::string_view table, bool enabled) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->SetDeletionProtection(Qualified(table), enabled);

@@ -166,18 +166,6 @@ class RemoteBigtable final : public Bigtable {
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {
     return remote::ModifyFamilies(&calls_, table, changes);
   }
-  Status CreateFamily(std::string_view table, const FamilySpec& family) override {
-    return ModifyFamilies(table, {FamilyChange::Create(family)});
-  }
-  Status DeleteFamily(std::string_view table, std::string_view family) override {
-    return ModifyFamilies(table, {FamilyChange::Drop(std::string(family))});
-  }
-  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override {
-    return ModifyFamilies(table, {FamilyChange::SetGcRule(std::string(family), rule)});
-  }
-  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override {
-    return ModifyFamilies(table, {FamilyChange::SetValueType(std::string(family), type)});
-  }
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
     return remote::SetAutomatedBackupPolicy(&calls_, table, policy);
   }

@@ -206,19 +206,14 @@ class Database final : public Bigtable, public LocalMaintenance {
   // Applies `changes` in order, in one transaction: all of them, or none
   // when one is refused (its family exists or not as it must, its rule or
   // type change is invalid, or it drops a family of a protected table).
-  // CreateFamily, DropFamily, SetGcRule and SetValueType are one change each.
+  // (TableAdmin's CreateFamily, DeleteFamily, SetGcRule and SetValueType
+  // are one change each.) A dropped family goes with all its cells. A new
+  // GC rule's eligible cells stop being visible at once and are removed by
+  // the next write to their column or by CollectGarbage. A value type
+  // changes between bytes and string only; to or from an aggregate type is
+  // InvalidArgument (see CheckValueTypeChange); cells are kept as they
+  // are: the type says how to read them.
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
-  Status CreateFamily(std::string_view table, const FamilySpec& family) override;
-  // Deletes a family with all its cells.
-  Status DeleteFamily(std::string_view table, std::string_view family) override;
-  // Changes a family's GC rule; cells it makes eligible stop being visible
-  // at once and are removed by the next write to their column or by
-  // CollectGarbage.
-  Status SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) override;
-  // Changes a family's value type between bytes and string; a change to or
-  // from an aggregate type is InvalidArgument (see CheckValueTypeChange).
-  // Cells are kept as they are: the type says how to read them.
-  Status SetValueType(std::string_view table, std::string_view family, ValueType type) override;
 
   // Disables or enables a table (HBase's disable/enable). A disabled
   // table keeps its schema and data but refuses reads and writes.

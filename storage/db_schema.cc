@@ -215,22 +215,6 @@ Status Database::ModifyFamilies(std::string_view table, const std::vector<Family
   return dropped ? SettleFreedPages() : Status::OK();
 }
 
-Status Database::CreateFamily(std::string_view table, const FamilySpec& family) {
-  return ModifyFamilies(table, {FamilyChange::Create(family)});
-}
-
-Status Database::DeleteFamily(std::string_view table, std::string_view family) {
-  return ModifyFamilies(table, {FamilyChange::Drop(std::string(family))});
-}
-
-Status Database::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
-  return ModifyFamilies(table, {FamilyChange::SetGcRule(std::string(family), rule)});
-}
-
-Status Database::SetValueType(std::string_view table, std::string_view family, ValueType type) {
-  return ModifyFamilies(table, {FamilyChange::SetValueType(std::string(family), type)});
-}
-
 Status Database::SetTableEnabled(std::string_view table, bool enabled) {
   return ChangeTableFlag(table, &TableSpec::enabled, enabled);
 }

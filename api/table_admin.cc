@@ -1,0 +1,54 @@
+#include "api/table_admin.h"
+
+namespace lbt {
+
+Status TableAdmin::CreateFamily(std::string_view table, const FamilySpec& family) {
+  return ModifyFamilies(table, {FamilyChange::Create(family)});
+}
+
+Status TableAdmin::DeleteFamily(std::string_view table, std::string_view family) {
+  return ModifyFamilies(table, {FamilyChange::Drop(std::string(family))});
+}
+
+Status TableAdmin::SetGcRule(std::string_view table, std::string_view family, const GcRule& rule) {
+  return ModifyFamilies(table, {FamilyChange::SetGcRule(std::string(family), rule)});
+}
+
+Status TableAdmin::SetValueType(std::string_view table, std::string_view family, ValueType type) {
+  return ModifyFamilies(table, {FamilyChange::SetValueType(std::string(family), type)});
+}
+
+namespace {
+
+Status NoAuthorizedViews() {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no authorized views");
+}
+
+}  // namespace
+
+Result<AuthorizedViewSpec> TableAdmin::CreateAuthorizedView(std::string_view, const AuthorizedViewSpec&) {
+  return NoAuthorizedViews();
+}
+Result<AuthorizedViewSpec> TableAdmin::GetAuthorizedView(std::string_view, std::string_view) {
+  return NoAuthorizedViews();
+}
+Result<std::vector<AuthorizedViewSpec>> TableAdmin::ListAuthorizedViews(std::string_view) {
+  return NoAuthorizedViews();
+}
+Result<AuthorizedViewSpec> TableAdmin::UpdateAuthorizedView(std::string_view, const AuthorizedViewSpec&,
+                                                            const AuthorizedViewUpdate&) {
+  return NoAuthorizedViews();
+}
+Status TableAdmin::DeleteAuthorizedView(std::string_view, std::string_view, std::string_view) {
+  return NoAuthorizedViews();
+}
+
+Status TableAdmin::SetAutomatedBackupPolicy(std::string_view, const std::optional<AutomatedBackupPolicy>&) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
+}
+
+Status TableAdmin::SetChangeStream(std::string_view, const std::optional<ChangeStreamConfig>&) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no change streams");
+}
+
+}  // namespace lbt
