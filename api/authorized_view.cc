@@ -237,23 +237,14 @@ class ViewTable final : public ForwardingTable {
   // A view's rows are not a partition of the table's change stream:
   // Bigtable reads change streams of tables only.
   Result<std::vector<RowRange>> ChangeStreamPartitions() override {
-    return Status::InvalidArgument("change streams are read from a table, not through an authorized view");
+    return ChangeStreamsOfTablesOnly("through an authorized view");
   }
   Result<std::unique_ptr<ChangeStream>> ReadChangeStream(const ChangeStreamRequest&) override {
-    return Status::InvalidArgument("change streams are read from a table, not through an authorized view");
+    return ChangeStreamsOfTablesOnly("through an authorized view");
   }
 
   Result<int64_t> CountRows(const RowRange& range) override {
-    ReadRequest request;
-    if (!(range.start.kind == Bound::Kind::kUnbounded && range.end.kind == Bound::Kind::kUnbounded)) {
-      request.rows.row_ranges.push_back(range);
-    }
-    request.filter = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(request));
-    int64_t count = 0;
-    for (Row row; stream->Next(&row);) ++count;
-    LBT_RETURN_IF_ERROR(stream->status());
-    return count;
+    return CountRowsByReading(range, [this](const ReadRequest& request) { return ReadRows(request); });
   }
 
   Result<std::vector<std::optional<Row>>> LookupRows(const std::vector<std::string>& keys,

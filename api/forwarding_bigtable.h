@@ -23,8 +23,10 @@ class ForwardingBigtable : public Bigtable {
   std::string Describe() const override { return target_->Describe(); }
   std::string PromptName() const override { return target_->PromptName(); }
 
-  // The target's own Table: a subclass that watches data calls opens its
-  // tables over itself (Bigtable::OpenTable) or wraps the target's.
+  // The target's own Table: a subclass that watches data calls wraps the
+  // target's Table in a ForwardingTable of its own. (Bigtable::OpenTable
+  // would bind the Table to this object's per-table calls, which come back
+  // to OpenTable: it is for implementations that override those calls.)
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { return target_->OpenTable(ref); }
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,

@@ -23,13 +23,14 @@ class MaterializedViewTable final : public Table {
     return instance_->ReadMaterializedView(ref_.materialized_view, request);
   }
   Result<int64_t> CountRows(const RowRange& range) override {
-    ReadRequest request;
-    request.rows.row_ranges = {range};
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ReadRows(request));
-    int64_t n = 0;
-    for (Row row; rows->Next(&row);) ++n;
-    LBT_RETURN_IF_ERROR(rows->status());
-    return n;
+    return CountRowsByReading(range, [this](const ReadRequest& request) { return ReadRows(request); });
+  }
+  // Bigtable reads change streams of tables only.
+  Result<std::vector<RowRange>> ChangeStreamPartitions() override {
+    return ChangeStreamsOfTablesOnly("from a materialized view");
+  }
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(const ChangeStreamRequest&) override {
+    return ChangeStreamsOfTablesOnly("from a materialized view");
   }
   // Samples of the view's rows, from their sizes as read: a view's rows
   // are few next to its source's, and its storage is not a table of the

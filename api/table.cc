@@ -1,5 +1,7 @@
 #include "api/table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -44,6 +46,10 @@ Result<std::vector<std::optional<Row>>> LookupRowsWithOneRead(const std::vector<
   }
   LBT_RETURN_IF_ERROR(stream->status());
   return results;
+}
+
+Status ChangeStreamsOfTablesOnly(std::string_view how) {
+  return Status::InvalidArgument(fmt::format("change streams are read from a table, not {}", how));
 }
 
 Result<int64_t> CountRowsByReading(const RowRange& range, const ReadRowsFunction& read_rows) {

@@ -102,6 +102,9 @@ using ReadRowsFunction = std::function<Result<std::unique_ptr<RowStream>>(const 
 Result<std::vector<std::optional<Row>>> LookupRowsWithOneRead(const std::vector<std::string>& keys,
                                                               const ReadRequest& request,
                                                               const ReadRowsFunction& read_rows);
+// InvalidArgument: a change stream is read from a table, not `how` (through
+// an authorized view, from a materialized view).
+Status ChangeStreamsOfTablesOnly(std::string_view how);
 // CountRows as a read of one stripped cell a row through `read_rows`.
 Result<int64_t> CountRowsByReading(const RowRange& range, const ReadRowsFunction& read_rows);
 

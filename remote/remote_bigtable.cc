@@ -159,7 +159,7 @@ class RemoteBigtable final : public Bigtable {
   // ReadRows naming materialized_view_name (RemoteCalls::SetTarget).
   Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
                                                           const ReadRequest& request) override {
-    return remote::ReadRows(&calls_, std::string(RemoteCalls::kMaterializedViewTarget) + std::string(view_id), request);
+    return remote::ReadRows(&calls_, TableRef::MaterializedView(std::string(view_id)), request);
   }
   Result<std::vector<std::string>> ListTables() override { return remote::ListTables(&calls_); }
   Result<TableSpec> GetTable(std::string_view table) override { return remote::GetTable(&calls_, table); }

@@ -12,6 +12,7 @@
 #ifndef LBT_REMOTE_REMOTE_CALLS_H_
 #define LBT_REMOTE_REMOTE_CALLS_H_
 
+#include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
@@ -87,13 +88,6 @@ class RemoteCalls {
   const std::string& app_profile() const { return options_.app_profile; }
   // "projects/P/instances/I/tables/T".
   std::string TableName(std::string_view table) const;
-  // The prefix of a target naming a materialized view (reads only):
-  // "materializedViews/<view>".
-  static constexpr std::string_view kMaterializedViewTarget = "materializedViews/";
-  // Points a data request at `target`: a table id,
-  // "<table>/authorizedViews/<view>", how a view that OpenAuthorizedView
-  // opened names its table (remote_authorized_views.h), or, for a read,
-  // "materializedViews/<view>".
   // The routing header's key and value for a data request that SetTarget
   // pointed: its table's name, or its authorized or materialized view's.
   template <typename Request>
@@ -110,20 +104,26 @@ class RemoteCalls {
     }
     return request.authorized_view_name().empty() ? request.table_name() : request.authorized_view_name();
   }
+  // Points a data request at `target`: its table_name, its
+  // authorized_view_name or, for a request that has one, its
+  // materialized_view_name. InvalidArgument for a materialized view named
+  // in a request that cannot name one (a write).
   template <typename Request>
-  void SetTarget(Request* request, std::string_view target) const {
-    if constexpr (requires { request->set_materialized_view_name(""); }) {
-      if (target.starts_with(kMaterializedViewTarget)) {
-        request->set_materialized_view_name(
-            instance_.Child("materializedViews", target.substr(kMaterializedViewTarget.size())));
-        return;
+  Status SetTarget(Request* request, const TableRef& target) const {
+    if (target.is_materialized_view()) {
+      if constexpr (requires { request->set_materialized_view_name(""); }) {
+        request->set_materialized_view_name(instance_.Child("materializedViews", target.materialized_view));
+        return Status::OK();
       }
+      return Status::InvalidArgument(fmt::format(
+          "{} is a materialized view: it is kept from its query and cannot be written", target.materialized_view));
     }
-    if (target.find("/authorizedViews/") != std::string_view::npos) {
-      request->set_authorized_view_name(TableName(target));
+    if (target.is_authorized_view()) {
+      request->set_authorized_view_name(TableName(target.table) + "/authorizedViews/" + target.authorized_view);
     } else {
-      request->set_table_name(TableName(target));
+      request->set_table_name(TableName(target.table));
     }
+    return Status::OK();
   }
 
  private:

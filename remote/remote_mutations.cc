@@ -36,11 +36,11 @@ bool Idempotent(const RowMutation& row) {
 // One MutateRows call for the rows at `indexes`: (*answers)[j] is set to
 // the service's answer for rows[indexes[j]], and stays unset for an entry
 // the service did not answer. Returns the call's own status.
-Status SendMutateRows(RemoteCalls* calls, std::string_view table, const std::vector<RowMutation>& rows,
+Status SendMutateRows(RemoteCalls* calls, const TableRef& table, const std::vector<RowMutation>& rows,
                       const std::vector<size_t>& indexes, RemoteCalls::Clock::time_point deadline,
                       std::vector<std::optional<Status>>* answers) {
   v2::MutateRowsRequest request;
-  calls->SetTarget(&request, table);
+  LBT_RETURN_IF_ERROR(calls->SetTarget(&request, table));
   request.set_app_profile_id(calls->app_profile());
   for (size_t i : indexes) {
     v2::MutateRowsRequest::Entry* entry = request.add_entries();
@@ -72,10 +72,10 @@ void AddMutations(const std::vector<Mutation>& mutations, google::protobuf::Repe
   for (const Mutation& m : mutations) *out->Add() = MutationProto(m);
 }
 
-Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
+Status MutateRow(RemoteCalls* calls, const TableRef& table, std::string_view row_key,
                  const std::vector<Mutation>& mutations) {
   v2::MutateRowRequest request;
-  calls->SetTarget(&request, table);
+  LBT_RETURN_IF_ERROR(calls->SetTarget(&request, table));
   request.set_app_profile_id(calls->app_profile());
   request.set_row_key(std::string(row_key));
   AddMutations(mutations, request.mutable_mutations());
@@ -84,7 +84,7 @@ Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view ro
                       RemoteCalls::TargetOf(request), request, &response);
 }
 
-Result<std::vector<Status>> MutateRows(RemoteCalls* calls, std::string_view table,
+Result<std::vector<Status>> MutateRows(RemoteCalls* calls, const TableRef& table,
                                        const std::vector<RowMutation>& rows) {
   std::vector<Status> statuses(rows.size());
   std::vector<size_t> pending(rows.size());

@@ -18,14 +18,13 @@
 
 namespace lbt::remote {
 
-Status MutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
+Status MutateRow(RemoteCalls* calls, const TableRef& table, std::string_view row_key,
                  const std::vector<Mutation>& mutations);
 
 // One status per row, in order. The Result is an error only when the first
 // call failed, not retryably, before the service answered any entry: then
 // nothing was applied.
-Result<std::vector<Status>> MutateRows(RemoteCalls* calls, std::string_view table,
-                                       const std::vector<RowMutation>& rows);
+Result<std::vector<Status>> MutateRows(RemoteCalls* calls, const TableRef& table, const std::vector<RowMutation>& rows);
 
 // `mutations` as sent. Bigtable assigns the time of a SetCell itself but
 // wants an AddToCell's from the client: the client's clock, in

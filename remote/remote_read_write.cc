@@ -8,11 +8,11 @@ namespace lbt::remote {
 
 namespace v2 = ::google::bigtable::v2;
 
-Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
+Result<bool> CheckAndMutateRow(RemoteCalls* calls, const TableRef& table, std::string_view row_key,
                                const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
                                const std::vector<Mutation>& false_mutations) {
   v2::CheckAndMutateRowRequest request;
-  calls->SetTarget(&request, table);
+  LBT_RETURN_IF_ERROR(calls->SetTarget(&request, table));
   request.set_app_profile_id(calls->app_profile());
   request.set_row_key(std::string(row_key));
   if (predicate) {
@@ -31,10 +31,10 @@ Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::
   return response.predicate_matched();
 }
 
-Result<Row> ReadModifyWriteRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
+Result<Row> ReadModifyWriteRow(RemoteCalls* calls, const TableRef& table, std::string_view row_key,
                                const std::vector<ReadModifyWriteRule>& rules) {
   v2::ReadModifyWriteRowRequest request;
-  calls->SetTarget(&request, table);
+  LBT_RETURN_IF_ERROR(calls->SetTarget(&request, table));
   request.set_app_profile_id(calls->app_profile());
   request.set_row_key(std::string(row_key));
   for (const ReadModifyWriteRule& rule : rules) *request.add_rules() = proto::ToProto(rule);

@@ -16,11 +16,11 @@ namespace lbt::remote {
 
 // A predicate must be one the service can run whole: the check and the
 // mutations are atomic only there.
-Result<bool> CheckAndMutateRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
+Result<bool> CheckAndMutateRow(RemoteCalls* calls, const TableRef& table, std::string_view row_key,
                                const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
                                const std::vector<Mutation>& false_mutations);
 
-Result<Row> ReadModifyWriteRow(RemoteCalls* calls, std::string_view table, std::string_view row_key,
+Result<Row> ReadModifyWriteRow(RemoteCalls* calls, const TableRef& table, std::string_view row_key,
                                const std::vector<ReadModifyWriteRule>& rules);
 
 }  // namespace lbt::remote

@@ -276,11 +276,11 @@ ReadStats RemoteRowStream::stats() const {
 
 }  // namespace
 
-Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view table, const ReadRequest& request) {
+Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, const TableRef& table, const ReadRequest& request) {
   LBT_RETURN_IF_ERROR(request.rows.Validate());
   FilterPlan plan = PlanFilter(request);
   v2::ReadRowsRequest proto_request;
-  calls->SetTarget(&proto_request, table);
+  LBT_RETURN_IF_ERROR(calls->SetTarget(&proto_request, table));
   proto_request.set_app_profile_id(calls->app_profile());
   *proto_request.mutable_rows() = proto::ToProto(request.rows);
   proto_request.set_reversed(request.reversed);
@@ -298,16 +298,8 @@ Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view
       calls, std::move(proto_request), std::move(client), request.rows_limit, std::move(plan.placement)));
 }
 
-Result<int64_t> CountRows(RemoteCalls* calls, std::string_view table, const RowRange& range) {
-  ReadRequest request;
-  request.rows.row_ranges = {range};
-  // One stripped cell a row is enough to count it.
-  request.filter = Filter::Chain({Filter::CellsPerRowLimit(1), Filter::StripValue()});
-  LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(calls, table, request));
-  int64_t n = 0;
-  for (Row row; stream->Next(&row);) ++n;
-  LBT_RETURN_IF_ERROR(stream->status());
-  return n;
+Result<int64_t> CountRows(RemoteCalls* calls, const TableRef& table, const RowRange& range) {
+  return CountRowsByReading(range, [&](const ReadRequest& request) { return ReadRows(calls, table, request); });
 }
 
 }  // namespace lbt::remote

@@ -27,10 +27,10 @@
 namespace lbt::remote {
 
 // REQUIRES: `calls` outlives the stream.
-Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, std::string_view table, const ReadRequest& request);
+Result<std::unique_ptr<RowStream>> ReadRows(RemoteCalls* calls, const TableRef& table, const ReadRequest& request);
 
 // The rows in `range`, counted from one stripped cell a row.
-Result<int64_t> CountRows(RemoteCalls* calls, std::string_view table, const RowRange& range);
+Result<int64_t> CountRows(RemoteCalls* calls, const TableRef& table, const RowRange& range);
 
 }  // namespace lbt::remote
 

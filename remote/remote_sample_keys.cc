@@ -6,9 +6,9 @@ namespace lbt::remote {
 
 namespace v2 = ::google::bigtable::v2;
 
-Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, std::string_view table, const RowRange& range) {
+Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, const TableRef& table, const RowRange& range) {
   v2::SampleRowKeysRequest request;
-  calls->SetTarget(&request, table);
+  LBT_RETURN_IF_ERROR(calls->SetTarget(&request, table));
   request.set_app_profile_id(calls->app_profile());
   const bool whole_table =
       range.start.kind == RowBound::Kind::kUnbounded && range.end.kind == RowBound::Kind::kUnbounded;

@@ -13,7 +13,7 @@
 namespace lbt::remote {
 
 // The samples of the whole table, or of `range` when it is bounded.
-Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, std::string_view table, const RowRange& range);
+Result<std::vector<KeySample>> SampleRowKeys(RemoteCalls* calls, const TableRef& table, const RowRange& range);
 
 }  // namespace lbt::remote
 

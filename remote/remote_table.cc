@@ -14,38 +14,31 @@ namespace lbt::remote {
 
 namespace {
 
-// How RemoteCalls::SetTarget names `ref` in a request.
-std::string TargetOf(const TableRef& ref) {
-  if (ref.is_materialized_view()) return std::string(RemoteCalls::kMaterializedViewTarget) + ref.materialized_view;
-  if (ref.is_authorized_view()) return ref.table + "/authorizedViews/" + ref.authorized_view;
-  return ref.table;
-}
-
 class RemoteTable final : public Table {
  public:
-  RemoteTable(RemoteCalls* calls, TableRef ref) : calls_(calls), ref_(std::move(ref)), target_(TargetOf(ref_)) {}
+  RemoteTable(RemoteCalls* calls, TableRef ref) : calls_(calls), ref_(std::move(ref)) {}
 
   const TableRef& ref() const override { return ref_; }
   Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
-    return remote::ReadRows(calls_, target_, request);
+    return remote::ReadRows(calls_, ref_, request);
   }
-  Result<int64_t> CountRows(const RowRange& range) override { return remote::CountRows(calls_, target_, range); }
+  Result<int64_t> CountRows(const RowRange& range) override { return remote::CountRows(calls_, ref_, range); }
   Result<std::vector<KeySample>> SampleRowKeys(const RowRange& range) override {
-    return remote::SampleRowKeys(calls_, target_, range);
+    return remote::SampleRowKeys(calls_, ref_, range);
   }
   Status MutateRow(std::string_view row_key, const std::vector<Mutation>& mutations) override {
-    return remote::MutateRow(calls_, target_, row_key, mutations);
+    return remote::MutateRow(calls_, ref_, row_key, mutations);
   }
   Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>& rows) override {
-    return remote::MutateRows(calls_, target_, rows);
+    return remote::MutateRows(calls_, ref_, rows);
   }
   Result<bool> CheckAndMutateRow(std::string_view row_key, const std::optional<Filter>& predicate,
                                  const std::vector<Mutation>& true_mutations,
                                  const std::vector<Mutation>& false_mutations) override {
-    return remote::CheckAndMutateRow(calls_, target_, row_key, predicate, true_mutations, false_mutations);
+    return remote::CheckAndMutateRow(calls_, ref_, row_key, predicate, true_mutations, false_mutations);
   }
   Result<Row> ReadModifyWriteRow(std::string_view row_key, const std::vector<ReadModifyWriteRule>& rules) override {
-    return remote::ReadModifyWriteRow(calls_, target_, row_key, rules);
+    return remote::ReadModifyWriteRow(calls_, ref_, row_key, rules);
   }
   // Bigtable reads change streams of tables only.
   Result<std::vector<RowRange>> ChangeStreamPartitions() override {
@@ -59,13 +52,13 @@ class RemoteTable final : public Table {
 
  private:
   Status TableOnly() const {
-    if (!ref_.is_authorized_view() && !ref_.is_materialized_view()) return Status::OK();
-    return Status::InvalidArgument("change streams are read from a table, not through a view");
+    if (ref_.is_authorized_view()) return ChangeStreamsOfTablesOnly("through an authorized view");
+    if (ref_.is_materialized_view()) return ChangeStreamsOfTablesOnly("from a materialized view");
+    return Status::OK();
   }
 
   RemoteCalls* const calls_;
   const TableRef ref_;
-  const std::string target_;
 };
 
 }  // namespace

@@ -234,6 +234,35 @@ TEST(RemoteFaults, ATransientBreakMidReadIsResumedAndEveryRowArrivesOnce) {
   EXPECT_EQ(requests[1].rows().row_ranges(0).start_key_open(), Key(kBreakAfter - 1));
 }
 
+// Each request names what its TableRef names, field by field: a table id
+// that looks like a view's name is still a table's (nothing is sniffed
+// from the string).
+TEST(RemoteTargets, EachRequestNamesWhatItsRefNames) {
+  FakeBigtable fake(Misbehaviour::kNone);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> remote, ConnectTo(fake));
+  const std::vector<TableRef> refs = {TableRef::Table("t"), TableRef::AuthorizedView("t", "v"),
+                                      TableRef::MaterializedView("mv"), TableRef::Table("materializedViews/x")};
+  for (const TableRef& ref : refs) {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Table> table, remote->OpenTable(ref));
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<RowStream> rows, table->ReadRows(ReadRequest{}));
+    for (Row row; rows->Next(&row);) {
+    }
+    ASSERT_OK(rows->status());
+  }
+  std::vector<v2::ReadRowsRequest> requests = fake.data().requests();
+  ASSERT_EQ(requests.size(), refs.size());
+  const std::string instance = "projects/p/instances/i";
+  EXPECT_EQ(requests[0].table_name(), instance + "/tables/t");
+  EXPECT_EQ(requests[1].authorized_view_name(), instance + "/tables/t/authorizedViews/v");
+  EXPECT_EQ(requests[1].table_name(), "");
+  EXPECT_EQ(requests[2].materialized_view_name(), instance + "/materializedViews/mv");
+  EXPECT_EQ(requests[3].table_name(), instance + "/tables/materializedViews/x");
+  EXPECT_EQ(requests[3].materialized_view_name(), "");
+  // A materialized view is read, never written.
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Table> view, remote->OpenTable(TableRef::MaterializedView("mv")));
+  EXPECT_EQ(view->MutateRow("r", {Mutation::DeleteFromRow()}).code(), Status::Code::kInvalidArgument);
+}
+
 TEST(RemoteFaults, ARowLimitIsNarrowedOnRetry) {
   FakeBigtable fake(Misbehaviour::kUnavailableOnce);
   ProcessResult r = RunLbt(fake.host(), {"--format", "jsonl", "read", "t", "count=500"});
