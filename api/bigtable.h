@@ -212,7 +212,7 @@ class Bigtable : public TableAdmin {
 
   // ---- materialized views of the instance (api/materialized_view.h) ----
   // A service without them answers Unimplemented (the defaults). Locally,
-  // a maintainer (sql/materialized_view_maintainer.h) keeps their rows.
+  // a maintainer (views/materialized_view_maintainer.h) keeps their rows.
 
   // Creates view `view.id` over `view.source_table`, turning that table's
   // change stream on if it is off; returns the view as stored. The query

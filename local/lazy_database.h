@@ -1,4 +1,4 @@
-// LazyDatabase (internal to the engine): one database directory, opened on
+// LazyDatabase (internal to local/): one database directory, opened on
 // first use and shared by the LocalBigtable of every instance in it.
 //
 // Threading: safe from any thread; the open is guarded.

@@ -6,9 +6,9 @@
 //   grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request,
 //                                       v2::MutateRowResponse*) {
 //     return Handle(gate_, [&]() -> Status {
-//       LBT_ASSIGN_OR_RETURN(std::string table, TableOf(*request));
+//       LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
 //       ...
-//       return bigtable_->MutateRow(table, request->row_key(), mutations);
+//       return target.table->MutateRow(request->row_key(), mutations);
 //     });
 //   }
 //

@@ -1,8 +1,8 @@
 // Database: one lbt database directory, i.e. one LMDB environment, which
-// plays the part of a Bigtable instance. It owns the schema and the data of
+// holds every instance's tables under their catalog names. It owns the schema and the data of
 // all its tables, and implements the Bigtable interface (api/bigtable.h)
 // and the local maintenance one in their vocabulary; the methods below
-// them are the engine's own (compiled filters, a SampleRowKeys interval).
+// them are the storage core's own (compiled filters, a SampleRowKeys interval).
 //
 // Every write runs in one LMDB write transaction: a row's mutations apply
 // all or nothing, and a failed call changes nothing. Several processes may
