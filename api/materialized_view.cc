@@ -13,7 +13,7 @@ namespace {
 constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
 
 // Reads of one materialized view as if it were a table.
-class MaterializedViewTable final : public Table {
+class MaterializedViewTable final : public WritesRefused<Table> {
  public:
   MaterializedViewTable(Bigtable* instance, std::string view)
       : instance_(instance), ref_(TableRef::MaterializedView(std::move(view))) {}
@@ -56,18 +56,9 @@ class MaterializedViewTable final : public Table {
     samples.push_back({"", offset});
     return samples;
   }
-  Status MutateRow(std::string_view, const std::vector<Mutation>&) override { return ReadOnly(); }
-  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>&) override { return ReadOnly(); }
-  Result<bool> CheckAndMutateRow(std::string_view, const std::optional<Filter>&, const std::vector<Mutation>&,
-                                 const std::vector<Mutation>&) override {
-    return ReadOnly();
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view, const std::vector<ReadModifyWriteRule>&) override {
-    return ReadOnly();
-  }
 
  private:
-  Status ReadOnly() const {
+  Status RefuseWrite() const override {
     return Status::InvalidArgument(fmt::format(
         "{} is a materialized view: it is kept from its query and cannot be written", ref_.materialized_view));
   }

@@ -174,6 +174,28 @@ class Table {
   Result<std::optional<Row>> ReadRow(std::string_view row_key, std::optional<Filter> filter = std::nullopt);
 };
 
+// `Base`, a Table, with every write refused with RefuseWrite()'s status:
+// the shape of a table that is read only (a materialized view, a table
+// explain reads).
+template <typename Base>
+class WritesRefused : public Base {
+ public:
+  using Base::Base;
+
+  Status MutateRow(std::string_view, const std::vector<Mutation>&) final { return RefuseWrite(); }
+  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>&) final { return RefuseWrite(); }
+  Result<bool> CheckAndMutateRow(std::string_view, const std::optional<Filter>&, const std::vector<Mutation>&,
+                                 const std::vector<Mutation>&) final {
+    return RefuseWrite();
+  }
+  Result<Row> ReadModifyWriteRow(std::string_view, const std::vector<ReadModifyWriteRule>&) final {
+    return RefuseWrite();
+  }
+
+ protected:
+  virtual Status RefuseWrite() const = 0;
+};
+
 }  // namespace lbt
 
 #endif  // LBT_API_TABLE_H_

@@ -59,10 +59,10 @@ class RecordingStream final : public RowStream {
 };
 
 // One table's reads recorded into its recorder's list; writes refused.
-class RecordingTable final : public ForwardingTable {
+class RecordingTable final : public WritesRefused<ForwardingTable> {
  public:
   RecordingTable(std::unique_ptr<Table> target, bool run, std::deque<RecordedRead>* reads)
-      : ForwardingTable(std::move(target)), run_(run), reads_(reads) {}
+      : WritesRefused<ForwardingTable>(std::move(target)), run_(run), reads_(reads) {}
 
   Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
     reads_->push_back(RecordedRead{Name(), request, false, {}, {}});
@@ -87,18 +87,8 @@ class RecordingTable final : public ForwardingTable {
     return rows;
   }
 
-  Status MutateRow(std::string_view, const std::vector<Mutation>&) override { return ReadOnly(); }
-  Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>&) override { return ReadOnly(); }
-  Result<bool> CheckAndMutateRow(std::string_view, const std::optional<Filter>&, const std::vector<Mutation>&,
-                                 const std::vector<Mutation>&) override {
-    return ReadOnly();
-  }
-  Result<Row> ReadModifyWriteRow(std::string_view, const std::vector<ReadModifyWriteRule>&) override {
-    return ReadOnly();
-  }
-
  private:
-  static Status ReadOnly() { return Status::FailedPrecondition("explain runs reads only"); }
+  Status RefuseWrite() const override { return Status::FailedPrecondition("explain runs reads only"); }
   std::string Name() const { return ref().is_materialized_view() ? ref().materialized_view : ref().table; }
 
   const bool run_;

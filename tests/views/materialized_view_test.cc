@@ -134,6 +134,21 @@ class MaterializedViewTest : public ::testing::TestWithParam<bool> {
   }
 
   void RandomChange(std::mt19937& rng) { RandomSensorChange(bigtable_.get(), rng); }
+  // A second instance of the database, with a "sensors" table of its own.
+  Result<std::unique_ptr<Bigtable>> InstanceWithSensors(const InstanceName& name, const std::string& cluster_id) {
+    InstanceSpec spec;
+    spec.name = name;
+    spec.display_name = name.instance;
+    ClusterSpec cluster;
+    cluster.id = cluster_id;
+    cluster.location = "projects/" + name.project + "/locations/us-east1-b";
+    cluster.serve_nodes = 1;
+    spec.clusters.push_back(cluster);
+    LBT_RETURN_IF_ERROR(bigtable_->instance_admin()->CreateInstance(spec));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, bigtable_->instance_admin()->OpenTables(name));
+    LBT_RETURN_IF_ERROR(tables->CreateTable("sensors", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
+    return tables;
+  }
 
   testing::TempDir dir_;
   std::unique_ptr<LocalBigtable> bigtable_;
@@ -408,18 +423,8 @@ TEST_P(MaterializedViewTest, ProtectsItsSourceAndItself) {
 // goes with its instance: record and hidden tables.
 TEST_P(MaterializedViewTest, ViewsOfOtherInstancesAreKeptAndGoWithThem) {
   const InstanceName other{"proj", "inst-views"};
-  InstanceSpec spec;
-  spec.name = other;
-  spec.display_name = "Views";
-  ClusterSpec cluster;
-  cluster.id = "views-c1";
-  cluster.location = "projects/proj/locations/us-east1-b";
-  cluster.serve_nodes = 1;
-  spec.clusters.push_back(cluster);
   InstanceAdmin* admin = bigtable_->instance_admin();
-  ASSERT_OK(admin->CreateInstance(spec));
-  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, admin->OpenTables(other));
-  ASSERT_OK(tables->CreateTable("sensors", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, InstanceWithSensors(other, "views-c1"));
   std::mt19937 rng(23);
   for (int i = 0; i < 80; ++i) RandomSensorChange(tables.get(), rng);
   ASSERT_OK(CreateSensorView(tables.get(), "by_device", kByDevice));
@@ -442,18 +447,7 @@ TEST_P(MaterializedViewTest, ViewsOfOtherInstancesAreKeptAndGoWithThem) {
 // one id are two views, each kept from its own source.
 TEST_P(MaterializedViewTest, OneViewIdInTwoInstancesIsTwoViews) {
   const InstanceName other{"proj", "inst-twin"};
-  InstanceSpec spec;
-  spec.name = other;
-  spec.display_name = "Twin";
-  ClusterSpec cluster;
-  cluster.id = "twin-c1";
-  cluster.location = "projects/proj/locations/us-east1-b";
-  cluster.serve_nodes = 1;
-  spec.clusters.push_back(cluster);
-  InstanceAdmin* admin = bigtable_->instance_admin();
-  ASSERT_OK(admin->CreateInstance(spec));
-  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, admin->OpenTables(other));
-  ASSERT_OK(tables->CreateTable("sensors", {{"m", GcRule::Never(), ValueType::kBytes}}, {}, false));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, InstanceWithSensors(other, "twin-c1"));
   std::mt19937 rng(29);
   for (int i = 0; i < 60; ++i) RandomSensorChange(tables.get(), rng);
   for (int i = 0; i < 60; ++i) RandomChange(rng);
