@@ -150,7 +150,11 @@ Result<BackupName> ParseBackupName(std::string_view name, std::string_view field
 }
 
 bool NamesTableOrBackup(std::string_view resource) {
-  return resource.find("/tables/") != std::string_view::npos || resource.find("/backups/") != std::string_view::npos;
+  // By position, not by substring: a project or instance may be named
+  // "tables" or "backups".
+  const std::vector<std::string_view> parts = SplitResourceName(resource);
+  if (parts.size() < 6 || parts[0] != "projects" || parts[2] != "instances") return false;
+  return parts[4] == "tables" || (parts.size() >= 8 && parts[4] == "clusters" && parts[6] == "backups");
 }
 
 }  // namespace lbt

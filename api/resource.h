@@ -163,7 +163,7 @@ Result<BackupName> ParseBackupName(std::string_view name, std::string_view field
 
 // Whether an IAM policy's resource names a table or a backup (the Table
 // Admin service's resources) rather than an instance. It looks at the
-// name's collections only; a parse checks the rest.
+// name's collections, by position, only; a parse checks the rest.
 bool NamesTableOrBackup(std::string_view resource);
 
 }  // namespace lbt

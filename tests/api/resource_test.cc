@@ -189,6 +189,10 @@ TEST(ResourceNameTest, IamResourcesOfTheTableAdminService) {
   EXPECT_TRUE(NamesTableOrBackup("projects/p/instances/i/clusters/c/backups/b"));
   EXPECT_FALSE(NamesTableOrBackup("projects/p/instances/i"));
   EXPECT_FALSE(NamesTableOrBackup(""));
+  // Ids that spell a collection's name are ids.
+  EXPECT_FALSE(NamesTableOrBackup("projects/tables/instances/backups"));
+  EXPECT_FALSE(NamesTableOrBackup("projects/p/instances/tables"));
+  EXPECT_TRUE(NamesTableOrBackup("projects/tables/instances/tables/tables/tables"));
 }
 
 }  // namespace
