@@ -16,6 +16,15 @@
 
 namespace lbt {
 
+// Each Status or Result call: the target (Target(), which may fail), then
+// the call on it.
+#define LBT_FORWARD_TO_TARGET(call)                   \
+  do {                                                \
+    Result<Bigtable*> forward_to = Target();          \
+    if (!forward_to.ok()) return forward_to.status(); \
+    return (*forward_to)->call;                       \
+  } while (false)
+
 class ForwardingBigtable : public Bigtable {
  public:
   explicit ForwardingBigtable(Bigtable* target) : target_(target) {}
@@ -27,84 +36,86 @@ class ForwardingBigtable : public Bigtable {
   // target's Table in a ForwardingTable of its own. (Bigtable::OpenTable
   // would bind the Table to this object's per-table calls, which come back
   // to OpenTable: it is for implementations that override those calls.)
-  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { return target_->OpenTable(ref); }
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { LBT_FORWARD_TO_TARGET(OpenTable(ref)); }
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits, bool deletion_protection) override {
-    return target_->CreateTable(table, families, splits, deletion_protection);
+    LBT_FORWARD_TO_TARGET(CreateTable(table, families, splits, deletion_protection));
   }
-  Status DeleteTable(std::string_view table) override { return target_->DeleteTable(table); }
-  Result<std::vector<std::string>> ListTables() override { return target_->ListTables(); }
-  Result<TableSpec> GetTable(std::string_view table) override { return target_->GetTable(table); }
+  Status DeleteTable(std::string_view table) override { LBT_FORWARD_TO_TARGET(DeleteTable(table)); }
+  Result<std::vector<std::string>> ListTables() override { LBT_FORWARD_TO_TARGET(ListTables()); }
+  Result<TableSpec> GetTable(std::string_view table) override { LBT_FORWARD_TO_TARGET(GetTable(table)); }
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {
-    return target_->ModifyFamilies(table, changes);
+    LBT_FORWARD_TO_TARGET(ModifyFamilies(table, changes));
   }
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
-    return target_->SetDeletionProtection(table, enabled);
+    LBT_FORWARD_TO_TARGET(SetDeletionProtection(table, enabled));
   }
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
-    return target_->SetAutomatedBackupPolicy(table, policy);
+    LBT_FORWARD_TO_TARGET(SetAutomatedBackupPolicy(table, policy));
   }
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override {
-    return target_->SetChangeStream(table, config);
+    LBT_FORWARD_TO_TARGET(SetChangeStream(table, config));
   }
   Status DropRowRange(std::string_view table, std::string_view prefix) override {
-    return target_->DropRowRange(table, prefix);
+    LBT_FORWARD_TO_TARGET(DropRowRange(table, prefix));
   }
-  Status WaitForReplication(std::string_view table) override { return target_->WaitForReplication(table); }
+  Status WaitForReplication(std::string_view table) override { LBT_FORWARD_TO_TARGET(WaitForReplication(table)); }
 
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
-    return target_->CreateAuthorizedView(table, view);
+    LBT_FORWARD_TO_TARGET(CreateAuthorizedView(table, view));
   }
   Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override {
-    return target_->GetAuthorizedView(table, view_id);
+    LBT_FORWARD_TO_TARGET(GetAuthorizedView(table, view_id));
   }
   Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override {
-    return target_->ListAuthorizedViews(table);
+    LBT_FORWARD_TO_TARGET(ListAuthorizedViews(table));
   }
   Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
                                                   const AuthorizedViewUpdate& update) override {
-    return target_->UpdateAuthorizedView(table, view, update);
+    LBT_FORWARD_TO_TARGET(UpdateAuthorizedView(table, view, update));
   }
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
-    return target_->DeleteAuthorizedView(table, view_id, etag);
+    LBT_FORWARD_TO_TARGET(DeleteAuthorizedView(table, view_id, etag));
   }
 
   Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
-    return target_->CreateLogicalView(view);
+    LBT_FORWARD_TO_TARGET(CreateLogicalView(view));
   }
-  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override { return target_->GetLogicalView(view_id); }
-  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override { return target_->ListLogicalViews(); }
+  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override {
+    LBT_FORWARD_TO_TARGET(GetLogicalView(view_id));
+  }
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override { LBT_FORWARD_TO_TARGET(ListLogicalViews()); }
   Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override {
-    return target_->UpdateLogicalView(view, update);
+    LBT_FORWARD_TO_TARGET(UpdateLogicalView(view, update));
   }
   Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override {
-    return target_->DeleteLogicalView(view_id, etag);
+    LBT_FORWARD_TO_TARGET(DeleteLogicalView(view_id, etag));
   }
 
   Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override {
-    return target_->CreateMaterializedView(view);
+    LBT_FORWARD_TO_TARGET(CreateMaterializedView(view));
   }
   Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override {
-    return target_->GetMaterializedView(view_id);
+    LBT_FORWARD_TO_TARGET(GetMaterializedView(view_id));
   }
   Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override {
-    return target_->ListMaterializedViews();
+    LBT_FORWARD_TO_TARGET(ListMaterializedViews());
   }
   Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
                                                       const MaterializedViewUpdate& update) override {
-    return target_->UpdateMaterializedView(view, update);
+    LBT_FORWARD_TO_TARGET(UpdateMaterializedView(view, update));
   }
   Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override {
-    return target_->DeleteMaterializedView(view_id, etag);
+    LBT_FORWARD_TO_TARGET(DeleteMaterializedView(view_id, etag));
   }
   Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
                                                           const ReadRequest& request) override {
-    return target_->ReadMaterializedView(view_id, request);
+    LBT_FORWARD_TO_TARGET(ReadMaterializedView(view_id, request));
   }
 
   bool Exists() override { return target_->Exists(); }
-  Status Flush() override { return target_->Flush(); }
+  Status Flush() override { LBT_FORWARD_TO_TARGET(Flush()); }
   int64_t NowMicros() const override { return target_->NowMicros(); }
   LocalMaintenance* local() override { return target_->local(); }
   void CancelCalls() override { target_->CancelCalls(); }
@@ -113,6 +124,10 @@ class ForwardingBigtable : public Bigtable {
 
  protected:
   Bigtable* target() const { return target_; }
+  // Where the Status and Result calls go: target() unless a subclass
+  // finds it otherwise (DeferredBigtable opens it on first use, or fails
+  // as opening failed).
+  virtual Result<Bigtable*> Target() { return target_; }
   // Forwards later operations to `target` instead. Only between
   // operations, from the thread that makes them.
   void set_target(Bigtable* target) { target_ = target; }
@@ -122,5 +137,7 @@ class ForwardingBigtable : public Bigtable {
 };
 
 }  // namespace lbt
+
+#undef LBT_FORWARD_TO_TARGET
 
 #endif  // LBT_API_FORWARDING_BIGTABLE_H_
