@@ -44,16 +44,6 @@ Status AsRequested(const Status& status, std::string_view field) {
   return Status::FromCode(status.code(), std::string(field) + status.message().substr(wrapped.size()));
 }
 
-// SampleRowKeys through a view reports a key about every this many bytes of
-// the cells it covers, as a local table's samples are spaced.
-constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
-
-// The bytes a cell counts for SampleRowKeys' offsets, as a local table
-// counts them.
-int64_t CellBytes(const Cell& cell) {
-  return static_cast<int64_t>(cell.family.size() + cell.qualifier.size() + cell.value.size() + 8);
-}
-
 // The first key after every row of `rows` ("": the end of the table).
 std::string EndOf(const RowSet& rows) {
   std::string end;
@@ -224,18 +214,7 @@ class ViewTable final : public Table {
     ReadRequest request;
     request.rows = *rows;
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> stream, ReadRows(request));
-    std::vector<KeySample> samples;
-    int64_t total = 0, last_sample = 0;
-    for (Row row; stream->Next(&row);) {
-      if (total - last_sample >= kViewSampleIntervalBytes) {
-        samples.push_back({row.key, total});
-        last_sample = total;
-      }
-      for (const Cell& cell : row.cells) total += CellBytes(cell);
-    }
-    LBT_RETURN_IF_ERROR(stream->status());
-    samples.push_back({EndOf(*rows), total});
-    return samples;
+    return SampleRowsAsRead(stream.get(), EndOf(*rows));
   }
 
   // A view's rows are not a partition of the table's change stream:

@@ -9,9 +9,6 @@ namespace lbt {
 
 namespace {
 
-// A sample about every this many bytes of the view's rows, as a table's.
-constexpr int64_t kViewSampleIntervalBytes = 4 << 20;
-
 // Reads of one materialized view as if it were a table.
 class MaterializedViewTable final : public WritesRefused<Table> {
  public:
@@ -39,22 +36,7 @@ class MaterializedViewTable final : public WritesRefused<Table> {
     ReadRequest request;
     request.rows.row_ranges = {range};
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ReadRows(request));
-    std::vector<KeySample> samples;
-    int64_t offset = 0, since_sample = 0;
-    for (Row row; rows->Next(&row);) {
-      int64_t bytes = static_cast<int64_t>(row.key.size());
-      for (const Cell& c : row.cells)
-        bytes += static_cast<int64_t>(c.family.size() + c.qualifier.size() + c.value.size());
-      offset += bytes;
-      since_sample += bytes;
-      if (since_sample >= kViewSampleIntervalBytes) {
-        samples.push_back({row.key, offset});
-        since_sample = 0;
-      }
-    }
-    LBT_RETURN_IF_ERROR(rows->status());
-    samples.push_back({"", offset});
-    return samples;
+    return SampleRowsAsRead(rows.get(), "");
   }
 
  private:

@@ -48,6 +48,34 @@ Result<std::vector<std::optional<Row>>> LookupRowsWithOneRead(const std::vector<
   return results;
 }
 
+namespace {
+
+// A sample about every this many bytes, as a local table's.
+constexpr int64_t kSampleIntervalBytes = 4 << 20;
+
+// The bytes a cell counts for SampleRowKeys' offsets, as a local table
+// counts them (its timestamp: 8).
+int64_t CellBytes(const Cell& cell) {
+  return static_cast<int64_t>(cell.family.size() + cell.qualifier.size() + cell.value.size() + 8);
+}
+
+}  // namespace
+
+Result<std::vector<KeySample>> SampleRowsAsRead(RowStream* rows, std::string end_key) {
+  std::vector<KeySample> samples;
+  int64_t total = 0, last_sample = 0;
+  for (Row row; rows->Next(&row);) {
+    if (total - last_sample >= kSampleIntervalBytes) {
+      samples.push_back({row.key, total});
+      last_sample = total;
+    }
+    for (const Cell& cell : row.cells) total += CellBytes(cell);
+  }
+  LBT_RETURN_IF_ERROR(rows->status());
+  samples.push_back({std::move(end_key), total});
+  return samples;
+}
+
 Status ChangeStreamsOfTablesOnly(std::string_view how) {
   return Status::InvalidArgument(fmt::format("change streams are read from a table, not {}", how));
 }

@@ -116,6 +116,12 @@ struct KeySample {
   int64_t offset_bytes = 0;
 };
 
+// SampleRowKeys of a view read as a table (an authorized view, a
+// materialized view), from the rows `rows` streams: a sample at the first
+// row past about every 4 MiB of cells, as a local table is sampled, with
+// the bytes of the rows before it, then `end_key` with the total.
+Result<std::vector<KeySample>> SampleRowsAsRead(RowStream* rows, std::string end_key);
+
 // A stream a Table returns may outlive the Table, not the Bigtable (or
 // service client) that opened it.
 class Table {

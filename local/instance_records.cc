@@ -117,17 +117,6 @@ std::string TablePrefixOf(const InstanceName& name) {
   return name.project + "/" + name.instance + "/";
 }
 
-InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table) {
-  const size_t first = catalog_name.find('/');
-  const size_t second = first == std::string_view::npos ? first : catalog_name.find('/', first + 1);
-  if (second == std::string_view::npos) {
-    if (table != nullptr) *table = catalog_name;
-    return DefaultInstanceName();
-  }
-  if (table != nullptr) *table = catalog_name.substr(second + 1);
-  return {std::string(catalog_name.substr(0, first)), std::string(catalog_name.substr(first + 1, second - first - 1))};
-}
-
 std::string InstanceKey(const InstanceName& name) {
   return fmt::format("{}{}/{}", kInstanceKeyPrefix, name.project, name.instance);
 }

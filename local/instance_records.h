@@ -37,9 +37,8 @@ inline constexpr char kHiddenTableMark = '#';
 
 // "P/I/" for an instance's tables, "" for the default instance's.
 std::string TablePrefixOf(const InstanceName& name);
-// The instance a catalogued table name belongs to, and the table's own
-// name in it.
-InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table = nullptr);
+// InstanceOfTable, the instance a catalogued table name belongs to, is
+// storage/format/record_keys.h's.
 
 // "a/b/c" as {"a", "b", "c"}: resource names and record keys.
 std::vector<std::string> SplitOnSlash(std::string_view name);

@@ -32,6 +32,10 @@ class LazyDatabase {
   // The database, opened now if need be. If it does not exist yet it is
   // created when `create`; otherwise nullptr is returned.
   Result<Database*> Open(bool create);
+  // The database for an operation on the instance's table `table`:
+  // created if `write`; for a read where no database exists yet, NotFound
+  // for the table. A name with a '/' is no table of any instance.
+  Result<Database*> OpenForTable(std::string_view table, bool write);
   // Flushes the database if it is open.
   Status Flush();
   // The database's clock, or the options' clock before it opens.

@@ -77,14 +77,16 @@ bool LocalBigtable::lazy_gc() const { return db_->options().gc == GcMode::kLazy;
 std::chrono::milliseconds LocalBigtable::gc_interval() const { return db_->options().gc_interval; }
 bool LocalBigtable::read_only() const { return db_->options().read_only; }
 
-Result<Database*> LocalBigtable::For(std::string_view table, bool write) {
+Result<Database*> LazyDatabase::OpenForTable(std::string_view table, bool write) {
   if (table.find('/') != std::string_view::npos) {
     return Status::NotFound(fmt::format("table '{}' does not exist", table));
   }
-  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(write));
+  LBT_ASSIGN_OR_RETURN(Database * db, Open(write));
   if (db == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", table));
   return db;
 }
+
+Result<Database*> LocalBigtable::For(std::string_view table, bool write) { return db_->OpenForTable(table, write); }
 
 bool LocalBigtable::Exists() {
   Result<Database*> db = db_->Open(false);

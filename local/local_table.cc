@@ -1,7 +1,5 @@
 #include "local/local_table.h"
 
-#include <fmt/format.h>
-
 #include <utility>
 
 #include "local/lazy_database.h"
@@ -11,14 +9,7 @@ namespace lbt {
 LocalTable::LocalTable(std::shared_ptr<LazyDatabase> db, TableRef ref, std::string catalog_name)
     : db_(std::move(db)), ref_(std::move(ref)), catalog_name_(std::move(catalog_name)) {}
 
-Result<Database*> LocalTable::For(bool write) const {
-  if (ref_.table.find('/') != std::string::npos) {
-    return Status::NotFound(fmt::format("table '{}' does not exist", ref_.table));
-  }
-  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(write));
-  if (db == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", ref_.table));
-  return db;
-}
+Result<Database*> LocalTable::For(bool write) const { return db_->OpenForTable(ref_.table, write); }
 
 Result<std::unique_ptr<RowStream>> LocalTable::ReadRows(const ReadRequest& request) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(false));

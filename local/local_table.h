@@ -40,8 +40,7 @@ class LocalTable final : public Table {
   Result<std::unique_ptr<ChangeStream>> ReadChangeStream(const ChangeStreamRequest& request) override;
 
  private:
-  // The database: created for a write; for a read where none exists yet,
-  // NotFound for the table. A name with a '/' is no table of any instance.
+  // LazyDatabase::OpenForTable for this table.
   Result<Database*> For(bool write) const;
   Status RequireChangeStream(Database* db) const;
 

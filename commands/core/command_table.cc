@@ -16,7 +16,9 @@ Status CommandContext::Usage(const std::string& message) {
 }
 
 Result<std::unique_ptr<Table>> CommandContext::OpenTable(std::string_view table) const {
-  return bigtable()->OpenTable(table_ref.has_value() ? *table_ref : TableRef::Table(std::string(table)));
+  const bool named = table_ref.has_value() &&
+                     (table_ref->is_materialized_view() ? table_ref->materialized_view : table_ref->table) == table;
+  return bigtable()->OpenTable(named ? *table_ref : TableRef::Table(std::string(table)));
 }
 
 Result<LocalMaintenance*> CommandContext::LocalOnly() const {

@@ -46,8 +46,8 @@ struct CommandContext {
   // Marks the failure as a usage error (exit status 2) and returns it.
   Status Usage(const std::string& message);
   Bigtable* bigtable() const { return session->bigtable(); }
-  // The data operations of the command's table `table`: through table_ref
-  // when it is set.
+  // The data operations of table `table`: through table_ref when it names
+  // that table (a view of it, or a materialized view of that name).
   Result<std::unique_ptr<Table>> OpenTable(std::string_view table) const;
   // What only a local database can do; a FailedPrecondition naming the
   // command for a remote Bigtable.

@@ -32,7 +32,7 @@ Result<TableSpec> SchemaForReading(Bigtable* bigtable, std::string_view table) {
 }
 
 Result<TableSpec> SchemaForReading(const CommandContext& ctx, std::string_view table) {
-  if (ctx.table_ref.has_value() && ctx.table_ref->is_materialized_view()) return MaterializedViewSchema(table);
+  if (ctx.table_ref.has_value() && ctx.table_ref->materialized_view == table) return MaterializedViewSchema(table);
   return SchemaForReading(ctx.bigtable(), table);
 }
 

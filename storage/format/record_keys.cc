@@ -4,8 +4,6 @@
 
 #include <charconv>
 
-#include "api/resource.h"
-
 namespace lbt {
 
 std::string PendingDropKey(TableId id) { return fmt::format("{}{:08x}", kPendingDropKeyPrefix, id); }
@@ -19,16 +17,20 @@ bool ParsePendingDropKey(std::string_view key, TableId* id) {
 
 std::string IamKey(std::string_view resource) { return "iam:" + std::string(resource); }
 
-std::string TableIamKey(std::string_view catalog_name) {
+InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table) {
   const size_t first = catalog_name.find('/');
   const size_t second = first == std::string_view::npos ? first : catalog_name.find('/', first + 1);
-  InstanceName instance = DefaultInstanceName();
-  std::string_view table = catalog_name;
-  if (second != std::string_view::npos) {
-    instance = {std::string(catalog_name.substr(0, first)),
-                std::string(catalog_name.substr(first + 1, second - first - 1))};
-    table = catalog_name.substr(second + 1);
+  if (second == std::string_view::npos) {
+    if (table != nullptr) *table = catalog_name;
+    return DefaultInstanceName();
   }
+  if (table != nullptr) *table = catalog_name.substr(second + 1);
+  return {std::string(catalog_name.substr(0, first)), std::string(catalog_name.substr(first + 1, second - first - 1))};
+}
+
+std::string TableIamKey(std::string_view catalog_name) {
+  std::string_view table;
+  const InstanceName instance = InstanceOfTable(catalog_name, &table);
   return IamKey(fmt::format("{}/tables/{}", instance.Full(), table));
 }
 

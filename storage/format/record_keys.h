@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/resource.h"
 #include "api/schema.h"
 #include "api/status.h"
 
@@ -31,6 +32,11 @@ bool ParsePendingDropKey(std::string_view key, TableId* id);
 // ".../clusters/C/backups/B"; an authorized view, ".../tables/T/
 // authorizedViews/V").
 std::string IamKey(std::string_view resource);
+// The instance a catalogued table name belongs to, and the table's own
+// name in it: "P/I/T" is table T of instance projects/P/instances/I, a
+// bare name one of the default instance's. WARNING: on disk (the tables'
+// names in the catalog).
+InstanceName InstanceOfTable(std::string_view catalog_name, std::string_view* table = nullptr);
 // The IAM record of a catalogued table: "P/I/T" is table T of instance
 // projects/P/instances/I, a bare name one of the default instance's.
 std::string TableIamKey(std::string_view catalog_name);
