@@ -361,7 +361,7 @@ int Sql(const std::string& dir, const std::string& table) {
   double scan = TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows);
   for (int i = 1; i < kSqlRuns; ++i)
     scan = std::min(scan, TimeEngineScan(db.get(), table, &rows, &cells, &prefix_rows));
-  lbt::Database& bigtable = *db;
+  lbt::LocalBigtable bigtable(std::move(db), lbt::DatabaseOptions{});
   lbt::sql::QueryStats count_stats, sum_stats, prefix_stats;
   const double count = TimeQuery(&bigtable, "SELECT COUNT(*) FROM " + table, &count_stats);
   const double sum = TimeQuery(

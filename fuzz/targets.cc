@@ -119,7 +119,7 @@ namespace {
 // A small table to run parsed queries on: bytes, an aggregate family and
 // history, so that binding and evaluation see every kind of column.
 Bigtable* SqlTable() {
-  static std::unique_ptr<Database> db = [] {
+  static std::unique_ptr<Bigtable> db = [] {
     std::string dir = (std::filesystem::temp_directory_path() / ("lbt-fuzz-sql-" + std::to_string(getpid()))).string();
     std::filesystem::remove_all(dir);
     auto opened = Database::Open(dir);
@@ -131,7 +131,7 @@ Bigtable* SqlTable() {
                         Mutation::SetCell("cf", std::string("\xff", 1), std::string("\0\x01", 2), 3000)})
               .ok());
     Check(d->MutateRow("t", "b#2", {Mutation::AddToCell("n", "c", 5, 1000)}).ok());
-    return std::move(opened).value();
+    return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(std::move(opened).value(), DatabaseOptions{}));
   }();
   return db.get();
 }

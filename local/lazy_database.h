@@ -20,7 +20,10 @@ class LazyDatabase {
   LazyDatabase(std::string dir, DatabaseOptions options) : dir_(std::move(dir)), options_(std::move(options)) {}
   // One opened already, with the options it was opened with.
   LazyDatabase(std::unique_ptr<Database> opened, DatabaseOptions options)
-      : dir_(opened->dir()), options_(std::move(options)), owned_(std::move(opened)) {}
+      : dir_(opened->dir()), options_(std::move(options)), owned_(std::move(opened)), open_(owned_.get()) {}
+  // One opened already and owned by the caller, which must outlive this.
+  LazyDatabase(Database* borrowed, DatabaseOptions options)
+      : dir_(borrowed->dir()), options_(std::move(options)), open_(borrowed) {}
   // With sync off, the one flush at the end.
   ~LazyDatabase() {
     if (owned_ != nullptr) owned_->Flush();
@@ -54,6 +57,7 @@ class LazyDatabase {
   const DatabaseOptions options_;
   mutable std::mutex mu_;
   std::unique_ptr<Database> owned_;
+  Database* open_ = nullptr;  // owned_, or a borrowed one; nullptr until opened
   std::function<void()> before_view_read_;
 };
 

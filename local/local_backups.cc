@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/bigtable.h"
 #include "local/instance_records.h"
 #include "local/lazy_database.h"
 #include "local/local_instance_admin.h"

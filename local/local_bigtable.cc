@@ -15,7 +15,7 @@ namespace lbt {
 
 Result<Database*> LazyDatabase::Open(bool create) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (owned_ != nullptr) return owned_.get();
+  if (open_ != nullptr) return open_;
   DatabaseOptions options = options_;
   options.create_if_missing = create && !options_.read_only;
   Result<std::unique_ptr<Database>> db = Database::Open(dir_, options);
@@ -24,18 +24,19 @@ Result<Database*> LazyDatabase::Open(bool create) {
     return db.status();
   }
   owned_ = std::move(db).value();
-  return owned_.get();
+  open_ = owned_.get();
+  return open_;
 }
 
 Status LazyDatabase::Flush() {
   std::lock_guard<std::mutex> lock(mu_);
-  return owned_ == nullptr ? Status::OK() : owned_->Flush();
+  return open_ == nullptr ? Status::OK() : open_->Flush();
 }
 
 int64_t LazyDatabase::NowMicros() const {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (owned_ != nullptr) return owned_->NowMicros();
+    if (open_ != nullptr) return open_->NowMicros();
   }
   if (options_.clock) return options_.clock();
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -60,6 +61,11 @@ LocalBigtable::LocalBigtable(std::unique_ptr<Database> opened, DatabaseOptions o
 
 LocalBigtable::LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, InstanceAdmin* admin)
     : db_(std::move(db)), instance_(std::move(instance)), prefix_(TablePrefixOf(instance_)), admin_(admin) {}
+
+std::unique_ptr<LocalBigtable> LocalBigtable::OneInstanceOf(Database* db, DatabaseOptions options) {
+  return std::make_unique<LocalBigtable>(std::make_shared<LazyDatabase>(db, std::move(options)), DefaultInstanceName(),
+                                         nullptr);
+}
 
 LocalBigtable::~LocalBigtable() = default;
 
@@ -137,32 +143,6 @@ Status LocalBigtable::SetChangeStream(std::string_view table, const std::optiona
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   if (!config) LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, "disable the change stream of"));
   return db->SetChangeStream(Qualified(table), config);
-}
-
-Result<AuthorizedViewSpec> LocalBigtable::CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->CreateAuthorizedView(Qualified(table), view);
-}
-
-Result<AuthorizedViewSpec> LocalBigtable::GetAuthorizedView(std::string_view table, std::string_view view_id) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->GetAuthorizedView(Qualified(table), view_id);
-}
-
-Result<std::vector<AuthorizedViewSpec>> LocalBigtable::ListAuthorizedViews(std::string_view table) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, false));
-  return db->ListAuthorizedViews(Qualified(table));
-}
-
-Result<AuthorizedViewSpec> LocalBigtable::UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
-                                                               const AuthorizedViewUpdate& update) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->UpdateAuthorizedView(Qualified(table), view, update);
-}
-
-Status LocalBigtable::DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) {
-  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->DeleteAuthorizedView(Qualified(table), view_id, etag);
 }
 
 Result<std::unique_ptr<Table>> LocalBigtable::OpenTable(const TableRef& ref) {

@@ -38,6 +38,11 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   // The tables of `instance` in `db` (LocalInstanceAdmin::OpenTables).
   // `admin` is not owned and must outlive this object.
   LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, InstanceAdmin* admin);
+  // `db`, opened with `options` and owned by the caller (it must outlive
+  // the result), as one instance that every instance name means: no
+  // instance_admin(). For tests that serve a database they also use
+  // directly.
+  static std::unique_ptr<LocalBigtable> OneInstanceOf(Database* db, DatabaseOptions options);
   ~LocalBigtable() override;
 
   std::string Describe() const override;
@@ -106,7 +111,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<CompactStats> Compact() override;
   Status SetTableEnabled(std::string_view table, bool enabled) override;
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
-  Result<std::unique_ptr<Bigtable>> OpenMaterializedViewStorage(std::string_view view_id) override;
+  Result<std::unique_ptr<MaterializedViewStorage>> OpenMaterializedViewStorage(std::string_view view_id) override;
   Status SetMaterializedViewBackfilled(std::string_view view_id) override;
 
   // The database for an operation on `table`: created if `write`; for a

@@ -13,10 +13,10 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "api/forwarding_bigtable.h"
 #include "local/instance_records.h"
 #include "local/lazy_database.h"
 #include "local/local_bigtable.h"
+#include "local/local_table.h"
 
 namespace lbt {
 
@@ -61,33 +61,31 @@ std::vector<FamilySpec> StateFamilies() {
   return {FamilySpec{.name = "c"}, FamilySpec{.name = "k"}, FamilySpec{.name = "m"}};
 }
 
-// The two hidden tables of one view, under the names "rows" and "state",
-// for the data calls a maintainer makes; to those calls every other table
-// name is no table. (Schema calls pass through to the database: the
-// maintainer makes none.) Writes go to the database as any table's do,
-// through its log when it has one.
-class ViewStorage final : public ForwardingBigtable {
+// The two hidden tables of one view. Writes go to the database as any
+// table's do, through its log when it has one.
+class ViewStorage final : public MaterializedViewStorage {
  public:
-  ViewStorage(Database* db, std::string rows, std::string state)
-      : ForwardingBigtable(db), rows_(std::move(rows)), state_(std::move(state)) {}
+  // `rows` and `state`: the tables' catalog names; the handles name them
+  // "rows" and "state".
+  ViewStorage(std::shared_ptr<LazyDatabase> db, std::string rows, std::string state)
+      : db_(db),
+        rows_name_(std::move(rows)),
+        state_name_(std::move(state)),
+        rows_(db, TableRef::Table("rows"), rows_name_),
+        state_(db, TableRef::Table("state"), state_name_) {}
 
-  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(ref.table));
-    return target()->OpenTable(TableRef::Table(std::move(name)));
-  }
-  Status DropRowRange(std::string_view table, std::string_view prefix) override {
-    LBT_ASSIGN_OR_RETURN(std::string name, Map(table));
-    return target()->DropRowRange(name, prefix);
+  Table& rows() override { return rows_; }
+  Table& state() override { return state_; }
+  Status Clear() override {
+    LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+    LBT_RETURN_IF_ERROR(db->DropRowRange(rows_name_, ""));
+    return db->DropRowRange(state_name_, "");
   }
 
  private:
-  Result<std::string> Map(std::string_view table) const {
-    if (table == "rows") return rows_;
-    if (table == "state") return state_;
-    return Status::NotFound(fmt::format("a materialized view's storage has no table '{}'", table));
-  }
-
-  const std::string rows_, state_;
+  const std::shared_ptr<LazyDatabase> db_;
+  const std::string rows_name_, state_name_;
+  LocalTable rows_, state_;
 };
 
 }  // namespace
@@ -219,11 +217,11 @@ void LocalBigtable::SetBeforeMaterializedViewRead(std::function<void()> hook) {
   db_->set_before_view_read(std::move(hook));
 }
 
-Result<std::unique_ptr<Bigtable>> LocalBigtable::OpenMaterializedViewStorage(std::string_view view_id) {
+Result<std::unique_ptr<MaterializedViewStorage>> LocalBigtable::OpenMaterializedViewStorage(std::string_view view_id) {
   LBT_RETURN_IF_ERROR(GetMaterializedView(view_id).status());
-  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  return std::unique_ptr<Bigtable>(std::make_unique<ViewStorage>(db, MaterializedViewTableName(instance_, view_id),
-                                                                 MaterializedViewStateName(instance_, view_id)));
+  LBT_RETURN_IF_ERROR(db_->Open(true).status());
+  return std::unique_ptr<MaterializedViewStorage>(std::make_unique<ViewStorage>(
+      db_, MaterializedViewTableName(instance_, view_id), MaterializedViewStateName(instance_, view_id)));
 }
 
 Status LocalBigtable::SetMaterializedViewBackfilled(std::string_view view_id) {

@@ -1,8 +1,9 @@
 // Database: one lbt database directory, i.e. one LMDB environment, which
-// holds every instance's tables under their catalog names. It owns the schema and the data of
-// all its tables, and implements the Bigtable interface (api/bigtable.h)
-// and the local maintenance one in their vocabulary; the methods below
-// them are the storage core's own (compiled filters, a SampleRowKeys interval).
+// holds every instance's tables under their catalog names ("P/I/T"; "T" in
+// the default instance). It owns the schema and the data of all its
+// tables, and speaks the api's value types (api/schema.h, mutation.h,
+// table.h) but implements no api interface: local/ does, over this class,
+// and gives catalog names their meaning (instances, views, backups).
 //
 // Every write runs in one LMDB write transaction: a row's mutations apply
 // all or nothing, and a failed call changes nothing. Several processes may
@@ -37,12 +38,13 @@
 #include <thread>
 #include <vector>
 
-#include "api/bigtable.h"
 #include "api/cell.h"
-#include "api/instance.h"
+#include "api/change_stream.h"
+#include "api/local_maintenance.h"
 #include "api/mutation.h"
 #include "api/schema.h"
 #include "api/status.h"
+#include "api/table.h"
 #include "storage/format/format_version.h"
 #include "storage/rows/read_options.h"
 
@@ -164,29 +166,25 @@ Status RequireUnprotected(const TableSpec& spec, std::string_view what);
 // protection on: neither it nor its instance may be deleted.
 Status RequireNoProtectedViews(const TableSpec& spec);
 
-class Database final : public Bigtable, public LocalMaintenance {
+class Database final {
  public:
   // Opens the database in `dir`. Refuses a directory that holds something
   // else than an lbt database, and a database of a newer format version.
   static Result<std::unique_ptr<Database>> Open(const std::string& dir, const DatabaseOptions& options = {});
-  ~Database() override;
+  ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
   // ---- the place ----
 
-  std::string Describe() const override;
-  std::string PromptName() const override { return "lbt"; }
-  bool Exists() override { return true; }
   // Flushes committed writes to disk; a no-op unless opened with sync off.
-  Status Flush() override;
+  Status Flush();
   // The current time in microseconds, truncated to milliseconds.
-  int64_t NowMicros() const override;
-  LocalMaintenance* local() override { return this; }
-  const std::string& dir() const override { return dir_; }
-  bool read_only() const override;
-  bool lazy_gc() const override { return options_.gc == GcMode::kLazy; }
-  std::chrono::milliseconds gc_interval() const override { return options_.gc_interval; }
+  int64_t NowMicros() const;
+  const std::string& dir() const { return dir_; }
+  bool read_only() const;
+  bool lazy_gc() const { return options_.gc == GcMode::kLazy; }
+  std::chrono::milliseconds gc_interval() const { return options_.gc_interval; }
 
   // ---- schema ----
 
@@ -194,15 +192,15 @@ class Database final : public Bigtable, public LocalMaintenance {
   // the order given), and with deletion protection on when asked, in one
   // transaction. `splits` are ignored: a database has no tablets.
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits, bool deletion_protection) override;
+                     const std::vector<std::string>& splits, bool deletion_protection);
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {}) {
     return CreateTable(table, families, {}, false);
   }
   // Deletes a table with all its data.
-  Status DeleteTable(std::string_view table) override;
+  Status DeleteTable(std::string_view table);
   // Table names in byte order.
-  Result<std::vector<std::string>> ListTables() override;
-  Result<TableSpec> GetTable(std::string_view table) override;
+  Result<std::vector<std::string>> ListTables();
+  Result<TableSpec> GetTable(std::string_view table);
   // Applies `changes` in order, in one transaction: all of them, or none
   // when one is refused (its family exists or not as it must, its rule or
   // type change is invalid, or it drops a family of a protected table).
@@ -213,37 +211,28 @@ class Database final : public Bigtable, public LocalMaintenance {
   // changes between bytes and string only; to or from an aggregate type is
   // InvalidArgument (see CheckValueTypeChange); cells are kept as they
   // are: the type says how to read them.
-  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
+  Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes);
 
   // Disables or enables a table (HBase's disable/enable). A disabled
   // table keeps its schema and data but refuses reads and writes.
-  Status SetTableEnabled(std::string_view table, bool enabled) override;
+  Status SetTableEnabled(std::string_view table, bool enabled);
   // Turns Bigtable's deletion protection on or off. While it is on,
   // DeleteTable and DeleteFamily refuse with FailedPrecondition.
-  Status SetDeletionProtection(std::string_view table, bool enabled) override;
-  Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
+  Status SetDeletionProtection(std::string_view table, bool enabled);
+  Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy);
 
-  // ---- authorized views (db_authorized_views.cc) ----
-  // Kept in their table's catalog entry: they go with the table.
-  Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;
-  Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override;
-  Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override;
-  Result<AuthorizedViewSpec> UpdateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view,
-                                                  const AuthorizedViewUpdate& update) override;
-  Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override;
   // One copy is always caught up.
-  Status WaitForReplication(std::string_view table) override;
+  Status WaitForReplication(std::string_view table);
 
   // ---- change streams (db_change_stream.cc) ----
   // The change log is written with the data (storage/format/change_log.h): by row
   // writes, collection passes, DropRowRange and bulk loads alike.
   // SetChangeStream(nullopt) deletes what the stream kept.
-  Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;
-  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table) override;
+  Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config);
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
   // The stream polls fresh snapshots; it must be destroyed before this
   // Database.
-  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                         const ChangeStreamRequest& request) override;
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table, const ChangeStreamRequest& request);
   // Deletes the changes that the tables' retention no longer keeps, in
   // small transactions of their own that never wait for the writers'
   // lock. Returns how many went. A writable Database runs it in the
@@ -285,31 +274,31 @@ class Database final : public Bigtable, public LocalMaintenance {
   // ---- writes ----
 
   // Applies `mutations` to one row, in order, atomically.
-  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) override;
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations);
   // Applies each row's mutations atomically but independently of the
   // others, as Bigtable's MutateRows does: a row that fails leaves the rest
   // applied. Returns one status per row, in order. The call's own error
   // (no such table) means nothing was applied.
-  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows) override;
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
   // Appends to or increments the latest cell of each rule's column, writing
   // the result as a new cell at max(now, latest timestamp). Rules apply in
   // order, so two on one column compound. Returns each changed column's
   // final cell, in storage order.
   Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                 const std::vector<ReadModifyWriteRule>& rules) override;
+                                 const std::vector<ReadModifyWriteRule>& rules);
   // Reads the row; if `predicate` leaves any cell (predicate nullptr: if the
   // row has any cell) applies `true_mutations`, else `false_mutations`, in
   // the same transaction. Returns whether the predicate matched.
   Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
                                  const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
-                                 const std::vector<Mutation>& false_mutations) override;
+                                 const std::vector<Mutation>& false_mutations);
   // Deletes every row whose key starts with `prefix` ("" = every row).
-  Status DropRowRange(std::string_view table, std::string_view prefix) override;
+  Status DropRowRange(std::string_view table, std::string_view prefix);
   // Physically removes every cell the table's GC rules make eligible, in
   // one transaction. `progress`, if set, hears the cells examined so far
   // now and then; returning an error from it stops and rolls back the pass.
   Result<GcStats> CollectGarbage(std::string_view table,
-                                 const std::function<Status(int64_t cells)>& progress = nullptr) override;
+                                 const std::function<Status(int64_t cells)>& progress = nullptr);
 
   // ---- bulk loads ----
 
@@ -317,21 +306,13 @@ class Database final : public Bigtable, public LocalMaintenance {
   // storage/load/bulk_loader.h). Its temporary file goes to options.temp_dir, or
   // into this database's directory. The load must be destroyed before
   // this Database.
-  Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
-  // Materialized views belong to an instance (LocalBigtable): a bare
-  // database has none.
-  Result<std::unique_ptr<Bigtable>> OpenMaterializedViewStorage(std::string_view view_id) override {
-    return Status::NotFound(fmt::format("materialized view '{}' does not exist", view_id));
-  }
-  Status SetMaterializedViewBackfilled(std::string_view view_id) override {
-    return Status::NotFound(fmt::format("materialized view '{}' does not exist", view_id));
-  }
+  Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options);
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table) { return NewBulkLoad(table, {}); }
 
   // ---- reads ----
 
   // The rows of a read, through the request's filter, compiled here.
-  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request) override;
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request);
   // A streaming reader over a consistent snapshot of the table, through a
   // filter compiled already.
   Result<std::unique_ptr<RowReader>> NewReader(std::string_view table, const ReadOptions& options);
@@ -349,9 +330,9 @@ class Database final : public Bigtable, public LocalMaintenance {
                                                      const ReadOptions& options = {});
   // The same with a ReadRequest, whose filter is compiled here.
   Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
-                                                     const ReadRequest& request) override;
+                                                     const ReadRequest& request);
   // Counts the rows within `range` that have visible cells.
-  Result<int64_t> CountRows(std::string_view table, const RowRange& range) override;
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range);
   Result<int64_t> CountRows(std::string_view table) { return CountRows(table, RowRange::All()); }
 
   // Row keys within `range` about `interval_bytes` of data apart, from the
@@ -360,13 +341,13 @@ class Database final : public Bigtable, public LocalMaintenance {
   Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, uint64_t interval_bytes,
                                                const RowRange& range = RowRange::All());
   // A key about every 4 MiB, as lbt serve reports them.
-  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range) override;
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range);
 
   // Rewrites the data file without free pages (LMDB's compacting copy).
   // Refused while another process has the database open.
   // REQUIRES: no reader of this database is alive and no other thread
   // uses it.
-  Result<CompactStats> Compact() override;
+  Result<CompactStats> Compact();
 
   // Runs a collection pass over every table (what the background passes
   // of DatabaseOptions::gc_interval run). Returns the cells removed.

@@ -290,8 +290,6 @@ Result<CompactStats> Database::Compact() {
   return stats;
 }
 
-std::string Database::Describe() const { return fmt::format("database '{}'", dir_); }
-
 Status Database::Flush() {
   if (options_.sync || options_.read_only) return Status::OK();
   if (log_ != nullptr) {

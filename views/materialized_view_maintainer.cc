@@ -18,8 +18,6 @@ using sql::Values;
 
 namespace {
 
-constexpr const char* kState = "state";
-constexpr const char* kRows = "rows";
 constexpr const char* kMetaRow = "m";
 // Source rows read, and changes taken from the stream, per step.
 constexpr size_t kBatch = 500;
@@ -54,23 +52,23 @@ const Cell* FindCell(const Row& row, std::string_view family, std::string_view q
 
 // Writes `rows` in bounded batches; the first row that fails fails it all
 // (the pass is redone from its last token).
-Status WriteRows(Bigtable* storage, const char* table, std::vector<RowMutation> rows) {
+Status WriteRows(Table& table, std::vector<RowMutation> rows) {
   for (size_t at = 0; at < rows.size(); at += kBatch) {
     std::vector<RowMutation> batch(
         std::make_move_iterator(rows.begin() + static_cast<ptrdiff_t>(at)),
         std::make_move_iterator(rows.begin() + static_cast<ptrdiff_t>(std::min(rows.size(), at + kBatch))));
-    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, storage->MutateRows(table, batch));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, table.MutateRows(batch));
     for (const Status& s : statuses) LBT_RETURN_IF_ERROR(s);
   }
   return Status::OK();
 }
 
-Result<std::vector<std::optional<Row>>> Lookup(Bigtable* storage, const std::vector<std::string>& keys) {
+Result<std::vector<std::optional<Row>>> Lookup(MaterializedViewStorage* storage, const std::vector<std::string>& keys) {
   std::vector<std::optional<Row>> out;
   for (size_t at = 0; at < keys.size(); at += kBatch) {
     std::vector<std::string> batch(keys.begin() + static_cast<ptrdiff_t>(at),
                                    keys.begin() + static_cast<ptrdiff_t>(std::min(keys.size(), at + kBatch)));
-    LBT_ASSIGN_OR_RETURN(auto rows, storage->LookupRows(kState, batch, ReadRequest{}));
+    LBT_ASSIGN_OR_RETURN(auto rows, storage->state().LookupRows(batch, ReadRequest{}));
     for (auto& row : rows) out.push_back(std::move(row));
   }
   return out;
@@ -81,7 +79,7 @@ Result<std::vector<std::optional<Row>>> Lookup(Bigtable* storage, const std::vec
 struct MaterializedViewMaintainer::View {
   std::string query;
   std::unique_ptr<MaterializedViewPlan> plan;
-  std::unique_ptr<Bigtable> storage;
+  std::unique_ptr<MaterializedViewStorage> storage;
   Bigtable* source = nullptr;
 
   // Brings source rows `keys` into the view: their old contributions out,
@@ -114,7 +112,7 @@ struct MaterializedViewMaintainer::View {
     }
     // Last: until a source row's record changes, a redo finds its old
     // contributions where they were.
-    return WriteRows(storage.get(), kState, std::move(sources));
+    return WriteRows(storage->state(), std::move(sources));
   }
 
   Status ReadOld(const std::map<std::string, std::vector<MaterializedViewPlan::Contribution>>& current,
@@ -154,7 +152,7 @@ struct MaterializedViewMaintainer::View {
     if (groups == nullptr) LBT_RETURN_IF_ERROR(SetPending(touched));
     std::vector<RowMutation> rows;
     for (auto& [view_key, mutations] : changes) rows.push_back({GroupRow(view_key), std::move(mutations)});
-    LBT_RETURN_IF_ERROR(WriteRows(storage.get(), kState, std::move(rows)));
+    LBT_RETURN_IF_ERROR(WriteRows(storage->state(), std::move(rows)));
     if (groups != nullptr) {
       groups->insert(touched.begin(), touched.end());
       return Status::OK();
@@ -178,7 +176,7 @@ struct MaterializedViewMaintainer::View {
         if (!made.contains(k)) rows.push_back({k, {Mutation::DeleteFromRow()}});
       }
     }
-    return WriteRows(storage.get(), kRows, std::move(rows));
+    return WriteRows(storage->rows(), std::move(rows));
   }
 
   // Each group's view row from its contributions, or none.
@@ -211,12 +209,12 @@ struct MaterializedViewMaintainer::View {
       }
       rows.push_back({view_keys[i], output ? plan->RowMutations(*output) : std::vector{Mutation::DeleteFromRow()}});
     }
-    LBT_RETURN_IF_ERROR(WriteRows(storage.get(), kRows, std::move(rows)));
-    return WriteRows(storage.get(), kState, std::move(emptied));
+    LBT_RETURN_IF_ERROR(WriteRows(storage->rows(), std::move(rows)));
+    return WriteRows(storage->state(), std::move(emptied));
   }
 
   Status SetPending(const std::vector<std::string>& view_keys) {
-    return storage->MutateRow(kState, kMetaRow, {Mutation::SetCell("m", "pending", EncodeKeys(view_keys), 0)});
+    return storage->state().MutateRow(kMetaRow, {Mutation::SetCell("m", "pending", EncodeKeys(view_keys), 0)});
   }
 };
 
@@ -305,7 +303,7 @@ struct Meta {
   std::vector<std::string> pending;
 };
 
-Result<Meta> ReadMeta(Bigtable* storage) {
+Result<Meta> ReadMeta(MaterializedViewStorage* storage) {
   Meta meta;
   LBT_ASSIGN_OR_RETURN(auto found, Lookup(storage, {kMetaRow}));
   if (!found[0]) return meta;
@@ -332,15 +330,14 @@ Status MaterializedViewMaintainer::Maintain(const Instance& named, const Materia
     made->source = instance;
     view = std::move(made);
   }
-  Bigtable* storage = view->storage.get();
+  MaterializedViewStorage* storage = view->storage.get();
   LBT_ASSIGN_OR_RETURN(Meta meta, ReadMeta(storage));
 
   auto backfill = [&]() -> Status {
     // Changes from a little before the scan on: those the scan already
     // saw are applied again, which changes nothing.
     const int64_t start = instance->NowMicros() - 1'000'000;
-    LBT_RETURN_IF_ERROR(storage->DropRowRange(kRows, ""));
-    LBT_RETURN_IF_ERROR(storage->DropRowRange(kState, ""));
+    LBT_RETURN_IF_ERROR(storage->Clear());
     std::set<std::string> groups;
     std::map<std::string, std::vector<MaterializedViewPlan::Contribution>> batch;
     LBT_RETURN_IF_ERROR(view->plan->ScanContributions(
@@ -353,8 +350,8 @@ Status MaterializedViewMaintainer::Maintain(const Instance& named, const Materia
         }));
     LBT_RETURN_IF_ERROR(view->ApplyContributions(batch, /*fresh=*/true, &groups));
     if (view->plan->aggregate()) LBT_RETURN_IF_ERROR(view->Recompute({groups.begin(), groups.end()}));
-    LBT_RETURN_IF_ERROR(storage->MutateRow(
-        kState, kMetaRow, {Mutation::DeleteFromRow(), Mutation::SetCell("m", "start", EncodeInt64(start), 0)}));
+    LBT_RETURN_IF_ERROR(storage->state().MutateRow(
+        kMetaRow, {Mutation::DeleteFromRow(), Mutation::SetCell("m", "start", EncodeInt64(start), 0)}));
     meta = Meta{.start = start};
     return instance->local()->SetMaterializedViewBackfilled(spec.id);
   };
@@ -362,7 +359,7 @@ Status MaterializedViewMaintainer::Maintain(const Instance& named, const Materia
   if (!spec.backfilled || (meta.token.empty() && meta.start == 0)) LBT_RETURN_IF_ERROR(backfill());
   if (!meta.pending.empty()) {
     LBT_RETURN_IF_ERROR(view->Recompute(meta.pending));
-    LBT_RETURN_IF_ERROR(storage->MutateRow(kState, kMetaRow, {Mutation::DeleteFromColumn("m", "pending")}));
+    LBT_RETURN_IF_ERROR(storage->state().MutateRow(kMetaRow, {Mutation::DeleteFromColumn("m", "pending")}));
   }
 
   // Follow the source's changes to the last one committed. (Not to the
@@ -396,9 +393,8 @@ Status MaterializedViewMaintainer::Maintain(const Instance& named, const Materia
     }
     if (keys.empty()) break;
     LBT_RETURN_IF_ERROR(view->Apply({keys.begin(), keys.end()}, /*fresh=*/false, nullptr));
-    LBT_RETURN_IF_ERROR(storage->MutateRow(
-        kState, kMetaRow,
-        {Mutation::SetCell("m", "token", stream->token(), 0), Mutation::DeleteFromColumn("m", "pending")}));
+    LBT_RETURN_IF_ERROR(storage->state().MutateRow(
+        kMetaRow, {Mutation::SetCell("m", "token", stream->token(), 0), Mutation::DeleteFromColumn("m", "pending")}));
   }
   return Status::OK();
 }

@@ -51,7 +51,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/bigtable.h"
+#include "api/local_maintenance.h"
 #include "api/mutation.h"
 #include "api/schema.h"
 #include "api/status.h"

@@ -411,11 +411,10 @@ void FillTable(Bigtable* tables, const std::string& table) {
 
 // A database of two tables: "keep", small, and "big".
 void MakeTwoTables(const std::string& dir) {
-  auto db = Database::Open(dir);
-  ASSERT_OK(db.status());
-  ASSERT_OK((*db)->CreateTable("keep", {{"cf"}}, {}, false));
-  ASSERT_OK((*db)->MutateRow("keep", "k", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
-  FillTable(db->get(), "big");
+  LocalBigtable tables(dir, DatabaseOptions{});
+  ASSERT_OK(tables.CreateTable("keep", {{"cf"}}, {}, false));
+  ASSERT_OK(tables.MutateRow("keep", "k", {Mutation::SetCell("cf", "q", "v", Ms(1))}));
+  FillTable(&tables, "big");
 }
 
 // kill -9 at seeded moments of a DeleteTable of 20k rows: after a restart

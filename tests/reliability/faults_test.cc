@@ -246,9 +246,9 @@ TEST(FaultsTest, ManyVersionsOfOneCell) {
   EXPECT_EQ(row->cells[0].value, std::to_string(kVersions - 1));
   ASSERT_OK_AND_ASSIGN(auto all, db->ReadRow("t", "hot"));
   EXPECT_EQ(all->cells.size(), static_cast<size_t>(kVersions));
-  ASSERT_OK(db->SetGcRule("t", "cf", GcRule::MaxVersions(3)));
+  ASSERT_OK(db->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(3))}));
   ASSERT_OK(db->MutateRow("t", "hot", {Mutation::SetCell("cf", "q", "new", Ms(kVersions + 1))}));
-  ASSERT_OK(db->SetGcRule("t", "cf", GcRule::Never()));
+  ASSERT_OK(db->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::Never())}));
   ASSERT_OK_AND_ASSIGN(all, db->ReadRow("t", "hot"));
   EXPECT_EQ(all->cells.size(), 3u) << "a write collects the column's old versions";
 }

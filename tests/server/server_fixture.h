@@ -52,11 +52,15 @@ class ServerTest : public ::testing::Test {
     auto db = Database::Open(dir_.Sub("db"), options_);
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
-    // A bare Database has no InstanceAdmin: every instance name is it.
-    // serve_local_ serves a LocalBigtable instead, as lbt serve does
+    // db_ served as one instance, with no InstanceAdmin: every instance
+    // name is it. serve_local_ serves another database, as lbt serve does
     // (instances, materialized views).
-    if (serve_local_) local_ = std::make_unique<LocalBigtable>(dir_.Sub("local"), options_);
-    router_ = std::make_unique<server::InstanceRouter>(serve_local_ ? static_cast<Bigtable*>(local_.get()) : db_.get());
+    if (serve_local_) {
+      local_ = std::make_unique<LocalBigtable>(dir_.Sub("local"), options_);
+    } else {
+      local_ = LocalBigtable::OneInstanceOf(db_.get(), options_);
+    }
+    router_ = std::make_unique<server::InstanceRouter>(local_.get());
     data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
     admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
     grpc::ServerBuilder builder;

@@ -206,7 +206,7 @@ TEST_F(BulkLoaderTest, RowsThatFailWhileWrittenAreReportedAndTheRestWritten) {
   ASSERT_OK(loader->Add({"a", {Mutation::SetCell("cf", "x", "1", Ms(1))}}));
   ASSERT_OK(loader->Add({"b", {Mutation::SetCell("v2", "x", "1", Ms(1))}}));
   ASSERT_OK(loader->Add({"c", {Mutation::SetCell("cf", "x", "1", Ms(1)), Mutation::SetCell("v2", "y", "2", Ms(1))}}));
-  ASSERT_OK(db_->DeleteFamily("t", "v2"));  // after Add checked the rows
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::Drop("v2")}));  // after Add checked the rows
   std::vector<std::string> failed;
   ASSERT_OK(loader->Finish(nullptr, [&](std::string_view key, const Status& s) {
     EXPECT_TRUE(s.IsNotFound()) << s.ToString();

@@ -25,9 +25,10 @@ TEST(CatalogTest, TablesAndFamiliesSurviveReopen) {
     auto db = OpenDb(dir.path());
     ASSERT_OK(db->CreateTable("b", {{"cf", GcRule::MaxVersions(2), ValueType::kBytes}}));
     ASSERT_OK(db->CreateTable("a"));
-    ASSERT_OK(db->CreateFamily("a", {"sum", GcRule::Never(), ValueType::kIntSum}));
-    ASSERT_OK(db->CreateFamily(
-        "a", {"ts", GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}), ValueType::kBytes}));
+    ASSERT_OK(db->ModifyFamilies("a", {FamilyChange::Create({"sum", GcRule::Never(), ValueType::kIntSum})}));
+    ASSERT_OK(db->ModifyFamilies(
+        "a", {FamilyChange::Create(
+                 {"ts", GcRule::Union({GcRule::MaxAge(86'400'000'000), GcRule::MaxVersions(1)}), ValueType::kBytes})}));
   }
   auto db = OpenDb(dir.path());
   ASSERT_OK_AND_ASSIGN(auto tables, db->ListTables());
@@ -50,8 +51,8 @@ TEST(CatalogTest, ErrorsNameTheProblem) {
   s = db->GetTable("nope").status();
   EXPECT_TRUE(s.IsNotFound());
   EXPECT_NE(s.message().find("'nope'"), std::string::npos);
-  EXPECT_TRUE(db->CreateFamily("t", {"cf", {}, ValueType::kBytes}).IsAlreadyExists());
-  s = db->DeleteFamily("t", "zz");
+  EXPECT_TRUE(db->ModifyFamilies("t", {FamilyChange::Create({"cf", {}, ValueType::kBytes})}).IsAlreadyExists());
+  s = db->ModifyFamilies("t", {FamilyChange::Drop("zz")});
   EXPECT_TRUE(s.IsNotFound());
   EXPECT_NE(s.message().find("cf"), std::string::npos) << "lists the existing families";
   EXPECT_TRUE(db->CreateTable("bad name").IsInvalidArgument());
@@ -71,7 +72,7 @@ TEST(CatalogTest, ASecondHandleSeesSchemaChanges) {
   ASSERT_OK(first->CreateTable("t", {{"cf", {}, ValueType::kBytes}}));
   ASSERT_OK_AND_ASSIGN(auto after, second->ListTables());
   EXPECT_EQ(after, std::vector<std::string>{"t"});
-  ASSERT_OK(first->SetGcRule("t", "cf", GcRule::MaxVersions(3)));
+  ASSERT_OK(first->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(3))}));
   ASSERT_OK_AND_ASSIGN(TableSpec spec, second->GetTable("t"));
   EXPECT_EQ(spec.families.at("cf").gc_rule, GcRule::MaxVersions(3));
 }
@@ -82,10 +83,10 @@ TEST(CatalogTest, StringValueTypesSurviveReopenAndKeepCells) {
     auto db = OpenDb(dir.path());
     ASSERT_OK(db->CreateTable("t", {{"cf", {}, ValueType::kBytes}, {"n", {}, ValueType::kIntSum}}));
     ASSERT_OK(db->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "hello", 1000)}));
-    ASSERT_OK(db->SetValueType("t", "cf", ValueType::kStringUtf8Raw));
-    Status refused = db->SetValueType("t", "n", ValueType::kString);
+    ASSERT_OK(db->ModifyFamilies("t", {FamilyChange::SetValueType("cf", ValueType::kStringUtf8Raw)}));
+    Status refused = db->ModifyFamilies("t", {FamilyChange::SetValueType("n", ValueType::kString)});
     EXPECT_EQ(refused.code(), Status::Code::kInvalidArgument);
-    EXPECT_TRUE(db->SetValueType("t", "ghost", ValueType::kString).IsNotFound());
+    EXPECT_TRUE(db->ModifyFamilies("t", {FamilyChange::SetValueType("ghost", ValueType::kString)}).IsNotFound());
   }
   auto db = OpenDb(dir.path());
   ASSERT_OK_AND_ASSIGN(TableSpec spec, db->GetTable("t"));

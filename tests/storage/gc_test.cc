@@ -54,12 +54,12 @@ class GcTest : public ::testing::Test {
 TEST_F(GcTest, MaxVersionsAppliesAtOnceToReads) {
   WriteVersions("r", "q", {4, 3, 2, 1});
   EXPECT_EQ(Values("r", "q"), (V{"1", "2", "3", "4"}));
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(2)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(2))}));
   EXPECT_EQ(Values("r", "q"), (V{"1", "2"}));
 }
 
 TEST_F(GcTest, MaxAgeFollowsTheClock) {
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxAge(3 * kDay)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxAge(3 * kDay))}));
   WriteVersions("r", "q", {5, 2, 1});
   EXPECT_EQ(Values("r", "q"), (V{"1", "2"}));
   clock_.now += kDay + 1000;
@@ -73,7 +73,8 @@ TEST_F(GcTest, MaxAgeFollowsTheClock) {
 }
 
 TEST_F(GcTest, UnionCollectsWhatAnyRuleCollects) {
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Union({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(2)})));
+  ASSERT_OK(db_->ModifyFamilies(
+      "t", {FamilyChange::SetGcRule("cf", GcRule::Union({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(2)}))}));
   WriteVersions("r", "q", {5, 2, 1, 0});
   EXPECT_EQ(Values("r", "q"), (V{"0", "1"}));
   WriteVersions("s", "q", {5, 4});
@@ -81,7 +82,8 @@ TEST_F(GcTest, UnionCollectsWhatAnyRuleCollects) {
 }
 
 TEST_F(GcTest, IntersectionCollectsWhatEveryRuleCollects) {
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Intersection({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(1)})));
+  ASSERT_OK(db_->ModifyFamilies(
+      "t", {FamilyChange::SetGcRule("cf", GcRule::Intersection({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(1)}))}));
   WriteVersions("r", "q", {6, 5, 2, 1});
   // Extra versions are kept while young; the newest is kept however old.
   EXPECT_EQ(Values("r", "q"), (V{"1", "2"}));
@@ -91,9 +93,10 @@ TEST_F(GcTest, IntersectionCollectsWhatEveryRuleCollects) {
 
 TEST_F(GcTest, NestedRules) {
   // (maxage=3d && maxversions=1) || maxversions=3
-  ASSERT_OK(db_->SetGcRule("t", "cf",
-                           GcRule::Union({GcRule::Intersection({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(1)}),
-                                          GcRule::MaxVersions(3)})));
+  ASSERT_OK(db_->ModifyFamilies(
+      "t", {FamilyChange::SetGcRule(
+               "cf", GcRule::Union({GcRule::Intersection({GcRule::MaxAge(3 * kDay), GcRule::MaxVersions(1)}),
+                                    GcRule::MaxVersions(3)}))}));
   WriteVersions("r", "q", {9, 8, 2, 1});
   EXPECT_EQ(Values("r", "q"), (V{"1", "2"}));
   WriteVersions("s", "q", {3, 2, 1, 0});
@@ -101,13 +104,13 @@ TEST_F(GcTest, NestedRules) {
 }
 
 TEST_F(GcTest, WritingAColumnRemovesItsEligibleCells) {
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(1)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(1))}));
   WriteVersions("r", "written", {3, 2, 1});
   // Written before the rule existed, so only hidden, not yet removed.
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Never()));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::Never())}));
   WriteVersions("r", "untouched", {3, 2, 1});
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(1)));
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Never()));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(1))}));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::Never())}));
   // Relaxing the rule shows what is physically there.
   EXPECT_EQ(Values("r", "written"), (V{"1"}));
   EXPECT_EQ(Values("r", "untouched"), (V{"1", "2", "3"}));
@@ -117,11 +120,11 @@ TEST_F(GcTest, CollectGarbageRemovesEligibleCellsTableWide) {
   WriteVersions("a", "q", {3, 2, 1});
   WriteVersions("b", "q", {3, 2, 1});
   WriteVersions("b", "p", {1});
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(1)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(1))}));
   ASSERT_OK_AND_ASSIGN(GcStats stats, db_->CollectGarbage("t"));
   EXPECT_EQ(stats.cells_examined, 7);
   EXPECT_EQ(stats.cells_deleted, 4);
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Never()));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::Never())}));
   EXPECT_EQ(Values("a", "q"), (V{"1"}));
   EXPECT_EQ(Values("b", "q"), (V{"1"}));
   EXPECT_EQ(Values("b", "p"), (V{"1"}));
@@ -130,31 +133,31 @@ TEST_F(GcTest, CollectGarbageRemovesEligibleCellsTableWide) {
 }
 
 TEST_F(GcTest, WritingAnExpiredCellKeepsNothing) {
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxAge(kDay)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxAge(kDay))}));
   WriteVersions("old", "q", {5});
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Never()));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::Never())}));
   EXPECT_TRUE(Values("old", "q").empty());
 }
 
 TEST_F(GcTest, CollectingAWholeRowRemovesIt) {
   WriteVersions("old", "q", {5});
   WriteVersions("new", "q", {0});
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxAge(kDay)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxAge(kDay))}));
   ASSERT_OK_AND_ASSIGN(GcStats stats, db_->CollectGarbage("t"));
   EXPECT_EQ(stats.cells_deleted, 1);
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::Never()));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::Never())}));
   ASSERT_OK_AND_ASSIGN(int64_t n, db_->CountRows("t"));
   EXPECT_EQ(n, 1);
   EXPECT_EQ(testing::RowKeys(testing::ReadAll(db_.get(), "t")), (V{"new"}));
 }
 
 TEST_F(GcTest, DroppingAFamilyDeletesItsData) {
-  ASSERT_OK(db_->CreateFamily("t", {"other", {}, ValueType::kBytes}));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::Create({"other", {}, ValueType::kBytes})}));
   ASSERT_OK(db_->MutateRow("t", "r1",
                            {Mutation::SetCell("cf", "q", "1", Ms(1)), Mutation::SetCell("other", "q", "2", Ms(1))}));
   ASSERT_OK(db_->MutateRow("t", "r2", {Mutation::SetCell("other", "q", "3", Ms(1))}));
-  ASSERT_OK(db_->DeleteFamily("t", "other"));
-  ASSERT_OK(db_->CreateFamily("t", {"other", {}, ValueType::kBytes}));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::Drop("other")}));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::Create({"other", {}, ValueType::kBytes})}));
   auto rows = testing::ReadAll(db_.get(), "t");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].key, "r1");
@@ -182,7 +185,7 @@ class LazyGcTest : public GcTest {
 TEST_F(LazyGcTest, EligibleCellsAreReadUntilAPassRemovesThem) {
   WriteVersions("r", "q", {3, 2, 1});  // each write would have collected the older ones eagerly
   EXPECT_EQ(Values("r", "q"), (V{"1", "2", "3"}));
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxAge(kDay + Ms(1))));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxAge(kDay + Ms(1)))}));
   EXPECT_EQ(Values("r", "q"), (V{"1", "2", "3"}));
   ASSERT_OK_AND_ASSIGN(GcStats stats, db_->CollectAllGarbage());
   EXPECT_EQ(stats.cells_deleted, 2);
@@ -214,7 +217,7 @@ TEST_F(LazyGcTest, BackgroundPassesRunAtTheInterval) {
 }
 
 TEST_F(GcTest, TheDefaultIsEager) {
-  ASSERT_OK(db_->SetGcRule("t", "cf", GcRule::MaxVersions(1)));
+  ASSERT_OK(db_->ModifyFamilies("t", {FamilyChange::SetGcRule("cf", GcRule::MaxVersions(1))}));
   WriteVersions("r", "q", {3, 2, 1});
   EXPECT_EQ(Values("r", "q"), (V{"1"}));
 }

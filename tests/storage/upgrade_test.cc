@@ -148,7 +148,7 @@ TEST(UpgradeTest, TheFormatOneFixtureUpgradesWithNothingLost) {
 
   // A family created now sorts after the upgraded ones, whatever its name;
   // a table created now gets a new id.
-  ASSERT_OK(db->CreateFamily("metrics", {"aaa", GcRule::Never(), ValueType::kBytes}));
+  ASSERT_OK(db->ModifyFamilies("metrics", {FamilyChange::Create({"aaa", GcRule::Never(), ValueType::kBytes})}));
   ASSERT_OK(db->MutateRow("metrics", "host1#0001", {Mutation::SetCell("aaa", "x", "1", Ms(1))}));
   rows = ReadAll(db.get(), "metrics");
   EXPECT_EQ(rows[0].cells.back(), C("aaa", "x", Ms(1), "1"));

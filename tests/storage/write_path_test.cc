@@ -105,7 +105,8 @@ TEST(WritePathTest, LoggedWritesReadExactlyAsDirectOnes) {
       } else if (step % 3 == 0) {
         ASSERT_OK(db->DropRowRange("t", "row1"));
       } else {
-        ASSERT_OK(db->SetGcRule("t", "b", step % 2 ? GcRule::MaxVersions(3) : GcRule::Never()));
+        ASSERT_OK(db->ModifyFamilies(
+            "t", {FamilyChange::SetGcRule("b", step % 2 ? GcRule::MaxVersions(3) : GcRule::Never())}));
       }
     }
     if (step % 25 == 0 || op >= 19) {

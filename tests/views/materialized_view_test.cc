@@ -208,8 +208,8 @@ TEST_P(MaterializedViewTest, ReplayingChangesAgainChangesNothing) {
   ASSERT_OK(maintainer_->CatchUp());
   std::map<std::string, std::optional<Row>> first;  // each view's position then
   for (const char* view : {"by_device", "by_note"}) {
-    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> storage, bigtable_->local()->OpenMaterializedViewStorage(view));
-    ASSERT_OK_AND_ASSIGN(first[view], storage->ReadRow("state", "m"));
+    ASSERT_OK_AND_ASSIGN(auto storage, bigtable_->local()->OpenMaterializedViewStorage(view));
+    ASSERT_OK_AND_ASSIGN(first[view], storage->state().ReadRow("m"));
     ASSERT_TRUE(first[view].has_value());
   }
   for (int i = 0; i < 200; ++i) RandomChange(rng);
@@ -217,10 +217,10 @@ TEST_P(MaterializedViewTest, ReplayingChangesAgainChangesNothing) {
   ExpectCaughtUp("by_note", kByNote);
   // Back to the earlier position: the 200 changes are applied again.
   for (const char* view : {"by_device", "by_note"}) {
-    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> storage, bigtable_->local()->OpenMaterializedViewStorage(view));
+    ASSERT_OK_AND_ASSIGN(auto storage, bigtable_->local()->OpenMaterializedViewStorage(view));
     std::vector<Mutation> restore = {Mutation::DeleteFromRow()};
     for (const Cell& c : first[view]->cells) restore.push_back(Mutation::SetCell(c.family, c.qualifier, c.value, 0));
-    ASSERT_OK(storage->MutateRow("state", "m", restore));
+    ASSERT_OK(storage->state().MutateRow("m", restore));
   }
   ExpectCaughtUp("by_device", kByDevice);
   ExpectCaughtUp("by_note", kByNote);
