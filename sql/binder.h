@@ -13,7 +13,7 @@
 #include "api/schema.h"
 #include "sql/ast.h"
 #include "sql/functions.h"
-#include "sql/query.h"
+#include "sql/prepared_query.h"
 
 namespace lbt::sql {
 
