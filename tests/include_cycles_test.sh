@@ -17,7 +17,6 @@ api/materialized_view api/bigtable
 api/forwarding_bigtable api/bigtable
 api/schema api/authorized_view
 local/local_instance_admin local/local_bigtable
-lab/advise_internal lab/advise
 shell/served_database shell/target
 "
 
