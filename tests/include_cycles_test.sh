@@ -17,7 +17,6 @@ api/materialized_view api/bigtable
 api/forwarding_bigtable api/bigtable
 api/schema api/authorized_view
 local/local_instance_admin local/local_bigtable
-shell/served_database shell/target
 "
 
 # Every project include, as "including-file included-file": only includes
