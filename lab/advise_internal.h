@@ -9,8 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "lab/advise.h"
+#include "lab/finding.h"
 #include "lab/key_shape.h"
+#include "lab/sample.h"
 
 namespace lbt::lab::internal {
 

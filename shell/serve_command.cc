@@ -9,8 +9,8 @@
 
 #include "local/local_bigtable.h"
 #include "server/server.h"
+#include "shell/database_options.h"
 #include "shell/local_services.h"
-#include "shell/target.h"
 #include "storage/database.h"
 
 namespace lbt {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "local/local_bigtable.h"
-#include "shell/target.h"
+#include "shell/database_options.h"
 
 namespace lbt {
 

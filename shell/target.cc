@@ -10,27 +10,11 @@
 #include <optional>
 
 #include "local/local_bigtable.h"
+#include "shell/database_options.h"
 #include "shell/served_database.h"
+#include "storage/database.h"
 
 namespace lbt {
-
-DatabaseOptions DatabaseOptionsFor(const LocalOptions& local) {
-  DatabaseOptions db;
-  db.read_only = local.read_only;
-  db.sync = local.sync;
-  db.gc = local.lazy_gc ? GcMode::kLazy : GcMode::kEager;
-  db.gc_interval = std::chrono::milliseconds(static_cast<int64_t>(local.gc_interval_seconds * 1000));
-  // On a terminal a progress line is rewritten in place, and the next note
-  // replaces it.
-  const bool terminal = ::isatty(STDERR_FILENO) == 1;
-  db.note = [terminal](const std::string& note) {
-    std::fprintf(stderr, "%snote: %s\n", terminal ? "\r\033[K" : "", note.c_str());
-  };
-  if (terminal) {
-    db.progress = [](const std::string& line) { std::fprintf(stderr, "\r\033[K%s", line.c_str()); };
-  }
-  return db;
-}
 
 std::optional<std::string> ServingAddress(const std::string& dir) {
   const int fd = ::open((dir + "/" + std::string(kLogLockFile)).c_str(), O_RDONLY | O_CLOEXEC);

@@ -11,13 +11,8 @@
 
 #include "api/bigtable.h"
 #include "shell/options.h"
-#include "storage/database.h"
 
 namespace lbt {
-
-// How the local database is opened, from --read-only, --sync, --gc and
-// --gc-interval; notes go to stderr.
-DatabaseOptions DatabaseOptionsFor(const LocalOptions& local);
 
 // What a session runs on, and what keeps it current.
 struct Target {

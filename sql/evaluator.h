@@ -11,7 +11,7 @@
 #include "api/status.h"
 #include "sql/ast.h"
 #include "sql/functions.h"
-#include "sql/query.h"
+#include "sql/prepared_query.h"
 
 namespace lbt::sql {
 

@@ -33,7 +33,7 @@
 
 #include "api/bigtable.h"
 #include "sql/binder.h"
-#include "sql/query.h"
+#include "sql/prepared_query.h"
 #include "sql/read_planner.h"
 
 namespace lbt::sql {

@@ -23,7 +23,7 @@
 #include "sql/operators/operator.h"
 #include "sql/operators/table_scan.h"
 #include "sql/operators/view_scan.h"
-#include "sql/query.h"
+#include "sql/prepared_query.h"
 #include "sql/read_planner.h"
 
 namespace lbt::sql {

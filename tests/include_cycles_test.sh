@@ -17,16 +17,6 @@ api/materialized_view api/bigtable
 api/forwarding_bigtable api/bigtable
 api/schema api/authorized_view
 local/local_instance_admin local/local_bigtable
-sql/evaluator sql/query
-sql/binder sql/query
-sql/operators/operator sql/query
-sql/materialized_view sql/query
-sql/operators/view_scan sql/query
-sql/planner sql/query
-commands/render/renderers commands/render/renderer
-commands/io/csv_import commands/io/bulk_io
-lab/advise_internal lab/advise
-shell/served_database shell/target
 "
 
 # Every project include, as "including-file included-file": only includes

@@ -24,13 +24,10 @@
 #include "api/bigtable.h"
 #include "api/status.h"
 #include "commands/core/output.h"
+#include "commands/io/row_sink.h"
 #include "commands/render/renderer.h"
 
 namespace lbt {
-
-// Where a parser sends each row it reads, with the line the row starts on.
-// An error from it stops the parse.
-using RowSink = std::function<Status(RowMutation row, int64_t line)>;
 
 struct BulkOptions {
   // The number of the first line `in` holds.

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "api/status.h"
-#include "commands/io/bulk_io.h"
+#include "commands/io/row_sink.h"
 
 namespace lbt {
 

@@ -86,6 +86,8 @@ struct CommandIndex {
 class Renderer {
  public:
   virtual ~Renderer() = default;
+  // The renderer of `format` (for text, of `style`); defined in
+  // renderers.cc, beside the renderers it picks from.
   static std::unique_ptr<Renderer> Create(OutputFormat format, BytesMode bytes, Output* out,
                                           TextStyle style = TextStyle::kCbt);
 

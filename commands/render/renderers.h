@@ -1,6 +1,7 @@
 // The renderers behind Renderer::Create, one file a family: text (cbt's
 // and the HBase shell's) and JSON (one document, or JSON lines). Internal
-// to render/.
+// to render/. Renderer::Create is defined beside them (renderers.cc), so
+// that the interface depends on none of its implementations.
 
 #ifndef LBT_COMMANDS_RENDER_RENDERERS_H_
 #define LBT_COMMANDS_RENDER_RENDERERS_H_

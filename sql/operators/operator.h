@@ -10,7 +10,7 @@
 #include <string>
 
 #include "api/status.h"
-#include "sql/query.h"
+#include "sql/prepared_query.h"
 #include "sql/value.h"
 
 namespace lbt::sql {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "sql/operators/operator.h"
-#include "sql/query.h"
+#include "sql/prepared_query.h"
 
 namespace lbt::sql {
 

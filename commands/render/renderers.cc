@@ -1,5 +1,3 @@
-#include "commands/render/renderer.h"
-
 #include "commands/render/renderers.h"
 
 namespace lbt {

@@ -1,0 +1,337 @@
+// Binding names and expressions over the input row: each name to its
+// slot, each node to its type (literals, parameters, casts, functions,
+// logic, subscripts, conditionals and CASE), with literals coerced where
+// production coerces them.
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "sql/binder_internal.h"
+#include "sql/functions.h"
+
+namespace lbt::sql::internal {
+
+namespace {
+
+// How an operator's name reads in messages.
+std::string DisplayName(const std::string& name) {
+  static const std::pair<const char*, const char*> kOps[] = {{"$add", "operator +"},
+                                                             {"$sub", "operator -"},
+                                                             {"$mul", "operator *"},
+                                                             {"$div", "operator /"},
+                                                             {"$neg", "operator -"},
+                                                             {"$concat", "operator ||"},
+                                                             {"$eq", "operator ="},
+                                                             {"$ne", "operator !="},
+                                                             {"$lt", "operator <"},
+                                                             {"$le", "operator <="},
+                                                             {"$gt", "operator >"},
+                                                             {"$ge", "operator >="},
+                                                             {"$between", "operator BETWEEN"},
+                                                             {"$in", "operator IN"},
+                                                             {"$like", "operator LIKE"},
+                                                             {"$bitand", "operator &"},
+                                                             {"$bitor", "operator |"},
+                                                             {"$bitxor", "operator ^"},
+                                                             {"$bitnot", "operator ~"},
+                                                             {"$shl", "operator <<"},
+                                                             {"$shr", "operator >>"}};
+  for (const auto& [op, text] : kOps) {
+    if (name == op) return text;
+  }
+  return "function " + name;
+}
+
+bool IsComparison(const std::string& name) {
+  return name == "$eq" || name == "$ne" || name == "$lt" || name == "$le" || name == "$gt" || name == "$ge" ||
+         name == "$between" || name == "$in";
+}
+
+// The type both may take: the same type, INT64 with a FLOAT, or anything
+// with an untyped NULL.
+std::optional<TypePtr> CommonType(const Expr& a, const Expr& b) {
+  if (a.coercible_literal && a.literal.is_null()) return b.type;
+  if (b.coercible_literal && b.literal.is_null()) return a.type;
+  if (SameType(a.type, b.type)) return a.type;
+  if (a.type->IsNumeric() && b.type->IsNumeric()) return Type::Float64();
+  return std::nullopt;
+}
+
+// A refused CAST. Bigtable's cells are BYTES, which convert only to
+// STRING: the message shows the way through it when that would work.
+std::string InvalidCastMessage(const Expr& cast) {
+  const TypePtr& from = cast.args[0]->type;
+  const TypePtr& to = cast.cast_type;
+  std::string message = fmt::format("Invalid cast from {} to {}", from->ToString(), to->ToString());
+  if (from->kind == TypeKind::kBytes && CanCast(Type::String(), to)) {
+    message += fmt::format("; BYTES casts only to STRING, so cast through it: CAST(CAST(... AS STRING) AS {})",
+                           to->ToString());
+  }
+  return message;
+}
+
+}  // namespace
+
+int Binder::InputSlot(const std::string& name, TypePtr* type) {
+  if (q_->view.empty() && (name == "_key" || Upper(name) == "_KEY")) {
+    *type = Type::Bytes();
+    return 0;
+  }
+  for (size_t i = 0; i < q_->families.size(); ++i) {
+    if (q_->families[i].name == name) {
+      *type = q_->families[i].type;
+      return static_cast<int>(i) + 1;
+    }
+  }
+  if (q_->unpack && (name == "_timestamp" || Upper(name) == "_TIMESTAMP")) {
+    *type = Type::Timestamp();
+    return static_cast<int>(q_->families.size()) + 1;
+  }
+  return -1;
+}
+
+Status Binder::BindInput(Expr* e, const char* clause) {
+  switch (e->kind) {
+    case ExprKind::kColumn: {
+      e->slot = InputSlot(e->name, &e->type);
+      if (e->slot < 0) return Error(*e, fmt::format("Unrecognized name: {}", e->name));
+      return Status::OK();
+    }
+    case ExprKind::kCall:
+      if (FindAggregate(e->name) != nullptr) {
+        return Error(*e, fmt::format("Aggregate function {} not allowed in {}", e->name, clause));
+      }
+      // `t.family` names a column of the table.
+      if (e->name == "$field" && e->args[0]->kind == ExprKind::kColumn && e->args[0]->name == table_alias_) {
+        Expr column;
+        column.kind = ExprKind::kColumn;
+        column.name = e->literal.str();
+        column.pos = e->pos;
+        *e = std::move(column);
+        return BindInput(e, clause);
+      }
+      PrepareDateParts(e);
+      break;
+    default: break;
+  }
+  for (ExprPtr& a : e->args) LBT_RETURN_IF_ERROR(BindInput(a.get(), clause));
+  return BindNode(e);
+}
+
+void Binder::PrepareDateParts(Expr* e) {
+  auto part_at = [&](size_t i) {
+    if (i < e->args.size() && e->args[i]->kind == ExprKind::kColumn) {
+      Expr& a = *e->args[i];
+      a.kind = ExprKind::kLiteral;
+      a.literal = Value::String(Upper(a.name));
+    }
+  };
+  if (e->name == "TIMESTAMP_TRUNC") part_at(1);
+  if (e->name == "TIMESTAMP_DIFF") part_at(2);
+  if ((e->name == "TIMESTAMP_ADD" || e->name == "TIMESTAMP_SUB") && e->args.size() == 2 &&
+      e->args[1]->kind == ExprKind::kInterval) {
+    ExprPtr interval = std::move(e->args[1]);
+    auto part = std::make_unique<Expr>();
+    part->pos = interval->pos;
+    part->literal = Value::String(interval->name);
+    e->args[1] = std::move(interval->args[0]);
+    e->args.push_back(std::move(part));
+  }
+}
+
+Status Binder::BindNode(Expr* e) {
+  switch (e->kind) {
+    case ExprKind::kLiteral: e->type = e->literal.type(); return Status::OK();
+    case ExprKind::kParameter: {
+      auto it = params_.find(e->name);
+      if (it == params_.end()) return Error(*e, fmt::format("Query parameter '{}' not found", e->name));
+      used_params_.insert(e->name);
+      e->type = it->second;
+      return Status::OK();
+    }
+    case ExprKind::kCast:
+      if (!CanCast(e->args[0]->type, e->cast_type)) return Error(*e, InvalidCastMessage(*e));
+      e->type = e->cast_type;
+      return Status::OK();
+    case ExprKind::kCase: return BindCase(e);
+    case ExprKind::kInterval: return Error(*e, "INTERVAL is allowed only in TIMESTAMP_ADD and TIMESTAMP_SUB");
+    case ExprKind::kStar: return Error(*e, "* is allowed only in COUNT(*)");
+    case ExprKind::kColumn:
+    case ExprKind::kSlot: return Status::OK();
+    case ExprKind::kCall: break;
+  }
+  if (e->name == "$and" || e->name == "$or" || e->name == "$not") return BindLogic(e);
+  if (e->name.rfind("$is", 0) == 0) {
+    if (e->name.find("null") == std::string::npos && e->args[0]->type->kind != TypeKind::kBool) {
+      return Error(*e, "IS TRUE and IS FALSE need a BOOL");
+    }
+    e->type = Type::Bool();
+    return Status::OK();
+  }
+  if (e->name == "$subscript" || e->name == "$field") return BindSubscript(e);
+  if (e->name == "$array" || e->name == "IF" || e->name == "IFNULL" || e->name == "COALESCE" || e->name == "NULLIF") {
+    return BindConditional(e);
+  }
+  return BindFunction(e);
+}
+
+Status Binder::BindLogic(Expr* e) {
+  for (ExprPtr& a : e->args) {
+    Coerce(a.get(), Type::Bool());
+    if (a->type->kind != TypeKind::kBool) {
+      return Error(*a, fmt::format("{} needs BOOL operands, not {}",
+                                   e->name == "$not" ? "NOT" : Upper(e->name.substr(1)), a->type->ToString()));
+    }
+  }
+  e->type = Type::Bool();
+  return Status::OK();
+}
+
+void Binder::Coerce(Expr* e, const TypePtr& to, bool temporal) {
+  if (!e->coercible_literal || e->kind != ExprKind::kLiteral) return;
+  if (e->literal.is_null()) {
+    e->literal = Value::Null(to);
+  } else if (to->kind == TypeKind::kBytes) {
+    e->literal = Value::Bytes(e->literal.str());
+  } else if (temporal && (to->kind == TypeKind::kTimestamp || to->kind == TypeKind::kDate)) {
+    Result<Value> v = CastValue(e->literal, to, true);
+    if (!v.ok() || v->is_null()) return;
+    e->literal = *v;
+  } else {
+    return;
+  }
+  e->type = e->literal.type();
+  e->coercible_literal = false;
+}
+
+Status Binder::BindFunction(Expr* e) {
+  const Function* fn = FindFunction(e->name);
+  if (fn == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
+  TypePtr anchor;
+  for (const ExprPtr& a : e->args) {
+    if (!a->coercible_literal) {
+      anchor = a->type;
+      break;
+    }
+  }
+  if (anchor) {
+    for (ExprPtr& a : e->args) Coerce(a.get(), anchor, IsComparison(e->name));
+  }
+  std::vector<TypePtr> types;
+  for (const ExprPtr& a : e->args) types.push_back(a->type);
+  Result<TypePtr> type = fn->check(types);
+  if (!type.ok()) {
+    std::string list;
+    for (size_t i = 0; i < types.size(); ++i) list += (i ? ", " : "") + types[i]->ToString();
+    if (type.status().message().rfind("No matching signature", 0) == 0) {
+      return Error(*e, fmt::format("No matching signature for {} for argument types: {}", DisplayName(e->name),
+                                   list.empty() ? "(none)" : list));
+    }
+    return Error(*e, type.status().message());
+  }
+  e->function = fn;
+  e->type = *type;
+  return Status::OK();
+}
+
+Status Binder::BindSubscript(Expr* e) {
+  Expr& base = *e->args[0];
+  if (e->name == "$field") {
+    if (base.type->kind != TypeKind::kStruct) {
+      return Error(
+          *e, fmt::format("Cannot access field {} on a value of type {}", e->literal.str(), base.type->ToString()));
+    }
+    for (const auto& [name, type] : base.type->fields) {
+      if (name == e->literal.str()) {
+        e->type = type;
+        return Status::OK();
+      }
+    }
+    return Error(*e, fmt::format("Field name {} does not exist in {}", e->literal.str(), base.type->ToString()));
+  }
+  Expr& index = *e->args[1];
+  if (base.type->kind == TypeKind::kMap) {
+    Coerce(&index, base.type->key);
+    if (!SameType(index.type, base.type->key)) {
+      return Error(*e, fmt::format("A {} is indexed by {}, not {}", base.type->ToString(), base.type->key->ToString(),
+                                   index.type->ToString()));
+    }
+    e->type = base.type->value;
+    return Status::OK();
+  }
+  if (base.type->kind == TypeKind::kArray) {
+    if (e->literal.str() == "key")
+      return Error(*e, "Index an array with [OFFSET(n)], [SAFE_OFFSET(n)], [ORDINAL(n)] or [SAFE_ORDINAL(n)]");
+    if (index.type->kind != TypeKind::kInt64) return Error(index, "An array index must be INT64");
+    e->type = base.type->element;
+    return Status::OK();
+  }
+  return Error(*e, fmt::format("Cannot index a value of type {}", base.type->ToString()));
+}
+
+Status Binder::BindConditional(Expr* e) {
+  const bool is_if = e->name == "IF";
+  if (is_if && !e->args.empty()) Coerce(e->args[0].get(), Type::Bool());
+  if (is_if && (e->args.size() != 3 || e->args[0]->type->kind != TypeKind::kBool)) {
+    return Error(*e, "IF takes (BOOL condition, value if true, value if false)");
+  }
+  if (e->name == "NULLIF" && e->args.size() != 2) return Error(*e, "NULLIF takes two arguments");
+  if ((e->name == "IFNULL") && e->args.size() != 2) return Error(*e, "IFNULL takes two arguments");
+  if (e->args.empty() && e->name != "$array") return Error(*e, e->name + " needs arguments");
+  if (e->args.empty()) return Error(*e, "An empty array literal needs a type: use CAST([] AS ARRAY<T>)");
+  const size_t first = is_if ? 1 : 0;
+  const Expr* typed = e->args[first].get();
+  TypePtr type = typed->type;
+  for (size_t i = first + 1; i < e->args.size(); ++i) {
+    std::optional<TypePtr> common = CommonType(*typed, *e->args[i]);
+    if (!common) {
+      return Error(*e->args[i],
+                   fmt::format("{} has no common type for {} and {}", e->name == "$array" ? "Array" : e->name,
+                               type->ToString(), e->args[i]->type->ToString()));
+    }
+    type = *common;
+    if (!(e->args[i]->coercible_literal && e->args[i]->literal.is_null())) typed = e->args[i].get();
+  }
+  for (size_t i = first; i < e->args.size(); ++i) Coerce(e->args[i].get(), type);
+  e->type = e->name == "$array" ? Type::Array(type) : type;
+  return Status::OK();
+}
+
+Status Binder::BindCase(Expr* e) {
+  size_t i = e->has_operand ? 1 : 0;
+  const size_t pairs_end = e->args.size() - (e->has_else ? 1 : 0);
+  TypePtr result;
+  for (; i + 1 < pairs_end; i += 2) {
+    Expr& when = *e->args[i];
+    if (e->has_operand) {
+      Coerce(&when, e->args[0]->type);
+      if (!SameType(when.type, e->args[0]->type) && !(when.type->IsNumeric() && e->args[0]->type->IsNumeric())) {
+        return Error(when, "CASE's WHEN values must have the type of its operand");
+      }
+    } else if (when.type->kind != TypeKind::kBool) {
+      return Error(when, "CASE WHEN needs a BOOL condition");
+    }
+    LBT_RETURN_IF_ERROR(Unify(*e->args[i + 1], &result));
+  }
+  if (e->has_else) {
+    LBT_RETURN_IF_ERROR(Unify(*e->args.back(), &result));
+  }
+  e->type = result ? result : Type::Int64();
+  return Status::OK();
+}
+
+Status Binder::Unify(Expr& branch, TypePtr* result) {
+  if (branch.coercible_literal && branch.literal.is_null()) return Status::OK();
+  if (!*result || SameType(*result, branch.type)) {
+    *result = branch.type;
+  } else if ((*result)->IsNumeric() && branch.type->IsNumeric()) {
+    *result = Type::Float64();
+  } else {
+    return Error(branch, fmt::format("CASE results have no common type: {} and {}", (*result)->ToString(),
+                                     branch.type->ToString()));
+  }
+  return Status::OK();
+}
+
+}  // namespace lbt::sql::internal

@@ -1,0 +1,108 @@
+// The binder's working state, shared by the files that bind a query:
+// binder.cc (FROM, the select list, GROUP BY and aggregates, LIMIT and
+// OFFSET) and binder_expressions.cc (names and expressions over the input
+// row). Internal to sql/; Bind and BindOverView (binder.h) run it.
+
+#ifndef LBT_SQL_BINDER_INTERNAL_H_
+#define LBT_SQL_BINDER_INTERNAL_H_
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/schema.h"
+#include "sql/ast.h"
+#include "sql/bound_query.h"
+#include "sql/evaluator.h"
+
+namespace lbt::sql::internal {
+
+// `s` in upper case (ASCII).
+std::string Upper(std::string_view s);
+
+// Binds one query: Run fills the BoundQuery it was made with, or says why
+// the query does not bind.
+class Binder {
+ public:
+  Binder(const TableSpec& table, const ParamTypes& params, std::string_view sql, BoundQuery* q,
+         const std::vector<ResultColumn>* view_columns = nullptr)
+      : table_(table), params_(params), sql_(sql), q_(q), constants_(Params()), view_columns_(view_columns) {}
+
+  Status Run();
+
+ private:
+  Status Error(const Expr& e, const std::string& what) const;
+
+  // ---- FROM ----
+  Status BindFrom(Select& s);
+  // A logical view's result columns, each a column of the input.
+  Status BindView(const FromClause& ref);
+  Status UnpackColumns(const Select& inner, std::set<std::string>* chosen);
+  static int64_t FloorMillis(int64_t micros) { return micros - ((micros % 1000) + 1000) % 1000; }
+  static int64_t CeilMillis(int64_t micros) { return FloorMillis(micros) + (micros % 1000 != 0 ? 1000 : 0); }
+  Result<Value> OptionValue(const std::string& name, Expr* e, TypeKind kind);
+  Result<TableOptions> Options(FromClause& ref);
+
+  // ---- names (binder_expressions.cc) ----
+  // The slot of an input column, or -1.
+  int InputSlot(const std::string& name, TypePtr* type);
+
+  // ---- expressions over the input row (binder_expressions.cc) ----
+  Status BindInput(Expr* e, const char* clause);
+  // TIMESTAMP_TRUNC(t, HOUR) and kin name a date part where an expression
+  // would go; TIMESTAMP_ADD(t, INTERVAL n HOUR) takes it after an INTERVAL.
+  static void PrepareDateParts(Expr* e);
+  // Types one node whose children are typed.
+  Status BindNode(Expr* e);
+  Status BindLogic(Expr* e);
+  // An untyped NULL or a string literal takes `to` where it can.
+  static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
+  Status BindFunction(Expr* e);
+  Status BindSubscript(Expr* e);
+  Status BindConditional(Expr* e);
+  Status BindCase(Expr* e);
+  Status Unify(Expr& branch, TypePtr* result);
+
+  // ---- the select list ----
+  static bool ContainsAggregate(const Expr& e);
+  static bool HasAggregate(const Select& s);
+  std::string ColumnName(const SelectItem& item, size_t index) const;
+  // `*`: `_key`, then every family (then `_timestamp` for UNPACK).
+  std::vector<SelectItem> ExpandStar();
+  void ExpandStars(Select& s);
+  // An ORDER BY or GROUP BY item that names a select-list position or alias.
+  const SelectItem* SelectReference(const Expr& e, const Select& s) const;
+  Status BindPlain(Select& s);
+  Status AddOrder(const OrderItem& o);
+
+  // ---- GROUP BY and aggregates ----
+  Status BindGrouped(Select& s);
+  // `parsed` re-expressed over the grouped row: group keys and aggregates
+  // become slots; anything else must be built from them.
+  Result<ExprPtr> Regroup(const Expr& parsed, const char* clause);
+  static ExprPtr Slot(int slot, TypePtr type, size_t pos);
+  // The grouped row's slot of the aggregate `parsed`, added if new: one
+  // the query names twice (`COUNT(*) AS n ... ORDER BY COUNT(*)`) is
+  // computed once.
+  Result<ExprPtr> AddAggregate(const Expr& parsed);
+
+  // ---- LIMIT and OFFSET ----
+  Status BindLimits(Select& s);
+
+  const TableSpec& table_;
+  const ParamTypes& params_;
+  std::string_view sql_;
+  BoundQuery* q_;
+  Evaluator constants_;
+  const std::vector<ResultColumn>* view_columns_;  // FROM a logical view: its columns
+  std::string table_alias_;
+  std::set<std::string> used_params_;
+  std::vector<std::string> group_texts_;
+  std::vector<TypePtr> group_types_;
+  std::vector<std::string> aggregate_texts_;  // Unparse of each of q_->aggregates
+};
+
+}  // namespace lbt::sql::internal
+
+#endif  // LBT_SQL_BINDER_INTERNAL_H_

@@ -1,0 +1,87 @@
+// A query bound to its table (BoundQuery): what the binder (binder.h)
+// makes of a parsed query, and what the read planner, the planner and the
+// operators run.
+
+#ifndef LBT_SQL_BOUND_QUERY_H_
+#define LBT_SQL_BOUND_QUERY_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sql/ast.h"
+#include "sql/functions.h"
+#include "sql/prepared_query.h"
+
+namespace lbt::sql {
+
+// A family as the query sees it.
+struct BoundFamily {
+  std::string name;
+  TypePtr type;  // MAP<BYTES, BYTES | STRING | INT64 | ARRAY<STRUCT<...>>>
+  bool aggregate = false;
+  bool string = false;
+  bool with_history = false;
+};
+
+// The table's options in FROM (`t(with_history => TRUE, ...)`).
+struct TableOptions {
+  bool with_history = false;
+  int64_t latest_n = 0;               // cells per column with history; 0: all
+  std::optional<int64_t> start, end;  // only cells at [start, end), in micros
+  bool as_of = false;
+};
+
+struct BoundAggregate {
+  const AggregateFunction* function = nullptr;
+  std::vector<const Expr*> args;  // over the input row
+  std::vector<TypePtr> arg_types;
+  TypePtr type;
+};
+
+struct BoundOrder {
+  const Expr* expr = nullptr;  // over the input row, or the grouped row
+  bool descending = false;
+  bool nulls_first = true;
+};
+
+// A query bound to its table. Input rows are [_key, families...] or, for
+// UNPACK, [_key, families..., _timestamp] (the read planner may add cell
+// columns after the families); grouped rows are [group keys..., aggregate
+// results...].
+struct BoundQuery {
+  std::unique_ptr<Select> select_ast;  // owns every Expr below
+  std::vector<ExprPtr> owned;          // expressions the binder made
+  std::string table;
+  // Set when FROM names a logical view (a saved query) rather than a
+  // table: its result columns are the input's, each in a slot of its own
+  // after an unused `_key` slot, as `families` (not maps: of the column's
+  // type) so that the rest of the binder needs no second vocabulary.
+  std::string view;
+  std::vector<BoundFamily> families;
+  bool unpack = false;
+  TableOptions options;
+
+  const Expr* where = nullptr;
+  bool aggregate = false;
+  std::vector<const Expr*> group_by;
+  std::vector<BoundAggregate> aggregates;
+  const Expr* having = nullptr;
+  std::vector<const Expr*> select;
+  std::vector<BoundOrder> order_by;
+  int64_t limit = -1;
+  int64_t offset = 0;
+  // LIMIT @p / OFFSET @p: the INT64 parameter that gives the value at
+  // execution instead.
+  std::string limit_param;
+  std::string offset_param;
+
+  std::vector<ResultColumn> columns;
+  ParamTypes parameters;
+};
+
+}  // namespace lbt::sql
+
+#endif  // LBT_SQL_BOUND_QUERY_H_
