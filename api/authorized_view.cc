@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "api/logical_view.h"
-#include "api/materialized_view.h"
-#include "api/schema.h"
+#include "api/ids.h"
 #include "api/table.h"
 
 namespace lbt {
@@ -133,31 +131,6 @@ bool SubsetView::CoversMutation(std::string_view row_key, const Mutation& m) con
 
 bool SubsetView::CoversRule(std::string_view row_key, const ReadModifyWriteRule& rule) const {
   return CoversRow(row_key) && CoversColumn(rule.family, rule.qualifier);
-}
-
-namespace {
-
-// An id that follows table ids' rules; `what` names its kind in the error.
-Status ValidateViewId(std::string_view id, std::string_view field, std::string_view what) {
-  if (ValidateTableName(id).ok()) return Status::OK();
-  return Status::InvalidArgument(
-      fmt::format("{}: '{}' is not a valid {} id: ids follow table ids' rules "
-                  "([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters)",
-                  field, id, what));
-}
-
-}  // namespace
-
-Status ValidateAuthorizedViewId(std::string_view id, std::string_view field) {
-  return ValidateViewId(id, field, "authorized view");
-}
-
-Status ValidateLogicalViewId(std::string_view id, std::string_view field) {
-  return ValidateViewId(id, field, "logical view");
-}
-
-Status ValidateMaterializedViewId(std::string_view id, std::string_view field) {
-  return ValidateViewId(id, field, "materialized view");
 }
 
 Status ValidateSubsetView(const SubsetView& subset, std::string_view field) {

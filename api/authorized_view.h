@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api/filter.h"
+#include "api/ids.h"
 #include "api/mutation.h"
 #include "api/row_set.h"
 #include "api/status.h"
@@ -82,9 +83,6 @@ struct AuthorizedViewUpdate {
   bool deletion_protection = false;
 };
 
-// Bigtable's rule for view ids, as for table ids: [_a-zA-Z0-9][-_.a-zA-Z0-9]*,
-// at most 50 characters. InvalidArgument naming `field`.
-Status ValidateAuthorizedViewId(std::string_view id, std::string_view field);
 // Each family subset names a valid family and at least one qualifier or
 // prefix. The families need not exist yet: a view may cover a family the
 // table gets later.

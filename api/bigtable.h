@@ -22,31 +22,28 @@
 #include <string_view>
 #include <vector>
 
-#include "api/authorized_view.h"
 #include "api/cell.h"
 #include "api/change_stream.h"
 #include "api/filter.h"
 #include "api/local_maintenance.h"
-#include "api/logical_view.h"
-#include "api/materialized_view.h"
 #include "api/mutation.h"
 #include "api/row_set.h"
-#include "api/schema.h"
 #include "api/status.h"
 #include "api/table.h"
 #include "api/table_admin.h"
 
 namespace lbt {
 
-class InstanceAdmin;  // api/instance.h
+class InstanceAdmin;  // api/instance_admin.h
 
 namespace sql {
 class QueryService;  // sql/query.h, which depends on this interface
 }  // namespace sql
 
-// One instance's (or one database's) tables as a client sees them: their
-// data through Table handles (OpenTable), their admin (TableAdmin), the
-// instance's logical and materialized views, and the place itself.
+// One instance's tables as a client sees them: their data through Table
+// handles (OpenTable), their admin and backups (TableAdmin), and the place
+// itself. The instance's own admin (its views, its clusters, the other
+// instances) is instance_admin()'s.
 class Bigtable : public TableAdmin {
  public:
   virtual ~Bigtable() = default;
@@ -56,85 +53,39 @@ class Bigtable : public TableAdmin {
   virtual std::string Describe() const = 0;
   // The prompt's name for it: "lbt" locally, "p/i" for an instance.
   virtual std::string PromptName() const = 0;
+  // The instance whose tables these are.
+  virtual InstanceName instance() = 0;
 
   // ---- data ----
 
   // The data operations of `ref` as a Table (api/table.h) that must be
   // destroyed before this object. `ref.instance` is unset or this one's.
   // Opening reads nothing but an authorized view's definition (NotFound
-  // when there is none): a missing table is NotFound at the first call.
-  // An implementation overrides this, or the per-table calls below (the
-  // default then binds a Table to them); a local one enforces an
-  // authorized view itself (RestrictToView), naming it
-  // "tables/T/authorizedViews/V" in errors, or in full when `ref.instance`
-  // is set; a remote one names the view in each request instead.
-  virtual Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref);
+  // when there is none): a missing table is NotFound at the first call. A
+  // local implementation enforces an authorized view itself
+  // (ThroughAuthorizedView), naming it "tables/T/authorizedViews/V" in
+  // errors, or in full when `ref.instance` is set; a remote one names the
+  // view in each request instead.
+  virtual Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) = 0;
 
   // Table's operations on the table named `table`, for callers with a
-  // table name at hand (and for implementations that keep tables by name,
-  // which override them). The defaults open the table with OpenTable.
-  virtual Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request);
-  virtual Result<int64_t> CountRows(std::string_view table, const RowRange& range);
-  virtual Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations);
-  virtual Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
-  virtual Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
-                                         const std::optional<Filter>& predicate,
-                                         const std::vector<Mutation>& true_mutations,
-                                         const std::vector<Mutation>& false_mutations);
-  virtual Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
-                                         const std::vector<ReadModifyWriteRule>& rules);
-  virtual Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range);
-  virtual Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table,
-                                                             const std::vector<std::string>& keys,
-                                                             const ReadRequest& request);
-  virtual Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
-  virtual Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table,
-                                                                 const ChangeStreamRequest& request);
+  // table name at hand: each opens the table with OpenTable.
+  Result<std::unique_ptr<RowStream>> ReadRows(std::string_view table, const ReadRequest& request);
+  Result<int64_t> CountRows(std::string_view table, const RowRange& range);
+  Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations);
+  Result<std::vector<Status>> MutateRows(std::string_view table, const std::vector<RowMutation>& rows);
+  Result<bool> CheckAndMutateRow(std::string_view table, std::string_view row_key,
+                                 const std::optional<Filter>& predicate, const std::vector<Mutation>& true_mutations,
+                                 const std::vector<Mutation>& false_mutations);
+  Result<Row> ReadModifyWriteRow(std::string_view table, std::string_view row_key,
+                                 const std::vector<ReadModifyWriteRule>& rules);
+  Result<std::vector<KeySample>> SampleRowKeys(std::string_view table, const RowRange& range);
+  Result<std::vector<std::optional<Row>>> LookupRows(std::string_view table, const std::vector<std::string>& keys,
+                                                     const ReadRequest& request);
+  Result<std::vector<RowRange>> ChangeStreamPartitions(std::string_view table);
+  Result<std::unique_ptr<ChangeStream>> ReadChangeStream(std::string_view table, const ChangeStreamRequest& request);
   Result<std::optional<Row>> ReadRow(std::string_view table, std::string_view row_key,
                                      std::optional<Filter> filter = std::nullopt);
-
-  // ---- logical views of the instance (api/logical_view.h) ----
-  // A service without them answers Unimplemented (the defaults). Queries
-  // read them (sql/query.h); these keep them.
-
-  // Creates view `view.id`; returns it as stored, with its etag.
-  // AlreadyExists if the instance has a view of that id. The query is kept
-  // as given: whoever accepts it from a user checks that it prepares.
-  virtual Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view);
-  virtual Result<LogicalViewSpec> GetLogicalView(std::string_view view_id);
-  // The instance's views, by id.
-  virtual Result<std::vector<LogicalViewSpec>> ListLogicalViews();
-  // Replaces what `update` names; Aborted if `view.etag` is set and is not
-  // the current one. Returns the view as stored.
-  virtual Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update);
-  // FailedPrecondition while its deletion protection is on; Aborted if
-  // `etag` is set and is not the current one.
-  virtual Status DeleteLogicalView(std::string_view view_id, std::string_view etag);
-
-  // ---- materialized views of the instance (api/materialized_view.h) ----
-  // A service without them answers Unimplemented (the defaults). Locally,
-  // a maintainer (views/materialized_view_maintainer.h) keeps their rows.
-
-  // Creates view `view.id` over `view.source_table`, turning that table's
-  // change stream on if it is off; returns the view as stored. The query
-  // is kept as given: whoever accepts it from a user checks it first
-  // (sql::CheckMaterializedViewQuery). AlreadyExists if the instance has a
-  // view, logical view or table of that id.
-  virtual Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view);
-  virtual Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id);
-  // The instance's views, by id.
-  virtual Result<std::vector<MaterializedViewSpec>> ListMaterializedViews();
-  // Sets what `update` names; Aborted if `view.etag` is set and is not the
-  // current one. Returns the view as stored.
-  virtual Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
-                                                              const MaterializedViewUpdate& update);
-  // Drops the view and its rows. FailedPrecondition while its deletion
-  // protection is on; Aborted if `etag` is set and is not the current one.
-  virtual Status DeleteMaterializedView(std::string_view view_id, std::string_view etag);
-  // Reads the view's rows: keys from its GROUP BY or ORDER BY columns (or
-  // its `_key`), one cell per other column in family "default", qualified
-  // by the column's name. FailedPrecondition until its backfill is done.
-  virtual Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id, const ReadRequest& request);
 
   // ---- the place itself ----
 
@@ -155,8 +106,10 @@ class Bigtable : public TableAdmin {
   // and ExecuteQuery), or nullptr: queries then run on this side, over
   // this interface (sql::LocalQueryService).
   virtual sql::QueryService* query_service() { return nullptr; }
-  // The instances beside this one (api/instance.h), or nullptr where they
-  // cannot be managed: then every instance name means this one.
+  // The Instance Admin API of the service (api/instance_admin.h): this
+  // instance's views, the instances beside it. nullptr where there is
+  // none (a database served as one instance): then every instance name
+  // means this one.
   virtual InstanceAdmin* instance_admin() { return nullptr; }
 };
 

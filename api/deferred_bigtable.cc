@@ -1,11 +1,16 @@
 #include "api/deferred_bigtable.h"
+#include "api/instance_admin.h"
 
 #include <chrono>
 
 namespace lbt {
 
-DeferredBigtable::DeferredBigtable(std::string describe, std::string prompt, Opener open)
-    : ForwardingBigtable(nullptr), describe_(std::move(describe)), prompt_(std::move(prompt)), open_(std::move(open)) {}
+DeferredBigtable::DeferredBigtable(InstanceName instance, std::string describe, std::string prompt, Opener open)
+    : ForwardingBigtable(nullptr),
+      instance_(std::move(instance)),
+      describe_(std::move(describe)),
+      prompt_(std::move(prompt)),
+      open_(std::move(open)) {}
 
 Result<Bigtable*> DeferredBigtable::Target() {
   std::lock_guard<std::mutex> lock(mu_);

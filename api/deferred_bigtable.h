@@ -21,6 +21,7 @@
 
 #include "api/bigtable.h"
 #include "api/forwarding_bigtable.h"
+#include "api/instance_admin.h"
 
 namespace lbt {
 
@@ -30,10 +31,11 @@ class DeferredBigtable final : public ForwardingBigtable {
  public:
   using Opener = std::function<Result<std::unique_ptr<Bigtable>>()>;
 
-  // `describe` and `prompt` answer Describe() and PromptName() without
-  // opening. `open` is called at most once.
-  DeferredBigtable(std::string describe, std::string prompt, Opener open);
+  // `instance`, `describe` and `prompt` answer instance(), Describe() and
+  // PromptName() without opening. `open` is called at most once.
+  DeferredBigtable(InstanceName instance, std::string describe, std::string prompt, Opener open);
 
+  InstanceName instance() override { return instance_; }
   std::string Describe() const override { return describe_; }
   std::string PromptName() const override { return prompt_; }
   // Opens the target; true also when opening fails (the error comes with
@@ -52,6 +54,7 @@ class DeferredBigtable final : public ForwardingBigtable {
   Result<Bigtable*> Target() override;
 
  private:
+  const InstanceName instance_;
   const std::string describe_;
   const std::string prompt_;
   Opener open_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "api/bigtable.h"
+#include "api/instance_admin.h"
 
 namespace lbt {
 
@@ -31,11 +32,10 @@ class ForwardingBigtable : public Bigtable {
 
   std::string Describe() const override { return target_->Describe(); }
   std::string PromptName() const override { return target_->PromptName(); }
+  InstanceName instance() override { return target_->instance(); }
 
   // The target's own Table: a subclass that watches data calls wraps the
-  // target's Table in a ForwardingTable of its own. (Bigtable::OpenTable
-  // would bind the Table to this object's per-table calls, which come back
-  // to OpenTable: it is for implementations that override those calls.)
+  // target's Table in a ForwardingTable of its own.
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { LBT_FORWARD_TO_TARGET(OpenTable(ref)); }
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
@@ -79,39 +79,29 @@ class ForwardingBigtable : public Bigtable {
     LBT_FORWARD_TO_TARGET(DeleteAuthorizedView(table, view_id, etag));
   }
 
-  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
-    LBT_FORWARD_TO_TARGET(CreateLogicalView(view));
+  Result<BackupSpec> CreateBackup(std::string_view cluster, std::string_view backup_id, std::string_view table,
+                                  int64_t expire_time_micros) override {
+    LBT_FORWARD_TO_TARGET(CreateBackup(cluster, backup_id, table, expire_time_micros));
   }
-  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override {
-    LBT_FORWARD_TO_TARGET(GetLogicalView(view_id));
+  Result<BackupSpec> GetBackup(std::string_view cluster, std::string_view backup_id) override {
+    LBT_FORWARD_TO_TARGET(GetBackup(cluster, backup_id));
   }
-  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override { LBT_FORWARD_TO_TARGET(ListLogicalViews()); }
-  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override {
-    LBT_FORWARD_TO_TARGET(UpdateLogicalView(view, update));
+  Result<std::vector<BackupSpec>> ListBackups(std::string_view cluster) override {
+    LBT_FORWARD_TO_TARGET(ListBackups(cluster));
   }
-  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override {
-    LBT_FORWARD_TO_TARGET(DeleteLogicalView(view_id, etag));
+  Result<BackupSpec> UpdateBackupExpireTime(std::string_view cluster, std::string_view backup_id,
+                                            int64_t expire_time_micros) override {
+    LBT_FORWARD_TO_TARGET(UpdateBackupExpireTime(cluster, backup_id, expire_time_micros));
   }
-
-  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override {
-    LBT_FORWARD_TO_TARGET(CreateMaterializedView(view));
+  Status DeleteBackup(std::string_view cluster, std::string_view backup_id) override {
+    LBT_FORWARD_TO_TARGET(DeleteBackup(cluster, backup_id));
   }
-  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override {
-    LBT_FORWARD_TO_TARGET(GetMaterializedView(view_id));
+  Result<BackupSpec> CopyBackup(const BackupSpec& source, std::string_view cluster, std::string_view backup_id,
+                                int64_t expire_time_micros) override {
+    LBT_FORWARD_TO_TARGET(CopyBackup(source, cluster, backup_id, expire_time_micros));
   }
-  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override {
-    LBT_FORWARD_TO_TARGET(ListMaterializedViews());
-  }
-  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
-                                                      const MaterializedViewUpdate& update) override {
-    LBT_FORWARD_TO_TARGET(UpdateMaterializedView(view, update));
-  }
-  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override {
-    LBT_FORWARD_TO_TARGET(DeleteMaterializedView(view_id, etag));
-  }
-  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
-                                                          const ReadRequest& request) override {
-    LBT_FORWARD_TO_TARGET(ReadMaterializedView(view_id, request));
+  Status RestoreTable(const BackupSpec& backup, std::string_view table_id) override {
+    LBT_FORWARD_TO_TARGET(RestoreTable(backup, table_id));
   }
 
   bool Exists() override { return target_->Exists(); }

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/ids.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -27,11 +28,6 @@ struct LogicalViewUpdate {
   bool query = false;
   bool deletion_protection = false;
 };
-
-// lbt takes table ids' rules for view ids, so that a query names a view as
-// it names a table: [_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters.
-// InvalidArgument naming `field`.
-Status ValidateLogicalViewId(std::string_view id, std::string_view field);
 
 }  // namespace lbt
 

@@ -18,13 +18,11 @@
 #include <string>
 #include <string_view>
 
+#include "api/ids.h"
 #include "api/schema.h"
 #include "api/status.h"
 
 namespace lbt {
-
-class Bigtable;  // api/bigtable.h
-class Table;     // api/table.h
 
 struct MaterializedViewSpec {
   std::string id;
@@ -53,18 +51,9 @@ struct MaterializedViewUpdate {
 // At most this many views read one table (production's limit).
 inline constexpr int kMaxMaterializedViewsPerTable = 5;
 
-// Views are named as tables are (a query names either), with table ids'
-// rules. InvalidArgument naming `field`.
-Status ValidateMaterializedViewId(std::string_view id, std::string_view field);
-
 // The schema a materialized view is read with as a table: its rows have
 // one family, "default", qualified by the query's column names.
 TableSpec MaterializedViewSchema(std::string_view view_id);
-
-// Materialized view `view_id` of `instance` read as a table (ReadRows,
-// LookupRows, CountRows and SampleRowKeys read the view; writes are
-// refused, as views are read-only). `instance` must outlive the result.
-std::unique_ptr<Table> ReadMaterializedViewAsTable(Bigtable* instance, std::string view_id);
 
 }  // namespace lbt
 

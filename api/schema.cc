@@ -188,45 +188,6 @@ std::string TableSpec::FamilyList() const {
   return out.empty() ? "(none)" : out;
 }
 
-namespace {
-bool IsNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-}
-}  // namespace
-
-Status ValidateTableName(std::string_view name) {
-  if (name.empty()) return Status::InvalidArgument("a table name cannot be empty");
-  if (name.size() > kMaxTableIdLength) {
-    return Status::InvalidArgument(
-        fmt::format("table name is {} characters long; the limit is {}", name.size(), kMaxTableIdLength));
-  }
-  bool first_ok = name[0] == '_' || (IsNameChar(name[0]) && name[0] != '-' && name[0] != '.');
-  for (char c : name) {
-    if (!IsNameChar(c) || !first_ok) {
-      return Status::InvalidArgument(
-          fmt::format("invalid table name '{}': expected letters, digits, '_', '-' and '.', "
-                      "not starting with '-' or '.'",
-                      name));
-    }
-  }
-  return Status::OK();
-}
-
-Status ValidateFamilyName(std::string_view name) {
-  if (name.empty()) return Status::InvalidArgument("a column family name cannot be empty");
-  if (name.size() > kMaxFamilyNameLength) {
-    return Status::InvalidArgument(
-        fmt::format("column family name is {} characters long; the limit is {}", name.size(), kMaxFamilyNameLength));
-  }
-  for (char c : name) {
-    if (!IsNameChar(c)) {
-      return Status::InvalidArgument(
-          fmt::format("invalid column family name '{}': expected letters, digits, '_', '-' and '.'", name));
-    }
-  }
-  return Status::OK();
-}
-
 Status ValidateAutomatedBackupPolicy(AutomatedBackupPolicy* policy, std::string_view field) {
   constexpr int64_t kDay = int64_t{24} * 3600 * 1000000;
   if (policy->retention_micros < 3 * kDay || policy->retention_micros > 90 * kDay) {

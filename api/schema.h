@@ -12,6 +12,7 @@
 
 #include "api/authorized_view.h"
 #include "api/change_stream.h"
+#include "api/ids.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -178,16 +179,12 @@ struct TableSpec {
   std::string FamilyList() const;
 };
 
-// Bigtable's rules: a table id is [_a-zA-Z0-9][-_.a-zA-Z0-9]* of at most 50
-// characters; a family name is [-_.a-zA-Z0-9]+ of at most 64.
-Status ValidateTableName(std::string_view name);
 // The table's own id in a name a local database catalogues: an instance's
 // tables other than the default's are "<project>/<instance>/<table>" there
 // (a table id never holds a '/'), and messages name the table alone.
 inline std::string_view TableIdOf(std::string_view catalog_name) {
   return catalog_name.substr(catalog_name.rfind('/') + 1);
 }
-Status ValidateFamilyName(std::string_view name);
 
 }  // namespace lbt
 

@@ -51,4 +51,24 @@ Status TableAdmin::SetChangeStream(std::string_view, const std::optional<ChangeS
   return Status::FromCode(Status::Code::kUnimplemented, "this service has no change streams");
 }
 
+namespace {
+
+Status NoBackups() { return Status::FromCode(Status::Code::kUnimplemented, "this service has no backups"); }
+
+}  // namespace
+
+Result<BackupSpec> TableAdmin::CreateBackup(std::string_view, std::string_view, std::string_view, int64_t) {
+  return NoBackups();
+}
+Result<BackupSpec> TableAdmin::GetBackup(std::string_view, std::string_view) { return NoBackups(); }
+Result<std::vector<BackupSpec>> TableAdmin::ListBackups(std::string_view) { return NoBackups(); }
+Result<BackupSpec> TableAdmin::UpdateBackupExpireTime(std::string_view, std::string_view, int64_t) {
+  return NoBackups();
+}
+Status TableAdmin::DeleteBackup(std::string_view, std::string_view) { return NoBackups(); }
+Result<BackupSpec> TableAdmin::CopyBackup(const BackupSpec&, std::string_view, std::string_view, int64_t) {
+  return NoBackups();
+}
+Status TableAdmin::RestoreTable(const BackupSpec&, std::string_view) { return NoBackups(); }
+
 }  // namespace lbt

@@ -1,8 +1,9 @@
 // TableAdmin: the admin operations of one instance's tables, as Bigtable's
 // Table Admin API has them (google.bigtable.admin.v2.BigtableTableAdmin):
 // tables, their families, protection, automated backup policy, change
-// stream, row range drops, replication, and their authorized views. Tables
-// are named by id within the instance. (Backups are still on InstanceAdmin.)
+// stream, row range drops, replication, their authorized views, and the
+// backups of the instance's clusters. Tables are named by id within the
+// instance, backups by cluster and id.
 //
 // Errors are Status values with Bigtable's codes; a failed call changes
 // nothing. Threading: an implementation may be used from several threads.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "api/authorized_view.h"
+#include "api/backup.h"
 #include "api/change_stream.h"
 #include "api/schema.h"
 #include "api/status.h"
@@ -80,6 +82,34 @@ class TableAdmin {
   // (validated here; enabled_micros is set when the stream was off), or
   // off with nullopt, dropping the changes it kept.
   virtual Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config);
+
+  // ---- backups of the instance's clusters (api/backup.h) ----
+  // A service without them answers Unimplemented (the defaults).
+
+  // Takes a consistent snapshot of `table` into a new backup of the
+  // instance's cluster `cluster`; writes go on meanwhile. A failed or
+  // interrupted backup leaves nothing behind that anyone sees. Returns the
+  // backup as made.
+  virtual Result<BackupSpec> CreateBackup(std::string_view cluster, std::string_view backup_id, std::string_view table,
+                                          int64_t expire_time_micros);
+  // NotFound for a backup that does not exist or has expired.
+  virtual Result<BackupSpec> GetBackup(std::string_view cluster, std::string_view backup_id);
+  // The backups of `cluster` ("-": of every cluster), by cluster and id;
+  // expired ones are gone.
+  virtual Result<std::vector<BackupSpec>> ListBackups(std::string_view cluster);
+  virtual Result<BackupSpec> UpdateBackupExpireTime(std::string_view cluster, std::string_view backup_id,
+                                                    int64_t expire_time_micros);
+  virtual Status DeleteBackup(std::string_view cluster, std::string_view backup_id);
+  // Copies `source`, a backup of any instance (another project's too),
+  // into a new backup of this instance's cluster `cluster`, with its own
+  // expire time.
+  virtual Result<BackupSpec> CopyBackup(const BackupSpec& source, std::string_view cluster, std::string_view backup_id,
+                                        int64_t expire_time_micros);
+  // Makes table `table_id` of this instance from `backup` (of any
+  // instance): its families and cells, and the backup as its restore
+  // info. AlreadyExists if the table exists; an interrupted restore leaves
+  // no table.
+  virtual Status RestoreTable(const BackupSpec& backup, std::string_view table_id);
 };
 
 }  // namespace lbt

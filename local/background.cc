@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "api/instance_admin.h"
 #include "util/background_thread.h"
 
 namespace lbt {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "api/instance.h"
+#include "api/instance_admin.h"
 #include "api/status.h"
 
 namespace lbt {

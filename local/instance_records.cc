@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/backup.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/backup.h"
 #include "api/instance.h"
 #include "api/schema.h"
 #include "api/status.h"

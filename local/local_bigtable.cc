@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "api/backup.h"
+#include "api/logical_view.h"
 #include "local/instance_records.h"
 #include "local/lazy_database.h"
 #include "local/local_instance_admin.h"
@@ -49,22 +51,36 @@ LocalBigtable::LocalBigtable(std::string dir, DatabaseOptions options, InstanceN
     : db_(std::make_shared<LazyDatabase>(std::move(dir), std::move(options))),
       instance_(std::move(instance)),
       prefix_(TablePrefixOf(instance_)) {
-  owned_admin_ = std::make_unique<LocalInstanceAdmin>(db_);
-  admin_ = owned_admin_.get();
+  OwnAdmin(/*shown=*/true);
 }
 
 LocalBigtable::LocalBigtable(std::unique_ptr<Database> opened, DatabaseOptions options)
     : db_(std::make_shared<LazyDatabase>(std::move(opened), std::move(options))), instance_(DefaultInstanceName()) {
-  owned_admin_ = std::make_unique<LocalInstanceAdmin>(db_);
-  admin_ = owned_admin_.get();
+  OwnAdmin(/*shown=*/true);
 }
 
-LocalBigtable::LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, InstanceAdmin* admin)
-    : db_(std::move(db)), instance_(std::move(instance)), prefix_(TablePrefixOf(instance_)), admin_(admin) {}
+LocalBigtable::LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, LocalInstanceAdmin* admin)
+    : db_(std::move(db)),
+      instance_(std::move(instance)),
+      prefix_(TablePrefixOf(instance_)),
+      local_admin_(admin),
+      admin_(admin) {}
 
 std::unique_ptr<LocalBigtable> LocalBigtable::OneInstanceOf(Database* db, DatabaseOptions options) {
-  return std::make_unique<LocalBigtable>(std::make_shared<LazyDatabase>(db, std::move(options)), DefaultInstanceName(),
-                                         nullptr);
+  auto shared = std::make_shared<LazyDatabase>(db, std::move(options));
+  auto tables = std::make_unique<LocalBigtable>(shared, DefaultInstanceName(), nullptr);
+  tables->OwnAdmin(/*shown=*/false);
+  return tables;
+}
+
+void LocalBigtable::OwnAdmin(bool shown) {
+  // The admin opens each instance's tables as this instance's are made,
+  // sharing the database and borrowing the admin.
+  owned_admin_ = std::make_unique<LocalInstanceAdmin>(db_, [db = db_, this](const InstanceName& name) {
+    return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(db, name, owned_admin_.get()));
+  });
+  local_admin_ = owned_admin_.get();
+  if (shown) admin_ = owned_admin_.get();
 }
 
 LocalBigtable::~LocalBigtable() = default;
@@ -117,11 +133,11 @@ Status LocalBigtable::CreateTable(std::string_view table, const std::vector<Fami
 }
 
 Status LocalBigtable::CheckNoLogicalViewNamed(std::string_view table) {
-  if (GetMaterializedView(table).ok()) {
+  if (local_admin_->GetMaterializedView(instance_, table).ok()) {
     return Status::AlreadyExists(fmt::format(
         "instance {} has a materialized view named '{}'; a query could not name the table", instance_.Full(), table));
   }
-  Result<LogicalViewSpec> view = GetLogicalView(table);
+  Result<LogicalViewSpec> view = local_admin_->GetLogicalView(instance_, table);
   if (!view.ok()) return view.status().IsNotFound() ? Status::OK() : view.status();
   return Status::AlreadyExists(fmt::format(
       "instance {} has a logical view named '{}'; a query could not name the table", instance_.Full(), table));
@@ -145,10 +161,37 @@ Status LocalBigtable::SetChangeStream(std::string_view table, const std::optiona
   return db->SetChangeStream(Qualified(table), config);
 }
 
+// ---- backups, kept by the instance admin ----
+
+Result<BackupSpec> LocalBigtable::CreateBackup(std::string_view cluster, std::string_view backup_id,
+                                               std::string_view table, int64_t expire_time_micros) {
+  return local_admin_->CreateBackup(instance_, cluster, backup_id, table, expire_time_micros);
+}
+Result<BackupSpec> LocalBigtable::GetBackup(std::string_view cluster, std::string_view backup_id) {
+  return local_admin_->GetBackup(instance_, cluster, backup_id);
+}
+Result<std::vector<BackupSpec>> LocalBigtable::ListBackups(std::string_view cluster) {
+  return local_admin_->ListBackups(instance_, cluster);
+}
+Result<BackupSpec> LocalBigtable::UpdateBackupExpireTime(std::string_view cluster, std::string_view backup_id,
+                                                         int64_t expire_time_micros) {
+  return local_admin_->UpdateBackupExpireTime(instance_, cluster, backup_id, expire_time_micros);
+}
+Status LocalBigtable::DeleteBackup(std::string_view cluster, std::string_view backup_id) {
+  return local_admin_->DeleteBackup(instance_, cluster, backup_id);
+}
+Result<BackupSpec> LocalBigtable::CopyBackup(const BackupSpec& source, std::string_view cluster,
+                                             std::string_view backup_id, int64_t expire_time_micros) {
+  return local_admin_->CopyBackup(source, instance_, cluster, backup_id, expire_time_micros);
+}
+Status LocalBigtable::RestoreTable(const BackupSpec& backup, std::string_view table_id) {
+  return local_admin_->RestoreTable(backup, instance_, table_id);
+}
+
 Result<std::unique_ptr<Table>> LocalBigtable::OpenTable(const TableRef& ref) {
   TableRef named = ref;
   if (named.instance.project.empty()) named.instance = instance_;
-  if (named.is_materialized_view()) return ReadMaterializedViewAsTable(this, named.materialized_view);
+  if (named.is_materialized_view()) return OpenMaterializedViewAsTable(std::move(named));
   std::string catalog_name = Qualified(named.table);
   return ThroughAuthorizedView(this, std::make_unique<LocalTable>(db_, std::move(named), std::move(catalog_name)));
 }

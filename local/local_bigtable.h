@@ -19,7 +19,7 @@
 #include <string>
 
 #include "api/bigtable.h"
-#include "api/instance.h"
+#include "api/instance_admin.h"
 #include "storage/database.h"
 
 namespace lbt {
@@ -37,7 +37,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   LocalBigtable(std::unique_ptr<Database> opened, DatabaseOptions options);
   // The tables of `instance` in `db` (LocalInstanceAdmin::OpenTables).
   // `admin` is not owned and must outlive this object.
-  LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, InstanceAdmin* admin);
+  LocalBigtable(std::shared_ptr<LazyDatabase> db, InstanceName instance, LocalInstanceAdmin* admin);
   // `db`, opened with `options` and owned by the caller (it must outlive
   // the result), as one instance that every instance name means: no
   // instance_admin(). For tests that serve a database they also use
@@ -47,6 +47,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
 
   std::string Describe() const override;
   std::string PromptName() const override;
+  InstanceName instance() override { return instance_; }
 
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                      const std::vector<std::string>& splits, bool deletion_protection) override;
@@ -71,24 +72,23 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   // (projects/P/instances/I/tables/T/authorizedViews/V).
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override;
 
-  // In local_logical_views.cc: catalog records of the instance.
-  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override;
-  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override;
-  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override;
-  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override;
-  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override;
+  // Backups of the instance's clusters, which LocalInstanceAdmin keeps
+  // (local_backups.cc).
+  Result<BackupSpec> CreateBackup(std::string_view cluster, std::string_view backup_id, std::string_view table,
+                                  int64_t expire_time_micros) override;
+  Result<BackupSpec> GetBackup(std::string_view cluster, std::string_view backup_id) override;
+  Result<std::vector<BackupSpec>> ListBackups(std::string_view cluster) override;
+  Result<BackupSpec> UpdateBackupExpireTime(std::string_view cluster, std::string_view backup_id,
+                                            int64_t expire_time_micros) override;
+  Status DeleteBackup(std::string_view cluster, std::string_view backup_id) override;
+  Result<BackupSpec> CopyBackup(const BackupSpec& source, std::string_view cluster, std::string_view backup_id,
+                                int64_t expire_time_micros) override;
+  Status RestoreTable(const BackupSpec& backup, std::string_view table_id) override;
 
-  // In local_materialized_views.cc: catalog records of the instance, and
-  // two hidden tables per view.
-  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override;
-  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override;
-  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override;
-  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
-                                                      const MaterializedViewUpdate& update) override;
-  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override;
-  // A built view's rows, once `hook` (SetBeforeMaterializedViewRead) ran.
-  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
-                                                          const ReadRequest& request) override;
+  // In local_materialized_view_tables.cc: a built view's rows, once `hook`
+  // (SetBeforeMaterializedViewRead) ran: what a TableRef naming the view
+  // reads (OpenTable).
+  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id, const ReadRequest& request);
   // Runs `hook` before every read of a built materialized view, of this
   // instance and of every other one of the database: lbt serve brings its
   // views up to date there, so that a client reads what it wrote. Call
@@ -114,6 +114,8 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<std::unique_ptr<MaterializedViewStorage>> OpenMaterializedViewStorage(std::string_view view_id) override;
   Status SetMaterializedViewBackfilled(std::string_view view_id) override;
 
+  // Makes the admin this object owns; `shown`: instance_admin() is it.
+  void OwnAdmin(bool shown);
   // The database for an operation on `table`: created if `write`; for a
   // read where no database exists yet, NotFound for the table. A name
   // with a '/' is no table of any instance.
@@ -132,14 +134,22 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   // The views of this instance that read `table` (and, with `family`, name
   // it), as "P/I/materializedViews/V, ...": "" for none.
   Result<std::string> MaterializedViewsReading(std::string_view table, std::optional<std::string_view> family);
+  // Materialized view `ref.materialized_view` read as a table: ReadRows,
+  // LookupRows, CountRows and SampleRowKeys read the view; writes are
+  // refused, as views are read-only.
+  std::unique_ptr<Table> OpenMaterializedViewAsTable(TableRef ref);
   // The catalog's name of this instance's `table`.
   std::string Qualified(std::string_view table) const { return prefix_ + std::string(table); }
 
   std::shared_ptr<LazyDatabase> db_;
   const InstanceName instance_;
   const std::string prefix_;  // "P/I/", "" for the default instance
-  // The default instance's LocalBigtable owns the admin; the others borrow it.
+  // The default instance's LocalBigtable owns the admin, which keeps the
+  // instance's backups and views; the others borrow it. One made by
+  // OneInstanceOf has an admin of its own, which instance_admin() does not
+  // show.
   std::unique_ptr<LocalInstanceAdmin> owned_admin_;
+  LocalInstanceAdmin* local_admin_ = nullptr;
   InstanceAdmin* admin_ = nullptr;
 };
 

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <map>
 
+#include "api/bigtable.h"
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "local/instance_records.h"
 #include "local/lazy_database.h"
-#include "local/local_bigtable.h"
 
 namespace lbt {
 
@@ -261,7 +263,7 @@ Status LocalInstanceAdmin::DeleteAppProfile(const InstanceName& instance, std::s
 }
 
 Result<std::unique_ptr<Bigtable>> LocalInstanceAdmin::OpenTables(const InstanceName& name) {
-  return std::unique_ptr<Bigtable>(std::make_unique<LocalBigtable>(db_, name, this));
+  return open_tables_(name);
 }
 
 }  // namespace lbt

@@ -19,16 +19,24 @@
 #include <string>
 #include <vector>
 
-#include "api/instance.h"
+#include "api/backup.h"
+#include "api/instance_admin.h"
 
 namespace lbt {
 
 class Database;
 class LazyDatabase;
+class Bigtable;
 
 class LocalInstanceAdmin final : public InstanceAdmin {
  public:
-  explicit LocalInstanceAdmin(std::shared_ptr<LazyDatabase> db) : db_(std::move(db)) {}
+  // Opens the tables of an instance of the same database (OpenTables).
+  using TablesOpener = std::function<std::unique_ptr<Bigtable>(const InstanceName& name)>;
+
+  // `open_tables` gives each instance's tables, as local_bigtable.h makes
+  // them.
+  LocalInstanceAdmin(std::shared_ptr<LazyDatabase> db, TablesOpener open_tables)
+      : db_(std::move(db)), open_tables_(std::move(open_tables)) {}
 
   Result<std::vector<InstanceSpec>> ListInstances(std::string_view project) override;
   Result<InstanceSpec> GetInstance(const InstanceName& name) override;
@@ -43,18 +51,37 @@ class LocalInstanceAdmin final : public InstanceAdmin {
   Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                           bool ignore_warnings) override;
   Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) override;
-  // Backups (local_backups.cc).
+  // The instance's views, catalog records (local_logical_views.cc,
+  // local_materialized_views.cc). A materialized view's hidden tables are
+  // read and written through its instance's LocalBigtable.
+  Result<LogicalViewSpec> CreateLogicalView(const InstanceName& instance, const LogicalViewSpec& view) override;
+  Result<LogicalViewSpec> GetLogicalView(const InstanceName& instance, std::string_view view_id) override;
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews(const InstanceName& instance) override;
+  Result<LogicalViewSpec> UpdateLogicalView(const InstanceName& instance, const LogicalViewSpec& view,
+                                            const LogicalViewUpdate& update) override;
+  Status DeleteLogicalView(const InstanceName& instance, std::string_view view_id, std::string_view etag) override;
+  Result<MaterializedViewSpec> CreateMaterializedView(const InstanceName& instance,
+                                                      const MaterializedViewSpec& view) override;
+  Result<MaterializedViewSpec> GetMaterializedView(const InstanceName& instance, std::string_view view_id) override;
+  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(const InstanceName& instance) override;
+  Result<MaterializedViewSpec> UpdateMaterializedView(const InstanceName& instance, const MaterializedViewSpec& view,
+                                                      const MaterializedViewUpdate& update) override;
+  Status DeleteMaterializedView(const InstanceName& instance, std::string_view view_id, std::string_view etag) override;
+  // Records that the view's first build is done: reads of it may begin.
+  Status SetMaterializedViewBackfilled(const InstanceName& instance, std::string_view view_id);
+
+  // Backups of `instance`'s clusters (local_backups.cc), for its
+  // LocalBigtable's TableAdmin.
   Result<BackupSpec> CreateBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id,
-                                  std::string_view table, int64_t expire_time_micros) override;
-  Result<BackupSpec> GetBackup(const InstanceName& instance, std::string_view cluster,
-                               std::string_view backup_id) override;
-  Result<std::vector<BackupSpec>> ListBackups(const InstanceName& instance, std::string_view cluster) override;
+                                  std::string_view table, int64_t expire_time_micros);
+  Result<BackupSpec> GetBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id);
+  Result<std::vector<BackupSpec>> ListBackups(const InstanceName& instance, std::string_view cluster);
   Result<BackupSpec> UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
-                                            std::string_view backup_id, int64_t expire_time_micros) override;
-  Status DeleteBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id) override;
+                                            std::string_view backup_id, int64_t expire_time_micros);
+  Status DeleteBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id);
   Result<BackupSpec> CopyBackup(const BackupSpec& source, const InstanceName& to_instance, std::string_view to_cluster,
-                                std::string_view backup_id, int64_t expire_time_micros) override;
-  Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
+                                std::string_view backup_id, int64_t expire_time_micros);
+  Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id);
 
   // IAM policies (local_backups.cc), under "iam:<resource>".
   Status RunAutomatedBackups() override;
@@ -82,6 +109,7 @@ class LocalInstanceAdmin final : public InstanceAdmin {
   int64_t NowMicros() const;
 
   std::shared_ptr<LazyDatabase> db_;
+  TablesOpener open_tables_;
 };
 
 }  // namespace lbt

@@ -1,4 +1,4 @@
-// LocalBigtable's logical views: one catalog record each, under
+// LocalInstanceAdmin's logical views: one catalog record each, under
 // LogicalViewKey (instance_records.h), holding the view as JSON.
 //
 // WARNING: the record's key and fields are part of the on-disk format.
@@ -7,9 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/bigtable.h"
+#include "api/logical_view.h"
 #include "local/instance_records.h"
 #include "local/lazy_database.h"
-#include "local/local_bigtable.h"
+#include "local/local_instance_admin.h"
 
 namespace lbt {
 
@@ -42,24 +44,26 @@ Status NoSuchView(const InstanceName& instance, std::string_view id) {
 
 }  // namespace
 
-Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& view) {
+Result<LogicalViewSpec> LocalInstanceAdmin::CreateLogicalView(const InstanceName& instance,
+                                                              const LogicalViewSpec& view) {
   LBT_RETURN_IF_ERROR(ValidateLogicalViewId(view.id, "logical_view_id"));
   if (view.query.empty()) return Status::InvalidArgument("logical_view.query: must not be empty");
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   // A query names a view as it names a table: one name, one of them.
-  if (GetTable(view.id).ok() || GetMaterializedView(view.id).ok()) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, OpenTables(instance));
+  if (tables->GetTable(view.id).ok() || GetMaterializedView(instance, view.id).ok()) {
     return Status::AlreadyExists(
         fmt::format("logical_view_id: instance {} has a table or materialized view named '{}'; a query could not "
                     "name the view",
-                    instance_.Full(), view.id));
+                    instance.Full(), view.id));
   }
   LogicalViewSpec stored = view;
   stored.etag = "1";
   LBT_RETURN_IF_ERROR(
-      db->ChangeRecord(LogicalViewKey(instance_, view.id), [&](std::optional<std::string>* record) -> Status {
+      db->ChangeRecord(LogicalViewKey(instance, view.id), [&](std::optional<std::string>* record) -> Status {
         if (record->has_value()) {
           return Status::AlreadyExists(
-              fmt::format("logical view {}/logicalViews/{} already exists", instance_.Full(), view.id));
+              fmt::format("logical view {}/logicalViews/{} already exists", instance.Full(), view.id));
         }
         *record = EncodeView(stored);
         return Status::OK();
@@ -67,35 +71,36 @@ Result<LogicalViewSpec> LocalBigtable::CreateLogicalView(const LogicalViewSpec& 
   return stored;
 }
 
-Result<LogicalViewSpec> LocalBigtable::GetLogicalView(std::string_view view_id) {
+Result<LogicalViewSpec> LocalInstanceAdmin::GetLogicalView(const InstanceName& instance, std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
-  if (db == nullptr) return NoSuchView(instance_, view_id);
-  const std::string key = LogicalViewKey(instance_, view_id);
+  if (db == nullptr) return NoSuchView(instance, view_id);
+  const std::string key = LogicalViewKey(instance, view_id);
   LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, db->ReadRecord(key));
-  if (!record.has_value()) return NoSuchView(instance_, view_id);
+  if (!record.has_value()) return NoSuchView(instance, view_id);
   LogicalViewSpec view;
   LBT_RETURN_IF_ERROR(DecodeView(key, *record, &view));
   return view;
 }
 
-Result<std::vector<LogicalViewSpec>> LocalBigtable::ListLogicalViews() {
+Result<std::vector<LogicalViewSpec>> LocalInstanceAdmin::ListLogicalViews(const InstanceName& instance) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   std::vector<LogicalViewSpec> views;
   if (db == nullptr) return views;
-  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(LogicalViewKey(instance_, "")));
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(LogicalViewKey(instance, "")));
   for (const auto& [key, bytes] : records) {
     LBT_RETURN_IF_ERROR(DecodeView(key, bytes, &views.emplace_back()));
   }
   return views;
 }
 
-Result<LogicalViewSpec> LocalBigtable::UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) {
+Result<LogicalViewSpec> LocalInstanceAdmin::UpdateLogicalView(const InstanceName& instance, const LogicalViewSpec& view,
+                                                              const LogicalViewUpdate& update) {
   if (update.query && view.query.empty()) return Status::InvalidArgument("logical_view.query: must not be empty");
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   LogicalViewSpec stored;
-  const std::string key = LogicalViewKey(instance_, view.id);
+  const std::string key = LogicalViewKey(instance, view.id);
   LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
-    if (!record->has_value()) return NoSuchView(instance_, view.id);
+    if (!record->has_value()) return NoSuchView(instance, view.id);
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
     if (!view.etag.empty() && view.etag != stored.etag) return StaleViewEtag("logical view", view.id);
     if (update.query) stored.query = view.query;
@@ -107,11 +112,12 @@ Result<LogicalViewSpec> LocalBigtable::UpdateLogicalView(const LogicalViewSpec& 
   return stored;
 }
 
-Status LocalBigtable::DeleteLogicalView(std::string_view view_id, std::string_view etag) {
+Status LocalInstanceAdmin::DeleteLogicalView(const InstanceName& instance, std::string_view view_id,
+                                             std::string_view etag) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  const std::string key = LogicalViewKey(instance_, view_id);
+  const std::string key = LogicalViewKey(instance, view_id);
   return db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
-    if (!record->has_value()) return NoSuchView(instance_, view_id);
+    if (!record->has_value()) return NoSuchView(instance, view_id);
     LogicalViewSpec current;
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &current));
     if (!etag.empty() && etag != current.etag) return StaleViewEtag("logical view", view_id);

@@ -1,4 +1,4 @@
-// LocalBigtable's materialized views: one catalog record each, under
+// LocalInstanceAdmin's materialized views: one catalog record each, under
 // MaterializedViewKey (instance_records.h), holding the view as JSON, and
 // two hidden tables: the view's rows (MaterializedViewTableName) and its
 // maintainer's state (MaterializedViewStateName). What fills them is the
@@ -13,10 +13,11 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "api/bigtable.h"
+#include "api/materialized_view.h"
 #include "local/instance_records.h"
 #include "local/lazy_database.h"
-#include "local/local_bigtable.h"
-#include "local/local_table.h"
+#include "local/local_instance_admin.h"
 
 namespace lbt {
 
@@ -61,49 +62,24 @@ std::vector<FamilySpec> StateFamilies() {
   return {FamilySpec{.name = "c"}, FamilySpec{.name = "k"}, FamilySpec{.name = "m"}};
 }
 
-// The two hidden tables of one view. Writes go to the database as any
-// table's do, through its log when it has one.
-class ViewStorage final : public MaterializedViewStorage {
- public:
-  // `rows` and `state`: the tables' catalog names; the handles name them
-  // "rows" and "state".
-  ViewStorage(std::shared_ptr<LazyDatabase> db, std::string rows, std::string state)
-      : db_(db),
-        rows_name_(std::move(rows)),
-        state_name_(std::move(state)),
-        rows_(db, TableRef::Table("rows"), rows_name_),
-        state_(db, TableRef::Table("state"), state_name_) {}
-
-  Table& rows() override { return rows_; }
-  Table& state() override { return state_; }
-  Status Clear() override {
-    LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-    LBT_RETURN_IF_ERROR(db->DropRowRange(rows_name_, ""));
-    return db->DropRowRange(state_name_, "");
-  }
-
- private:
-  const std::shared_ptr<LazyDatabase> db_;
-  const std::string rows_name_, state_name_;
-  LocalTable rows_, state_;
-};
-
 }  // namespace
 
-Result<MaterializedViewSpec> LocalBigtable::CreateMaterializedView(const MaterializedViewSpec& view) {
+Result<MaterializedViewSpec> LocalInstanceAdmin::CreateMaterializedView(const InstanceName& instance,
+                                                                        const MaterializedViewSpec& view) {
   LBT_RETURN_IF_ERROR(ValidateMaterializedViewId(view.id, "materialized_view_id"));
   if (view.query.empty()) return Status::InvalidArgument("materialized_view.query: must not be empty");
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  if (GetTable(view.id).ok() || GetLogicalView(view.id).ok()) {
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, OpenTables(instance));
+  if (tables->GetTable(view.id).ok() || GetLogicalView(instance, view.id).ok()) {
     return Status::AlreadyExists(fmt::format(
         "materialized_view_id: instance {} has a table or logical view named '{}'; a query could not name the view",
-        instance_.Full(), view.id));
+        instance.Full(), view.id));
   }
-  if (GetMaterializedView(view.id).ok()) {
+  if (GetMaterializedView(instance, view.id).ok()) {
     return Status::AlreadyExists(fmt::format("Materialized View {} already exists.", view.id));
   }
-  LBT_ASSIGN_OR_RETURN(TableSpec source, GetTable(view.source_table));
-  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ListMaterializedViews());
+  LBT_ASSIGN_OR_RETURN(TableSpec source, tables->GetTable(view.source_table));
+  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ListMaterializedViews(instance));
   int reading = 0;
   for (const MaterializedViewSpec& v : views) reading += v.source_table == view.source_table;
   if (reading >= kMaxMaterializedViewsPerTable) {
@@ -112,10 +88,10 @@ Result<MaterializedViewSpec> LocalBigtable::CreateMaterializedView(const Materia
   }
   // The maintainer follows the source's changes.
   if (!source.change_stream) {
-    LBT_RETURN_IF_ERROR(SetChangeStream(view.source_table, ChangeStreamConfig{kViewChangeRetentionMicros, 0}));
+    LBT_RETURN_IF_ERROR(tables->SetChangeStream(view.source_table, ChangeStreamConfig{kViewChangeRetentionMicros, 0}));
   }
-  const std::string rows = MaterializedViewTableName(instance_, view.id);
-  const std::string state = MaterializedViewStateName(instance_, view.id);
+  const std::string rows = MaterializedViewTableName(instance, view.id);
+  const std::string state = MaterializedViewStateName(instance, view.id);
   // Left over by a crash while the view was made or dropped: no view owns them.
   for (const std::string& hidden : {rows, state}) {
     if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
@@ -126,7 +102,7 @@ Result<MaterializedViewSpec> LocalBigtable::CreateMaterializedView(const Materia
   stored.etag = "1";
   stored.backfilled = false;
   LBT_RETURN_IF_ERROR(
-      db->ChangeRecord(MaterializedViewKey(instance_, view.id), [&](std::optional<std::string>* record) -> Status {
+      db->ChangeRecord(MaterializedViewKey(instance, view.id), [&](std::optional<std::string>* record) -> Status {
         if (record->has_value())
           return Status::AlreadyExists(fmt::format("Materialized View {} already exists.", view.id));
         *record = EncodeView(stored);
@@ -135,35 +111,37 @@ Result<MaterializedViewSpec> LocalBigtable::CreateMaterializedView(const Materia
   return stored;
 }
 
-Result<MaterializedViewSpec> LocalBigtable::GetMaterializedView(std::string_view view_id) {
+Result<MaterializedViewSpec> LocalInstanceAdmin::GetMaterializedView(const InstanceName& instance,
+                                                                     std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
-  if (db == nullptr) return NoSuchView(instance_, view_id);
-  const std::string key = MaterializedViewKey(instance_, view_id);
+  if (db == nullptr) return NoSuchView(instance, view_id);
+  const std::string key = MaterializedViewKey(instance, view_id);
   LBT_ASSIGN_OR_RETURN(std::optional<std::string> record, db->ReadRecord(key));
-  if (!record.has_value()) return NoSuchView(instance_, view_id);
+  if (!record.has_value()) return NoSuchView(instance, view_id);
   MaterializedViewSpec view;
   LBT_RETURN_IF_ERROR(DecodeView(key, *record, &view));
   return view;
 }
 
-Result<std::vector<MaterializedViewSpec>> LocalBigtable::ListMaterializedViews() {
+Result<std::vector<MaterializedViewSpec>> LocalInstanceAdmin::ListMaterializedViews(const InstanceName& instance) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
   std::vector<MaterializedViewSpec> views;
   if (db == nullptr) return views;
-  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(MaterializedViewKey(instance_, "")));
+  LBT_ASSIGN_OR_RETURN(auto records, db->ReadRecords(MaterializedViewKey(instance, "")));
   for (const auto& [key, bytes] : records) {
     LBT_RETURN_IF_ERROR(DecodeView(key, bytes, &views.emplace_back()));
   }
   return views;
 }
 
-Result<MaterializedViewSpec> LocalBigtable::UpdateMaterializedView(const MaterializedViewSpec& view,
-                                                                   const MaterializedViewUpdate& update) {
+Result<MaterializedViewSpec> LocalInstanceAdmin::UpdateMaterializedView(const InstanceName& instance,
+                                                                        const MaterializedViewSpec& view,
+                                                                        const MaterializedViewUpdate& update) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   MaterializedViewSpec stored;
-  const std::string key = MaterializedViewKey(instance_, view.id);
+  const std::string key = MaterializedViewKey(instance, view.id);
   LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
-    if (!record->has_value()) return NoSuchView(instance_, view.id);
+    if (!record->has_value()) return NoSuchView(instance, view.id);
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
     if (!view.etag.empty() && view.etag != stored.etag) return StaleViewEtag("materialized view", view.id);
     if (update.deletion_protection) stored.deletion_protection = view.deletion_protection;
@@ -174,11 +152,12 @@ Result<MaterializedViewSpec> LocalBigtable::UpdateMaterializedView(const Materia
   return stored;
 }
 
-Status LocalBigtable::DeleteMaterializedView(std::string_view view_id, std::string_view etag) {
+Status LocalInstanceAdmin::DeleteMaterializedView(const InstanceName& instance, std::string_view view_id,
+                                                  std::string_view etag) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  const std::string key = MaterializedViewKey(instance_, view_id);
+  const std::string key = MaterializedViewKey(instance, view_id);
   LBT_RETURN_IF_ERROR(db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
-    if (!record->has_value()) return NoSuchView(instance_, view_id);
+    if (!record->has_value()) return NoSuchView(instance, view_id);
     MaterializedViewSpec current;
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &current));
     if (!etag.empty() && etag != current.etag) return StaleViewEtag("materialized view", view_id);
@@ -186,7 +165,7 @@ Status LocalBigtable::DeleteMaterializedView(std::string_view view_id, std::stri
       return Status::FailedPrecondition(
           fmt::format("Materialized View {}/materializedViews/{} has deletion protection "
                       "enabled.",
-                      instance_.Full(), view_id));
+                      instance.Full(), view_id));
     }
     record->reset();
     return Status::OK();
@@ -194,41 +173,17 @@ Status LocalBigtable::DeleteMaterializedView(std::string_view view_id, std::stri
   // The record is gone first: a crash now leaves hidden tables that the
   // next view of this id replaces.
   for (const std::string& hidden :
-       {MaterializedViewTableName(instance_, view_id), MaterializedViewStateName(instance_, view_id)}) {
+       {MaterializedViewTableName(instance, view_id), MaterializedViewStateName(instance, view_id)}) {
     if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
   }
   return Status::OK();
 }
 
-Result<std::unique_ptr<RowStream>> LocalBigtable::ReadMaterializedView(std::string_view view_id,
-                                                                       const ReadRequest& request) {
-  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, GetMaterializedView(view_id));
-  if (!view.backfilled) {
-    return Status::FailedPrecondition(
-        fmt::format("materialized view {} is still being created: its first build from table '{}' is not done", view_id,
-                    view.source_table));
-  }
-  db_->BeforeViewRead();
-  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
-  return db->ReadRows(MaterializedViewTableName(instance_, view_id), request);
-}
-
-void LocalBigtable::SetBeforeMaterializedViewRead(std::function<void()> hook) {
-  db_->set_before_view_read(std::move(hook));
-}
-
-Result<std::unique_ptr<MaterializedViewStorage>> LocalBigtable::OpenMaterializedViewStorage(std::string_view view_id) {
-  LBT_RETURN_IF_ERROR(GetMaterializedView(view_id).status());
-  LBT_RETURN_IF_ERROR(db_->Open(true).status());
-  return std::unique_ptr<MaterializedViewStorage>(std::make_unique<ViewStorage>(
-      db_, MaterializedViewTableName(instance_, view_id), MaterializedViewStateName(instance_, view_id)));
-}
-
-Status LocalBigtable::SetMaterializedViewBackfilled(std::string_view view_id) {
+Status LocalInstanceAdmin::SetMaterializedViewBackfilled(const InstanceName& instance, std::string_view view_id) {
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  const std::string key = MaterializedViewKey(instance_, view_id);
+  const std::string key = MaterializedViewKey(instance, view_id);
   return db->ChangeRecord(key, [&](std::optional<std::string>* record) -> Status {
-    if (!record->has_value()) return NoSuchView(instance_, view_id);
+    if (!record->has_value()) return NoSuchView(instance, view_id);
     MaterializedViewSpec stored;
     LBT_RETURN_IF_ERROR(DecodeView(key, **record, &stored));
     if (stored.backfilled) return Status::OK();
@@ -236,51 +191,6 @@ Status LocalBigtable::SetMaterializedViewBackfilled(std::string_view view_id) {
     *record = EncodeView(stored);
     return Status::OK();
   });
-}
-
-namespace {
-
-// Whether `word` occurs in `text` not as part of a longer name. After a
-// dot it is a name of its own: a family read through the table's alias
-// (`FROM t AS s ... s.cf['q']`).
-bool NamesWord(std::string_view text, std::string_view word) {
-  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
-  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool starts = at == 0 || text[at - 1] == '.' || !is_name(text[at - 1]);
-    const bool ends = at + word.size() == text.size() || !is_name(text[at + word.size()]);
-    if (starts && ends) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-Result<std::string> LocalBigtable::MaterializedViewsReading(std::string_view table,
-                                                            std::optional<std::string_view> family) {
-  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ListMaterializedViews());
-  std::string readers;
-  for (const MaterializedViewSpec& v : views) {
-    if (v.source_table != table || (family && !NamesWord(v.query, *family))) continue;
-    readers += fmt::format("{}{}/materializedViews/{}", readers.empty() ? "" : ", ", instance_.Full(), v.id);
-  }
-  return readers;
-}
-
-Status LocalBigtable::CheckNoMaterializedViewReads(std::string_view table, std::string_view what) {
-  LBT_ASSIGN_OR_RETURN(std::string readers, MaterializedViewsReading(table, std::nullopt));
-  if (readers.empty()) return Status::OK();
-  return Status::FailedPrecondition(
-      fmt::format("Unable to {} {}/tables/{} because the resource is referenced by another resource. The existing "
-                  "references are: {{{}}}",
-                  what, instance_.Full(), table, readers));
-}
-
-Status LocalBigtable::CheckNoMaterializedViewReadsFamily(std::string_view table, std::string_view family) {
-  LBT_ASSIGN_OR_RETURN(std::string readers, MaterializedViewsReading(table, family));
-  if (readers.empty()) return Status::OK();
-  return Status::FailedPrecondition(
-      fmt::format("Unable to delete column family {} of {}/tables/{} because materialized views read it: {{{}}}",
-                  family, instance_.Full(), table, readers));
 }
 
 }  // namespace lbt

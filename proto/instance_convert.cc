@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "api/backup.h"
 #include "proto/convert.h"
 
 namespace lbt::proto {

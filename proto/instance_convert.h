@@ -6,6 +6,7 @@
 
 #include <string_view>
 
+#include "api/backup.h"
 #include "api/instance.h"
 #include "api/status.h"
 #include "google/bigtable/admin/v2/instance.pb.h"

@@ -8,14 +8,14 @@
 #include <sstream>
 
 #include "api/deferred_bigtable.h"
+#include "api/instance_admin.h"
 #include "api/version.h"
 #include "remote/remote_admin.h"
 #include "remote/remote_authorized_views.h"
+#include "remote/remote_backups.h"
 #include "remote/remote_calls.h"
 #include "remote/remote_change_streams.h"
 #include "remote/remote_instance_admin.h"
-#include "remote/remote_logical_views.h"
-#include "remote/remote_materialized_views.h"
 #include "remote/remote_mutations.h"
 #include "remote/remote_query.h"
 #include "remote/remote_read_write.h"
@@ -92,6 +92,7 @@ class RemoteBigtable final : public Bigtable {
 
   std::string Describe() const override { return DescribeInstance(options_); }
   std::string PromptName() const override { return InstancePromptName(options_); }
+  InstanceName instance() override { return calls_.instance(); }
   bool Exists() override { return true; }
   void CancelCalls() override { calls_.CancelAll(); }
   int64_t NowMicros() const override {
@@ -127,39 +128,29 @@ class RemoteBigtable final : public Bigtable {
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
     return remote::DeleteAuthorizedView(&calls_, table, view_id, etag);
   }
-  Result<LogicalViewSpec> CreateLogicalView(const LogicalViewSpec& view) override {
-    return remote::CreateLogicalView(&calls_, view);
+  Result<BackupSpec> CreateBackup(std::string_view cluster, std::string_view backup_id, std::string_view table,
+                                  int64_t expire_time_micros) override {
+    return remote::CreateBackup(&calls_, calls_.instance(), cluster, backup_id, table, expire_time_micros);
   }
-  Result<LogicalViewSpec> GetLogicalView(std::string_view view_id) override {
-    return remote::GetLogicalView(&calls_, view_id);
+  Result<BackupSpec> GetBackup(std::string_view cluster, std::string_view backup_id) override {
+    return remote::GetBackup(&calls_, calls_.instance(), cluster, backup_id);
   }
-  Result<std::vector<LogicalViewSpec>> ListLogicalViews() override { return remote::ListLogicalViews(&calls_); }
-  Result<LogicalViewSpec> UpdateLogicalView(const LogicalViewSpec& view, const LogicalViewUpdate& update) override {
-    return remote::UpdateLogicalView(&calls_, view, update);
+  Result<std::vector<BackupSpec>> ListBackups(std::string_view cluster) override {
+    return remote::ListBackups(&calls_, calls_.instance(), cluster);
   }
-  Status DeleteLogicalView(std::string_view view_id, std::string_view etag) override {
-    return remote::DeleteLogicalView(&calls_, view_id, etag);
+  Result<BackupSpec> UpdateBackupExpireTime(std::string_view cluster, std::string_view backup_id,
+                                            int64_t expire_time_micros) override {
+    return remote::UpdateBackupExpireTime(&calls_, calls_.instance(), cluster, backup_id, expire_time_micros);
   }
-  Result<MaterializedViewSpec> CreateMaterializedView(const MaterializedViewSpec& view) override {
-    return remote::CreateMaterializedView(&calls_, view);
+  Status DeleteBackup(std::string_view cluster, std::string_view backup_id) override {
+    return remote::DeleteBackup(&calls_, calls_.instance(), cluster, backup_id);
   }
-  Result<MaterializedViewSpec> GetMaterializedView(std::string_view view_id) override {
-    return remote::GetMaterializedView(&calls_, view_id);
+  Result<BackupSpec> CopyBackup(const BackupSpec& source, std::string_view cluster, std::string_view backup_id,
+                                int64_t expire_time_micros) override {
+    return remote::CopyBackup(&calls_, source, calls_.instance(), cluster, backup_id, expire_time_micros);
   }
-  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews() override {
-    return remote::ListMaterializedViews(&calls_);
-  }
-  Result<MaterializedViewSpec> UpdateMaterializedView(const MaterializedViewSpec& view,
-                                                      const MaterializedViewUpdate& update) override {
-    return remote::UpdateMaterializedView(&calls_, view, update);
-  }
-  Status DeleteMaterializedView(std::string_view view_id, std::string_view etag) override {
-    return remote::DeleteMaterializedView(&calls_, view_id, etag);
-  }
-  // ReadRows naming materialized_view_name (RemoteCalls::SetTarget).
-  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
-                                                          const ReadRequest& request) override {
-    return remote::ReadRows(&calls_, TableRef::MaterializedView(std::string(view_id)), request);
+  Status RestoreTable(const BackupSpec& backup, std::string_view table_id) override {
+    return remote::RestoreTable(&calls_, backup, calls_.instance(), table_id);
   }
   Result<std::vector<std::string>> ListTables() override { return remote::ListTables(&calls_); }
   Result<TableSpec> GetTable(std::string_view table) override { return remote::GetTable(&calls_, table); }
@@ -209,8 +200,8 @@ Result<std::unique_ptr<Bigtable>> ConnectRemote(const RemoteOptions& options) {
 }
 
 std::unique_ptr<Bigtable> ConnectRemoteOnFirstUse(const RemoteOptions& options) {
-  return std::make_unique<DeferredBigtable>(DescribeInstance(options), InstancePromptName(options),
-                                            [options] { return ConnectRemote(options); });
+  return std::make_unique<DeferredBigtable>(InstanceName{options.project, options.instance}, DescribeInstance(options),
+                                            InstancePromptName(options), [options] { return ConnectRemote(options); });
 }
 
 }  // namespace lbt

@@ -7,10 +7,14 @@
 #include <map>
 #include <thread>
 
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "api/resource.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
 #include "proto/instance_convert.h"
+#include "remote/remote_logical_views.h"
+#include "remote/remote_materialized_views.h"
 
 namespace lbt::remote {
 
@@ -217,98 +221,46 @@ Status RemoteInstanceAdmin::DeleteAppProfile(const InstanceName& instance, std::
                        &response);
 }
 
-// ---- backups, through the Table Admin API ----
+// ---- views (remote_logical_views.h, remote_materialized_views.h) ----
 
-Result<BackupSpec> RemoteInstanceAdmin::CreateBackup(const InstanceName& instance, std::string_view cluster,
-                                                     std::string_view backup_id, std::string_view table,
-                                                     int64_t expire_time_micros) {
-  admin::CreateBackupRequest request;
-  request.set_parent(ClusterName{instance, std::string(cluster)}.Full());
-  request.set_backup_id(std::string(backup_id));
-  request.mutable_backup()->set_source_table(FullTableName(instance, table));
-  SetTime(expire_time_micros, request.mutable_backup()->mutable_expire_time());
-  longrunning::Operation operation;
-  LBT_RETURN_IF_ERROR(
-      calls_->Unary(calls_->admin(), &TableStub::CreateBackup, "parent", request.parent(), request, &operation));
-  admin::Backup made;
-  LBT_RETURN_IF_ERROR(AwaitOperation(calls_, std::move(operation), &made));
-  return proto::FromProto(made, "backup");
+Result<LogicalViewSpec> RemoteInstanceAdmin::CreateLogicalView(const InstanceName& instance,
+                                                               const LogicalViewSpec& view) {
+  return remote::CreateLogicalView(calls_, instance, view);
 }
-
-Result<BackupSpec> RemoteInstanceAdmin::GetBackup(const InstanceName& instance, std::string_view cluster,
-                                                  std::string_view backup_id) {
-  admin::GetBackupRequest request;
-  request.set_name(BackupName{instance, std::string(cluster), std::string(backup_id)}.Full());
-  admin::Backup response;
-  LBT_RETURN_IF_ERROR(
-      calls_->Unary(calls_->admin(), &TableStub::GetBackup, "name", request.name(), request, &response));
-  return proto::FromProto(response, "backup");
+Result<LogicalViewSpec> RemoteInstanceAdmin::GetLogicalView(const InstanceName& instance, std::string_view view_id) {
+  return remote::GetLogicalView(calls_, instance, view_id);
 }
-
-Result<std::vector<BackupSpec>> RemoteInstanceAdmin::ListBackups(const InstanceName& instance,
-                                                                 std::string_view cluster) {
-  std::vector<BackupSpec> backups;
-  admin::ListBackupsRequest request;
-  request.set_parent(ClusterName{instance, std::string(cluster)}.Full());
-  do {
-    admin::ListBackupsResponse response;
-    LBT_RETURN_IF_ERROR(
-        calls_->Unary(calls_->admin(), &TableStub::ListBackups, "parent", request.parent(), request, &response));
-    for (const admin::Backup& backup : response.backups()) {
-      LBT_ASSIGN_OR_RETURN(BackupSpec spec, proto::FromProto(backup, "backup"));
-      backups.push_back(std::move(spec));
-    }
-    request.set_page_token(response.next_page_token());
-  } while (!request.page_token().empty());
-  return backups;
+Result<std::vector<LogicalViewSpec>> RemoteInstanceAdmin::ListLogicalViews(const InstanceName& instance) {
+  return remote::ListLogicalViews(calls_, instance);
 }
-
-Result<BackupSpec> RemoteInstanceAdmin::UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
-                                                               std::string_view backup_id, int64_t expire_time_micros) {
-  admin::UpdateBackupRequest request;
-  request.mutable_backup()->set_name(BackupName{instance, std::string(cluster), std::string(backup_id)}.Full());
-  SetTime(expire_time_micros, request.mutable_backup()->mutable_expire_time());
-  request.mutable_update_mask()->add_paths("expire_time");
-  admin::Backup response;
-  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->admin(), &TableStub::UpdateBackup, "backup.name", request.backup().name(),
-                                    request, &response));
-  return proto::FromProto(response, "backup");
+Result<LogicalViewSpec> RemoteInstanceAdmin::UpdateLogicalView(const InstanceName& instance,
+                                                               const LogicalViewSpec& view,
+                                                               const LogicalViewUpdate& update) {
+  return remote::UpdateLogicalView(calls_, instance, view, update);
 }
-
-Status RemoteInstanceAdmin::DeleteBackup(const InstanceName& instance, std::string_view cluster,
-                                         std::string_view backup_id) {
-  admin::DeleteBackupRequest request;
-  request.set_name(BackupName{instance, std::string(cluster), std::string(backup_id)}.Full());
-  google::protobuf::Empty response;
-  return calls_->Unary(calls_->admin(), &TableStub::DeleteBackup, "name", request.name(), request, &response);
+Status RemoteInstanceAdmin::DeleteLogicalView(const InstanceName& instance, std::string_view view_id,
+                                              std::string_view etag) {
+  return remote::DeleteLogicalView(calls_, instance, view_id, etag);
 }
-
-Result<BackupSpec> RemoteInstanceAdmin::CopyBackup(const BackupSpec& source, const InstanceName& to_instance,
-                                                   std::string_view to_cluster, std::string_view backup_id,
-                                                   int64_t expire_time_micros) {
-  admin::CopyBackupRequest request;
-  request.set_parent(ClusterName{to_instance, std::string(to_cluster)}.Full());
-  request.set_backup_id(std::string(backup_id));
-  request.set_source_backup(source.Full());
-  SetTime(expire_time_micros, request.mutable_expire_time());
-  longrunning::Operation operation;
-  LBT_RETURN_IF_ERROR(
-      calls_->Unary(calls_->admin(), &TableStub::CopyBackup, "parent", request.parent(), request, &operation));
-  admin::Backup made;
-  LBT_RETURN_IF_ERROR(AwaitOperation(calls_, std::move(operation), &made));
-  return proto::FromProto(made, "backup");
+Result<MaterializedViewSpec> RemoteInstanceAdmin::CreateMaterializedView(const InstanceName& instance,
+                                                                         const MaterializedViewSpec& view) {
+  return remote::CreateMaterializedView(calls_, instance, view);
 }
-
-Status RemoteInstanceAdmin::RestoreTable(const BackupSpec& backup, const InstanceName& to_instance,
-                                         std::string_view table_id) {
-  admin::RestoreTableRequest request;
-  request.set_parent(to_instance.Full());
-  request.set_table_id(std::string(table_id));
-  request.set_backup(backup.Full());
-  longrunning::Operation operation;
-  LBT_RETURN_IF_ERROR(
-      calls_->Unary(calls_->admin(), &TableStub::RestoreTable, "parent", request.parent(), request, &operation));
-  return AwaitOperation(calls_, std::move(operation));
+Result<MaterializedViewSpec> RemoteInstanceAdmin::GetMaterializedView(const InstanceName& instance,
+                                                                      std::string_view view_id) {
+  return remote::GetMaterializedView(calls_, instance, view_id);
+}
+Result<std::vector<MaterializedViewSpec>> RemoteInstanceAdmin::ListMaterializedViews(const InstanceName& instance) {
+  return remote::ListMaterializedViews(calls_, instance);
+}
+Result<MaterializedViewSpec> RemoteInstanceAdmin::UpdateMaterializedView(const InstanceName& instance,
+                                                                         const MaterializedViewSpec& view,
+                                                                         const MaterializedViewUpdate& update) {
+  return remote::UpdateMaterializedView(calls_, instance, view, update);
+}
+Status RemoteInstanceAdmin::DeleteMaterializedView(const InstanceName& instance, std::string_view view_id,
+                                                   std::string_view etag) {
+  return remote::DeleteMaterializedView(calls_, instance, view_id, etag);
 }
 
 // ---- IAM policies ----

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "api/bigtable.h"
-#include "api/instance.h"
+#include "api/instance_admin.h"
 #include "remote/remote_calls.h"
 
 namespace lbt::remote {
@@ -39,17 +39,19 @@ class RemoteInstanceAdmin final : public InstanceAdmin {
   Result<AppProfileSpec> UpdateAppProfile(const InstanceName& instance, const AppProfileSpec& profile,
                                           bool ignore_warnings) override;
   Status DeleteAppProfile(const InstanceName& instance, std::string_view profile_id) override;
-  Result<BackupSpec> CreateBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id,
-                                  std::string_view table, int64_t expire_time_micros) override;
-  Result<BackupSpec> GetBackup(const InstanceName& instance, std::string_view cluster,
-                               std::string_view backup_id) override;
-  Result<std::vector<BackupSpec>> ListBackups(const InstanceName& instance, std::string_view cluster) override;
-  Result<BackupSpec> UpdateBackupExpireTime(const InstanceName& instance, std::string_view cluster,
-                                            std::string_view backup_id, int64_t expire_time_micros) override;
-  Status DeleteBackup(const InstanceName& instance, std::string_view cluster, std::string_view backup_id) override;
-  Result<BackupSpec> CopyBackup(const BackupSpec& source, const InstanceName& to_instance, std::string_view to_cluster,
-                                std::string_view backup_id, int64_t expire_time_micros) override;
-  Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id) override;
+  Result<LogicalViewSpec> CreateLogicalView(const InstanceName& instance, const LogicalViewSpec& view) override;
+  Result<LogicalViewSpec> GetLogicalView(const InstanceName& instance, std::string_view view_id) override;
+  Result<std::vector<LogicalViewSpec>> ListLogicalViews(const InstanceName& instance) override;
+  Result<LogicalViewSpec> UpdateLogicalView(const InstanceName& instance, const LogicalViewSpec& view,
+                                            const LogicalViewUpdate& update) override;
+  Status DeleteLogicalView(const InstanceName& instance, std::string_view view_id, std::string_view etag) override;
+  Result<MaterializedViewSpec> CreateMaterializedView(const InstanceName& instance,
+                                                      const MaterializedViewSpec& view) override;
+  Result<MaterializedViewSpec> GetMaterializedView(const InstanceName& instance, std::string_view view_id) override;
+  Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(const InstanceName& instance) override;
+  Result<MaterializedViewSpec> UpdateMaterializedView(const InstanceName& instance, const MaterializedViewSpec& view,
+                                                      const MaterializedViewUpdate& update) override;
+  Status DeleteMaterializedView(const InstanceName& instance, std::string_view view_id, std::string_view etag) override;
 
   // An instance's through the Instance Admin API, a table's or a backup's
   // through the Table Admin API.

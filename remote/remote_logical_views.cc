@@ -1,5 +1,6 @@
 #include "remote/remote_logical_views.h"
 
+#include "api/logical_view.h"
 #include "api/resource.h"
 
 namespace lbt::remote {
@@ -9,8 +10,8 @@ namespace {
 namespace admin = ::google::bigtable::admin::v2;
 using InstanceStub = RemoteCalls::InstanceAdminStub;
 
-std::string ViewName(RemoteCalls* calls, std::string_view view_id) {
-  return calls->instance().Child("logicalViews", view_id);
+std::string ViewName(const InstanceName& instance, std::string_view view_id) {
+  return instance.Child("logicalViews", view_id);
 }
 
 LogicalViewSpec SpecOf(const admin::LogicalView& view) {
@@ -24,9 +25,10 @@ LogicalViewSpec SpecOf(const admin::LogicalView& view) {
 
 }  // namespace
 
-Result<LogicalViewSpec> CreateLogicalView(RemoteCalls* calls, const LogicalViewSpec& view) {
+Result<LogicalViewSpec> CreateLogicalView(RemoteCalls* calls, const InstanceName& instance,
+                                          const LogicalViewSpec& view) {
   admin::CreateLogicalViewRequest request;
-  request.set_parent(calls->instance_name());
+  request.set_parent(instance.Full());
   request.set_logical_view_id(view.id);
   request.mutable_logical_view()->set_query(view.query);
   request.mutable_logical_view()->set_deletion_protection(view.deletion_protection);
@@ -38,19 +40,19 @@ Result<LogicalViewSpec> CreateLogicalView(RemoteCalls* calls, const LogicalViewS
   return SpecOf(made);
 }
 
-Result<LogicalViewSpec> GetLogicalView(RemoteCalls* calls, std::string_view view_id) {
+Result<LogicalViewSpec> GetLogicalView(RemoteCalls* calls, const InstanceName& instance, std::string_view view_id) {
   admin::GetLogicalViewRequest request;
-  request.set_name(ViewName(calls, view_id));
+  request.set_name(ViewName(instance, view_id));
   admin::LogicalView view;
   LBT_RETURN_IF_ERROR(
       calls->Unary(calls->instance_admin(), &InstanceStub::GetLogicalView, "name", request.name(), request, &view));
   return SpecOf(view);
 }
 
-Result<std::vector<LogicalViewSpec>> ListLogicalViews(RemoteCalls* calls) {
+Result<std::vector<LogicalViewSpec>> ListLogicalViews(RemoteCalls* calls, const InstanceName& instance) {
   std::vector<LogicalViewSpec> views;
   admin::ListLogicalViewsRequest request;
-  request.set_parent(calls->instance_name());
+  request.set_parent(instance.Full());
   do {
     admin::ListLogicalViewsResponse response;
     LBT_RETURN_IF_ERROR(calls->Unary(calls->instance_admin(), &InstanceStub::ListLogicalViews, "parent",
@@ -61,11 +63,11 @@ Result<std::vector<LogicalViewSpec>> ListLogicalViews(RemoteCalls* calls) {
   return views;
 }
 
-Result<LogicalViewSpec> UpdateLogicalView(RemoteCalls* calls, const LogicalViewSpec& view,
+Result<LogicalViewSpec> UpdateLogicalView(RemoteCalls* calls, const InstanceName& instance, const LogicalViewSpec& view,
                                           const LogicalViewUpdate& update) {
   admin::UpdateLogicalViewRequest request;
   auto* shown = request.mutable_logical_view();
-  shown->set_name(ViewName(calls, view.id));
+  shown->set_name(ViewName(instance, view.id));
   shown->set_query(view.query);
   shown->set_etag(view.etag);
   shown->set_deletion_protection(view.deletion_protection);
@@ -79,9 +81,10 @@ Result<LogicalViewSpec> UpdateLogicalView(RemoteCalls* calls, const LogicalViewS
   return SpecOf(updated);
 }
 
-Status DeleteLogicalView(RemoteCalls* calls, std::string_view view_id, std::string_view etag) {
+Status DeleteLogicalView(RemoteCalls* calls, const InstanceName& instance, std::string_view view_id,
+                         std::string_view etag) {
   admin::DeleteLogicalViewRequest request;
-  request.set_name(ViewName(calls, view_id));
+  request.set_name(ViewName(instance, view_id));
   request.set_etag(std::string(etag));
   google::protobuf::Empty response;
   return calls->Unary(calls->instance_admin(), &InstanceStub::DeleteLogicalView, "name", request.name(), request,

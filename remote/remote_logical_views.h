@@ -12,12 +12,14 @@
 
 namespace lbt::remote {
 
-Result<LogicalViewSpec> CreateLogicalView(RemoteCalls* calls, const LogicalViewSpec& view);
-Result<LogicalViewSpec> GetLogicalView(RemoteCalls* calls, std::string_view view_id);
-Result<std::vector<LogicalViewSpec>> ListLogicalViews(RemoteCalls* calls);
-Result<LogicalViewSpec> UpdateLogicalView(RemoteCalls* calls, const LogicalViewSpec& view,
+Result<LogicalViewSpec> CreateLogicalView(RemoteCalls* calls, const InstanceName& instance,
+                                          const LogicalViewSpec& view);
+Result<LogicalViewSpec> GetLogicalView(RemoteCalls* calls, const InstanceName& instance, std::string_view view_id);
+Result<std::vector<LogicalViewSpec>> ListLogicalViews(RemoteCalls* calls, const InstanceName& instance);
+Result<LogicalViewSpec> UpdateLogicalView(RemoteCalls* calls, const InstanceName& instance, const LogicalViewSpec& view,
                                           const LogicalViewUpdate& update);
-Status DeleteLogicalView(RemoteCalls* calls, std::string_view view_id, std::string_view etag);
+Status DeleteLogicalView(RemoteCalls* calls, const InstanceName& instance, std::string_view view_id,
+                         std::string_view etag);
 
 }  // namespace lbt::remote
 

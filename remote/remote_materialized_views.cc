@@ -1,5 +1,6 @@
 #include "remote/remote_materialized_views.h"
 
+#include "api/materialized_view.h"
 #include "api/resource.h"
 
 namespace lbt::remote {
@@ -22,9 +23,10 @@ MaterializedViewSpec SpecOf(const admin::MaterializedView& view) {
 
 }  // namespace
 
-Result<MaterializedViewSpec> CreateMaterializedView(RemoteCalls* calls, const MaterializedViewSpec& view) {
+Result<MaterializedViewSpec> CreateMaterializedView(RemoteCalls* calls, const InstanceName& instance,
+                                                    const MaterializedViewSpec& view) {
   admin::CreateMaterializedViewRequest request;
-  request.set_parent(calls->instance_name());
+  request.set_parent(instance.Full());
   request.set_materialized_view_id(view.id);
   request.mutable_materialized_view()->set_query(view.query);
   request.mutable_materialized_view()->set_deletion_protection(view.deletion_protection);
@@ -36,19 +38,20 @@ Result<MaterializedViewSpec> CreateMaterializedView(RemoteCalls* calls, const Ma
   return SpecOf(made);
 }
 
-Result<MaterializedViewSpec> GetMaterializedView(RemoteCalls* calls, std::string_view view_id) {
+Result<MaterializedViewSpec> GetMaterializedView(RemoteCalls* calls, const InstanceName& instance,
+                                                 std::string_view view_id) {
   admin::GetMaterializedViewRequest request;
-  request.set_name(calls->instance().Child("materializedViews", view_id));
+  request.set_name(instance.Child("materializedViews", view_id));
   admin::MaterializedView view;
   LBT_RETURN_IF_ERROR(calls->Unary(calls->instance_admin(), &InstanceStub::GetMaterializedView, "name", request.name(),
                                    request, &view));
   return SpecOf(view);
 }
 
-Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(RemoteCalls* calls) {
+Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(RemoteCalls* calls, const InstanceName& instance) {
   std::vector<MaterializedViewSpec> views;
   admin::ListMaterializedViewsRequest request;
-  request.set_parent(calls->instance_name());
+  request.set_parent(instance.Full());
   for (bool more = true; more; more = !request.page_token().empty()) {
     admin::ListMaterializedViewsResponse response;
     LBT_RETURN_IF_ERROR(calls->Unary(calls->instance_admin(), &InstanceStub::ListMaterializedViews, "parent",
@@ -60,11 +63,12 @@ Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(RemoteCalls* cal
 }
 
 // Only deletion protection changes: a view's query is immutable.
-Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const MaterializedViewSpec& view,
+Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const InstanceName& instance,
+                                                    const MaterializedViewSpec& view,
                                                     const MaterializedViewUpdate& update) {
   admin::UpdateMaterializedViewRequest request;
   admin::MaterializedView* changed = request.mutable_materialized_view();
-  changed->set_name(calls->instance().Child("materializedViews", view.id));
+  changed->set_name(instance.Child("materializedViews", view.id));
   changed->set_etag(view.etag);
   changed->set_deletion_protection(view.deletion_protection);
   if (update.deletion_protection) request.mutable_update_mask()->add_paths("deletion_protection");
@@ -76,9 +80,10 @@ Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const Ma
   return SpecOf(updated);
 }
 
-Status DeleteMaterializedView(RemoteCalls* calls, std::string_view view_id, std::string_view etag) {
+Status DeleteMaterializedView(RemoteCalls* calls, const InstanceName& instance, std::string_view view_id,
+                              std::string_view etag) {
   admin::DeleteMaterializedViewRequest request;
-  request.set_name(calls->instance().Child("materializedViews", view_id));
+  request.set_name(instance.Child("materializedViews", view_id));
   request.set_etag(std::string(etag));
   google::protobuf::Empty response;
   return calls->Unary(calls->instance_admin(), &InstanceStub::DeleteMaterializedView, "name", request.name(), request,

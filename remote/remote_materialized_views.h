@@ -12,12 +12,16 @@
 
 namespace lbt::remote {
 
-Result<MaterializedViewSpec> CreateMaterializedView(RemoteCalls* calls, const MaterializedViewSpec& view);
-Result<MaterializedViewSpec> GetMaterializedView(RemoteCalls* calls, std::string_view view_id);
-Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(RemoteCalls* calls);
-Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const MaterializedViewSpec& view,
+Result<MaterializedViewSpec> CreateMaterializedView(RemoteCalls* calls, const InstanceName& instance,
+                                                    const MaterializedViewSpec& view);
+Result<MaterializedViewSpec> GetMaterializedView(RemoteCalls* calls, const InstanceName& instance,
+                                                 std::string_view view_id);
+Result<std::vector<MaterializedViewSpec>> ListMaterializedViews(RemoteCalls* calls, const InstanceName& instance);
+Result<MaterializedViewSpec> UpdateMaterializedView(RemoteCalls* calls, const InstanceName& instance,
+                                                    const MaterializedViewSpec& view,
                                                     const MaterializedViewUpdate& update);
-Status DeleteMaterializedView(RemoteCalls* calls, std::string_view view_id, std::string_view etag);
+Status DeleteMaterializedView(RemoteCalls* calls, const InstanceName& instance, std::string_view view_id,
+                              std::string_view etag);
 
 }  // namespace lbt::remote
 

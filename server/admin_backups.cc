@@ -11,6 +11,8 @@
 #include <charconv>
 #include <chrono>
 
+#include "api/backup.h"
+#include "api/instance_admin.h"
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
 #include "server/admin_service.h"
@@ -172,9 +174,9 @@ Status SortBackups(const std::string& order_by, std::vector<admin::Backup>* back
 
 }  // namespace
 
-Result<InstanceAdmin*> AdminService::Backups() const {
+Status AdminService::RequireBackups() const {
   if (router_->admin() == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no backups");
-  return router_->admin();
+  return Status::OK();
 }
 
 longrunning::Operation AdminService::Done(std::string_view parent, const google::protobuf::Message& metadata,
@@ -189,14 +191,15 @@ longrunning::Operation AdminService::Done(std::string_view parent, const google:
 grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,
                                         longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(cluster.instance));
     LBT_ASSIGN_OR_RETURN(TableRef source,
                          BackupSourceOf(cluster, request->backup().source_table(), "backup.source_table"));
     if (!request->backup().has_expire_time()) return Status::InvalidArgument("backup.expire_time: must be set");
     LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->backup().expire_time(), "backup.expire_time"));
-    LBT_ASSIGN_OR_RETURN(BackupSpec made, instances->CreateBackup(cluster.instance, cluster.cluster,
-                                                                  request->backup_id(), source.table, expire));
+    LBT_ASSIGN_OR_RETURN(BackupSpec made,
+                         tables->CreateBackup(cluster.cluster, request->backup_id(), source.table, expire));
     admin::CreateBackupMetadata metadata;
     metadata.set_name(made.Full());
     metadata.set_source_table(request->backup().source_table());
@@ -210,9 +213,10 @@ grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::Creat
 grpc::Status AdminService::GetBackup(grpc::ServerContext*, const admin::GetBackupRequest* request,
                                      admin::Backup* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
-    LBT_ASSIGN_OR_RETURN(BackupSpec backup, instances->GetBackup(name.instance, name.cluster, name.id));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    LBT_ASSIGN_OR_RETURN(BackupSpec backup, tables->GetBackup(name.cluster, name.id));
     *response = proto::ToProto(backup);
     return Status::OK();
   });
@@ -221,14 +225,15 @@ grpc::Status AdminService::GetBackup(grpc::ServerContext*, const admin::GetBacku
 grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBackupsRequest* request,
                                        admin::ListBackupsResponse* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(cluster.instance));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(std::vector<FilterTerm> terms, ParseFilter(request->filter()));
     // Each term is checked once whatever the backups: a malformed filter
     // is refused when no backup would have tried it.
     for (const FilterTerm& term : terms) LBT_RETURN_IF_ERROR(Matches(admin::Backup(), term).status());
-    LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, instances->ListBackups(cluster.instance, cluster.cluster));
+    LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, tables->ListBackups(cluster.cluster));
     std::vector<admin::Backup> kept;
     for (const BackupSpec& backup : backups) {
       admin::Backup shown = proto::ToProto(backup);
@@ -258,15 +263,15 @@ grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBa
 grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::UpdateBackupRequest* request,
                                         admin::Backup* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->backup().name(), "backup.name"));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     const auto& paths = request->update_mask().paths();
     if (paths.size() != 1 || paths[0] != "expire_time") {
       return Status::InvalidArgument("update_mask: a backup's expire_time alone can be updated; name it");
     }
     LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->backup().expire_time(), "backup.expire_time"));
-    LBT_ASSIGN_OR_RETURN(BackupSpec updated,
-                         instances->UpdateBackupExpireTime(name.instance, name.cluster, name.id, expire));
+    LBT_ASSIGN_OR_RETURN(BackupSpec updated, tables->UpdateBackupExpireTime(name.cluster, name.id, expire));
     *response = proto::ToProto(updated);
     return Status::OK();
   });
@@ -275,23 +280,25 @@ grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::Updat
 grpc::Status AdminService::DeleteBackup(grpc::ServerContext*, const admin::DeleteBackupRequest* request,
                                         google::protobuf::Empty*) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
-    return instances->DeleteBackup(name.instance, name.cluster, name.id);
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    return tables->DeleteBackup(name.cluster, name.id);
   });
 }
 
 grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBackupRequest* request,
                                       longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName to, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(BackupName from, ParseBackupName(request->source_backup(), "source_backup"));
     if (!request->has_expire_time()) return Status::InvalidArgument("expire_time: must be set");
     LBT_ASSIGN_OR_RETURN(int64_t expire, proto::TimestampMicros(request->expire_time(), "expire_time"));
-    LBT_ASSIGN_OR_RETURN(BackupSpec source, instances->GetBackup(from.instance, from.cluster, from.id));
-    LBT_ASSIGN_OR_RETURN(BackupSpec made,
-                         instances->CopyBackup(source, to.instance, to.cluster, request->backup_id(), expire));
+    LBT_ASSIGN_OR_RETURN(InstanceTables from_tables, router_->Tables(from.instance));
+    LBT_ASSIGN_OR_RETURN(BackupSpec source, from_tables->GetBackup(from.cluster, from.id));
+    LBT_ASSIGN_OR_RETURN(InstanceTables to_tables, router_->Tables(to.instance));
+    LBT_ASSIGN_OR_RETURN(BackupSpec made, to_tables->CopyBackup(source, to.cluster, request->backup_id(), expire));
     admin::CopyBackupMetadata metadata;
     metadata.set_name(made.Full());
     *metadata.mutable_source_backup_info() = InfoOf(source);
@@ -304,20 +311,21 @@ grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBac
 grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::RestoreTableRequest* request,
                                         longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(InstanceAdmin * instances, Backups());
+    LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(InstanceName to, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
     LBT_ASSIGN_OR_RETURN(BackupName from, ParseBackupName(request->backup(), "backup"));
-    LBT_ASSIGN_OR_RETURN(BackupSpec backup, instances->GetBackup(from.instance, from.cluster, from.id));
-    LBT_RETURN_IF_ERROR(instances->RestoreTable(backup, to, request->table_id()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables from_tables, router_->Tables(from.instance));
+    LBT_ASSIGN_OR_RETURN(BackupSpec backup, from_tables->GetBackup(from.cluster, from.id));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(to));
+    LBT_RETURN_IF_ERROR(tables->RestoreTable(backup, request->table_id()));
     LBT_ASSIGN_OR_RETURN(TableSpec restored, tables->GetTable(request->table_id()));
     admin::RestoreTableMetadata metadata;
     metadata.set_name(FullTableName(to, request->table_id()));
     metadata.set_source_type(admin::RestoreSourceType::BACKUP);
     *metadata.mutable_backup_info() = InfoOf(backup);
     SetDoneProgress(backup, metadata.mutable_progress());
-    if (RestoreNeedsOptimizing(instances, backup, to)) {
+    if (RestoreNeedsOptimizing(router_->admin(), backup, to)) {
       // Production names a second operation, the table's optimization, which
       // clients poll to completion (nodejs-bigtable's system-test/
       // bigtable.ts, "should optimize when restoring from a different backing

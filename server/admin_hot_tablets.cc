@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "api/instance_admin.h"
 #include "api/resource.h"
 #include "lab/hotspots.h"
 #include "lab/sample.h"

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <google/protobuf/util/time_util.h>
 
+#include "api/instance_admin.h"
+#include "api/logical_view.h"
 #include "api/resource.h"
 #include "proto/convert.h"
 #include "server/handler.h"
@@ -72,6 +74,7 @@ grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
     LBT_RETURN_IF_ERROR(ValidateLogicalViewId(request->logical_view_id(), "logical_view_id"));
     LBT_RETURN_IF_ERROR(
         CheckQuery(tables.get(), request->logical_view_id(), request->logical_view().query(), "logical_view.query"));
@@ -79,7 +82,7 @@ grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
     view.id = request->logical_view_id();
     view.query = request->logical_view().query();
     view.deletion_protection = request->logical_view().deletion_protection();
-    LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, tables->CreateLogicalView(view));
+    LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, admin->CreateLogicalView(instance, view));
     admin::CreateLogicalViewMetadata metadata;
     *metadata.mutable_original_request() = *request;
     *metadata.mutable_start_time() = start;
@@ -95,7 +98,8 @@ grpc::Status InstanceAdminService::GetLogicalView(grpc::ServerContext*, const ad
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
-    LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, tables->GetLogicalView(name.id));
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
+    LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, admin->GetLogicalView(name.instance, name.id));
     *response = ToProto(name.instance, view);
     return Status::OK();
   });
@@ -106,7 +110,8 @@ grpc::Status InstanceAdminService::ListLogicalViews(grpc::ServerContext*, const 
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
-    LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, tables->ListLogicalViews());
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
+    LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, admin->ListLogicalViews(instance));
     LBT_ASSIGN_OR_RETURN(std::string next,
                          PageById(views, request->page_size(), request->page_token(), [&](const LogicalViewSpec& v) {
                            *response->add_logical_views() = ToProto(instance, v);
@@ -125,6 +130,7 @@ grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
                          ParseChildName(request->logical_view().name(), "logicalViews", "logical_view.name"));
     LBT_ASSIGN_OR_RETURN(LogicalViewUpdate update, UpdateOf(*request));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
     if (update.query) {
       LBT_RETURN_IF_ERROR(CheckQuery(tables.get(), name.id, request->logical_view().query(), "logical_view.query"));
     }
@@ -133,7 +139,7 @@ grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
     view.query = request->logical_view().query();
     view.etag = request->logical_view().etag();
     view.deletion_protection = request->logical_view().deletion_protection();
-    LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, tables->UpdateLogicalView(view, update));
+    LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, admin->UpdateLogicalView(name.instance, view, update));
     admin::UpdateLogicalViewMetadata metadata;
     *metadata.mutable_original_request() = *request;
     *metadata.mutable_start_time() = start;
@@ -150,7 +156,8 @@ grpc::Status InstanceAdminService::DeleteLogicalView(grpc::ServerContext*,
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
-    return tables->DeleteLogicalView(name.id, request->etag());
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
+    return admin->DeleteLogicalView(name.instance, name.id, request->etag());
   });
 }
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <google/protobuf/util/time_util.h>
 
+#include "api/instance_admin.h"
+#include "api/materialized_view.h"
 #include "api/resource.h"
 #include "proto/convert.h"
 #include "server/handler.h"
@@ -59,6 +61,7 @@ grpc::Status InstanceAdminService::CreateMaterializedView(grpc::ServerContext*,
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
     LBT_RETURN_IF_ERROR(ValidateMaterializedViewId(request->materialized_view_id(), "materialized_view_id"));
     MaterializedViewSpec view;
     view.id = request->materialized_view_id();
@@ -71,7 +74,7 @@ grpc::Status InstanceAdminService::CreateMaterializedView(grpc::ServerContext*,
       return source.status();
     }
     view.source_table = *source;
-    LBT_ASSIGN_OR_RETURN(MaterializedViewSpec made, tables->CreateMaterializedView(view));
+    LBT_ASSIGN_OR_RETURN(MaterializedViewSpec made, admin->CreateMaterializedView(instance, view));
     admin::CreateMaterializedViewMetadata metadata;
     *metadata.mutable_original_request() = *request;
     *metadata.mutable_start_time() = start;
@@ -88,7 +91,8 @@ grpc::Status InstanceAdminService::GetMaterializedView(grpc::ServerContext*,
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
-    LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, tables->GetMaterializedView(name.id));
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
+    LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, admin->GetMaterializedView(name.instance, name.id));
     *response = ToProto(name.instance, view);
     return Status::OK();
   });
@@ -100,7 +104,8 @@ grpc::Status InstanceAdminService::ListMaterializedViews(grpc::ServerContext*,
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
-    LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, tables->ListMaterializedViews());
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
+    LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, admin->ListMaterializedViews(instance));
     LBT_ASSIGN_OR_RETURN(std::string next, PageById(views, request->page_size(), request->page_token(),
                                                     [&](const MaterializedViewSpec& v) {
                                                       *response->add_materialized_views() = ToProto(instance, v);
@@ -119,11 +124,12 @@ grpc::Status InstanceAdminService::UpdateMaterializedView(grpc::ServerContext*,
                                                         "materialized_view.name"));
     LBT_ASSIGN_OR_RETURN(MaterializedViewUpdate update, UpdateOf(*request));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
     MaterializedViewSpec view;
     view.id = name.id;
     view.etag = request->materialized_view().etag();
     view.deletion_protection = request->materialized_view().deletion_protection();
-    LBT_ASSIGN_OR_RETURN(MaterializedViewSpec updated, tables->UpdateMaterializedView(view, update));
+    LBT_ASSIGN_OR_RETURN(MaterializedViewSpec updated, admin->UpdateMaterializedView(name.instance, view, update));
     admin::UpdateMaterializedViewMetadata metadata;
     *metadata.mutable_original_request() = *request;
     *metadata.mutable_start_time() = start;
@@ -140,7 +146,8 @@ grpc::Status InstanceAdminService::DeleteMaterializedView(grpc::ServerContext*,
   return Handle(gate_, [&]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
-    return tables->DeleteMaterializedView(name.id, request->etag());
+    LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
+    return admin->DeleteMaterializedView(name.instance, name.id, request->etag());
   });
 }
 

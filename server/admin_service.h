@@ -11,6 +11,7 @@
 #define LBT_SERVER_ADMIN_SERVICE_H_
 
 #include "api/bigtable.h"
+#include "api/instance_admin.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "server/handler.h"
 #include "server/instance_router.h"
@@ -99,9 +100,10 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
                  "lbt has no schema bundles")
 
  private:
-  // The instances' admin, which keeps the backups; FailedPrecondition
-  // when the Bigtable served has none.
-  Result<InstanceAdmin*> Backups() const;
+  // FailedPrecondition when the Bigtable served manages no instances (a
+  // database served as one): then it keeps no backups. Otherwise an
+  // instance's backups are its tables' TableAdmin's.
+  Status RequireBackups() const;
   // A done operation with `metadata` and `result`, kept for `parent`.
   google::longrunning::Operation Done(std::string_view parent, const google::protobuf::Message& metadata,
                                       const google::protobuf::Message& result);

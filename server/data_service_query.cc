@@ -71,15 +71,10 @@ class CallBigtable final : public ForwardingBigtable {
  public:
   CallBigtable(Bigtable* target, grpc::ServerContext* context) : ForwardingBigtable(target), context_(context) {}
 
+  // A query over a table or a materialized view reads it here.
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ForwardingBigtable::OpenTable(ref));
     return std::unique_ptr<Table>(std::make_unique<CallTable>(std::move(table), context_));
-  }
-  // A query over a materialized view reads its rows here.
-  Result<std::unique_ptr<RowStream>> ReadMaterializedView(std::string_view view_id,
-                                                          const ReadRequest& request) override {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, ForwardingBigtable::ReadMaterializedView(view_id, request));
-    return std::unique_ptr<RowStream>(std::make_unique<Stream>(std::move(rows), context_));
   }
 
  private:

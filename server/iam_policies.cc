@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "api/instance_admin.h"
 #include "api/resource.h"
 #include "proto/instance_convert.h"
 #include "util/bytes.h"

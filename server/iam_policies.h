@@ -8,6 +8,7 @@
 #define LBT_SERVER_IAM_POLICIES_H_
 
 #include "api/instance.h"
+#include "api/instance_admin.h"
 #include "api/status.h"
 #include "google/iam/v1/iam_policy.pb.h"
 #include "google/iam/v1/policy.pb.h"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "api/instance_admin.h"
 #include "api/resource.h"
 #include "proto/convert.h"
 #include "proto/instance_convert.h"

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "api/instance_admin.h"
 #include "google/bigtable/admin/v2/bigtable_instance_admin.grpc.pb.h"
 #include "google/longrunning/operations.grpc.pb.h"
 #include "server/handler.h"

@@ -12,6 +12,7 @@
 
 #include "api/bigtable.h"
 #include "api/instance.h"
+#include "api/instance_admin.h"
 #include "api/status.h"
 
 namespace lbt::server {

@@ -1,4 +1,5 @@
 #include "shell/local_services.h"
+#include "api/instance_admin.h"
 
 namespace lbt {
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <set>
 
+#include "api/instance_admin.h"
 #include "api/limits.h"
 #include "sql/functions.h"
 #include "sql/operators/aggregate.h"
@@ -269,7 +270,7 @@ Result<std::unique_ptr<MaterializedViewPlan>> MaterializedViewPlan::Make(Bigtabl
   if (!parsed->from.unpack && bigtable->local() != nullptr &&
       bigtable->GetTable(parsed->from.table).status().IsNotFound()) {
     const std::string& from = parsed->from.table;
-    if (bigtable->GetLogicalView(from).ok() || bigtable->GetMaterializedView(from).ok()) {
+    if (GetLogicalViewOf(bigtable, from).ok() || GetMaterializedViewOf(bigtable, from).ok()) {
       return Status::InvalidArgument(fmt::format(
           "a materialized view reads a table; '{}' is a view (a view cannot be built on another view)", from));
     }

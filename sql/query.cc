@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "api/instance_admin.h"
 #include "sql/binder.h"
 #include "sql/materialized_view.h"
 #include "sql/parser.h"
@@ -141,7 +142,8 @@ class MaterializedRowsQuery final : public PreparedQuery {
   Result<std::unique_ptr<ResultStream>> Execute(const Params&) const override {
     ReadRequest request;
     if (range_) request.rows.row_ranges = {*range_};
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, bigtable_->ReadMaterializedView(view_, request));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> view, bigtable_->OpenTable(TableRef::MaterializedView(view_)));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, view->ReadRows(request));
     return std::unique_ptr<ResultStream>(std::make_unique<Stream>(this, std::move(rows)));
   }
   Result<QueryPlan> Plan(const Params&) const override {
@@ -230,7 +232,7 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
   // named. Only a local instance is asked: a service that runs no SQL (the
   // emulator) may fail at the question (the official one crashes), and
   // one that has views runs its queries itself.
-  Result<MaterializedViewSpec> kept = bigtable->local() != nullptr ? bigtable->GetMaterializedView(from.table)
+  Result<MaterializedViewSpec> kept = bigtable->local() != nullptr ? GetMaterializedViewOf(bigtable, from.table)
                                                                    : Result<MaterializedViewSpec>(table.status());
   if (kept.ok()) {
     if (select->from.unpack || !select->from.options.empty()) {
@@ -249,7 +251,7 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
     return std::unique_ptr<PreparedQuery>(std::make_unique<PreparedOverView>(std::move(rows), std::move(bound)));
   }
   // Not a table: a logical view of the instance, if it has one so named.
-  Result<LogicalViewSpec> view = bigtable->GetLogicalView(from.table);
+  Result<LogicalViewSpec> view = GetLogicalViewOf(bigtable, from.table);
   if (!view.ok()) {
     return Status::NotFound(fmt::format("Table not found: {} {}", from.table, Location(sql, from.pos)));
   }
@@ -288,7 +290,7 @@ Status CheckViewQuery(Bigtable* bigtable, std::string_view view_id, std::string_
           fmt::format("logical view {} would read itself{}", view_id, depth == 0 ? "" : ", through other views"));
     }
     if (bigtable->GetTable(from.table).ok()) break;
-    Result<LogicalViewSpec> view = bigtable->GetLogicalView(from.table);
+    Result<LogicalViewSpec> view = GetLogicalViewOf(bigtable, from.table);
     if (!view.ok()) break;  // Prepare below says what is missing
     next = view->query;
   }

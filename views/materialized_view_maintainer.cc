@@ -5,6 +5,7 @@
 #include <set>
 
 #include "api/instance.h"
+#include "api/instance_admin.h"
 #include "sql/materialized_view.h"
 #include "util/file_lock.h"
 
@@ -237,10 +238,13 @@ void MaterializedViewMaintainer::RefreshInstances() {
 
 MaterializedViewMaintainer::Work MaterializedViewMaintainer::ListViews(Status* first) {
   Work work;
+  // Views are the instance admin's to keep: none where there is none.
+  InstanceAdmin* admin = bigtable_->instance_admin();
+  if (admin == nullptr) return work;
   std::vector<Instance> instances = {{instance_, bigtable_}};
   for (auto& [name, tables] : instances_) instances.push_back({name, tables.get()});
   for (const Instance& instance : instances) {
-    Result<std::vector<MaterializedViewSpec>> views = instance.tables->ListMaterializedViews();
+    Result<std::vector<MaterializedViewSpec>> views = admin->ListMaterializedViews(instance.name);
     if (!views.ok()) {
       if (first->ok()) *first = views.status();
       continue;

@@ -61,7 +61,7 @@ Status UseViewIfNamed(CommandContext& ctx, const CbtArgs& args, const std::strin
     // GetMaterializedView.)
     Bigtable* bigtable = ctx.session->bigtable();
     if (bigtable->local() != nullptr && bigtable->GetTable(table).status().IsNotFound() &&
-        bigtable->GetMaterializedView(table).ok()) {
+        GetMaterializedViewOf(bigtable, table).ok()) {
       ctx.table_ref = TableRef::MaterializedView(table);
     }
     return Status::OK();

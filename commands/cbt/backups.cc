@@ -8,6 +8,8 @@
 
 #include <charconv>
 
+#include "api/backup.h"
+#include "api/instance_admin.h"
 #include "commands/cbt/args.h"
 #include "commands/command_sets.h"
 #include "commands/core/command_table.h"
@@ -38,63 +40,64 @@ Result<int64_t> ExpireOf(CommandContext& ctx, const CbtArgs& args) {
 }
 
 Status CreateBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 3));
   LBT_ASSIGN_OR_RETURN(int64_t expire, ExpireOf(ctx, parsed));
-  LBT_ASSIGN_OR_RETURN(BackupSpec made, admin->CreateBackup(Here(ctx), args[0], args[1], args[2], expire));
+  LBT_ASSIGN_OR_RETURN(BackupSpec made, ctx.bigtable()->CreateBackup(args[0], args[1], args[2], expire));
   ctx.renderer->Backup(made);
   return Status::OK();
 }
 
 Status ListBackups(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups,
-                       admin->ListBackups(Here(ctx), args.empty() ? std::string("-") : args[0]));
+                       ctx.bigtable()->ListBackups(args.empty() ? std::string("-") : args[0]));
   ctx.renderer->Backups(backups);
   return Status::OK();
 }
 
 Status GetBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
-  LBT_ASSIGN_OR_RETURN(BackupSpec backup, admin->GetBackup(Here(ctx), args[0], args[1]));
+  LBT_ASSIGN_OR_RETURN(BackupSpec backup, ctx.bigtable()->GetBackup(args[0], args[1]));
   ctx.renderer->Backup(backup);
   return Status::OK();
 }
 
 Status UpdateBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
   if (parsed.Find("expire") == nullptr) return ctx.Usage("updatebackup needs expire=<span>");
   LBT_ASSIGN_OR_RETURN(int64_t expire, ExpireOf(ctx, parsed));
-  LBT_ASSIGN_OR_RETURN(BackupSpec updated, admin->UpdateBackupExpireTime(Here(ctx), args[0], args[1], expire));
+  LBT_ASSIGN_OR_RETURN(BackupSpec updated, ctx.bigtable()->UpdateBackupExpireTime(args[0], args[1], expire));
   ctx.renderer->Backup(updated);
   return Status::OK();
 }
 
 Status DeleteBackup(CommandContext& ctx, const std::vector<std::string>& args) {
+  return ctx.bigtable()->DeleteBackup(args[0], args[1]);
+}
+
+// The tables of this project's instance `instance=` names, or of this one.
+Result<std::unique_ptr<Bigtable>> InstanceNamed(CommandContext& ctx, const CbtArgs& parsed) {
+  const std::string* instance = parsed.Find("instance");
+  if (instance == nullptr || *instance == Here(ctx).instance) return std::unique_ptr<Bigtable>();
   LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
-  return admin->DeleteBackup(Here(ctx), args[0], args[1]);
+  return admin->OpenTables(InstanceName{Here(ctx).project, *instance});
 }
 
 Status CopyBackup(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 4));
   LBT_ASSIGN_OR_RETURN(int64_t expire, ExpireOf(ctx, parsed));
-  const std::string* instance = parsed.Find("instance");
-  const InstanceName to{Here(ctx).project, instance != nullptr ? *instance : Here(ctx).instance};
-  LBT_ASSIGN_OR_RETURN(BackupSpec source, admin->GetBackup(Here(ctx), args[0], args[1]));
-  LBT_ASSIGN_OR_RETURN(BackupSpec copy, admin->CopyBackup(source, to, args[2], args[3], expire));
+  LBT_ASSIGN_OR_RETURN(BackupSpec source, ctx.bigtable()->GetBackup(args[0], args[1]));
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> other, InstanceNamed(ctx, parsed));
+  Bigtable* to = other != nullptr ? other.get() : ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(BackupSpec copy, to->CopyBackup(source, args[2], args[3], expire));
   ctx.renderer->Backup(copy);
   return Status::OK();
 }
 
 Status RestoreTable(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
   LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 3));
-  const std::string* instance = parsed.Find("instance");
-  const InstanceName from{Here(ctx).project, instance != nullptr ? *instance : Here(ctx).instance};
-  LBT_ASSIGN_OR_RETURN(BackupSpec backup, admin->GetBackup(from, args[1], args[2]));
-  return admin->RestoreTable(backup, Here(ctx), args[0]);
+  LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> other, InstanceNamed(ctx, parsed));
+  Bigtable* from = other != nullptr ? other.get() : ctx.bigtable();
+  LBT_ASSIGN_OR_RETURN(BackupSpec backup, from->GetBackup(args[1], args[2]));
+  return ctx.bigtable()->RestoreTable(backup, args[0]);
 }
 
 constexpr Arg kClusterArg{.text = "<cluster-id>", .noun = "a cluster id"};

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "api/instance_admin.h"
 #include "commands/cbt/args.h"
 #include "commands/command_sets.h"
 #include "commands/core/command_table.h"

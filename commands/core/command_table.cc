@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "api/bigtable.h"
+#include "api/instance_admin.h"
 #include "commands/hbase/syntax.h"
 
 namespace lbt {

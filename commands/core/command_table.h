@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/instance_admin.h"
 #include "api/status.h"
 #include "api/table.h"
 #include "commands/core/output.h"

@@ -1,4 +1,5 @@
 #include "commands/core/session.h"
+#include "api/instance_admin.h"
 
 #include <fmt/format.h>
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "api/backup.h"
+#include "api/instance_admin.h"
 #include "commands/command_sets.h"
 #include "commands/core/command_table.h"
 #include "commands/hbase/args.h"
@@ -15,8 +17,6 @@ namespace lbt::hbase {
 namespace {
 
 struct SnapshotPlace {
-  InstanceAdmin* admin;
-  InstanceName instance;
   std::string cluster;
 };
 
@@ -25,7 +25,7 @@ Result<SnapshotPlace> PlaceOf(CommandContext& ctx) {
   const InstanceName& here = ctx.session->options().instance;
   LBT_ASSIGN_OR_RETURN(InstanceSpec instance, admin->GetInstance(here));
   if (instance.clusters.empty()) return Status::FailedPrecondition("the instance has no cluster to keep snapshots in");
-  return SnapshotPlace{admin, here, instance.clusters.front().id};
+  return SnapshotPlace{instance.clusters.front().id};
 }
 
 Status Snapshot(CommandContext& ctx, const std::vector<HValue>& args) {
@@ -33,12 +33,12 @@ Status Snapshot(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string name, StringArg(ctx, args, 1, "a snapshot name"));
   LBT_ASSIGN_OR_RETURN(SnapshotPlace place, PlaceOf(ctx));
   const int64_t expire = ctx.bigtable()->NowMicros() + kMaxBackupLifeMicros;
-  return place.admin->CreateBackup(place.instance, place.cluster, name, table, expire).status();
+  return ctx.bigtable()->CreateBackup(place.cluster, name, table, expire).status();
 }
 
 Status ListSnapshots(CommandContext& ctx, const std::vector<HValue>&) {
   LBT_ASSIGN_OR_RETURN(SnapshotPlace place, PlaceOf(ctx));
-  LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, place.admin->ListBackups(place.instance, place.cluster));
+  LBT_ASSIGN_OR_RETURN(std::vector<BackupSpec> backups, ctx.bigtable()->ListBackups(place.cluster));
   ctx.renderer->Backups(backups);
   return Status::OK();
 }
@@ -47,8 +47,8 @@ Status CloneSnapshot(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string name, StringArg(ctx, args, 0, "a snapshot name"));
   LBT_ASSIGN_OR_RETURN(std::string table, StringArg(ctx, args, 1, "a table name"));
   LBT_ASSIGN_OR_RETURN(SnapshotPlace place, PlaceOf(ctx));
-  LBT_ASSIGN_OR_RETURN(BackupSpec backup, place.admin->GetBackup(place.instance, place.cluster, name));
-  return place.admin->RestoreTable(backup, place.instance, table);
+  LBT_ASSIGN_OR_RETURN(BackupSpec backup, ctx.bigtable()->GetBackup(place.cluster, name));
+  return ctx.bigtable()->RestoreTable(backup, table);
 }
 
 // HBase's rule: the table must be disabled. It is then made again from the
@@ -56,7 +56,7 @@ Status CloneSnapshot(CommandContext& ctx, const std::vector<HValue>& args) {
 Status RestoreSnapshot(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string name, StringArg(ctx, args, 0, "a snapshot name"));
   LBT_ASSIGN_OR_RETURN(SnapshotPlace place, PlaceOf(ctx));
-  LBT_ASSIGN_OR_RETURN(BackupSpec backup, place.admin->GetBackup(place.instance, place.cluster, name));
+  LBT_ASSIGN_OR_RETURN(BackupSpec backup, ctx.bigtable()->GetBackup(place.cluster, name));
   Bigtable* bigtable = ctx.bigtable();
   Result<TableSpec> current = bigtable->GetTable(backup.source_table);
   if (current.ok()) {
@@ -67,13 +67,13 @@ Status RestoreSnapshot(CommandContext& ctx, const std::vector<HValue>& args) {
   } else if (!current.status().IsNotFound()) {
     return current.status();
   }
-  return place.admin->RestoreTable(backup, place.instance, backup.source_table);
+  return bigtable->RestoreTable(backup, backup.source_table);
 }
 
 Status DeleteSnapshot(CommandContext& ctx, const std::vector<HValue>& args) {
   LBT_ASSIGN_OR_RETURN(std::string name, StringArg(ctx, args, 0, "a snapshot name"));
   LBT_ASSIGN_OR_RETURN(SnapshotPlace place, PlaceOf(ctx));
-  return place.admin->DeleteBackup(place.instance, place.cluster, name);
+  return ctx.bigtable()->DeleteBackup(place.cluster, name);
 }
 
 constexpr Arg kSnapshotArg{.text = "'snapshot'", .noun = "a snapshot name"};

@@ -15,6 +15,8 @@
 #include <functional>
 #include <optional>
 
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/command_sets.h"
 #include "commands/core/interrupt.h"

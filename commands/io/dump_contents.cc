@@ -1,4 +1,6 @@
 #include "commands/io/dump_contents.h"
+#include "api/backup.h"
+#include "api/instance_admin.h"
 
 #include <fmt/format.h>
 
@@ -195,7 +197,7 @@ Result<TableContents> GatherTable(Bigtable* bigtable, const InstanceName& instan
 // What an instance of the database keeps apart from its tables and views:
 // backups and IAM policies, which no command recreates.
 void NoteKeptApart(InstanceAdmin* admin, const InstanceContents& in, std::vector<std::string>* left_out) {
-  Result<std::vector<BackupSpec>> backups = admin->ListBackups(in.name, "-");
+  Result<std::vector<BackupSpec>> backups = in.bigtable->ListBackups("-");
   if (backups.ok() && !backups->empty()) {
     left_out->push_back(
         fmt::format("{}: its {} backup{}", in.name.Full(), backups->size(), backups->size() == 1 ? "" : "s"));
@@ -214,8 +216,12 @@ Status GatherInstance(InstanceContents* in, std::vector<std::string>* left_out) 
     LBT_ASSIGN_OR_RETURN(TableContents t, GatherTable(in->bigtable, in->name, table, left_out));
     in->tables.push_back(std::move(t));
   }
-  LBT_ASSIGN_OR_RETURN(in->materialized_views, NoneIfUnserved(in->bigtable->ListMaterializedViews()));
-  LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> logical, NoneIfUnserved(in->bigtable->ListLogicalViews()));
+  // The instance's views, where its service keeps them.
+  if (InstanceAdmin* admin = in->bigtable->instance_admin(); admin != nullptr) {
+    LBT_ASSIGN_OR_RETURN(in->materialized_views, NoneIfUnserved(admin->ListMaterializedViews(in->name)));
+    LBT_ASSIGN_OR_RETURN(in->logical_views, NoneIfUnserved(admin->ListLogicalViews(in->name)));
+  }
+  std::vector<LogicalViewSpec> logical = std::move(in->logical_views);
   in->logical_views = InCreationOrder(std::move(logical));
   for (const LogicalViewSpec& v : in->logical_views) {
     if (!QueryFitsOneLine(v.query)) {

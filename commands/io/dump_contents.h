@@ -14,6 +14,8 @@
 
 #include "api/bigtable.h"
 #include "api/instance.h"
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "api/status.h"
 #include "commands/core/command_table.h"
 

@@ -2,6 +2,7 @@
 // computes its report in lab/, and hands it to a LabRenderer.
 
 #include "commands/lab/lab_commands.h"
+#include "api/instance_admin.h"
 #include "commands/command_sets.h"
 
 #include <cstdlib>

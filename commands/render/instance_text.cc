@@ -5,6 +5,7 @@
 
 #include <ctime>
 
+#include "api/backup.h"
 #include "commands/render/text_format.h"
 
 namespace lbt {

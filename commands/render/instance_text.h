@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/backup.h"
 #include "api/instance.h"
 
 namespace lbt {

@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/backup.h"
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/render/query_output.h"
 #include "commands/render/renderers.h"

@@ -22,9 +22,12 @@
 #include <utility>
 #include <vector>
 
+#include "api/backup.h"
 #include "api/cell.h"
 #include "api/change_stream.h"
 #include "api/instance.h"
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "api/row_set.h"
 #include "api/schema.h"
 #include "commands/core/output.h"

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 
+#include "api/backup.h"
+#include "api/logical_view.h"
+#include "api/materialized_view.h"
 #include "commands/cbt/gc_policy_text.h"
 #include "commands/hbase/schema.h"
 #include "commands/render/instance_text.h"

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "api/instance_admin.h"
+#include "api/logical_view.h"
 #include "commands/cbt/args.h"
 #include "commands/command_sets.h"
 #include "commands/core/command_table.h"
@@ -27,19 +29,22 @@ Status CreateLogicalView(CommandContext& ctx, const std::vector<std::string>& ar
   view.id = args[0];
   view.query = JoinWords(args, 1);
   LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.id, view.query));
-  LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, ctx.bigtable()->CreateLogicalView(view));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(LogicalViewSpec made, admin->CreateLogicalView(ctx.bigtable()->instance(), view));
   ctx.renderer->LogicalView(made);
   return Status::OK();
 }
 
 Status ListLogicalViews(CommandContext& ctx, const std::vector<std::string>&) {
-  LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, ctx.bigtable()->ListLogicalViews());
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(std::vector<LogicalViewSpec> views, admin->ListLogicalViews(ctx.bigtable()->instance()));
   ctx.renderer->LogicalViews(views);
   return Status::OK();
 }
 
 Status GetLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, ctx.bigtable()->GetLogicalView(args[0]));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(LogicalViewSpec view, admin->GetLogicalView(ctx.bigtable()->instance(), args[0]));
   ctx.renderer->LogicalView(view);
   return Status::OK();
 }
@@ -65,13 +70,15 @@ Status UpdateLogicalView(CommandContext& ctx, const std::vector<std::string>& ar
     view.query = rest;
     LBT_RETURN_IF_ERROR(CheckQuery(ctx, view.id, view.query));
   }
-  LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, ctx.bigtable()->UpdateLogicalView(view, update));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(LogicalViewSpec updated, admin->UpdateLogicalView(ctx.bigtable()->instance(), view, update));
   ctx.renderer->LogicalView(updated);
   return Status::OK();
 }
 
 Status DeleteLogicalView(CommandContext& ctx, const std::vector<std::string>& args) {
-  return ctx.bigtable()->DeleteLogicalView(args[0], {});
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  return admin->DeleteLogicalView(ctx.bigtable()->instance(), args[0], {});
 }
 
 constexpr Arg kViewArg{.text = "<view-id>", .noun = "a logical view id"};

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "api/instance_admin.h"
+#include "api/materialized_view.h"
 #include "commands/cbt/args.h"
 #include "commands/command_sets.h"
 #include "commands/core/command_table.h"
@@ -23,19 +25,23 @@ Status CreateMaterializedView(CommandContext& ctx, const std::vector<std::string
   if (ctx.bigtable()->local() != nullptr) {
     LBT_ASSIGN_OR_RETURN(view.source_table, sql::CheckMaterializedViewQuery(ctx.bigtable(), view.query));
   }
-  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec made, ctx.bigtable()->CreateMaterializedView(view));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec made, admin->CreateMaterializedView(ctx.bigtable()->instance(), view));
   ctx.renderer->MaterializedView(made);
   return Status::OK();
 }
 
 Status ListMaterializedViews(CommandContext& ctx, const std::vector<std::string>&) {
-  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views, ctx.bigtable()->ListMaterializedViews());
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(std::vector<MaterializedViewSpec> views,
+                       admin->ListMaterializedViews(ctx.bigtable()->instance()));
   ctx.renderer->MaterializedViews(views);
   return Status::OK();
 }
 
 Status GetMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
-  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, ctx.bigtable()->GetMaterializedView(args[0]));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec view, admin->GetMaterializedView(ctx.bigtable()->instance(), args[0]));
   ctx.renderer->MaterializedView(view);
   return Status::OK();
 }
@@ -57,14 +63,17 @@ Status UpdateMaterializedView(CommandContext& ctx, const std::vector<std::string
   MaterializedViewSpec view;
   view.id = args[0];
   view.deletion_protection = value == "true";
-  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec updated, ctx.bigtable()->UpdateMaterializedView(
-                                                         view, MaterializedViewUpdate{.deletion_protection = true}));
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  LBT_ASSIGN_OR_RETURN(MaterializedViewSpec updated,
+                       admin->UpdateMaterializedView(ctx.bigtable()->instance(), view,
+                                                     MaterializedViewUpdate{.deletion_protection = true}));
   ctx.renderer->MaterializedView(updated);
   return Status::OK();
 }
 
 Status DeleteMaterializedView(CommandContext& ctx, const std::vector<std::string>& args) {
-  return ctx.bigtable()->DeleteMaterializedView(args[0], {});
+  LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, ctx.Instances());
+  return admin->DeleteMaterializedView(ctx.bigtable()->instance(), args[0], {});
 }
 
 constexpr Arg kViewArg{.text = "<view-id>", .noun = "a materialized view id"};

@@ -3,6 +3,8 @@
 // automated backups among them, in lbt serve and the shell alike.
 
 #include "local/background.h"
+#include "api/backup.h"
+#include "api/instance_admin.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -38,7 +40,7 @@ void MakeBackupDue(InstanceAdmin* admin) {
 }
 
 size_t AutomatedBackups(InstanceAdmin* admin) {
-  Result<std::vector<BackupSpec>> backups = admin->ListBackups(kA, "-");
+  Result<std::vector<BackupSpec>> backups = (*admin->OpenTables(kA))->ListBackups("-");
   EXPECT_TRUE(backups.ok()) << backups.status().ToString();
   if (!backups.ok()) return 0;
   size_t n = 0;

@@ -9,6 +9,8 @@
 
 #include <thread>
 
+#include "api/backup.h"
+#include "api/instance_admin.h"
 #include "local/local_bigtable.h"
 #include "storage/database.h"
 #include "tests/test_util.h"
@@ -247,14 +249,14 @@ TEST_F(InstanceAdminTest, AProtectedTableKeepsItsInstance) {
   ASSERT_OK(a->CreateTable("kept", {{"cf"}}, {}, /*deletion_protection=*/true));
   ASSERT_OK(a->CreateTable("other", {{"cf"}}, {}, false));
   ASSERT_OK(a->MutateRow("other", "r", {Mutation::SetCell("cf", "q", "v", 1000)}));
-  ASSERT_OK(a->CreateLogicalView({"v", "SELECT _key FROM other", false, ""}).status());
+  ASSERT_OK(admin_->CreateLogicalView(kA, {"v", "SELECT _key FROM other", false, ""}).status());
   const Status refused = admin_->DeleteInstance(kA);
   EXPECT_EQ(refused.code(), Status::Code::kFailedPrecondition) << refused.ToString();
   EXPECT_NE(refused.message().find("'kept'"), std::string::npos) << refused.ToString();
   EXPECT_OK(admin_->GetInstance(kA).status());
   EXPECT_EQ(*a->ListTables(), (std::vector<std::string>{"kept", "other"}));
   EXPECT_EQ(Keys(a.get(), "other"), std::vector<std::string>{"r"});
-  EXPECT_EQ(a->ListLogicalViews()->size(), 1u);
+  EXPECT_EQ(admin_->ListLogicalViews(kA)->size(), 1u);
   ASSERT_OK(a->SetDeletionProtection("kept", false));
   ASSERT_OK(admin_->DeleteInstance(kA));
   EXPECT_TRUE(admin_->GetInstance(kA).status().IsNotFound());
@@ -318,25 +320,25 @@ TEST_F(BackupTest, ANewViewOrBackupStartsWithoutTheDeletedOnesPolicy) {
   EXPECT_EQ(policy_of(view), 0u);
 
   const std::string backup = kA.Full() + "/clusters/inst-a-c1/backups/b";
-  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status());
+  ASSERT_OK(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", Expire()).status());
   ASSERT_OK(admin_->SetIamPolicy(backup, policy).status());
-  ASSERT_OK(admin_->DeleteBackup(kA, "inst-a-c1", "b"));
-  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status());
+  ASSERT_OK(Tables(kA)->DeleteBackup("inst-a-c1", "b"));
+  ASSERT_OK(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", Expire()).status());
   EXPECT_EQ(policy_of(backup), 0u);
   ASSERT_OK(admin_->SetIamPolicy(backup, policy).status());
-  ASSERT_OK(admin_->DeleteBackup(kA, "inst-a-c1", "b"));
-  ASSERT_OK_AND_ASSIGN(BackupSpec source, admin_->CreateBackup(kA, "inst-a-c1", "source", "t", Expire()));
-  ASSERT_OK(admin_->CopyBackup(source, kA, "inst-a-c1", "b", Expire()).status());
+  ASSERT_OK(Tables(kA)->DeleteBackup("inst-a-c1", "b"));
+  ASSERT_OK_AND_ASSIGN(BackupSpec source, Tables(kA)->CreateBackup("inst-a-c1", "source", "t", Expire()));
+  ASSERT_OK(Tables(kA)->CopyBackup(source, "inst-a-c1", "b", Expire()).status());
   EXPECT_EQ(policy_of(backup), 0u);
 }
 
 TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
-  ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->CreateBackup(kA, "inst-a-c1", "b1", "t", Expire()));
+  ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->CreateBackup("inst-a-c1", "b1", "t", Expire()));
   EXPECT_EQ(backup.source_table, "t");
   EXPECT_LE(backup.start_time_micros, backup.end_time_micros);
   EXPECT_GT(backup.size_bytes, 0);
   ASSERT_OK(a_->MutateRow("t", "r2", {Mutation::SetCell("a-second", "q", "new", 2000)}));
-  ASSERT_OK(admin_->RestoreTable(backup, kA, "restored"));
+  ASSERT_OK(Tables(kA)->RestoreTable(backup, "restored"));
   EXPECT_EQ(Keys(a_.get(), "restored"), std::vector<std::string>{"r1"});
   ASSERT_OK_AND_ASSIGN(TableSpec restored, a_->GetTable("restored"));
   // The families in their creation order, with their rules.
@@ -346,9 +348,9 @@ TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
   EXPECT_EQ(restored.FindFamily("z-first")->gc_rule, GcRule::MaxVersions(1));
   ASSERT_TRUE(restored.restored_from.has_value());
   EXPECT_EQ(restored.restored_from->backup, "projects/proj/instances/inst-a/clusters/inst-a-c1/backups/b1");
-  EXPECT_EQ(admin_->RestoreTable(backup, kA, "restored").code(), Status::Code::kAlreadyExists);
+  EXPECT_EQ(Tables(kA)->RestoreTable(backup, "restored").code(), Status::Code::kAlreadyExists);
   // Into another instance too, which comes into being with the table.
-  ASSERT_OK(admin_->RestoreTable(backup, kB, "copy-in-b"));
+  ASSERT_OK(Tables(kB)->RestoreTable(backup, "copy-in-b"));
   EXPECT_EQ(Keys(Tables(kB).get(), "copy-in-b"), std::vector<std::string>{"r1"});
   // A backup's cells are no table of any instance.
   EXPECT_EQ(*a_->ListTables(), (std::vector<std::string>{"restored", "t"}));
@@ -368,17 +370,17 @@ TEST_F(BackupTest, RacingCallsWithOneIdMakeOneWholeBackup) {
   for (int round = 0; round < 12; ++round) {
     const std::string id = "race" + std::to_string(round);
     Status results[2];
-    std::thread first([&] { results[0] = admin_->CreateBackup(kA, "inst-a-c1", id, "t", Expire()).status(); });
-    std::thread second([&] { results[1] = admin_->CreateBackup(kA, "inst-a-c1", id, "t", Expire()).status(); });
+    std::thread first([&] { results[0] = Tables(kA)->CreateBackup("inst-a-c1", id, "t", Expire()).status(); });
+    std::thread second([&] { results[1] = Tables(kA)->CreateBackup("inst-a-c1", id, "t", Expire()).status(); });
     first.join();
     second.join();
     ASSERT_EQ(results[0].ok() + results[1].ok(), 1) << results[0].ToString() << " / " << results[1].ToString();
     const Status& loser = results[0].ok() ? results[1] : results[0];
     EXPECT_EQ(loser.code(), Status::Code::kAlreadyExists) << loser.ToString();
-    ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->GetBackup(kA, "inst-a-c1", id));
+    ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->GetBackup("inst-a-c1", id));
     const std::string table = "restored" + std::to_string(round);
-    std::thread restore1([&] { results[0] = admin_->RestoreTable(backup, kA, table); });
-    std::thread restore2([&] { results[1] = admin_->RestoreTable(backup, kA, table); });
+    std::thread restore1([&] { results[0] = Tables(kA)->RestoreTable(backup, table); });
+    std::thread restore2([&] { results[1] = Tables(kA)->RestoreTable(backup, table); });
     restore1.join();
     restore2.join();
     ASSERT_EQ(results[0].ok() + results[1].ok(), 1) << results[0].ToString() << " / " << results[1].ToString();
@@ -388,21 +390,21 @@ TEST_F(BackupTest, RacingCallsWithOneIdMakeOneWholeBackup) {
 
 TEST_F(BackupTest, ExpireTimesAreProductionsAndEnforced) {
   const int64_t now = root_->NowMicros();
-  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", now + kDayMicros / 8).status().code(),
+  EXPECT_EQ(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", now + kDayMicros / 8).status().code(),
             Status::Code::kInvalidArgument);  // 3 hours
-  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", now + 91 * kDayMicros).status().code(),
+  EXPECT_EQ(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", now + 91 * kDayMicros).status().code(),
             Status::Code::kInvalidArgument);
-  EXPECT_EQ(admin_->CreateBackup(kA, "no-such-cluster", "b", "t", Expire()).status().code(), Status::Code::kNotFound);
-  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "nope", Expire()).status().code(), Status::Code::kNotFound);
-  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status());
-  EXPECT_EQ(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()).status().code(), Status::Code::kAlreadyExists);
+  EXPECT_EQ(Tables(kA)->CreateBackup("no-such-cluster", "b", "t", Expire()).status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(Tables(kA)->CreateBackup("inst-a-c1", "b", "nope", Expire()).status().code(), Status::Code::kNotFound);
+  ASSERT_OK(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", Expire()).status());
+  EXPECT_EQ(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", Expire()).status().code(), Status::Code::kAlreadyExists);
   const int64_t later = Expire() + 1000;
-  ASSERT_OK_AND_ASSIGN(BackupSpec updated, admin_->UpdateBackupExpireTime(kA, "inst-a-c1", "b", later));
+  ASSERT_OK_AND_ASSIGN(BackupSpec updated, Tables(kA)->UpdateBackupExpireTime("inst-a-c1", "b", later));
   EXPECT_EQ(updated.expire_time_micros, later);
-  ASSERT_OK_AND_ASSIGN(auto listed, admin_->ListBackups(kA, "-"));
+  ASSERT_OK_AND_ASSIGN(auto listed, Tables(kA)->ListBackups("-"));
   ASSERT_EQ(listed.size(), 1u);
-  ASSERT_OK(admin_->DeleteBackup(kA, "inst-a-c1", "b"));
-  EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
+  ASSERT_OK(Tables(kA)->DeleteBackup("inst-a-c1", "b"));
+  EXPECT_TRUE(Tables(kA)->GetBackup("inst-a-c1", "b").status().IsNotFound());
 }
 
 TEST_F(BackupTest, AnExpiredBackupIsGone) {
@@ -414,24 +416,24 @@ TEST_F(BackupTest, AnExpiredBackupIsGone) {
   root_.reset();
   root_ = std::make_unique<LocalBigtable>(dir_.Sub("db"), options);
   admin_ = root_->instance_admin();
-  ASSERT_OK(admin_->CreateBackup(kA, "inst-a-c1", "b", "t", now + kDayMicros).status());
+  ASSERT_OK(Tables(kA)->CreateBackup("inst-a-c1", "b", "t", now + kDayMicros).status());
   now += 2 * kDayMicros;
-  EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
-  ASSERT_OK_AND_ASSIGN(auto listed, admin_->ListBackups(kA, "-"));
+  EXPECT_TRUE(Tables(kA)->GetBackup("inst-a-c1", "b").status().IsNotFound());
+  ASSERT_OK_AND_ASSIGN(auto listed, Tables(kA)->ListBackups("-"));
   EXPECT_TRUE(listed.empty());
 }
 
 TEST_F(BackupTest, ACopyHoldsTheSameMomentAndDeletingTheInstanceTakesItsBackups) {
-  ASSERT_OK_AND_ASSIGN(BackupSpec backup, admin_->CreateBackup(kA, "inst-a-c1", "b", "t", Expire()));
+  ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->CreateBackup("inst-a-c1", "b", "t", Expire()));
   ASSERT_OK(admin_->CreateInstance(Instance(kB)));
-  ASSERT_OK_AND_ASSIGN(BackupSpec copy, admin_->CopyBackup(backup, kB, "inst-b-c1", "copy", Expire()));
+  ASSERT_OK_AND_ASSIGN(BackupSpec copy, Tables(kB)->CopyBackup(backup, "inst-b-c1", "copy", Expire()));
   EXPECT_EQ(copy.source_backup, backup.Full());
   EXPECT_EQ(copy.SourceTableFull(), "projects/proj/instances/inst-a/tables/t");  // A's, though the copy is B's
   EXPECT_EQ(copy.start_time_micros, backup.start_time_micros);
   ASSERT_OK(admin_->DeleteInstance(kA));
-  EXPECT_TRUE(admin_->GetBackup(kA, "inst-a-c1", "b").status().IsNotFound());
-  ASSERT_OK_AND_ASSIGN(BackupSpec still, admin_->GetBackup(kB, "inst-b-c1", "copy"));
-  ASSERT_OK(admin_->RestoreTable(still, kB, "t"));
+  EXPECT_TRUE(Tables(kA)->GetBackup("inst-a-c1", "b").status().IsNotFound());
+  ASSERT_OK_AND_ASSIGN(BackupSpec still, Tables(kB)->GetBackup("inst-b-c1", "copy"));
+  ASSERT_OK(Tables(kB)->RestoreTable(still, "t"));
   EXPECT_EQ(Keys(Tables(kB).get(), "t"), std::vector<std::string>{"r1"});
 }
 
@@ -455,7 +457,7 @@ TEST_F(InstanceAdminTest, AutomatedBackupsAreTakenWhenDue) {
 
   ASSERT_OK(admin_->RunAutomatedBackups());
   ASSERT_OK(admin_->RunAutomatedBackups());  // not due again for a day
-  ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, admin_->ListBackups(kA, "-"));
+  ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, Tables(kA)->ListBackups("-"));
   ASSERT_EQ(backups.size(), 1u);
   EXPECT_EQ(backups[0].id.rfind("auto-events-", 0), 0u) << backups[0].id;
   EXPECT_EQ(backups[0].source_table, "events");
@@ -464,9 +466,9 @@ TEST_F(InstanceAdminTest, AutomatedBackupsAreTakenWhenDue) {
 
   // Off: no more.
   ASSERT_OK(a->SetAutomatedBackupPolicy("events", std::nullopt));
-  ASSERT_OK(admin_->DeleteBackup(kA, backups[0].cluster, backups[0].id));
+  ASSERT_OK(Tables(kA)->DeleteBackup(backups[0].cluster, backups[0].id));
   ASSERT_OK(admin_->RunAutomatedBackups());
-  ASSERT_OK_AND_ASSIGN(backups, admin_->ListBackups(kA, "-"));
+  ASSERT_OK_AND_ASSIGN(backups, Tables(kA)->ListBackups("-"));
   EXPECT_TRUE(backups.empty());
 }
 
@@ -477,15 +479,15 @@ TEST_F(InstanceAdminTest, DeletingAnInstanceDeletesItsLogicalViews) {
   ASSERT_OK(admin_->CreateInstance(Instance(kA)));
   auto a = Tables(kA);
   ASSERT_OK(a->CreateTable("t", {{"cf"}}, {}, false));
-  ASSERT_OK(a->CreateLogicalView({"v", "SELECT _key FROM t", true, ""}).status());
-  EXPECT_EQ(a->DeleteLogicalView("v", "").code(), Status::Code::kFailedPrecondition);
+  ASSERT_OK(a->instance_admin()->CreateLogicalView(a->instance(), {"v", "SELECT _key FROM t", true, ""}).status());
+  EXPECT_EQ(a->instance_admin()->DeleteLogicalView(a->instance(), "v", "").code(), Status::Code::kFailedPrecondition);
   EXPECT_EQ(a->CreateTable("v", {{"cf"}}, {}, false).code(), Status::Code::kAlreadyExists) << "a view's name";
-  ASSERT_OK(Tables(kB)->CreateLogicalView({"v", "SELECT _key FROM t", false, ""}).status());
+  ASSERT_OK(admin_->CreateLogicalView(kB, {"v", "SELECT _key FROM t", false, ""}).status());
   ASSERT_OK(admin_->DeleteInstance(kA));
   ASSERT_OK(admin_->CreateInstance(Instance(kA)));
-  ASSERT_OK_AND_ASSIGN(std::vector<LogicalViewSpec> left, Tables(kA)->ListLogicalViews());
+  ASSERT_OK_AND_ASSIGN(std::vector<LogicalViewSpec> left, admin_->ListLogicalViews(kA));
   EXPECT_TRUE(left.empty());
-  ASSERT_OK_AND_ASSIGN(left, Tables(kB)->ListLogicalViews());
+  ASSERT_OK_AND_ASSIGN(left, admin_->ListLogicalViews(kB));
   EXPECT_EQ(left.size(), 1u) << "another instance's views stay";
 }
 

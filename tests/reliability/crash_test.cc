@@ -24,6 +24,8 @@
 #include <filesystem>
 #include <numeric>
 
+#include "api/backup.h"
+#include "api/instance_admin.h"
 #include "local/local_bigtable.h"
 #include "storage/database.h"
 #include "storage/load/bulk_loader.h"
@@ -345,10 +347,11 @@ TEST(CrashTest, BackupsAndRestoresAreWholeOrInvisible) {
           InstanceAdmin* admin = root.instance_admin();
           const int64_t expire = root.NowMicros() + int64_t{7} * 24 * 3600 * 1000000;
           for (int64_t step = 2 * k;; step += 2 * kills) {
-            auto backup = admin->CreateBackup(instance, "crash-c1", fmt::format("b{}", step), "t", expire);
+            auto backup =
+                (*admin->OpenTables(instance))->CreateBackup("crash-c1", fmt::format("b{}", step), "t", expire);
             if (!backup.ok()) _exit(3);
             if (write(ack_fd, &step, sizeof step) != sizeof step) _exit(4);
-            if (!admin->RestoreTable(*backup, instance, fmt::format("r{}", step)).ok()) _exit(5);
+            if (!(*admin->OpenTables(instance))->RestoreTable(*backup, fmt::format("r{}", step)).ok()) _exit(5);
             const int64_t restored = step + 1;
             if (write(ack_fd, &restored, sizeof restored) != sizeof restored) _exit(4);
           }
@@ -362,7 +365,7 @@ TEST(CrashTest, BackupsAndRestoresAreWholeOrInvisible) {
     LocalBigtable root(dir.path(), DatabaseOptions{});
     InstanceAdmin* admin = root.instance_admin();
     ASSERT_OK_AND_ASSIGN(auto tables, admin->OpenTables(instance));
-    ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, admin->ListBackups(instance, "-"));
+    ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, (*admin->OpenTables(instance))->ListBackups("-"));
     std::set<int64_t> seen;
     for (const BackupSpec& b : backups) seen.insert(std::stoll(b.id.substr(1)));
     ASSERT_OK_AND_ASSIGN(std::vector<std::string> names, tables->ListTables());
@@ -482,11 +485,12 @@ TEST(CrashTest, DeletingAnInstanceIsAllOrNothing) {
     ASSERT_OK(admin->CreateInstance(spec));
     ASSERT_OK_AND_ASSIGN(auto tables, admin->OpenTables(name));
     FillTable(tables.get(), "t");
-    ASSERT_OK(tables->CreateLogicalView({"lv", "SELECT _key FROM t", true, ""}).status());
+    ASSERT_OK(admin->CreateLogicalView(name, {"lv", "SELECT _key FROM t", true, ""}).status());
     MaterializedViewSpec view{.id = "mv", .query = "SELECT _key FROM t ORDER BY _key", .source_table = "t"};
-    ASSERT_OK(tables->CreateMaterializedView(view).status());
-    ASSERT_OK(
-        admin->CreateBackup(name, "doomed-c1", "b", "t", root.NowMicros() + int64_t{7} * 24 * 3600 * 1000000).status());
+    ASSERT_OK(admin->CreateMaterializedView(name, view).status());
+    ASSERT_OK((*admin->OpenTables(name))
+                  ->CreateBackup("doomed-c1", "b", "t", root.NowMicros() + int64_t{7} * 24 * 3600 * 1000000)
+                  .status());
     IamPolicy policy;
     policy.bindings.push_back({.role = "roles/bigtable.reader", .members = {"user:a@example.com"}});
     ASSERT_OK(admin->SetIamPolicy(name.Full(), policy).status());
@@ -517,17 +521,19 @@ TEST(CrashTest, DeletingAnInstanceIsAllOrNothing) {
     if (admin->GetInstance(name).ok()) {
       EXPECT_EQ(ValueOr(tables->ListTables(), std::vector<std::string>{}), std::vector<std::string>{"t"});
       EXPECT_EQ(ValueOr(tables->CountRows("t", RowRange::All()), int64_t{-1}), kDropRows) << "kill " << k;
-      EXPECT_EQ(ValueOr(tables->ListLogicalViews(), std::vector<LogicalViewSpec>{}).size(), 1u) << "kill " << k;
-      EXPECT_EQ(ValueOr(tables->ListMaterializedViews(), std::vector<MaterializedViewSpec>{}).size(), 1u);
-      EXPECT_EQ(ValueOr(admin->ListBackups(name, "-"), std::vector<BackupSpec>{}).size(), 1u) << "kill " << k;
+      EXPECT_EQ(ValueOr(admin->ListLogicalViews(name), std::vector<LogicalViewSpec>{}).size(), 1u) << "kill " << k;
+      EXPECT_EQ(ValueOr(admin->ListMaterializedViews(name), std::vector<MaterializedViewSpec>{}).size(), 1u);
+      EXPECT_EQ(ValueOr((*admin->OpenTables(name))->ListBackups("-"), std::vector<BackupSpec>{}).size(), 1u)
+          << "kill " << k;
       ASSERT_OK(admin->DeleteInstance(name));
     }
     ASSERT_OK(admin->CreateInstance(spec));
     EXPECT_TRUE(ValueOr(tables->ListTables(), std::vector<std::string>{"?"}).empty()) << "kill " << k;
-    EXPECT_TRUE(ValueOr(tables->ListLogicalViews(), std::vector<LogicalViewSpec>{{}}).empty()) << "kill " << k;
-    EXPECT_TRUE(ValueOr(tables->ListMaterializedViews(), std::vector<MaterializedViewSpec>{{}}).empty())
+    EXPECT_TRUE(ValueOr(admin->ListLogicalViews(name), std::vector<LogicalViewSpec>{{}}).empty()) << "kill " << k;
+    EXPECT_TRUE(ValueOr(admin->ListMaterializedViews(name), std::vector<MaterializedViewSpec>{{}}).empty())
         << "kill " << k;
-    EXPECT_TRUE(ValueOr(admin->ListBackups(name, "-"), std::vector<BackupSpec>{{}}).empty()) << "kill " << k;
+    EXPECT_TRUE(ValueOr((*admin->OpenTables(name))->ListBackups("-"), std::vector<BackupSpec>{{}}).empty())
+        << "kill " << k;
     EXPECT_TRUE(
         ValueOr(admin->GetIamPolicy(name.Full()), IamPolicy{.bindings = {{.role = "failed"}}}).bindings.empty());
     if (::testing::Test::HasFailure()) return;

@@ -3,6 +3,7 @@
 #include <functional>
 #include <limits>
 
+#include "api/materialized_view.h"
 #include "tests/server/server_fixture.h"
 
 namespace lbt::testing {
@@ -162,7 +163,7 @@ TEST_F(LocalAdminServiceTest, AnUpdateRefusedInOneFieldChangesNoOther) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> tables, local_->instance_admin()->OpenTables({"p", "i"}));
   ASSERT_OK(tables->CreateTable("src", {{"m"}}, {}, false));
   MaterializedViewSpec view{.id = "v", .query = "SELECT _key FROM src ORDER BY _key", .source_table = "src"};
-  ASSERT_OK(tables->CreateMaterializedView(view).status());
+  ASSERT_OK(tables->instance_admin()->CreateMaterializedView(tables->instance(), view).status());
   admin::UpdateTableRequest request;
   request.mutable_table()->set_name(TableName("src"));
   request.mutable_table()->mutable_automated_backup_policy()->mutable_retention_period()->set_seconds(7 * 86400);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "api/materialized_view.h"
 #include "local/local_bigtable.h"
 #include "proto/change_stream_convert.h"
 #include "proto/convert.h"
@@ -203,7 +204,7 @@ TEST_F(InstanceServicesTest, ListBackupsPagesStayInTheListAndFiltersAreChecked) 
        std::chrono::hours(24 * 3))
           .count();
   for (const char* id : {"b1", "b2", "b3"}) {
-    ASSERT_OK(bigtable_->instance_admin()->CreateBackup({"p", "backed-up"}, "backed-up-c1", id, "t", expire).status());
+    ASSERT_OK(tables->CreateBackup("backed-up-c1", id, "t", expire).status());
   }
   std::vector<std::string> listed;
   std::string token;
@@ -325,7 +326,7 @@ TEST_F(InstanceServicesTest, SampleRowKeysServesAMaterializedView) {
   view.query =
       "SELECT SPLIT(CAST(_key AS STRING), '#')[SAFE_OFFSET(0)] AS device, COUNT(*) AS n FROM readings GROUP BY device";
   ASSERT_OK_AND_ASSIGN(view.source_table, sql::CheckMaterializedViewQuery(bigtable_.get(), view.query));
-  ASSERT_OK(bigtable_->CreateMaterializedView(view).status());
+  ASSERT_OK(bigtable_->instance_admin()->CreateMaterializedView(bigtable_->instance(), view).status());
   views::MaterializedViewMaintainer maintainer(bigtable_.get());
   ASSERT_OK(maintainer.CatchUp());
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/instance_admin.h"
 #include "local/local_bigtable.h"
 #include "proto/convert.h"
 #include "proto/row_assembler.h"

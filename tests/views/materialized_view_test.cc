@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "api/instance.h"
+#include "api/instance_admin.h"
 #include "local/local_bigtable.h"
 #include "sql/materialized_view.h"
 #include "sql/query.h"
@@ -102,7 +103,7 @@ Status CreateSensorView(Bigtable* bigtable, const std::string& id, const std::st
   view.id = id;
   view.query = query;
   LBT_ASSIGN_OR_RETURN(view.source_table, CheckMaterializedViewQuery(bigtable, query));
-  return bigtable->CreateMaterializedView(view).status();
+  return bigtable->instance_admin()->CreateMaterializedView(bigtable->instance(), view).status();
 }
 
 class MaterializedViewTest : public ::testing::TestWithParam<bool> {
@@ -186,11 +187,13 @@ TEST_P(MaterializedViewTest, BackfillsFromTheRowsAlreadyThere) {
   // FAILED_PRECONDITION).
   Result<std::unique_ptr<RowStream>> early = bigtable_->ReadMaterializedView("by_device", {});
   EXPECT_EQ(early.status().code(), Status::Code::kFailedPrecondition) << early.status().ToString();
-  ASSERT_OK_AND_ASSIGN(MaterializedViewSpec before, bigtable_->GetMaterializedView("by_device"));
+  ASSERT_OK_AND_ASSIGN(MaterializedViewSpec before,
+                       bigtable_->instance_admin()->GetMaterializedView(bigtable_->instance(), "by_device"));
   EXPECT_FALSE(before.backfilled);
   ExpectCaughtUp("by_device", kByDevice);
   ExpectCaughtUp("by_note", kByNote);
-  ASSERT_OK_AND_ASSIGN(MaterializedViewSpec after, bigtable_->GetMaterializedView("by_device"));
+  ASSERT_OK_AND_ASSIGN(MaterializedViewSpec after,
+                       bigtable_->instance_admin()->GetMaterializedView(bigtable_->instance(), "by_device"));
   EXPECT_TRUE(after.backfilled);
   EXPECT_FALSE(Rows("SELECT * FROM by_device").empty());
   // The source's change stream feeds the view: turned on with it.
@@ -391,29 +394,33 @@ TEST_P(MaterializedViewTest, ProtectsItsSourceAndItself) {
   EXPECT_EQ(family.message().find("materializedViews/total"), std::string::npos) << "total reads no family";
   ASSERT_OK(bigtable_->CreateFamily("sensors", FamilySpec{.name = "mm"}));
   ASSERT_OK(bigtable_->DeleteFamily("sensors", "mm"));
-  ASSERT_OK(bigtable_->DeleteMaterializedView("by_note", ""));
+  ASSERT_OK(bigtable_->instance_admin()->DeleteMaterializedView(bigtable_->instance(), "by_note", ""));
   // Read through the table's alias, a family is as protected.
   ASSERT_OK(bigtable_->CreateFamily("sensors", FamilySpec{.name = "aliased"}));
   ASSERT_OK(CreateView("by_alias", "SELECT _key, s.aliased['q'] AS q FROM sensors AS s ORDER BY _key"));
   EXPECT_EQ(bigtable_->DeleteFamily("sensors", "aliased").code(), Status::Code::kFailedPrecondition);
-  ASSERT_OK(bigtable_->DeleteMaterializedView("by_alias", ""));
+  ASSERT_OK(bigtable_->instance_admin()->DeleteMaterializedView(bigtable_->instance(), "by_alias", ""));
   EXPECT_EQ(bigtable_->CreateTable("total", {}, {}, false).code(), Status::Code::kAlreadyExists);
   EXPECT_EQ(CreateView("total", kTotal).code(), Status::Code::kAlreadyExists);
   // Production's limit: five views a table.
   for (int i = 2; i <= 5; ++i) ASSERT_OK(CreateView("more" + std::to_string(i), kTotal));
   EXPECT_EQ(CreateView("more6", kTotal).code(), Status::Code::kFailedPrecondition);
-  for (int i = 2; i <= 5; ++i) ASSERT_OK(bigtable_->DeleteMaterializedView("more" + std::to_string(i), ""));
+  for (int i = 2; i <= 5; ++i)
+    ASSERT_OK(
+        bigtable_->instance_admin()->DeleteMaterializedView(bigtable_->instance(), "more" + std::to_string(i), ""));
 
-  ASSERT_OK(
-      bigtable_->UpdateMaterializedView({.id = "total", .deletion_protection = true}, {.deletion_protection = true})
-          .status());
-  Status protected_delete = bigtable_->DeleteMaterializedView("total", "");
+  ASSERT_OK(bigtable_->instance_admin()
+                ->UpdateMaterializedView(bigtable_->instance(), {.id = "total", .deletion_protection = true},
+                                         {.deletion_protection = true})
+                .status());
+  Status protected_delete = bigtable_->instance_admin()->DeleteMaterializedView(bigtable_->instance(), "total", "");
   EXPECT_EQ(protected_delete.code(), Status::Code::kFailedPrecondition) << protected_delete.ToString();
-  ASSERT_OK(
-      bigtable_->UpdateMaterializedView({.id = "total", .deletion_protection = false}, {.deletion_protection = true})
-          .status());
-  ASSERT_OK(bigtable_->DeleteMaterializedView("total", ""));
-  EXPECT_TRUE(bigtable_->GetMaterializedView("total").status().IsNotFound());
+  ASSERT_OK(bigtable_->instance_admin()
+                ->UpdateMaterializedView(bigtable_->instance(), {.id = "total", .deletion_protection = false},
+                                         {.deletion_protection = true})
+                .status());
+  ASSERT_OK(bigtable_->instance_admin()->DeleteMaterializedView(bigtable_->instance(), "total", ""));
+  EXPECT_TRUE(bigtable_->instance_admin()->GetMaterializedView(bigtable_->instance(), "total").status().IsNotFound());
   ASSERT_OK(bigtable_->DeleteTable("sensors"));
   ASSERT_OK_AND_ASSIGN(std::vector<std::string> tables, bigtable_->ListTables());
   EXPECT_TRUE(tables.empty()) << "a view's hidden tables are no instance's";
@@ -433,12 +440,15 @@ TEST_P(MaterializedViewTest, ViewsOfOtherInstancesAreKeptAndGoWithThem) {
   for (int i = 0; i < 80; ++i) RandomSensorChange(tables.get(), rng);
   ASSERT_OK(maintainer_->CatchUp());
   EXPECT_EQ(SortedRows(tables.get(), "SELECT * FROM by_device"), SortedRows(tables.get(), kByDevice));
-  EXPECT_TRUE(bigtable_->GetMaterializedView("by_device").status().IsNotFound()) << "an instance's own";
+  EXPECT_TRUE(
+      bigtable_->instance_admin()->GetMaterializedView(bigtable_->instance(), "by_device").status().IsNotFound())
+      << "an instance's own";
 
   tables.reset();
   ASSERT_OK(admin->DeleteInstance(other));
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> again, admin->OpenTables(other));
-  ASSERT_OK_AND_ASSIGN(std::vector<MaterializedViewSpec> left, again->ListMaterializedViews());
+  ASSERT_OK_AND_ASSIGN(std::vector<MaterializedViewSpec> left,
+                       again->instance_admin()->ListMaterializedViews(again->instance()));
   EXPECT_TRUE(left.empty());
   ASSERT_OK(maintainer_->CatchUp());
 }
