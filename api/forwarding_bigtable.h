@@ -103,6 +103,10 @@ class ForwardingBigtable : public Bigtable {
   Status RestoreTable(const BackupSpec& backup, std::string_view table_id) override {
     LBT_FORWARD_TO_TARGET(RestoreTable(backup, table_id));
   }
+  Result<IamPolicy> GetIamPolicy(std::string_view resource) override { LBT_FORWARD_TO_TARGET(GetIamPolicy(resource)); }
+  Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override {
+    LBT_FORWARD_TO_TARGET(SetIamPolicy(resource, policy));
+  }
 
   bool Exists() override { return target_->Exists(); }
   Status Flush() override { LBT_FORWARD_TO_TARGET(Flush()); }

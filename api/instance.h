@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/iam.h"
 #include "api/resource.h"
 #include "api/schema.h"
 #include "api/status.h"
@@ -81,23 +82,6 @@ struct InstanceSpec {
   std::string NextEtag() { return std::to_string(++etags_issued); }
   const ClusterSpec* FindCluster(std::string_view id) const;
   const AppProfileSpec* FindAppProfile(std::string_view id) const;
-};
-
-// An IAM policy on an instance, table, backup or authorized view: kept and
-// returned, never enforced (lbt has no identities).
-struct IamBinding {
-  std::string role;
-  std::vector<std::string> members;
-  std::string condition_expression;  // "" when the binding has no condition
-  std::string condition_title;
-  std::string condition_description;
-};
-
-struct IamPolicy {
-  int32_t version = 0;
-  std::vector<IamBinding> bindings;
-  // Changes with every SetIamPolicy; a set naming another etag fails.
-  std::string etag;
 };
 
 // The app profile every instance has, which requests that name none use.

@@ -100,19 +100,12 @@ class InstanceAdmin {
   // protection is on; Aborted if `etag` is set and is not the current one.
   virtual Status DeleteMaterializedView(const InstanceName& instance, std::string_view view_id, std::string_view etag);
 
-  // Takes the automated backups now due: for each table with an automated
-  // backup policy (TableSpec::automated_backup_policy) whose last one is at
-  // least its frequency old, a backup "auto-<table>-<time>" in its
-  // instance's first cluster, kept for the policy's retention. lbt serve
-  // calls it at start and every minute. Nothing where backups are the
-  // service's own to take (the default).
-  virtual Status RunAutomatedBackups() { return Status::OK(); }
-
   // ---- IAM policies ----
 
-  // `resource` is a full name: "projects/P/instances/I", ".../tables/T",
-  // ".../clusters/C/backups/B". NotFound if it does not exist; a resource
-  // without a policy has an empty one.
+  // An instance's: `resource` is its full name, "projects/P/instances/I"
+  // (a table's, an authorized view's and a backup's are TableAdmin's).
+  // NotFound if it does not exist; a resource without a policy has an
+  // empty one.
   virtual Result<IamPolicy> GetIamPolicy(std::string_view resource) = 0;
   // Replaces the policy. Aborted if `policy.etag` is set and is not the
   // current one. Returns the policy stored, with its new etag.

@@ -129,6 +129,13 @@ class LocalMaintenance {
   virtual Result<std::unique_ptr<MaterializedViewStorage>> OpenMaterializedViewStorage(std::string_view view_id) = 0;
   // Records that the view's first build is done: reads of it may begin.
   virtual Status SetMaterializedViewBackfilled(std::string_view view_id) = 0;
+  // Takes the automated backups now due, in every instance of the
+  // database: for each table with an automated backup policy
+  // (TableSpec::automated_backup_policy) whose last one is at least its
+  // frequency old, a backup "auto-<table>-<time>" in its instance's first
+  // cluster, kept for the policy's retention. (A remote service takes its
+  // own.)
+  virtual Status RunAutomatedBackups() = 0;
 };
 
 }  // namespace lbt

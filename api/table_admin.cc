@@ -71,4 +71,11 @@ Result<BackupSpec> TableAdmin::CopyBackup(const BackupSpec&, std::string_view, s
 }
 Status TableAdmin::RestoreTable(const BackupSpec&, std::string_view) { return NoBackups(); }
 
+Result<IamPolicy> TableAdmin::GetIamPolicy(std::string_view) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service keeps no IAM policies");
+}
+Result<IamPolicy> TableAdmin::SetIamPolicy(std::string_view, const IamPolicy&) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service keeps no IAM policies");
+}
+
 }  // namespace lbt

@@ -19,6 +19,7 @@
 #include "api/authorized_view.h"
 #include "api/backup.h"
 #include "api/change_stream.h"
+#include "api/iam.h"
 #include "api/schema.h"
 #include "api/status.h"
 
@@ -110,6 +111,18 @@ class TableAdmin {
   // info. AlreadyExists if the table exists; an interrupted restore leaves
   // no table.
   virtual Status RestoreTable(const BackupSpec& backup, std::string_view table_id);
+
+  // ---- IAM policies (api/iam.h) of the instance's resources ----
+  // A service without them answers Unimplemented (the defaults).
+
+  // `resource` is the full name of a table, an authorized view or a backup
+  // of this instance (".../tables/T", ".../tables/T/authorizedViews/V",
+  // ".../clusters/C/backups/B"). NotFound if it does not exist; a resource
+  // without a policy has an empty one.
+  virtual Result<IamPolicy> GetIamPolicy(std::string_view resource);
+  // Replaces the policy. Aborted if `policy.etag` is set and is not the
+  // current one. Returns the policy stored, with its new etag.
+  virtual Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy);
 };
 
 }  // namespace lbt

@@ -2,14 +2,14 @@
 
 #include <utility>
 
-#include "api/instance_admin.h"
+#include "api/local_maintenance.h"
 #include "util/background_thread.h"
 
 namespace lbt {
 
-BackgroundJob AutomatedBackupsJob(InstanceAdmin* admin) {
-  return BackgroundJob{.name = "automated backups", .interval = std::chrono::minutes(1), .run = [admin] {
-                         return admin->RunAutomatedBackups();
+BackgroundJob AutomatedBackupsJob(LocalMaintenance* local) {
+  return BackgroundJob{.name = "automated backups", .interval = std::chrono::minutes(1), .run = [local] {
+                         return local->RunAutomatedBackups();
                        }};
 }
 

@@ -24,8 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "api/instance.h"
-#include "api/instance_admin.h"
+#include "api/local_maintenance.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -40,9 +39,9 @@ struct BackgroundJob {
 };
 
 // The automated backups that tables' policies make due (see
-// InstanceAdmin::RunAutomatedBackups), checked every minute. `admin` must
-// outlive the job.
-BackgroundJob AutomatedBackupsJob(InstanceAdmin* admin);
+// LocalMaintenance::RunAutomatedBackups), checked every minute. `local`
+// must outlive the job.
+BackgroundJob AutomatedBackupsJob(LocalMaintenance* local);
 
 class LocalServices {
  public:

@@ -2,7 +2,7 @@
 // created through InstanceAdmin, under "instance:<project>/<instance>" in
 // the catalog database, beside the tables' "table:" entries. An instance's
 // tables are catalogued as "<project>/<instance>/<table>"; those of the
-// default instance (api/instance.h) keep their bare names, as every
+// default instance (DefaultInstanceName, api/resource.h) keep their bare names, as every
 // release before instances stored them.
 //
 // WARNING: the key shapes and the JSON field names are part of the on-disk

@@ -1,5 +1,5 @@
 // LocalBigtable's authorized views: kept in their table's catalog entry
-// (LocalBigtable::ChangeAuthorizedViews), so that they go with the table when it
+// (Database::ChangeAuthorizedViews), so that they go with the table when it
 // is deleted and a reader sees a view change at once with the rest of the
 // table's schema.
 

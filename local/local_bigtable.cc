@@ -13,38 +13,6 @@
 
 namespace lbt {
 
-// ---- LazyDatabase ----
-
-Result<Database*> LazyDatabase::Open(bool create) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (open_ != nullptr) return open_;
-  DatabaseOptions options = options_;
-  options.create_if_missing = create && !options_.read_only;
-  Result<std::unique_ptr<Database>> db = Database::Open(dir_, options);
-  if (!db.ok()) {
-    if (db.status().IsNotFound() && !options.create_if_missing) return static_cast<Database*>(nullptr);
-    return db.status();
-  }
-  owned_ = std::move(db).value();
-  open_ = owned_.get();
-  return open_;
-}
-
-Status LazyDatabase::Flush() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return open_ == nullptr ? Status::OK() : open_->Flush();
-}
-
-int64_t LazyDatabase::NowMicros() const {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (open_ != nullptr) return open_->NowMicros();
-  }
-  if (options_.clock) return options_.clock();
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // ---- LocalBigtable ----
 
 LocalBigtable::LocalBigtable(std::string dir, DatabaseOptions options, InstanceName instance)
@@ -99,15 +67,6 @@ bool LocalBigtable::lazy_gc() const { return db_->options().gc == GcMode::kLazy;
 std::chrono::milliseconds LocalBigtable::gc_interval() const { return db_->options().gc_interval; }
 bool LocalBigtable::read_only() const { return db_->options().read_only; }
 
-Result<Database*> LazyDatabase::OpenForTable(std::string_view table, bool write) {
-  if (table.find('/') != std::string_view::npos) {
-    return Status::NotFound(fmt::format("table '{}' does not exist", table));
-  }
-  LBT_ASSIGN_OR_RETURN(Database * db, Open(write));
-  if (db == nullptr) return Status::NotFound(fmt::format("table '{}' does not exist", table));
-  return db;
-}
-
 Result<Database*> LocalBigtable::For(std::string_view table, bool write) { return db_->OpenForTable(table, write); }
 
 bool LocalBigtable::Exists() {
@@ -127,12 +86,12 @@ Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view ta
 Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
                                   const std::vector<std::string>& splits, bool deletion_protection) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
-  LBT_RETURN_IF_ERROR(CheckNoLogicalViewNamed(table));
+  LBT_RETURN_IF_ERROR(CheckNoViewNamed(table));
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   return db->CreateTable(Qualified(table), families, splits, deletion_protection);
 }
 
-Status LocalBigtable::CheckNoLogicalViewNamed(std::string_view table) {
+Status LocalBigtable::CheckNoViewNamed(std::string_view table) {
   if (local_admin_->GetMaterializedView(instance_, table).ok()) {
     return Status::AlreadyExists(fmt::format(
         "instance {} has a materialized view named '{}'; a query could not name the table", instance_.Full(), table));
@@ -163,6 +122,8 @@ Status LocalBigtable::SetChangeStream(std::string_view table, const std::optiona
 
 // ---- backups, kept by the instance admin ----
 
+Status LocalBigtable::RunAutomatedBackups() { return local_admin_->RunAutomatedBackups(); }
+
 Result<BackupSpec> LocalBigtable::CreateBackup(std::string_view cluster, std::string_view backup_id,
                                                std::string_view table, int64_t expire_time_micros) {
   return local_admin_->CreateBackup(instance_, cluster, backup_id, table, expire_time_micros);
@@ -186,6 +147,13 @@ Result<BackupSpec> LocalBigtable::CopyBackup(const BackupSpec& source, std::stri
 }
 Status LocalBigtable::RestoreTable(const BackupSpec& backup, std::string_view table_id) {
   return local_admin_->RestoreTable(backup, instance_, table_id);
+}
+
+Result<IamPolicy> LocalBigtable::GetIamPolicy(std::string_view resource) {
+  return local_admin_->GetIamPolicy(resource);
+}
+Result<IamPolicy> LocalBigtable::SetIamPolicy(std::string_view resource, const IamPolicy& policy) {
+  return local_admin_->SetIamPolicy(resource, policy);
 }
 
 Result<std::unique_ptr<Table>> LocalBigtable::OpenTable(const TableRef& ref) {

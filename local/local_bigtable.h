@@ -1,8 +1,9 @@
 // LocalBigtable: the Bigtable interface over the tables of one instance in
 // an lbt database directory, opened lazily: each call goes to the Database
-// (which implements the interface itself) once it is open. The one made
-// from a directory is the default instance's (api/instance.h); its
-// instance_admin() manages the others and opens their tables.
+// under the table's catalog name once it is open. The one made from a
+// directory is the default instance's (DefaultInstanceName in
+// api/resource.h); its instance_admin() manages the others and opens their
+// tables.
 //
 // The database is opened on first use and created by the first write, so
 // that a read of a place where nothing was written yet changes nothing on
@@ -84,6 +85,10 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<BackupSpec> CopyBackup(const BackupSpec& source, std::string_view cluster, std::string_view backup_id,
                                 int64_t expire_time_micros) override;
   Status RestoreTable(const BackupSpec& backup, std::string_view table_id) override;
+  // IAM policies of the instance's tables, authorized views and backups,
+  // which LocalInstanceAdmin keeps with the instances' (local_backups.cc).
+  Result<IamPolicy> GetIamPolicy(std::string_view resource) override;
+  Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override;
 
   // In local_materialized_view_tables.cc: a built view's rows, once `hook`
   // (SetBeforeMaterializedViewRead) ran: what a TableRef naming the view
@@ -113,6 +118,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<std::unique_ptr<BulkLoad>> NewBulkLoad(std::string_view table, const BulkLoadOptions& options) override;
   Result<std::unique_ptr<MaterializedViewStorage>> OpenMaterializedViewStorage(std::string_view view_id) override;
   Status SetMaterializedViewBackfilled(std::string_view view_id) override;
+  Status RunAutomatedBackups() override;
 
   // Makes the admin this object owns; `shown`: instance_admin() is it.
   void OwnAdmin(bool shown);
@@ -122,7 +128,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<Database*> For(std::string_view table, bool write);
   // AlreadyExists when the instance has a logical or materialized view
   // named `table`.
-  Status CheckNoLogicalViewNamed(std::string_view table);
+  Status CheckNoViewNamed(std::string_view table);
   // FailedPrecondition, as production words it, when a materialized view
   // reads `table`: `what` it would stop ("delete", "disable the change
   // stream of").

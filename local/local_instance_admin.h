@@ -83,8 +83,11 @@ class LocalInstanceAdmin final : public InstanceAdmin {
                                 std::string_view backup_id, int64_t expire_time_micros);
   Status RestoreTable(const BackupSpec& backup, const InstanceName& to_instance, std::string_view table_id);
 
-  // IAM policies (local_backups.cc), under "iam:<resource>".
-  Status RunAutomatedBackups() override;
+  // LocalMaintenance::RunAutomatedBackups, for every instance.
+  Status RunAutomatedBackups();
+  // IAM policies (local_backups.cc), under "iam:<resource>": an
+  // instance's, and for LocalBigtable those of tables, authorized views
+  // and backups.
   Result<IamPolicy> GetIamPolicy(std::string_view resource) override;
   Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override;
 

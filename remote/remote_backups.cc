@@ -108,4 +108,23 @@ Status RestoreTable(RemoteCalls* calls, const BackupSpec& backup, const Instance
   return AwaitOperation(calls, std::move(operation));
 }
 
+Result<IamPolicy> GetIamPolicy(RemoteCalls* calls, std::string_view resource) {
+  google::iam::v1::GetIamPolicyRequest request;
+  request.set_resource(std::string(resource));
+  google::iam::v1::Policy response;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &TableStub::GetIamPolicy, "resource", request.resource(), request, &response));
+  return proto::FromProto(response);
+}
+
+Result<IamPolicy> SetIamPolicy(RemoteCalls* calls, std::string_view resource, const IamPolicy& policy) {
+  google::iam::v1::SetIamPolicyRequest request;
+  request.set_resource(std::string(resource));
+  *request.mutable_policy() = proto::ToProto(policy);
+  google::iam::v1::Policy response;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &TableStub::SetIamPolicy, "resource", request.resource(), request, &response));
+  return proto::FromProto(response);
+}
+
 }  // namespace lbt::remote

@@ -1,5 +1,6 @@
-// Internal to remote/: backups through the service's Table Admin API, for
-// RemoteBigtable (TableAdmin's backups of its instance). A change that
+// Internal to remote/: backups, and the IAM policies of tables, authorized
+// views and backups, through the service's Table Admin API, for
+// RemoteBigtable (TableAdmin's). A change that
 // returns a long-running operation waits for it, as RemoteCalls says.
 
 #ifndef LBT_REMOTE_REMOTE_BACKUPS_H_
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "api/backup.h"
+#include "api/iam.h"
 #include "remote/remote_calls.h"
 
 namespace lbt::remote {
@@ -28,6 +30,8 @@ Result<BackupSpec> CopyBackup(RemoteCalls* calls, const BackupSpec& source, cons
                               std::string_view to_cluster, std::string_view backup_id, int64_t expire_time_micros);
 Status RestoreTable(RemoteCalls* calls, const BackupSpec& backup, const InstanceName& to_instance,
                     std::string_view table_id);
+Result<IamPolicy> GetIamPolicy(RemoteCalls* calls, std::string_view resource);
+Result<IamPolicy> SetIamPolicy(RemoteCalls* calls, std::string_view resource, const IamPolicy& policy);
 
 }  // namespace lbt::remote
 

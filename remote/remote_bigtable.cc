@@ -152,6 +152,10 @@ class RemoteBigtable final : public Bigtable {
   Status RestoreTable(const BackupSpec& backup, std::string_view table_id) override {
     return remote::RestoreTable(&calls_, backup, calls_.instance(), table_id);
   }
+  Result<IamPolicy> GetIamPolicy(std::string_view resource) override { return remote::GetIamPolicy(&calls_, resource); }
+  Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override {
+    return remote::SetIamPolicy(&calls_, resource, policy);
+  }
   Result<std::vector<std::string>> ListTables() override { return remote::ListTables(&calls_); }
   Result<TableSpec> GetTable(std::string_view table) override { return remote::GetTable(&calls_, table); }
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {

@@ -269,13 +269,8 @@ Result<IamPolicy> RemoteInstanceAdmin::GetIamPolicy(std::string_view resource) {
   google::iam::v1::GetIamPolicyRequest request;
   request.set_resource(std::string(resource));
   google::iam::v1::Policy response;
-  if (NamesTableOrBackup(resource)) {
-    LBT_RETURN_IF_ERROR(
-        calls_->Unary(calls_->admin(), &TableStub::GetIamPolicy, "resource", request.resource(), request, &response));
-  } else {
-    LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::GetIamPolicy, "resource",
-                                      request.resource(), request, &response));
-  }
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::GetIamPolicy, "resource",
+                                    request.resource(), request, &response));
   return proto::FromProto(response);
 }
 
@@ -284,13 +279,8 @@ Result<IamPolicy> RemoteInstanceAdmin::SetIamPolicy(std::string_view resource, c
   request.set_resource(std::string(resource));
   *request.mutable_policy() = proto::ToProto(policy);
   google::iam::v1::Policy response;
-  if (NamesTableOrBackup(resource)) {
-    LBT_RETURN_IF_ERROR(
-        calls_->Unary(calls_->admin(), &TableStub::SetIamPolicy, "resource", request.resource(), request, &response));
-  } else {
-    LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::SetIamPolicy, "resource",
-                                      request.resource(), request, &response));
-  }
+  LBT_RETURN_IF_ERROR(calls_->Unary(calls_->instance_admin(), &InstanceStub::SetIamPolicy, "resource",
+                                    request.resource(), request, &response));
   return proto::FromProto(response);
 }
 

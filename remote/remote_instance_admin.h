@@ -53,8 +53,7 @@ class RemoteInstanceAdmin final : public InstanceAdmin {
                                                       const MaterializedViewUpdate& update) override;
   Status DeleteMaterializedView(const InstanceName& instance, std::string_view view_id, std::string_view etag) override;
 
-  // An instance's through the Instance Admin API, a table's or a backup's
-  // through the Table Admin API.
+  // An instance's, through the Instance Admin API.
   Result<IamPolicy> GetIamPolicy(std::string_view resource) override;
   Result<IamPolicy> SetIamPolicy(std::string_view resource, const IamPolicy& policy) override;
 

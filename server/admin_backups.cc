@@ -1,4 +1,4 @@
-// AdminService's backup RPCs over InstanceAdmin's backups (api/instance.h):
+// AdminService's backup RPCs, over each instance's TableAdmin (api/table_admin.h):
 // CreateBackup, GetBackup, ListBackups, UpdateBackup, DeleteBackup,
 // CopyBackup and RestoreTable; and the IAM RPCs of tables and backups. A backup is made before its RPC returns; its
 // operation comes back done, with production's metadata.
@@ -343,24 +343,21 @@ grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::Resto
 
 grpc::Status AdminService::GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
                                         google::iam::v1::Policy* response) {
-  return Handle(gate_, [&] {
-    return server::GetIamPolicy(router_->admin(), IamResources::kTablesAndBackups, *request, response);
-  });
+  return Handle(gate_,
+                [&] { return server::GetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
 }
 
 grpc::Status AdminService::SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
                                         google::iam::v1::Policy* response) {
-  return Handle(gate_, [&] {
-    return server::SetIamPolicy(router_->admin(), IamResources::kTablesAndBackups, *request, response);
-  });
+  return Handle(gate_,
+                [&] { return server::SetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
 }
 
 grpc::Status AdminService::TestIamPermissions(grpc::ServerContext*,
                                               const google::iam::v1::TestIamPermissionsRequest* request,
                                               google::iam::v1::TestIamPermissionsResponse* response) {
-  return Handle(gate_, [&] {
-    return server::TestIamPermissions(router_->admin(), IamResources::kTablesAndBackups, *request, response);
-  });
+  return Handle(
+      gate_, [&] { return server::TestIamPermissions(router_, IamResources::kTablesAndBackups, *request, response); });
 }
 
 }  // namespace lbt::server

@@ -48,7 +48,7 @@ class AdminService final : public admin::BigtableTableAdmin::Service {
   grpc::Status CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
                                 admin::CheckConsistencyResponse* response) override;
 
-  // Backups (admin_backups.cc), over the instances' InstanceAdmin.
+  // Backups (admin_backups.cc), over each instance's TableAdmin.
   grpc::Status CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,
                             google::longrunning::Operation* response) override;
   grpc::Status GetBackup(grpc::ServerContext*, const admin::GetBackupRequest* request,

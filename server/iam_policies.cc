@@ -12,15 +12,35 @@ namespace lbt::server {
 namespace {
 
 // The resource, checked to be of a kind the service takes.
-Result<InstanceAdmin*> Check(InstanceAdmin* admin, IamResources kinds, const std::string& resource) {
-  if (admin == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no IAM policies");
+Status Check(const InstanceRouter* router, IamResources kinds, const std::string& resource) {
+  if (router->admin() == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no IAM policies");
   LBT_RETURN_IF_ERROR(CheckResourceNameLength(resource, "resource"));
   if (resource.empty() || NamesTableOrBackup(resource) != (kinds == IamResources::kTablesAndBackups)) {
     return Status::InvalidArgument(
         fmt::format("resource: '{}' is not {}", Abbreviated(resource),
                     kinds == IamResources::kInstances ? "an instance name" : "the name of a table or a backup"));
   }
-  return admin;
+  return Status::OK();
+}
+
+// Where a checked resource's policy is kept: an instance's by the instance
+// admin, a table's, authorized view's or backup's by its instance's
+// TableAdmin.
+Result<IamPolicy> GetPolicy(const InstanceRouter* router, IamResources kinds, const std::string& resource) {
+  if (kinds == IamResources::kInstances) return router->admin()->GetIamPolicy(resource);
+  const std::vector<std::string_view> parts = SplitResourceName(resource);
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables,
+                       router->Tables(InstanceName{std::string(parts[1]), std::string(parts[3])}));
+  return tables->GetIamPolicy(resource);
+}
+
+Result<IamPolicy> SetPolicy(const InstanceRouter* router, IamResources kinds, const std::string& resource,
+                            const IamPolicy& policy) {
+  if (kinds == IamResources::kInstances) return router->admin()->SetIamPolicy(resource, policy);
+  const std::vector<std::string_view> parts = SplitResourceName(resource);
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables,
+                       router->Tables(InstanceName{std::string(parts[1]), std::string(parts[3])}));
+  return tables->SetIamPolicy(resource, policy);
 }
 
 // IAM's rules for a policy's version (google/iam/v1/policy.proto): 0, 1
@@ -42,29 +62,30 @@ Status CheckPolicyVersion(const google::iam::v1::Policy& policy) {
 
 }  // namespace
 
-Status GetIamPolicy(InstanceAdmin* admin, IamResources kinds, const google::iam::v1::GetIamPolicyRequest& request,
-                    google::iam::v1::Policy* response) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
-  LBT_ASSIGN_OR_RETURN(IamPolicy policy, checked->GetIamPolicy(request.resource()));
+Status GetIamPolicy(const InstanceRouter* router, IamResources kinds,
+                    const google::iam::v1::GetIamPolicyRequest& request, google::iam::v1::Policy* response) {
+  LBT_RETURN_IF_ERROR(Check(router, kinds, request.resource()));
+  LBT_ASSIGN_OR_RETURN(IamPolicy policy, GetPolicy(router, kinds, request.resource()));
   *response = proto::ToProto(policy);
   return Status::OK();
 }
 
-Status SetIamPolicy(InstanceAdmin* admin, IamResources kinds, const google::iam::v1::SetIamPolicyRequest& request,
-                    google::iam::v1::Policy* response) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
+Status SetIamPolicy(const InstanceRouter* router, IamResources kinds,
+                    const google::iam::v1::SetIamPolicyRequest& request, google::iam::v1::Policy* response) {
+  LBT_RETURN_IF_ERROR(Check(router, kinds, request.resource()));
   if (!request.has_policy()) return Status::InvalidArgument("policy: must be set");
   LBT_RETURN_IF_ERROR(CheckPolicyVersion(request.policy()));
-  LBT_ASSIGN_OR_RETURN(IamPolicy stored, checked->SetIamPolicy(request.resource(), proto::FromProto(request.policy())));
+  LBT_ASSIGN_OR_RETURN(IamPolicy stored,
+                       SetPolicy(router, kinds, request.resource(), proto::FromProto(request.policy())));
   *response = proto::ToProto(stored);
   return Status::OK();
 }
 
-Status TestIamPermissions(InstanceAdmin* admin, IamResources kinds,
+Status TestIamPermissions(const InstanceRouter* router, IamResources kinds,
                           const google::iam::v1::TestIamPermissionsRequest& request,
                           google::iam::v1::TestIamPermissionsResponse* response) {
-  LBT_ASSIGN_OR_RETURN(InstanceAdmin * checked, Check(admin, kinds, request.resource()));
-  LBT_RETURN_IF_ERROR(checked->GetIamPolicy(request.resource()).status());  // the resource exists
+  LBT_RETURN_IF_ERROR(Check(router, kinds, request.resource()));
+  LBT_RETURN_IF_ERROR(GetPolicy(router, kinds, request.resource()).status());  // the resource exists
   for (const std::string& permission : request.permissions()) response->add_permissions(permission);
   return Status::OK();
 }

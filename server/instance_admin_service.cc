@@ -427,23 +427,20 @@ grpc::Status InstanceAdminService::DeleteAppProfile(grpc::ServerContext*, const 
 grpc::Status InstanceAdminService::GetIamPolicy(grpc::ServerContext*,
                                                 const google::iam::v1::GetIamPolicyRequest* request,
                                                 google::iam::v1::Policy* response) {
-  return Handle(gate_,
-                [&] { return server::GetIamPolicy(router_->admin(), IamResources::kInstances, *request, response); });
+  return Handle(gate_, [&] { return server::GetIamPolicy(router_, IamResources::kInstances, *request, response); });
 }
 
 grpc::Status InstanceAdminService::SetIamPolicy(grpc::ServerContext*,
                                                 const google::iam::v1::SetIamPolicyRequest* request,
                                                 google::iam::v1::Policy* response) {
-  return Handle(gate_,
-                [&] { return server::SetIamPolicy(router_->admin(), IamResources::kInstances, *request, response); });
+  return Handle(gate_, [&] { return server::SetIamPolicy(router_, IamResources::kInstances, *request, response); });
 }
 
 grpc::Status InstanceAdminService::TestIamPermissions(grpc::ServerContext*,
                                                       const google::iam::v1::TestIamPermissionsRequest* request,
                                                       google::iam::v1::TestIamPermissionsResponse* response) {
-  return Handle(gate_, [&] {
-    return server::TestIamPermissions(router_->admin(), IamResources::kInstances, *request, response);
-  });
+  return Handle(gate_,
+                [&] { return server::TestIamPermissions(router_, IamResources::kInstances, *request, response); });
 }
 
 // ---- google.longrunning.Operations ----

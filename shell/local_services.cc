@@ -1,5 +1,4 @@
 #include "shell/local_services.h"
-#include "api/instance_admin.h"
 
 namespace lbt {
 
@@ -7,7 +6,7 @@ RunningLocalServices::RunningLocalServices(Bigtable* local, const LocalServicesO
     : views_(local, options.instance), services_(options.report) {
   if (options.before_start) options.before_start(&views_);
   if (local->local() == nullptr || local->local()->read_only()) return;
-  if (InstanceAdmin* admin = local->instance_admin(); admin != nullptr) services_.Start(AutomatedBackupsJob(admin));
+  services_.Start(AutomatedBackupsJob(local->local()));
   if (options.views_interval.count() > 0) {
     services_.Start(
         BackgroundJob{.name = "",  // the maintainer's errors name their view

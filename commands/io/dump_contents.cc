@@ -202,11 +202,13 @@ void NoteKeptApart(InstanceAdmin* admin, const InstanceContents& in, std::vector
     left_out->push_back(
         fmt::format("{}: its {} backup{}", in.name.Full(), backups->size(), backups->size() == 1 ? "" : "s"));
   }
-  std::vector<std::string> resources = {in.name.Full()};
-  for (const TableContents& t : in.tables) resources.push_back(in.name.Full() + "/tables/" + t.spec.name);
-  for (const std::string& resource : resources) {
-    Result<IamPolicy> policy = admin->GetIamPolicy(resource);
+  auto note_policy = [&](const std::string& resource, const Result<IamPolicy>& policy) {
     if (policy.ok() && !policy->bindings.empty()) left_out->push_back(resource + ": its IAM policy");
+  };
+  note_policy(in.name.Full(), admin->GetIamPolicy(in.name.Full()));
+  for (const TableContents& t : in.tables) {
+    const std::string table = FullTableName(in.name, t.spec.name);
+    note_policy(table, in.bigtable->GetIamPolicy(table));
   }
 }
 

@@ -53,7 +53,7 @@ TEST(LocalServicesTest, TakesADueAutomatedBackupAtStart) {
   LocalBigtable root(dir.Sub("db"), DatabaseOptions{});
   ASSERT_NO_FATAL_FAILURE(MakeBackupDue(root.instance_admin()));
   LocalServices services([](const Status& s) { ADD_FAILURE() << s.ToString(); });
-  services.Start(AutomatedBackupsJob(root.instance_admin()));
+  services.Start(AutomatedBackupsJob(root.local()));
   EXPECT_TRUE(testing::PollUntil([&] { return AutomatedBackups(root.instance_admin()) == 1; }));
   services.Stop();
   EXPECT_EQ(AutomatedBackups(root.instance_admin()), 1u) << "not due again for a day";

@@ -455,8 +455,8 @@ TEST_F(InstanceAdminTest, AutomatedBackupsAreTakenWhenDue) {
   ASSERT_TRUE(spec.automated_backup_policy.has_value());
   EXPECT_EQ(spec.automated_backup_policy->frequency_micros, kDay) << "an unset frequency is 24 hours";
 
-  ASSERT_OK(admin_->RunAutomatedBackups());
-  ASSERT_OK(admin_->RunAutomatedBackups());  // not due again for a day
+  ASSERT_OK(root_->local()->RunAutomatedBackups());
+  ASSERT_OK(root_->local()->RunAutomatedBackups());  // not due again for a day
   ASSERT_OK_AND_ASSIGN(std::vector<BackupSpec> backups, Tables(kA)->ListBackups("-"));
   ASSERT_EQ(backups.size(), 1u);
   EXPECT_EQ(backups[0].id.rfind("auto-events-", 0), 0u) << backups[0].id;
@@ -467,7 +467,7 @@ TEST_F(InstanceAdminTest, AutomatedBackupsAreTakenWhenDue) {
   // Off: no more.
   ASSERT_OK(a->SetAutomatedBackupPolicy("events", std::nullopt));
   ASSERT_OK(Tables(kA)->DeleteBackup(backups[0].cluster, backups[0].id));
-  ASSERT_OK(admin_->RunAutomatedBackups());
+  ASSERT_OK(root_->local()->RunAutomatedBackups());
   ASSERT_OK_AND_ASSIGN(backups, Tables(kA)->ListBackups("-"));
   EXPECT_TRUE(backups.empty());
 }

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "api/instance_admin.h"
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "remote/remote_bigtable.h"
@@ -165,6 +166,12 @@ class FakeAdmin final : public admin::BigtableTableAdmin::Service {
     response->set_consistent(++checks_ >= 3 && misbehaviour_ != Misbehaviour::kHang);
     return grpc::Status::OK;
   }
+  // A table's policy, which says whose it is in its etag.
+  grpc::Status GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
+                            google::iam::v1::Policy* response) override {
+    response->set_etag("table admin: " + request->resource());
+    return grpc::Status::OK;
+  }
   int checks() const { return checks_; }
 
  private:
@@ -261,6 +268,20 @@ TEST(RemoteTargets, EachRequestNamesWhatItsRefNames) {
   // A materialized view is read, never written.
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<Table> view, remote->OpenTable(TableRef::MaterializedView("mv")));
   EXPECT_EQ(view->MutateRow("r", {Mutation::DeleteFromRow()}).code(), Status::Code::kInvalidArgument);
+}
+
+// A table's IAM policy is the Table Admin API's, an instance's the
+// Instance Admin API's (which the fake does not serve): each goes to its
+// service by the interface it is asked through, not by its name's shape.
+TEST(RemoteTargets, IamPoliciesGoToTheServiceOfTheirResource) {
+  FakeBigtable fake(Misbehaviour::kNone);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> remote, ConnectTo(fake));
+  const std::string table = "projects/p/instances/i/tables/t";
+  ASSERT_OK_AND_ASSIGN(IamPolicy policy, remote->GetIamPolicy(table));
+  EXPECT_EQ(policy.etag, "table admin: " + table);
+  ASSERT_NE(remote->instance_admin(), nullptr);
+  EXPECT_EQ(remote->instance_admin()->GetIamPolicy("projects/p/instances/i").status().code(),
+            Status::Code::kUnimplemented);
 }
 
 TEST(RemoteFaults, ARowLimitIsNarrowedOnRetry) {
