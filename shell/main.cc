@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -17,6 +18,51 @@
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
 #include "shell/target.h"
+
+namespace {
+
+// `lbt <words>`: one statement. A statement quoted whole (`lbt "read t
+// prefix=x"`) is one line of text; separate words are taken as they are,
+// so that an argument the shell kept together (`"cf:a=hello world"`) stays
+// one. Other languages than cbt's need their quotes: their words are
+// joined back together.
+int RunWords(const lbt::ShellOptions& options, lbt::Session* session, lbt::ScriptRunner* runner, lbt::Output* out,
+             lbt::Output* err) {
+  std::string joined;
+  for (const std::string& w : options.words) joined += (joined.empty() ? "" : " ") + w;
+  lbt::Statement statement = lbt::ClassifyStatement(joined);
+  if (statement.kind == lbt::StatementKind::kSource) return runner->RunText(joined, "", 0);
+  if (statement.kind == lbt::StatementKind::kCbt && options.words.size() > 1) {
+    statement.words = options.words;
+    statement.error = lbt::Status::OK();
+  }
+  if (!statement.error.ok()) {
+    err->Write("error: " + statement.error.message() + "\n");
+    return 2;
+  }
+  lbt::CommandOutcome outcome = lbt::RunStatement(session, out, err, statement);
+  if (!outcome.status.ok()) err->Write(lbt::ErrorLine(outcome) + "\n");
+  return outcome.ExitCode();
+}
+
+// `lbt -c ... -f ...`: the commands in order, then the script; the worst
+// exit code, or the first failure's without --keep-going.
+int RunCommandsAndScript(const lbt::ShellOptions& options, lbt::ScriptRunner* runner) {
+  int worst = 0;
+  for (const std::string& command : options.commands) {
+    int code = runner->RunText(command, "", 0);
+    worst = std::max(worst, code);
+    if (code != 0 && !options.keep_going) return code;
+  }
+  if (!options.script.empty()) {
+    std::ifstream in(options.script, std::ios::binary);
+    int code = runner->Run(&in, options.script);
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   lbt::ParsedOptions parsed = lbt::ParseOptions(argc, argv);
@@ -74,41 +120,8 @@ int main(int argc, char** argv) {
     err.Write("error: unknown option '" + options.words[0] + "' (see lbt --help)\n");
     return 2;
   }
-  if (!options.words.empty()) {
-    // A statement quoted whole (`lbt "read t prefix=x"`) is one line of
-    // text; separate words are taken as they are, so that an argument the
-    // shell kept together (`"cf:a=hello world"`) stays one. Other languages
-    // than cbt's need their quotes: their words are joined back together.
-    std::string joined;
-    for (const std::string& w : options.words) joined += (joined.empty() ? "" : " ") + w;
-    lbt::Statement statement = lbt::ClassifyStatement(joined);
-    if (statement.kind == lbt::StatementKind::kSource) return runner.RunText(joined, "", 0);
-    if (statement.kind == lbt::StatementKind::kCbt && options.words.size() > 1) {
-      statement.words = options.words;
-      statement.error = lbt::Status::OK();
-    }
-    if (!statement.error.ok()) {
-      err.Write("error: " + statement.error.message() + "\n");
-      return 2;
-    }
-    lbt::CommandOutcome outcome = lbt::RunStatement(&session, &out, &err, statement);
-    if (!outcome.status.ok()) err.Write(lbt::ErrorLine(outcome) + "\n");
-    return outcome.ExitCode();
-  }
-  if (!options.commands.empty() || !options.script.empty()) {
-    int worst = 0;
-    for (const std::string& command : options.commands) {
-      int code = runner.RunText(command, "", 0);
-      worst = std::max(worst, code);
-      if (code != 0 && !options.keep_going) return code;
-    }
-    if (!options.script.empty()) {
-      std::ifstream in(options.script, std::ios::binary);
-      int code = runner.Run(&in, options.script);
-      worst = std::max(worst, code);
-    }
-    return worst;
-  }
+  if (!options.words.empty()) return RunWords(options, &session, &runner, &out, &err);
+  if (!options.commands.empty() || !options.script.empty()) return RunCommandsAndScript(options, &runner);
   if (interactive) {
     start_background();
     return lbt::RunRepl(&session, &runner, &out, &err);
