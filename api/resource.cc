@@ -149,7 +149,7 @@ Result<BackupName> ParseBackupName(std::string_view name, std::string_view field
   return BackupName{InstanceFromParts(parts), std::string(parts[5]), std::string(parts[7])};
 }
 
-bool NamesTableOrBackup(std::string_view resource) {
+bool NamesTableAdminResource(std::string_view resource) {
   // By position, not by substring: a project or instance may be named
   // "tables" or "backups".
   const std::vector<std::string_view> parts = SplitResourceName(resource);

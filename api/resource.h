@@ -161,10 +161,11 @@ struct BackupName {
 };
 Result<BackupName> ParseBackupName(std::string_view name, std::string_view field);
 
-// Whether an IAM policy's resource names a table or a backup (the Table
-// Admin service's resources) rather than an instance. It looks at the
+// Whether an IAM policy's resource names one of the Table Admin service's
+// resources (a table, an authorized view, a backup) rather than an
+// instance. It looks at the
 // name's collections, by position, only; a parse checks the rest.
-bool NamesTableOrBackup(std::string_view resource);
+bool NamesTableAdminResource(std::string_view resource);
 
 }  // namespace lbt
 

@@ -1,6 +1,6 @@
 // AdminService's backup RPCs, over each instance's TableAdmin (api/table_admin.h):
 // CreateBackup, GetBackup, ListBackups, UpdateBackup, DeleteBackup,
-// CopyBackup and RestoreTable; and the IAM RPCs of tables and backups. A backup is made before its RPC returns; its
+// CopyBackup and RestoreTable. A backup is made before its RPC returns; its
 // operation comes back done, with production's metadata.
 
 #include <fmt/format.h>
@@ -17,7 +17,6 @@
 #include "proto/instance_convert.h"
 #include "server/admin_service.h"
 #include "server/handler.h"
-#include "server/iam_policies.h"
 #include "server/request_target.h"
 
 namespace lbt::server {
@@ -339,25 +338,6 @@ grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::Resto
     *response = Done(metadata.name(), metadata, proto::ToProto(restored, to, admin::Table::SCHEMA_VIEW));
     return Status::OK();
   });
-}
-
-grpc::Status AdminService::GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
-                                        google::iam::v1::Policy* response) {
-  return Handle(gate_,
-                [&] { return server::GetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
-}
-
-grpc::Status AdminService::SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
-                                        google::iam::v1::Policy* response) {
-  return Handle(gate_,
-                [&] { return server::SetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
-}
-
-grpc::Status AdminService::TestIamPermissions(grpc::ServerContext*,
-                                              const google::iam::v1::TestIamPermissionsRequest* request,
-                                              google::iam::v1::TestIamPermissionsResponse* response) {
-  return Handle(
-      gate_, [&] { return server::TestIamPermissions(router_, IamResources::kTablesAndBackups, *request, response); });
 }
 
 }  // namespace lbt::server

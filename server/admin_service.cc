@@ -1,4 +1,5 @@
 #include "server/admin_service.h"
+#include "server/iam_policies.h"
 
 #include <fmt/format.h>
 
@@ -409,6 +410,27 @@ grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::C
     response->set_consistent(true);
     return Status::OK();
   });
+}
+
+// ---- IAM policies of tables, authorized views and backups (iam_policies.h) ----
+
+grpc::Status AdminService::GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
+                                        google::iam::v1::Policy* response) {
+  return Handle(gate_,
+                [&] { return server::GetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
+}
+
+grpc::Status AdminService::SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
+                                        google::iam::v1::Policy* response) {
+  return Handle(gate_,
+                [&] { return server::SetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
+}
+
+grpc::Status AdminService::TestIamPermissions(grpc::ServerContext*,
+                                              const google::iam::v1::TestIamPermissionsRequest* request,
+                                              google::iam::v1::TestIamPermissionsResponse* response) {
+  return Handle(
+      gate_, [&] { return server::TestIamPermissions(router_, IamResources::kTablesAndBackups, *request, response); });
 }
 
 }  // namespace lbt::server

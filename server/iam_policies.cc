@@ -15,7 +15,7 @@ namespace {
 Status Check(const InstanceRouter* router, IamResources kinds, const std::string& resource) {
   if (router->admin() == nullptr) return Status::FailedPrecondition("the Bigtable served keeps no IAM policies");
   LBT_RETURN_IF_ERROR(CheckResourceNameLength(resource, "resource"));
-  if (resource.empty() || NamesTableOrBackup(resource) != (kinds == IamResources::kTablesAndBackups)) {
+  if (resource.empty() || NamesTableAdminResource(resource) != (kinds == IamResources::kTablesAndBackups)) {
     return Status::InvalidArgument(
         fmt::format("resource: '{}' is not {}", Abbreviated(resource),
                     kinds == IamResources::kInstances ? "an instance name" : "the name of a table or a backup"));

@@ -185,14 +185,14 @@ TEST(ResourceNameTest, ErrorsEchoLongNamesCutShort) {
 }
 
 TEST(ResourceNameTest, IamResourcesOfTheTableAdminService) {
-  EXPECT_TRUE(NamesTableOrBackup("projects/p/instances/i/tables/t"));
-  EXPECT_TRUE(NamesTableOrBackup("projects/p/instances/i/clusters/c/backups/b"));
-  EXPECT_FALSE(NamesTableOrBackup("projects/p/instances/i"));
-  EXPECT_FALSE(NamesTableOrBackup(""));
+  EXPECT_TRUE(NamesTableAdminResource("projects/p/instances/i/tables/t"));
+  EXPECT_TRUE(NamesTableAdminResource("projects/p/instances/i/clusters/c/backups/b"));
+  EXPECT_FALSE(NamesTableAdminResource("projects/p/instances/i"));
+  EXPECT_FALSE(NamesTableAdminResource(""));
   // Ids that spell a collection's name are ids.
-  EXPECT_FALSE(NamesTableOrBackup("projects/tables/instances/backups"));
-  EXPECT_FALSE(NamesTableOrBackup("projects/p/instances/tables"));
-  EXPECT_TRUE(NamesTableOrBackup("projects/tables/instances/tables/tables/tables"));
+  EXPECT_FALSE(NamesTableAdminResource("projects/tables/instances/backups"));
+  EXPECT_FALSE(NamesTableAdminResource("projects/p/instances/tables"));
+  EXPECT_TRUE(NamesTableAdminResource("projects/tables/instances/tables/tables/tables"));
 }
 
 }  // namespace
