@@ -178,15 +178,6 @@ Status AdminService::RequireBackups() const {
   return Status::OK();
 }
 
-longrunning::Operation AdminService::Done(std::string_view parent, const google::protobuf::Message& metadata,
-                                          const google::protobuf::Message& result) {
-  longrunning::Operation operation;
-  operation.set_done(true);
-  operation.mutable_metadata()->PackFrom(metadata);
-  operation.mutable_response()->PackFrom(result);
-  return operations_->Add(parent, std::move(operation));
-}
-
 grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,
                                         longrunning::Operation* response) {
   return Handle(gate_, [&]() -> Status {

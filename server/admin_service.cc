@@ -412,6 +412,17 @@ grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::C
   });
 }
 
+// ---- long-running operations ----
+
+google::longrunning::Operation AdminService::Done(std::string_view parent, const google::protobuf::Message& metadata,
+                                                  const google::protobuf::Message& result) {
+  google::longrunning::Operation operation;
+  operation.set_done(true);
+  operation.mutable_metadata()->PackFrom(metadata);
+  operation.mutable_response()->PackFrom(result);
+  return operations_->Add(parent, std::move(operation));
+}
+
 // ---- IAM policies of tables, authorized views and backups (iam_policies.h) ----
 
 grpc::Status AdminService::GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
