@@ -3,7 +3,13 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <stdlib.h>
+
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -27,7 +33,25 @@ struct ServeCommandOptions {
   double stall_seconds = std::chrono::duration<double>(server::kDefaultStallTimeout).count();
   server::ServeOptions serve;
   bool no_write_log = false;
+  std::string host_port;  // --host-port, gcloud's form of --host and --port
+  bool ephemeral = false;
 };
+
+// "HOST:PORT" ("[::1]:8086" for an IPv6 host) into `serve`; false when it
+// is not of that form.
+bool ParseHostPort(const std::string& text, server::ServeOptions* serve) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) return false;
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  int port = 0;
+  const char* end = text.data() + text.size();
+  auto [at, ec] = std::from_chars(text.data() + colon + 1, end, port);
+  if (ec != std::errc() || at != end) return false;
+  serve->host = std::move(host);
+  serve->port = port;
+  return true;
+}
 
 // Returns -1 to go on, or the exit status of a usage error or --help.
 int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions* o) {
@@ -39,9 +63,20 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
       "Example:\n  lbt serve --db mydb --port 8086 &\n  export BIGTABLE_EMULATOR_HOST=127.0.0.1:8086\n"
       "  cbt -project p -instance i ls");
   app.failure_message(OneLineOptionError);
-  app.add_option("--db", o->local.db_dir, "Database directory")->capture_default_str();
-  app.add_option("--host", o->serve.host, "Address to listen on")->capture_default_str();
-  app.add_option("--port", o->serve.port, "Port to listen on (0: any free port)")->capture_default_str();
+  CLI::Option* db = app.add_option("--db", o->local.db_dir, "Database directory")->capture_default_str();
+  CLI::Option* host = app.add_option("--host", o->serve.host, "Address to listen on")->capture_default_str();
+  CLI::Option* port =
+      app.add_option("--port", o->serve.port, "Port to listen on (0: any free port)")->capture_default_str();
+  app.add_option("--host-port", o->host_port,
+                 "Address and port to listen on, as the emulator's `gcloud beta emulators bigtable start "
+                 "--host-port` takes them (instead of --host and --port)")
+      ->type_name("HOST:PORT")
+      ->excludes(host)
+      ->excludes(port);
+  app.add_flag("--ephemeral", o->ephemeral,
+               "Serve a new, empty database in a temporary folder, removed when the server stops (Ctrl-C, "
+               "SIGTERM): the emulator's clean slate, for a test suite that wants one per run")
+      ->excludes(db);
   std::map<std::string, bool> sync_modes = {{"full", true}, {"off", false}};
   app.add_option("--sync", o->local.sync,
                  "full: a write is acknowledged once its log record is on disk; off: acknowledged before "
@@ -70,17 +105,16 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  if (!o->host_port.empty() && !ParseHostPort(o->host_port, &o->serve)) {
+    std::fprintf(stderr, "error: --host-port: expected HOST:PORT (e.g. 127.0.0.1:8086), got '%s'\n",
+                 o->host_port.c_str());
+    return 2;
+  }
   return -1;
 }
 
-}  // namespace
-
-int RunServe(char**, const ShellOptions& options) {
-  // The global --db, --sync, --gc, --gc-interval and --read-only are the
-  // defaults.
-  ServeCommandOptions o;
-  o.local = options.local;
-  if (int code = ParseServeOptions(options.words, &o); code >= 0) return code;
+// Serves the database the options name until a signal stops the server.
+int ServeDatabase(ServeCommandOptions& o) {
   o.serve.stall_timeout = std::chrono::milliseconds(static_cast<int64_t>(o.stall_seconds * 1000));
   // Refuse bad options and a busy port before the database is opened, and
   // perhaps created.
@@ -127,8 +161,11 @@ int RunServe(char**, const ShellOptions& options) {
       // lbt commands on the directory find the server here (shell/target.h).
       std::ofstream(fmt::format("{}/{}", o.local.db_dir, kServeAddressFile)) << address << "\n";
     }
-    std::printf("lbt serve: database %s on %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n",
-                o.local.db_dir.c_str(), address.c_str(), gc.c_str(), address.c_str());
+    // "running": the word emulator wait strategies look for.
+    const std::string database =
+        o.ephemeral ? "a new database (removed when the server stops)" : "database " + o.local.db_dir;
+    std::printf("lbt serve running on %s: %s%s; for clients: export BIGTABLE_EMULATOR_HOST=%s\n", address.c_str(),
+                database.c_str(), gc.c_str(), address.c_str());
     std::fflush(stdout);
   });
   services->Stop();
@@ -138,6 +175,27 @@ int RunServe(char**, const ShellOptions& options) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int RunServe(char**, const ShellOptions& options) {
+  // The global --db, --sync, --gc, --gc-interval and --read-only are the
+  // defaults.
+  ServeCommandOptions o;
+  o.local = options.local;
+  if (int code = ParseServeOptions(options.words, &o); code >= 0) return code;
+  if (!o.ephemeral) return ServeDatabase(o);
+  std::string folder = (std::filesystem::temp_directory_path() / "lbt-ephemeral-XXXXXX").string();
+  if (mkdtemp(folder.data()) == nullptr) {
+    std::fprintf(stderr, "error: --ephemeral: cannot make a temporary folder: %s\n", std::strerror(errno));
+    return 1;
+  }
+  o.local.db_dir = folder + "/db";
+  const int code = ServeDatabase(o);
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
+  return code;
 }
 
 }  // namespace lbt
