@@ -19,11 +19,10 @@ fail() {
   exit 1
 }
 
-# A free loopback port, as a suite picks one.
-free_port() {
-  node -e 'const s = require("net").createServer();
-           s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
-}
+results="$work"
+# free_port and wait_for_line.
+# shellcheck source=../lib/servers.sh
+. "$(dirname "$0")/../lib/servers.sh"
 
 # Starts the server, waits (10 s at most) for its "running" line; sets host.
 start() {
@@ -32,11 +31,7 @@ start() {
   : >"$log"
   TMPDIR="$work/tmp" "$lbt" serve --host-port "127.0.0.1:$port" --ephemeral >"$log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 100); do
-    grep -q "running" "$log" && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; fail "lbt serve exited"; }
-    sleep 0.1
-  done
+  wait_for_line "$log" "running" "$server_pid" || { cat "$log" >&2; fail "lbt serve did not say it runs"; }
   grep -q "running on 127.0.0.1:$port" "$log" || { cat "$log" >&2; fail "no 'running on 127.0.0.1:$port' line"; }
   host="127.0.0.1:$port"
 }
