@@ -23,23 +23,26 @@ Status Check(const InstanceRouter* router, IamResources kinds, const std::string
   return Status::OK();
 }
 
+// The tables of the instance a checked Table Admin resource belongs to
+// ("projects/P/instances/I/...").
+Result<InstanceTables> TablesOf(const InstanceRouter* router, const std::string& resource) {
+  const std::vector<std::string_view> parts = SplitResourceName(resource);
+  return router->Tables(InstanceName{std::string(parts[1]), std::string(parts[3])});
+}
+
 // Where a checked resource's policy is kept: an instance's by the instance
 // admin, a table's, authorized view's or backup's by its instance's
 // TableAdmin.
 Result<IamPolicy> GetPolicy(const InstanceRouter* router, IamResources kinds, const std::string& resource) {
   if (kinds == IamResources::kInstances) return router->admin()->GetIamPolicy(resource);
-  const std::vector<std::string_view> parts = SplitResourceName(resource);
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables,
-                       router->Tables(InstanceName{std::string(parts[1]), std::string(parts[3])}));
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(router, resource));
   return tables->GetIamPolicy(resource);
 }
 
 Result<IamPolicy> SetPolicy(const InstanceRouter* router, IamResources kinds, const std::string& resource,
                             const IamPolicy& policy) {
   if (kinds == IamResources::kInstances) return router->admin()->SetIamPolicy(resource, policy);
-  const std::vector<std::string_view> parts = SplitResourceName(resource);
-  LBT_ASSIGN_OR_RETURN(InstanceTables tables,
-                       router->Tables(InstanceName{std::string(parts[1]), std::string(parts[3])}));
+  LBT_ASSIGN_OR_RETURN(InstanceTables tables, TablesOf(router, resource));
   return tables->SetIamPolicy(resource, policy);
 }
 

@@ -223,8 +223,7 @@ Status GatherInstance(InstanceContents* in, std::vector<std::string>* left_out) 
     LBT_ASSIGN_OR_RETURN(in->materialized_views, NoneIfUnserved(admin->ListMaterializedViews(in->name)));
     LBT_ASSIGN_OR_RETURN(in->logical_views, NoneIfUnserved(admin->ListLogicalViews(in->name)));
   }
-  std::vector<LogicalViewSpec> logical = std::move(in->logical_views);
-  in->logical_views = InCreationOrder(std::move(logical));
+  in->logical_views = InCreationOrder(std::move(in->logical_views));
   for (const LogicalViewSpec& v : in->logical_views) {
     if (!QueryFitsOneLine(v.query)) {
       left_out->push_back(
