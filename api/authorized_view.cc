@@ -228,6 +228,10 @@ class ViewTable final : public Table {
     LBT_RETURN_IF_ERROR(CheckMutations(row_key, mutations));
     return target()->MutateRow(row_key, mutations);
   }
+  void MutateRowAsync(std::string row_key, std::vector<Mutation> mutations, WriteDone done) override {
+    if (Status s = CheckMutations(row_key, mutations); !s.ok()) return done(s);
+    target()->MutateRowAsync(std::move(row_key), std::move(mutations), std::move(done));
+  }
 
   Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>& rows) override {
     // Entries outside the view fail on their own; the rest are applied.

@@ -34,6 +34,10 @@ class ForwardingTable : public Table {
   Status MutateRow(std::string_view row_key, const std::vector<Mutation>& mutations) override {
     return target_->MutateRow(row_key, mutations);
   }
+  // A decorator that overrides MutateRow overrides this too.
+  void MutateRowAsync(std::string row_key, std::vector<Mutation> mutations, WriteDone done) override {
+    target_->MutateRowAsync(std::move(row_key), std::move(mutations), std::move(done));
+  }
   Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>& rows) override {
     return target_->MutateRows(rows);
   }

@@ -150,6 +150,14 @@ class Table {
 
   // Applies `mutations` to one row, in order, atomically.
   virtual Status MutateRow(std::string_view row_key, const std::vector<Mutation>& mutations) = 0;
+  // MutateRow, answered through `done` instead of returned: a local table
+  // whose writes wait for a sync calls `done` from the thread that
+  // committed the write's group, so that the caller (a server's thread)
+  // need not wait; others call it before returning. `done` must not block.
+  // Pure, so that every table (an authorized view's restriction, a read-only
+  // view's refusal) says how it takes the write.
+  using WriteDone = std::function<void(const Status&)>;
+  virtual void MutateRowAsync(std::string row_key, std::vector<Mutation> mutations, WriteDone done) = 0;
   // Applies each row's mutations atomically but independently, as
   // Bigtable's MutateRows does: returns one status per row, in order. The
   // call's own error (no such table) means nothing was applied.
@@ -189,6 +197,7 @@ class WritesRefused : public Base {
   using Base::Base;
 
   Status MutateRow(std::string_view, const std::vector<Mutation>&) final { return RefuseWrite(); }
+  void MutateRowAsync(std::string, std::vector<Mutation>, Table::WriteDone done) final { done(RefuseWrite()); }
   Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>&) final { return RefuseWrite(); }
   Result<bool> CheckAndMutateRow(std::string_view, const std::optional<Filter>&, const std::vector<Mutation>&,
                                  const std::vector<Mutation>&) final {

@@ -37,6 +37,12 @@ Status LocalTable::MutateRow(std::string_view row_key, const std::vector<Mutatio
   return db->MutateRow(catalog_name_, row_key, mutations);
 }
 
+void LocalTable::MutateRowAsync(std::string row_key, std::vector<Mutation> mutations, WriteDone done) {
+  Result<Database*> db = For(true);
+  if (!db.ok()) return done(db.status());
+  (*db)->MutateRowAsync(catalog_name_, std::move(row_key), std::move(mutations), std::move(done));
+}
+
 Result<std::vector<Status>> LocalTable::MutateRows(const std::vector<RowMutation>& rows) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(true));
   return db->MutateRows(catalog_name_, rows);

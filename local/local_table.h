@@ -29,6 +29,9 @@ class LocalTable final : public Table {
   Result<int64_t> CountRows(const RowRange& range) override;
   Result<std::vector<KeySample>> SampleRowKeys(const RowRange& range) override;
   Status MutateRow(std::string_view row_key, const std::vector<Mutation>& mutations) override;
+  // Answers once the write is durable, from the thread that synced it
+  // (Database::MutateRowAsync).
+  void MutateRowAsync(std::string row_key, std::vector<Mutation> mutations, WriteDone done) override;
   Result<std::vector<Status>> MutateRows(const std::vector<RowMutation>& rows) override;
   Result<bool> CheckAndMutateRow(std::string_view row_key, const std::optional<Filter>& predicate,
                                  const std::vector<Mutation>& true_mutations,

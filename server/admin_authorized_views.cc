@@ -50,9 +50,10 @@ Result<AuthorizedViewUpdate> UpdateOf(const admin::UpdateAuthorizedViewRequest& 
 
 }  // namespace
 
-grpc::Status AdminService::CreateAuthorizedView(grpc::ServerContext*, const admin::CreateAuthorizedViewRequest* request,
-                                                longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::CreateAuthorizedView(grpc::CallbackServerContext* context,
+                                                             const admin::CreateAuthorizedViewRequest* request,
+                                                             longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto request_time = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, proto::FromProto(request->authorized_view(), "authorized_view"));
@@ -69,9 +70,10 @@ grpc::Status AdminService::CreateAuthorizedView(grpc::ServerContext*, const admi
   });
 }
 
-grpc::Status AdminService::GetAuthorizedView(grpc::ServerContext*, const admin::GetAuthorizedViewRequest* request,
-                                             admin::AuthorizedView* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::GetAuthorizedView(grpc::CallbackServerContext* context,
+                                                          const admin::GetAuthorizedViewRequest* request,
+                                                          admin::AuthorizedView* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminAuthorizedView(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, target.tables->GetAuthorizedView(name.table, name.authorized_view));
@@ -83,9 +85,10 @@ grpc::Status AdminService::GetAuthorizedView(grpc::ServerContext*, const admin::
   });
 }
 
-grpc::Status AdminService::ListAuthorizedViews(grpc::ServerContext*, const admin::ListAuthorizedViewsRequest* request,
-                                               admin::ListAuthorizedViewsResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::ListAuthorizedViews(grpc::CallbackServerContext* context,
+                                                            const admin::ListAuthorizedViewsRequest* request,
+                                                            admin::ListAuthorizedViewsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(std::vector<AuthorizedViewSpec> views, table.tables->ListAuthorizedViews(table.ref.table));
     const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
@@ -100,9 +103,10 @@ grpc::Status AdminService::ListAuthorizedViews(grpc::ServerContext*, const admin
   });
 }
 
-grpc::Status AdminService::UpdateAuthorizedView(grpc::ServerContext*, const admin::UpdateAuthorizedViewRequest* request,
-                                                longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::UpdateAuthorizedView(grpc::CallbackServerContext* context,
+                                                             const admin::UpdateAuthorizedViewRequest* request,
+                                                             longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto request_time = TimeUtil::GetCurrentTime();
     // The name is checked first and the tables opened last, so that a bad
     // update mask is reported before an instance that does not exist.
@@ -128,9 +132,10 @@ grpc::Status AdminService::UpdateAuthorizedView(grpc::ServerContext*, const admi
   });
 }
 
-grpc::Status AdminService::DeleteAuthorizedView(grpc::ServerContext*, const admin::DeleteAuthorizedViewRequest* request,
-                                                google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::DeleteAuthorizedView(grpc::CallbackServerContext* context,
+                                                             const admin::DeleteAuthorizedViewRequest* request,
+                                                             google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminAuthorizedView(*router_, request->name(), "name"));
     return target.tables->DeleteAuthorizedView(target.ref.table, target.ref.authorized_view, request->etag());
   });

@@ -178,9 +178,10 @@ Status AdminService::RequireBackups() const {
   return Status::OK();
 }
 
-grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::CreateBackupRequest* request,
-                                        longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::CreateBackup(grpc::CallbackServerContext* context,
+                                                     const admin::CreateBackupRequest* request,
+                                                     longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(cluster.instance));
@@ -200,9 +201,9 @@ grpc::Status AdminService::CreateBackup(grpc::ServerContext*, const admin::Creat
   });
 }
 
-grpc::Status AdminService::GetBackup(grpc::ServerContext*, const admin::GetBackupRequest* request,
-                                     admin::Backup* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::GetBackup(grpc::CallbackServerContext* context,
+                                                  const admin::GetBackupRequest* request, admin::Backup* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
@@ -212,9 +213,10 @@ grpc::Status AdminService::GetBackup(grpc::ServerContext*, const admin::GetBacku
   });
 }
 
-grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBackupsRequest* request,
-                                       admin::ListBackupsResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::ListBackups(grpc::CallbackServerContext* context,
+                                                    const admin::ListBackupsRequest* request,
+                                                    admin::ListBackupsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(cluster.instance));
@@ -250,9 +252,10 @@ grpc::Status AdminService::ListBackups(grpc::ServerContext*, const admin::ListBa
   });
 }
 
-grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::UpdateBackupRequest* request,
-                                        admin::Backup* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::UpdateBackup(grpc::CallbackServerContext* context,
+                                                     const admin::UpdateBackupRequest* request,
+                                                     admin::Backup* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->backup().name(), "backup.name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
@@ -267,9 +270,10 @@ grpc::Status AdminService::UpdateBackup(grpc::ServerContext*, const admin::Updat
   });
 }
 
-grpc::Status AdminService::DeleteBackup(grpc::ServerContext*, const admin::DeleteBackupRequest* request,
-                                        google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::DeleteBackup(grpc::CallbackServerContext* context,
+                                                     const admin::DeleteBackupRequest* request,
+                                                     google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
@@ -277,9 +281,10 @@ grpc::Status AdminService::DeleteBackup(grpc::ServerContext*, const admin::Delet
   });
 }
 
-grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBackupRequest* request,
-                                      longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::CopyBackup(grpc::CallbackServerContext* context,
+                                                   const admin::CopyBackupRequest* request,
+                                                   longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName to, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(BackupName from, ParseBackupName(request->source_backup(), "source_backup"));
@@ -298,9 +303,10 @@ grpc::Status AdminService::CopyBackup(grpc::ServerContext*, const admin::CopyBac
   });
 }
 
-grpc::Status AdminService::RestoreTable(grpc::ServerContext*, const admin::RestoreTableRequest* request,
-                                        longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::RestoreTable(grpc::CallbackServerContext* context,
+                                                     const admin::RestoreTableRequest* request,
+                                                     longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(InstanceName to, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");

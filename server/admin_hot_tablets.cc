@@ -100,9 +100,10 @@ Status AddHotTablets(Bigtable* tables, const InstanceName& instance, const std::
 
 }  // namespace
 
-grpc::Status InstanceAdminService::ListHotTablets(grpc::ServerContext*, const admin::ListHotTabletsRequest* request,
-                                                  admin::ListHotTabletsResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::ListHotTablets(grpc::CallbackServerContext* context,
+                                                               const admin::ListHotTabletsRequest* request,
+                                                               admin::ListHotTabletsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");

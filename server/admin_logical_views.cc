@@ -67,10 +67,10 @@ Result<LogicalViewUpdate> UpdateOf(const admin::UpdateLogicalViewRequest& reques
 
 }  // namespace
 
-grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
-                                                     const admin::CreateLogicalViewRequest* request,
-                                                     longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::CreateLogicalView(grpc::CallbackServerContext* context,
+                                                                  const admin::CreateLogicalViewRequest* request,
+                                                                  longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -93,9 +93,10 @@ grpc::Status InstanceAdminService::CreateLogicalView(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::GetLogicalView(grpc::ServerContext*, const admin::GetLogicalViewRequest* request,
-                                                  admin::LogicalView* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::GetLogicalView(grpc::CallbackServerContext* context,
+                                                               const admin::GetLogicalViewRequest* request,
+                                                               admin::LogicalView* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
@@ -105,9 +106,10 @@ grpc::Status InstanceAdminService::GetLogicalView(grpc::ServerContext*, const ad
   });
 }
 
-grpc::Status InstanceAdminService::ListLogicalViews(grpc::ServerContext*, const admin::ListLogicalViewsRequest* request,
-                                                    admin::ListLogicalViewsResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::ListLogicalViews(grpc::CallbackServerContext* context,
+                                                                 const admin::ListLogicalViewsRequest* request,
+                                                                 admin::ListLogicalViewsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
@@ -121,10 +123,10 @@ grpc::Status InstanceAdminService::ListLogicalViews(grpc::ServerContext*, const 
   });
 }
 
-grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
-                                                     const admin::UpdateLogicalViewRequest* request,
-                                                     longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::UpdateLogicalView(grpc::CallbackServerContext* context,
+                                                                  const admin::UpdateLogicalViewRequest* request,
+                                                                  longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(ChildName name,
                          ParseChildName(request->logical_view().name(), "logicalViews", "logical_view.name"));
@@ -150,10 +152,10 @@ grpc::Status InstanceAdminService::UpdateLogicalView(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::DeleteLogicalView(grpc::ServerContext*,
-                                                     const admin::DeleteLogicalViewRequest* request,
-                                                     google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::DeleteLogicalView(grpc::CallbackServerContext* context,
+                                                                  const admin::DeleteLogicalViewRequest* request,
+                                                                  google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));

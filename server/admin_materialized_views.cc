@@ -54,10 +54,10 @@ Result<MaterializedViewUpdate> UpdateOf(const admin::UpdateMaterializedViewReque
 
 }  // namespace
 
-grpc::Status InstanceAdminService::CreateMaterializedView(grpc::ServerContext*,
-                                                          const admin::CreateMaterializedViewRequest* request,
-                                                          longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::CreateMaterializedView(
+    grpc::CallbackServerContext* context, const admin::CreateMaterializedViewRequest* request,
+    longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -85,10 +85,10 @@ grpc::Status InstanceAdminService::CreateMaterializedView(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::GetMaterializedView(grpc::ServerContext*,
-                                                       const admin::GetMaterializedViewRequest* request,
-                                                       admin::MaterializedView* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::GetMaterializedView(grpc::CallbackServerContext* context,
+                                                                    const admin::GetMaterializedViewRequest* request,
+                                                                    admin::MaterializedView* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
@@ -98,10 +98,10 @@ grpc::Status InstanceAdminService::GetMaterializedView(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::ListMaterializedViews(grpc::ServerContext*,
-                                                         const admin::ListMaterializedViewsRequest* request,
-                                                         admin::ListMaterializedViewsResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::ListMaterializedViews(
+    grpc::CallbackServerContext* context, const admin::ListMaterializedViewsRequest* request,
+    admin::ListMaterializedViewsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
@@ -115,10 +115,10 @@ grpc::Status InstanceAdminService::ListMaterializedViews(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::UpdateMaterializedView(grpc::ServerContext*,
-                                                          const admin::UpdateMaterializedViewRequest* request,
-                                                          longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::UpdateMaterializedView(
+    grpc::CallbackServerContext* context, const admin::UpdateMaterializedViewRequest* request,
+    longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->materialized_view().name(), "materializedViews",
                                                         "materialized_view.name"));
@@ -140,10 +140,10 @@ grpc::Status InstanceAdminService::UpdateMaterializedView(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::DeleteMaterializedView(grpc::ServerContext*,
-                                                          const admin::DeleteMaterializedViewRequest* request,
-                                                          google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::DeleteMaterializedView(
+    grpc::CallbackServerContext* context, const admin::DeleteMaterializedViewRequest* request,
+    google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));

@@ -186,9 +186,9 @@ std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:
 
 }  // namespace
 
-grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::CreateTableRequest* request,
-                                       admin::Table* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::CreateTable(grpc::CallbackServerContext* context,
+                                                    const admin::CreateTableRequest* request, admin::Table* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -212,9 +212,10 @@ grpc::Status AdminService::CreateTable(grpc::ServerContext*, const admin::Create
   });
 }
 
-grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTablesRequest* request,
-                                      admin::ListTablesResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::ListTables(grpc::CallbackServerContext* context,
+                                                   const admin::ListTablesRequest* request,
+                                                   admin::ListTablesResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -222,9 +223,9 @@ grpc::Status AdminService::ListTables(grpc::ServerContext*, const admin::ListTab
   });
 }
 
-grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableRequest* request,
-                                    admin::Table* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::GetTable(grpc::CallbackServerContext* context,
+                                                 const admin::GetTableRequest* request, admin::Table* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -243,9 +244,10 @@ grpc::Status AdminService::GetTable(grpc::ServerContext*, const admin::GetTableR
   });
 }
 
-grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::UpdateTableRequest* request,
-                                       google::longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::UpdateTable(grpc::CallbackServerContext* context,
+                                                    const admin::UpdateTableRequest* request,
+                                                    google::longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->table().name(), "table.name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -258,9 +260,10 @@ grpc::Status AdminService::UpdateTable(grpc::ServerContext*, const admin::Update
   });
 }
 
-grpc::Status AdminService::DeleteTable(grpc::ServerContext*, const admin::DeleteTableRequest* request,
-                                       google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::DeleteTable(grpc::CallbackServerContext* context,
+                                                    const admin::DeleteTableRequest* request,
+                                                    google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -350,9 +353,10 @@ Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modifica
 
 }  // namespace
 
-grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admin::ModifyColumnFamiliesRequest* request,
-                                                admin::Table* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::ModifyColumnFamilies(grpc::CallbackServerContext* context,
+                                                             const admin::ModifyColumnFamiliesRequest* request,
+                                                             admin::Table* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -369,9 +373,10 @@ grpc::Status AdminService::ModifyColumnFamilies(grpc::ServerContext*, const admi
   });
 }
 
-grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropRowRangeRequest* request,
-                                        google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::DropRowRange(grpc::CallbackServerContext* context,
+                                                     const admin::DropRowRangeRequest* request,
+                                                     google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -380,10 +385,10 @@ grpc::Status AdminService::DropRowRange(grpc::ServerContext*, const admin::DropR
   });
 }
 
-grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
-                                                    const admin::GenerateConsistencyTokenRequest* request,
-                                                    admin::GenerateConsistencyTokenResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::GenerateConsistencyToken(grpc::CallbackServerContext* context,
+                                                                 const admin::GenerateConsistencyTokenRequest* request,
+                                                                 admin::GenerateConsistencyTokenResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -394,9 +399,10 @@ grpc::Status AdminService::GenerateConsistencyToken(grpc::ServerContext*,
   });
 }
 
-grpc::Status AdminService::CheckConsistency(grpc::ServerContext*, const admin::CheckConsistencyRequest* request,
-                                            admin::CheckConsistencyResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* AdminService::CheckConsistency(grpc::CallbackServerContext* context,
+                                                         const admin::CheckConsistencyRequest* request,
+                                                         admin::CheckConsistencyResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -425,23 +431,28 @@ google::longrunning::Operation AdminService::Done(std::string_view parent, const
 
 // ---- IAM policies of tables, authorized views and backups (iam_policies.h) ----
 
-grpc::Status AdminService::GetIamPolicy(grpc::ServerContext*, const google::iam::v1::GetIamPolicyRequest* request,
-                                        google::iam::v1::Policy* response) {
-  return Handle(gate_,
-                [&] { return server::GetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
+grpc::ServerUnaryReactor* AdminService::GetIamPolicy(grpc::CallbackServerContext* context,
+                                                     const google::iam::v1::GetIamPolicyRequest* request,
+                                                     google::iam::v1::Policy* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+    return server::GetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response);
+  });
 }
 
-grpc::Status AdminService::SetIamPolicy(grpc::ServerContext*, const google::iam::v1::SetIamPolicyRequest* request,
-                                        google::iam::v1::Policy* response) {
-  return Handle(gate_,
-                [&] { return server::SetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response); });
+grpc::ServerUnaryReactor* AdminService::SetIamPolicy(grpc::CallbackServerContext* context,
+                                                     const google::iam::v1::SetIamPolicyRequest* request,
+                                                     google::iam::v1::Policy* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+    return server::SetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response);
+  });
 }
 
-grpc::Status AdminService::TestIamPermissions(grpc::ServerContext*,
-                                              const google::iam::v1::TestIamPermissionsRequest* request,
-                                              google::iam::v1::TestIamPermissionsResponse* response) {
-  return Handle(
-      gate_, [&] { return server::TestIamPermissions(router_, IamResources::kTablesAndBackups, *request, response); });
+grpc::ServerUnaryReactor* AdminService::TestIamPermissions(grpc::CallbackServerContext* context,
+                                                           const google::iam::v1::TestIamPermissionsRequest* request,
+                                                           google::iam::v1::TestIamPermissionsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+    return server::TestIamPermissions(router_, IamResources::kTablesAndBackups, *request, response);
+  });
 }
 
 }  // namespace lbt::server

@@ -4,6 +4,7 @@
 #include <google/protobuf/stubs/strutil.h>
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "server/handler.h"
 #include "server/request_limits.h"
 #include "server/request_target.h"
+#include "server/stream_reactor.h"
 
 namespace lbt::server {
 
@@ -76,7 +78,7 @@ v2::RequestStats FullStats(const ReadStats& stats, std::chrono::steady_clock::du
 
 // The features a client announces in the bigtable-features header: a
 // FeatureFlags message in web-safe base64.
-v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
+v2::FeatureFlags ClientFeatures(const grpc::CallbackServerContext& context) {
   v2::FeatureFlags flags;
   auto it = context.client_metadata().find("bigtable-features");
   if (it == context.client_metadata().end()) return flags;
@@ -87,40 +89,89 @@ v2::FeatureFlags ClientFeatures(const grpc::ServerContext& context) {
   return flags;
 }
 
-// One ReadRows call's stream: where its rows go, and what the client asked
-// to hear at the end.
-struct ReadCall {
-  const v2::ReadRowsRequest& request;
-  grpc::ServerContext* context;
-  grpc::ServerWriter<v2::ReadRowsResponse>* writer;
-  StallWatch* stalls;
-  std::chrono::steady_clock::time_point started;
-};
+// A read of at most this many row keys and no range is a lookup: its
+// first response is produced on the thread that took the call.
+constexpr int kMaxInlineLookupKeys = 16;
 
-// Streams the rows as chunks, then the stats the request asked for and the
-// last key scanned, if the client understands it.
-Status SendRows(RowStream& stream, const ReadCall& call) {
-  auto send = [&](const v2::ReadRowsResponse& response, bool last) {
-    // The client may be slow to take the response: let go of the snapshot.
-    stream.ReleaseSnapshot();
-    grpc::WriteOptions options;
-    // The last response goes out with the call's status, in one write.
-    if (last) options.set_last_message();
-    return WriteWatched(call.writer, response, call.context, call.stalls, options);
-  };
-  proto::ChunkWriter chunks(send, kResponseBytes);
-  for (Row row; stream.Next(&row);) {
-    if (call.context->IsCancelled() || !chunks.AddRow(row)) return Status::Cancelled("the client cancelled the read");
-  }
-  LBT_RETURN_IF_ERROR(stream.status());
-  std::optional<v2::RequestStats> stats;
-  if (call.request.request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL) {
-    stats = FullStats(stream.stats(), std::chrono::steady_clock::now() - call.started);
-  }
-  const bool report_scanned = ClientFeatures(*call.context).last_scanned_row_responses();
-  chunks.Finish(stats ? &*stats : nullptr, report_scanned ? stream.LastScannedKey() : std::string());
-  return Status::OK();
+bool IsLookup(const v2::ReadRowsRequest& request) {
+  return request.rows().row_ranges_size() == 0 && request.rows().row_keys_size() > 0 &&
+         request.rows().row_keys_size() <= kMaxInlineLookupKeys;
 }
+
+// One ReadRows call's responses: its rows as chunks, then the stats the
+// request asked for and the last key scanned, if the client understands
+// it. Each step reads on until a response is ready.
+class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
+ public:
+  ReadRowsSource(const InstanceRouter* router, const v2::ReadRowsRequest* request, grpc::CallbackServerContext* context)
+      : router_(router), request_(*request), context_(context) {}
+
+  Result<Produced> Next(v2::ReadRowsResponse* response, std::chrono::milliseconds*) override {
+    if (rows_ == nullptr) LBT_RETURN_IF_ERROR(Open());
+    while (ready_.empty() && !finished_) LBT_RETURN_IF_ERROR(ReadOn());
+    if (ready_.empty()) return Produced::kEnd;
+    // The client may be slow to take the response: let go of the snapshot.
+    rows_->ReleaseSnapshot();
+    *response = std::move(ready_.front().response);
+    const bool last = ready_.front().last;
+    ready_.pop_front();
+    return last ? Produced::kLastResponse : Produced::kResponse;
+  }
+
+ private:
+  struct Ready {
+    v2::ReadRowsResponse response;
+    bool last;
+  };
+
+  Status Open() {
+    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, request_));
+    LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(request_));
+    // Long scans renew their snapshot, and stop once the client cancels or
+    // the deadline passes, also while the filter skips every row.
+    read.max_snapshot_age = kReadSnapshotAge;
+    grpc::CallbackServerContext* context = context_;
+    read.interrupted = [context] { return context->IsCancelled(); };
+    LBT_ASSIGN_OR_RETURN(rows_, target.table->ReadRows(read));
+    return Status::OK();
+  }
+
+  // Reads rows until a response is ready or the rows end.
+  Status ReadOn() {
+    for (Row row; ready_.empty();) {
+      // Asking costs a lock; every 256 rows is often enough.
+      if ((++rows_read_ & 255) == 0 && context_->IsCancelled()) {
+        return Status::Cancelled("the client cancelled the read");
+      }
+      if (!rows_->Next(&row)) break;
+      chunks_.AddRow(row);
+    }
+    if (!ready_.empty()) return Status::OK();
+    LBT_RETURN_IF_ERROR(rows_->status());
+    std::optional<v2::RequestStats> stats;
+    if (request_.request_stats_view() == v2::ReadRowsRequest::REQUEST_STATS_FULL) {
+      stats = FullStats(rows_->stats(), std::chrono::steady_clock::now() - started_);
+    }
+    const bool report_scanned = ClientFeatures(*context_).last_scanned_row_responses();
+    chunks_.Finish(stats ? &*stats : nullptr, report_scanned ? rows_->LastScannedKey() : std::string());
+    finished_ = true;
+    return Status::OK();
+  }
+
+  const InstanceRouter* router_;
+  const v2::ReadRowsRequest& request_;
+  grpc::CallbackServerContext* context_;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::unique_ptr<RowStream> rows_;
+  std::deque<Ready> ready_;
+  proto::ChunkWriter chunks_{[this](const v2::ReadRowsResponse& response, bool last) {
+                               ready_.push_back({response, last});
+                               return true;
+                             },
+                             kResponseBytes};
+  int64_t rows_read_ = 0;
+  bool finished_ = false;
+};
 
 // SampleRowKeys' optional row_range, or every row.
 Result<RowRange> SampleRangeOf(const v2::SampleRowKeysRequest& request) {
@@ -183,6 +234,20 @@ v2::MutateRowsResponse EntriesResponse(const std::vector<Status>& statuses) {
   return response;
 }
 
+// A MutateRow request, resolved and converted.
+struct WriteToApply {
+  RequestTarget target;
+  std::vector<Mutation> mutations;
+};
+
+Result<WriteToApply> WriteOf(const InstanceRouter& router, const v2::MutateRowRequest& request) {
+  LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(router, request));
+  LBT_RETURN_IF_ERROR(ValidateRowKey(request.row_key()));
+  LBT_RETURN_IF_ERROR(CheckMutationCount(request.mutations_size(), "mutations"));
+  LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request.mutations(), "mutations"));
+  return WriteToApply{std::move(target), std::move(mutations)};
+}
+
 // A CheckAndMutateRow list: it may be empty (the other may not).
 Result<std::vector<Mutation>> MutationsIfAny(const google::protobuf::RepeatedPtrField<v2::Mutation>& list,
                                              std::string_view field) {
@@ -206,62 +271,61 @@ Result<std::vector<ReadModifyWriteRule>> RulesFromProto(const v2::ReadModifyWrit
 
 }  // namespace
 
-grpc::Status DataService::ReadRows(grpc::ServerContext* context, const v2::ReadRowsRequest* request,
-                                   grpc::ServerWriter<v2::ReadRowsResponse>* writer) {
-  return Handle(gate_, [&]() -> Status {
-    StreamLimit::Slot slot(&read_streams_);
-    if (!slot.taken()) return slot.Refusal();
-    const ReadCall call{*request, context, writer, stalls_, std::chrono::steady_clock::now()};
-    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
-    LBT_ASSIGN_OR_RETURN(ReadRequest read, ReadRequestOf(*request));
-    // Long scans renew their snapshot, and stop once the client cancels or
-    // the deadline passes, also while the filter skips every row.
-    read.max_snapshot_age = kReadSnapshotAge;
-    read.interrupted = [context] { return context->IsCancelled(); };
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target.table->ReadRows(read));
-    return SendRows(*rows, call);
-  });
+grpc::ServerWriteReactor<v2::ReadRowsResponse>* DataService::ReadRows(grpc::CallbackServerContext* context,
+                                                                      const v2::ReadRowsRequest* request) {
+  return StreamReactor<v2::ReadRowsResponse>::Start(context, runtime_, &read_streams_,
+                                                    IsLookup(*request) ? Runs::kInline : Runs::kOnPool,
+                                                    std::make_unique<ReadRowsSource>(router_, request, context));
 }
 
-grpc::Status DataService::SampleRowKeys(grpc::ServerContext* context, const v2::SampleRowKeysRequest* request,
-                                        grpc::ServerWriter<v2::SampleRowKeysResponse>* writer) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerWriteReactor<v2::SampleRowKeysResponse>* DataService::SampleRowKeys(
+    grpc::CallbackServerContext* context, const v2::SampleRowKeysRequest* request) {
+  auto compute = [this, request]() -> Result<std::vector<v2::SampleRowKeysResponse>> {
     LBT_ASSIGN_OR_RETURN(RowRange range, SampleRangeOf(*request));
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
     LBT_ASSIGN_OR_RETURN(std::vector<KeySample> samples, target.table->SampleRowKeys(range));
-    for (const KeySample& sample : samples) {
-      v2::SampleRowKeysResponse response;
-      response.set_row_key(sample.row_key);
-      response.set_offset_bytes(sample.offset_bytes);
-      if (!WriteWatched(writer, response, context, stalls_)) break;
+    std::vector<v2::SampleRowKeysResponse> responses(samples.size());
+    for (size_t i = 0; i < samples.size(); ++i) {
+      responses[i].set_row_key(samples[i].row_key);
+      responses[i].set_offset_bytes(samples[i].offset_bytes);
     }
-    return Status::OK();
+    return responses;
+  };
+  return StreamReactor<v2::SampleRowKeysResponse>::Start(context, runtime_, nullptr, Runs::kOnPool,
+                                                         Computed<v2::SampleRowKeysResponse>(std::move(compute)));
+}
+
+grpc::ServerUnaryReactor* DataService::MutateRow(grpc::CallbackServerContext* context,
+                                                 const v2::MutateRowRequest* request, v2::MutateRowResponse*) {
+  // Inline: a durable write is answered from the thread that synced its
+  // group (Table::MutateRowAsync), so this thread never waits for a sync.
+  return HandleUnaryAsync(context, runtime_, [this, request](UnaryDone done) {
+    Result<WriteToApply> write = WriteOf(*router_, *request);
+    if (!write.ok()) return done(write.status());
+    // The target stays open until the write is answered.
+    auto held = std::make_shared<WriteToApply>(std::move(write).value());
+    held->target.table->MutateRowAsync(request->row_key(), std::move(held->mutations),
+                                       [held, done](const Status& status) { done(status); });
   });
 }
 
-grpc::Status DataService::MutateRow(grpc::ServerContext*, const v2::MutateRowRequest* request, v2::MutateRowResponse*) {
-  return Handle(gate_, [&]() -> Status {
-    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
-    LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
-    LBT_RETURN_IF_ERROR(CheckMutationCount(request->mutations_size(), "mutations"));
-    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request->mutations(), "mutations"));
-    return target.table->MutateRow(request->row_key(), mutations);
-  });
-}
-
-grpc::Status DataService::MutateRows(grpc::ServerContext* context, const v2::MutateRowsRequest* request,
-                                     grpc::ServerWriter<v2::MutateRowsResponse>* writer) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerWriteReactor<v2::MutateRowsResponse>* DataService::MutateRows(grpc::CallbackServerContext* context,
+                                                                          const v2::MutateRowsRequest* request) {
+  auto compute = [this, request]() -> Result<std::vector<v2::MutateRowsResponse>> {
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request));
     LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.table.get(), *request));
-    WriteWatched(writer, EntriesResponse(statuses), context, stalls_);
-    return Status::OK();
-  });
+    std::vector<v2::MutateRowsResponse> responses;
+    responses.push_back(EntriesResponse(statuses));
+    return responses;
+  };
+  return StreamReactor<v2::MutateRowsResponse>::Start(context, runtime_, nullptr, Runs::kOnPool,
+                                                      Computed<v2::MutateRowsResponse>(std::move(compute)));
 }
 
-grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::CheckAndMutateRowRequest* request,
-                                            v2::CheckAndMutateRowResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* DataService::CheckAndMutateRow(grpc::CallbackServerContext* context,
+                                                         const v2::CheckAndMutateRowRequest* request,
+                                                         v2::CheckAndMutateRowResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
     LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
@@ -281,18 +345,19 @@ grpc::Status DataService::CheckAndMutateRow(grpc::ServerContext*, const v2::Chec
   });
 }
 
-grpc::Status DataService::PingAndWarm(grpc::ServerContext*, const v2::PingAndWarmRequest* request,
-                                      v2::PingAndWarmResponse*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* DataService::PingAndWarm(grpc::CallbackServerContext* context,
+                                                   const v2::PingAndWarmRequest* request, v2::PingAndWarmResponse*) {
+  return HandleUnary(context, runtime_, Runs::kInline, [this, request]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->name(), "name"));
     // The app profile as every data request checks it.
     return OpenInstance(*router_, instance, request->app_profile_id()).status();
   });
 }
 
-grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::ReadModifyWriteRowRequest* request,
-                                             v2::ReadModifyWriteRowResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* DataService::ReadModifyWriteRow(grpc::CallbackServerContext* context,
+                                                          const v2::ReadModifyWriteRowRequest* request,
+                                                          v2::ReadModifyWriteRowResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
     LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
@@ -305,24 +370,31 @@ grpc::Status DataService::ReadModifyWriteRow(grpc::ServerContext*, const v2::Rea
 
 // ---- not served ----
 
-grpc::Status DataService::GetClientConfiguration(grpc::ServerContext*, const v2::GetClientConfigurationRequest*,
-                                                 v2::ClientConfiguration*) {
-  return Handle(gate_, [] { return NotServed("GetClientConfiguration", "clients use their defaults"); });
+grpc::ServerUnaryReactor* DataService::GetClientConfiguration(grpc::CallbackServerContext* context,
+                                                              const v2::GetClientConfigurationRequest*,
+                                                              v2::ClientConfiguration*) {
+  return HandleUnary(context, runtime_, Runs::kInline,
+                     [] { return NotServed("GetClientConfiguration", "clients use their defaults"); });
 }
 
-grpc::Status DataService::OpenTable(grpc::ServerContext*,
-                                    grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
-  return Handle(gate_, [] { return NotServed("OpenTable", "lbt has no sessions"); });
+namespace {
+
+using RefusedSession = RefusedBidiStream<v2::SessionRequest, v2::SessionResponse>;
+
+}  // namespace
+
+grpc::ServerBidiReactor<v2::SessionRequest, v2::SessionResponse>* DataService::OpenTable(grpc::CallbackServerContext*) {
+  return new RefusedSession(NotServed("OpenTable", "lbt has no sessions"));
 }
 
-grpc::Status DataService::OpenAuthorizedView(grpc::ServerContext*,
-                                             grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
-  return Handle(gate_, [] { return NotServed("OpenAuthorizedView", "lbt has no sessions"); });
+grpc::ServerBidiReactor<v2::SessionRequest, v2::SessionResponse>* DataService::OpenAuthorizedView(
+    grpc::CallbackServerContext*) {
+  return new RefusedSession(NotServed("OpenAuthorizedView", "lbt has no sessions"));
 }
 
-grpc::Status DataService::OpenMaterializedView(grpc::ServerContext*,
-                                               grpc::ServerReaderWriter<v2::SessionResponse, v2::SessionRequest>*) {
-  return Handle(gate_, [] { return NotServed("OpenMaterializedView", "lbt has no sessions"); });
+grpc::ServerBidiReactor<v2::SessionRequest, v2::SessionResponse>* DataService::OpenMaterializedView(
+    grpc::CallbackServerContext*) {
+  return new RefusedSession(NotServed("OpenMaterializedView", "lbt has no sessions"));
 }
 
 }  // namespace lbt::server

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "api/forwarding_bigtable.h"
 #include "api/forwarding_table.h"
@@ -15,6 +16,7 @@
 #include "server/query_requests.h"
 #include "server/request_limits.h"
 #include "server/request_target.h"
+#include "server/stream_reactor.h"
 
 namespace lbt::server {
 
@@ -69,7 +71,7 @@ Result<int64_t> RowsToSkip(const v2::ExecuteQueryRequest& request) {
 // gave up on stops working too.
 class CallBigtable final : public ForwardingBigtable {
  public:
-  CallBigtable(Bigtable* target, grpc::ServerContext* context) : ForwardingBigtable(target), context_(context) {}
+  CallBigtable(Bigtable* target, grpc::ServerContextBase* context) : ForwardingBigtable(target), context_(context) {}
 
   // A query over a table or a materialized view reads it here.
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
@@ -80,7 +82,7 @@ class CallBigtable final : public ForwardingBigtable {
  private:
   class CallTable final : public ForwardingTable {
    public:
-    CallTable(std::unique_ptr<Table> table, grpc::ServerContext* context)
+    CallTable(std::unique_ptr<Table> table, grpc::ServerContextBase* context)
         : ForwardingTable(std::move(table)), context_(context) {}
     Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
       LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target()->ReadRows(request));
@@ -88,12 +90,13 @@ class CallBigtable final : public ForwardingBigtable {
     }
 
    private:
-    grpc::ServerContext* context_;
+    grpc::ServerContextBase* context_;
   };
 
   class Stream final : public RowStream {
    public:
-    Stream(std::unique_ptr<RowStream> rows, grpc::ServerContext* context) : rows_(std::move(rows)), context_(context) {}
+    Stream(std::unique_ptr<RowStream> rows, grpc::ServerContextBase* context)
+        : rows_(std::move(rows)), context_(context) {}
     bool Next(Row* row) override {
       if (!cancelled_.ok()) return false;
       // Asking costs a lock; every 64 rows is often enough.
@@ -108,69 +111,93 @@ class CallBigtable final : public ForwardingBigtable {
 
    private:
     std::unique_ptr<RowStream> rows_;
-    grpc::ServerContext* context_;
+    grpc::ServerContextBase* context_;
     int64_t rows_read_ = 0;
     Status cancelled_;
   };
 
-  grpc::ServerContext* context_;
+  grpc::ServerContextBase* context_;
 };
 
-// One ExecuteQuery call's stream of responses.
-class ResultSender {
+// One ExecuteQuery call's responses: the metadata, for the deprecated
+// form, then the query's rows after the first `skip`, batched, each batch
+// confirmed by a resume token, and the final token last.
+class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
  public:
-  ResultSender(grpc::ServerWriter<v2::ExecuteQueryResponse>* writer, grpc::ServerContext* context, StallWatch* stalls)
-      : writer_(writer), context_(context), stalls_(stalls) {}
+  QuerySource(const InstanceRouter* router, const v2::ExecuteQueryRequest* request,
+              grpc::CallbackServerContext* context)
+      : router_(router), request_(*request), context_(context) {}
 
-  Status SendMetadata(const sql::PreparedQuery& query) {
-    v2::ExecuteQueryResponse response;
-    *response.mutable_metadata() = proto::ToProto(query.columns());
-    return Send(response);
-  }
-  // Sends the rows `batcher` holds, confirmed by `resume_token`.
-  Status SendResults(proto::ResultBatcher& batcher, const std::string& resume_token) {
-    v2::ExecuteQueryResponse response;
-    *response.mutable_results() = batcher.Take(resume_token);
-    return Send(response);
+  Result<Produced> Next(v2::ExecuteQueryResponse* response, std::chrono::milliseconds*) override {
+    if (done_) return Produced::kEnd;
+    if (rows_ == nullptr) {
+      LBT_RETURN_IF_ERROR(Open());
+      if (skip_ < 0) {  // everything was delivered: say so again
+        *response->mutable_results() = batcher_.Take(std::string(kFinalResumeToken));
+        return Produced::kLastResponse;
+      }
+      // Only the deprecated form gets the metadata in the stream; a
+      // prepared query's came with PrepareQuery, and clients refuse it here.
+      if (!QueryText(request_).empty() && skip_ == 0) {
+        *response->mutable_metadata() = proto::ToProto(query_->columns());
+        return Produced::kResponse;
+      }
+    }
+    for (sql::Values row; rows_->Next(&row);) {
+      if (++row_number_ <= skip_) continue;
+      const bool ready = batcher_.Add(row);
+      if (const size_t bytes = batcher_.last_row_bytes(); bytes > kMaxResultRowBytes) {
+        return Status::FailedPrecondition(fmt::format("result row {} is {} MiB; a result row may hold at most {} MiB",
+                                                      row_number_, bytes >> 20, kMaxResultRowBytes >> 20));
+      }
+      if (ready) {
+        *response->mutable_results() = batcher_.Take(ResumeToken(row_number_));
+        return Produced::kResponse;
+      }
+    }
+    LBT_RETURN_IF_ERROR(rows_->status());
+    // A stream that could not send its last rows must not end OK.
+    *response->mutable_results() = batcher_.Take(std::string(kFinalResumeToken));
+    done_ = true;
+    return Produced::kLastResponse;
   }
 
  private:
-  Status Send(const v2::ExecuteQueryResponse& response) {
-    if (context_->IsCancelled() || !WriteWatched(writer_, response, context_, stalls_)) {
-      return Status::Cancelled("the client cancelled the query");
+  Status Open() {
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request_.instance_name(), "instance_name"));
+    LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(request_));
+    LBT_ASSIGN_OR_RETURN(skip_, RowsToSkip(request_));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request_.app_profile_id()));
+    tables_.emplace(std::move(tables));
+    call_tables_ = std::make_unique<CallBigtable>(tables_->get(), context_);
+    LBT_ASSIGN_OR_RETURN(query_, sql::Prepare(call_tables_.get(), run.text, run.types));
+    if (skip_ < 0) {
+      done_ = true;
+      return Status::OK();
     }
+    LBT_ASSIGN_OR_RETURN(rows_, query_->Execute(run.params));
     return Status::OK();
   }
 
-  grpc::ServerWriter<v2::ExecuteQueryResponse>* writer_;
-  grpc::ServerContext* context_;
-  StallWatch* stalls_;
+  const InstanceRouter* router_;
+  const v2::ExecuteQueryRequest& request_;
+  grpc::CallbackServerContext* context_;
+  std::optional<InstanceTables> tables_;
+  std::unique_ptr<CallBigtable> call_tables_;
+  std::unique_ptr<sql::PreparedQuery> query_;
+  std::unique_ptr<sql::ResultStream> rows_;
+  proto::ResultBatcher batcher_{kResponseBytes};
+  int64_t skip_ = 0;
+  int64_t row_number_ = 0;
+  bool done_ = false;
 };
-
-// Runs the query and sends its rows after the first `skip`, batched, each
-// batch confirmed by a resume token, and the final token last.
-Status SendResultRows(sql::ResultStream& rows, int64_t skip, ResultSender& sender) {
-  proto::ResultBatcher batcher(kResponseBytes);
-  int64_t row_number = 0;
-  for (sql::Values row; rows.Next(&row);) {
-    if (++row_number <= skip) continue;
-    const bool ready = batcher.Add(row);
-    if (const size_t bytes = batcher.last_row_bytes(); bytes > kMaxResultRowBytes) {
-      return Status::FailedPrecondition(fmt::format("result row {} is {} MiB; a result row may hold at most {} MiB",
-                                                    row_number, bytes >> 20, kMaxResultRowBytes >> 20));
-    }
-    if (ready) LBT_RETURN_IF_ERROR(sender.SendResults(batcher, ResumeToken(row_number)));
-  }
-  LBT_RETURN_IF_ERROR(rows.status());
-  // A stream that could not send its last rows must not end OK.
-  return sender.SendResults(batcher, std::string(kFinalResumeToken));
-}
 
 }  // namespace
 
-grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQueryRequest* request,
-                                       v2::PrepareQueryResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* DataService::PrepareQuery(grpc::CallbackServerContext* context,
+                                                    const v2::PrepareQueryRequest* request,
+                                                    v2::PrepareQueryResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
     if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
     LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
@@ -188,28 +215,10 @@ grpc::Status DataService::PrepareQuery(grpc::ServerContext*, const v2::PrepareQu
   });
 }
 
-grpc::Status DataService::ExecuteQuery(grpc::ServerContext* context, const v2::ExecuteQueryRequest* request,
-                                       grpc::ServerWriter<v2::ExecuteQueryResponse>* writer) {
-  return Handle(gate_, [&]() -> Status {
-    StreamLimit::Slot slot(&read_streams_);
-    if (!slot.taken()) return slot.Refusal();
-    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
-    LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(*request));
-    LBT_ASSIGN_OR_RETURN(int64_t skip, RowsToSkip(*request));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request->app_profile_id()));
-    CallBigtable call_tables(tables.get(), context);
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(&call_tables, run.text, run.types));
-    ResultSender sender(writer, context, stalls_);
-    if (skip < 0) {  // everything was delivered: say so again
-      proto::ResultBatcher nothing(0);
-      return sender.SendResults(nothing, std::string(kFinalResumeToken));
-    }
-    // Only the deprecated form gets the metadata in the stream; a prepared
-    // query's came with PrepareQuery, and clients refuse it here.
-    if (!QueryText(*request).empty() && skip == 0) LBT_RETURN_IF_ERROR(sender.SendMetadata(*query));
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::ResultStream> rows, query->Execute(run.params));
-    return SendResultRows(*rows, skip, sender);
-  });
+grpc::ServerWriteReactor<v2::ExecuteQueryResponse>* DataService::ExecuteQuery(grpc::CallbackServerContext* context,
+                                                                              const v2::ExecuteQueryRequest* request) {
+  return StreamReactor<v2::ExecuteQueryResponse>::Start(context, runtime_, &read_streams_, Runs::kOnPool,
+                                                        std::make_unique<QuerySource>(router_, request, context));
 }
 
 }  // namespace lbt::server

@@ -174,9 +174,10 @@ Result<InstanceAdmin*> InstanceAdminService::Admin() const {
   return router_->admin();
 }
 
-grpc::Status InstanceAdminService::CreateInstance(grpc::ServerContext*, const admin::CreateInstanceRequest* request,
-                                                  longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::CreateInstance(grpc::CallbackServerContext* context,
+                                                               const admin::CreateInstanceRequest* request,
+                                                               longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceSpec spec, InstanceToCreate(*request));
     admin::CreateInstanceMetadata metadata;
@@ -190,9 +191,10 @@ grpc::Status InstanceAdminService::CreateInstance(grpc::ServerContext*, const ad
   });
 }
 
-grpc::Status InstanceAdminService::GetInstance(grpc::ServerContext*, const admin::GetInstanceRequest* request,
-                                               admin::Instance* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::GetInstance(grpc::CallbackServerContext* context,
+                                                            const admin::GetInstanceRequest* request,
+                                                            admin::Instance* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec spec, admin->GetInstance(name));
@@ -201,9 +203,10 @@ grpc::Status InstanceAdminService::GetInstance(grpc::ServerContext*, const admin
   });
 }
 
-grpc::Status InstanceAdminService::ListInstances(grpc::ServerContext*, const admin::ListInstancesRequest* request,
-                                                 admin::ListInstancesResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::ListInstances(grpc::CallbackServerContext* context,
+                                                              const admin::ListInstancesRequest* request,
+                                                              admin::ListInstancesResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::string project, ParseProjectName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, admin->ListInstances(project));
@@ -212,9 +215,10 @@ grpc::Status InstanceAdminService::ListInstances(grpc::ServerContext*, const adm
   });
 }
 
-grpc::Status InstanceAdminService::UpdateInstance(grpc::ServerContext*, const admin::Instance* request,
-                                                  admin::Instance* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::UpdateInstance(grpc::CallbackServerContext* context,
+                                                               const admin::Instance* request,
+                                                               admin::Instance* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
@@ -230,10 +234,10 @@ grpc::Status InstanceAdminService::UpdateInstance(grpc::ServerContext*, const ad
   });
 }
 
-grpc::Status InstanceAdminService::PartialUpdateInstance(grpc::ServerContext*,
-                                                         const admin::PartialUpdateInstanceRequest* request,
-                                                         longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::PartialUpdateInstance(
+    grpc::CallbackServerContext* context, const admin::PartialUpdateInstanceRequest* request,
+    longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->instance().name(), "instance.name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
@@ -248,18 +252,20 @@ grpc::Status InstanceAdminService::PartialUpdateInstance(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::DeleteInstance(grpc::ServerContext*, const admin::DeleteInstanceRequest* request,
-                                                  google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::DeleteInstance(grpc::CallbackServerContext* context,
+                                                               const admin::DeleteInstanceRequest* request,
+                                                               google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     return admin->DeleteInstance(name);
   });
 }
 
-grpc::Status InstanceAdminService::CreateCluster(grpc::ServerContext*, const admin::CreateClusterRequest* request,
-                                                 longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::CreateCluster(grpc::CallbackServerContext* context,
+                                                              const admin::CreateClusterRequest* request,
+                                                              longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, proto::FromProto(request->cluster_id(), request->cluster(), "cluster"));
@@ -274,9 +280,10 @@ grpc::Status InstanceAdminService::CreateCluster(grpc::ServerContext*, const adm
   });
 }
 
-grpc::Status InstanceAdminService::GetCluster(grpc::ServerContext*, const admin::GetClusterRequest* request,
-                                              admin::Cluster* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::GetCluster(grpc::CallbackServerContext* context,
+                                                           const admin::GetClusterRequest* request,
+                                                           admin::Cluster* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, FindCluster(admin, name));
@@ -285,9 +292,10 @@ grpc::Status InstanceAdminService::GetCluster(grpc::ServerContext*, const admin:
   });
 }
 
-grpc::Status InstanceAdminService::ListClusters(grpc::ServerContext*, const admin::ListClustersRequest* request,
-                                                admin::ListClustersResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::ListClusters(grpc::CallbackServerContext* context,
+                                                             const admin::ListClustersRequest* request,
+                                                             admin::ListClustersResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
     for (const InstanceSpec& instance : instances) {
@@ -299,9 +307,10 @@ grpc::Status InstanceAdminService::ListClusters(grpc::ServerContext*, const admi
   });
 }
 
-grpc::Status InstanceAdminService::UpdateCluster(grpc::ServerContext*, const admin::Cluster* request,
-                                                 longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::UpdateCluster(grpc::CallbackServerContext* context,
+                                                              const admin::Cluster* request,
+                                                              longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
@@ -316,10 +325,10 @@ grpc::Status InstanceAdminService::UpdateCluster(grpc::ServerContext*, const adm
   });
 }
 
-grpc::Status InstanceAdminService::PartialUpdateCluster(grpc::ServerContext*,
-                                                        const admin::PartialUpdateClusterRequest* request,
-                                                        longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::PartialUpdateCluster(grpc::CallbackServerContext* context,
+                                                                     const admin::PartialUpdateClusterRequest* request,
+                                                                     longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->cluster().name(), "clusters", "cluster.name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
@@ -335,18 +344,20 @@ grpc::Status InstanceAdminService::PartialUpdateCluster(grpc::ServerContext*,
   });
 }
 
-grpc::Status InstanceAdminService::DeleteCluster(grpc::ServerContext*, const admin::DeleteClusterRequest* request,
-                                                 google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::DeleteCluster(grpc::CallbackServerContext* context,
+                                                              const admin::DeleteClusterRequest* request,
+                                                              google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     return admin->DeleteCluster(name.instance, name.id);
   });
 }
 
-grpc::Status InstanceAdminService::CreateAppProfile(grpc::ServerContext*, const admin::CreateAppProfileRequest* request,
-                                                    admin::AppProfile* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::CreateAppProfile(grpc::CallbackServerContext* context,
+                                                                 const admin::CreateAppProfileRequest* request,
+                                                                 admin::AppProfile* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_RETURN_IF_ERROR(ValidateAppProfileId(request->app_profile_id(), "app_profile_id"));
@@ -358,9 +369,10 @@ grpc::Status InstanceAdminService::CreateAppProfile(grpc::ServerContext*, const 
   });
 }
 
-grpc::Status InstanceAdminService::GetAppProfile(grpc::ServerContext*, const admin::GetAppProfileRequest* request,
-                                                 admin::AppProfile* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::GetAppProfile(grpc::CallbackServerContext* context,
+                                                              const admin::GetAppProfileRequest* request,
+                                                              admin::AppProfile* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "appProfiles", "name"));
     LBT_ASSIGN_OR_RETURN(AppProfileSpec profile, FindAppProfile(admin, name));
@@ -369,9 +381,10 @@ grpc::Status InstanceAdminService::GetAppProfile(grpc::ServerContext*, const adm
   });
 }
 
-grpc::Status InstanceAdminService::ListAppProfiles(grpc::ServerContext*, const admin::ListAppProfilesRequest* request,
-                                                   admin::ListAppProfilesResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::ListAppProfiles(grpc::CallbackServerContext* context,
+                                                                const admin::ListAppProfilesRequest* request,
+                                                                admin::ListAppProfilesResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
@@ -398,9 +411,10 @@ grpc::Status InstanceAdminService::ListAppProfiles(grpc::ServerContext*, const a
   });
 }
 
-grpc::Status InstanceAdminService::UpdateAppProfile(grpc::ServerContext*, const admin::UpdateAppProfileRequest* request,
-                                                    longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::UpdateAppProfile(grpc::CallbackServerContext* context,
+                                                                 const admin::UpdateAppProfileRequest* request,
+                                                                 longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name,
                          ParseChildName(request->app_profile().name(), "appProfiles", "app_profile.name"));
@@ -415,39 +429,44 @@ grpc::Status InstanceAdminService::UpdateAppProfile(grpc::ServerContext*, const 
   });
 }
 
-grpc::Status InstanceAdminService::DeleteAppProfile(grpc::ServerContext*, const admin::DeleteAppProfileRequest* request,
-                                                    google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* InstanceAdminService::DeleteAppProfile(grpc::CallbackServerContext* context,
+                                                                 const admin::DeleteAppProfileRequest* request,
+                                                                 google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "appProfiles", "name"));
     return admin->DeleteAppProfile(name.instance, name.id);
   });
 }
 
-grpc::Status InstanceAdminService::GetIamPolicy(grpc::ServerContext*,
-                                                const google::iam::v1::GetIamPolicyRequest* request,
-                                                google::iam::v1::Policy* response) {
-  return Handle(gate_, [&] { return server::GetIamPolicy(router_, IamResources::kInstances, *request, response); });
+grpc::ServerUnaryReactor* InstanceAdminService::GetIamPolicy(grpc::CallbackServerContext* context,
+                                                             const google::iam::v1::GetIamPolicyRequest* request,
+                                                             google::iam::v1::Policy* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool,
+                     [=, this] { return server::GetIamPolicy(router_, IamResources::kInstances, *request, response); });
 }
 
-grpc::Status InstanceAdminService::SetIamPolicy(grpc::ServerContext*,
-                                                const google::iam::v1::SetIamPolicyRequest* request,
-                                                google::iam::v1::Policy* response) {
-  return Handle(gate_, [&] { return server::SetIamPolicy(router_, IamResources::kInstances, *request, response); });
+grpc::ServerUnaryReactor* InstanceAdminService::SetIamPolicy(grpc::CallbackServerContext* context,
+                                                             const google::iam::v1::SetIamPolicyRequest* request,
+                                                             google::iam::v1::Policy* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool,
+                     [=, this] { return server::SetIamPolicy(router_, IamResources::kInstances, *request, response); });
 }
 
-grpc::Status InstanceAdminService::TestIamPermissions(grpc::ServerContext*,
-                                                      const google::iam::v1::TestIamPermissionsRequest* request,
-                                                      google::iam::v1::TestIamPermissionsResponse* response) {
-  return Handle(gate_,
-                [&] { return server::TestIamPermissions(router_, IamResources::kInstances, *request, response); });
+grpc::ServerUnaryReactor* InstanceAdminService::TestIamPermissions(
+    grpc::CallbackServerContext* context, const google::iam::v1::TestIamPermissionsRequest* request,
+    google::iam::v1::TestIamPermissionsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+    return server::TestIamPermissions(router_, IamResources::kInstances, *request, response);
+  });
 }
 
 // ---- google.longrunning.Operations ----
 
-grpc::Status OperationsService::ListOperations(grpc::ServerContext*, const longrunning::ListOperationsRequest* request,
-                                               longrunning::ListOperationsResponse* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* OperationsService::ListOperations(grpc::CallbackServerContext* context,
+                                                            const longrunning::ListOperationsRequest* request,
+                                                            longrunning::ListOperationsResponse* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(OperationStore::Page page,
                          operations_->List(request->name(), request->page_size(), request->page_token()));
     for (auto& operation : page.operations) *response->add_operations() = std::move(operation);
@@ -456,29 +475,33 @@ grpc::Status OperationsService::ListOperations(grpc::ServerContext*, const longr
   });
 }
 
-grpc::Status OperationsService::GetOperation(grpc::ServerContext*, const longrunning::GetOperationRequest* request,
-                                             longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* OperationsService::GetOperation(grpc::CallbackServerContext* context,
+                                                          const longrunning::GetOperationRequest* request,
+                                                          longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(*response, operations_->Get(request->name()));
     return Status::OK();
   });
 }
 
-grpc::Status OperationsService::DeleteOperation(grpc::ServerContext*,
-                                                const longrunning::DeleteOperationRequest* request,
-                                                google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status { return operations_->Delete(request->name()); });
+grpc::ServerUnaryReactor* OperationsService::DeleteOperation(grpc::CallbackServerContext* context,
+                                                             const longrunning::DeleteOperationRequest* request,
+                                                             google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool,
+                     [=, this]() -> Status { return operations_->Delete(request->name()); });
 }
 
-grpc::Status OperationsService::CancelOperation(grpc::ServerContext*,
-                                                const longrunning::CancelOperationRequest* request,
-                                                google::protobuf::Empty*) {
-  return Handle(gate_, [&]() -> Status { return operations_->Get(request->name()).status(); });
+grpc::ServerUnaryReactor* OperationsService::CancelOperation(grpc::CallbackServerContext* context,
+                                                             const longrunning::CancelOperationRequest* request,
+                                                             google::protobuf::Empty*) {
+  return HandleUnary(context, runtime_, Runs::kOnPool,
+                     [=, this]() -> Status { return operations_->Get(request->name()).status(); });
 }
 
-grpc::Status OperationsService::WaitOperation(grpc::ServerContext*, const longrunning::WaitOperationRequest* request,
-                                              longrunning::Operation* response) {
-  return Handle(gate_, [&]() -> Status {
+grpc::ServerUnaryReactor* OperationsService::WaitOperation(grpc::CallbackServerContext* context,
+                                                           const longrunning::WaitOperationRequest* request,
+                                                           longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(*response, operations_->Get(request->name()));
     return Status::OK();
   });

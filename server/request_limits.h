@@ -39,24 +39,31 @@ inline constexpr std::chrono::milliseconds kReadSnapshotAge{1000};
 // lbt: a stream whose client has not taken a response for this long is
 // ended with ABORTED (lbt serve --stall-timeout).
 inline constexpr std::chrono::seconds kDefaultStallTimeout{60};
-// lbt: the threads that serve calls at once; past them a new call is
-// answered RESOURCE_EXHAUSTED at once. Below LMDB's 1,024 reader slots.
-inline constexpr int kMaxServerThreads = 512;
-// Threads kept waiting for calls between bursts (the rest exit).
-inline constexpr int kMaxIdleServerThreads = 64;
-// lbt: the long-lived calls that may run at once (server/stream_limit.h),
-// each holding a thread for as long as it lasts. Together with the idle
-// threads they stay well below kMaxServerThreads, so that at least 64
-// threads are always left to every other call (unary ones, MutateRows,
-// SampleRowKeys, the admin APIs). Past its bound a new call is answered
-// RESOURCE_EXHAUSTED at once.
-//   ReadChangeStream: idles until its end time, for hours or for ever.
-inline constexpr int kMaxChangeStreams = 128;
-//   ReadRows and ExecuteQuery: last as long as their client takes to read
-//   (a stalled one is ended after the stall timeout).
+// lbt: the calls in flight at once, of every kind (server/rpc_gate.h);
+// past it a new call is answered RESOURCE_EXHAUSTED at once. No call holds
+// a thread while it waits (for its client, for a change, for a sync), so
+// the bound is on memory: gRPC's state of an open call is a few KiB.
+inline constexpr int kMaxCallsInFlight = 8192;
+// lbt: the threads that run the work of a call that may block (a durable
+// batch write, a scan's next response, SQL, DDL, backups:
+// server/worker_pool.h). Lookups, single-row writes and PingAndWarm run on
+// gRPC's own threads. Below LMDB's 1,024 reader slots with room to spare.
+inline constexpr int kWorkerThreads = 16;
+// lbt: the long-lived calls that may be open at once
+// (server/stream_limit.h); past its bound a new call is answered
+// RESOURCE_EXHAUSTED at once, and the others go on.
+//   ReadChangeStream: idles until its end time, for hours or for ever,
+//   holding a few KiB and no thread; it looks for changes every
+//   kChangePollInterval.
+inline constexpr int kMaxChangeStreams = 4096;
+//   ReadRows and ExecuteQuery: each holds up to one response of
+//   kResponseBytes while its client takes it (a stalled one is ended
+//   after the stall timeout), so together at most 256 MiB.
 inline constexpr int kMaxReadStreams = 256;
-static_assert(kMaxChangeStreams + kMaxReadStreams + kMaxIdleServerThreads + 64 <= kMaxServerThreads,
-              "long-lived calls must leave threads to the others");
+static_assert(kMaxChangeStreams + kMaxReadStreams < kMaxCallsInFlight, "streams must leave room for other calls");
+// How often an idle change stream looks for new changes, and whether its
+// client left or the server is stopping.
+inline constexpr std::chrono::milliseconds kChangePollInterval{200};
 
 }  // namespace lbt::server
 

@@ -75,19 +75,11 @@ Status CheckCanListen(const ServeOptions& options) {
   return Status::OK();
 }
 
-void LimitServerThreads(grpc::ServerBuilder* builder) {
-  // Past this many calls at once a new one is answered RESOURCE_EXHAUSTED
-  // instead of growing the process without bound.
-  grpc::ResourceQuota quota("lbt-serve");
-  quota.SetMaxThreads(kMaxServerThreads);
-  builder->SetResourceQuota(quota);
-  // Shutdown waits for the sync server's pollers, which wake this often.
-  builder->SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC, 100);
-  // A thread that finished a call waits for the next one instead of
-  // exiting: with gRPC's default (two waiting threads at most), every
-  // burst of concurrent calls started threads anew, about one per call.
-  builder->SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
-  builder->SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kMaxIdleServerThreads);
+void ConfigureCallbackServer(grpc::ServerBuilder* builder) {
+  // Every service is a callback service: no sync server threads. A call
+  // arriving past kMaxCallsInFlight is refused by the gate (rpc_gate.h).
+  builder->SetMaxReceiveMessageSize(kMaxReceiveMessageBytes);
+  builder->SetMaxSendMessageSize(kMaxSendMessageBytes);
 }
 
 Status Serve(Bigtable* bigtable, const ServeOptions& options,
@@ -103,26 +95,25 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  RpcGate gate;
-  StallWatch stalls(options.stall_timeout);
+  // Declared before the server: its workers run calls' last steps until
+  // the server has stopped.
+  CallRuntime runtime(options.stall_timeout);
   InstanceRouter router(bigtable);
   OperationStore kept_operations;
-  DataService data(&router, &gate, &stalls);
-  AdminService admin(&router, &gate, &kept_operations);
-  InstanceAdminService instance_admin(&router, &kept_operations, &gate);
-  OperationsService operations(&kept_operations, &gate);
+  DataService data(&router, &runtime);
+  AdminService admin(&router, &runtime, &kept_operations);
+  InstanceAdminService instance_admin(&router, &kept_operations, &runtime);
+  OperationsService operations(&kept_operations, &runtime);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &bound_port);
-  builder.SetMaxReceiveMessageSize(kMaxReceiveMessageBytes);
-  builder.SetMaxSendMessageSize(kMaxSendMessageBytes);
   // Requests come uncompressed. gRPC inflates a compressed message whole
   // before it applies the size limit, so a 1 MB gzip request could make
   // the server build 1 GiB; Bigtable's clients do not compress requests.
   builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
   builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
-  LimitServerThreads(&builder);
+  ConfigureCallbackServer(&builder);
   // A port another process holds must fail, not be shared.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(&data);
@@ -141,7 +132,7 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   sigwait(&stop_signals, &signal);
   // Idle connections would hold a plain Shutdown until its deadline: wait
   // for the RPCs in flight only, then cancel whatever outlived the drain.
-  gate.CloseAndDrain(options.drain);
+  runtime.gate()->CloseAndDrain(options.drain);
   server->Shutdown(std::chrono::system_clock::now());
   server->Wait();
   return Status::OK();

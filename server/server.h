@@ -43,10 +43,10 @@ Status ValidateServeOptions(const ServeOptions& options);
 // the database is opened, so that a busy port creates nothing.
 Status CheckCanListen(const ServeOptions& options);
 
-// Gives `builder`'s server lbt serve's threads: at most kMaxServerThreads
-// (past them a call is answered RESOURCE_EXHAUSTED), with up to
-// kMaxIdleServerThreads waiting for calls between bursts.
-void LimitServerThreads(grpc::ServerBuilder* builder);
+// Gives `builder`'s server lbt serve's message size limits
+// (request_limits.h). Its services are callback services (handler.h), and
+// their CallRuntime bounds the calls in flight.
+void ConfigureCallbackServer(grpc::ServerBuilder* builder);
 
 // Serves `bigtable` until SIGINT or SIGTERM arrives, then stops accepting, lets
 // in-flight RPCs finish (for at most options.drain) and returns OK. Once

@@ -275,6 +275,13 @@ class Database final {
 
   // Applies `mutations` to one row, in order, atomically.
   Status MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations);
+  // MutateRow without waiting for the sync: `done` is called with the
+  // write's status once it is durable, on the thread that committed its
+  // group (the write queue's committer), or at once, on this thread, when
+  // there is no sync to wait for (--sync=off, or no write-ahead log).
+  // `done` must not block.
+  void MutateRowAsync(std::string table, std::string row_key, std::vector<Mutation> mutations,
+                      std::function<void(const Status&)> done);
   // Applies each row's mutations atomically but independently of the
   // others, as Bigtable's MutateRows does: a row that fails leaves the rest
   // applied. Returns one status per row, in order. The call's own error

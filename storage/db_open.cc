@@ -29,7 +29,13 @@ Database::Database(std::string dir, DatabaseOptions options)
     : dir_(std::move(dir)),
       options_(std::move(options)),
       stores_(NewStores()),
-      write_queue_(std::make_unique<WriteGroupQueue>()),
+      write_queue_(std::make_unique<WriteGroupQueue>([this](const std::vector<PendingWrite*>& group) {
+        if (log_ != nullptr) {
+          CommitGroupLogged(group);
+        } else {
+          CommitGroup(group);
+        }
+      })),
       read_catalog_(std::make_unique<Catalog>()) {}
 
 std::unique_ptr<Stores> Database::NewStores() const {
@@ -39,6 +45,7 @@ std::unique_ptr<Stores> Database::NewStores() const {
 }
 
 Database::~Database() {
+  write_queue_->Stop();  // submitted writes commit while the log is open
   CloseLog();
   if (gc_thread_.joinable()) {
     {

@@ -122,13 +122,7 @@ Status Database::SettleFreedPages() {
 
 Status Database::UpdateGrouped(const WriteStep& step) {
   PendingWrite mine{&step};
-  return write_queue_->Run(&mine, [this](const std::vector<PendingWrite*>& group) {
-    if (log_ != nullptr) {
-      CommitGroupLogged(group);
-    } else {
-      CommitGroup(group);
-    }
-  });
+  return write_queue_->Run(&mine);
 }
 
 void Database::CommitGroup(const std::vector<PendingWrite*>& group) {
@@ -177,6 +171,22 @@ Status Database::MutateRow(std::string_view table, std::string_view row_key, con
     LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
     return scope.Writer(spec, NowMicros()).Apply(row_key, mutations);
   });
+}
+
+void Database::MutateRowAsync(std::string table, std::string row_key, std::vector<Mutation> mutations,
+                              std::function<void(const Status&)> done) {
+  // Without a sync to wait for, the write is as quick as queueing it.
+  if (log_ != nullptr && !options_.sync) return done(MutateRow(table, row_key, mutations));
+  auto write = std::make_unique<PendingWrite>();
+  write->own_step = [this, table = std::move(table), row_key = std::move(row_key), mutations = std::move(mutations)](
+                        WriteScope& scope, bool*) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
+    return scope.Writer(spec, NowMicros()).Apply(row_key, mutations);
+  };
+  write->step = &write->own_step;
+  write->on_done = std::move(done);
+  write_queue_->Submit(std::move(write));
 }
 
 Result<std::vector<Status>> Database::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {

@@ -12,6 +12,12 @@
 // log_writes, each step writes into a ChangeBatch of its own
 // (scope.batch), and the group's batches are logged with one sync
 // (db_log.cc).
+//
+// A write may also be submitted without a thread to wait for it (Submit):
+// it is called back with its status once its group committed. When such a
+// write is at the front of the queue, the queue's own committer thread
+// leads its group, so that the thread that submitted it (a server's, which
+// serves other calls meanwhile) never waits for a sync.
 
 #ifndef LBT_STORAGE_WRITE_GROUP_H_
 #define LBT_STORAGE_WRITE_GROUP_H_
@@ -19,8 +25,10 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/status.h"
@@ -52,6 +60,10 @@ struct PendingWrite {
   bool left_out = false;  // failed: not run again in the group's transaction
   bool done = false;
   std::condition_variable cv;  // wakes the write when done or when it leads
+  // A submitted write's: called with its status once its group committed,
+  // on the thread that committed it; no thread waits on cv.
+  std::function<void(const Status&)> on_done;
+  WriteStep own_step;  // a submitted write's step, if it owns it
 };
 
 // A group's logged writes: each one's changes and log record, in order.
@@ -67,14 +79,42 @@ class WriteGroupQueue {
   // Commits a group: runs its writes' steps and sets each one's status.
   using CommitGroup = std::function<void(const std::vector<PendingWrite*>& group)>;
 
+  // `commit` commits every group, whoever leads it.
+  explicit WriteGroupQueue(CommitGroup commit) : commit_(std::move(commit)) {}
+  // REQUIRES: Stop() was called, or no write was ever submitted.
+  ~WriteGroupQueue();
+  WriteGroupQueue(const WriteGroupQueue&) = delete;
+  WriteGroupQueue& operator=(const WriteGroupQueue&) = delete;
+
   // Queues `write` and waits until its group committed; if it reaches the
-  // front of the queue first, it leads: `commit` runs the group of every
+  // front of the queue first, it leads: it commits the group of every
   // write queued so far. Returns the write's status.
-  Status Run(PendingWrite* write, const CommitGroup& commit);
+  Status Run(PendingWrite* write);
+  // Queues `write` and returns at once; write->on_done is called once its
+  // group committed, and then the write is deleted. REQUIRES: on_done is
+  // set, and step points to write->own_step or to what outlives the write.
+  void Submit(std::unique_ptr<PendingWrite> write);
+  // Commits every write still queued, then stops the committer thread.
+  // Submitting after Stop is not allowed.
+  void Stop();
 
  private:
-  std::mutex mu_;                    // guards queue_
+  // Commits the group at the front of the queue, led by `leader`
+  // (nullptr: the committer thread), and completes its writes. Called
+  // with `lock` held; returns with it held.
+  void LeadGroup(std::unique_lock<std::mutex>& lock, PendingWrite* leader);
+  // Wakes whoever leads the next group: the front write's thread, or the
+  // committer for a submitted write.
+  void WakeNextLeader();
+  void Commit();
+
+  const CommitGroup commit_;
+  std::mutex mu_;                    // guards the members below
   std::deque<PendingWrite*> queue_;  // the front one leads
+  std::condition_variable committer_cv_;
+  bool committer_leads_ = false;  // the front is a submitted write, not yet led
+  bool stopping_ = false;
+  std::thread committer_;  // started by the first Submit
 };
 
 }  // namespace lbt

@@ -309,7 +309,7 @@ TEST_F(DataServiceTest, TheMutationLimitCountsTheWholeRequest) {
 // A closed gate (a stopping server) turns every RPC away, served or not,
 // before its handler runs.
 TEST_F(DataServiceTest, AStoppingServerTurnsEveryRpcAway) {
-  ASSERT_TRUE(gate_.CloseAndDrain(std::chrono::milliseconds(0)));
+  ASSERT_TRUE(runtime_->gate()->CloseAndDrain(std::chrono::milliseconds(0)));
   const std::string before = Dump();
   grpc::Status s = MutateRow("t", "new", {Mutation::SetCell("cf", "q", "v", Ms(1))});
   EXPECT_EQ(s.error_code(), StatusCode::UNAVAILABLE) << s.error_message();

@@ -43,10 +43,10 @@ class InstanceServicesTest : public ::testing::Test {
   void SetUp() override {
     bigtable_ = std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{});
     router_ = std::make_unique<server::InstanceRouter>(bigtable_.get());
-    data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
-    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
-    instance_service_ = std::make_unique<server::InstanceAdminService>(router_.get(), &operations_, &gate_);
-    operations_service_ = std::make_unique<server::OperationsService>(&operations_, &gate_);
+    data_ = std::make_unique<server::DataService>(router_.get(), &runtime_);
+    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &runtime_, &operations_);
+    instance_service_ = std::make_unique<server::InstanceAdminService>(router_.get(), &operations_, &runtime_);
+    operations_service_ = std::make_unique<server::OperationsService>(&operations_, &runtime_);
     grpc::ServerBuilder builder;
     builder.RegisterService(data_.get());
     builder.RegisterService(admin_service_.get());
@@ -102,7 +102,7 @@ class InstanceServicesTest : public ::testing::Test {
 
   TempDir dir_;
   std::unique_ptr<LocalBigtable> bigtable_;
-  server::RpcGate gate_;
+  server::CallRuntime runtime_;
   server::OperationStore operations_;
   std::unique_ptr<server::InstanceRouter> router_;
   std::unique_ptr<server::DataService> data_;

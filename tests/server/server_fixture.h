@@ -62,10 +62,11 @@ class ServerTest : public ::testing::Test {
       local_ = LocalBigtable::OneInstanceOf(db_.get(), options_);
     }
     router_ = std::make_unique<server::InstanceRouter>(local_.get());
-    data_ = std::make_unique<server::DataService>(router_.get(), &gate_);
-    admin_service_ = std::make_unique<server::AdminService>(router_.get(), &gate_, &operations_);
+    runtime_ = std::make_unique<server::CallRuntime>();
+    data_ = std::make_unique<server::DataService>(router_.get(), runtime_.get(), stream_bounds_);
+    admin_service_ = std::make_unique<server::AdminService>(router_.get(), runtime_.get(), &operations_);
     grpc::ServerBuilder builder;
-    server::LimitServerThreads(&builder);  // as lbt serve
+    server::ConfigureCallbackServer(&builder);  // as lbt serve
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
     builder.RegisterService(admin_service_.get());
@@ -80,6 +81,7 @@ class ServerTest : public ::testing::Test {
   void Stop() {
     server_->Shutdown();
     server_.reset();
+    runtime_.reset();
     data_.reset();
     admin_service_.reset();
     bigtable_.reset();
@@ -152,9 +154,10 @@ class ServerTest : public ::testing::Test {
   TempDir dir_;
   DatabaseOptions options_;  // how Start opens the database
   std::unique_ptr<Database> db_;
-  bool serve_local_ = false;  // set before Start
+  bool serve_local_ = false;            // set before Start
+  server::StreamBounds stream_bounds_;  // set before Start
   std::unique_ptr<LocalBigtable> local_;
-  server::RpcGate gate_;
+  std::unique_ptr<server::CallRuntime> runtime_;  // before the services: they use it
   std::unique_ptr<server::InstanceRouter> router_;
   server::OperationStore operations_;
   std::unique_ptr<server::DataService> data_;
