@@ -1,7 +1,11 @@
 // A load generator for Bigtable servers (lbt serve, the official emulator):
-// N clients, each on its own channel, issue single-row MutateRow or
-// single-row ReadRows calls for a fixed time, and the latencies of all
-// calls give the throughput and the 50th and 99th percentiles.
+// N clients issue single-row MutateRow or single-row ReadRows calls for a
+// fixed time, each its next call once the last was answered, and the
+// latencies of all calls give the throughput and the 50th and 99th
+// percentiles. The clients are light, so that on a machine shared with the
+// server the figures measure the server: they run on gRPC's callback API
+// (no thread per client; gRPC's own threads issue each next call), spread
+// over up to kChannels channels (connections).
 //
 //   serve_load HOST:PORT TABLE read|write|ping CLIENTS SECONDS KEYS.csv
 //
@@ -20,12 +24,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
@@ -53,35 +59,124 @@ std::string Instance() {
   return named != nullptr && *named != '\0' ? named : "projects/bench/instances/bench";
 }
 
-bool Call(v2::Bigtable::Stub* stub, const std::string& table, const std::string& key, Mode mode) {
-  grpc::ClientContext context;
-  if (mode == Mode::kPing) {
-    v2::PingAndWarmRequest request;
-    request.set_name(Instance());
-    v2::PingAndWarmResponse response;
-    return stub->PingAndWarm(&context, request, &response).ok();
+// The connections the clients share, round robin.
+constexpr int kChannels = 4;
+
+// Runs the load's clients and collects their latencies.
+class Load {
+ public:
+  Load(std::vector<std::unique_ptr<v2::Bigtable::Stub>> stubs, std::string table, Mode mode,
+       const std::vector<std::string>& keys, Clock::time_point deadline)
+      : stubs_(std::move(stubs)), table_(std::move(table)), mode_(mode), keys_(keys), deadline_(deadline) {}
+
+  // Starts `clients` clients and waits until each has made its last call.
+  void Run(int clients) {
+    latencies_.resize(clients);
+    running_ = clients;
+    for (int c = 0; c < clients; ++c) Next(c, std::make_shared<std::mt19937_64>(c + 1));
+    std::unique_lock<std::mutex> lock(mu_);
+    all_done_.wait(lock, [this] { return running_ == 0; });
   }
-  if (mode == Mode::kWrite) {
-    v2::MutateRowRequest request;
-    request.set_table_name(table);
-    request.set_row_key(key);
-    auto* set = request.add_mutations()->mutable_set_cell();
+
+  std::vector<double> Latencies() const {
+    std::vector<double> all;
+    for (const auto& l : latencies_) all.insert(all.end(), l.begin(), l.end());
+    return all;
+  }
+  int failures() const { return failures_; }
+
+ private:
+  // One call's state, alive until its answer.
+  struct Call {
+    grpc::ClientContext context;
+    Clock::time_point start = Clock::now();
+    v2::PingAndWarmRequest ping;
+    v2::PingAndWarmResponse pinged;
+    v2::MutateRowRequest write;
+    v2::MutateRowResponse written;
+  };
+
+  // A single-row read: its responses are drained, then the next call goes.
+  class Read final : public grpc::ClientReadReactor<v2::ReadRowsResponse> {
+   public:
+    Read(Load* load, int client, std::shared_ptr<std::mt19937_64> rng, v2::Bigtable::Stub* stub,
+         const v2::ReadRowsRequest& request)
+        : load_(load), client_(client), rng_(std::move(rng)), request_(request) {
+      stub->async()->ReadRows(&context_, &request_, this);
+      StartRead(&response_);
+      StartCall();
+    }
+    void OnReadDone(bool ok) override {
+      if (ok) StartRead(&response_);
+    }
+    void OnDone(const grpc::Status& status) override {
+      load_->Answered(client_, rng_, start_, status);
+      delete this;
+    }
+
+   private:
+    Load* load_;
+    int client_;
+    std::shared_ptr<std::mt19937_64> rng_;
+    grpc::ClientContext context_;
+    v2::ReadRowsRequest request_;
+    v2::ReadRowsResponse response_;
+    Clock::time_point start_ = Clock::now();
+  };
+
+  void Next(int client, std::shared_ptr<std::mt19937_64> rng) {
+    if (Clock::now() >= deadline_) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--running_ == 0) all_done_.notify_all();
+      return;
+    }
+    v2::Bigtable::Stub* stub = stubs_[client % stubs_.size()].get();
+    const std::string& key = keys_[(*rng)() % keys_.size()];
+    if (mode_ == Mode::kRead) {
+      v2::ReadRowsRequest request;
+      request.set_table_name(table_);
+      request.mutable_rows()->add_row_keys(key);
+      new Read(this, client, std::move(rng), stub, request);
+      return;
+    }
+    auto call = std::make_shared<Call>();
+    auto done = [this, client, rng, call](grpc::Status status) { Answered(client, rng, call->start, status); };
+    if (mode_ == Mode::kPing) {
+      call->ping.set_name(Instance());
+      stub->async()->PingAndWarm(&call->context, &call->ping, &call->pinged, std::move(done));
+      return;
+    }
+    call->write.set_table_name(table_);
+    call->write.set_row_key(key);
+    auto* set = call->write.add_mutations()->mutable_set_cell();
     set->set_family_name("stats");
     set->set_column_qualifier("load");
     set->set_timestamp_micros(-1);
     set->set_value("42.00");
-    v2::MutateRowResponse response;
-    return stub->MutateRow(&context, request, &response).ok();
+    stub->async()->MutateRow(&call->context, &call->write, &call->written, std::move(done));
   }
-  v2::ReadRowsRequest request;
-  request.set_table_name(table);
-  request.mutable_rows()->add_row_keys(key);
-  auto stream = stub->ReadRows(&context, request);
-  v2::ReadRowsResponse response;
-  while (stream->Read(&response)) {
+
+  // Records a call's latency and starts the client's next call.
+  void Answered(int client, std::shared_ptr<std::mt19937_64> rng, Clock::time_point start, const grpc::Status& status) {
+    latencies_[client].push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    // The first failure says why, on stderr.
+    if (!status.ok() && failures_++ == 0) {
+      std::fprintf(stderr, "serve_load: a call failed: %s\n", status.error_message().c_str());
+    }
+    Next(client, std::move(rng));
   }
-  return stream->Finish().ok();
-}
+
+  const std::vector<std::unique_ptr<v2::Bigtable::Stub>> stubs_;
+  const std::string table_;
+  const Mode mode_;
+  const std::vector<std::string>& keys_;
+  const Clock::time_point deadline_;
+  std::vector<std::vector<double>> latencies_;  // each client's, written by its calls one at a time
+  std::atomic<int> failures_{0};
+  std::mutex mu_;
+  std::condition_variable all_done_;
+  int running_ = 0;
+};
 
 }  // namespace
 
@@ -99,30 +194,21 @@ int main(int argc, char** argv) {
   const std::vector<std::string> keys = LoadKeys(argv[6]);
   if (keys.empty()) return 1;
 
-  std::vector<std::vector<double>> latencies(clients);
-  std::atomic<int> failures{0};
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-  std::vector<std::thread> threads;
-  for (int c = 0; c < clients; ++c) {
-    threads.emplace_back([&, c] {
-      grpc::ChannelArguments args;
-      args.SetInt("lbt-client", c);  // a distinct channel per client, not a shared subchannel
-      auto stub = v2::Bigtable::NewStub(grpc::CreateCustomChannel(host, grpc::InsecureChannelCredentials(), args));
-      std::mt19937_64 rng(c + 1);
-      std::uniform_int_distribution<size_t> pick(0, keys.size() - 1);
-      while (Clock::now() < deadline) {
-        const auto start = Clock::now();
-        if (!Call(stub.get(), table, keys[pick(rng)], mode)) ++failures;
-        latencies[c].push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-      }
-    });
+  std::vector<std::unique_ptr<v2::Bigtable::Stub>> stubs;
+  for (int c = 0; c < std::min(clients, kChannels); ++c) {
+    grpc::ChannelArguments args;
+    args.SetInt("lbt-channel", c);  // a connection of its own, not a shared subchannel
+    stubs.push_back(v2::Bigtable::NewStub(grpc::CreateCustomChannel(host, grpc::InsecureChannelCredentials(), args)));
   }
-  for (auto& t : threads) t.join();
-  std::vector<double> all;
-  for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  Load load(std::move(stubs), table, mode, keys, deadline);
+  load.Run(clients);
+  std::vector<double> all = load.Latencies();
+  const int failures = load.failures();
   std::sort(all.begin(), all.end());
   auto percentile = [&](double p) { return all.empty() ? 0.0 : all[static_cast<size_t>(p * (all.size() - 1))]; };
   std::printf("ops_per_second %.0f\np50_us %.0f\np99_us %.0f\nfailures %d\n", all.size() / seconds, percentile(0.5),
-              percentile(0.99), failures.load());
+              percentile(0.99), failures);
   return failures > 0 ? 1 : 0;
 }

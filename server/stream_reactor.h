@@ -65,7 +65,7 @@ class StreamReactor final : public grpc::ServerWriteReactor<Response> {
       if (!reactor->slot_->taken()) admitted = reactor->slot_->Refusal();
     }
     if (!admitted.ok()) {
-      reactor->Finish(proto::ToGrpcStatus(admitted));
+      reactor->End(proto::ToGrpcStatus(admitted));
     } else if (first == Runs::kInline) {
       reactor->Step();
     } else {
@@ -76,15 +76,12 @@ class StreamReactor final : public grpc::ServerWriteReactor<Response> {
 
   void OnWriteDone(bool ok) override {
     guard_.reset();
-    if (!ok) return this->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "the client went away"));
+    if (!ok) return End(grpc::Status(grpc::StatusCode::CANCELLED, "the client went away"));
     StepOnPool();
   }
   void OnCancel() override { cancelled_ = true; }
   void OnDone() override {
     guard_.reset();
-    source_.reset();  // before the gate lets a stopping server go on
-    slot_.reset();
-    if (admitted_) runtime_->gate()->Leave();
     delete this;
   }
 
@@ -100,23 +97,36 @@ class StreamReactor final : public grpc::ServerWriteReactor<Response> {
     runtime_->pool()->Run([this] { Step(); });
   }
 
+  // Gives back what the call holds (its source, its place in the gate and
+  // in its limit) once it has nothing more to do, then ends it, with
+  // `last`, if given, as its last response. OnDone may come much later
+  // (gRPC runs it once the client has the status, behind newer calls), so
+  // a busy server must not count ended calls against its bounds.
+  void End(const grpc::Status& status, const Response* last = nullptr) {
+    source_.reset();
+    slot_.reset();
+    if (admitted_) runtime_->gate()->Leave();
+    admitted_ = false;
+    if (last == nullptr) return this->Finish(status);
+    grpc::WriteOptions options;
+    // The last response goes out with the call's status, in one write.
+    this->StartWriteAndFinish(last, options.set_last_message(), status);
+  }
+
   void Step() {
     if (cancelled_ || context_->IsCancelled()) {
-      return this->Finish(grpc::Status(grpc::StatusCode::CANCELLED, "the call was cancelled"));
+      return End(grpc::Status(grpc::StatusCode::CANCELLED, "the call was cancelled"));
     }
     std::chrono::milliseconds retry_after{0};
     Result<Produced> produced = source_->Next(&response_, &retry_after);
-    if (!produced.ok()) return this->Finish(proto::ToGrpcStatus(produced.status()));
+    if (!produced.ok()) return End(proto::ToGrpcStatus(produced.status()));
     switch (*produced) {
       case Produced::kResponse: guard_.emplace(runtime_->stalls(), context_); return this->StartWrite(&response_);
-      case Produced::kLastResponse: {
+      case Produced::kLastResponse:
         guard_.emplace(runtime_->stalls(), context_);
-        grpc::WriteOptions options;
-        // The last response goes out with the call's status, in one write.
-        return this->StartWriteAndFinish(&response_, options.set_last_message(), grpc::Status::OK);
-      }
+        return End(grpc::Status::OK, &response_);
       case Produced::kNothingYet: return runtime_->pool()->RunAfter(retry_after, [this] { Step(); });
-      case Produced::kEnd: return this->Finish(grpc::Status::OK);
+      case Produced::kEnd: return End(grpc::Status::OK);
     }
   }
 
