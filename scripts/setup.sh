@@ -16,7 +16,7 @@ LBT_PACKAGES=(
   liblmdb-dev lmdb-utils zlib1g-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libre2-dev libedit-dev
-  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libjemalloc-dev
   tmux jq clang-format
 )
 
