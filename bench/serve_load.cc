@@ -12,6 +12,12 @@
 // ping issues PingAndWarm: the cost of a call that does no work, a floor
 // for the others.
 //
+// LBT_LOAD_IDLE_STREAMS=N first opens N ReadChangeStream calls on table
+// LBT_LOAD_IDLE_TABLE (which must have its change stream on, and which
+// the load does not write) and waits until each is open and idle (its
+// first heartbeat came), then runs the load beside them, and cancels them
+// after.
+//
 // LBT_LOAD_INSTANCE=projects/P/instances/I names another instance than
 // projects/bench/instances/bench (lbt serve's default instance is
 // projects/lbt/instances/local).
@@ -58,6 +64,72 @@ std::string Instance() {
   const char* named = std::getenv("LBT_LOAD_INSTANCE");
   return named != nullptr && *named != '\0' ? named : "projects/bench/instances/bench";
 }
+
+// Change streams held open beside the load, idle: each reads on until
+// it is cancelled.
+class IdleStreams {
+ public:
+  IdleStreams(v2::Bigtable::Stub* stub, const std::string& table, int count) {
+    for (int i = 0; i < count; ++i) streams_.push_back(new Stream(this, stub, table));
+  }
+  ~IdleStreams() {
+    for (Stream* s : streams_) s->Cancel();
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [this] { return done_ == static_cast<int>(streams_.size()); });
+    for (Stream* s : streams_) delete s;
+  }
+  // Waits until every stream is open and idle; false if one failed.
+  bool WaitOpen() {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [this] { return open_ + done_ >= static_cast<int>(streams_.size()); });
+    return done_ == 0;
+  }
+
+ private:
+  class Stream final : public grpc::ClientReadReactor<v2::ReadChangeStreamResponse> {
+   public:
+    Stream(IdleStreams* owner, v2::Bigtable::Stub* stub, const std::string& table) : owner_(owner) {
+      request_.set_table_name(table);
+      request_.mutable_partition()->mutable_row_range();  // every row
+      request_.mutable_heartbeat_duration()->set_seconds(1);
+      stub->async()->ReadChangeStream(&context_, &request_, this);
+      StartRead(&response_);
+      StartCall();
+    }
+    void Cancel() { context_.TryCancel(); }
+    void OnReadDone(bool ok) override {
+      if (!ok) return;
+      if (!counted_) owner_->Opened();
+      counted_ = true;
+      StartRead(&response_);
+    }
+    void OnDone(const grpc::Status&) override { owner_->Done(); }
+
+   private:
+    IdleStreams* owner_;
+    grpc::ClientContext context_;
+    v2::ReadChangeStreamRequest request_;
+    v2::ReadChangeStreamResponse response_;
+    bool counted_ = false;
+  };
+
+  void Opened() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++open_;
+    changed_.notify_all();
+  }
+  void Done() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++done_;
+    changed_.notify_all();
+  }
+
+  std::vector<Stream*> streams_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  int open_ = 0;
+  int done_ = 0;
+};
 
 // The connections the clients share, round robin.
 constexpr int kChannels = 4;
@@ -194,6 +266,21 @@ int main(int argc, char** argv) {
   const std::vector<std::string> keys = LoadKeys(argv[6]);
   if (keys.empty()) return 1;
 
+  std::unique_ptr<IdleStreams> idle;
+  const char* idle_count = std::getenv("LBT_LOAD_IDLE_STREAMS");
+  auto idle_stub = v2::Bigtable::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+  if (idle_count != nullptr && std::atoi(idle_count) > 0) {
+    const char* idle_table = std::getenv("LBT_LOAD_IDLE_TABLE");
+    if (idle_table == nullptr) {
+      std::fprintf(stderr, "serve_load: LBT_LOAD_IDLE_STREAMS needs LBT_LOAD_IDLE_TABLE\n");
+      return 2;
+    }
+    idle = std::make_unique<IdleStreams>(idle_stub.get(), Instance() + "/tables/" + idle_table, std::atoi(idle_count));
+    if (!idle->WaitOpen()) {
+      std::fprintf(stderr, "serve_load: an idle change stream could not be opened\n");
+      return 1;
+    }
+  }
   std::vector<std::unique_ptr<v2::Bigtable::Stub>> stubs;
   for (int c = 0; c < std::min(clients, kChannels); ++c) {
     grpc::ChannelArguments args;
