@@ -27,8 +27,10 @@ StallWatch::Guard::Guard(StallWatch* watch, grpc::ServerContextBase* context) : 
   id_ = watch_->next_id_++;
   // Every write gets the same timeout, so ids come in deadline order and
   // the watch thread need only look at the first.
+  // No wake-up: an idle watch looks again within one timeout, before the
+  // deadline of any guard made meanwhile (a wake per write cost a context
+  // switch per call).
   watch_->watched_[id_] = {context, std::chrono::steady_clock::now() + watch_->timeout_};
-  if (watch_->watched_.size() == 1) watch_->changed_.notify_all();
 }
 
 StallWatch::Guard::~Guard() {
@@ -45,7 +47,7 @@ void StallWatch::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     if (watched_.empty()) {
-      changed_.wait(lock);
+      changed_.wait_for(lock, timeout_);
       continue;
     }
     auto first = watched_.begin();
