@@ -420,6 +420,15 @@ class BoundedChangeStreamTest : public ChangeStreamServerTest {
   }
 };
 
+// GetTable's status: an admin call, answered while streams stay open.
+grpc::Status GetTableThrough(admin::BigtableTableAdmin::Stub* stub, const std::string& table) {
+  admin::GetTableRequest get;
+  get.set_name(TableName(table));
+  admin::Table got;
+  grpc::ClientContext context;
+  return stub->GetTable(&context, get, &got);
+}
+
 // Streams past their bound are refused at once, naming the bound, and the
 // other calls go on; a place comes free when a stream ends.
 TEST_F(BoundedChangeStreamTest, StreamsPastTheirBoundAreRefusedAndOtherCallsGoOn) {
@@ -436,11 +445,7 @@ TEST_F(BoundedChangeStreamTest, StreamsPastTheirBoundAreRefusedAndOtherCallsGoOn
 
   grpc::Status write = MutateRow("t", "k", {Mutation::SetCell("cf", "a", "1", 1000)});
   EXPECT_TRUE(write.ok()) << write.error_message();
-  admin::GetTableRequest get;
-  get.set_name(TableName("t"));
-  admin::Table table;
-  grpc::ClientContext get_context;
-  grpc::Status got = admin_->GetTable(&get_context, get, &table);
+  grpc::Status got = GetTableThrough(admin_.get(), "t");
   EXPECT_TRUE(got.ok()) << got.error_message();
 
   CancelAll(&open);
@@ -479,11 +484,7 @@ TEST_F(ChangeStreamServerTest, ThousandsOfIdleStreamsHoldNoThreadAndOtherCallsGo
     grpc::Status write = MutateRow("t", "k" + std::to_string(i), {Mutation::SetCell("cf", "a", "1", 1000)});
     ASSERT_TRUE(write.ok()) << write.error_message();
   }
-  admin::GetTableRequest get;
-  get.set_name(TableName("t"));
-  admin::Table table;
-  grpc::ClientContext get_context;
-  grpc::Status got = admin_->GetTable(&get_context, get, &table);
+  grpc::Status got = GetTableThrough(admin_.get(), "t");
   EXPECT_TRUE(got.ok()) << got.error_message();
   // Every stream delivers the first write, after its heartbeats.
   int delivered = 0;
