@@ -215,7 +215,11 @@ Where a target is missed, and why (issue: lbt serve at the transport's limit):
   server and client share two cores, and gRPC's transport (the
   PingAndWarm rows: 1.4x-1.8x, a call that does nothing) bounds what any
   lookup can reach; the engine's lookup is about 3 us of the ~20 us of
-  server CPU a read costs.
+  server CPU a read costs. **PingAndWarm** (1.4x-1.8x, target 2x at 8
+  clients) is that floor itself: in a profile of it lbt's own code is 4%
+  of the server's CPU, libgrpc 29%, the kernel 52% (loopback TCP, epoll,
+  switches between gRPC's two callback threads and its executor); no
+  change in lbt moves it, and `GRPC_POLL_STRATEGY=poll` did not either.
 - **Scans and imports.** `cbt read` of the table: 1.95x-1.97x (was
   1.08x): a read's next response is produced once the client took the
   last, on a worker, with no thread waiting in between. `cbt import`:
