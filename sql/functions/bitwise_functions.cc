@@ -1,5 +1,8 @@
 // Bitwise operators & | ^ ~ << >>, over INT64 or over BYTES as one
-// big-endian bit string.
+// big-endian bit string; and the bitwise aggregates BIT_AND, BIT_OR and
+// BIT_XOR, over INT64 only, as Bigtable's "Aggregate functions" page gives
+// them: NULLs are passed over, and a group without a non-NULL value gives
+// NULL.
 
 #include <fmt/format.h>
 
@@ -97,6 +100,44 @@ Result<Value> ShiftEval(const Values& a, const EvalContext&) {
   return Value::Bytes(std::move(out));
 }
 
+// ---- BIT_AND, BIT_OR, BIT_XOR ----
+
+class BitAggregateAccumulator final : public Accumulator {
+ public:
+  using Combine = uint64_t (*)(uint64_t, uint64_t);
+  explicit BitAggregateAccumulator(Combine combine) : combine_(combine) {}
+  Status Add(const Values& a) override {
+    if (a[0].is_null()) return Status::OK();
+    const uint64_t x = static_cast<uint64_t>(a[0].int64());
+    bits_ = any_ ? combine_(bits_, x) : x;
+    any_ = true;
+    return Status::OK();
+  }
+  Value Finish() const override {
+    return any_ ? Value::Int64(static_cast<int64_t>(bits_)) : Value::Null(Type::Int64());
+  }
+
+ private:
+  Combine combine_;
+  bool any_ = false;
+  uint64_t bits_ = 0;
+};
+
+Result<TypePtr> BitAggregateCheck(const Types& a) {
+  // The binder names the aggregate called in the error.
+  if (a.size() != 1 || !Is(a[0], TypeKind::kInt64)) return ArgError("BIT_AND/BIT_OR/BIT_XOR", a);
+  return Type::Int64();
+}
+std::unique_ptr<Accumulator> CreateBitAndAggregate(const TypePtr&, const Types&) {
+  return std::make_unique<BitAggregateAccumulator>([](uint64_t x, uint64_t y) { return x & y; });
+}
+std::unique_ptr<Accumulator> CreateBitOrAggregate(const TypePtr&, const Types&) {
+  return std::make_unique<BitAggregateAccumulator>([](uint64_t x, uint64_t y) { return x | y; });
+}
+std::unique_ptr<Accumulator> CreateBitXorAggregate(const TypePtr&, const Types&) {
+  return std::make_unique<BitAggregateAccumulator>([](uint64_t x, uint64_t y) { return x ^ y; });
+}
+
 }  // namespace
 
 void RegisterBitwiseFunctions(FunctionRegistry* registry) {
@@ -106,6 +147,9 @@ void RegisterBitwiseFunctions(FunctionRegistry* registry) {
   registry->Add("$bitnot", BitNotCheck, BitNotEval);
   registry->Add("$shl", ShiftCheck, ShiftEval<true>);
   registry->Add("$shr", ShiftCheck, ShiftEval<false>);
+  registry->AddAggregate("BIT_AND", BitAggregateCheck, CreateBitAndAggregate);
+  registry->AddAggregate("BIT_OR", BitAggregateCheck, CreateBitOrAggregate);
+  registry->AddAggregate("BIT_XOR", BitAggregateCheck, CreateBitXorAggregate);
 }
 
 }  // namespace lbt::sql

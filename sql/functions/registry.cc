@@ -17,6 +17,7 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterArrayFunctions(registry);
     RegisterTimestampFunctions(registry);
     RegisterAggregateFunctions(registry);
+    RegisterStatisticalFunctions(registry);
     return registry;
   }();
   return *builtins;

@@ -61,6 +61,7 @@ void RegisterMapFunctions(FunctionRegistry* registry);
 void RegisterArrayFunctions(FunctionRegistry* registry);
 void RegisterTimestampFunctions(FunctionRegistry* registry);
 void RegisterAggregateFunctions(FunctionRegistry* registry);
+void RegisterStatisticalFunctions(FunctionRegistry* registry);
 
 }  // namespace lbt::sql
 

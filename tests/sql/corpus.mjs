@@ -17,7 +17,8 @@
 //   {"column": "value"}                           (each expected row, in order)
 // A row is the shell's jsonl object: INT64 and FLOAT as numbers, BYTES as a
 // string when UTF-8 and otherwise `<column>_b64`, MAP and STRUCT as objects,
-// ARRAY as a list, TIMESTAMP as RFC 3339 with microseconds. Lines starting
+// ARRAY as a list, TIMESTAMP as RFC 3339 with microseconds, a FLOAT's NaN
+// and infinities as "nan", "inf" and "-inf". Lines starting
 // with '#' outside a case are comments.
 
 import {execFileSync, spawnSync} from 'node:child_process';
@@ -167,6 +168,9 @@ function nested(value, type) {
     case 'int64': return Number(value);
     case 'float32':
     case 'float64':
+      if (Number.isNaN(value)) return 'nan';
+      if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+      return value;
     case 'bool':
     case 'string': return value;
     case 'bytes': {

@@ -11,6 +11,7 @@
 #include "local/local_bigtable.h"
 #include "sql/binder.h"
 #include "sql/functions.h"
+#include "sql/materialized_view.h"
 #include "sql/parser.h"
 #include "sql/query.h"
 #include "sql/read_planner.h"
@@ -343,6 +344,103 @@ TEST_F(QueryTest, BitwiseOperatorsOnIntegersAndBytes) {
             "No matching signature for operator & for argument types: INT64, STRING [at 1:10]");
 }
 
+// Readings for the statistical and bitwise aggregates: INT64 values in an
+// intsum family, grouped by the key's first letter. Group a is the
+// textbook series 2 4 4 4 5 5 7 9 (mean 5, population deviation 2); b has
+// one value; c none (its row has another column); d sits 10^9 off zero.
+class AggregateStatsTest : public QueryTest {
+ protected:
+  void SetUp() override {
+    QueryTest::SetUp();
+    ASSERT_OK(bigtable_->CreateTable("readings", {{"m", GcRule::Never(), ValueType::kIntSum}}, {}, false));
+    int i = 0;
+    for (int64_t v : {2, 4, 4, 4, 5, 5, 7, 9}) Add(fmt::format("a#{}", i++), "v", v);
+    Add("b#0", "v", 7);
+    Add("c#0", "w", 1);
+    for (int64_t v : {4, 7, 13, 16}) Add(fmt::format("d#{}", v), "v", 1'000'000'000 + v);
+  }
+  void Add(const std::string& row, const std::string& column, int64_t v) {
+    ASSERT_OK(bigtable_->MutateRow("readings", row, {Mutation::SetCell("m", column, EncodeInt64(v), 1000)}));
+  }
+};
+
+TEST_F(AggregateStatsTest, VariancesAndDeviationsOfIntegers) {
+  EXPECT_EQ(Rows("SELECT STDDEV_POP(m['v']), VAR_POP(m['v']), VAR_SAMP(m['v']), VARIANCE(m['v']), "
+                 "STDDEV(m['v']) = STDDEV_SAMP(m['v']) FROM readings WHERE _key LIKE 'a#%'"),
+            (Lines{"2|4|4.571428571428571|4.571428571428571|true"}));
+  // Sums of squares would lose every digit here (they give -170.67).
+  EXPECT_EQ(Rows("SELECT VAR_SAMP(m['v']), VAR_POP(m['v']) FROM readings WHERE _key LIKE 'd#%'"), (Lines{"30|22.5"}));
+}
+
+// NULLs are passed over: one value gives the population forms 0 and the
+// sample forms NULL; none gives NULL, in a group and over no rows at all.
+TEST_F(AggregateStatsTest, NullsOneRowAndNoRowsPerGroup) {
+  EXPECT_EQ(Rows("SELECT SUBSTR(CAST(_key AS STRING), 1, 1) AS g, COUNT(m['v']), STDDEV_POP(m['v']), "
+                 "STDDEV_SAMP(m['v']), COVAR_POP(m['v'], m['v']), COVAR_SAMP(m['v'], m['v']), "
+                 "CORR(m['v'], 2 * m['v'] + 1) FROM readings WHERE _key < 'd' GROUP BY g ORDER BY g"),
+            (Lines{"a|8|2|2.138089935299395|4|4.571428571428571|1", "b|1|0|NULL|0|NULL|NULL",
+                   "c|0|NULL|NULL|NULL|NULL|NULL"}));
+  // A pair with either side NULL is passed over: a's pairs with w are none.
+  EXPECT_EQ(Rows("SELECT COVAR_POP(m['v'], m['w']), CORR(m['w'], m['v']) FROM readings"), (Lines{"NULL|NULL"}));
+  EXPECT_EQ(Rows("SELECT VARIANCE(m['v']), STDDEV_POP(m['v']), COVAR_POP(m['v'], m['v']), CORR(m['v'], m['v']), "
+                 "BIT_AND(m['v']), BIT_OR(m['v']), BIT_XOR(m['v']) FROM readings WHERE _key = 'none'"),
+            (Lines{"NULL|NULL|NULL|NULL|NULL|NULL|NULL"}));
+}
+
+// INT64 and FLOAT64 mix in one call; NaN or an infinity makes the result
+// NaN, and so does a series without variance for CORR.
+TEST_F(AggregateStatsTest, MixedTypesNaNAndInfinity) {
+  EXPECT_EQ(Rows("SELECT CORR(m['v'], -0.5 * m['v']), COVAR_SAMP(CAST(m['v'] AS FLOAT64), m['v']) FROM readings "
+                 "WHERE _key LIKE 'a#%'"),
+            (Lines{"-1|4.571428571428571"}));
+  EXPECT_EQ(Rows("SELECT VAR_POP(IF(m['v'] = 9, CAST('inf' AS FLOAT64), m['v'])), "
+                 "STDDEV_SAMP(IF(m['v'] = 9, CAST('nan' AS FLOAT64), m['v'])), "
+                 "CORR(m['v'], IF(m['v'] = 2, CAST('-inf' AS FLOAT64), m['v'])) FROM readings WHERE _key LIKE 'a#%'"),
+            (Lines{"nan|nan|nan"}));
+  EXPECT_EQ(Rows("SELECT VAR_POP(CAST('inf' AS FLOAT64)), CORR(m['v'], 3) FROM readings WHERE _key LIKE 'a#%'"),
+            (Lines{"nan|nan"}));
+}
+
+TEST_F(AggregateStatsTest, BitAggregatesOfIntegersPerGroup) {
+  // a: 2 4 4 4 5 5 7 9; b: 7; c: no value.
+  EXPECT_EQ(Rows("SELECT SUBSTR(CAST(_key AS STRING), 1, 1) AS g, BIT_AND(m['v']), BIT_OR(m['v']), BIT_XOR(m['v']) "
+                 "FROM readings WHERE _key < 'd' GROUP BY g ORDER BY g"),
+            (Lines{"a|0|15|8", "b|7|7|7", "c|NULL|NULL|NULL"}));
+  EXPECT_EQ(Rows("SELECT BIT_AND(-1 - m['v']), BIT_OR(-m['v']) FROM readings WHERE _key LIKE 'a#%'"),
+            (Lines{"-16|-1"}));
+}
+
+// A wrong argument is one line naming the function as called, alias
+// included.
+TEST_F(AggregateStatsTest, WrongArgumentTypesNameTheFunction) {
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  EXPECT_EQ(message("SELECT STDDEV(_key) FROM readings"),
+            "No matching signature for aggregate function STDDEV for argument types: BYTES [at 1:8]");
+  EXPECT_EQ(message("SELECT VARIANCE(m['v'] > 1) FROM readings"),
+            "No matching signature for aggregate function VARIANCE for argument types: BOOL [at 1:8]");
+  EXPECT_EQ(message("SELECT CORR(m['v']) FROM readings"),
+            "No matching signature for aggregate function CORR for argument types: INT64 [at 1:8]");
+  EXPECT_EQ(message("SELECT COVAR_POP(m['v'], 'x') FROM readings"),
+            "No matching signature for aggregate function COVAR_POP for argument types: INT64, STRING [at 1:8]");
+  EXPECT_EQ(message("SELECT BIT_XOR(1.5) FROM readings"),
+            "No matching signature for aggregate function BIT_XOR for argument types: FLOAT64 [at 1:8]");
+  EXPECT_EQ(message("SELECT BIT_AND(_key) FROM readings"),
+            "No matching signature for aggregate function BIT_AND for argument types: BYTES [at 1:8]");
+}
+
+// Production keeps BIT_AND, BIT_OR and BIT_XOR in materialized views, and
+// not the statistical aggregates.
+TEST_F(AggregateStatsTest, MaterializedViewsKeepBitAggregatesOnly) {
+  Result<std::string> bits = CheckMaterializedViewQuery(
+      bigtable_.get(), "SELECT _key AS k, BIT_OR(m['v']) AS b, BIT_XOR(m['v']) AS x FROM readings GROUP BY k");
+  EXPECT_TRUE(bits.ok()) << bits.status().ToString();
+  Result<std::string> stats =
+      CheckMaterializedViewQuery(bigtable_.get(), "SELECT _key AS k, STDDEV(m['v']) AS s FROM readings GROUP BY k");
+  ASSERT_FALSE(stats.ok());
+  EXPECT_NE(stats.status().message().find("(GoogleSQL:stddev is not stable)"), std::string::npos)
+      << stats.status().ToString();
+}
+
 TEST_F(QueryTest, DateArithmeticArrayConcatenationAndFloatOverflow) {
   EXPECT_EQ(Rows("SELECT DATE '2024-02-28' + 1, 2 + DATE '2024-12-31', DATE '2024-03-01' - 1, [1, 2] || [3] "
                  "FROM mobile LIMIT 1"),
@@ -619,7 +717,8 @@ TEST(FunctionRegistryTest, EveryFamilyIsRegistered) {
   }
   EXPECT_TRUE(FindFunction("$in")->handles_nulls);
   EXPECT_FALSE(FindFunction("$eq")->handles_nulls);
-  ASSERT_NE(FindAggregate("SUM"), nullptr);
+  for (const char* name : {"SUM", "CORR", "STDDEV", "VARIANCE", "BIT_XOR"})
+    ASSERT_NE(FindAggregate(name), nullptr) << name;
   EXPECT_EQ(FindFunction("SUM"), nullptr);
   EXPECT_EQ(FindAggregate("CONCAT"), nullptr);
   EXPECT_EQ(FindFunction("NO_SUCH_FUNCTION"), nullptr);

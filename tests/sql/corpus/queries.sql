@@ -566,3 +566,62 @@ SELECT _key, COUNT(*) AS n FROM mobile;
 -- name: an array index out of bounds
 -- error: out of bounds
 SELECT SPLIT('a#b', '#')[OFFSET(5)] AS x FROM mobile;
+
+# ---------------------------------------------------------------- statistical and bitwise aggregates
+# The reference pages' worked examples over the samples table, one group
+# per example (seeds.cbt), each with the page's printed answer. NaN and the
+# infinities print as "nan", "inf" and "-inf".
+
+-- name: CORR of the page's pairs: NULL pairs passed over, fewer than two NULL, no variance NaN
+SELECT SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)] AS example,
+       CORR(CAST(CAST(samples['y'] AS STRING) AS FLOAT64), CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS results
+FROM samples WHERE _key LIKE 'corr-%' GROUP BY example ORDER BY example;
+{"example": "corr-1", "results": 0.6546536707079772}
+{"example": "corr-2", "results": 1}
+{"example": "corr-3", "results": null}
+{"example": "corr-4", "results": null}
+{"example": "corr-5", "results": "nan"}
+{"example": "corr-6", "results": "nan"}
+
+-- name: COVAR_POP and COVAR_SAMP of the page's pairs: one pair gives 0 and NULL
+SELECT SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)] AS example,
+       COVAR_POP(CAST(CAST(samples['y'] AS STRING) AS FLOAT64), CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS pop,
+       COVAR_SAMP(CAST(CAST(samples['y'] AS STRING) AS FLOAT64), CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS samp
+FROM samples WHERE _key LIKE 'covar-%' GROUP BY example ORDER BY example;
+{"example": "covar-1", "pop": -1.6800000000000002, "samp": -2.1}
+{"example": "covar-2", "pop": 0, "samp": null}
+{"example": "covar-3", "pop": null, "samp": null}
+{"example": "covar-4", "pop": -1, "samp": -1.3333333333333333}
+{"example": "covar-5", "pop": "nan", "samp": "nan"}
+
+-- name: STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP and their aliases over the page's series
+SELECT SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)] AS example,
+       STDDEV_POP(CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS stddev_pop,
+       STDDEV_SAMP(CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS stddev_samp,
+       STDDEV(CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS stddev,
+       VAR_POP(CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS var_pop,
+       VAR_SAMP(CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS var_samp,
+       VARIANCE(CAST(CAST(samples['x'] AS STRING) AS FLOAT64)) AS variance
+FROM samples WHERE _key LIKE 'var-%' GROUP BY example ORDER BY example;
+{"example": "var-1", "stddev_pop": 3.265986323710904, "stddev_samp": 4, "stddev": 4, "var_pop": 10.666666666666666, "var_samp": 16, "variance": 16}
+{"example": "var-2", "stddev_pop": 2, "stddev_samp": 2.8284271247461903, "stddev": 2.8284271247461903, "var_pop": 4, "var_samp": 8, "variance": 8}
+{"example": "var-3", "stddev_pop": 0, "stddev_samp": null, "stddev": null, "var_pop": 0, "var_samp": null, "variance": null}
+{"example": "var-4", "stddev_pop": null, "stddev_samp": null, "stddev": null, "var_pop": null, "var_samp": null, "variance": null}
+{"example": "var-5", "stddev_pop": "nan", "stddev_samp": "nan", "stddev": "nan", "var_pop": "nan", "var_samp": "nan", "variance": "nan"}
+
+-- name: BIT_AND and BIT_OR of 0xF001 and 0x00A1
+SELECT BIT_AND(CAST(CAST(samples['x'] AS STRING) AS INT64)) AS bit_and,
+       BIT_OR(CAST(CAST(samples['x'] AS STRING) AS INT64)) AS bit_or
+FROM samples WHERE _key LIKE 'bits-1#%';
+{"bit_and": 1, "bit_or": 61601}
+
+-- name: BIT_XOR of the page's two lists
+SELECT SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)] AS example,
+       BIT_XOR(CAST(CAST(samples['x'] AS STRING) AS INT64)) AS results
+FROM samples WHERE _key LIKE 'bits-2#%' OR _key LIKE 'bits-3#%' GROUP BY example ORDER BY example;
+{"example": "bits-2", "results": 4860}
+{"example": "bits-3", "results": 5678}
+
+-- name: a statistical aggregate of a STRING names the function
+-- error: No matching signature for aggregate function STDDEV for argument types: STRING
+SELECT STDDEV(CAST(samples['x'] AS STRING)) AS s FROM samples;
