@@ -1,11 +1,9 @@
-// StreamLimit bounds how many calls of one kind run at once. lbt serve
-// runs each call on a thread of its own for as long as the call lasts
-// (gRPC's synchronous API), from a pool of kMaxServerThreads: a change
+// StreamLimit bounds how many calls of one kind are open at once. A change
 // stream idles for hours, and a read lasts as long as its client takes to
-// read it, so without a bound enough of them would leave no thread to any
-// other call, MutateRow and GetTable included. The bounds
-// (request_limits.h) add up to well below the pool, and a call over its
-// bound is answered RESOURCE_EXHAUSTED at once, naming the bound.
+// read it; neither holds a thread meanwhile (stream_reactor.h), but each
+// holds memory (a read, up to a response of about 1 MiB), so their number
+// is bounded (request_limits.h), and a call over its bound is answered
+// RESOURCE_EXHAUSTED at once, naming the bound, while the others go on.
 //
 // Threading: safe from any thread.
 
