@@ -175,9 +175,9 @@ Where a target is missed, and why (issue: lbt serve at the transport's limit):
   workers. Before (gRPC's synchronous server, a thread per call): reads
   0.91x the emulator at 8 clients and 1.00x at 32, PingAndWarm 1.65x at 8,
   and 520 idle change streams made every other call fail
-  RESOURCE_EXHAUSTED; 2,000 now cost writes 4-12% (0.88x-0.96x in
-  runs here; the row above), each idle stream polling its table's log
-  every 200 ms on the workers.
+  RESOURCE_EXHAUSTED; with 2,000 open, writes ran at 0.74x-1.04x their
+  rate without them in runs here (the row above; most runs 0.88x-1.04x),
+  each idle stream polling its table's log every 200 ms on the workers.
 - **The load generator** (`bench/serve_load`) is now a callback client on
   four channels: with a thread per client it spent as much CPU as the
   server, and both servers were measured through it. The emulator's
@@ -226,12 +226,12 @@ Where a target is missed, and why (issue: lbt serve at the transport's limit):
   0.77x-1.10x durable, 0.90x-1.11x with `--sync=off`, 4-6 us of server
   CPU per row (see above).
 - **Memory.** Writes held in memory are bounded by three memtables of 16
-  MiB (past that, writes wait for folds); jemalloc keeps freed pages for a
-  while before it gives them back, so the server's private memory peaks
-  higher after an import (116-125 MiB, from 41-77 MiB with glibc's
-  malloc) and settles (64-73 MiB at the end of the run). Each open call
-  costs a few KiB of gRPC's state and the responses it holds: 2,000 idle
-  change streams add about 60 MiB. A sustained load of 10 minutes
+  MiB (past that, writes wait for folds); jemalloc's background thread
+  gives freed pages back after a second, so the server's private memory
+  falls back once a load ends (95 MiB right after the import and the
+  read, 13 MiB at the end of the run). Each open call costs a few KiB of
+  gRPC's state and the responses it holds: with 2,000 idle change streams
+  and 8 writers the server peaked at 65 MiB. A sustained load of 10 minutes
   (`serve_load ... write 32 600` over 400,000 random keys of 1,000 hosts,
   `--sync=full`, measured before the callback server: 10,042 writes/s, 6
   million writes, no failures, the database growing to 512 MB) kept the
