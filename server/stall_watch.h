@@ -1,21 +1,21 @@
-// StallWatch ends the calls whose clients stopped reading. A handler that
-// sends a response waits in Write until the client takes it; a client that
-// never reads would keep that handler's thread, and whatever it holds,
-// forever. Each Write runs under a Guard: one that has not returned after
-// the timeout gets its call ended with ABORTED, as production ends the
+// StallWatch ends the calls whose clients stopped reading. A stream's
+// response stays pending until the client takes it; a client that never
+// reads would keep the call, its place among the open streams and the
+// response it holds, forever. Each write is watched by a Guard, from its
+// start until it completes (stream_reactor.h): one still alive after the
+// timeout gets its call ended with ABORTED, as production ends the
 // stream of a client too slow to read ("response was not consumed in
 // time"), and the client is told at once: the status travels in HTTP/2
 // headers, which flow control does not hold back. Each call ended is one
 // line on stderr, saying how many other writes still wait on their clients.
 //
-// Threading: Guards are made and destroyed on handlers' threads; one
-// thread of the watch's own ends stalled calls.
+// Threading: Guards are made and destroyed on any thread; one thread of
+// the watch's own ends stalled calls.
 
 #ifndef LBT_SERVER_STALL_WATCH_H_
 #define LBT_SERVER_STALL_WATCH_H_
 
 #include <grpcpp/server_context.h>
-#include <grpcpp/support/sync_stream.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -65,15 +65,6 @@ class StallWatch {
   bool stopping_ = false;
   std::thread thread_;
 };
-
-// Sends one response of a stream under `stalls`' watch (nullptr: none).
-// False if the client went away or the call was ended.
-template <typename Response>
-bool WriteWatched(grpc::ServerWriter<Response>* writer, const Response& response, grpc::ServerContext* context,
-                  StallWatch* stalls, grpc::WriteOptions options = {}) {
-  StallWatch::Guard guard(stalls, context);
-  return writer->Write(response, options);
-}
 
 }  // namespace lbt::server
 

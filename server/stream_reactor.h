@@ -85,9 +85,6 @@ class StreamReactor final : public grpc::ServerWriteReactor<Response> {
     delete this;
   }
 
-  // True once the client went away or the call was ended.
-  bool cancelled() const { return cancelled_; }
-
  private:
   StreamReactor(grpc::CallbackServerContext* context, CallRuntime* runtime,
                 std::unique_ptr<ResponseSource<Response>> source)

@@ -391,6 +391,10 @@ class Database final {
   // log_writes a log append and sync, shared with the steps other threads
   // queued meanwhile; returns once that transaction committed.
   Status UpdateGrouped(const std::function<Status(WriteScope& scope, bool* redo)>& step);
+  // One row's mutations, checked against the table's schema, as a step of
+  // a group (MutateRow's and MutateRowAsync's).
+  Status ApplyRowMutations(WriteScope& scope, std::string_view table, std::string_view row_key,
+                           const std::vector<Mutation>& mutations);
   // Runs a batch of queued steps as one transaction; sets each one's status.
   void CommitGroup(const std::vector<PendingWrite*>& group);
   // The same with log_writes: one log append and sync for the group.

@@ -165,12 +165,16 @@ void Database::CommitGroup(const std::vector<PendingWrite*>& group) {
 
 // ---- writes ----
 
+Status Database::ApplyRowMutations(WriteScope& scope, std::string_view table, std::string_view row_key,
+                                   const std::vector<Mutation>& mutations) {
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
+  LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
+  return scope.Writer(spec, NowMicros()).Apply(row_key, mutations);
+}
+
 Status Database::MutateRow(std::string_view table, std::string_view row_key, const std::vector<Mutation>& mutations) {
-  return UpdateGrouped([&](WriteScope& scope, bool*) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
-    return scope.Writer(spec, NowMicros()).Apply(row_key, mutations);
-  });
+  return UpdateGrouped(
+      [&](WriteScope& scope, bool*) -> Status { return ApplyRowMutations(scope, table, row_key, mutations); });
 }
 
 void Database::MutateRowAsync(std::string table, std::string row_key, std::vector<Mutation> mutations,
@@ -180,9 +184,7 @@ void Database::MutateRowAsync(std::string table, std::string row_key, std::vecto
   auto write = std::make_unique<PendingWrite>();
   write->own_step = [this, table = std::move(table), row_key = std::move(row_key), mutations = std::move(mutations)](
                         WriteScope& scope, bool*) -> Status {
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-    LBT_RETURN_IF_ERROR(ValidateRowMutations(*spec, row_key, mutations));
-    return scope.Writer(spec, NowMicros()).Apply(row_key, mutations);
+    return ApplyRowMutations(scope, table, row_key, mutations);
   };
   write->step = &write->own_step;
   write->on_done = std::move(done);
