@@ -16,7 +16,7 @@
 // A record (WARNING: part of the on-disk format):
 //   kind         1 byte: kRecordChanges
 //   sequence     8 bytes, big-endian
-//   changes, each:
+//   changes, each key once, as a ChangeBatch's body (kv/change_batch.h):
 //     store      1 byte: StoreTag ('h', the change log, since the
 //                changes store: an older lbt refuses such a record)
 //     op         1 byte: 0 put, 1 delete
@@ -83,24 +83,11 @@ std::vector<std::string> ListSegments(const std::string& dir) {
   return segments;
 }
 
-void AppendLength(std::string* out, size_t n) { AppendBigEndian(out, n, 4); }
-
-std::string EncodeRecord(uint64_t seq, const ChangeBatch& batch) {
-  std::string out(1, kRecordChanges);
-  AppendBigEndian(&out, seq, 8);
-  for (StoreTag tag : kAllStoreTags) {
-    for (const auto& [key, value] : batch.changes(tag)) {
-      out.push_back(static_cast<char>(tag));
-      out.push_back(value ? 0 : 1);
-      AppendLength(&out, key.size());
-      out.append(key);
-      if (value) {
-        AppendLength(&out, value->size());
-        out.append(*value);
-      }
-    }
-  }
-  return out;
+// The write's record: its batch's body (change_batch.h) under the header.
+std::string_view SealRecord(uint64_t seq, ChangeBatch* batch) {
+  std::string header(1, kRecordChanges);
+  AppendBigEndian(&header, seq, 8);
+  return batch->SealRecord(header);
 }
 
 bool TakeBytes(std::string_view* in, size_t n, std::string_view* out) {
@@ -305,8 +292,7 @@ void Database::CommitGroupLogged(const std::vector<PendingWrite*>& group) {
   LoggedGroup logged;
   if (Status s = RunLoggedSteps(group, &logged); !s.ok()) return fail_all(s);
   if (logged.records.empty()) return;
-  std::vector<std::string_view> views(logged.records.begin(), logged.records.end());
-  Status s = log_->Append(views);
+  Status s = log_->Append(logged.records);
   // With sync off the fold thread syncs within kLogSyncInterval.
   if (s.ok() && options_.sync) s = log_->Sync();
   log_unsynced_ = s.ok() && !options_.sync;
@@ -342,8 +328,8 @@ Status Database::RunLoggedSteps(const std::vector<PendingWrite*>& group, LoggedG
     bool redo = false;
     w->status = (*w->step)(scope, &redo);
     if (!w->status.ok() || batch.empty()) continue;
-    logged->records.push_back(EncodeRecord(++seq, batch));
-    logged->batches.push_back(std::move(batch));
+    logged->records.push_back(SealRecord(++seq, &batch));
+    logged->batches.push_back(std::move(batch));  // the record's bytes stay where they are
     logged->writes.push_back(w);
   }
   return Status::OK();
@@ -353,9 +339,9 @@ void Database::Publish(const LoggedGroup& logged) {
   for (size_t i = 0; i < logged.batches.size(); ++i) {
     const uint64_t write_seq = next_seq_ + 1 + i;
     for (StoreTag tag : kAllStoreTags) {
-      for (const auto& [key, value] : logged.batches[i].changes(tag)) {
-        active_->Add(tag, key, write_seq, !value.has_value(), value ? std::string_view(*value) : std::string_view());
-      }
+      logged.batches[i].ForEach(tag, [&](const ChangeBatch::Change& c) {
+        active_->Add(tag, c.key, write_seq, !c.value.has_value(), c.value.value_or(std::string_view()));
+      });
     }
   }
   next_seq_ += logged.batches.size();

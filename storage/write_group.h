@@ -66,10 +66,11 @@ struct PendingWrite {
   WriteStep own_step;  // a submitted write's step, if it owns it
 };
 
-// A group's logged writes: each one's changes and log record, in order.
+// A group's logged writes: each one's changes and log record (the bytes of
+// its batch), in order.
 struct LoggedGroup {
   std::vector<ChangeBatch> batches;
-  std::vector<std::string> records;
+  std::vector<std::string_view> records;
   std::vector<PendingWrite*> writes;
 };
 

@@ -11,7 +11,6 @@
 #define LBT_STORAGE_KV_STORE_VIEW_H_
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "api/status.h"
+#include "storage/kv/change_batch.h"
 #include "storage/kv/key_iterator.h"
 #include "storage/kv/lmdb_env.h"
 #include "storage/kv/mem_table.h"
@@ -29,48 +29,6 @@ namespace lbt {
 // The memtables a read sees, newest first.
 struct MemLayers {
   std::vector<std::shared_ptr<MemTable>> tables;
-};
-
-// The changes of one write before they are logged: per store, each key's
-// final state (a value, or nullopt for a deletion), with savepoints to
-// take back the changes of one row that failed.
-class ChangeBatch {
- public:
-  ChangeBatch() = default;
-  ChangeBatch(ChangeBatch&&) = default;
-  ChangeBatch& operator=(ChangeBatch&&) = default;
-
-  using Changes = std::map<std::string, std::optional<std::string>, std::less<>>;
-
-  Changes& changes(StoreTag tag) {
-    return tag == StoreTag::kCells ? cells_ : tag == StoreTag::kRows ? rows_ : changes_;
-  }
-  const Changes& changes(StoreTag tag) const {
-    return tag == StoreTag::kCells ? cells_ : tag == StoreTag::kRows ? rows_ : changes_;
-  }
-  void Put(StoreTag tag, std::string_view key, std::string_view value);
-  void Delete(StoreTag tag, std::string_view key);
-  bool empty() const { return cells_.empty() && rows_.empty() && changes_.empty(); }
-
-  // Remembers the batch as it is; RollBack restores it, dropping whatever
-  // changed since.
-  void SetSavepoint();
-  void RollBack();
-
- private:
-  // Records `tag`'s change of `key` to `value` (nullopt: deleted).
-  void Change(StoreTag tag, std::string_view key, std::optional<std::string_view> value);
-  Changes cells_, rows_, changes_;
-  // How to take one change back: erase a key the batch did not have, or
-  // give back the state it had.
-  struct Undo {
-    StoreTag tag;
-    Changes::iterator entry;
-    bool existed;
-    std::optional<std::string> previous;
-  };
-  bool saving_ = false;
-  std::vector<Undo> undo_;
 };
 
 class StoreView {
