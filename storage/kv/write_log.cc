@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 
@@ -136,15 +139,24 @@ WriteLog::~WriteLog() { ::close(fd_); }
 
 Status WriteLog::Append(const std::vector<std::string_view>& records) {
   LBT_RETURN_IF_ERROR(broken_);
-  buffer_.clear();
+  // Each record's frame goes in heads_; the payloads are written from
+  // where they are, with the frames, by one writev (per IOV_MAX pieces).
+  heads_.clear();
   for (std::string_view r : records) {
-    PutFixed32(&buffer_, RecordChecksum(r));
-    PutFixed32(&buffer_, static_cast<uint32_t>(r.size()));
-    buffer_.append(r);
+    PutFixed32(&heads_, RecordChecksum(r));
+    PutFixed32(&heads_, static_cast<uint32_t>(r.size()));
   }
-  size_t written = 0;
-  while (written < buffer_.size()) {
-    ssize_t n = ::write(fd_, buffer_.data() + written, buffer_.size() - written);
+  std::vector<iovec> pieces;
+  pieces.reserve(records.size() * 2);
+  size_t total = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    pieces.push_back({heads_.data() + i * kRecordHeaderBytes, kRecordHeaderBytes});
+    pieces.push_back({const_cast<char*>(records[i].data()), records[i].size()});
+    total += kRecordHeaderBytes + records[i].size();
+  }
+  for (size_t next = 0; next < pieces.size();) {
+    const int count = static_cast<int>(std::min<size_t>(pieces.size() - next, IOV_MAX));
+    ssize_t n = ::writev(fd_, &pieces[next], count);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       Status failed = ErrnoStatus("cannot write the write-ahead log", path_);
@@ -153,10 +165,19 @@ Status WriteLog::Append(const std::vector<std::string_view>& records) {
       }
       return failed;
     }
-    written += static_cast<size_t>(n);
+    // Past the pieces written whole, into the one written in part.
+    for (size_t left = static_cast<size_t>(n); left > 0;) {
+      if (left >= pieces[next].iov_len) {
+        left -= pieces[next++].iov_len;
+      } else {
+        pieces[next].iov_base = static_cast<char*>(pieces[next].iov_base) + left;
+        pieces[next].iov_len -= left;
+        left = 0;
+      }
+    }
   }
-  size_ += buffer_.size();
-  if (buffer_.capacity() > (16u << 20)) std::string().swap(buffer_);  // one huge batch keeps no memory
+  size_ += total;
+  if (heads_.capacity() > (1u << 20)) std::string().swap(heads_);  // one huge group keeps no memory
   return Status::OK();
 }
 

@@ -71,7 +71,8 @@ class WriteLog {
   WriteLog(const WriteLog&) = delete;
   WriteLog& operator=(const WriteLog&) = delete;
 
-  // Appends the records, framed, with one write. They are durable only
+  // Appends the records, framed, with one write (a writev from where they
+  // are: nothing is copied). They are durable only
   // after Sync. On an error (a full disk) whatever part was written is cut
   // off again and the log goes on as before; if even that fails, the log
   // is broken: every later call fails, and the next Open's read cuts the
@@ -95,7 +96,7 @@ class WriteLog {
   int fd_;
   uint64_t size_;
   Status broken_;
-  std::string buffer_;  // the framed records of one Append, kept for its memory
+  std::string heads_;  // the frames of one Append's records, kept for its memory
 };
 
 // The checksum of a record as stored: crc32 of its length (4 bytes,
