@@ -389,19 +389,28 @@ namespace {
 // whether entries remain.
 Result<bool> FoldEntries(Txn* txn, const Stores& stores, MemTable::Walker* walker, std::string_view skipping,
                          size_t limit) {
+  // The walker gives each store's keys in order: a kept cursor per store
+  // puts most of them from the page of the one before.
+  std::unique_ptr<OrderedStore::SortedWriter> writers[3];
+  auto writer_for = [&](StoreTag tag) -> Result<OrderedStore::SortedWriter*> {
+    const int slot = tag == StoreTag::kCells ? 0 : tag == StoreTag::kRows ? 1 : 2;
+    if (writers[slot] == nullptr) {
+      const OrderedStore& store = slot == 0 ? stores.cells : slot == 1 ? stores.rows : stores.changes;
+      LBT_ASSIGN_OR_RETURN(writers[slot], store.NewSortedWriter(txn));
+    }
+    return writers[slot].get();
+  };
   MemEntry e;
   for (size_t n = 0; limit == 0 || n < limit; ++n) {
     if (!walker->Next(&e)) return false;
     // What a drop skips is cells and rows: the change log keeps the
     // changes made before it.
     if (!skipping.empty() && e.store != StoreTag::kChanges && e.key.starts_with(skipping)) continue;
-    const OrderedStore& store = e.store == StoreTag::kCells  ? stores.cells
-                                : e.store == StoreTag::kRows ? stores.rows
-                                                             : stores.changes;
+    LBT_ASSIGN_OR_RETURN(OrderedStore::SortedWriter * writer, writer_for(e.store));
     if (e.deleted) {
-      LBT_RETURN_IF_ERROR(store.Delete(txn, e.key).status());
+      LBT_RETURN_IF_ERROR(writer->Delete(e.key).status());
     } else {
-      LBT_RETURN_IF_ERROR(store.Put(txn, e.key, e.value));
+      LBT_RETURN_IF_ERROR(writer->Put(e.key, e.value));
     }
   }
   return true;

@@ -321,6 +321,13 @@ Result<bool> Cursor::Append(std::string_view key, std::string_view value) {
   return true;
 }
 
+Status Cursor::Put(std::string_view key, std::string_view value) {
+  MDB_val k = ToVal(key), v = ToVal(value);
+  int rc = mdb_cursor_put(cursor_, &k, &v, 0);
+  if (rc != MDB_SUCCESS) return txn_->Fail(rc, "writing");
+  return Status::OK();
+}
+
 Result<bool> Cursor::Seek(std::string_view key) {
   if (key.empty()) return First();
   return Move(MDB_SET_RANGE, key);

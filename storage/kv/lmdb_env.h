@@ -177,6 +177,10 @@ class Cursor {
   // in key order is fastest this way. Returns false, writing nothing, when
   // `key` does not sort after every key there. REQUIRES: a write txn
   Result<bool> Append(std::string_view key, std::string_view value);
+  // Puts `key`, replacing its value if present, and leaves the cursor
+  // there: LMDB finds a next key that lands on the same page from the
+  // page, not from the tree's root. REQUIRES: a write txn
+  Status Put(std::string_view key, std::string_view value);
 
   // The entry under the cursor. REQUIRES: the last move returned true.
   std::string_view key() const { return key_; }

@@ -68,6 +68,16 @@ Status OrderedStore::Appender::PutNew(std::string_view key, std::string_view val
   return store_->Put(txn_, key, value);
 }
 
+Result<std::unique_ptr<OrderedStore::SortedWriter>> OrderedStore::NewSortedWriter(Txn* txn) const {
+  LBT_ASSIGN_OR_RETURN(auto cursor, Cursor::Open(txn, main_));
+  return std::unique_ptr<SortedWriter>(new SortedWriter(txn, this, std::move(cursor)));
+}
+
+Status OrderedStore::SortedWriter::Put(std::string_view key, std::string_view value) {
+  if (key.size() <= kMaxDirectKeyBytes) return cursor_->Put(key, value);
+  return store_->Put(txn_, key, value);
+}
+
 Result<uint64_t> OrderedStore::AllocateNode(Txn* txn) const {
   const std::string counter_key(kNodeBytes, '\0');
   std::string_view current;

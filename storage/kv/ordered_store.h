@@ -62,6 +62,14 @@ class OrderedStore {
   class Appender;
   Result<std::unique_ptr<Appender>> NewAppender(Txn* txn) const;
 
+  // Writes keys that arrive in increasing order (a memtable's fold)
+  // through a kept cursor, so that a key landing on the page of the one
+  // before it is put without a search from the tree's root. Destroy it
+  // before `txn` ends, and do not use it while a transaction nested in
+  // `txn` is open. REQUIRES: txn->is_write()
+  class SortedWriter;
+  Result<std::unique_ptr<SortedWriter>> NewSortedWriter(Txn* txn) const;
+
   // Removes `key`; returns false if it was absent. REQUIRES: txn->is_write()
   Result<bool> Delete(Txn* txn, std::string_view key) const;
 
@@ -75,6 +83,22 @@ class OrderedStore {
 
   MDB_dbi main_ = 0;
   MDB_dbi overflow_ = 0;
+};
+
+class OrderedStore::SortedWriter {
+ public:
+  // As OrderedStore's Put and Delete. Keys in increasing order are
+  // fastest; any order is correct.
+  Status Put(std::string_view key, std::string_view value);
+  Result<bool> Delete(std::string_view key) { return store_->Delete(txn_, key); }
+
+ private:
+  friend class OrderedStore;
+  SortedWriter(Txn* txn, const OrderedStore* store, std::unique_ptr<Cursor> cursor)
+      : txn_(txn), store_(store), cursor_(std::move(cursor)) {}
+  Txn* txn_;
+  const OrderedStore* store_;
+  std::unique_ptr<Cursor> cursor_;
 };
 
 class OrderedStore::Appender {
