@@ -30,7 +30,12 @@ struct StreamBounds {
   int reads = kMaxReadStreams;
 };
 
-class DataService final : public v2::Bigtable::CallbackService {
+// MutateRows is served raw (its request as bytes), so that the handler
+// parses a request of many small messages onto an arena of its own
+// (data_service.cc).
+using DataServiceBase = v2::Bigtable::WithRawCallbackMethod_MutateRows<v2::Bigtable::CallbackService>;
+
+class DataService final : public DataServiceBase {
  public:
   // `router` and `runtime` are not owned and must outlive the service.
   // Every RPC passes through `runtime`'s gate; every response a stream
@@ -47,8 +52,9 @@ class DataService final : public v2::Bigtable::CallbackService {
                                                                      const v2::SampleRowKeysRequest* request) override;
   grpc::ServerUnaryReactor* MutateRow(grpc::CallbackServerContext* context, const v2::MutateRowRequest* request,
                                       v2::MutateRowResponse* response) override;
-  grpc::ServerWriteReactor<v2::MutateRowsResponse>* MutateRows(grpc::CallbackServerContext* context,
-                                                               const v2::MutateRowsRequest* request) override;
+  // A MutateRowsRequest's bytes; answers with MutateRowsResponses'.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* MutateRows(grpc::CallbackServerContext* context,
+                                                         const grpc::ByteBuffer* request) override;
   grpc::ServerUnaryReactor* CheckAndMutateRow(grpc::CallbackServerContext* context,
                                               const v2::CheckAndMutateRowRequest* request,
                                               v2::CheckAndMutateRowResponse* response) override;

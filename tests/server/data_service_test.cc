@@ -151,6 +151,28 @@ TEST_F(DataServiceTest, MutateRowsReportsEachEntry) {
   EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"a", "b", "c", "d", "x", "z"}));
 }
 
+// MutateRows is served from its request's bytes (parsed onto an arena):
+// bytes that are no MutateRowsRequest are refused, naming the request, and
+// write nothing.
+TEST_F(DataServiceTest, MutateRowsRefusesBytesThatAreNoRequest) {
+  ExpectRefused(
+      [&] {
+        const std::string garbage("\x0a\xff\xff\xff\xff\x0f", 6);  // a length past the end
+        grpc::Slice slice(garbage);
+        grpc::ByteBuffer request(&slice, 1);
+        grpc::ClientContext context;
+        const grpc::internal::RpcMethod method("/google.bigtable.v2.Bigtable/MutateRows",
+                                               grpc::internal::RpcMethod::SERVER_STREAMING);
+        std::unique_ptr<grpc::ClientReader<grpc::ByteBuffer>> reader(
+            grpc::internal::ClientReaderFactory<grpc::ByteBuffer>::Create(channel_.get(), method, &context, request));
+        grpc::ByteBuffer response;
+        while (reader->Read(&response)) {
+        }
+        return reader->Finish();
+      },
+      StatusCode::INVALID_ARGUMENT, "MutateRowsRequest");
+}
+
 TEST_F(DataServiceTest, CheckAndMutateTakesTheBranchThePredicateChooses) {
   v2::CheckAndMutateRowRequest request;
   request.set_table_name(TableName("t"));

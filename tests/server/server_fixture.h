@@ -74,7 +74,8 @@ class ServerTest : public ::testing::Test {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(512 << 20);
     args.SetMaxSendMessageSize(512 << 20);
-    auto channel = server_->InProcessChannel(args);
+    channel_ = server_->InProcessChannel(args);
+    auto& channel = channel_;
     bigtable_ = v2::Bigtable::NewStub(channel);
     admin_ = admin::BigtableTableAdmin::NewStub(channel);
   }
@@ -86,6 +87,7 @@ class ServerTest : public ::testing::Test {
     admin_service_.reset();
     bigtable_.reset();
     admin_.reset();
+    channel_.reset();
     local_.reset();
     db_.reset();
   }
@@ -163,6 +165,7 @@ class ServerTest : public ::testing::Test {
   std::unique_ptr<server::DataService> data_;
   std::unique_ptr<server::AdminService> admin_service_;
   std::unique_ptr<grpc::Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v2::Bigtable::Stub> bigtable_;
   std::unique_ptr<admin::BigtableTableAdmin::Stub> admin_;
 };
