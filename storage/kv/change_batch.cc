@@ -85,7 +85,10 @@ void ChangeBatch::Record(StoreTag tag, std::string_view key, std::optional<std::
   }
   const int slot = IndexSlot(tag);
   auto& index = s.index[slot];
-  auto it = index.lower_bound(key);
+  // Writes mostly change keys in increasing order (a row's cells sorted,
+  // a request's rows): past the last key, no search.
+  auto it = index.empty() || CompareBytes(index.key_comp().KeyAt(*index.rbegin()), key) < 0 ? index.end()
+                                                                                            : index.lower_bound(key);
   std::optional<uint32_t> previous;
   if (it != index.end() && index.key_comp().KeyAt(*it) == key) {
     previous = *it;
@@ -102,6 +105,12 @@ void ChangeBatch::Delete(StoreTag tag, std::string_view key) { Record(tag, key, 
 
 std::optional<ChangeBatch::Change> ChangeBatch::Find(StoreTag tag, std::string_view key) const {
   const auto& index = IndexOf(tag);
+  // Outside the batch's first and last keys (the usual miss: another
+  // write's rows), no search.
+  if (index.empty() || CompareBytes(key, index.key_comp().KeyAt(*index.begin())) < 0 ||
+      CompareBytes(key, index.key_comp().KeyAt(*index.rbegin())) > 0) {
+    return std::nullopt;
+  }
   auto it = index.find(key);
   if (it == index.end()) return std::nullopt;
   return ChangeAt(*it);

@@ -35,6 +35,7 @@
 
 #include "storage/kv/key_iterator.h"
 #include "storage/kv/mem_table.h"
+#include "util/bytes.h"
 
 namespace lbt {
 
@@ -100,9 +101,9 @@ struct KeyAtLess {
   using is_transparent = void;
   const std::string* body;
   std::string_view KeyAt(uint32_t offset) const;
-  bool operator()(uint32_t a, uint32_t b) const { return KeyAt(a) < KeyAt(b); }
-  bool operator()(uint32_t a, std::string_view b) const { return KeyAt(a) < b; }
-  bool operator()(std::string_view a, uint32_t b) const { return a < KeyAt(b); }
+  bool operator()(uint32_t a, uint32_t b) const { return CompareBytes(KeyAt(a), KeyAt(b)) < 0; }
+  bool operator()(uint32_t a, std::string_view b) const { return CompareBytes(KeyAt(a), b) < 0; }
+  bool operator()(std::string_view a, uint32_t b) const { return CompareBytes(a, KeyAt(b)) < 0; }
 };
 
 template <typename Fn>

@@ -5,6 +5,8 @@
 #include <functional>
 #include <new>
 
+#include "util/bytes.h"
+
 namespace lbt {
 
 struct MemTable::Node {
@@ -27,8 +29,7 @@ constexpr size_t kBlockBytes = 1 << 20;
 // A node's tagged key against a tag and a key, as byte strings.
 int CompareTagged(std::string_view tagged, char tag, std::string_view key) {
   if (tagged[0] != tag) return static_cast<unsigned char>(tagged[0]) < static_cast<unsigned char>(tag) ? -1 : 1;
-  const int c = tagged.substr(1).compare(key);
-  return c < 0 ? -1 : c > 0 ? 1 : 0;
+  return CompareBytes(tagged.substr(1), key);
 }
 
 // (a.key, a.seq) against (tag + key, seq): keys ascending, then sequences
@@ -146,7 +147,7 @@ MemTable::Node* MemTable::FindLessThan(std::string_view key) const {
   int level = height_.load(std::memory_order_relaxed) - 1;
   while (true) {
     Node* next = x->Next(level);
-    if (next != nullptr && next->key < key) {
+    if (next != nullptr && CompareBytes(next->key, key) < 0) {
       x = next;
       continue;
     }

@@ -64,5 +64,27 @@ TEST(BytesTest, AbbreviatedKeepsShortValuesAndCutsLongOnesBetweenCharacters) {
   EXPECT_EQ(Abbreviated(accented), std::string(63, 'a') + "... (66 bytes)");
 }
 
+// CompareBytes orders as memcmp then length, whatever the bytes (high
+// ones too), wherever the first difference falls (within a word, past
+// several, in the tail) and when one string is the other's prefix.
+TEST(BytesTest, CompareBytesOrdersAsByteStrings) {
+  std::mt19937 rng(11);
+  auto sign = [](int c) { return c < 0 ? -1 : c > 0 ? 1 : 0; };
+  for (int i = 0; i < 20000; ++i) {
+    std::string a(rng() % 40, '\0');
+    for (char& c : a) c = static_cast<char>(rng() % 4 == 0 ? 0xff - rng() % 3 : 'a' + rng() % 3);
+    std::string b = a.substr(0, rng() % (a.size() + 1));
+    if (rng() % 2 == 0) {
+      for (int extra = rng() % 12; extra > 0; --extra) b.push_back(static_cast<char>(rng() % 256));
+    }
+    if (!b.empty() && rng() % 3 == 0) b[rng() % b.size()] = static_cast<char>(rng() % 256);
+    ASSERT_EQ(CompareBytes(a, b), sign(std::string_view(a).compare(b))) << i;
+    ASSERT_EQ(CompareBytes(b, a), sign(std::string_view(b).compare(a))) << i;
+  }
+  EXPECT_EQ(CompareBytes("", ""), 0);
+  EXPECT_LT(CompareBytes("abcdefgh", "abcdefgh\x01"), 0);
+  EXPECT_GT(CompareBytes("abcdefgh\x80", "abcdefgh\x7f"), 0);
+}
+
 }  // namespace
 }  // namespace lbt
