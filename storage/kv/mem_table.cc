@@ -1,6 +1,8 @@
 #include "storage/kv/mem_table.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cstddef>
 #include <cstring>
 #include <functional>
 #include <new>
@@ -9,17 +11,32 @@
 
 namespace lbt {
 
+// A node, in one allocation: this header, its links (one per level), the
+// store's tag and the key, then the value. Sizes and flags are packed so
+// that a node visited by a search is mostly one cache line: the header
+// and the start of its key.
 struct MemTable::Node {
-  std::string_view key;  // the store's tag, then the key
-  std::string_view value;
+  uint32_t key_size_and_height;    // the tagged key's bytes (low 24 bits), the height (high 8)
+  uint32_t value_size_and_delete;  // the value's bytes (low 31 bits), whether a deletion (high bit)
   uint64_t seq;
-  bool deleted;
   // Links, one per level; the node is allocated with room for its height.
   std::atomic<Node*> next[1];
 
+  static constexpr uint32_t kMaxKeyBytes = (1u << 24) - 1;
+  static constexpr uint32_t kMaxValueBytes = (1u << 31) - 1;
+
+  int height() const { return static_cast<int>(key_size_and_height >> 24); }
+  // The store's tag, then the key.
+  std::string_view key() const {
+    return {reinterpret_cast<const char*>(&next[height()]), key_size_and_height & kMaxKeyBytes};
+  }
+  std::string_view value() const {
+    return {key().data() + (key_size_and_height & kMaxKeyBytes), value_size_and_delete & kMaxValueBytes};
+  }
+  bool deleted() const { return (value_size_and_delete >> 31) != 0; }
   Node* Next(int level) const { return next[level].load(std::memory_order_acquire); }
   void SetNext(int level, Node* node) { next[level].store(node, std::memory_order_release); }
-  char tag() const { return key[0]; }
+  char tag() const { return key()[0]; }
 };
 
 namespace {
@@ -36,7 +53,7 @@ int CompareTagged(std::string_view tagged, char tag, std::string_view key) {
 // descending, so that a key's newest entry comes first.
 template <typename NodeT>
 int Compare(const NodeT* a, char tag, std::string_view key, uint64_t seq) {
-  if (const int c = CompareTagged(a->key, tag, key); c != 0) return c;
+  if (const int c = CompareTagged(a->key(), tag, key); c != 0) return c;
   if (a->seq > seq) return -1;
   return a->seq < seq ? 1 : 0;
 }
@@ -77,18 +94,23 @@ char* MemTable::Allocate(size_t bytes) {
 
 MemTable::Node* MemTable::NewNode(char tag, std::string_view key, uint64_t seq, bool deleted, std::string_view value,
                                   int height) {
-  const size_t node_bytes = sizeof(Node) + sizeof(std::atomic<Node*>) * (height - 1);
+  const size_t header_bytes = offsetof(Node, next) + sizeof(std::atomic<Node*>) * height;
   const size_t key_bytes = tag == 0 ? 0 : key.size() + 1;  // the head has no key
-  char* memory = Allocate(node_bytes + key_bytes + value.size());
-  char* key_copy = memory + node_bytes;
-  char* value_copy = key_copy + key_bytes;
+  // Bigtable's limits keep keys (a row key, a qualifier) and values (a
+  // cell, or a write's change record) far below what the sizes hold.
+  assert(key_bytes <= Node::kMaxKeyBytes && value.size() <= Node::kMaxValueBytes);
+  char* memory = Allocate(header_bytes + key_bytes + value.size());
+  Node* node = new (memory) Node{static_cast<uint32_t>(key_bytes) | static_cast<uint32_t>(height) << 24,
+                                 static_cast<uint32_t>(value.size()) | (deleted ? 1u << 31 : 0u),
+                                 seq,
+                                 {}};
+  for (int i = 1; i < height; ++i) new (&node->next[i]) std::atomic<Node*>(nullptr);
+  char* key_copy = memory + header_bytes;
   if (key_bytes > 0) {
     key_copy[0] = tag;
     if (!key.empty()) std::memcpy(key_copy + 1, key.data(), key.size());
   }
-  if (!value.empty()) std::memcpy(value_copy, value.data(), value.size());
-  Node* node = new (memory) Node{{key_copy, key_bytes}, {value_copy, value.size()}, seq, deleted, {}};
-  for (int i = 1; i < height; ++i) new (&node->next[i]) std::atomic<Node*>(nullptr);
+  if (!value.empty()) std::memcpy(key_copy + key_bytes, value.data(), value.size());
   return node;
 }
 
@@ -147,7 +169,7 @@ MemTable::Node* MemTable::FindLessThan(std::string_view key) const {
   int level = height_.load(std::memory_order_relaxed) - 1;
   while (true) {
     Node* next = x->Next(level);
-    if (next != nullptr && CompareBytes(next->key, key) < 0) {
+    if (next != nullptr && CompareBytes(next->key(), key) < 0) {
       x = next;
       continue;
     }
@@ -202,7 +224,7 @@ void MemTable::Add(StoreTag store, std::string_view key, uint64_t seq, bool dele
   // compares, with no string of its own.
   Node* node = NewNode(static_cast<char>(store), key, seq, deleted, value, height);
   Node* prev[kMaxHeight];
-  const std::string_view bare = node->key.substr(1);
+  const std::string_view bare = node->key().substr(1);
   if (last_added_ != nullptr && Compare(last_added_, node->tag(), bare, seq) < 0) {
     // Writes add their keys in order: start from where the last one went.
     FindFromFinger(node->tag(), bare, seq, prev);
@@ -232,9 +254,9 @@ MemTable::Found MemTable::Get(StoreTag store, std::string_view key, uint64_t seq
   const char tag = static_cast<char>(store);
   if (!MayContain(tag, key)) return Found::kAbsent;
   const Node* node = FindGreaterOrEqual(tag, key, seq, nullptr);
-  if (node == nullptr || CompareTagged(node->key, tag, key) != 0) return Found::kAbsent;
-  if (node->deleted) return Found::kDeleted;
-  *value = node->value;
+  if (node == nullptr || CompareTagged(node->key(), tag, key) != 0) return Found::kAbsent;
+  if (node->deleted()) return Found::kDeleted;
+  *value = node->value();
   return Found::kValue;
 }
 
@@ -260,16 +282,16 @@ class MemTable::Iter final : public KeyIterator {
   }
   void Next() override {
     const Node* n = node_->Next(0);
-    while (n != nullptr && n->key == node_->key) n = n->Next(0);
+    while (n != nullptr && n->key() == node_->key()) n = n->Next(0);
     SettleForward(n);
   }
-  void Prev() override { SettleBackward(table_->FindLessThan(node_->key)); }
+  void Prev() override { SettleBackward(table_->FindLessThan(node_->key())); }
 
   bool Valid() const override { return node_ != nullptr; }
   const Status& status() const override { return status_; }
-  std::string_view key() const override { return node_->key.substr(1); }
-  std::string_view value() const override { return node_->value; }
-  bool deleted() const override { return node_->deleted; }
+  std::string_view key() const override { return node_->key().substr(1); }
+  std::string_view value() const override { return node_->value(); }
+  bool deleted() const override { return node_->deleted(); }
   bool value_in_map() const override { return false; }
 
  private:
@@ -288,12 +310,12 @@ class MemTable::Iter final : public KeyIterator {
   // visible entry of the last key that has one.
   void SettleBackward(const Node* n) {
     while (n != table_->head_ && n->tag() == tag_) {
-      const Node* visible = table_->FindGreaterOrEqual(n->tag(), n->key.substr(1), seq_, nullptr);
-      if (visible != nullptr && visible->key == n->key) {
+      const Node* visible = table_->FindGreaterOrEqual(n->tag(), n->key().substr(1), seq_, nullptr);
+      if (visible != nullptr && visible->key() == n->key()) {
         node_ = visible;
         return;
       }
-      n = table_->FindLessThan(n->key);
+      n = table_->FindLessThan(n->key());
     }
     node_ = nullptr;
   }
@@ -314,11 +336,11 @@ MemTable::Walker::Walker(const MemTable* table) : table_(table), node_(table->he
 bool MemTable::Walker::Next(MemEntry* entry) {
   const Node* n = node_->Next(0);
   if (node_ != table_->head_) {
-    while (n != nullptr && n->key == node_->key) n = n->Next(0);
+    while (n != nullptr && n->key() == node_->key()) n = n->Next(0);
   }
   if (n == nullptr) return false;
   node_ = n;
-  *entry = MemEntry{static_cast<StoreTag>(n->tag()), n->key.substr(1), n->seq, n->deleted, n->value};
+  *entry = MemEntry{static_cast<StoreTag>(n->tag()), n->key().substr(1), n->seq, n->deleted(), n->value()};
   return true;
 }
 
