@@ -78,6 +78,7 @@ class OrderedStore {
   Result<std::unique_ptr<Iterator>> NewIterator(Txn* txn) const;
 
  private:
+  class CursorWriter;
   Result<uint64_t> AllocateNode(Txn* txn) const;
   Result<bool> NodeIsEmpty(Txn* txn, uint64_t node) const;
 
@@ -85,7 +86,17 @@ class OrderedStore {
   MDB_dbi overflow_ = 0;
 };
 
-class OrderedStore::SortedWriter {
+// What a writer through a kept cursor holds (SortedWriter, Appender).
+class OrderedStore::CursorWriter {
+ protected:
+  CursorWriter(Txn* txn, const OrderedStore* store, std::unique_ptr<Cursor> cursor)
+      : txn_(txn), store_(store), cursor_(std::move(cursor)) {}
+  Txn* txn_;
+  const OrderedStore* store_;
+  std::unique_ptr<Cursor> cursor_;
+};
+
+class OrderedStore::SortedWriter : public CursorWriter {
  public:
   // As OrderedStore's Put and Delete. Keys in increasing order are
   // fastest; any order is correct.
@@ -94,14 +105,10 @@ class OrderedStore::SortedWriter {
 
  private:
   friend class OrderedStore;
-  SortedWriter(Txn* txn, const OrderedStore* store, std::unique_ptr<Cursor> cursor)
-      : txn_(txn), store_(store), cursor_(std::move(cursor)) {}
-  Txn* txn_;
-  const OrderedStore* store_;
-  std::unique_ptr<Cursor> cursor_;
+  using CursorWriter::CursorWriter;
 };
 
-class OrderedStore::Appender {
+class OrderedStore::Appender : public CursorWriter {
  public:
   // Like PutNew. REQUIRES: `key` is not in the store, and sorts after
   // every key this appender wrote before.
@@ -109,11 +116,7 @@ class OrderedStore::Appender {
 
  private:
   friend class OrderedStore;
-  Appender(Txn* txn, const OrderedStore* store, std::unique_ptr<Cursor> cursor)
-      : txn_(txn), store_(store), cursor_(std::move(cursor)) {}
-  Txn* txn_;
-  const OrderedStore* store_;
-  std::unique_ptr<Cursor> cursor_;
+  using CursorWriter::CursorWriter;
   // After an append was refused: the store's last key then. Keys up to it
   // are put normally without trying to append first.
   bool blocked_ = false;
