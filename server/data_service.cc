@@ -410,10 +410,20 @@ grpc::ServerUnaryReactor* DataService::ReadModifyWriteRow(grpc::CallbackServerCo
 // ---- not served ----
 
 grpc::ServerUnaryReactor* DataService::GetClientConfiguration(grpc::CallbackServerContext* context,
-                                                              const v2::GetClientConfigurationRequest*,
-                                                              v2::ClientConfiguration*) {
-  return HandleUnary(context, runtime_, Runs::kInline,
-                     [] { return NotServed("GetClientConfiguration", "clients use their defaults"); });
+                                                              const v2::GetClientConfigurationRequest* request,
+                                                              v2::ClientConfiguration* response) {
+  return HandleUnary(context, runtime_, Runs::kInline, [this, request, response]() -> Status {
+    LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
+    // The instance and app profile as PingAndWarm and every data request
+    // check them.
+    LBT_RETURN_IF_ERROR(OpenInstance(*router_, instance, request->app_profile_id()).status());
+    // lbt has no sessions: every request stays on the classic RPCs
+    // (session_load 0), and the answer never changes, so clients need not
+    // ask again.
+    response->mutable_session_configuration()->set_session_load(0);
+    response->set_stop_polling(true);
+    return Status::OK();
+  });
 }
 
 namespace {

@@ -74,10 +74,14 @@ class DataService final : public DataServiceBase {
       grpc::CallbackServerContext* context, const v2::GenerateInitialChangeStreamPartitionsRequest* request) override;
   grpc::ServerWriteReactor<v2::ReadChangeStreamResponse>* ReadChangeStream(
       grpc::CallbackServerContext* context, const v2::ReadChangeStreamRequest* request) override;
-  // Not served: each answers UNIMPLEMENTED naming itself.
+  // The session protocol's configuration: no sessions (session_load 0),
+  // and no need to ask again (stop_polling), for an instance and app
+  // profile as PingAndWarm checks them.
   grpc::ServerUnaryReactor* GetClientConfiguration(grpc::CallbackServerContext* context,
                                                    const v2::GetClientConfigurationRequest* request,
                                                    v2::ClientConfiguration* response) override;
+  // Not served (lbt has no sessions): each answers UNIMPLEMENTED naming
+  // itself.
   grpc::ServerBidiReactor<v2::SessionRequest, v2::SessionResponse>* OpenTable(
       grpc::CallbackServerContext* context) override;
   grpc::ServerBidiReactor<v2::SessionRequest, v2::SessionResponse>* OpenAuthorizedView(

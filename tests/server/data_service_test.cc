@@ -375,12 +375,38 @@ TEST_F(DataServiceTest, BadReadsAreRefusedAsProductionRefusesThem) {
 }
 
 TEST_F(DataServiceTest, RpcsLbtDoesNotServeSayWhich) {
-  v2::GetClientConfigurationRequest request;
-  v2::ClientConfiguration response;
   grpc::ClientContext context;
-  grpc::Status s = bigtable_->GetClientConfiguration(&context, request, &response);
+  auto session = bigtable_->OpenTable(&context);
+  v2::SessionResponse response;
+  while (session->Read(&response)) {
+  }
+  grpc::Status s = session->Finish();
   EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(s.error_message().find("GetClientConfiguration"), std::string::npos);
+  EXPECT_NE(s.error_message().find("OpenTable"), std::string::npos) << s.error_message();
+}
+
+// Clients of the session protocol ask for their configuration first
+// (Java's retry a refusal five times and log it, Go's poll): lbt answers
+// that every request stays on the classic RPCs, and that the answer holds.
+TEST_F(DataServiceTest, ClientConfigurationKeepsClientsOnTheClassicRpcs) {
+  v2::GetClientConfigurationRequest request;
+  request.set_instance_name(TableName("t").substr(0, TableName("t").find("/tables/")));
+  v2::ClientConfiguration config;
+  {
+    grpc::ClientContext context;
+    grpc::Status s = bigtable_->GetClientConfiguration(&context, request, &config);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_TRUE(config.has_session_configuration());
+  EXPECT_EQ(config.session_configuration().session_load(), 0);
+  EXPECT_EQ(config.polling_case(), v2::ClientConfiguration::kStopPolling);
+  EXPECT_TRUE(config.stop_polling());
+
+  request.set_instance_name("instances/i");
+  grpc::ClientContext context;
+  grpc::Status s = bigtable_->GetClientConfiguration(&context, request, &config);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("instance_name: ", 0), 0u) << s.error_message();
 }
 
 // Writers and readers on many threads at once: every acknowledged write is

@@ -419,6 +419,25 @@ class RequestTargetTest : public InstanceServicesTest {
   }
 };
 
+// GetClientConfiguration checks its instance's app profile as PingAndWarm
+// and every data request do.
+TEST_F(RequestTargetTest, ClientConfigurationChecksTheAppProfile) {
+  auto ask = [&](const std::string& app_profile) {
+    v2::GetClientConfigurationRequest request;
+    request.set_instance_name(InstanceName("one-inst"));
+    request.set_app_profile_id(app_profile);
+    v2::ClientConfiguration config;
+    grpc::ClientContext context;
+    return data_stub_->GetClientConfiguration(&context, request, &config);
+  };
+  EXPECT_TRUE(ask("").ok());
+  EXPECT_TRUE(ask("default").ok());
+  grpc::Status s = ask("nope");
+  EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND) << s.error_message();
+  EXPECT_NE(s.error_message().find("nope"), std::string::npos) << s.error_message();
+  EXPECT_EQ(ask("-not-an-id").error_code(), StatusCode::INVALID_ARGUMENT);
+}
+
 TEST_F(RequestTargetTest, AMalformedNameIsReportedBeforeTheAppProfile) {
   grpc::Status s = MutateRow("tables/t", "-not-an-id");
   EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
