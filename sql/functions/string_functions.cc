@@ -1,7 +1,10 @@
-// Functions of STRING and BYTES text: CONCAT and ||, LENGTH, BYTE_LENGTH,
-// LOWER, UPPER, REVERSE, STARTS_WITH, ENDS_WITH, STRPOS, SUBSTR, TRIM,
-// SPLIT, REPEAT and REPLACE. STRING counts in characters, BYTES in bytes;
-// a result has its first argument's type.
+// Functions of STRING and BYTES text: CONCAT and ||, LENGTH, BYTE_LENGTH
+// (and OCTET_LENGTH), LOWER, UPPER, REVERSE, STARTS_WITH, ENDS_WITH,
+// STRPOS, INSTR, SUBSTR, LEFT, RIGHT, TRIM, LPAD, RPAD, SPLIT, REPEAT and
+// REPLACE. STRING counts in characters, BYTES in bytes; a result has its
+// first argument's type.
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -228,6 +231,103 @@ Result<Value> ReplaceEval(const Values& a, const EvalContext&) {
   return SameKind(a[0], std::move(out));
 }
 
+// ---- INSTR(text, search [, position [, occurrence]]) ----
+// The position, from 1, of the occurrence-th match of `search` found from
+// `position` on (from the end, backwards, when negative); matches may
+// overlap. 0 when there is none, or `position` lies past the end.
+
+Result<TypePtr> InstrCheck(const Types& a) {
+  if (a.size() < 2 || a.size() > 4 || !IsText(a[0]) || !SameType(a[0], a[1])) return ArgError("INSTR", a);
+  for (size_t i = 2; i < a.size(); ++i) {
+    if (!Is(a[i], TypeKind::kInt64)) return ArgError("INSTR", a);
+  }
+  return Type::Int64();
+}
+Result<Value> InstrEval(const Values& a, const EvalContext&) {
+  const int64_t position = a.size() > 2 ? a[2].int64() : 1;
+  const int64_t occurrence = a.size() > 3 ? a[3].int64() : 1;
+  if (position == 0) return Status::OutOfRange("INSTR's position must not be 0");
+  if (occurrence <= 0) return Status::OutOfRange("INSTR's occurrence must be positive");
+  const auto text = Chars(a[0].str(), Utf8(a[0]));
+  const auto search = Chars(a[1].str(), Utf8(a[0]));
+  const int64_t n = static_cast<int64_t>(text.size());
+  const int64_t m = static_cast<int64_t>(search.size());
+  if (position > n || -position > n) return Value::Int64(0);
+  auto matches_at = [&](int64_t at) {  // 0-based
+    if (at + m > n) return false;
+    for (int64_t i = 0; i < m; ++i) {
+      if (text[static_cast<size_t>(at + i)] != search[static_cast<size_t>(i)]) return false;
+    }
+    return true;
+  };
+  int64_t found = 0;
+  if (position > 0) {
+    for (int64_t at = position - 1; at < n || (m == 0 && at == n); ++at) {
+      if (matches_at(at) && ++found == occurrence) return Value::Int64(at + 1);
+    }
+  } else {
+    for (int64_t at = n + position; at >= 0; --at) {
+      if (matches_at(at) && ++found == occurrence) return Value::Int64(at + 1);
+    }
+  }
+  return Value::Int64(0);
+}
+
+// ---- LEFT, RIGHT(text, length): the first or last `length` characters ----
+
+Result<TypePtr> TextAndLengthCheck(const Types& a) {
+  if (a.size() != 2 || !IsText(a[0]) || !Is(a[1], TypeKind::kInt64)) return ArgError("function", a);
+  return a[0];
+}
+template <bool kLeft>
+Result<Value> LeftRightEval(const Values& a, const EvalContext&) {
+  if (a[1].int64() < 0) {
+    return Status::OutOfRange(
+        fmt::format("{}'s length must not be negative, got {}", kLeft ? "LEFT" : "RIGHT", a[1].int64()));
+  }
+  const auto chars = Chars(a[0].str(), Utf8(a[0]));
+  const size_t keep = std::min(chars.size(), static_cast<size_t>(a[1].int64()));
+  std::string out;
+  for (size_t i = kLeft ? 0 : chars.size() - keep; i < (kLeft ? keep : chars.size()); ++i) out += chars[i];
+  return SameKind(a[0], std::move(out));
+}
+
+// ---- LPAD, RPAD(text, length [, pattern]) ----
+// `text` padded to `length` characters with `pattern` repeated (a space by
+// default) before or after it; a longer `text` is cut to its first
+// `length` characters.
+
+Result<TypePtr> PadCheck(const Types& a) {
+  if (a.size() < 2 || a.size() > 3 || !IsText(a[0]) || !Is(a[1], TypeKind::kInt64) ||
+      (a.size() == 3 && !SameType(a[0], a[2]))) {
+    return ArgError("function", a);
+  }
+  return a[0];
+}
+template <bool kLeft>
+Result<Value> PadEval(const Values& a, const EvalContext&) {
+  const char* name = kLeft ? "LPAD" : "RPAD";
+  const int64_t length = a[1].int64();
+  if (length < 0) return Status::OutOfRange(fmt::format("{}'s length must not be negative, got {}", name, length));
+  const bool utf8 = Utf8(a[0]);
+  const auto chars = Chars(a[0].str(), utf8);
+  if (static_cast<size_t>(length) <= chars.size()) {
+    std::string out;
+    for (size_t i = 0; i < static_cast<size_t>(length); ++i) out += chars[i];
+    return SameKind(a[0], std::move(out));
+  }
+  const std::string pattern_text = a.size() == 3 ? a[2].str() : std::string(" ");
+  const auto pattern = Chars(pattern_text, utf8);
+  if (pattern.empty()) return Status::OutOfRange(fmt::format("{}'s pattern must not be empty", name));
+  const size_t pad = static_cast<size_t>(length) - chars.size();
+  // Characters are at most 4 bytes: a bound on the result, checked first.
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(static_cast<double>(a[0].str().size()) + 4.0 * static_cast<double>(pad),
+                                         fmt::format("{}'s result", name)));
+  std::string padding;
+  for (size_t i = 0; i < pad; ++i) padding += pattern[i % pattern.size()];
+  return SameKind(a[0], kLeft ? padding + a[0].str() : a[0].str() + padding);
+}
+
 }  // namespace
 
 void RegisterStringFunctions(FunctionRegistry* registry) {
@@ -236,14 +336,20 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   registry->Add("LENGTH", TextToIntCheck, LengthEval);
   registry->Add("CHAR_LENGTH", TextToIntCheck, LengthEval);
   registry->Add("BYTE_LENGTH", TextToIntCheck, ByteLengthEval);
+  registry->Add("OCTET_LENGTH", TextToIntCheck, ByteLengthEval);
   registry->Add("LOWER", TextToSameCheck, LowerEval);
   registry->Add("UPPER", TextToSameCheck, UpperEval);
   registry->Add("REVERSE", TextToSameCheck, ReverseEval);
   registry->Add("STARTS_WITH", TwoTextToBoolCheck, StartsWithEval);
   registry->Add("ENDS_WITH", TwoTextToBoolCheck, EndsWithEval);
   registry->Add("STRPOS", StrposCheck, StrposEval);
+  registry->Add("INSTR", InstrCheck, InstrEval);
   registry->Add("SUBSTR", SubstrCheck, SubstrEval);
   registry->Add("SUBSTRING", SubstrCheck, SubstrEval);
+  registry->Add("LEFT", TextAndLengthCheck, LeftRightEval<true>);
+  registry->Add("RIGHT", TextAndLengthCheck, LeftRightEval<false>);
+  registry->Add("LPAD", PadCheck, PadEval<true>);
+  registry->Add("RPAD", PadCheck, PadEval<false>);
   registry->Add("TRIM", TrimCheck, TrimEval<true, true>);
   registry->Add("LTRIM", TrimCheck, TrimEval<true, false>);
   registry->Add("RTRIM", TrimCheck, TrimEval<false, true>);

@@ -344,6 +344,35 @@ TEST_F(QueryTest, BitwiseOperatorsOnIntegersAndBytes) {
             "No matching signature for operator & for argument types: INT64, STRING [at 1:10]");
 }
 
+// INSTR, LEFT, RIGHT, LPAD, RPAD and OCTET_LENGTH, with the answers of
+// GoogleSQL's reference examples: characters for STRING, bytes for BYTES.
+TEST_F(QueryTest, PositionsCutsAndPaddingOfText) {
+  // INSTR: forward from a position, backward from a negative one, the
+  // n-th match (matches overlap), 0 when there is none.
+  EXPECT_EQ(Rows("SELECT INSTR('banana', 'an'), INSTR('banana', 'an', 1, 2), INSTR('banana', 'an', 1, 3), "
+                 "INSTR('banana', 'an', 3, 1), INSTR('banana', 'an', -1, 1), INSTR('banana', 'an', -3, 1), "
+                 "INSTR('banana', 'ann'), INSTR('helloooo', 'oo', 1, 2), INSTR('abcabc', 'bc', -1, 2), "
+                 "INSTR('abc', 'b', 9), INSTR('ñaña', 'a', 1, 2), INSTR(b'\\x00ab', b'b') FROM mobile LIMIT 1"),
+            (Lines{"2|4|0|4|4|4|0|6|2|0|4|3"}));
+  EXPECT_EQ(Rows("SELECT LEFT('apple', 3), RIGHT('apple', 3), LEFT('añb', 2), RIGHT('añb', 2), LEFT('ab', 9), "
+                 "RIGHT('ab', 0), TO_HEX(LEFT(b'\\xab\\xcd\\xef', 2)) FROM mobile LIMIT 1"),
+            (Lines{"app|ple|añ|ñb|ab||abcd"}));
+  EXPECT_EQ(Rows("SELECT LPAD('12345', 8, 'a'), LPAD('12345', 8), LPAD('12345', 8, 'aba'), LPAD('12345', 3), "
+                 "RPAD('12345', 8, 'a'), RPAD('12345', 8, 'aba'), LPAD('hello world', 7), RPAD('ñ', 3, 'é'), "
+                 "TO_HEX(LPAD(b'\\xaa', 4, b'\\xbb')), OCTET_LENGTH('ñ') FROM mobile LIMIT 1"),
+            (Lines{"aaa12345|   12345|aba12345|123|12345aaa|12345aba|hello w|ñéé|bbbbbbaa|2"}));
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  EXPECT_NE(message("SELECT INSTR('a', 'a', 0) FROM mobile").find("position must not be 0"), std::string::npos);
+  EXPECT_NE(message("SELECT INSTR('a', 'a', 1, 0) FROM mobile").find("occurrence must be positive"), std::string::npos);
+  EXPECT_NE(message("SELECT LEFT('a', -1) FROM mobile").find("must not be negative"), std::string::npos);
+  EXPECT_NE(message("SELECT LPAD('a', 3, '') FROM mobile").find("pattern must not be empty"), std::string::npos);
+  EXPECT_NE(message("SELECT RPAD('a', -1) FROM mobile").find("must not be negative"), std::string::npos);
+  EXPECT_EQ(message("SELECT LPAD('a', 3, b'x') FROM mobile").rfind("No matching signature for function LPAD", 0), 0u);
+  EXPECT_EQ(Rows("SELECT LPAD(CAST(NULL AS STRING), 3) IS NULL, INSTR('a', CAST(NULL AS STRING)) IS NULL FROM mobile "
+                 "LIMIT 1"),
+            (Lines{"true|true"}));
+}
+
 // Readings for the statistical and bitwise aggregates: INT64 values in an
 // intsum family, grouped by the key's first letter. Group a is the
 // textbook series 2 4 4 4 5 5 7 9 (mean 5, population deviation 2); b has

@@ -625,3 +625,15 @@ FROM samples WHERE _key LIKE 'bits-2#%' OR _key LIKE 'bits-3#%' GROUP BY example
 -- name: a statistical aggregate of a STRING names the function
 -- error: No matching signature for aggregate function STDDEV for argument types: STRING
 SELECT STDDEV(CAST(samples['x'] AS STRING)) AS s FROM samples;
+
+-- name: LPAD and RPAD of the reference's examples, and a key cut to its device
+SELECT LPAD('12345', 8, 'aba') AS lpad, RPAD('12345', 8, 'aba') AS rpad, LPAD('hello world', 7) AS cut,
+       LEFT(CAST(_key AS STRING), 5) AS kind, RIGHT(CAST(_key AS STRING), 8) AS day
+FROM mobile WHERE _key = 'phone#4c410523#20200501';
+{"lpad": "aba12345", "rpad": "12345aba", "cut": "hello w", "kind": "phone", "day": "20200501"}
+
+-- name: INSTR forward, backward and the n-th overlapping match
+SELECT INSTR('banana', 'an', 1, 2) AS second, INSTR('banana', 'an', -1, 1) AS last_one,
+       INSTR('helloooo', 'oo', 1, 2) AS overlapping, INSTR(CAST(_key AS STRING), '#', 1, 2) AS second_hash
+FROM mobile WHERE _key = 'phone#4c410523#20200501';
+{"second": 4, "last_one": 4, "overlapping": 6, "second_hash": 15}
