@@ -8,6 +8,7 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
   static const FunctionRegistry* const builtins = [] {
     auto* registry = new FunctionRegistry();
     RegisterMathFunctions(registry);
+    RegisterTrigonometricFunctions(registry);
     RegisterBitwiseFunctions(registry);
     RegisterComparisonFunctions(registry);
     RegisterStringFunctions(registry);

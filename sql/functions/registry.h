@@ -52,6 +52,7 @@ class FunctionRegistry {
 
 // The families. Each adds its functions to `registry`.
 void RegisterMathFunctions(FunctionRegistry* registry);
+void RegisterTrigonometricFunctions(FunctionRegistry* registry);
 void RegisterBitwiseFunctions(FunctionRegistry* registry);
 void RegisterComparisonFunctions(FunctionRegistry* registry);
 void RegisterStringFunctions(FunctionRegistry* registry);

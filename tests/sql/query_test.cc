@@ -373,6 +373,33 @@ TEST_F(QueryTest, PositionsCutsAndPaddingOfText) {
             (Lines{"true|true"}));
 }
 
+// The trigonometric and hyperbolic functions, LOG with a base, IEEE_DIVIDE,
+// IS_INF and IS_NAN: NaN outside a domain, an error at a pole or on
+// overflow, as GoogleSQL's tables give them.
+TEST_F(QueryTest, TrigonometryLogarithmsAndIeeeDivision) {
+  EXPECT_EQ(Rows("SELECT ROUND(SIN(1.5707963267948966), 6), COS(0), ROUND(TAN(1), 6), ROUND(ASIN(1) * 2, 6), ACOS(1), "
+                 "ROUND(ATAN(1) * 4, 6), ROUND(ATAN2(1, -1), 6), IS_NAN(ACOS(2)), IS_NAN(ASIN(-1.5)) "
+                 "FROM mobile LIMIT 1"),
+            (Lines{"1|1|1.557408|3.141593|0|3.141593|2.356194|true|true"}));
+  EXPECT_EQ(Rows("SELECT ROUND(COT(1), 6), ROUND(CSC(1), 6), SEC(0), ROUND(SINH(1), 6), COSH(0), ROUND(TANH(1), 6), "
+                 "ROUND(ASINH(1), 6), ACOSH(1), ROUND(ATANH(0.5), 6), IS_NAN(ACOSH(0.5)), ROUND(COTH(1), 6), "
+                 "ROUND(CSCH(1), 6), SECH(0) FROM mobile LIMIT 1"),
+            (Lines{"0.642093|1.188395|1|1.175201|1|0.761594|0.881374|0|0.549306|true|1.313035|0.850918|1"}));
+  EXPECT_EQ(Rows("SELECT LOG(100, 10), LOG(8, 2), ROUND(LOG(10), 6), IEEE_DIVIDE(20, 4), IEEE_DIVIDE(1, 0), "
+                 "IEEE_DIVIDE(-1, 0), IS_NAN(IEEE_DIVIDE(0, 0)), IS_INF(IEEE_DIVIDE(-1, 0)), IS_INF(1), IS_NAN(1) "
+                 "FROM mobile LIMIT 1"),
+            (Lines{"2|3|2.302585|5|inf|-inf|true|true|false|false"}));
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  for (const char* pole : {"COT(0)", "CSC(0)", "COTH(0)", "CSCH(0)"}) {
+    EXPECT_NE(message(fmt::format("SELECT {} FROM mobile", pole)).find("pole at 0"), std::string::npos) << pole;
+  }
+  EXPECT_NE(message("SELECT COSH(1000) FROM mobile").find("overflow"), std::string::npos);
+  EXPECT_NE(message("SELECT SINH(-1000) FROM mobile").find("overflow"), std::string::npos);
+  EXPECT_NE(message("SELECT LOG(0) FROM mobile").find("not positive"), std::string::npos);
+  EXPECT_NE(message("SELECT LOG(10, 1) FROM mobile").find("base must be positive and not 1"), std::string::npos);
+  EXPECT_EQ(message("SELECT SIN('x') FROM mobile").rfind("No matching signature for function SIN", 0), 0u);
+}
+
 // Readings for the statistical and bitwise aggregates: INT64 values in an
 // intsum family, grouped by the key's first letter. Group a is the
 // textbook series 2 4 4 4 5 5 7 9 (mean 5, population deviation 2); b has
