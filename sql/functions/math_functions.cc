@@ -1,8 +1,10 @@
-// Arithmetic operators and math functions: + - * / and unary -, ABS, SIGN,
-// MOD, DIV, ROUND, TRUNC, CEIL, FLOOR, SQRT, POW, EXP, LN, LOG10, GREATEST
-// and LEAST.
+// Arithmetic operators and math functions: + - * / and unary -, their
+// SAFE_ forms, ABS, SIGN, MOD, DIV, ROUND, TRUNC, CEIL, FLOOR, SQRT, POW,
+// EXP, LN, LOG10, GREATEST and LEAST.
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include <cmath>
 #include <limits>
@@ -222,12 +224,33 @@ Result<Value> ExtremeEval(const Values& a, const EvalContext&) {
   return best;
 }
 
+// ---- SAFE_ADD, SAFE_SUBTRACT, SAFE_MULTIPLY, SAFE_DIVIDE, SAFE_NEGATE ----
+// The operator's result, or NULL where the operator fails (an overflow, a
+// division by zero). Numbers only: the operators' DATE forms are not theirs.
+
+Result<TypePtr> SafeBinaryCheck(const Types& a) {
+  if (a.size() != 2 || !a[0]->IsNumeric() || !a[1]->IsNumeric()) return ArgError("function", a);
+  return NumericBinaryCheck(a);
+}
+template <EvalFunction F, bool kFloatResult>
+Result<Value> SafeEval(const Values& a, const EvalContext& ctx) {
+  Result<Value> out = F(a, ctx);
+  if (out.ok() || out.status().code() != Status::Code::kOutOfRange) return out;
+  const bool ints = std::all_of(a.begin(), a.end(), [](const Value& v) { return v.kind() == TypeKind::kInt64; });
+  return Value::Null(ints && !kFloatResult ? Type::Int64() : Type::Float64());
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionRegistry* registry) {
   registry->Add("$add", AddCheck, AddEval);
   registry->Add("$sub", SubtractCheck, SubtractEval);
   registry->Add("$mul", NumericBinaryCheck, MultiplyEval);
+  registry->Add("SAFE_ADD", SafeBinaryCheck, SafeEval<AddEval, false>);
+  registry->Add("SAFE_SUBTRACT", SafeBinaryCheck, SafeEval<SubtractEval, false>);
+  registry->Add("SAFE_MULTIPLY", SafeBinaryCheck, SafeEval<MultiplyEval, false>);
+  registry->Add("SAFE_DIVIDE", DivideCheck, SafeEval<DivideEval, true>);
+  registry->Add("SAFE_NEGATE", NumberToSameCheck, SafeEval<NegateEval, false>);
   registry->Add("$div", DivideCheck, DivideEval);
   registry->Add("$neg", NumberToSameCheck, NegateEval);
   registry->Add("ABS", NumberToSameCheck, AbsEval);

@@ -400,6 +400,21 @@ TEST_F(QueryTest, TrigonometryLogarithmsAndIeeeDivision) {
   EXPECT_EQ(message("SELECT SIN('x') FROM mobile").rfind("No matching signature for function SIN", 0), 0u);
 }
 
+// The SAFE_ arithmetic functions: the operator's result, or NULL where it
+// would fail.
+TEST_F(QueryTest, SafeArithmeticIsNullWhereTheOperatorFails) {
+  EXPECT_EQ(Rows("SELECT SAFE_ADD(5, 4), SAFE_SUBTRACT(5, 4), SAFE_MULTIPLY(20, 4), SAFE_DIVIDE(20, 4), "
+                 "SAFE_NEGATE(1), SAFE_ADD(1.5, 1) FROM mobile LIMIT 1"),
+            (Lines{"9|1|80|5|-1|2.5"}));
+  EXPECT_EQ(Rows("SELECT SAFE_ADD(9223372036854775807, 1), SAFE_SUBTRACT(-9223372036854775807, 2), "
+                 "SAFE_MULTIPLY(9223372036854775807, 2), SAFE_DIVIDE(1, 0), SAFE_DIVIDE(0, 0), "
+                 "SAFE_NEGATE(-9223372036854775807 - 1), SAFE_MULTIPLY(1e308, 10) FROM mobile LIMIT 1"),
+            (Lines{"NULL|NULL|NULL|NULL|NULL|NULL|NULL"}));
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  EXPECT_EQ(message("SELECT SAFE_ADD('a', 1) FROM mobile").rfind("No matching signature for function SAFE_ADD", 0), 0u);
+  EXPECT_NE(message("SELECT 1 / 0 FROM mobile").find("division by zero"), std::string::npos) << "the operator fails";
+}
+
 // Readings for the statistical and bitwise aggregates: INT64 values in an
 // intsum family, grouped by the key's first letter. Group a is the
 // textbook series 2 4 4 4 5 5 7 9 (mean 5, population deviation 2); b has
