@@ -12,6 +12,7 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterBitwiseFunctions(registry);
     RegisterComparisonFunctions(registry);
     RegisterStringFunctions(registry);
+    RegisterCodePointFunctions(registry);
     RegisterRegexpFunctions(registry);
     RegisterBytesFunctions(registry);
     RegisterMapFunctions(registry);

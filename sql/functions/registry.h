@@ -56,6 +56,7 @@ void RegisterTrigonometricFunctions(FunctionRegistry* registry);
 void RegisterBitwiseFunctions(FunctionRegistry* registry);
 void RegisterComparisonFunctions(FunctionRegistry* registry);
 void RegisterStringFunctions(FunctionRegistry* registry);
+void RegisterCodePointFunctions(FunctionRegistry* registry);
 void RegisterRegexpFunctions(FunctionRegistry* registry);
 void RegisterBytesFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);

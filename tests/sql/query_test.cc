@@ -415,6 +415,29 @@ TEST_F(QueryTest, SafeArithmeticIsNullWhereTheOperatorFails) {
   EXPECT_NE(message("SELECT 1 / 0 FROM mobile").find("division by zero"), std::string::npos) << "the operator fails";
 }
 
+// Code points, with the reference's examples: CHR, UNICODE,
+// TO_CODE_POINTS and back.
+TEST_F(QueryTest, CodePointsOfTextAndBack) {
+  // U+F9B5 is a CJK compatibility ideograph, EF A6 B5 in UTF-8.
+  EXPECT_EQ(Rows("SELECT CHR(65), CHR(255), CHR(513), CHR(1024), CHR(97), CHR(0xF9B5), CHR(0) = '', "
+                 "UNICODE('âbcd'), UNICODE(''), UNICODE('a') FROM mobile LIMIT 1"),
+            (Lines{"A|ÿ|ȁ|Ѐ|a|\xEF\xA6\xB5|true|226|0|97"}));
+  EXPECT_EQ(
+      Rows("SELECT CODE_POINTS_TO_STRING([65, 255, 513, 1024]), CODE_POINTS_TO_STRING([97, 0, 0xF9B5]), "
+           "CODE_POINTS_TO_STRING([65, 255, NULL, 1024]) IS NULL, TO_HEX(CODE_POINTS_TO_BYTES([65, 98, 67, 100])), "
+           "ARRAY_LENGTH(TO_CODE_POINTS('例a')), TO_CODE_POINTS('例a')[OFFSET(0)], "
+           "TO_CODE_POINTS(b'\\xffA')[OFFSET(0)], CODE_POINTS_TO_STRING(TO_CODE_POINTS('ñandú')) "
+           "FROM mobile LIMIT 1"),
+      (Lines{"AÿȁЀ|a\xEF\xA6\xB5|true|41624364|2|20363|255|ñandú"}));
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  EXPECT_NE(message("SELECT CHR(0xD800) FROM mobile").find("not a valid Unicode code point"), std::string::npos);
+  EXPECT_NE(message("SELECT CHR(-1) FROM mobile").find("not a valid Unicode code point"), std::string::npos);
+  EXPECT_NE(message("SELECT CODE_POINTS_TO_STRING([0x110000]) FROM mobile").find("not a valid Unicode code point"),
+            std::string::npos);
+  EXPECT_NE(message("SELECT CODE_POINTS_TO_BYTES([256]) FROM mobile").find("not a byte"), std::string::npos);
+  EXPECT_EQ(message("SELECT UNICODE(b'a') FROM mobile").rfind("No matching signature for function UNICODE", 0), 0u);
+}
+
 // Readings for the statistical and bitwise aggregates: INT64 values in an
 // intsum family, grouped by the key's first letter. Group a is the
 // textbook series 2 4 4 4 5 5 7 9 (mean 5, population deviation 2); b has
