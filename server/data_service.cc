@@ -245,6 +245,7 @@ struct WriteToApply {
 
 Result<WriteToApply> WriteOf(const InstanceRouter& router, const v2::MutateRowRequest& request) {
   LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(router, request));
+  LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
   LBT_RETURN_IF_ERROR(ValidateRowKey(request.row_key()));
   LBT_RETURN_IF_ERROR(CheckMutationCount(request.mutations_size(), "mutations"));
   LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request.mutations(), "mutations"));
@@ -347,6 +348,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::Callba
     if (parsed == nullptr) return Status::InvalidArgument("request: its bytes do not parse as a MutateRowsRequest");
     const v2::MutateRowsRequest& request = *parsed->message;
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, request));
+    LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
     LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.table.get(), request));
     std::vector<grpc::ByteBuffer> responses(1);
     bool own_buffer = false;
@@ -366,6 +368,7 @@ grpc::ServerUnaryReactor* DataService::CheckAndMutateRow(grpc::CallbackServerCon
                                                          v2::CheckAndMutateRowResponse* response) {
   return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
+    LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
     LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     if (request->true_mutations().empty() && request->false_mutations().empty()) {
@@ -398,6 +401,7 @@ grpc::ServerUnaryReactor* DataService::ReadModifyWriteRow(grpc::CallbackServerCo
                                                           v2::ReadModifyWriteRowResponse* response) {
   return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
+    LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
     LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
     LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
     LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));

@@ -97,6 +97,19 @@ Status CheckTransactionsAllowed(const RequestTarget& target) {
                   target.ref.instance.Child("appProfiles", profile->id)));
 }
 
+Status CheckWritesAllowed(const RequestTarget& target) {
+  LBT_RETURN_IF_ERROR(target.instance_error);
+  if (!target.instance) return Status::OK();
+  const std::string& id = target.ref.app_profile;
+  const AppProfileSpec* profile =
+      target.instance->FindAppProfile(id.empty() ? std::string_view(kDefaultAppProfile) : id);
+  if (profile == nullptr || profile->isolation != AppProfileSpec::Isolation::kDataBoost) return Status::OK();
+  return Status::FailedPrecondition(
+      fmt::format("You can't send write or delete requests with Data Boost: app profile {} is read-only "
+                  "(data_boost_isolation_read_only)",
+                  target.ref.instance.Child("appProfiles", profile->id)));
+}
+
 std::string SourceCluster(const RequestTarget& target) {
   if (!target.instance || target.instance->clusters.empty()) return "lbt";
   return target.instance->clusters.front().id;

@@ -83,6 +83,13 @@ Result<InstanceTables> OpenInstance(const InstanceRouter& router, const Instance
 // opened with InstanceRead::kAlways.
 Status CheckTransactionsAllowed(const RequestTarget& target);
 
+// FAILED_PRECONDITION when the target's app profile is a Data Boost one
+// (data_boost_isolation_read_only): it reads only, as production says
+// ("You can't send write or delete requests with Data Boost"). The default
+// profile ("") is known only when the instance was read
+// (InstanceRead::kAlways); otherwise only a named profile is checked.
+Status CheckWritesAllowed(const RequestTarget& target);
+
 // The cluster a change to the target is committed in, as change stream
 // records name it: the instance's first, or "lbt" without one.
 // REQUIRES: the target was opened with InstanceRead::kAlways.

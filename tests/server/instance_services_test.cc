@@ -493,6 +493,60 @@ TEST_F(RequestTargetTest, AnUnknownAppProfileIsNotFoundBeforeTransactionsAreAske
   EXPECT_TRUE(MutateRow(Table("two-inst"), "").ok());
 }
 
+// A Data Boost app profile reads only: every write through it is refused,
+// naming the profile, and writes nothing; reads go on. (Production's
+// words; the status code is lbt's choice, README's differences table.)
+TEST_F(RequestTargetTest, ADataBoostAppProfileReadsButDoesNotWrite) {
+  {
+    admin::CreateAppProfileRequest request;
+    request.set_parent(InstanceName("one-inst"));
+    request.set_app_profile_id("boost");
+    request.mutable_app_profile()->mutable_single_cluster_routing()->set_cluster_id("one-inst-c1");
+    request.mutable_app_profile()->mutable_data_boost_isolation_read_only()->set_compute_billing_owner(
+        admin::AppProfile::DataBoostIsolationReadOnly::HOST_PAYS);
+    admin::AppProfile profile;
+    grpc::ClientContext context;
+    grpc::Status s = instances_->CreateAppProfile(&context, request, &profile);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  ASSERT_TRUE(MutateRow(Table("one-inst"), "").ok());
+  grpc::Status s = MutateRow(Table("one-inst"), "boost");
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(s.error_message(),
+            "You can't send write or delete requests with Data Boost: app profile "
+            "projects/p/instances/one-inst/appProfiles/boost is read-only (data_boost_isolation_read_only)");
+  EXPECT_EQ(CheckAndMutateRow(Table("one-inst"), "boost").error_code(), StatusCode::FAILED_PRECONDITION);
+  {
+    v2::MutateRowsRequest request;
+    request.set_table_name(Table("one-inst"));
+    request.set_app_profile_id("boost");
+    auto* entry = request.add_entries();
+    entry->set_row_key("other");
+    *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v"));
+    grpc::ClientContext context;
+    auto stream = data_stub_->MutateRows(&context, request);
+    v2::MutateRowsResponse response;
+    while (stream->Read(&response)) {
+    }
+    EXPECT_EQ(stream->Finish().error_code(), StatusCode::FAILED_PRECONDITION);
+  }
+  // Reads through it are served, and see only the write made without it.
+  v2::ReadRowsRequest read;
+  read.set_table_name(Table("one-inst"));
+  read.set_app_profile_id("boost");
+  grpc::ClientContext context;
+  auto stream = data_stub_->ReadRows(&context, read);
+  v2::ReadRowsResponse response;
+  std::vector<std::string> keys;
+  while (stream->Read(&response)) {
+    for (const auto& chunk : response.chunks()) {
+      if (!chunk.row_key().empty()) keys.push_back(chunk.row_key());
+    }
+  }
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(keys, std::vector<std::string>{"r"});
+}
+
 TEST_F(RequestTargetTest, ChangesNameTheFirstClusterOfTheirInstance) {
   ASSERT_TRUE(MutateRow(Table("two-inst"), "").ok());
   v2::ReadChangeStreamRequest request;
