@@ -438,6 +438,29 @@ TEST_F(QueryTest, CodePointsOfTextAndBack) {
   EXPECT_EQ(message("SELECT UNICODE(b'a') FROM mobile").rfind("No matching signature for function UNICODE", 0), 0u);
 }
 
+// ARRAY_CONCAT and GENERATE_ARRAY, with the reference's examples.
+TEST_F(QueryTest, ArraysConcatenatedAndGenerated) {
+  EXPECT_EQ(
+      Rows(
+          "SELECT ARRAY_LENGTH(ARRAY_CONCAT([1, 2], [3, 4], [5, 6])), ARRAY_CONCAT([1, 2], [3, 4], [5, 6])[OFFSET(4)], "
+          "ARRAY_LENGTH(GENERATE_ARRAY(1, 5)), GENERATE_ARRAY(0, 10, 3)[OFFSET(3)], "
+          "ARRAY_LENGTH(GENERATE_ARRAY(0, 10, 3)), GENERATE_ARRAY(10, 0, -3)[OFFSET(3)], "
+          "ARRAY_LENGTH(GENERATE_ARRAY(2, 2)), ARRAY_LENGTH(GENERATE_ARRAY(10, 0)), "
+          "GENERATE_ARRAY(0.5, 2.5)[OFFSET(2)], ARRAY_LENGTH(GENERATE_ARRAY(0, 1, 0.25)), "
+          "GENERATE_ARRAY(9223372036854775806, 9223372036854775807)[OFFSET(1)] FROM mobile LIMIT 1"),
+      (Lines{"6|5|5|9|4|1|1|0|2.5|5|9223372036854775807"}));
+  EXPECT_EQ(
+      Rows("SELECT GENERATE_ARRAY(5, CAST(NULL AS INT64)) IS NULL, ARRAY_LENGTH(ARRAY_CONCAT([b'x'], MAP_KEYS(cell))) "
+           "FROM mobile WHERE _key = 'phone#4c410523#20190502'"),
+      (Lines{"true|1"}));
+  auto message = [&](const std::string& sql) { return Error(sql).message(); };
+  EXPECT_NE(message("SELECT GENERATE_ARRAY(1, 5, 0) FROM mobile").find("step must not be 0"), std::string::npos);
+  EXPECT_NE(message("SELECT GENERATE_ARRAY(0, 9223372036854775807) FROM mobile").find("at most"), std::string::npos);
+  EXPECT_EQ(message("SELECT ARRAY_CONCAT([1], ['a']) FROM mobile")
+                .rfind("No matching signature for function ARRAY_CONCAT", 0),
+            0u);
+}
+
 // Readings for the statistical and bitwise aggregates: INT64 values in an
 // intsum family, grouped by the key's first letter. Group a is the
 // textbook series 2 4 4 4 5 5 7 9 (mean 5, population deviation 2); b has
