@@ -39,6 +39,17 @@
 
 namespace lbt {
 
+// Orders offsets of a body's changes by their keys (and finds a key among
+// them).
+struct KeyAtLess {
+  using is_transparent = void;
+  const std::string* body;
+  std::string_view KeyAt(uint32_t offset) const;
+  bool operator()(uint32_t a, uint32_t b) const { return CompareBytes(KeyAt(a), KeyAt(b)) < 0; }
+  bool operator()(uint32_t a, std::string_view b) const { return CompareBytes(KeyAt(a), b) < 0; }
+  bool operator()(std::string_view a, uint32_t b) const { return CompareBytes(a, KeyAt(b)) < 0; }
+};
+
 class ChangeBatch {
  public:
   // Bytes at the front of the body for the log record's header.
@@ -89,21 +100,10 @@ class ChangeBatch {
   class Iterator;
   // The change encoded at `offset` of the body.
   Change ChangeAt(uint32_t offset) const;
-  const std::set<uint32_t, struct KeyAtLess>& IndexOf(StoreTag tag) const;
+  const std::set<uint32_t, KeyAtLess>& IndexOf(StoreTag tag) const;
   void Record(StoreTag tag, std::string_view key, std::optional<std::string_view> value);
 
   std::unique_ptr<State> state_;
-};
-
-// Orders offsets of a body's changes by their keys (and finds a key among
-// them).
-struct KeyAtLess {
-  using is_transparent = void;
-  const std::string* body;
-  std::string_view KeyAt(uint32_t offset) const;
-  bool operator()(uint32_t a, uint32_t b) const { return CompareBytes(KeyAt(a), KeyAt(b)) < 0; }
-  bool operator()(uint32_t a, std::string_view b) const { return CompareBytes(KeyAt(a), b) < 0; }
-  bool operator()(std::string_view a, uint32_t b) const { return CompareBytes(a, KeyAt(b)) < 0; }
 };
 
 template <typename Fn>
