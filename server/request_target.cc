@@ -80,13 +80,23 @@ Result<InstanceTables> OpenInstance(const InstanceRouter& router, const Instance
   return router.Tables(instance);
 }
 
-Status CheckTransactionsAllowed(const RequestTarget& target) {
+namespace {
+
+// The app profile a target's request goes through (the default one for
+// ""), as its instance was read: nullptr when the instance was not read or
+// has no such profile (OpenTarget has answered for an unknown one).
+Result<const AppProfileSpec*> ProfileOf(const RequestTarget& target) {
   LBT_RETURN_IF_ERROR(target.instance_error);
-  if (!target.instance) return Status::OK();
+  if (!target.instance) return nullptr;
   const std::string& id = target.ref.app_profile;
-  const AppProfileSpec* profile =
-      target.instance->FindAppProfile(id.empty() ? std::string_view(kDefaultAppProfile) : id);
-  if (profile == nullptr) return Status::OK();  // OpenTarget has answered for an unknown one
+  return target.instance->FindAppProfile(id.empty() ? std::string_view(kDefaultAppProfile) : id);
+}
+
+}  // namespace
+
+Status CheckTransactionsAllowed(const RequestTarget& target) {
+  LBT_ASSIGN_OR_RETURN(const AppProfileSpec* profile, ProfileOf(target));
+  if (profile == nullptr) return Status::OK();
   if (profile->routing == AppProfileSpec::Routing::kSingleCluster && profile->allow_transactional_writes) {
     return Status::OK();
   }
@@ -98,11 +108,7 @@ Status CheckTransactionsAllowed(const RequestTarget& target) {
 }
 
 Status CheckWritesAllowed(const RequestTarget& target) {
-  LBT_RETURN_IF_ERROR(target.instance_error);
-  if (!target.instance) return Status::OK();
-  const std::string& id = target.ref.app_profile;
-  const AppProfileSpec* profile =
-      target.instance->FindAppProfile(id.empty() ? std::string_view(kDefaultAppProfile) : id);
+  LBT_ASSIGN_OR_RETURN(const AppProfileSpec* profile, ProfileOf(target));
   if (profile == nullptr || profile->isolation != AppProfileSpec::Isolation::kDataBoost) return Status::OK();
   return Status::FailedPrecondition(
       fmt::format("You can't send write or delete requests with Data Boost: app profile {} is read-only "

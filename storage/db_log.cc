@@ -393,7 +393,7 @@ Result<bool> FoldEntries(Txn* txn, const Stores& stores, MemTable::Walker* walke
   // puts most of them from the page of the one before.
   std::unique_ptr<OrderedStore::SortedWriter> writers[3];
   auto writer_for = [&](StoreTag tag) -> Result<OrderedStore::SortedWriter*> {
-    const int slot = tag == StoreTag::kCells ? 0 : tag == StoreTag::kRows ? 1 : 2;
+    const int slot = StoreIndex(tag);
     if (writers[slot] == nullptr) {
       const OrderedStore& store = slot == 0 ? stores.cells : slot == 1 ? stores.rows : stores.changes;
       LBT_ASSIGN_OR_RETURN(writers[slot], store.NewSortedWriter(txn));

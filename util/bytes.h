@@ -63,6 +63,27 @@ inline int CompareBytes(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
+// Appends code point `cp` encoded as UTF-8. REQUIRES: cp <= 0x10FFFF (a
+// surrogate is encoded as given).
+inline void AppendUtf8(std::string* out, uint32_t cp) {
+  const auto byte = [out](uint32_t b) { out->push_back(static_cast<char>(b)); };
+  if (cp < 0x80) {
+    byte(cp);
+  } else if (cp < 0x800) {
+    byte(0xC0 | cp >> 6);
+    byte(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    byte(0xE0 | cp >> 12);
+    byte(0x80 | (cp >> 6 & 0x3F));
+    byte(0x80 | (cp & 0x3F));
+  } else {
+    byte(0xF0 | cp >> 18);
+    byte(0x80 | (cp >> 12 & 0x3F));
+    byte(0x80 | (cp >> 6 & 0x3F));
+    byte(0x80 | (cp & 0x3F));
+  }
+}
+
 // A size for people: "512 B", "1.5 KiB", "3.2 MiB", "1.1 GiB".
 std::string HumanBytes(int64_t bytes);
 

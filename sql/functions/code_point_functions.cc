@@ -11,32 +11,13 @@
 
 #include "sql/functions/function_util.h"
 #include "sql/functions/registry.h"
+#include "util/bytes.h"
 
 namespace lbt::sql {
 
 namespace {
 
 bool ValidCodePoint(int64_t c) { return (c >= 0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0x10FFFF); }
-
-// Appends code point `c` as UTF-8. REQUIRES: ValidCodePoint(c).
-void AppendUtf8(std::string* out, int64_t c) {
-  const auto byte = [&](int64_t b) { out->push_back(static_cast<char>(b)); };
-  if (c < 0x80) {
-    byte(c);
-  } else if (c < 0x800) {
-    byte(0xC0 | c >> 6);
-    byte(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    byte(0xE0 | c >> 12);
-    byte(0x80 | (c >> 6 & 0x3F));
-    byte(0x80 | (c & 0x3F));
-  } else {
-    byte(0xF0 | c >> 18);
-    byte(0x80 | (c >> 12 & 0x3F));
-    byte(0x80 | (c >> 6 & 0x3F));
-    byte(0x80 | (c & 0x3F));
-  }
-}
 
 // The code point a UTF-8 character (one of Chars()) encodes; a malformed
 // sequence's first byte stands for itself.
@@ -64,7 +45,7 @@ Result<Value> ChrEval(const Values& a, const EvalContext&) {
   const int64_t c = a[0].int64();
   if (!ValidCodePoint(c)) return InvalidCodePoint("CHR", c);
   std::string out;
-  if (c != 0) AppendUtf8(&out, c);
+  if (c != 0) AppendUtf8(&out, static_cast<uint32_t>(c));
   return Value::String(std::move(out));
 }
 
@@ -118,7 +99,7 @@ Result<Value> CodePointsEval(const Values& a, const EvalContext&) {
     } else if (!ValidCodePoint(c)) {
       return InvalidCodePoint("CODE_POINTS_TO_STRING", c);
     } else if (c != 0) {
-      AppendUtf8(&out, c);
+      AppendUtf8(&out, static_cast<uint32_t>(c));
     }
   }
   return kString ? Value::String(std::move(out)) : Value::Bytes(std::move(out));

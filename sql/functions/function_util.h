@@ -14,6 +14,7 @@
 namespace lbt::sql {
 
 using Types = std::vector<TypePtr>;
+struct EvalContext;
 
 // INVALID_ARGUMENT "No matching signature for function <fn> for argument
 // types: ..."; the binder recognizes the prefix and names the call.
@@ -29,6 +30,13 @@ Value SameKind(const Value& like, std::string s);
 // Splits text into characters: UTF-8 sequences when `utf8`, else bytes. A
 // malformed sequence splits into single bytes.
 std::vector<std::string_view> Chars(std::string_view s, bool utf8);
+
+// A FLOAT64 function of one number, as the C library computes it (CEIL,
+// EXP, SIN, ...): NaN outside its domain included.
+template <double (*F)(double)>
+Result<Value> FloatOfNumber(const Values& a, const EvalContext&) {
+  return Value::Float64(F(a[0].AsDouble()));
+}
 
 }  // namespace lbt::sql
 

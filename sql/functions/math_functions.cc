@@ -163,11 +163,6 @@ Result<TypePtr> NumberToFloatCheck(const Types& a) {
   return Type::Float64();
 }
 
-template <double (*F)(double)>
-Result<Value> FloatEval(const Values& a, const EvalContext&) {
-  return Value::Float64(F(a[0].AsDouble()));
-}
-
 // ROUND(x [, digits]) and TRUNC(x [, digits]).
 template <double (*F)(double)>
 Result<Value> AtDigitsEval(const Values& a, const EvalContext&) {
@@ -259,13 +254,13 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
   registry->Add("DIV", IntBinaryCheck, IntDivideEval);
   registry->Add("ROUND", NumberToFloatCheck, AtDigitsEval<std::round>);
   registry->Add("TRUNC", NumberToFloatCheck, AtDigitsEval<std::trunc>);
-  registry->Add("CEIL", NumberToFloatCheck, FloatEval<std::ceil>);
-  registry->Add("CEILING", NumberToFloatCheck, FloatEval<std::ceil>);
-  registry->Add("FLOOR", NumberToFloatCheck, FloatEval<std::floor>);
+  registry->Add("CEIL", NumberToFloatCheck, FloatOfNumber<std::ceil>);
+  registry->Add("CEILING", NumberToFloatCheck, FloatOfNumber<std::ceil>);
+  registry->Add("FLOOR", NumberToFloatCheck, FloatOfNumber<std::floor>);
   registry->Add("SQRT", NumberToFloatCheck, SqrtEval);
   registry->Add("POW", NumberToFloatCheck, PowEval);
   registry->Add("POWER", NumberToFloatCheck, PowEval);
-  registry->Add("EXP", NumberToFloatCheck, FloatEval<std::exp>);
+  registry->Add("EXP", NumberToFloatCheck, FloatOfNumber<std::exp>);
   registry->Add("LN", NumberToFloatCheck, LnEval);
   registry->Add("LOG10", NumberToFloatCheck, Log10Eval);
   registry->Add("GREATEST", GreatestCheck, ExtremeEval<true>);

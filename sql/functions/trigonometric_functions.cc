@@ -27,13 +27,6 @@ Result<TypePtr> TwoNumbersCheck(const Types& a) {
   return Type::Float64();
 }
 
-// A function defined everywhere it is evaluated: the C library's own
-// results, NaN outside its domain included.
-template <double (*F)(double)>
-Result<Value> Plain(const Values& a, const EvalContext&) {
-  return Value::Float64(F(a[0].AsDouble()));
-}
-
 // SINH and COSH: an error where a finite argument overflows.
 template <double (*F)(double)>
 Result<Value> NoOverflow(const Values& a, const EvalContext&) {
@@ -55,7 +48,7 @@ double Sech(double x) { return 1.0 / std::cosh(x); }
 template <double (*F)(double)>
 Result<Value> PoleAtZero(const Values& a, const EvalContext& ctx) {
   if (a[0].AsDouble() == 0) return Status::OutOfRange("division by zero: the function has a pole at 0");
-  return Plain<F>(a, ctx);
+  return FloatOfNumber<F>(a, ctx);
 }
 
 Result<Value> Atan2Eval(const Values& a, const EvalContext&) {
@@ -100,25 +93,25 @@ Result<Value> IsNanEval(const Values& a, const EvalContext&) { return Value::Boo
 }  // namespace
 
 void RegisterTrigonometricFunctions(FunctionRegistry* registry) {
-  registry->Add("SIN", OneNumberCheck, Plain<std::sin>);
-  registry->Add("COS", OneNumberCheck, Plain<std::cos>);
-  registry->Add("TAN", OneNumberCheck, Plain<std::tan>);
-  registry->Add("ASIN", OneNumberCheck, Plain<std::asin>);
-  registry->Add("ACOS", OneNumberCheck, Plain<std::acos>);
-  registry->Add("ATAN", OneNumberCheck, Plain<std::atan>);
+  registry->Add("SIN", OneNumberCheck, FloatOfNumber<std::sin>);
+  registry->Add("COS", OneNumberCheck, FloatOfNumber<std::cos>);
+  registry->Add("TAN", OneNumberCheck, FloatOfNumber<std::tan>);
+  registry->Add("ASIN", OneNumberCheck, FloatOfNumber<std::asin>);
+  registry->Add("ACOS", OneNumberCheck, FloatOfNumber<std::acos>);
+  registry->Add("ATAN", OneNumberCheck, FloatOfNumber<std::atan>);
   registry->Add("ATAN2", TwoNumbersCheck, Atan2Eval);
   registry->Add("COT", OneNumberCheck, PoleAtZero<Cot>);
   registry->Add("CSC", OneNumberCheck, PoleAtZero<Csc>);
-  registry->Add("SEC", OneNumberCheck, Plain<Sec>);
+  registry->Add("SEC", OneNumberCheck, FloatOfNumber<Sec>);
   registry->Add("SINH", OneNumberCheck, NoOverflow<std::sinh>);
   registry->Add("COSH", OneNumberCheck, NoOverflow<std::cosh>);
-  registry->Add("TANH", OneNumberCheck, Plain<std::tanh>);
-  registry->Add("ASINH", OneNumberCheck, Plain<std::asinh>);
-  registry->Add("ACOSH", OneNumberCheck, Plain<std::acosh>);
-  registry->Add("ATANH", OneNumberCheck, Plain<std::atanh>);
+  registry->Add("TANH", OneNumberCheck, FloatOfNumber<std::tanh>);
+  registry->Add("ASINH", OneNumberCheck, FloatOfNumber<std::asinh>);
+  registry->Add("ACOSH", OneNumberCheck, FloatOfNumber<std::acosh>);
+  registry->Add("ATANH", OneNumberCheck, FloatOfNumber<std::atanh>);
   registry->Add("COTH", OneNumberCheck, PoleAtZero<Coth>);
   registry->Add("CSCH", OneNumberCheck, PoleAtZero<Csch>);
-  registry->Add("SECH", OneNumberCheck, Plain<Sech>);
+  registry->Add("SECH", OneNumberCheck, FloatOfNumber<Sech>);
   registry->Add("LOG", LogCheck, LogEval);
   registry->Add("IEEE_DIVIDE", TwoNumbersCheck, IeeeDivideEval);
   registry->Add("IS_INF", NumberToBoolCheck, IsInfEval);

@@ -13,19 +13,11 @@ constexpr char kOpDelete = 1;
 // Store tag, op and the key's length.
 constexpr size_t kChangeHeadBytes = 6;
 
-int IndexSlot(StoreTag tag) { return tag == StoreTag::kCells ? 0 : tag == StoreTag::kRows ? 1 : 2; }
-
-uint32_t Length32(const char* p) {
-  return static_cast<uint32_t>(static_cast<uint8_t>(p[0])) << 24 |
-         static_cast<uint32_t>(static_cast<uint8_t>(p[1])) << 16 |
-         static_cast<uint32_t>(static_cast<uint8_t>(p[2])) << 8 | static_cast<uint32_t>(static_cast<uint8_t>(p[3]));
-}
-
 }  // namespace
 
 std::string_view KeyAtLess::KeyAt(uint32_t offset) const {
   const char* change = body->data() + offset;
-  return {change + kChangeHeadBytes, Length32(change + 2)};
+  return {change + kChangeHeadBytes, static_cast<uint32_t>(DecodeBigEndian({change + 2, 4}))};
 }
 
 struct ChangeBatch::State {
@@ -36,7 +28,7 @@ struct ChangeBatch::State {
   }
 
   std::string body;
-  // Per store (IndexSlot), the offset of each key's change in effect.
+  // Per store (StoreIndex), the offset of each key's change in effect.
   std::set<uint32_t, KeyAtLess> index[3];
   size_t superseded = 0;  // changes in the body no longer in effect
 
@@ -59,15 +51,15 @@ ChangeBatch& ChangeBatch::operator=(ChangeBatch&&) noexcept = default;
 
 bool ChangeBatch::empty() const { return state_->body.size() == kRecordHeaderRoom; }
 
-const std::set<uint32_t, KeyAtLess>& ChangeBatch::IndexOf(StoreTag tag) const { return state_->index[IndexSlot(tag)]; }
+const std::set<uint32_t, KeyAtLess>& ChangeBatch::IndexOf(StoreTag tag) const { return state_->index[StoreIndex(tag)]; }
 
 ChangeBatch::Change ChangeBatch::ChangeAt(uint32_t offset) const {
   const char* change = state_->body.data() + offset;
-  const uint32_t key_size = Length32(change + 2);
+  const uint32_t key_size = static_cast<uint32_t>(DecodeBigEndian({change + 2, 4}));
   Change out{{change + kChangeHeadBytes, key_size}, std::nullopt};
   if (change[1] == kOpPut) {
     const char* value = change + kChangeHeadBytes + key_size;
-    out.value = std::string_view(value + 4, Length32(value));
+    out.value = std::string_view(value + 4, static_cast<uint32_t>(DecodeBigEndian({value, 4})));
   }
   return out;
 }
@@ -83,7 +75,7 @@ void ChangeBatch::Record(StoreTag tag, std::string_view key, std::optional<std::
     AppendBigEndian(&s.body, value->size(), 4);
     s.body.append(*value);
   }
-  const int slot = IndexSlot(tag);
+  const int slot = StoreIndex(tag);
   auto& index = s.index[slot];
   // Writes mostly change keys in increasing order (a row's cells sorted,
   // a request's rows): past the last key, no search.

@@ -31,12 +31,12 @@
 
 namespace lbt {
 
-// Which store of stores.h a key belongs to.
-// WARNING: the values are written in the write-ahead log's records.
 // Which store of stores.h an entry belongs to. WARNING: written into log
 // records (db_log.cc).
 enum class StoreTag : char { kCells = 'c', kRows = 'r', kChanges = 'h' };
 inline constexpr StoreTag kAllStoreTags[] = {StoreTag::kCells, StoreTag::kRows, StoreTag::kChanges};
+// A store's place in kAllStoreTags, for what is kept per store.
+inline int StoreIndex(StoreTag tag) { return tag == StoreTag::kCells ? 0 : tag == StoreTag::kRows ? 1 : 2; }
 
 class MemTable {
  public:
