@@ -273,30 +273,30 @@ Result<std::vector<ReadModifyWriteRule>> RulesFromProto(const v2::ReadModifyWrit
   return rules;
 }
 
-// A request parsed onto an arena of its own. A MutateRows request is
-// hundreds of small messages (entries, mutations, their strings): the
-// arena allocates them in a few blocks and frees them at once, where the
-// heap took an allocation and a free for each.
-template <typename Message>
-struct ArenaRequest {
-  explicit ArenaRequest(const google::protobuf::ArenaOptions& options) : arena(options) {}
+// A MutateRows request parsed onto an arena of its own. It is hundreds of
+// small messages (entries, mutations, their strings): the arena allocates
+// them in a few blocks and frees them at once, where the heap took an
+// allocation and a free for each.
+struct ParsedMutateRows {
+  explicit ParsedMutateRows(const google::protobuf::ArenaOptions& options) : arena(options) {}
   google::protobuf::Arena arena;
-  Message* message = nullptr;
+  v2::MutateRowsRequest* request = nullptr;
 };
 
-// The request `bytes` hold, or nullptr when they do not parse.
-template <typename Message>
-std::shared_ptr<const ArenaRequest<Message>> ParseOnArena(const grpc::ByteBuffer& bytes) {
+// The request `bytes` hold; InvalidArgument when they do not parse.
+Result<std::unique_ptr<ParsedMutateRows>> ParseMutateRows(const grpc::ByteBuffer& bytes) {
   // Parsed, a request takes several times its wire size: its first block
   // fits most requests whole.
   google::protobuf::ArenaOptions options;
   options.start_block_size = std::clamp<size_t>(bytes.Length() * 8, 4096, 4u << 20);
   options.max_block_size = 4u << 20;
-  auto parsed = std::make_shared<ArenaRequest<Message>>(options);
-  parsed->message = google::protobuf::Arena::CreateMessage<Message>(&parsed->arena);
+  auto parsed = std::make_unique<ParsedMutateRows>(options);
+  parsed->request = google::protobuf::Arena::CreateMessage<v2::MutateRowsRequest>(&parsed->arena);
   grpc::ByteBuffer shared(bytes);  // shares the slices; the reader needs its own
   grpc::ProtoBufferReader reader(&shared);
-  if (!parsed->message->ParseFromZeroCopyStream(&reader)) return nullptr;
+  if (!parsed->request->ParseFromZeroCopyStream(&reader)) {
+    return Status::InvalidArgument("request: its bytes do not parse as a MutateRowsRequest");
+  }
   return parsed;
 }
 
@@ -342,11 +342,11 @@ grpc::ServerUnaryReactor* DataService::MutateRow(grpc::CallbackServerContext* co
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::CallbackServerContext* context,
                                                                     const grpc::ByteBuffer* request_bytes) {
-  std::shared_ptr<const ArenaRequest<v2::MutateRowsRequest>> parsed =
-      ParseOnArena<v2::MutateRowsRequest>(*request_bytes);
-  auto compute = [this, parsed]() -> Result<std::vector<grpc::ByteBuffer>> {
-    if (parsed == nullptr) return Status::InvalidArgument("request: its bytes do not parse as a MutateRowsRequest");
-    const v2::MutateRowsRequest& request = *parsed->message;
+  // Parsed on the worker, not on gRPC's thread: the bytes stay valid until
+  // the call ends.
+  auto compute = [this, request_bytes]() -> Result<std::vector<grpc::ByteBuffer>> {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<ParsedMutateRows> parsed, ParseMutateRows(*request_bytes));
+    const v2::MutateRowsRequest& request = *parsed->request;
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, request));
     LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
     LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.table.get(), request));
@@ -411,8 +411,6 @@ grpc::ServerUnaryReactor* DataService::ReadModifyWriteRow(grpc::CallbackServerCo
   });
 }
 
-// ---- not served ----
-
 grpc::ServerUnaryReactor* DataService::GetClientConfiguration(grpc::CallbackServerContext* context,
                                                               const v2::GetClientConfigurationRequest* request,
                                                               v2::ClientConfiguration* response) {
@@ -429,6 +427,8 @@ grpc::ServerUnaryReactor* DataService::GetClientConfiguration(grpc::CallbackServ
     return Status::OK();
   });
 }
+
+// ---- not served ----
 
 namespace {
 
