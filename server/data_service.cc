@@ -333,10 +333,14 @@ grpc::ServerUnaryReactor* DataService::MutateRow(grpc::CallbackServerContext* co
   return HandleUnaryAsync(context, runtime_, [this, request](UnaryDone done) {
     Result<WriteToApply> write = WriteOf(*router_, *request);
     if (!write.ok()) return done(write.status());
-    // The target stays open until the write is answered.
+    // The target stays open until the write is applied, and is let go
+    // before the answer: after it, the server may be stopped at once.
     auto held = std::make_shared<WriteToApply>(std::move(write).value());
-    held->target.table->MutateRowAsync(request->row_key(), std::move(held->mutations),
-                                       [held, done](const Status& status) { done(status); });
+    Table* table = held->target.table.get();
+    table->MutateRowAsync(request->row_key(), std::move(held->mutations), [held, done](const Status& status) mutable {
+      held.reset();
+      done(status);
+    });
   });
 }
 

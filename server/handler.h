@@ -48,9 +48,13 @@ enum class Runs { kInline, kOnPool };
 class UnaryDone {
  public:
   UnaryDone(grpc::ServerUnaryReactor* reactor, RpcGate* gate) : reactor_(reactor), gate_(gate) {}
+  // Leaves the gate before answering: once the client has its answer, the
+  // server (and the gate with it) may be stopped and destroyed at any
+  // moment, while gRPC keeps the reactor until its Finish.
   void operator()(const Status& status) const {
-    reactor_->Finish(proto::ToGrpcStatus(status));
+    grpc::ServerUnaryReactor* reactor = reactor_;
     gate_->Leave();
+    reactor->Finish(proto::ToGrpcStatus(status));
   }
 
  private:
