@@ -37,6 +37,8 @@ struct BackupSpec {
   int64_t hot_to_standard_time_micros = 0;  // hot backups only
   // The table's families in creation order, with their GC rules and types.
   std::vector<FamilySpec> families;
+  // The table's granularity, which a table restored from it keeps.
+  TimestampGranularity granularity = TimestampGranularity::kMillis;
 
   // "projects/P/instances/I/clusters/C/backups/B".
   std::string Full() const { return BackupName{instance, cluster, id}.Full(); }

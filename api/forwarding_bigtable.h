@@ -38,9 +38,9 @@ class ForwardingBigtable : public Bigtable {
   // target's Table in a ForwardingTable of its own.
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override { LBT_FORWARD_TO_TARGET(OpenTable(ref)); }
 
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits, bool deletion_protection) override {
-    LBT_FORWARD_TO_TARGET(CreateTable(table, families, splits, deletion_protection));
+  using TableAdmin::CreateTable;
+  Status CreateTable(std::string_view table, const NewTable& spec) override {
+    LBT_FORWARD_TO_TARGET(CreateTable(table, spec));
   }
   Status DeleteTable(std::string_view table) override { LBT_FORWARD_TO_TARGET(DeleteTable(table)); }
   Result<std::vector<std::string>> ListTables() override { LBT_FORWARD_TO_TARGET(ListTables()); }

@@ -29,6 +29,19 @@ struct Mutation {
   std::string value;                // kSetCell
   int64_t int_value = 0;            // kAddToCell
   TimestampRange range;             // kDeleteFromColumn
+  // kSetCell, kAddToCell: the client library made `timestamp` up (a
+  // CLIENT_AUTO_GENERATED timestamp_origin): it is cut to the table's
+  // granularity rather than refused when it does not fit it.
+  bool client_timestamp = false;
+
+  // The timestamp the cell is written at in a table whose timestamps are
+  // multiples of `granularity_micros`: `now` for kServerTime, a client's
+  // timestamp cut to the granularity, or the one given.
+  int64_t StoredTimestamp(int64_t now, int64_t granularity_micros) const {
+    if (timestamp == kServerTime) return now;
+    if (!client_timestamp || timestamp < 0) return timestamp;
+    return timestamp - timestamp % granularity_micros;
+  }
 
   // Writes `value` at (family, qualifier, timestamp), replacing any cell there.
   static Mutation SetCell(std::string family, std::string qualifier, std::string value,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "api/limits.h"
 
@@ -130,6 +131,21 @@ Result<ValueType> ParseValueType(std::string_view name) {
     if (name == ValueTypeName(t)) return t;
   }
   return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", name));
+}
+
+std::string_view GranularityName(TimestampGranularity granularity) {
+  return granularity == TimestampGranularity::kMicros ? "micros" : "millis";
+}
+
+Result<TimestampGranularity> ParseGranularity(std::string_view name) {
+  for (TimestampGranularity g : {TimestampGranularity::kMillis, TimestampGranularity::kMicros}) {
+    const std::string_view known = GranularityName(g);
+    if (std::equal(name.begin(), name.end(), known.begin(), known.end(),
+                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; })) {
+      return g;
+    }
+  }
+  return Status::InvalidArgument(fmt::format("unknown timestamp granularity '{}'; expected millis or micros", name));
 }
 
 Status CheckValueTypeChange(std::string_view family, ValueType from, ValueType to) {

@@ -138,6 +138,34 @@ struct AutomatedBackupPolicy {
 // (0, unset, means 24 hours; *policy gets it). InvalidArgument naming `field`.
 Status ValidateAutomatedBackupPolicy(AutomatedBackupPolicy* policy, std::string_view field);
 
+// The unit a table keeps timestamps in (Table.granularity). Fixed when the
+// table is created.
+enum class TimestampGranularity { kMillis, kMicros };
+
+// "millis", "micros".
+// WARNING: these names are stored in the catalog (storage/catalog.cc).
+std::string_view GranularityName(TimestampGranularity granularity);
+// Parses a name produced by GranularityName, in any case. InvalidArgument
+// naming the choices otherwise.
+Result<TimestampGranularity> ParseGranularity(std::string_view name);
+// The microseconds a timestamp of the table is a multiple of: 1000 or 1.
+inline int64_t GranularityMicros(TimestampGranularity granularity) {
+  return granularity == TimestampGranularity::kMicros ? 1 : 1000;
+}
+
+// What CreateTable makes: a table's families and the settings it starts
+// with.
+struct NewTable {
+  // Created in this order: their cells come in this order.
+  std::vector<FamilySpec> families;
+  // Row keys to split the new table's tablets at, for a service that has
+  // tablets (a local database has none, and ignores them).
+  std::vector<std::string> splits;
+  bool deletion_protection = false;
+  TimestampGranularity granularity = TimestampGranularity::kMillis;
+  std::optional<AutomatedBackupPolicy> automated_backup_policy;
+};
+
 struct TableSpec {
   std::string name;
   TableId id = 0;
@@ -149,6 +177,8 @@ struct TableSpec {
   // Bigtable's deletion protection: the table and its families cannot be
   // deleted while it is on.
   bool deletion_protection = false;
+  // Timestamps are multiples of GranularityMicros(granularity).
+  TimestampGranularity granularity = TimestampGranularity::kMillis;
   // Set on a table RestoreTable made.
   std::optional<RestoreInfo> restored_from;
   // Its authorized views, by id (a local table's; GetTable of a remote one

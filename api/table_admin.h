@@ -29,13 +29,16 @@ class TableAdmin {
  public:
   virtual ~TableAdmin() = default;
 
-  // `splits`: row keys to split the new table's tablets at, for a service
-  // that has tablets (a local database has none, and ignores them). The
-  // families are created in the order given (their cells come in that
-  // order); with `deletion_protection` the table is protected from the
-  // start.
-  virtual Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                             const std::vector<std::string>& splits, bool deletion_protection) = 0;
+  // Creates `table` as `spec` says (api/schema.h's NewTable: families in
+  // order, splits, protection, granularity, automated backups), all of it
+  // or nothing. AlreadyExists if a table of that name exists.
+  virtual Status CreateTable(std::string_view table, const NewTable& spec) = 0;
+  // The same, with families, splits and protection alone.
+  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
+                     const std::vector<std::string>& splits, bool deletion_protection) {
+    return CreateTable(table,
+                       NewTable{.families = families, .splits = splits, .deletion_protection = deletion_protection});
+  }
   virtual Status DeleteTable(std::string_view table) = 0;
   // Table names in byte order.
   virtual Result<std::vector<std::string>> ListTables() = 0;

@@ -193,6 +193,7 @@ std::string RestoreTableName(const InstanceName& instance, std::string_view tabl
 std::string EncodeBackupSpec(const BackupSpec& spec) {
   TableSpec schema;
   schema.name = spec.source_table;
+  schema.granularity = spec.granularity;
   for (const FamilySpec& f : spec.families) {
     schema.families.emplace(f.name, f);
     schema.next_family_id = std::max(schema.next_family_id, f.id + 1);
@@ -239,6 +240,7 @@ Status DecodeBackupSpec(std::string_view key, std::string_view bytes, BackupSpec
   LBT_RETURN_IF_ERROR(DecodeTableSpec(spec->source_table, j["schema"].dump(), &schema));
   spec->families.clear();
   for (const FamilySpec* f : schema.FamiliesInCreationOrder()) spec->families.push_back(*f);
+  spec->granularity = schema.granularity;
   return Status::OK();
 }
 

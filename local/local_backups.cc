@@ -108,7 +108,8 @@ Result<BackupSpec> LocalInstanceAdmin::Snapshot(Database* db, BackupSpec backup,
   // What a backup interrupted under this name left, seen by nobody.
   Status gone = db->DeleteTable(hidden);
   if (!gone.ok() && !gone.IsNotFound()) return gone;
-  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, KeepingEverything(backup.families), {}, false));
+  LBT_RETURN_IF_ERROR(db->CreateTable(
+      hidden, NewTable{.families = KeepingEverything(backup.families), .granularity = backup.granularity}));
   backup.start_time_micros = NowMicros();
   Result<int64_t> bytes = CopyRows(db, from, hidden);
   if (!bytes.ok()) {
@@ -174,6 +175,7 @@ Result<BackupSpec> LocalInstanceAdmin::CreateBackup(const InstanceName& instance
   backup.source_instance = instance;
   backup.expire_time_micros = expire_time_micros;
   for (const FamilySpec* f : spec.FamiliesInCreationOrder()) backup.families.push_back(*f);
+  backup.granularity = spec.granularity;
   return Snapshot(db, std::move(backup), source);
 }
 
@@ -277,7 +279,7 @@ Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instance
   const std::string hidden = RestoreTableName(to_instance, table_id);
   Status gone = db->DeleteTable(hidden);
   if (!gone.ok() && !gone.IsNotFound()) return gone;
-  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, from.families, {}, false));
+  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, NewTable{.families = from.families, .granularity = from.granularity}));
   Status copied = CopyRows(db, BackupTableName(from.instance, from.cluster, from.id), hidden).status();
   if (copied.ok()) {
     copied = db->RenameTable(

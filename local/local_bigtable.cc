@@ -83,12 +83,11 @@ Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view ta
 
 // ---- admin ----
 
-Status LocalBigtable::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                                  const std::vector<std::string>& splits, bool deletion_protection) {
+Status LocalBigtable::CreateTable(std::string_view table, const NewTable& spec) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   LBT_RETURN_IF_ERROR(CheckNoViewNamed(table));
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
-  return db->CreateTable(Qualified(table), families, splits, deletion_protection);
+  return db->CreateTable(Qualified(table), spec);
 }
 
 Status LocalBigtable::CheckNoViewNamed(std::string_view table) {

@@ -50,8 +50,8 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   std::string PromptName() const override;
   InstanceName instance() override { return instance_; }
 
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits, bool deletion_protection) override;
+  using TableAdmin::CreateTable;
+  Status CreateTable(std::string_view table, const NewTable& spec) override;
   Status DeleteTable(std::string_view table) override;
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;

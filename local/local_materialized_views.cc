@@ -96,8 +96,8 @@ Result<MaterializedViewSpec> LocalInstanceAdmin::CreateMaterializedView(const In
   for (const std::string& hidden : {rows, state}) {
     if (db->GetTable(hidden).ok()) LBT_RETURN_IF_ERROR(db->DeleteTable(hidden));
   }
-  LBT_RETURN_IF_ERROR(db->CreateTable(rows, RowFamilies(), {}, false));
-  LBT_RETURN_IF_ERROR(db->CreateTable(state, StateFamilies(), {}, false));
+  LBT_RETURN_IF_ERROR(db->CreateTable(rows, RowFamilies()));
+  LBT_RETURN_IF_ERROR(db->CreateTable(state, StateFamilies()));
   MaterializedViewSpec stored = view;
   stored.etag = "1";
   stored.backfilled = false;

@@ -1,7 +1,9 @@
 #include "proto/convert.h"
 
 #include <fmt/format.h>
+
 #include <google/protobuf/util/time_util.h>
+#include <algorithm>
 
 #include "api/limits.h"
 
@@ -286,33 +288,30 @@ Result<int64_t> IntInput(const v2::Value& v, const std::string& path) {
   return Invalid(path, "expected int_value");
 }
 
+// Whether a timestamp fits the table's granularity is the table's to say
+// (storage/rows/row_writer.h); a negative one other than -1 fits none.
+Status CheckTimestamp(int64_t micros, const std::string& path) {
+  if (micros == kServerTime || micros >= 0) return Status::OK();
+  return Invalid(path, fmt::format("timestamp {} is negative; -1 asks for the server's time", micros));
+}
+
 // A timestamp the client library made up (CLIENT_AUTO_GENERATED, as
 // Java's stamps a SetCell without one, in microseconds) is cut to the
 // table's granularity, as data.proto says production does; one the user
-// gave, or one of unknown origin, must fit it (CheckTimestamp).
-int64_t TimestampToKeep(int64_t micros, v2::Mutation::TimestampOrigin origin) {
-  if (origin != v2::Mutation::CLIENT_AUTO_GENERATED || micros < 0) return micros;
-  return micros - micros % kTimestampGranularityMicros;
-}
-
-Status CheckTimestamp(int64_t micros, const std::string& path) {
-  if (micros == kServerTime) return Status::OK();
-  if (micros < 0) return Invalid(path, fmt::format("timestamp {} is negative; -1 asks for the server's time", micros));
-  if (micros % kTimestampGranularityMicros != 0) {
-    return Invalid(path, fmt::format("timestamp {} is not a multiple of 1000: Bigtable keeps milliseconds", micros));
-  }
-  return Status::OK();
+// gave, or one of unknown origin, must fit it.
+Mutation Stamped(Mutation m, v2::Mutation::TimestampOrigin origin) {
+  m.client_timestamp = origin == v2::Mutation::CLIENT_AUTO_GENERATED;
+  return m;
 }
 
 template <typename AggregateMutation>
 Result<Mutation> AggregateFromProto(const AggregateMutation& m, v2::Mutation::TimestampOrigin origin,
                                     const std::string& path) {
   LBT_ASSIGN_OR_RETURN(std::string qualifier, QualifierValue(m.column_qualifier(), path + ".column_qualifier"));
-  LBT_ASSIGN_OR_RETURN(int64_t given, TimestampValue(m.timestamp(), path + ".timestamp"));
-  const int64_t ts = TimestampToKeep(given, origin);
+  LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampValue(m.timestamp(), path + ".timestamp"));
   LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".timestamp"));
   LBT_ASSIGN_OR_RETURN(int64_t input, IntInput(m.input(), path + ".input"));
-  return Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts);
+  return Stamped(Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts), origin);
 }
 
 }  // namespace
@@ -322,9 +321,9 @@ Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
   switch (m.mutation_case()) {
     case v2::Mutation::kSetCell: {
       const auto& s = m.set_cell();
-      const int64_t ts = TimestampToKeep(s.timestamp_micros(), m.timestamp_origin());
-      LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".set_cell.timestamp_micros"));
-      return Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), ts);
+      LBT_RETURN_IF_ERROR(CheckTimestamp(s.timestamp_micros(), path + ".set_cell.timestamp_micros"));
+      return Stamped(Mutation::SetCell(s.family_name(), s.column_qualifier(), s.value(), s.timestamp_micros()),
+                     m.timestamp_origin());
     }
     case v2::Mutation::kAddToCell:
       return AggregateFromProto(m.add_to_cell(), m.timestamp_origin(), path + ".add_to_cell");
@@ -392,6 +391,7 @@ v2::Mutation ToProto(const Mutation& m) {
     case Mutation::Kind::kDeleteFromFamily: out.mutable_delete_from_family()->set_family_name(m.family); break;
     case Mutation::Kind::kDeleteFromRow: out.mutable_delete_from_row(); break;
   }
+  if (m.client_timestamp) out.set_timestamp_origin(v2::Mutation::CLIENT_AUTO_GENERATED);
   return out;
 }
 
@@ -592,12 +592,35 @@ admin::ColumnFamily ToProto(const FamilySpec& family) {
   return out;
 }
 
+namespace {
+
+Result<std::optional<AutomatedBackupPolicy>> BackupPolicyFromProto(const admin::Table& table, std::string_view field) {
+  if (!table.has_automated_backup_policy()) return std::optional<AutomatedBackupPolicy>();
+  const std::string at = std::string(field) + ".automated_backup_policy";
+  AutomatedBackupPolicy policy;
+  LBT_ASSIGN_OR_RETURN(policy.retention_micros,
+                       DurationMicros(table.automated_backup_policy().retention_period(), at + ".retention_period"));
+  LBT_ASSIGN_OR_RETURN(policy.frequency_micros,
+                       DurationMicros(table.automated_backup_policy().frequency(), at + ".frequency"));
+  return std::optional<AutomatedBackupPolicy>(policy);
+}
+
+void SetBackupPolicy(const std::optional<AutomatedBackupPolicy>& policy, admin::Table* table) {
+  if (!policy) return;
+  using google::protobuf::util::TimeUtil;
+  auto* out = table->mutable_automated_backup_policy();
+  *out->mutable_retention_period() = TimeUtil::MicrosecondsToDuration(policy->retention_micros);
+  *out->mutable_frequency() = TimeUtil::MicrosecondsToDuration(policy->frequency_micros);
+}
+
+}  // namespace
+
 admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin::Table::View view) {
   admin::Table out;
   out.set_name(FullTableName(instance, table.name));
   if (view == admin::Table::NAME_ONLY) return out;
   for (const auto& [name, family] : table.families) (*out.mutable_column_families())[name] = ToProto(family);
-  out.set_granularity(admin::Table::MILLIS);
+  out.set_granularity(ToProto(table.granularity));
   out.set_deletion_protection(table.deletion_protection);
   if (table.restored_from) {
     auto* info = out.mutable_restore_info();
@@ -609,13 +632,7 @@ admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin
     *backup->mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->start_time_micros);
     *backup->mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->end_time_micros);
   }
-  if (table.automated_backup_policy) {
-    using google::protobuf::util::TimeUtil;
-    auto* policy = out.mutable_automated_backup_policy();
-    *policy->mutable_retention_period() =
-        TimeUtil::MicrosecondsToDuration(table.automated_backup_policy->retention_micros);
-    *policy->mutable_frequency() = TimeUtil::MicrosecondsToDuration(table.automated_backup_policy->frequency_micros);
-  }
+  SetBackupPolicy(table.automated_backup_policy, &out);
   if (table.change_stream) {
     using google::protobuf::util::TimeUtil;
     *out.mutable_change_stream_config()->mutable_retention_period() =
@@ -624,19 +641,50 @@ admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin
   return out;
 }
 
+Result<TimestampGranularity> GranularityFromProto(int granularity, std::string_view field) {
+  switch (granularity) {
+    case admin::Table::TIMESTAMP_GRANULARITY_UNSPECIFIED:
+    case admin::Table::MILLIS: return TimestampGranularity::kMillis;
+    case admin::Table::MICROS: return TimestampGranularity::kMicros;
+    default: break;
+  }
+  return Invalid(std::string(field), fmt::format("unknown granularity {}; expected MILLIS or MICROS", granularity));
+}
+
+admin::Table::TimestampGranularity ToProto(TimestampGranularity granularity) {
+  return granularity == TimestampGranularity::kMicros ? admin::Table::MICROS : admin::Table::MILLIS;
+}
+
+Result<NewTable> NewTableFromProto(const admin::Table& table, std::string_view field) {
+  NewTable out;
+  for (const auto& [name, family] : table.column_families()) {
+    LBT_ASSIGN_OR_RETURN(FamilySpec spec, FromProto(name, family, fmt::format("{}.column_families[{}]", field, name)));
+    out.families.push_back(std::move(spec));
+  }
+  std::sort(out.families.begin(), out.families.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  out.deletion_protection = table.deletion_protection();
+  LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
+  LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
+  return out;
+}
+
+admin::Table ToProto(const NewTable& spec) {
+  admin::Table out;
+  for (const FamilySpec& f : spec.families) (*out.mutable_column_families())[f.name] = ToProto(f);
+  out.set_deletion_protection(spec.deletion_protection);
+  // A MILLIS table is asked for as every client asks: by leaving it unset.
+  if (spec.granularity != TimestampGranularity::kMillis) out.set_granularity(ToProto(spec.granularity));
+  SetBackupPolicy(spec.automated_backup_policy, &out);
+  return out;
+}
+
 Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   TableSpec out;
   LBT_ASSIGN_OR_RETURN(TableRef name, ParseTableName(table.name(), std::string(field) + ".name"));
   out.name = std::move(name.table);
   out.deletion_protection = table.deletion_protection();
-  if (table.has_automated_backup_policy()) {
-    const std::string at = std::string(field) + ".automated_backup_policy";
-    AutomatedBackupPolicy& policy = out.automated_backup_policy.emplace();
-    LBT_ASSIGN_OR_RETURN(policy.retention_micros,
-                         DurationMicros(table.automated_backup_policy().retention_period(), at + ".retention_period"));
-    LBT_ASSIGN_OR_RETURN(policy.frequency_micros,
-                         DurationMicros(table.automated_backup_policy().frequency(), at + ".frequency"));
-  }
+  LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
+  LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
   if (table.has_change_stream_config()) {
     LBT_ASSIGN_OR_RETURN(int64_t retention,
                          DurationMicros(table.change_stream_config().retention_period(),

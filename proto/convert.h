@@ -94,6 +94,17 @@ admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin
 // A table a service describes; `field` names it in errors.
 Result<TableSpec> FromProto(const admin::Table& table, std::string_view field);
 
+// Table.granularity: UNSPECIFIED is MILLIS, as CreateTable takes it.
+// InvalidArgument naming `field` for a value table.proto does not define.
+Result<TimestampGranularity> GranularityFromProto(int granularity, std::string_view field);
+admin::Table::TimestampGranularity ToProto(TimestampGranularity granularity);
+
+// What CreateTable's `table` asks for (families in name order: a proto map
+// has none), checked as production does; errors name `field`'s parts.
+Result<NewTable> NewTableFromProto(const admin::Table& table, std::string_view field);
+// The `table` of a CreateTable request for `spec` (its splits go beside it).
+admin::Table ToProto(const NewTable& spec);
+
 }  // namespace lbt::proto
 
 #endif  // LBT_PROTO_CONVERT_H_

@@ -51,17 +51,13 @@ Status PauseBetweenChecks(RemoteCalls* calls, uint64_t cancellations, RemoteCall
 
 }  // namespace
 
-Status CreateTable(RemoteCalls* calls, std::string_view table, const std::vector<FamilySpec>& families,
-                   const std::vector<std::string>& splits, bool deletion_protection) {
+Status CreateTable(RemoteCalls* calls, std::string_view table, const NewTable& spec) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   admin::CreateTableRequest request;
   request.set_parent(calls->instance_name());
   request.set_table_id(std::string(table));
-  for (const FamilySpec& f : families) {
-    (*request.mutable_table()->mutable_column_families())[f.name] = proto::ToProto(f);
-  }
-  for (const std::string& key : splits) request.add_initial_splits()->set_key(key);
-  request.mutable_table()->set_deletion_protection(deletion_protection);
+  *request.mutable_table() = proto::ToProto(spec);
+  for (const std::string& key : spec.splits) request.add_initial_splits()->set_key(key);
   admin::Table response;
   return calls->Unary(calls->admin(), &AdminStub::CreateTable, "parent", request.parent(), request, &response);
 }

@@ -13,8 +13,7 @@
 
 namespace lbt::remote {
 
-Status CreateTable(RemoteCalls* calls, std::string_view table, const std::vector<FamilySpec>& families,
-                   const std::vector<std::string>& splits, bool deletion_protection);
+Status CreateTable(RemoteCalls* calls, std::string_view table, const NewTable& spec);
 Status DeleteTable(RemoteCalls* calls, std::string_view table);
 // The instance's table names, sorted, every page of them.
 Result<std::vector<std::string>> ListTables(RemoteCalls* calls);

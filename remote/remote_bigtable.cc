@@ -107,9 +107,9 @@ class RemoteBigtable final : public Bigtable {
   }
 
   // ---- table admin ----
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits, bool deletion_protection) override {
-    return remote::CreateTable(&calls_, table, families, splits, deletion_protection);
+  using TableAdmin::CreateTable;
+  Status CreateTable(std::string_view table, const NewTable& spec) override {
+    return remote::CreateTable(&calls_, table, spec);
   }
   Status DeleteTable(std::string_view table) override { return remote::DeleteTable(&calls_, table); }
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {

@@ -26,18 +26,6 @@ Status Describe(Bigtable* bigtable, const InstanceName& instance, const std::str
   return Status::OK();
 }
 
-Result<std::vector<FamilySpec>> FamiliesOf(const admin::Table& table) {
-  std::vector<FamilySpec> families;
-  for (const auto& [name, family] : table.column_families()) {
-    LBT_ASSIGN_OR_RETURN(FamilySpec spec,
-                         proto::FromProto(name, family, fmt::format("table.column_families[{}]", name)));
-    families.push_back(std::move(spec));
-  }
-  // A proto map carries no order: the families are created in name order.
-  std::sort(families.begin(), families.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  return families;
-}
-
 // Lists the tables after the page token, as the request's view shows them,
 // up to its page size.
 Status ListPage(Bigtable* bigtable, const InstanceName& instance, const admin::ListTablesRequest& request,
@@ -114,6 +102,9 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin
       } else {
         update.policy->frequency_micros = field.frequency_micros;
       }
+    } else if (path == "granularity") {
+      return Status::InvalidArgument(
+          "update_mask: granularity is immutable: a table keeps the one it was created with");
     } else {
       return Status::InvalidArgument(
           fmt::format("update_mask: lbt can update deletion_protection, change_stream_config and "
@@ -192,7 +183,7 @@ grpc::ServerUnaryReactor* AdminService::CreateTable(grpc::CallbackServerContext*
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
-    LBT_ASSIGN_OR_RETURN(std::vector<FamilySpec> families, FamiliesOf(request->table()));
+    LBT_ASSIGN_OR_RETURN(NewTable spec, proto::NewTableFromProto(request->table(), "table"));
     std::optional<ChangeStreamConfig> stream;
     if (request->table().has_change_stream_config()) {
       LBT_ASSIGN_OR_RETURN(int64_t retention,
@@ -203,10 +194,9 @@ grpc::ServerUnaryReactor* AdminService::CreateTable(grpc::CallbackServerContext*
           ValidateChangeStreamRetention(stream->retention_micros, "table.change_stream_config.retention_period"));
     }
     // initial_splits shape tablets; a local database has none to shape.
-    // The table and its protection commit together; its change stream,
+    // The table and its settings commit together; its change stream,
     // checked already, right after.
-    LBT_RETURN_IF_ERROR(
-        tables->CreateTable(request->table_id(), families, /*splits=*/{}, request->table().deletion_protection()));
+    LBT_RETURN_IF_ERROR(tables->CreateTable(request->table_id(), spec));
     if (stream) LBT_RETURN_IF_ERROR(tables->SetChangeStream(request->table_id(), stream));
     return Describe(tables.get(), instance, request->table_id(), admin::Table::SCHEMA_VIEW, response);
   });

@@ -142,6 +142,10 @@ std::string EncodeTableSpec(const TableSpec& spec) {
   json doc = {{"id", spec.id}, {"next_family_id", spec.next_family_id}, {"families", families}};
   if (!spec.enabled) doc["enabled"] = false;
   if (spec.deletion_protection) doc["deletion_protection"] = true;
+  // Absent means milliseconds, as every table before MICROS was.
+  if (spec.granularity != TimestampGranularity::kMillis) {
+    doc["granularity"] = std::string(GranularityName(spec.granularity));
+  }
   if (spec.restored_from) {
     doc["restored_from"] = {{"backup", spec.restored_from->backup},
                             {"source_table", spec.restored_from->source_table},
@@ -263,6 +267,11 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   const json etags = j.value("view_etags_issued", json(0));
   if (!etags.is_number_integer()) return corrupt();
   spec->view_etags_issued = etags.get<int64_t>();
+  const json granularity = j.value("granularity", json("millis"));
+  if (!granularity.is_string()) return corrupt();
+  Result<TimestampGranularity> parsed = ParseGranularity(granularity.get<std::string>());
+  if (!parsed.ok()) return corrupt();
+  spec->granularity = *parsed;
   if (!PoliciesFromJson(j, spec) || !FamiliesFromJson(j, spec)) return corrupt();
   return Status::OK();
 }

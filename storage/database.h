@@ -189,12 +189,12 @@ class Database final {
   // ---- schema ----
 
   // Creates a table with the given families (possibly none; their ids in
-  // the order given), and with deletion protection on when asked, in one
-  // transaction. `splits` are ignored: a database has no tablets.
-  Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                     const std::vector<std::string>& splits, bool deletion_protection);
+  // the order given) and settings, in one transaction. `splits` are
+  // ignored: a database has no tablets. InvalidArgument for an automated
+  // backup policy production would refuse.
+  Status CreateTable(std::string_view table, const NewTable& spec);
   Status CreateTable(std::string_view table, const std::vector<FamilySpec>& families = {}) {
-    return CreateTable(table, families, {}, false);
+    return CreateTable(table, NewTable{.families = families});
   }
   // Deletes a table with all its data.
   Status DeleteTable(std::string_view table);

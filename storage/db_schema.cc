@@ -94,21 +94,24 @@ Status RequireNoProtectedViews(const TableSpec& spec) {
 
 Status Database::WaitForReplication(std::string_view table) { return GetTable(table).status(); }
 
-Status Database::CreateTable(std::string_view table, const std::vector<FamilySpec>& families,
-                             const std::vector<std::string>&, bool deletion_protection) {
+Status Database::CreateTable(std::string_view table, const NewTable& request) {
   // An instance's tables are catalogued as P/I/t, hidden ones deeper still.
   LBT_RETURN_IF_ERROR(ValidateTableName(TableIdOf(table)));
-  LBT_RETURN_IF_ERROR(ValidateFamilies(families));
+  LBT_RETURN_IF_ERROR(ValidateFamilies(request.families));
+  std::optional<AutomatedBackupPolicy> backups = request.automated_backup_policy;
+  if (backups) LBT_RETURN_IF_ERROR(ValidateAutomatedBackupPolicy(&*backups, "table.automated_backup_policy"));
   return Update([&](Txn* txn) -> Status {
     if (stores_->catalog.Find(table) != nullptr) {
       return Status::AlreadyExists(fmt::format("table '{}' already exists", TableIdOf(table)));
     }
     TableSpec spec;
     spec.name = std::string(table);
-    spec.deletion_protection = deletion_protection;
+    spec.deletion_protection = request.deletion_protection;
+    spec.granularity = request.granularity;
+    spec.automated_backup_policy = backups;
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
     // Ids in the order the request lists the families.
-    for (const FamilySpec& f : families) spec.AddFamily(Stored(f));
+    for (const FamilySpec& f : request.families) spec.AddFamily(Stored(f));
     // A new table and its views start without IAM policies, whatever an
     // older release left of a deleted one's.
     LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, TableIamKey(table)));

@@ -85,8 +85,13 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
     if (!micros.ok()) return ctx.Usage(micros.status().message());
     stream = ChangeStreamConfig{*micros, 0};
   }
-  LBT_RETURN_IF_ERROR(
-      ctx.bigtable()->CreateTable(parsed.positional[0], families, splits, /*deletion_protection=*/false));
+  NewTable spec{.families = std::move(families), .splits = std::move(splits)};
+  if (const std::string* granularity = parsed.Find("granularity")) {
+    Result<TimestampGranularity> g = ParseGranularity(*granularity);
+    if (!g.ok()) return ctx.Usage(g.status().message());
+    spec.granularity = *g;
+  }
+  LBT_RETURN_IF_ERROR(ctx.bigtable()->CreateTable(parsed.positional[0], spec));
   if (stream) return ctx.bigtable()->SetChangeStream(parsed.positional[0], stream);
   return Status::OK();
 }
@@ -224,12 +229,15 @@ std::vector<CommandSpec> CbtAdminCommands() {
        .args = {kTableArg},
        .options = {{.key = "families", .value = "<family>:<gcpolicy>:<type>,..."},
                    {.key = "splits", .value = "<row>,..."},
-                   {.key = "change-stream-retention", .value = "<retention>"}},
+                   {.key = "change-stream-retention", .value = "<retention>"},
+                   {.key = "granularity", .value = "millis|micros"}},
        .details = "  families  Column families with optional GC policies (see setgcpolicy) and\n"
                   "            value types (intsum, intmin, intmax).\n"
                   "  splits    Accepted for compatibility; a local table has no tablets.\n"
                   "  change-stream-retention  Turns the table's change stream on, keeping\n"
                   "            changes this long: 1 to 7 days (see setchangestream, watch).\n"
+                  "  granularity  What the table's timestamps are multiples of: millis (the\n"
+                  "            default: 1000 microseconds) or micros (any microsecond).\n"
                   "  The families are created in the order listed: a row's cells come in it.\n\n"
                   "  Example: createtable mobile_time_series_v2 "
                   "\"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",

@@ -29,7 +29,7 @@ namespace lbt {
 namespace {
 
 // The commands that recreate `table`'s schema: its families in creation
-// order, with their GC policies and value types.
+// order, with their GC policies and value types, and its granularity.
 std::vector<std::string> SchemaStatements(const TableSpec& table) {
   std::string families;
   std::vector<std::string> after;
@@ -42,9 +42,12 @@ std::vector<std::string> SchemaStatements(const TableSpec& table) {
       after.push_back(fmt::format("setvaluetype {} {} stringutf8bytes", Word(table.name), f->name));
     }
   }
-  std::vector<std::string> statements = {
-      families.empty() ? fmt::format("createtable {}", Word(table.name))
-                       : fmt::format("createtable {} {}", Word(table.name), Word("families=" + families))};
+  std::string create = fmt::format("createtable {}", Word(table.name));
+  if (!families.empty()) create += " " + Word("families=" + families);
+  if (table.granularity != TimestampGranularity::kMillis) {
+    create += fmt::format(" granularity={}", GranularityName(table.granularity));
+  }
+  std::vector<std::string> statements = {std::move(create)};
   statements.insert(statements.end(), after.begin(), after.end());
   return statements;
 }

@@ -39,7 +39,7 @@ json TableObject(const TableSpec& table) {
                             {"gc_policy", FormatGcPolicy(f.gc_rule)},
                             {"value_type", std::string(ValueTypeName(f.value_type))}});
   }
-  json out = {{"table", table.name}, {"families", families}};
+  json out = {{"table", table.name}, {"families", families}, {"granularity", GranularityName(table.granularity)}};
   if (table.change_stream) out["change_stream_retention"] = FormatSpan(table.change_stream->retention_micros);
   return out;
 }

@@ -179,6 +179,10 @@ class TextRenderer : public TextRendererBase {
       tw.AddLine(name + "\t" + FormatGcPolicy(f.gc_rule) + "\t" + FormatValueType(f.value_type));
     }
     out_->Write(tw.Render());
+    // cbt's own lines stay as they are for the MILLIS tables it knows.
+    if (table.granularity != TimestampGranularity::kMillis) {
+      out_->Write(fmt::format("\nTimestamp granularity: {}\n", GranularityName(table.granularity)));
+    }
     if (table.change_stream) {
       out_->Write(fmt::format("\nChange stream: on, keeping {}\n", FormatSpan(table.change_stream->retention_micros)));
     }

@@ -168,8 +168,9 @@ Status ChangeRecorder::Record(DataChange::Type type, std::string_view row_key, c
       continue;
     }
     Mutation& applied = change.mutations.emplace_back(m);
-    if ((m.kind == Mutation::Kind::kSetCell || m.kind == Mutation::Kind::kAddToCell) && m.timestamp == kServerTime) {
-      applied.timestamp = now_;
+    if (m.kind == Mutation::Kind::kSetCell || m.kind == Mutation::Kind::kAddToCell) {
+      applied.timestamp = m.StoredTimestamp(now_, GranularityMicros(table_->granularity));
+      applied.client_timestamp = false;
     }
   }
   LBT_ASSIGN_OR_RETURN(int64_t commit, NextCommit());

@@ -342,7 +342,7 @@ Status BulkLoader::Add(const RowMutation& row) {
     PutVarint(&payload_buffer_, static_cast<uint64_t>(family - families_.begin()));
     PutVarint(&payload_buffer_, m.qualifier.size());
     payload_buffer_.append(m.qualifier);
-    const auto ts = static_cast<uint64_t>(m.timestamp == kServerTime ? now_ : m.timestamp);
+    const auto ts = static_cast<uint64_t>(m.StoredTimestamp(now_, GranularityMicros(spec_.granularity)));
     AppendBigEndian(&payload_buffer_, ts, 8);
     PutVarint(&payload_buffer_, m.value.size());
     payload_buffer_.append(m.value);

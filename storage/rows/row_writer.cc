@@ -16,8 +16,6 @@ namespace lbt {
 
 namespace {
 
-int64_t Resolve(int64_t ts, int64_t now) { return ts == kServerTime ? now : ts; }
-
 Status ValidateRowKey(std::string_view row_key) {
   if (row_key.empty()) return Status::InvalidArgument("a row key cannot be empty");
   if (row_key.size() > kMaxRowKeyBytes) {
@@ -50,16 +48,19 @@ int64_t Merge(ValueType type, int64_t state, int64_t input) {
 
 }  // namespace
 
-Status ValidateTimestamp(int64_t ts) {
-  if (ts == kServerTime) return Status::OK();
-  if (ts < 0) {
-    return Status::InvalidArgument(fmt::format("timestamp {} is negative; expected microseconds since the epoch", ts));
-  }
-  if (ts % kTimestampGranularityMicros != 0) {
+Status ValidateTimestamp(const Mutation& m, const TableSpec& table) {
+  if (m.timestamp == kServerTime) return Status::OK();
+  if (m.timestamp < 0) {
     return Status::InvalidArgument(
-        fmt::format("timestamp {} is not a multiple of 1000: Bigtable timestamps are microseconds "
-                    "with millisecond granularity",
-                    ts));
+        fmt::format("timestamp {} is negative; expected microseconds since the epoch", m.timestamp));
+  }
+  // A timestamp the client library made up is cut to fit instead.
+  if (m.client_timestamp || table.granularity == TimestampGranularity::kMicros) return Status::OK();
+  if (m.timestamp % GranularityMicros(table.granularity) != 0) {
+    return Status::InvalidArgument(
+        fmt::format("timestamp {} is not a multiple of 1000: table '{}' keeps microseconds at millisecond "
+                    "granularity (MILLIS)",
+                    m.timestamp, TableIdOf(table.name)));
   }
   return Status::OK();
 }
@@ -72,7 +73,7 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, co
     switch (m.kind) {
       case Mutation::Kind::kSetCell:
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
-        LBT_RETURN_IF_ERROR(ValidateTimestamp(m.timestamp));
+        LBT_RETURN_IF_ERROR(ValidateTimestamp(m, table));
         if (m.value.size() > kMaxValueBytes) {
           return Status::OutOfRange(
               fmt::format("value is {} bytes; Bigtable's limit is {} bytes (100 MiB)", m.value.size(), kMaxValueBytes));
@@ -86,7 +87,7 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, co
         break;
       case Mutation::Kind::kAddToCell:
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
-        LBT_RETURN_IF_ERROR(ValidateTimestamp(m.timestamp));
+        LBT_RETURN_IF_ERROR(ValidateTimestamp(m, table));
         if (!IsAggregate(family->value_type)) {
           return Status::InvalidArgument(
               fmt::format("column family '{}' is not an aggregate family; AddToCell needs one of type "
@@ -102,11 +103,12 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, co
               fmt::format("invalid time range [{}, {}): expected 0 <= start <= end (end 0 = no limit)", r.start_micros,
                           r.end_micros));
         }
-        if (r.start_micros % kTimestampGranularityMicros != 0 || r.end_micros % kTimestampGranularityMicros != 0) {
+        const int64_t unit = GranularityMicros(table.granularity);
+        if (r.start_micros % unit != 0 || r.end_micros % unit != 0) {
           return Status::InvalidArgument(
               fmt::format("time range [{}, {}) is not in whole milliseconds (multiples of 1000 "
-                          "microseconds)",
-                          r.start_micros, r.end_micros));
+                          "microseconds), as table '{}' keeps them (MILLIS)",
+                          r.start_micros, r.end_micros, TableIdOf(table.name)));
         }
         break;
       }
@@ -236,7 +238,7 @@ Status RowWriter::ApplyNewCells(std::string_view row_key, const std::vector<Muta
   std::vector<std::pair<std::string, const Mutation*>> cells;
   cells.reserve(mutations.size());
   for (const Mutation& m : mutations) {
-    cells.emplace_back(EncodeCellKey(table_->id, row_key, IdOf(m), m.qualifier, Resolve(m.timestamp, now_)), &m);
+    cells.emplace_back(EncodeCellKey(table_->id, row_key, IdOf(m), m.qualifier, Stamp(m)), &m);
   }
   std::stable_sort(cells.begin(), cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (size_t i = 0; i < cells.size(); ++i) {
@@ -263,7 +265,7 @@ Status RowWriter::ApplyInOrder(std::string_view row_key, const std::vector<Mutat
   for (const Mutation& m : mutations) {
     switch (m.kind) {
       case Mutation::Kind::kSetCell: {
-        std::string key = EncodeCellKey(id, row_key, IdOf(m), m.qualifier, Resolve(m.timestamp, now_));
+        std::string key = EncodeCellKey(id, row_key, IdOf(m), m.qualifier, Stamp(m));
         const bool may_exist = !(first_touch(m) && new_row);
         LBT_RETURN_IF_ERROR(PutCell(key, m.family, m.qualifier, m.value, may_exist, row_size));
         break;
@@ -290,7 +292,7 @@ Status RowWriter::ApplyInOrder(std::string_view row_key, const std::vector<Mutat
 
 Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_t* row_size) {
   const FamilySpec* family = table_->FindFamily(m.family);
-  std::string key = EncodeCellKey(table_->id, row_key, family->id, m.qualifier, Resolve(m.timestamp, now_));
+  std::string key = EncodeCellKey(table_->id, row_key, family->id, m.qualifier, Stamp(m));
   std::string_view old;
   LBT_ASSIGN_OR_RETURN(bool exists, cells_.Get(key, &old));
   int64_t state = m.int_value;

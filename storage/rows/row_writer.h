@@ -26,8 +26,10 @@ namespace lbt {
 // without touching the database.
 Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, const std::vector<Mutation>& mutations);
 
-// OK if `ts` is kServerTime or a non-negative multiple of 1000.
-Status ValidateTimestamp(int64_t ts);
+// OK if the timestamp of `m` (kSetCell, kAddToCell) is kServerTime, or
+// non-negative and either a multiple of the table's granularity or the
+// client library's own (Mutation::client_timestamp), which is cut to fit.
+Status ValidateTimestamp(const Mutation& m, const TableSpec& table);
 
 class RowWriter {
  public:
@@ -69,6 +71,8 @@ class RowWriter {
 
   // The id of the family `m` writes. REQUIRES: the table has it.
   FamilyId IdOf(const Mutation& m) const;
+  // The timestamp `m` writes its cell at (Mutation::StoredTimestamp).
+  int64_t Stamp(const Mutation& m) const { return m.StoredTimestamp(now_, GranularityMicros(table_->granularity)); }
   // The name of the family with this id; empty for a family the table no
   // longer has (its cells then count without their family name).
   std::string_view FamilyName(FamilyId id) const;

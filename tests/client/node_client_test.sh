@@ -202,7 +202,17 @@ main() {
   (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 120 node "$here/materialized_views.mjs" \
     "$build/protos" "$backfilled" >"$results/materialized-views.txt") || views_status=1
   stop_lbt
+  # What the newest clients send (the emulator has none of it): grpc-js
+  # over the pinned protos.
+  local newest_status=0
+  start_lbt "$work/newest-db" "$results/lbt-newest.log"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 60 node "$here/newest_surface.mjs" "$build/protos" \
+    >"$results/newest-surface.txt") || newest_status=1
+  stop_lbt
   local status=0
+  echo "== the newest clients' requests through grpc-js against lbt serve"
+  cat "$results/newest-surface.txt"
+  [ "$newest_status" -eq 0 ] || status=1
   echo "== materialized views through the Node client and grpc-js against lbt serve"
   cat "$results/materialized-views.txt"
   [ "$views_status" -eq 0 ] || status=1

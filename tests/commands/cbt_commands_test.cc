@@ -223,8 +223,8 @@ TEST_F(CbtCommandsTest, ImportErrorsNameTheirLineAndOnlyTheHintsThatFit) {
   std::ofstream(csv) << "\n,cf\n,a\nr1,1@1000\nr2,2@1234\nr3,3@2000\n";
   EXPECT_EQ(Run("import t " + csv + " timestamp=value-encoded"), 1);
   EXPECT_EQ(err_,
-            "error: line 5: row 'r2' was not written: timestamp 1234 is not a multiple of 1000: Bigtable "
-            "timestamps are microseconds with millisecond granularity\n");
+            "error: line 5: row 'r2' was not written: timestamp 1234 is not a multiple of 1000: table 't' "
+            "keeps microseconds at millisecond granularity (MILLIS)\n");
   EXPECT_EQ(message_, "1 row failed; the other 2 were written");
   std::ofstream(csv) << ",cf\n,a\nr1,\"open\n";
   EXPECT_EQ(Run("import t " + csv), 1);

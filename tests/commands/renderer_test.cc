@@ -103,7 +103,8 @@ TEST(RendererTest, JsonIsOneDocumentPerCommand) {
   spec.families["cf"] = FamilySpec{"cf", GcRule::MaxVersions(2), ValueType::kIntSum};
   json info = json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [&](Renderer* r) { r->TableInfo(spec); }));
   EXPECT_EQ(info, (json{{"table", "t"},
-                        {"families", {{{"name", "cf"}, {"gc_policy", "versions() > 2"}, {"value_type", "intsum"}}}}}));
+                        {"families", {{{"name", "cf"}, {"gc_policy", "versions() > 2"}, {"value_type", "intsum"}}}},
+                        {"granularity", "millis"}}));
   EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto,
                                [](Renderer* r) {
                                  r->BeginRows(nullptr);

@@ -332,6 +332,24 @@ TEST_F(BackupTest, ANewViewOrBackupStartsWithoutTheDeletedOnesPolicy) {
   EXPECT_EQ(policy_of(backup), 0u);
 }
 
+// A MICROS table's backup restores to a MICROS table, its cells' every
+// microsecond with it.
+TEST_F(BackupTest, ARestoreKeepsTheTablesGranularity) {
+  ASSERT_OK(a_->CreateTable("fine", NewTable{.families = {{"cf"}}, .granularity = TimestampGranularity::kMicros}));
+  ASSERT_OK(a_->MutateRow("fine", "r", {Mutation::SetCell("cf", "q", "v", 1234567)}));
+  ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->CreateBackup("inst-a-c1", "fine-b", "fine", Expire()));
+  EXPECT_EQ(backup.granularity, TimestampGranularity::kMicros);
+  ASSERT_OK_AND_ASSIGN(BackupSpec listed, Tables(kA)->GetBackup("inst-a-c1", "fine-b"));
+  EXPECT_EQ(listed.granularity, TimestampGranularity::kMicros);
+  ASSERT_OK(Tables(kA)->RestoreTable(backup, "fine-restored"));
+  ASSERT_OK_AND_ASSIGN(TableSpec restored, a_->GetTable("fine-restored"));
+  EXPECT_EQ(restored.granularity, TimestampGranularity::kMicros);
+  ASSERT_OK_AND_ASSIGN(std::optional<Row> row, a_->ReadRow("fine-restored", "r"));
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->cells[0].timestamp, 1234567);
+  ASSERT_OK(a_->MutateRow("fine-restored", "r", {Mutation::SetCell("cf", "q", "w", 1234568)}));
+}
+
 TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
   ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->CreateBackup("inst-a-c1", "b1", "t", Expire()));
   EXPECT_EQ(backup.source_table, "t");

@@ -74,9 +74,19 @@ TEST(ConvertTest, MutationsRoundTripAndTimestampsAreChecked) {
     ASSERT_OK_AND_ASSIGN(Mutation back, FromProto(ToProto(m), "mutations[0]"));
     EXPECT_EQ(ToProto(back).SerializeAsString(), ToProto(m).SerializeAsString());
   }
-  Result<Mutation> bad = FromProto(ToProto(Mutation::SetCell("cf", "q", "v", 1234)), "mutations[3]");
+  // Whether a timestamp fits is the table's granularity's to say; a
+  // negative one other than -1 fits none.
+  EXPECT_TRUE(FromProto(ToProto(Mutation::SetCell("cf", "q", "v", 1234)), "mutations[3]").ok());
+  Result<Mutation> bad = FromProto(ToProto(Mutation::SetCell("cf", "q", "v", -5)), "mutations[3]");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("mutations[3].set_cell.timestamp_micros"), std::string::npos);
+  // A client's own timestamp travels as one, both ways.
+  Mutation stamped = Mutation::SetCell("cf", "q", "v", 1234567);
+  stamped.client_timestamp = true;
+  EXPECT_EQ(ToProto(stamped).timestamp_origin(), v2::Mutation::CLIENT_AUTO_GENERATED);
+  ASSERT_OK_AND_ASSIGN(Mutation back, FromProto(ToProto(stamped), "m"));
+  EXPECT_TRUE(back.client_timestamp);
+  EXPECT_EQ(back.timestamp, 1234567);
   EXPECT_FALSE(FromProto(v2::Mutation(), "m").ok());
 }
 

@@ -59,11 +59,11 @@ declare -A emulator_words=(
   [authorized_views]="the emulator has no authorized views"
   [logical_views]="the emulator has no logical views and runs no SQL"
   [change_streams]="the emulator has no change streams"
+  [granularity]="the emulator keeps no MICROS granularity and cuts every timestamp to milliseconds"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.
 declare -A served_words=(
-  [error_stops_then_count]="the server names the mutation's field in its message"
   [authorized_views]="a write outside a view names the view in full, with the session's own instance"
 )
 

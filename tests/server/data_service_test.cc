@@ -247,7 +247,7 @@ TEST_F(DataServiceTest, BadWritesAreRefusedAsProductionRefusesThem) {
                 "4096");
   ExpectRefused(write("a", Mutation::SetCell("cf", std::string(16 * 1024 + 1, 'q'), "v", Ms(1))),
                 StatusCode::INVALID_ARGUMENT, "qualifier");
-  ExpectRefused(write("a", Mutation::SetCell("cf", "q", "v", 1234)), StatusCode::INVALID_ARGUMENT, "timestamp_micros");
+  ExpectRefused(write("a", Mutation::SetCell("cf", "q", "v", 1234)), StatusCode::INVALID_ARGUMENT, "MILLIS");
   ExpectRefused(write("a", Mutation::SetCell("nope", "q", "v", Ms(1))), StatusCode::NOT_FOUND, "nope");
   ExpectRefused([&] { return MutateRow("missing", "a", {Mutation::SetCell("cf", "q", "v", Ms(1))}); },
                 StatusCode::NOT_FOUND, "missing");
@@ -286,10 +286,79 @@ TEST_F(DataServiceTest, ClientGeneratedTimestampsAreCutToMilliseconds) {
   EXPECT_TRUE(write(kServerTime, v2::Mutation::CLIENT_AUTO_GENERATED).ok());
 
   for (auto origin : {v2::Mutation::USER_SPECIFIED, v2::Mutation::TIMESTAMP_ORIGIN_UNSPECIFIED}) {
-    ExpectRefused([&] { return write(stamped, origin); }, StatusCode::INVALID_ARGUMENT, "timestamp_micros");
+    ExpectRefused([&] { return write(stamped, origin); }, StatusCode::INVALID_ARGUMENT, "MILLIS");
   }
   ExpectRefused([&] { return write(-5, v2::Mutation::CLIENT_AUTO_GENERATED); }, StatusCode::INVALID_ARGUMENT,
                 "timestamp_micros");
+}
+
+// A table created with MICROS granularity keeps any microsecond: the
+// user's, and the client library's uncut (data.proto: a timestamp is cut
+// "to match the table's granularity"). GetTable says so, across a restart,
+// and the granularity cannot change.
+TEST_F(DataServiceTest, AMicrosTableKeepsEveryMicrosecond) {
+  {
+    admin::CreateTableRequest create;
+    create.set_parent(kInstance);
+    create.set_table_id("fine");
+    (*create.mutable_table()->mutable_column_families())["cf"];
+    create.mutable_table()->set_granularity(admin::Table::MICROS);
+    admin::Table table;
+    grpc::ClientContext context;
+    grpc::Status s = admin_->CreateTable(&context, create, &table);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_EQ(table.granularity(), admin::Table::MICROS);
+  }
+  auto write = [&](const std::string& key, int64_t micros, v2::Mutation::TimestampOrigin origin) {
+    v2::MutateRowRequest request;
+    request.set_table_name(TableName("fine"));
+    request.set_row_key(key);
+    *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", micros));
+    request.mutable_mutations(0)->set_timestamp_origin(origin);
+    v2::MutateRowResponse response;
+    grpc::ClientContext context;
+    return bigtable_->MutateRow(&context, request, &response);
+  };
+  ASSERT_TRUE(write("user", 1795694220123456, v2::Mutation::USER_SPECIFIED).ok());
+  ASSERT_TRUE(write("client", 1795694220654321, v2::Mutation::CLIENT_AUTO_GENERATED).ok());
+  ASSERT_TRUE(write("unstated", 7, v2::Mutation::TIMESTAMP_ORIGIN_UNSPECIFIED).ok());
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE(run == 0 ? "as written" : "after a restart");
+    v2::ReadRowsRequest read;
+    read.set_table_name(TableName("fine"));
+    ReadResult result = Read(read);
+    ASSERT_EQ(result.rows.size(), 3u);
+    EXPECT_EQ(result.rows[0].key, "client");
+    EXPECT_EQ(result.rows[0].cells[0].timestamp, 1795694220654321);
+    EXPECT_EQ(result.rows[1].cells[0].timestamp, 7);
+    EXPECT_EQ(result.rows[2].cells[0].timestamp, 1795694220123456);
+    admin::GetTableRequest get;
+    get.set_name(TableName("fine"));
+    admin::Table table;
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->GetTable(&context, get, &table).ok());
+    EXPECT_EQ(table.granularity(), admin::Table::MICROS);
+    Restart();
+  }
+  admin::UpdateTableRequest update;
+  update.mutable_table()->set_name(TableName("fine"));
+  update.mutable_table()->set_granularity(admin::Table::MILLIS);
+  update.mutable_update_mask()->add_paths("granularity");
+  google::longrunning::Operation op;
+  grpc::ClientContext context;
+  grpc::Status s = admin_->UpdateTable(&context, update, &op);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("granularity is immutable"), std::string::npos) << s.error_message();
+
+  admin::CreateTableRequest odd;
+  odd.set_parent(kInstance);
+  odd.set_table_id("odd");
+  odd.mutable_table()->set_granularity(static_cast<admin::Table::TimestampGranularity>(9));
+  admin::Table table;
+  grpc::ClientContext odd_context;
+  s = admin_->CreateTable(&odd_context, odd, &table);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("table.granularity"), std::string::npos) << s.error_message();
 }
 
 // Bigtable's 100,000 mutations are a request's, whichever lists or entries

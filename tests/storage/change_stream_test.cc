@@ -81,6 +81,30 @@ class ChangeStreamTest : public ::testing::TestWithParam<bool> {
   std::unique_ptr<Database> db_;
 };
 
+// A client library's timestamp is recorded as the cell was written: cut to
+// a MILLIS table's granularity, whole in a MICROS table.
+TEST_P(ChangeStreamTest, ClientTimestampsAreRecordedAsTheyWereStored) {
+  for (TimestampGranularity g : {TimestampGranularity::kMillis, TimestampGranularity::kMicros}) {
+    const std::string table(GranularityName(g));
+    ASSERT_OK(db_->CreateTable(table, NewTable{.families = {{"cf", {}, ValueType::kBytes}}, .granularity = g}));
+    ASSERT_OK(db_->SetChangeStream(table, ChangeStreamConfig{kMicrosPerDay, 0}));
+    Mutation m = Mutation::SetCell("cf", "a", "1", 1795694220123456);
+    m.client_timestamp = true;
+    ASSERT_OK(db_->MutateRow(table, "r", {m}));
+    auto stream = db_->ReadChangeStream(table, StartAt(start_));
+    ASSERT_OK(stream.status());
+    Result<std::optional<DataChange>> next = (*stream)->Next(kNoWait);
+    ASSERT_OK(next.status());
+    ASSERT_TRUE(next->has_value());
+    ASSERT_EQ((*next)->mutations.size(), 1u);
+    EXPECT_EQ((*next)->mutations[0].timestamp,
+              g == TimestampGranularity::kMillis ? 1795694220123000 : 1795694220123456);
+    ASSERT_OK_AND_ASSIGN(std::optional<Row> row, db_->ReadRow(table, "r"));
+    ASSERT_TRUE(row.has_value());
+    EXPECT_EQ(row->cells[0].timestamp, (*next)->mutations[0].timestamp);
+  }
+}
+
 TEST_P(ChangeStreamTest, EveryKindOfWriteRecordsWhatItApplied) {
   CreateStreamedTable();
   const int64_t t = clock_.now;

@@ -337,6 +337,52 @@ TEST(DatabaseTest, LookupRowsAnswersInTheOrderAsked) {
 
 // ModifyColumnFamilies' changes commit together: a refused one leaves the
 // families, and the cells of any family an earlier change dropped, as they were.
+// A table's granularity decides which timestamps fit it: a MILLIS table
+// refuses one that is not whole milliseconds (writes and delete ranges) and
+// cuts a client library's own; a MICROS table keeps any microsecond. The
+// granularity is kept across a reopen.
+TEST(DatabaseTest, GranularityDecidesWhichTimestampsFit) {
+  TempDir dir;
+  {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<Database> db, Database::Open(dir.path()));
+    ASSERT_OK(db->CreateTable("milli", {{"cf", GcRule::Never(), ValueType::kBytes}}));
+    ASSERT_OK(db->CreateTable("micro", NewTable{.families = {{"cf", GcRule::Never(), ValueType::kBytes}},
+                                                .granularity = TimestampGranularity::kMicros}));
+  }
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Database> db, Database::Open(dir.path()));
+  EXPECT_EQ(db->GetTable("milli")->granularity, TimestampGranularity::kMillis);
+  EXPECT_EQ(db->GetTable("micro")->granularity, TimestampGranularity::kMicros);
+
+  Status refused = db->MutateRow("milli", "r", {Mutation::SetCell("cf", "q", "v", 1234)});
+  EXPECT_EQ(refused.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(refused.message().find("table 'milli'"), std::string::npos) << refused.message();
+  EXPECT_EQ(db->MutateRow("milli", "r", {Mutation::DeleteFromColumn("cf", "q", {1, 2000})}).code(),
+            Status::Code::kInvalidArgument);
+  ASSERT_OK(db->MutateRow("micro", "r", {Mutation::SetCell("cf", "q", "v", 1234)}));
+  ASSERT_OK(db->MutateRow("micro", "r", {Mutation::SetCell("cf", "q", "w", 1235)}));
+  ASSERT_OK(db->MutateRow("micro", "r", {Mutation::DeleteFromColumn("cf", "q", {1235, 1236})}));
+
+  Mutation client = Mutation::SetCell("cf", "c", "v", 1795694220123456);
+  client.client_timestamp = true;
+  ASSERT_OK(db->MutateRow("milli", "r", {client}));
+  ASSERT_OK(db->MutateRow("micro", "r", {client}));
+  Mutation negative = client;
+  negative.timestamp = -5;
+  EXPECT_EQ(db->MutateRow("micro", "r", {negative}).code(), Status::Code::kInvalidArgument);
+
+  auto stamps = [&](const std::string& table) {
+    std::vector<int64_t> out;
+    Result<std::optional<Row>> row = db->ReadRow(table, "r");
+    EXPECT_TRUE(row.ok() && row->has_value());
+    if (row.ok() && row->has_value()) {
+      for (const Cell& c : (*row)->cells) out.push_back(c.timestamp);
+    }
+    return out;
+  };
+  EXPECT_EQ(stamps("milli"), (std::vector<int64_t>{1795694220123000}));
+  EXPECT_EQ(stamps("micro"), (std::vector<int64_t>{1795694220123456, 1234}));
+}
+
 TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
   TempDir dir;
   auto opened = Database::Open(dir.path());
@@ -374,8 +420,8 @@ TEST(DatabaseTest, FamilyChangesCommitAllOrNothing) {
   EXPECT_FALSE(row.has_value());
 
   // A table created protected is protected from its first commit.
-  ASSERT_OK(
-      db->CreateTable("p", {{"f", GcRule::Never(), ValueType::kBytes}}, /*splits=*/{}, /*deletion_protection=*/true));
+  ASSERT_OK(db->CreateTable(
+      "p", NewTable{.families = {{"f", GcRule::Never(), ValueType::kBytes}}, .deletion_protection = true}));
   EXPECT_TRUE(db->GetTable("p")->deletion_protection);
   EXPECT_EQ(db->ModifyFamilies("p", {FamilyChange::Drop("f")}).code(), Status::Code::kFailedPrecondition);
 }

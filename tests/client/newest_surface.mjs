@@ -1,0 +1,137 @@
+// What production's newest clients send, through `lbt serve`: @grpc/grpc-js
+// over the pinned protos (the Node library of package.json predates these
+// fields), as Google's newest libraries send them. The emulator has none of
+// it: the expected answers are those the protos' comments state.
+//   - A Java-style write (google-cloud-bigtable 2.82 on): a SetCell without
+//     a user's timestamp is stamped with the client's microsecond clock and
+//     timestamp_origin CLIENT_AUTO_GENERATED; a MILLIS table keeps it cut to
+//     the millisecond (data.proto), and still refuses a user's that does not
+//     fit.
+//   - A MICROS table (table.proto's granularity), made with CreateTable,
+//     keeps every microsecond and says so in GetTable.
+//   - GetClientConfiguration keeps clients on the classic RPCs.
+//
+// Usage (from the directory where the client package is installed):
+//   BIGTABLE_EMULATOR_HOST=h:p node newest_surface.mjs PROTOS
+// One line per check; exit 1 if one failed.
+
+import {createRequire} from 'node:module';
+import {join} from 'node:path';
+
+import {check, expect, failed} from './checks.mjs';
+
+const require = createRequire(join(process.cwd(), 'package.json'));
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const [protos] = process.argv.slice(2);
+const INSTANCE = 'projects/lbt/instances/local';
+const host = process.env.BIGTABLE_EMULATOR_HOST;
+const load = file =>
+  grpc.loadPackageDefinition(
+      protoLoader.loadSync(file, {includeDirs: [protos], longs: String, enums: String, defaults: true, oneofs: true}));
+const tables = new (load('google/bigtable/admin/v2/bigtable_table_admin.proto').google.bigtable.admin.v2
+                        .BigtableTableAdmin)(host, grpc.credentials.createInsecure());
+const data = new (load('google/bigtable/v2/bigtable.proto').google.bigtable.v2.Bigtable)(
+    host, grpc.credentials.createInsecure());
+
+const call = (client, method, request) =>
+    new Promise((resolve, reject) => client[method](request, (e, r) => (e ? reject(e) : resolve(r))));
+async function codeOf(promise) {
+  try {
+    await promise;
+    return 0;
+  } catch (e) {
+    return e.code;
+  }
+}
+// The cells of a table as "row family:qualifier@timestamp=value" lines.
+function readAll(table) {
+  return new Promise((resolve, reject) => {
+    const out = [];
+    let key = '', family = '', qualifier = '', timestamp = '', value = '';
+    const stream = data.ReadRows({tableName: `${INSTANCE}/tables/${table}`});
+    stream.on('data', response => {
+      for (const chunk of response.chunks) {
+        if (chunk.rowKey.length) key = chunk.rowKey.toString();
+        if (chunk.familyName) family = chunk.familyName.value;
+        if (chunk.qualifier) qualifier = chunk.qualifier.value.toString();
+        timestamp = chunk.timestampMicros;
+        value += chunk.value.toString();
+        if (chunk.valueSize > 0) continue;
+        out.push(`${key} ${family}:${qualifier}@${timestamp}=${value}`);
+        value = '';
+      }
+    });
+    stream.on('error', reject);
+    stream.on('end', () => resolve(out));
+  });
+}
+// A SetCell as Java's client sends it: `micros` and where it came from.
+function setCell(table, row, micros, origin, value = 'v') {
+  return call(data, 'MutateRow', {
+    tableName: `${INSTANCE}/tables/${table}`,
+    rowKey: Buffer.from(row),
+    mutations: [{
+      setCell: {familyName: 'cf', columnQualifier: Buffer.from('q'), timestampMicros: String(micros), value: Buffer.from(value)},
+      timestampOrigin: origin,
+    }],
+  });
+}
+function createTable(tableId, granularity) {
+  const table = {columnFamilies: {cf: {}}};
+  if (granularity) table.granularity = granularity;
+  return call(tables, 'CreateTable', {parent: INSTANCE, tableId, table});
+}
+
+const STAMPED = 1795694220123456;
+
+await check('a Java-style write into a MILLIS table is kept cut to the millisecond', async () => {
+  const created = await createTable('millis');
+  expect('granularity', created.granularity, 'MILLIS');
+  await setCell('millis', 'java', STAMPED, 'CLIENT_AUTO_GENERATED');
+  expect('cells', await readAll('millis'), [`java cf:q@${STAMPED - 456}=v`]);
+});
+await check('a user\'s timestamp that is not whole milliseconds is INVALID_ARGUMENT (3)', async () => {
+  expect('USER_SPECIFIED', await codeOf(setCell('millis', 'user', STAMPED, 'USER_SPECIFIED')), 3);
+  expect('unstated', await codeOf(setCell('millis', 'user', STAMPED, 'TIMESTAMP_ORIGIN_UNSPECIFIED')), 3);
+  expect('cells', (await readAll('millis')).length, 1);
+});
+await check('a MutateRows entry is cut the same way', async () => {
+  await new Promise((resolve, reject) => {
+    const stream = data.MutateRows({
+      tableName: `${INSTANCE}/tables/millis`,
+      entries: [{
+        rowKey: Buffer.from('batch'),
+        mutations: [{
+          setCell: {familyName: 'cf', columnQualifier: Buffer.from('q'), timestampMicros: String(STAMPED + 1), value: Buffer.from('b')},
+          timestampOrigin: 'CLIENT_AUTO_GENERATED',
+        }],
+      }],
+    });
+    stream.on('data', r => r.entries.forEach(e => e.status.code !== 0 && reject(new Error(e.status.message))));
+    stream.on('error', reject);
+    stream.on('end', resolve);
+  });
+  expect('cells', await readAll('millis'), [`batch cf:q@${STAMPED - 456}=b`, `java cf:q@${STAMPED - 456}=v`]);
+});
+await check('a MICROS table keeps every microsecond, and GetTable says MICROS', async () => {
+  const created = await createTable('micros', 'MICROS');
+  expect('created', created.granularity, 'MICROS');
+  await setCell('micros', 'java', STAMPED, 'CLIENT_AUTO_GENERATED');
+  await setCell('micros', 'user', STAMPED + 1, 'USER_SPECIFIED');
+  expect('cells', await readAll('micros'), [`java cf:q@${STAMPED}=v`, `user cf:q@${STAMPED + 1}=v`]);
+  const got = await call(tables, 'GetTable', {name: `${INSTANCE}/tables/micros`, view: 'SCHEMA_VIEW'});
+  expect('GetTable', got.granularity, 'MICROS');
+});
+await check('GetClientConfiguration keeps clients on the classic RPCs', async () => {
+  const config = await call(data, 'GetClientConfiguration', {instanceName: INSTANCE});
+  expect('polling', [config.polling, config.stopPolling], ['stopPolling', true]);
+  // An instance comes into being with its first table (README: implicit-instances); an
+  // app profile it lacks is NOT_FOUND (5), as for PingAndWarm.
+  expect('unknown app profile',
+         await codeOf(call(data, 'GetClientConfiguration', {instanceName: INSTANCE, appProfileId: 'nope'})), 5);
+  expect('bad name', await codeOf(call(data, 'GetClientConfiguration', {instanceName: 'instances/x'})), 3);
+});
+
+process.exit(failed() ? 1 : 0);
