@@ -39,6 +39,15 @@ class Status {
     kInternal,          // the service failed
   };
 
+  // What a client should do about an error, where Bigtable says it in the
+  // status's details (a google.rpc.PreconditionFailure violation's type).
+  enum class Reason : unsigned char {
+    kNone = 0,
+    // A prepared query's plan no longer holds (its table's schema changed,
+    // or its time ran out): the client prepares the query again.
+    kPreparedQueryExpired,
+  };
+
   // Creates an OK status.
   Status() = default;
 
@@ -56,9 +65,16 @@ class Status {
   static Status Unavailable(std::string msg) { return {Code::kUnavailable, std::move(msg)}; }
   static Status PermissionDenied(std::string msg) { return {Code::kPermissionDenied, std::move(msg)}; }
   static Status FromCode(Code code, std::string msg) { return {code, std::move(msg)}; }
+  // FailedPrecondition with reason kPreparedQueryExpired.
+  static Status PreparedQueryExpired(std::string msg) {
+    Status s(Code::kFailedPrecondition, std::move(msg));
+    s.reason_ = Reason::kPreparedQueryExpired;
+    return s;
+  }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
+  Reason reason() const { return reason_; }
   bool IsNotFound() const { return code_ == Code::kNotFound; }
   bool IsAlreadyExists() const { return code_ == Code::kAlreadyExists; }
   bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
@@ -74,6 +90,7 @@ class Status {
   Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
 
   Code code_ = Code::kOk;
+  Reason reason_ = Reason::kNone;
   std::string message_;
 };
 

@@ -1,8 +1,47 @@
 #include "proto/grpc_status.h"
 
+#include "google/rpc/error_details.pb.h"
 #include "util/bytes.h"
 
 namespace lbt::proto {
+
+namespace {
+
+// The violation type production's clients look for (the Node and Java
+// libraries prepare the query again on it).
+constexpr std::string_view kPreparedQueryExpired = "PREPARED_QUERY_EXPIRED";
+
+// grpc-status-details-bin for a status with a reason: a google.rpc.Status
+// holding one PreconditionFailure violation of the reason's type.
+std::string DetailsOf(grpc::StatusCode code, const std::string& message, Status::Reason reason) {
+  if (reason != Status::Reason::kPreparedQueryExpired) return "";
+  google::rpc::PreconditionFailure failure;
+  google::rpc::PreconditionFailure::Violation* violation = failure.add_violations();
+  violation->set_type(std::string(kPreparedQueryExpired));
+  violation->set_description(message);
+  google::rpc::Status rich;
+  rich.set_code(code);
+  rich.set_message(message);
+  rich.add_details()->PackFrom(failure);
+  return rich.SerializeAsString();
+}
+
+// The reason a service's status details give, if lbt knows it.
+Status::Reason ReasonOf(const grpc::Status& status) {
+  if (status.error_details().empty()) return Status::Reason::kNone;
+  google::rpc::Status rich;
+  if (!rich.ParseFromString(status.error_details())) return Status::Reason::kNone;
+  for (const google::protobuf::Any& detail : rich.details()) {
+    google::rpc::PreconditionFailure failure;
+    if (!detail.UnpackTo(&failure)) continue;
+    for (const auto& violation : failure.violations()) {
+      if (violation.type() == kPreparedQueryExpired) return Status::Reason::kPreparedQueryExpired;
+    }
+  }
+  return Status::Reason::kNone;
+}
+
+}  // namespace
 
 grpc::Status ToGrpcStatus(const Status& status) {
   using C = Status::Code;
@@ -26,7 +65,10 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case C::kUnimplemented: code = grpc::StatusCode::UNIMPLEMENTED; break;
     case C::kInternal: code = grpc::StatusCode::INTERNAL; break;
   }
-  return grpc::Status(code, Abbreviated(status.message(), kMaxStatusMessageBytes));
+  std::string message = Abbreviated(status.message(), kMaxStatusMessageBytes);
+  if (status.reason() == Status::Reason::kNone) return grpc::Status(code, std::move(message));
+  std::string details = DetailsOf(code, message, status.reason());
+  return grpc::Status(code, std::move(message), std::move(details));
 }
 
 Status FromGrpcStatus(const grpc::Status& status) {
@@ -50,6 +92,9 @@ Status FromGrpcStatus(const grpc::Status& status) {
     case G::UNAUTHENTICATED: code = C::kUnauthenticated; break;
     case G::UNIMPLEMENTED: code = C::kUnimplemented; break;
     default: code = C::kInternal; break;
+  }
+  if (code == C::kFailedPrecondition && ReasonOf(status) == Status::Reason::kPreparedQueryExpired) {
+    return Status::PreparedQueryExpired(status.error_message());
   }
   return Status::FromCode(code, status.error_message());
 }

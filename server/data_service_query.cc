@@ -22,6 +22,9 @@ namespace lbt::server {
 
 namespace {
 
+// How long a prepared query's plan holds when no schema changes.
+constexpr std::chrono::hours kPreparedQueryLife{1};
+
 // ExecuteQuery's `query` and `proto_format`: deprecated in favour of
 // prepared_query, and still served for the clients that send them.
 #pragma GCC diagnostic push
@@ -36,6 +39,8 @@ struct QueryToRun {
   std::string text;
   sql::ParamTypes types;
   sql::Params params;
+  // A prepared query's: what it was planned against, checked again.
+  std::optional<PreparedQueryToken> prepared;
 };
 
 Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
@@ -47,9 +52,16 @@ Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
     if (HasDataFormat(request)) {
       return Status::InvalidArgument("proto_format: must be empty with prepared_query");
     }
-    LBT_ASSIGN_OR_RETURN(v2::PrepareQueryRequest prepared, DecodePreparedQuery(request.prepared_query()));
-    run.text = prepared.query();
-    LBT_ASSIGN_OR_RETURN(run.types, ParamTypesFromProto(prepared.param_types()));
+    LBT_ASSIGN_OR_RETURN(PreparedQueryToken prepared, DecodePreparedQuery(request.prepared_query()));
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    if (prepared.valid_until_micros <= now) {
+      return Status::PreparedQueryExpired("prepared_query: its valid_until has passed; prepare the query again");
+    }
+    run.text = prepared.request.query();
+    LBT_ASSIGN_OR_RETURN(run.types, ParamTypesFromProto(prepared.request.param_types()));
+    run.prepared = std::move(prepared);
     LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), &run.types));
   } else {
     run.text = QueryText(request);
@@ -57,6 +69,21 @@ Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
     for (const auto& [name, value] : run.params) run.types[name] = value.type();
   }
   return run;
+}
+
+// OK if a prepared query binds now to what it was prepared against; else
+// expired, as production answers a query whose table's schema changed.
+Status CheckStillPrepared(const PreparedQueryToken& token, const Result<std::unique_ptr<sql::PreparedQuery>>& query,
+                          const SchemaWitness& witness) {
+  if (!query.ok()) {
+    return Status::PreparedQueryExpired(
+        fmt::format("prepared_query: the query no longer prepares ({}); prepare it again", query.status().message()));
+  }
+  if (witness.Fingerprint(proto::ToProto((*query)->columns())) != token.fingerprint) {
+    return Status::PreparedQueryExpired(
+        "prepared_query: the schema of a table it reads changed since it was prepared; prepare the query again");
+  }
+  return Status::OK();
 }
 
 // The result rows a request has already received: those before its resume
@@ -69,9 +96,9 @@ Result<int64_t> RowsToSkip(const v2::ExecuteQueryRequest& request) {
 // The Bigtable a query reads through during one call: its reads stop once
 // the call is cancelled or its deadline passes, so that a query the client
 // gave up on stops working too.
-class CallBigtable final : public ForwardingBigtable {
+class CallBigtable final : public SchemaWitness {
  public:
-  CallBigtable(Bigtable* target, grpc::ServerContextBase* context) : ForwardingBigtable(target), context_(context) {}
+  CallBigtable(Bigtable* target, grpc::ServerContextBase* context) : SchemaWitness(target), context_(context) {}
 
   // A query over a table or a materialized view reads it here.
   Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
@@ -170,7 +197,9 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request_.app_profile_id()));
     tables_.emplace(std::move(tables));
     call_tables_ = std::make_unique<CallBigtable>(tables_->get(), context_);
-    LBT_ASSIGN_OR_RETURN(query_, sql::Prepare(call_tables_.get(), run.text, run.types));
+    Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(call_tables_.get(), run.text, run.types);
+    if (run.prepared) LBT_RETURN_IF_ERROR(CheckStillPrepared(*run.prepared, query, *call_tables_));
+    LBT_ASSIGN_OR_RETURN(query_, std::move(query));
     if (skip_ < 0) {
       done_ = true;
       return Status::OK();
@@ -202,15 +231,17 @@ grpc::ServerUnaryReactor* DataService::PrepareQuery(grpc::CallbackServerContext*
     if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
     LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request->app_profile_id()));
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query,
-                         sql::Prepare(tables.get(), request->query(), types));
+    SchemaWitness witness(tables.get());
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(&witness, request->query(), types));
     *response->mutable_metadata() = proto::ToProto(query->columns());
-    response->set_prepared_query(EncodePreparedQuery(*request));
-    // The bytes never expire here; an hour asks clients to refresh the plan
-    // now and then, as production's would.
-    const auto valid_until = std::chrono::system_clock::now() + std::chrono::hours(1);
-    response->mutable_valid_until()->set_seconds(
-        std::chrono::duration_cast<std::chrono::seconds>(valid_until.time_since_epoch()).count());
+    // An hour, after which clients prepare the query again, as production's
+    // plans expire.
+    const int64_t valid_until = std::chrono::duration_cast<std::chrono::seconds>(
+                                    (std::chrono::system_clock::now() + kPreparedQueryLife).time_since_epoch())
+                                    .count();
+    PreparedQueryToken token{*request, witness.Fingerprint(response->metadata()), valid_until * 1000000};
+    response->set_prepared_query(EncodePreparedQuery(token));
+    response->mutable_valid_until()->set_seconds(valid_until);
     return Status::OK();
   });
 }

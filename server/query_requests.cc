@@ -5,33 +5,74 @@
 #include <charconv>
 
 #include "proto/query_convert.h"
+#include "util/bytes.h"
 
 namespace lbt::server {
 
 namespace {
 
-constexpr std::string_view kPreparedPrefix = "lbt-prepared-query-1:";
+// Format 2: the prefix, valid_until in microseconds and the fingerprint
+// (8 bytes each, big-endian), then the PrepareQueryRequest kept.
+constexpr std::string_view kPreparedPrefix = "lbt-prepared-query-2:";
+// Format 1, the query and its parameter types alone.
+constexpr std::string_view kFormat1Prefix = "lbt-prepared-query-1:";
 constexpr std::string_view kResumePrefix = "lbt-rows:";
+
+// FNV-1a: stable across builds and processes, as a token must be.
+uint64_t Fnv1a(std::string_view bytes) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
 
 }  // namespace
 
-std::string EncodePreparedQuery(const v2::PrepareQueryRequest& request) {
+std::string EncodePreparedQuery(const PreparedQueryToken& token) {
   v2::PrepareQueryRequest kept;
-  kept.set_query(request.query());
-  *kept.mutable_param_types() = request.param_types();
+  kept.set_query(token.request.query());
+  *kept.mutable_param_types() = token.request.param_types();
   std::string out(kPreparedPrefix);
+  AppendBigEndian(&out, static_cast<uint64_t>(token.valid_until_micros), 8);
+  AppendBigEndian(&out, token.fingerprint, 8);
   kept.AppendToString(&out);
   return out;
 }
 
-Result<v2::PrepareQueryRequest> DecodePreparedQuery(std::string_view bytes) {
-  v2::PrepareQueryRequest request;
-  if (bytes.substr(0, kPreparedPrefix.size()) != kPreparedPrefix ||
-      !request.ParseFromArray(bytes.data() + kPreparedPrefix.size(),
-                              static_cast<int>(bytes.size() - kPreparedPrefix.size()))) {
+Result<PreparedQueryToken> DecodePreparedQuery(std::string_view bytes) {
+  if (bytes.starts_with(kFormat1Prefix)) {
+    return Status::PreparedQueryExpired("prepared_query: prepared by an older lbt; prepare the query again");
+  }
+  PreparedQueryToken token;
+  const size_t head = kPreparedPrefix.size() + 16;
+  if (!bytes.starts_with(kPreparedPrefix) || bytes.size() < head ||
+      !token.request.ParseFromArray(bytes.data() + head, static_cast<int>(bytes.size() - head))) {
     return Status::InvalidArgument("prepared_query: not a prepared query from PrepareQuery");
   }
-  return request;
+  token.valid_until_micros = static_cast<int64_t>(DecodeBigEndian(bytes.substr(kPreparedPrefix.size(), 8)));
+  token.fingerprint = DecodeBigEndian(bytes.substr(kPreparedPrefix.size() + 8, 8));
+  return token;
+}
+
+Result<TableSpec> SchemaWitness::GetTable(std::string_view table) {
+  Result<TableSpec> spec = ForwardingBigtable::GetTable(table);
+  seen_.append(table).push_back('\0');
+  if (!spec.ok()) {
+    seen_.append("?\0");
+    return spec;
+  }
+  for (const auto& [name, family] : spec->families) {  // by name
+    seen_.append(name).push_back('\0');
+    seen_.append(ValueTypeName(StoredValueType(family.value_type))).push_back('\0');
+  }
+  seen_.push_back('\n');
+  return spec;
+}
+
+uint64_t SchemaWitness::Fingerprint(const v2::ResultSetMetadata& metadata) const {
+  return Fnv1a(seen_ + metadata.SerializeAsString());
 }
 
 Result<sql::ParamTypes> ParamTypesFromProto(const google::protobuf::Map<std::string, v2::Type>& types) {

@@ -10,6 +10,8 @@
 //   - A MICROS table (table.proto's granularity), made with CreateTable,
 //     keeps every microsecond and says so in GetTable.
 //   - GetClientConfiguration keeps clients on the classic RPCs.
+//   - A prepared statement of the Node library whose table changed answers
+//     PREPARED_QUERY_EXPIRED; the library prepares it again by itself.
 //
 // Usage (from the directory where the client package is installed):
 //   BIGTABLE_EMULATOR_HOST=h:p node newest_surface.mjs PROTOS
@@ -20,7 +22,9 @@ import {join} from 'node:path';
 
 import {check, expect, failed} from './checks.mjs';
 
+process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
+const {Bigtable} = require('@google-cloud/bigtable');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
@@ -132,6 +136,28 @@ await check('GetClientConfiguration keeps clients on the classic RPCs', async ()
   expect('unknown app profile',
          await codeOf(call(data, 'GetClientConfiguration', {instanceName: INSTANCE, appProfileId: 'nope'})), 5);
   expect('bad name', await codeOf(call(data, 'GetClientConfiguration', {instanceName: 'instances/x'})), 3);
+});
+
+// A statement's rows through the library, as "column=value" lists.
+async function run(statement) {
+  const instance = new Bigtable({projectId: 'lbt', metricsEnabled: false}).instance('local');
+  const stream = instance.createExecuteQueryStream({preparedStatement: statement});
+  const out = [];
+  for await (const row of stream) {
+    const metadata = stream.getMetadata();
+    out.push(metadata.columns.map((c, i) => `${metadata.getFieldNameAtIndex(i)}=${row.get(i) === null ? 'NULL' : typeof row.get(i)}`)
+                 .join(' '));
+  }
+  return out;
+}
+await check('a prepared statement whose table changed is prepared again by the library', async () => {
+  const instance = new Bigtable({projectId: 'lbt', metricsEnabled: false}).instance('local');
+  const [statement] = await instance.prepareStatement({query: 'SELECT * FROM millis WHERE _key = \'java\''});
+  expect('before', await run(statement), ['_key=object cf=object']);
+  await call(tables, 'ModifyColumnFamilies',
+             {name: `${INSTANCE}/tables/millis`, modifications: [{id: 'added', create: {}}]});
+  // The old plan's columns would not hold `added`: the rows come from the plan prepared again.
+  expect('after', await run(statement), ['_key=object cf=object added=object']);
 });
 
 process.exit(failed() ? 1 : 0);

@@ -8,6 +8,8 @@
 #include <limits>
 #include <utility>
 
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "proto/query_convert.h"
 #include "tests/server/server_fixture.h"
 
@@ -198,6 +200,70 @@ TEST_F(QueryServiceTest, ExecuteChecksItsRequest) {
   QueryResult r = Execute(request, {{"_key", sql::Type::Bytes()}});
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   EXPECT_EQ(r.rows.size(), 2u);
+}
+
+// The PreconditionFailure violation types a status's details carry.
+std::vector<std::string> ViolationTypes(const grpc::Status& status) {
+  std::vector<std::string> types;
+  google::rpc::Status rich;
+  if (!rich.ParseFromString(status.error_details())) return types;
+  for (const google::protobuf::Any& detail : rich.details()) {
+    google::rpc::PreconditionFailure failure;
+    if (!detail.UnpackTo(&failure)) continue;
+    for (const auto& v : failure.violations()) types.push_back(v.type());
+  }
+  return types;
+}
+
+// A prepared query expires as production's does (FAILED_PRECONDITION with
+// a PreconditionFailure violation PREPARED_QUERY_EXPIRED, on which clients
+// prepare again): when a family of a table it reads is added, dropped or
+// retyped, when its valid_until passes, and when it comes from an older
+// format. GC rules change no result and expire nothing; a query prepared
+// again after the change runs.
+TEST_F(QueryServiceTest, APreparedQueryExpiresWhenItsTableChanges) {
+  auto prepare = [&](const std::string& query) {
+    v2::PrepareQueryResponse prepared;
+    EXPECT_TRUE(Prepare(query, {}, &prepared).ok());
+    v2::ExecuteQueryRequest request;
+    request.set_instance_name(kInstance);
+    request.set_prepared_query(prepared.prepared_query());
+    return request;
+  };
+  const std::vector<sql::ResultColumn> key{{"_key", sql::Type::Bytes()}};
+  auto expect_expired = [&](const v2::ExecuteQueryRequest& request, const std::string& why) {
+    QueryResult r = Execute(request, key);
+    EXPECT_EQ(r.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << why << ": " << r.status.error_message();
+    EXPECT_EQ(ViolationTypes(r.status), std::vector<std::string>{"PREPARED_QUERY_EXPIRED"}) << why;
+    EXPECT_TRUE(r.rows.empty()) << why;
+  };
+  auto expect_runs = [&](const v2::ExecuteQueryRequest& request, const std::string& why) {
+    QueryResult r = Execute(request, key);
+    EXPECT_TRUE(r.status.ok()) << why << ": " << r.status.error_message();
+    EXPECT_EQ(r.rows.size(), 4u) << why;
+  };
+  const std::string query = "SELECT _key FROM mobile";
+  v2::ExecuteQueryRequest request = prepare(query);
+  expect_runs(request, "as prepared");
+  ASSERT_OK(db_->ModifyFamilies("mobile", {FamilyChange::SetGcRule("stats_summary", GcRule::MaxVersions(3))}));
+  expect_runs(request, "after a GC rule changed");
+  ASSERT_OK(db_->ModifyFamilies("mobile", {FamilyChange::Create({"extra", GcRule::Never(), ValueType::kBytes})}));
+  expect_expired(request, "after a family was added");
+  request = prepare(query);
+  expect_runs(request, "prepared again");
+  ASSERT_OK(db_->ModifyFamilies("mobile", {FamilyChange::SetValueType("extra", ValueType::kString)}));
+  expect_expired(request, "after a value type changed");
+  request = prepare(query);
+  ASSERT_OK(db_->ModifyFamilies("mobile", {FamilyChange::Drop("extra")}));
+  expect_expired(request, "after a family was dropped");
+
+  server::PreparedQueryToken token;
+  token.request.set_query(query);
+  token.valid_until_micros = 1;  // long past
+  request.set_prepared_query(server::EncodePreparedQuery(token));
+  expect_expired(request, "past its valid_until");
+  request.set_prepared_query("lbt-prepared-query-1:" + token.request.SerializeAsString());
+  expect_expired(request, "from an older lbt");
 }
 
 // A TIMESTAMP or DATE parameter outside the years 1 to 9999 is refused,
