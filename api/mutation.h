@@ -55,10 +55,27 @@ struct Mutation {
   static Mutation DeleteFromRow();
 };
 
+// A token that makes a retried write apply once (Bigtable's Idempotency:
+// a write whose token was applied within kIdempotencyWindowMicros is a
+// replay, answered OK without applying it again). It matters for
+// aggregates: an AddToCell retried after a lost answer must not count
+// twice.
+struct Idempotency {
+  std::string token;              // empty: none; else 8 to 1024 bytes
+  int64_t start_time_micros = 0;  // when the first attempt was sent; 0: unknown
+};
+
+// How long a token is remembered. Production does not say; lbt keeps an
+// hour (the README's differences table says so). A write whose first
+// attempt started longer ago than this is refused: a replay of it could no
+// longer be told apart.
+inline constexpr int64_t kIdempotencyWindowMicros = int64_t{3600} * 1000000;
+
 // A row key and the mutations to apply to it, all or nothing.
 struct RowMutation {
   std::string row_key;
   std::vector<Mutation> mutations;
+  Idempotency idempotency;
 };
 
 // One rule of ReadModifyWriteRow: append bytes to the latest value of a

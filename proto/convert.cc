@@ -359,6 +359,31 @@ Result<std::vector<Mutation>> FromProto(const google::protobuf::RepeatedPtrField
   return out;
 }
 
+Result<Idempotency> FromProto(const v2::Idempotency& idempotency, std::string_view field) {
+  Idempotency out;
+  out.token = idempotency.token();
+  if (out.token.size() < 8 || out.token.size() > 1024) {
+    return Invalid(
+        std::string(field) + ".token",
+        fmt::format("must be 8 to 1024 bytes (a token of at least 8, as data.proto asks), got {}", out.token.size()));
+  }
+  if (idempotency.has_start_time()) {
+    LBT_ASSIGN_OR_RETURN(out.start_time_micros,
+                         TimestampMicros(idempotency.start_time(), std::string(field) + ".start_time"));
+  }
+  return out;
+}
+
+v2::Idempotency ToProto(const Idempotency& idempotency) {
+  v2::Idempotency out;
+  out.set_token(idempotency.token);
+  if (idempotency.start_time_micros != 0) {
+    *out.mutable_start_time() =
+        google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(idempotency.start_time_micros);
+  }
+  return out;
+}
+
 v2::Mutation ToProto(const Mutation& m) {
   v2::Mutation out;
   switch (m.kind) {

@@ -49,6 +49,12 @@ Result<v2::RowFilter> ToProto(const Filter& filter);
 // ---- writes ----
 
 Result<Mutation> FromProto(const v2::Mutation& mutation, std::string_view field);
+
+// A write's idempotency (`field` is "idempotency" or "entries[i].idempotency"):
+// a token of 8 to 1024 bytes (data.proto asks at least 8), and the first
+// attempt's start_time. INVALID_ARGUMENT naming the field otherwise.
+Result<Idempotency> FromProto(const v2::Idempotency& idempotency, std::string_view field);
+v2::Idempotency ToProto(const Idempotency& idempotency);
 // All of a row's mutations; an empty list is INVALID_ARGUMENT. Bigtable's
 // limit on their number is per request, not per list: a server checks it
 // once, over the whole request.

@@ -23,9 +23,11 @@ v2::Mutation MutationProto(const Mutation& m) {
   return proto::ToProto(timed);
 }
 
-// A row's mutations can be sent again without changing the result: no
+// A row's mutations can be sent again without changing the result: an
+// idempotency token says so (the service applies a replay once); else no
 // AddToCell, and no cell whose timestamp the server picks.
 bool Idempotent(const RowMutation& row) {
+  if (!row.idempotency.token.empty()) return true;
   for (const Mutation& m : row.mutations) {
     if (m.kind == Mutation::Kind::kAddToCell) return false;
     if (m.kind == Mutation::Kind::kSetCell && m.timestamp == kServerTime) return false;
@@ -46,6 +48,7 @@ Status SendMutateRows(RemoteCalls* calls, const TableRef& table, const std::vect
     v2::MutateRowsRequest::Entry* entry = request.add_entries();
     entry->set_row_key(rows[i].row_key);
     AddMutations(rows[i].mutations, entry->mutable_mutations());
+    if (!rows[i].idempotency.token.empty()) *entry->mutable_idempotency() = proto::ToProto(rows[i].idempotency);
   }
   answers->assign(indexes.size(), std::nullopt);
   Call call(calls, calls->NewContext(RemoteCalls::TargetKey(request), RemoteCalls::TargetOf(request), deadline));

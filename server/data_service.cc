@@ -205,8 +205,15 @@ Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& r
       mutations = proto::FromProto(entry.mutations(), fmt::format("entries[{}].mutations", i));
     }
     if (s.ok() && !mutations.ok()) s = mutations.status();
+    Idempotency idempotency;
+    if (s.ok() && entry.has_idempotency()) {
+      Result<Idempotency> given = proto::FromProto(entry.idempotency(), fmt::format("entries[{}].idempotency", i));
+      if (given.ok()) idempotency = std::move(given).value();
+      s = given.status();
+    }
     statuses->push_back(s);
-    rows.push_back({entry.row_key(), s.ok() ? std::move(mutations).value() : std::vector<Mutation>{}});
+    rows.push_back(
+        {entry.row_key(), s.ok() ? std::move(mutations).value() : std::vector<Mutation>{}, std::move(idempotency)});
   }
   return rows;
 }
@@ -241,6 +248,7 @@ v2::MutateRowsResponse EntriesResponse(const std::vector<Status>& statuses) {
 struct WriteToApply {
   RequestTarget target;
   std::vector<Mutation> mutations;
+  Idempotency idempotency;  // no token: none
 };
 
 Result<WriteToApply> WriteOf(const InstanceRouter& router, const v2::MutateRowRequest& request) {
@@ -249,7 +257,11 @@ Result<WriteToApply> WriteOf(const InstanceRouter& router, const v2::MutateRowRe
   LBT_RETURN_IF_ERROR(ValidateRowKey(request.row_key()));
   LBT_RETURN_IF_ERROR(CheckMutationCount(request.mutations_size(), "mutations"));
   LBT_ASSIGN_OR_RETURN(std::vector<Mutation> mutations, proto::FromProto(request.mutations(), "mutations"));
-  return WriteToApply{std::move(target), std::move(mutations)};
+  Idempotency idempotency;
+  if (request.has_idempotency()) {
+    LBT_ASSIGN_OR_RETURN(idempotency, proto::FromProto(request.idempotency(), "idempotency"));
+  }
+  return WriteToApply{std::move(target), std::move(mutations), std::move(idempotency)};
 }
 
 // A CheckAndMutateRow list: it may be empty (the other may not).
@@ -336,6 +348,17 @@ grpc::ServerUnaryReactor* DataService::MutateRow(grpc::CallbackServerContext* co
     // The target stays open until the write is applied, and is let go
     // before the answer: after it, the server may be stopped at once.
     auto held = std::make_shared<WriteToApply>(std::move(write).value());
+    if (!held->idempotency.token.empty()) {
+      // The token is checked and recorded in the write's own step, which
+      // MutateRows takes; it waits for its sync, so on the pool.
+      return runtime_->pool()->Run([held, done, row_key = request->row_key()]() mutable {
+        std::vector<RowMutation> rows = {{row_key, std::move(held->mutations), std::move(held->idempotency)}};
+        Result<std::vector<Status>> applied = held->target.table->MutateRows(rows);
+        const Status status = applied.ok() ? applied->front() : applied.status();
+        held.reset();  // let go before answering, as below
+        done(status);
+      });
+    }
     Table* table = held->target.table.get();
     table->MutateRowAsync(request->row_key(), std::move(held->mutations), [held, done](const Status& status) mutable {
       held.reset();

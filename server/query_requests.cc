@@ -18,16 +18,6 @@ constexpr std::string_view kPreparedPrefix = "lbt-prepared-query-2:";
 constexpr std::string_view kFormat1Prefix = "lbt-prepared-query-1:";
 constexpr std::string_view kResumePrefix = "lbt-rows:";
 
-// FNV-1a: stable across builds and processes, as a token must be.
-uint64_t Fnv1a(std::string_view bytes) {
-  uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : bytes) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
 }  // namespace
 
 std::string EncodePreparedQuery(const PreparedQueryToken& token) {
@@ -72,7 +62,7 @@ Result<TableSpec> SchemaWitness::GetTable(std::string_view table) {
 }
 
 uint64_t SchemaWitness::Fingerprint(const v2::ResultSetMetadata& metadata) const {
-  return Fnv1a(seen_ + metadata.SerializeAsString());
+  return Fnv1a64(seen_ + metadata.SerializeAsString());
 }
 
 Result<sql::ParamTypes> ParamTypesFromProto(const google::protobuf::Map<std::string, v2::Type>& types) {

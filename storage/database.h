@@ -54,6 +54,7 @@ class Catalog;
 class ChangeBatch;
 class LmdbEnv;
 class MemTable;
+class RowWriter;
 class RowReader;
 class StoreView;
 class Txn;
@@ -391,6 +392,13 @@ class Database final {
   // log_writes a log append and sync, shared with the steps other threads
   // queued meanwhile; returns once that transaction committed.
   Status UpdateGrouped(const std::function<Status(WriteScope& scope, bool* redo)>& step);
+  // Idempotent writes (db_idempotency.cc). Makes the token table
+  // (kIdempotencyTable) if it is missing.
+  Status EnsureIdempotencyTable();
+  // Applies `row` to `table` through `writer` as a step of a group, once
+  // per idempotency token: a token applied within the window is a replay,
+  // answered OK without writing. Without a token, just applies it.
+  Status ApplyOnce(WriteScope& scope, RowWriter& writer, std::string_view table, const RowMutation& row, int64_t now);
   // One row's mutations, checked against the table's schema, as a step of
   // a group (MutateRow's and MutateRowAsync's).
   Status ApplyRowMutations(WriteScope& scope, std::string_view table, std::string_view row_key,

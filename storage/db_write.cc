@@ -194,20 +194,24 @@ void Database::MutateRowAsync(std::string table, std::string row_key, std::vecto
 Result<std::vector<Status>> Database::MutateRows(std::string_view table, const std::vector<RowMutation>& rows) {
   std::vector<Status> statuses(rows.size());
   std::vector<bool> failed(rows.size(), false);
+  if (std::any_of(rows.begin(), rows.end(), [](const RowMutation& r) { return !r.idempotency.token.empty(); })) {
+    LBT_RETURN_IF_ERROR(EnsureIdempotencyTable());
+  }
   // A row that fails while being applied (over the row size limit, say)
   // may have written part of itself: it is marked, and the transaction is
   // redone without it. Each redo drops a row, and rows rarely fail after
   // validation, which writes nothing.
   LBT_RETURN_IF_ERROR(UpdateGrouped([&](WriteScope& scope, bool* redo) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireEnabled(table));
-    RowWriter writer = scope.Writer(spec, NowMicros());
+    const int64_t now = NowMicros();
+    RowWriter writer = scope.Writer(spec, now);
     for (size_t i = 0; i < rows.size(); ++i) {
       if (failed[i]) continue;
       statuses[i] = ValidateRowMutations(*spec, rows[i].row_key, rows[i].mutations);
       if (!statuses[i].ok()) continue;
       // A logged write takes back a failed row's changes at once.
       if (scope.batch != nullptr) scope.batch->SetSavepoint();
-      statuses[i] = writer.Apply(rows[i].row_key, rows[i].mutations);
+      statuses[i] = ApplyOnce(scope, writer, table, rows[i], now);
       if (!statuses[i].ok() && scope.batch != nullptr) {
         scope.batch->RollBack();
         continue;

@@ -33,6 +33,17 @@ inline uint64_t DecodeBigEndian(std::string_view bytes) {
   return v;
 }
 
+// FNV-1a, 64 bits: a hash stable across builds and processes, for bytes a
+// client or the disk keeps (prepared queries' fingerprints, token keys).
+inline uint64_t Fnv1a64(std::string_view bytes) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
 // Appends the low `width` bytes of `v`, most significant first.
 // REQUIRES: 1 <= width <= 8.
 inline void AppendBigEndian(std::string* out, uint64_t v, int width) {

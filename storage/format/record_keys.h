@@ -19,6 +19,13 @@
 
 namespace lbt {
 
+// The hidden table of idempotency tokens (api/mutation.h's Idempotency):
+// a row per token, a cell at the time its write was applied, collected
+// after kIdempotencyWindowMicros. Its '#' hides it from every instance's
+// tables, as the product hides its own (local/instance_records.h), and its
+// instance part names none.
+inline constexpr std::string_view kIdempotencyTable = "#idempotency/lbt/tokens";
+
 // A table whose cells are still being deleted: "drop:" + its id, 8 hex
 // digits, put in the transaction that removes the table from the catalog
 // and deleted with its last cell, so that a deletion a crash cut short is

@@ -10,6 +10,8 @@
 //   - A MICROS table (table.proto's granularity), made with CreateTable,
 //     keeps every microsecond and says so in GetTable.
 //   - GetClientConfiguration keeps clients on the classic RPCs.
+//   - An AddToCell sent twice with one idempotency token (a retry after a
+//     lost answer) counts once.
 //   - A prepared statement of the Node library whose table changed answers
 //     PREPARED_QUERY_EXPIRED; the library prepares it again by itself.
 //
@@ -61,7 +63,7 @@ function readAll(table) {
         if (chunk.familyName) family = chunk.familyName.value;
         if (chunk.qualifier) qualifier = chunk.qualifier.value.toString();
         timestamp = chunk.timestampMicros;
-        value += chunk.value.toString();
+        value += chunk.value.toString('latin1');
         if (chunk.valueSize > 0) continue;
         out.push(`${key} ${family}:${qualifier}@${timestamp}=${value}`);
         value = '';
@@ -136,6 +138,29 @@ await check('GetClientConfiguration keeps clients on the classic RPCs', async ()
   expect('unknown app profile',
          await codeOf(call(data, 'GetClientConfiguration', {instanceName: INSTANCE, appProfileId: 'nope'})), 5);
   expect('bad name', await codeOf(call(data, 'GetClientConfiguration', {instanceName: 'instances/x'})), 3);
+});
+
+function addOnce(row, token) {
+  return call(data, 'MutateRow', {
+    tableName: `${INSTANCE}/tables/counts`,
+    rowKey: Buffer.from(row),
+    mutations: [{addToCell: {familyName: 'n', columnQualifier: {rawValue: Buffer.from('c')},
+                             timestamp: {rawTimestampMicros: '1000'}, input: {intValue: '1'}}}],
+    idempotency: {token: Buffer.from(token), startTime: {seconds: String(Math.floor(Date.now() / 1000))}},
+  });
+}
+await check('an AddToCell retried with its idempotency token counts once', async () => {
+  await call(tables, 'CreateTable', {
+    parent: INSTANCE, tableId: 'counts',
+    table: {columnFamilies: {n: {valueType: {aggregateType: {inputType: {int64Type: {}}, sum: {}}}}}},
+  });
+  await addOnce('r', 'retry-token-1');
+  await addOnce('r', 'retry-token-1');
+  await addOnce('r', 'retry-token-2');
+  const cells = await readAll('counts');
+  expect('cells', cells.length, 1);
+  expect('sum', Buffer.from(cells[0].split('=')[1], 'latin1').readBigInt64BE().toString(), '2');
+  expect('a token of 7 bytes', await codeOf(addOnce('r', 'short!!')), 3);
 });
 
 // A statement's rows through the library, as "column=value" lists.

@@ -361,6 +361,59 @@ TEST_F(DataServiceTest, AMicrosTableKeepsEveryMicrosecond) {
   EXPECT_NE(s.error_message().find("table.granularity"), std::string::npos) << s.error_message();
 }
 
+// A write with an idempotency token applies once however often it is
+// sent, through MutateRow and MutateRows alike; a token under 8 bytes is
+// INVALID_ARGUMENT naming its field, and changes nothing.
+TEST_F(DataServiceTest, AnIdempotencyTokenAppliesItsWriteOnce) {
+  int64_t next_ms = 10;  // each attempt writes a cell of its own, unless it is a replay
+  auto mutate_row = [&](const std::string& token) {
+    v2::MutateRowRequest request;
+    request.set_table_name(TableName("t"));
+    request.set_row_key("once");
+    *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", Ms(next_ms++)));
+    request.mutable_idempotency()->set_token(token);
+    v2::MutateRowResponse response;
+    grpc::ClientContext context;
+    return bigtable_->MutateRow(&context, request, &response);
+  };
+  auto mutate_rows = [&](const std::string& token) {
+    v2::MutateRowsRequest request;
+    request.set_table_name(TableName("t"));
+    auto* entry = request.add_entries();
+    entry->set_row_key("once");
+    *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", Ms(next_ms++)));
+    entry->mutable_idempotency()->set_token(token);
+    grpc::ClientContext context;
+    auto stream = bigtable_->MutateRows(&context, request);
+    v2::MutateRowsResponse response;
+    grpc::Status entry_status;
+    while (stream->Read(&response)) {
+      for (const auto& e : response.entries()) {
+        entry_status = grpc::Status(static_cast<grpc::StatusCode>(e.status().code()), e.status().message());
+      }
+    }
+    grpc::Status s = stream->Finish();
+    return s.ok() ? entry_status : s;
+  };
+  auto cells = [&] {
+    v2::ReadRowsRequest read;
+    read.mutable_rows()->add_row_keys("once");
+    ReadResult result = Read(read);
+    return result.rows.empty() ? size_t{0} : result.rows[0].cells.size();
+  };
+  ASSERT_TRUE(mutate_row("token-one").ok());
+  ASSERT_TRUE(mutate_row("token-one").ok());
+  EXPECT_EQ(cells(), 1u);
+  ASSERT_TRUE(mutate_rows("token-two").ok());
+  ASSERT_TRUE(mutate_rows("token-two").ok());
+  EXPECT_EQ(cells(), 2u);
+  ExpectRefused([&] { return mutate_row("short"); }, StatusCode::INVALID_ARGUMENT, "idempotency.token");
+  grpc::Status s = mutate_rows("short");
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("entries[0].idempotency.token"), std::string::npos) << s.error_message();
+  EXPECT_EQ(cells(), 2u);
+}
+
 // Bigtable's 100,000 mutations are a request's, whichever lists or entries
 // hold them: counted once, over the whole request.
 TEST_F(DataServiceTest, TheMutationLimitCountsTheWholeRequest) {
