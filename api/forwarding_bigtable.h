@@ -51,6 +51,7 @@ class ForwardingBigtable : public Bigtable {
   Status SetDeletionProtection(std::string_view table, bool enabled) override {
     LBT_FORWARD_TO_TARGET(SetDeletionProtection(table, enabled));
   }
+  Status UndeleteTable(std::string_view table) override { LBT_FORWARD_TO_TARGET(UndeleteTable(table)); }
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
     LBT_FORWARD_TO_TARGET(SetAutomatedBackupPolicy(table, policy));
   }

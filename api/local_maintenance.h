@@ -136,6 +136,12 @@ class LocalMaintenance {
   // cluster, kept for the policy's retention. (A remote service takes its
   // own.)
   virtual Status RunAutomatedBackups() = 0;
+  // Deletes for good the deleted tables kept for an undelete (TableAdmin::
+  // DeleteTable), in every instance: those deleted more than
+  // kUndeleteRetentionMicros ago, or all of them without `expired_only`,
+  // reclaiming their space. Returns their names ("P/I/T", or "T" in the
+  // default instance).
+  virtual Result<std::vector<std::string>> PurgeDeletedTables(bool expired_only) = 0;
 };
 
 }  // namespace lbt

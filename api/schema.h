@@ -179,6 +179,9 @@ struct TableSpec {
   bool deletion_protection = false;
   // Timestamps are multiples of GranularityMicros(granularity).
   TimestampGranularity granularity = TimestampGranularity::kMillis;
+  // Set on a table kept after its deletion, for an undelete: when it was
+  // deleted (Database::DeleteTableKeeping).
+  std::optional<int64_t> deleted_micros;
   // Set on a table RestoreTable made.
   std::optional<RestoreInfo> restored_from;
   // Its authorized views, by id (a local table's; GetTable of a remote one

@@ -43,6 +43,10 @@ Status TableAdmin::DeleteAuthorizedView(std::string_view, std::string_view, std:
   return NoAuthorizedViews();
 }
 
+Status TableAdmin::UndeleteTable(std::string_view) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service cannot undelete tables");
+}
+
 Status TableAdmin::SetAutomatedBackupPolicy(std::string_view, const std::optional<AutomatedBackupPolicy>&) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
 }

@@ -25,6 +25,10 @@
 
 namespace lbt {
 
+// How long a deleted table can be undeleted: 7 days. UndeleteTable's
+// reference gives no window; the README's differences table says so.
+inline constexpr int64_t kUndeleteRetentionMicros = int64_t{7} * 24 * 3600 * 1000000;
+
 class TableAdmin {
  public:
   virtual ~TableAdmin() = default;
@@ -39,7 +43,14 @@ class TableAdmin {
     return CreateTable(table,
                        NewTable{.families = families, .splits = splits, .deletion_protection = deletion_protection});
   }
+  // A deleted table can be brought back by UndeleteTable for
+  // kUndeleteRetentionMicros (a local one is kept that long, hidden).
   virtual Status DeleteTable(std::string_view table) = 0;
+  // Brings back table `table`, deleted within the retention, with its
+  // families, cells, views and settings. NotFound if no table of that
+  // name was deleted in that time; FailedPrecondition if one of that name
+  // exists again.
+  virtual Status UndeleteTable(std::string_view table);
   // Table names in byte order.
   virtual Result<std::vector<std::string>> ListTables() = 0;
   virtual Result<TableSpec> GetTable(std::string_view table) = 0;

@@ -13,6 +13,12 @@ BackgroundJob AutomatedBackupsJob(LocalMaintenance* local) {
                        }};
 }
 
+BackgroundJob PurgeDeletedTablesJob(LocalMaintenance* local) {
+  return BackgroundJob{.name = "purging deleted tables", .interval = std::chrono::minutes(1), .run = [local] {
+                         return local->PurgeDeletedTables(/*expired_only=*/true).status();
+                       }};
+}
+
 LocalServices::LocalServices(std::function<void(const Status&)> report) : report_(std::move(report)) {}
 
 LocalServices::~LocalServices() { Stop(); }

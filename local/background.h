@@ -42,6 +42,10 @@ struct BackgroundJob {
 // LocalMaintenance::RunAutomatedBackups), checked every minute. `local`
 // must outlive the job.
 BackgroundJob AutomatedBackupsJob(LocalMaintenance* local);
+// Deleted tables past their undelete retention, deleted for good (see
+// LocalMaintenance::PurgeDeletedTables), checked every minute. `local`
+// must outlive the job.
+BackgroundJob PurgeDeletedTablesJob(LocalMaintenance* local);
 
 class LocalServices {
  public:

@@ -186,6 +186,10 @@ std::string BackupTableName(const InstanceName& instance, std::string_view clust
   return fmt::format("{}backup/{}/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, cluster, id);
 }
 
+std::string DeletedTableName(const InstanceName& instance, std::string_view table) {
+  return fmt::format("{}{}/{}/{}", kDeletedTablePrefix, instance.project, instance.instance, table);
+}
+
 std::string RestoreTableName(const InstanceName& instance, std::string_view table) {
   return fmt::format("{}restore/{}/{}/{}", kHiddenTableMark, instance.project, instance.instance, table);
 }

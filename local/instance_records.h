@@ -94,6 +94,9 @@ std::string BackupKeyPrefix(const InstanceName& instance, std::string_view clust
 std::string BackupKey(const InstanceName& instance, std::string_view cluster, std::string_view id);
 std::string BackupTableName(const InstanceName& instance, std::string_view cluster, std::string_view id);
 std::string RestoreTableName(const InstanceName& instance, std::string_view table);
+// "#deleted/P/I/T": where a deleted table is kept for an undelete.
+inline constexpr std::string_view kDeletedTablePrefix = "#deleted/";
+std::string DeletedTableName(const InstanceName& instance, std::string_view table);
 // True for the hidden tables above, which no instance lists.
 inline bool IsHiddenTable(std::string_view catalog_name) {
   return !catalog_name.empty() && catalog_name.front() == kHiddenTableMark;

@@ -104,7 +104,40 @@ Status LocalBigtable::CheckNoViewNamed(std::string_view table) {
 Status LocalBigtable::DeleteTable(std::string_view table) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, "delete"));
-  return db->DeleteTable(Qualified(table));
+  // Kept, hidden, for an undelete; PurgeDeletedTables reclaims it later.
+  return db->DeleteTableKeeping(Qualified(table), DeletedTableName(instance_, table), db->NowMicros());
+}
+
+Status LocalBigtable::UndeleteTable(std::string_view table) {
+  LBT_RETURN_IF_ERROR(ValidateTableName(table));
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
+  const std::string kept = DeletedTableName(instance_, table);
+  Result<TableSpec> spec = db->GetTable(kept);
+  if (spec.status().IsNotFound() ||
+      (spec.ok() && spec->deleted_micros.value_or(0) <= db->NowMicros() - kUndeleteRetentionMicros)) {
+    return Status::NotFound(fmt::format("no table '{}' was deleted in the last 7 days (or it was purged)", table));
+  }
+  LBT_RETURN_IF_ERROR(spec.status());
+  LBT_RETURN_IF_ERROR(CheckNoViewNamed(table));
+  return db->UndeleteTable(kept, Qualified(table));
+}
+
+Result<std::vector<std::string>> LocalBigtable::PurgeDeletedTables(bool expired_only) {
+  LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(false));
+  std::vector<std::string> purged;
+  if (db == nullptr || db->read_only()) return purged;
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> names, db->ListTables());
+  const int64_t cutoff = db->NowMicros() - kUndeleteRetentionMicros;
+  for (const std::string& name : names) {
+    if (!name.starts_with(kDeletedTablePrefix)) continue;
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, db->GetTable(name));
+    if (expired_only && spec.deleted_micros.value_or(0) > cutoff) continue;
+    LBT_RETURN_IF_ERROR(db->DeleteTable(name));
+    std::string_view table;
+    const InstanceName instance = InstanceOfTable(name.substr(kDeletedTablePrefix.size()), &table);
+    purged.push_back(instance == DefaultInstanceName() ? std::string(table) : name.substr(kDeletedTablePrefix.size()));
+  }
+  return purged;
 }
 
 Status LocalBigtable::SetAutomatedBackupPolicy(std::string_view table,

@@ -53,6 +53,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   using TableAdmin::CreateTable;
   Status CreateTable(std::string_view table, const NewTable& spec) override;
   Status DeleteTable(std::string_view table) override;
+  Status UndeleteTable(std::string_view table) override;
   Result<std::vector<std::string>> ListTables() override;
   Result<TableSpec> GetTable(std::string_view table) override;
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override;
@@ -119,6 +120,7 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Result<std::unique_ptr<MaterializedViewStorage>> OpenMaterializedViewStorage(std::string_view view_id) override;
   Status SetMaterializedViewBackfilled(std::string_view view_id) override;
   Status RunAutomatedBackups() override;
+  Result<std::vector<std::string>> PurgeDeletedTables(bool expired_only) override;
 
   // Makes the admin this object owns; `shown`: instance_admin() is it.
   void OwnAdmin(bool shown);

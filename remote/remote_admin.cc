@@ -69,6 +69,15 @@ Status DeleteTable(RemoteCalls* calls, std::string_view table) {
   return calls->Unary(calls->admin(), &AdminStub::DeleteTable, "name", request.name(), request, &response);
 }
 
+Status UndeleteTable(RemoteCalls* calls, std::string_view table) {
+  admin::UndeleteTableRequest request;
+  request.set_name(calls->TableName(table));
+  google::longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::UndeleteTable, "name", request.name(), request, &operation));
+  return AwaitOperation(calls, std::move(operation));
+}
+
 Result<std::vector<std::string>> ListTables(RemoteCalls* calls) {
   std::vector<std::string> names;
   admin::ListTablesRequest request;

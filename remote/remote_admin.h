@@ -15,6 +15,7 @@ namespace lbt::remote {
 
 Status CreateTable(RemoteCalls* calls, std::string_view table, const NewTable& spec);
 Status DeleteTable(RemoteCalls* calls, std::string_view table);
+Status UndeleteTable(RemoteCalls* calls, std::string_view table);
 // The instance's table names, sorted, every page of them.
 Result<std::vector<std::string>> ListTables(RemoteCalls* calls);
 Result<TableSpec> GetTable(RemoteCalls* calls, std::string_view table);

@@ -112,6 +112,7 @@ class RemoteBigtable final : public Bigtable {
     return remote::CreateTable(&calls_, table, spec);
   }
   Status DeleteTable(std::string_view table) override { return remote::DeleteTable(&calls_, table); }
+  Status UndeleteTable(std::string_view table) override { return remote::UndeleteTable(&calls_, table); }
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     return remote::CreateAuthorizedView(&calls_, table, view);
   }

@@ -261,6 +261,25 @@ grpc::ServerUnaryReactor* AdminService::DeleteTable(grpc::CallbackServerContext*
   });
 }
 
+grpc::ServerUnaryReactor* AdminService::UndeleteTable(grpc::CallbackServerContext* context,
+                                                      const admin::UndeleteTableRequest* request,
+                                                      google::longrunning::Operation* response) {
+  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+    using google::protobuf::util::TimeUtil;
+    admin::UndeleteTableMetadata metadata;
+    *metadata.mutable_start_time() = TimeUtil::GetCurrentTime();
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
+    const TableRef& name = target.ref;
+    LBT_RETURN_IF_ERROR(target.tables->UndeleteTable(name.table));
+    admin::Table table;
+    LBT_RETURN_IF_ERROR(Describe(target.tables.get(), name.instance, name.table, admin::Table::SCHEMA_VIEW, &table));
+    metadata.set_name(name.FullName());
+    *metadata.mutable_end_time() = TimeUtil::GetCurrentTime();
+    *response = Done(name.FullName(), metadata, table);
+    return Status::OK();
+  });
+}
+
 namespace {
 
 // An update may change the GC rule. Bigtable refuses to change a family to

@@ -74,7 +74,9 @@ class AdminService final : public admin::BigtableTableAdmin::CallbackService {
 
   LBT_NOT_SERVED(CreateTableFromSnapshot, admin::CreateTableFromSnapshotRequest, google::longrunning::Operation,
                  "lbt has no snapshots")
-  LBT_NOT_SERVED(UndeleteTable, admin::UndeleteTableRequest, google::longrunning::Operation, "a deleted table is gone")
+  grpc::ServerUnaryReactor* UndeleteTable(grpc::CallbackServerContext* context,
+                                          const admin::UndeleteTableRequest* request,
+                                          google::longrunning::Operation* response) override;
   // Authorized views (admin_authorized_views.cc).
   grpc::ServerUnaryReactor* CreateAuthorizedView(grpc::CallbackServerContext* context,
                                                  const admin::CreateAuthorizedViewRequest* request,

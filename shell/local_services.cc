@@ -7,6 +7,7 @@ RunningLocalServices::RunningLocalServices(Bigtable* local, const LocalServicesO
   if (options.before_start) options.before_start(&views_);
   if (local->local() == nullptr || local->local()->read_only()) return;
   services_.Start(AutomatedBackupsJob(local->local()));
+  services_.Start(PurgeDeletedTablesJob(local->local()));
   if (options.views_interval.count() > 0) {
     services_.Start(
         BackgroundJob{.name = "",  // the maintainer's errors name their view

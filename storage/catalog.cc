@@ -142,6 +142,7 @@ std::string EncodeTableSpec(const TableSpec& spec) {
   json doc = {{"id", spec.id}, {"next_family_id", spec.next_family_id}, {"families", families}};
   if (!spec.enabled) doc["enabled"] = false;
   if (spec.deletion_protection) doc["deletion_protection"] = true;
+  if (spec.deleted_micros) doc["deleted_micros"] = *spec.deleted_micros;
   // Absent means milliseconds, as every table before MICROS was.
   if (spec.granularity != TimestampGranularity::kMillis) {
     doc["granularity"] = std::string(GranularityName(spec.granularity));
@@ -267,6 +268,11 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
   const json etags = j.value("view_etags_issued", json(0));
   if (!etags.is_number_integer()) return corrupt();
   spec->view_etags_issued = etags.get<int64_t>();
+  spec->deleted_micros.reset();
+  if (j.contains("deleted_micros")) {
+    if (!j["deleted_micros"].is_number_integer()) return corrupt();
+    spec->deleted_micros = j["deleted_micros"].get<int64_t>();
+  }
   const json granularity = j.value("granularity", json("millis"));
   if (!granularity.is_string()) return corrupt();
   Result<TimestampGranularity> parsed = ParseGranularity(granularity.get<std::string>());

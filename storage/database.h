@@ -199,6 +199,14 @@ class Database final {
   }
   // Deletes a table with all its data.
   Status DeleteTable(std::string_view table);
+  // Deletes `table` as DeleteTable checks it (protection, protected views),
+  // but keeps it, cells, views and settings, under `keep_as` (a hidden
+  // name) with deleted_micros `now`, in one transaction; a table kept
+  // there before is deleted for good.
+  Status DeleteTableKeeping(std::string_view table, std::string_view keep_as, int64_t now);
+  // Brings table `kept` (DeleteTableKeeping's) back as `to`, as it was
+  // deleted. NotFound without `kept`; FailedPrecondition if `to` exists.
+  Status UndeleteTable(std::string_view kept, std::string_view to);
   // Table names in byte order.
   Result<std::vector<std::string>> ListTables();
   Result<TableSpec> GetTable(std::string_view table);

@@ -131,6 +131,39 @@ Status Database::DeleteTable(std::string_view table) {
   return DeleteCellsOf(dropped);
 }
 
+Status Database::DeleteTableKeeping(std::string_view table, std::string_view keep_as, int64_t now) {
+  std::vector<TableId> dropped;
+  LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
+    dropped.clear();
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+    LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
+    LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*spec));
+    TableSpec kept = *spec;
+    kept.name = std::string(keep_as);
+    kept.deleted_micros = now;
+    if (stores_->catalog.Find(keep_as) != nullptr) LBT_RETURN_IF_ERROR(RemoveTable(txn, keep_as, &dropped));
+    LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, table));
+    return stores_->catalog.Store(txn, kept);
+  }));
+  return DeleteCellsOf(dropped);
+}
+
+Status Database::UndeleteTable(std::string_view kept, std::string_view to) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(kept));
+    if (stores_->catalog.Find(to) != nullptr) {
+      return Status::FailedPrecondition(
+          fmt::format("table '{}' exists again: a deleted table comes back under its own name only, once that is free",
+                      TableIdOf(to)));
+    }
+    TableSpec back = *spec;
+    back.name = std::string(to);
+    back.deleted_micros.reset();
+    LBT_RETURN_IF_ERROR(stores_->catalog.Remove(txn, kept));
+    return stores_->catalog.Store(txn, back);
+  });
+}
+
 Status Database::RemoveTable(Txn* txn, std::string_view name, std::vector<TableId>* dropped) {
   LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(name));
   const TableId id = spec->id;

@@ -112,6 +112,21 @@ Status DeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
   return bigtable->DeleteTable(args[0]);
 }
 
+Status UndeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
+  return ctx.bigtable()->UndeleteTable(args[0]);
+}
+
+Status PurgeDeleted(CommandContext& ctx, const std::vector<std::string>&) {
+  LocalMaintenance* local = ctx.bigtable()->local();
+  if (local == nullptr) {
+    return Status::FailedPrecondition(
+        "purgedeleted works on a local database; a service reclaims deleted tables itself");
+  }
+  LBT_ASSIGN_OR_RETURN(std::vector<std::string> purged, local->PurgeDeletedTables(/*expired_only=*/false));
+  ctx.renderer->Tables(purged);
+  return Status::OK();
+}
+
 Status DeleteAllRows(CommandContext& ctx, const std::vector<std::string>& args) {
   Bigtable* bigtable = ctx.bigtable();
   return bigtable->DropRowRange(args[0], "");
@@ -255,8 +270,23 @@ std::vector<CommandSpec> CbtAdminCommands() {
       {.name = "deletetable",
        .summary = "Delete a table and its data",
        .args = {kTableArg},
-       .details = "  Example: deletetable mobile_time_series",
+       .details = "  The table can be brought back with undeletetable for 7 days, as in\n"
+                  "  Bigtable; a local database keeps it hidden until then (purgedeleted\n"
+                  "  reclaims the space at once).\n\n"
+                  "  Example: deletetable mobile_time_series",
        .cbt = DeleteTable},
+      {.name = "undeletetable",
+       .summary = "Bring back a table deleted in the last 7 days",
+       .args = {kTableArg},
+       .details = "  The table comes back with its column families, data, authorized views\n"
+                  "  and settings, under its own name, which must be free.\n\n"
+                  "  Example: undeletetable mobile_time_series",
+       .cbt = UndeleteTable},
+      {.name = "purgedeleted",
+       .summary = "Delete for good the deleted tables kept for undeletetable",
+       .details = "  Reclaims their space now (a local database does so by itself 7 days\n"
+                  "  after each deletion) and lists them; they can no longer be undeleted.",
+       .cbt = PurgeDeleted},
       {.name = "ls",
        .summary = "List tables, or a table's column families",
        .args = {{.text = "table", .noun = "a table", .kind = ArgKind::kTable, .arity = Arity::kOptional}},

@@ -10,6 +10,7 @@
 //   - A MICROS table (table.proto's granularity), made with CreateTable,
 //     keeps every microsecond and says so in GetTable.
 //   - GetClientConfiguration keeps clients on the classic RPCs.
+//   - UndeleteTable brings a deleted table back, cells and settings.
 //   - An AddToCell sent twice with one idempotency token (a retry after a
 //     lost answer) counts once.
 //   - A prepared statement of the Node library whose table changed answers
@@ -138,6 +139,17 @@ await check('GetClientConfiguration keeps clients on the classic RPCs', async ()
   expect('unknown app profile',
          await codeOf(call(data, 'GetClientConfiguration', {instanceName: INSTANCE, appProfileId: 'nope'})), 5);
   expect('bad name', await codeOf(call(data, 'GetClientConfiguration', {instanceName: 'instances/x'})), 3);
+});
+
+await check('UndeleteTable brings a deleted table back, its cells and granularity with it', async () => {
+  await call(tables, 'DeleteTable', {name: `${INSTANCE}/tables/micros`});
+  expect('read after delete', await codeOf(readAll('micros')), 5);
+  const operation = await call(tables, 'UndeleteTable', {name: `${INSTANCE}/tables/micros`});
+  expect('done', operation.done, true);
+  expect('cells', await readAll('micros'), [`java cf:q@${STAMPED}=v`, `user cf:q@${STAMPED + 1}=v`]);
+  const got = await call(tables, 'GetTable', {name: `${INSTANCE}/tables/micros`, view: 'SCHEMA_VIEW'});
+  expect('granularity', got.granularity, 'MICROS');
+  expect('again', await codeOf(call(tables, 'UndeleteTable', {name: `${INSTANCE}/tables/micros`})), 5);
 });
 
 function addOnce(row, token) {

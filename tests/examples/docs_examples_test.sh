@@ -100,10 +100,11 @@ examples_of() {
 rank() {
   local creates=(createinstance createcluster createappprofile createtable createfamily createauthorizedview
     createlogicalview creatematerializedview createbackup)
+  # undeletetable brings back what deletetable deleted.
   # setchangestream's second example turns the stream off, which waits
   # for the materialized views that read it to go.
   local deletes=(deletecolumn deleterow deleteappprofile deleteauthorizedview deletelogicalview
-    deletematerializedview setchangestream deletebackup deletecluster deleteallrows deletefamily deletetable
+    deletematerializedview setchangestream deletebackup deletecluster deleteallrows deletefamily deletetable undeletetable
     deleteinstance)
   local i
   for i in "${!creates[@]}"; do [ "$1" = "${creates[$i]}" ] && { printf '1%02d' "$i"; return; }; done

@@ -511,3 +511,46 @@ TEST_F(InstanceAdminTest, DeletingAnInstanceDeletesItsLogicalViews) {
 
 }  // namespace
 }  // namespace lbt
+
+namespace lbt {
+namespace {
+
+// A deleted table is kept, hidden, for an undelete: in its own instance,
+// with its cells, families and views, for kUndeleteRetentionMicros; after
+// that a purge pass (or an explicit one) deletes it for good.
+TEST(UndeleteTest, ADeletedTableComesBackWithinTheRetentionOnly) {
+  testing::TempDir dir;
+  testing::FakeClock clock;
+  DatabaseOptions options;
+  options.clock = clock.Fn();
+  LocalBigtable root(dir.Sub("db"), options);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<Bigtable> a, root.instance_admin()->OpenTables(kA));
+  for (Bigtable* tables : {static_cast<Bigtable*>(&root), a.get()}) {
+    ASSERT_OK(tables->CreateTable("t", {{"cf", GcRule::MaxVersions(2)}}, {}, false));
+    ASSERT_OK(tables->MutateRow("t", "r", {Mutation::SetCell("cf", "q", "v", 1000)}));
+    ASSERT_OK(tables->DeleteTable("t"));
+    EXPECT_TRUE(tables->ListTables()->empty());
+  }
+  // Each instance's own comes back: the default one's now.
+  ASSERT_OK(root.UndeleteTable("t"));
+  ASSERT_OK_AND_ASSIGN(std::optional<Row> row, root.ReadRow("t", "r"));
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->cells[0].value, "v");
+  EXPECT_EQ(root.GetTable("t")->FindFamily("cf")->gc_rule, GcRule::MaxVersions(2));
+  EXPECT_FALSE(root.GetTable("t")->deleted_micros.has_value());
+  // Past the retention, A's is gone: a purge pass deletes it for good.
+  clock.now += kUndeleteRetentionMicros + 1000;
+  EXPECT_EQ(a->UndeleteTable("t").code(), Status::Code::kNotFound);
+  ASSERT_OK_AND_ASSIGN(std::vector<std::string> purged, root.local()->PurgeDeletedTables(/*expired_only=*/true));
+  EXPECT_EQ(purged, std::vector<std::string>{"proj/inst-a/t"});
+  // An explicit purge takes the rest, however recent.
+  ASSERT_OK(root.DeleteTable("t"));
+  ASSERT_OK_AND_ASSIGN(purged, root.local()->PurgeDeletedTables(/*expired_only=*/true));
+  EXPECT_TRUE(purged.empty());
+  ASSERT_OK_AND_ASSIGN(purged, root.local()->PurgeDeletedTables(/*expired_only=*/false));
+  EXPECT_EQ(purged, std::vector<std::string>{"t"});
+  EXPECT_EQ(root.UndeleteTable("t").code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace lbt

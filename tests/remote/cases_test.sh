@@ -39,6 +39,7 @@ declare -A local_only=(
   [gc_lazy]="--gc chooses how a local database shows GC; a service collects on its own schedule"
   [gc_policy_note_lazy]="setgcpolicy counts the cells it makes eligible on a local database only"
   [notes_for_surprises]="setgcpolicy counts the cells it makes eligible on a local database only"
+  [undelete]="purgedeleted reclaims a local database's kept tables (a service reclaims its own); the emulator has no UndeleteTable"
   [materialized_views]="a script brings a local database's views up to date before each statement; a service keeps them in the background, a moment behind (tests/client/materialized_views.mjs waits for lbt serve's)"
 )
 # Cases whose output is the emulator's: its error messages and its garbage
