@@ -122,6 +122,18 @@ Status ValidateLabels(const std::map<std::string, std::string>& labels, std::str
   return Status::OK();
 }
 
+Status ValidateTags(const std::map<std::string, std::string>& tags, std::string_view field) {
+  for (const auto& [key, value] : tags) {
+    const size_t slash = key.find('/');
+    if (slash == 0 || slash == std::string::npos || slash + 1 == key.size() || value.empty()) {
+      return Status::InvalidArgument(
+          fmt::format("{}[{}]: a tag binds a key \"<parent id>/<short name>\" (such as \"123/environment\") to a value",
+                      field, key));
+    }
+  }
+  return Status::OK();
+}
+
 Status ValidateCluster(const ClusterSpec& cluster, std::string_view field) {
   const std::string_view location = cluster.location;
   const size_t slash = location.find("/locations/");

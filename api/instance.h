@@ -25,6 +25,9 @@
 namespace lbt {
 
 enum class InstanceType { kProduction, kDevelopment };
+// Instance.edition: a local instance keeps and shows it; it decides only
+// whether SQL runs through a Data Boost app profile (ENTERPRISE_PLUS).
+enum class InstanceEdition { kEnterprise, kEnterprisePlus };
 enum class StorageType { kUnspecified, kSsd, kHdd };
 
 struct ClusterAutoscaling {
@@ -71,6 +74,10 @@ struct InstanceSpec {
   std::string display_name;
   InstanceType type = InstanceType::kProduction;
   std::map<std::string, std::string> labels;
+  InstanceEdition edition = InstanceEdition::kEnterprise;
+  // Instance.tags: given at creation only, kept, never shown (the proto's
+  // INPUT_ONLY, IMMUTABLE), "<parent>/<key>" to a value.
+  std::map<std::string, std::string> tags;
   int64_t create_time_micros = 0;
   std::vector<ClusterSpec> clusters;
   std::vector<AppProfileSpec> app_profiles;
@@ -99,6 +106,9 @@ Status ValidateClusterId(std::string_view id, std::string_view field);
 Status ValidateAppProfileId(std::string_view id, std::string_view field);
 Status ValidateDisplayName(std::string_view name, std::string_view field);
 Status ValidateLabels(const std::map<std::string, std::string>& labels, std::string_view field);
+// Tags bind a tag key, "<parent id>/<short name>", to a value: both parts
+// and the value non-empty.
+Status ValidateTags(const std::map<std::string, std::string>& tags, std::string_view field);
 // A cluster as a create or an update gives it: location (a zone named as
 // production's are, "<region>-<letter>", or a name without '-', its own
 // region), nodes, autoscaling limits and targets, scaling factor.

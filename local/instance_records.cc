@@ -142,6 +142,8 @@ std::string EncodeInstanceSpec(const InstanceSpec& spec) {
   json doc = {{"display_name", spec.display_name},
               {"type", spec.type == InstanceType::kDevelopment ? "development" : "production"},
               {"labels", spec.labels},
+              {"edition", spec.edition == InstanceEdition::kEnterprisePlus ? "enterprise_plus" : "enterprise"},
+              {"tags", spec.tags},
               {"create_time_micros", spec.create_time_micros},
               {"clusters", clusters},
               {"app_profiles", profiles},
@@ -161,6 +163,9 @@ Status DecodeInstanceSpec(std::string_view key_name, std::string_view bytes, Ins
     spec->type =
         j.value("type", std::string()) == "development" ? InstanceType::kDevelopment : InstanceType::kProduction;
     spec->labels = j.value("labels", std::map<std::string, std::string>());
+    spec->edition = j.value("edition", std::string()) == "enterprise_plus" ? InstanceEdition::kEnterprisePlus
+                                                                           : InstanceEdition::kEnterprise;
+    spec->tags = j.value("tags", std::map<std::string, std::string>());
     spec->create_time_micros = j.value("create_time_micros", int64_t{0});
     spec->etags_issued = j.value("etags_issued", int64_t{0});
     spec->clusters.clear();

@@ -94,6 +94,7 @@ Status LocalInstanceAdmin::CreateInstance(const InstanceSpec& spec) {
   LBT_RETURN_IF_ERROR(ValidateInstanceId(spec.name.instance, "instance_id"));
   LBT_RETURN_IF_ERROR(ValidateDisplayName(spec.display_name, "instance.display_name"));
   LBT_RETURN_IF_ERROR(ValidateLabels(spec.labels, "instance.labels"));
+  LBT_RETURN_IF_ERROR(ValidateTags(spec.tags, "instance.tags"));
   if (spec.clusters.empty()) return Status::InvalidArgument("clusters: at least one cluster must be given");
   for (const ClusterSpec& cluster : spec.clusters) {
     const std::string field = fmt::format("clusters[{}]", cluster.id);
@@ -134,6 +135,7 @@ Status LocalInstanceAdmin::UpdateInstance(const InstanceSpec& spec) {
     stored->display_name = spec.display_name;
     stored->type = spec.type;
     stored->labels = spec.labels;
+    stored->edition = spec.edition;
     return Status::OK();
   });
 }

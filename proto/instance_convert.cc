@@ -148,7 +148,8 @@ admin::Instance ToProto(const InstanceSpec& spec) {
   out.set_display_name(spec.display_name);
   out.set_state(admin::Instance::READY);
   out.set_type(spec.type == InstanceType::kDevelopment ? admin::Instance::DEVELOPMENT : admin::Instance::PRODUCTION);
-  out.set_edition(admin::Instance::ENTERPRISE);
+  out.set_edition(spec.edition == InstanceEdition::kEnterprisePlus ? admin::Instance::ENTERPRISE_PLUS
+                                                                   : admin::Instance::ENTERPRISE);
   for (const auto& [key, value] : spec.labels) (*out.mutable_labels())[key] = value;
   // Production gives instances made before the field existed 0 s 1 ns.
   if (spec.create_time_micros > 0) {
@@ -165,6 +166,9 @@ Result<InstanceSpec> FromProto(const InstanceName& name, const admin::Instance& 
   spec.display_name = instance.display_name();
   spec.type = instance.type() == admin::Instance::DEVELOPMENT ? InstanceType::kDevelopment : InstanceType::kProduction;
   for (const auto& [key, value] : instance.labels()) spec.labels[key] = value;
+  spec.edition = instance.edition() == admin::Instance::ENTERPRISE_PLUS ? InstanceEdition::kEnterprisePlus
+                                                                        : InstanceEdition::kEnterprise;
+  for (const auto& [key, value] : instance.tags()) spec.tags[key] = value;
   return spec;
 }
 

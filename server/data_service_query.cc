@@ -194,7 +194,8 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request_.instance_name(), "instance_name"));
     LBT_ASSIGN_OR_RETURN(QueryToRun run, QueryOf(request_));
     LBT_ASSIGN_OR_RETURN(skip_, RowsToSkip(request_));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request_.app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables,
+                         OpenInstance(*router_, instance, request_.app_profile_id(), InstanceUse::kQuery));
     tables_.emplace(std::move(tables));
     call_tables_ = std::make_unique<CallBigtable>(tables_->get(), context_);
     Result<std::unique_ptr<sql::PreparedQuery>> query = sql::Prepare(call_tables_.get(), run.text, run.types);
@@ -230,7 +231,8 @@ grpc::ServerUnaryReactor* DataService::PrepareQuery(grpc::CallbackServerContext*
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
     if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
     LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
-    LBT_ASSIGN_OR_RETURN(InstanceTables tables, OpenInstance(*router_, instance, request->app_profile_id()));
+    LBT_ASSIGN_OR_RETURN(InstanceTables tables,
+                         OpenInstance(*router_, instance, request->app_profile_id(), InstanceUse::kQuery));
     SchemaWitness witness(tables.get());
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<sql::PreparedQuery> query, sql::Prepare(&witness, request->query(), types));
     *response->mutable_metadata() = proto::ToProto(query->columns());

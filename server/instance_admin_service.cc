@@ -66,8 +66,13 @@ Result<InstanceSpec> MaskedInstance(InstanceSpec current, const admin::Instance&
     } else if (path == "labels") {
       current.labels.clear();
       for (const auto& [key, value] : update.labels()) current.labels[key] = value;
+    } else if (path == "edition") {
+      current.edition = update.edition() == admin::Instance::ENTERPRISE_PLUS ? InstanceEdition::kEnterprisePlus
+                                                                             : InstanceEdition::kEnterprise;
+    } else if (path == "tags") {
+      return Status::InvalidArgument("update_mask: tags are immutable: an instance keeps those it was created with");
     } else {
-      return UnknownPath("update_mask", path, "display_name, type and labels");
+      return UnknownPath("update_mask", path, "display_name, type, labels and edition");
     }
   }
   return current;

@@ -68,8 +68,12 @@ Result<RequestTarget> OpenTarget(const InstanceRouter& router, TableRef ref, Ins
   return target;
 }
 
+namespace {
+Status CheckQueriesAllowed(const RequestTarget& target);
+}  // namespace
+
 Result<InstanceTables> OpenInstance(const InstanceRouter& router, const InstanceName& instance,
-                                    std::string_view app_profile_id) {
+                                    std::string_view app_profile_id, InstanceUse use) {
   if (!app_profile_id.empty()) LBT_RETURN_IF_ERROR(ValidateAppProfileId(app_profile_id, "app_profile_id"));
   RequestTarget target{TableRef(), InstanceTables(static_cast<Bigtable*>(nullptr)), nullptr, std::nullopt,
                        Status::OK()};
@@ -77,6 +81,7 @@ Result<InstanceTables> OpenInstance(const InstanceRouter& router, const Instance
   target.ref.app_profile = std::string(app_profile_id);
   if (!app_profile_id.empty()) ReadInstance(router, instance, &target);
   LBT_RETURN_IF_ERROR(CheckAppProfile(router, target));
+  if (use == InstanceUse::kQuery) LBT_RETURN_IF_ERROR(CheckQueriesAllowed(target));
   return router.Tables(instance);
 }
 
@@ -90,6 +95,16 @@ Result<const AppProfileSpec*> ProfileOf(const RequestTarget& target) {
   if (!target.instance) return nullptr;
   const std::string& id = target.ref.app_profile;
   return target.instance->FindAppProfile(id.empty() ? std::string_view(kDefaultAppProfile) : id);
+}
+
+Status CheckQueriesAllowed(const RequestTarget& target) {
+  LBT_ASSIGN_OR_RETURN(const AppProfileSpec* profile, ProfileOf(target));
+  if (profile == nullptr || profile->isolation != AppProfileSpec::Isolation::kDataBoost) return Status::OK();
+  if (target.instance->edition == InstanceEdition::kEnterprisePlus) return Status::OK();
+  return Status::FailedPrecondition(
+      fmt::format("Data Boost runs SQL queries on Enterprise Plus instances only: app profile {} is a Data Boost "
+                  "profile of an ENTERPRISE instance",
+                  target.ref.instance.Child("appProfiles", profile->id)));
 }
 
 }  // namespace

@@ -69,11 +69,16 @@ Result<RequestTarget> ResolveTarget(const InstanceRouter& router, const Request&
   return OpenTarget(router, std::move(ref), read);
 }
 
+// What a request on an instance as a whole does with it.
+enum class InstanceUse { kAny, kQuery };
+
 // The tables of `instance` for a request on the instance as a whole
 // (PingAndWarm, PrepareQuery, ExecuteQuery), after the same app profile
-// check.
+// check. For kQuery, a Data Boost app profile runs SQL on an
+// ENTERPRISE_PLUS instance only (FAILED_PRECONDITION otherwise), as
+// production's Data Boost overview says.
 Result<InstanceTables> OpenInstance(const InstanceRouter& router, const InstanceName& instance,
-                                    std::string_view app_profile_id);
+                                    std::string_view app_profile_id, InstanceUse use = InstanceUse::kAny);
 
 // FAILED_PRECONDITION unless the target's app profile (the default one for
 // "") allows single-row transactions (CheckAndMutateRow,

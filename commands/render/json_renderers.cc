@@ -181,6 +181,7 @@ json InstanceObject(const InstanceSpec& i) {
               {"display_name", i.display_name},
               {"type", i.type == InstanceType::kDevelopment ? "DEVELOPMENT" : "PRODUCTION"},
               {"labels", i.labels},
+              {"edition", i.edition == InstanceEdition::kEnterprisePlus ? "ENTERPRISE_PLUS" : "ENTERPRISE"},
               {"clusters", clusters}};
 }
 

@@ -493,6 +493,88 @@ TEST_F(RequestTargetTest, AnUnknownAppProfileIsNotFoundBeforeTransactionsAreAske
   EXPECT_TRUE(MutateRow(Table("two-inst"), "").ok());
 }
 
+// An instance's edition is kept, shown and changed through the update
+// mask; its tags are taken at creation only (INPUT_ONLY, IMMUTABLE). SQL
+// through a Data Boost app profile runs on an ENTERPRISE_PLUS instance
+// only, as production's Data Boost overview says.
+TEST_F(RequestTargetTest, DataBoostRunsSqlOnEnterprisePlusInstancesOnly) {
+  {
+    admin::CreateAppProfileRequest request;
+    request.set_parent(InstanceName("one-inst"));
+    request.set_app_profile_id("boost");
+    request.mutable_app_profile()->mutable_single_cluster_routing()->set_cluster_id("one-inst-c1");
+    request.mutable_app_profile()->mutable_data_boost_isolation_read_only()->set_compute_billing_owner(
+        admin::AppProfile::DataBoostIsolationReadOnly::HOST_PAYS);
+    admin::AppProfile profile;
+    grpc::ClientContext context;
+    ASSERT_TRUE(instances_->CreateAppProfile(&context, request, &profile).ok());
+  }
+  auto prepare = [&](const std::string& profile) {
+    v2::PrepareQueryRequest request;
+    request.set_instance_name(InstanceName("one-inst"));
+    request.set_app_profile_id(profile);
+    request.set_query("SELECT _key FROM t");
+    request.mutable_proto_format();
+    v2::PrepareQueryResponse response;
+    grpc::ClientContext context;
+    return data_stub_->PrepareQuery(&context, request, &response);
+  };
+  auto edition = [&] {
+    admin::GetInstanceRequest request;
+    request.set_name(InstanceName("one-inst"));
+    admin::Instance instance;
+    grpc::ClientContext context;
+    EXPECT_TRUE(instances_->GetInstance(&context, request, &instance).ok());
+    return instance.edition();
+  };
+  auto update = [&](const std::string& path, admin::Instance::Edition to) {
+    admin::PartialUpdateInstanceRequest request;
+    request.mutable_instance()->set_name(InstanceName("one-inst"));
+    request.mutable_instance()->set_edition(to);
+    (*request.mutable_instance()->mutable_tags())["123/env"] = "prod";
+    request.mutable_update_mask()->add_paths(path);
+    longrunning::Operation operation;
+    grpc::ClientContext context;
+    return instances_->PartialUpdateInstance(&context, request, &operation);
+  };
+  EXPECT_EQ(edition(), admin::Instance::ENTERPRISE);
+  EXPECT_TRUE(prepare("").ok());
+  grpc::Status s = prepare("boost");
+  EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(s.error_message().find("Enterprise Plus"), std::string::npos) << s.error_message();
+  ASSERT_TRUE(update("edition", admin::Instance::ENTERPRISE_PLUS).ok());
+  EXPECT_EQ(edition(), admin::Instance::ENTERPRISE_PLUS);
+  s = prepare("boost");
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(update("tags", admin::Instance::ENTERPRISE_PLUS).error_code(), StatusCode::INVALID_ARGUMENT);
+
+  admin::CreateInstanceRequest create;
+  create.set_parent(kProject);
+  create.set_instance_id("tagged-inst");
+  create.mutable_instance()->set_display_name("Tagged");
+  create.mutable_instance()->set_edition(admin::Instance::ENTERPRISE_PLUS);
+  (*create.mutable_instance()->mutable_tags())["no-slash"] = "x";
+  admin::Cluster& cluster = (*create.mutable_clusters())["tagged-inst-c1"];
+  cluster.set_location(std::string(kProject) + "/locations/us-east1-b");
+  cluster.set_serve_nodes(1);
+  longrunning::Operation operation;
+  grpc::ClientContext bad;
+  s = instances_->CreateInstance(&bad, create, &operation);
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("instance.tags[no-slash]"), std::string::npos) << s.error_message();
+  create.mutable_instance()->mutable_tags()->clear();
+  (*create.mutable_instance()->mutable_tags())["123/env"] = "prod";
+  grpc::ClientContext good;
+  ASSERT_TRUE(instances_->CreateInstance(&good, create, &operation).ok());
+  admin::GetInstanceRequest get;
+  get.set_name(InstanceName("tagged-inst"));
+  admin::Instance made;
+  grpc::ClientContext context;
+  ASSERT_TRUE(instances_->GetInstance(&context, get, &made).ok());
+  EXPECT_EQ(made.edition(), admin::Instance::ENTERPRISE_PLUS);
+  EXPECT_TRUE(made.tags().empty());  // input only
+}
+
 // A Data Boost app profile reads only: every write through it is refused,
 // naming the profile, and writes nothing; reads go on. (Production's
 // words; the status code is lbt's choice, README's differences table.)
