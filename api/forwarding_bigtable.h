@@ -52,6 +52,9 @@ class ForwardingBigtable : public Bigtable {
     LBT_FORWARD_TO_TARGET(SetDeletionProtection(table, enabled));
   }
   Status UndeleteTable(std::string_view table) override { LBT_FORWARD_TO_TARGET(UndeleteTable(table)); }
+  Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) override {
+    LBT_FORWARD_TO_TARGET(SetTieredStorage(table, tiers));
+  }
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
     LBT_FORWARD_TO_TARGET(SetAutomatedBackupPolicy(table, policy));
   }

@@ -133,6 +133,13 @@ Result<ValueType> ParseValueType(std::string_view name) {
   return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", name));
 }
 
+Status ValidateTieredStorage(const TieredStorage& tiers, std::string_view field) {
+  if (tiers.infrequent_access_older_than_micros >= kMinInfrequentAccessAgeMicros) return Status::OK();
+  return Status::InvalidArgument(
+      fmt::format("{}.infrequent_access.include_if_older_than: must be at least 30 days, got {} s", field,
+                  tiers.infrequent_access_older_than_micros / 1000000));
+}
+
 std::string_view GranularityName(TimestampGranularity granularity) {
   return granularity == TimestampGranularity::kMicros ? "micros" : "millis";
 }

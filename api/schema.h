@@ -153,6 +153,17 @@ inline int64_t GranularityMicros(TimestampGranularity granularity) {
   return granularity == TimestampGranularity::kMicros ? 1 : 1000;
 }
 
+// Table.tiered_storage_config: cells older than this go to the infrequent
+// access tier, which production requires be at least 30 days. A local
+// table keeps and shows it; it has one tier.
+struct TieredStorage {
+  int64_t infrequent_access_older_than_micros = 0;
+  friend bool operator==(const TieredStorage&, const TieredStorage&) = default;
+};
+inline constexpr int64_t kMinInfrequentAccessAgeMicros = int64_t{30} * 24 * 3600 * 1000000;
+// InvalidArgument naming `field` for an age under 30 days.
+Status ValidateTieredStorage(const TieredStorage& tiers, std::string_view field);
+
 // What CreateTable makes: a table's families and the settings it starts
 // with.
 struct NewTable {
@@ -164,6 +175,7 @@ struct NewTable {
   bool deletion_protection = false;
   TimestampGranularity granularity = TimestampGranularity::kMillis;
   std::optional<AutomatedBackupPolicy> automated_backup_policy;
+  std::optional<TieredStorage> tiered_storage;
 };
 
 struct TableSpec {
@@ -188,6 +200,8 @@ struct TableSpec {
   // leaves them out), and the etags handed out to them so far.
   std::vector<AuthorizedViewSpec> authorized_views;
   int64_t view_etags_issued = 0;
+  // Set while a tiered storage rule is.
+  std::optional<TieredStorage> tiered_storage;
   // Set while automated backups are on (lbt serve takes them).
   std::optional<AutomatedBackupPolicy> automated_backup_policy;
   // Set while its change stream is on (api/change_stream.h).

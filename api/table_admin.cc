@@ -47,6 +47,10 @@ Status TableAdmin::UndeleteTable(std::string_view) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service cannot undelete tables");
 }
 
+Status TableAdmin::SetTieredStorage(std::string_view, const std::optional<TieredStorage>&) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no tiered storage");
+}
+
 Status TableAdmin::SetAutomatedBackupPolicy(std::string_view, const std::optional<AutomatedBackupPolicy>&) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service takes no automated backups");
 }

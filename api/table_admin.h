@@ -67,6 +67,9 @@ class TableAdmin {
   // Turns automated backups on with `policy` (validated here), or off with
   // nullopt. A service without them answers Unimplemented (the default).
   virtual Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy);
+  // Sets (nullopt: removes) the table's tiered storage rule.
+  // InvalidArgument for an age under 30 days.
+  virtual Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers);
   // Deletes every row whose key starts with `prefix` ("" = every row).
   virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;
   // Returns once every write to `table` made before the call has reached

@@ -146,6 +146,11 @@ Status LocalBigtable::SetAutomatedBackupPolicy(std::string_view table,
   return db->SetAutomatedBackupPolicy(Qualified(table), policy);
 }
 
+Status LocalBigtable::SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->SetTieredStorage(Qualified(table), tiers);
+}
+
 Status LocalBigtable::SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   if (!config) LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReads(table, "disable the change stream of"));

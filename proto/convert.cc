@@ -630,6 +630,25 @@ Result<std::optional<AutomatedBackupPolicy>> BackupPolicyFromProto(const admin::
   return std::optional<AutomatedBackupPolicy>(policy);
 }
 
+// A table's tiered storage rule: none without an infrequent_access rule.
+Result<std::optional<TieredStorage>> TieredStorageFromProto(const admin::Table& table, std::string_view field) {
+  if (!table.has_tiered_storage_config() || !table.tiered_storage_config().has_infrequent_access()) {
+    return std::optional<TieredStorage>();
+  }
+  TieredStorage tiers;
+  LBT_ASSIGN_OR_RETURN(
+      tiers.infrequent_access_older_than_micros,
+      DurationMicros(table.tiered_storage_config().infrequent_access().include_if_older_than(),
+                     std::string(field) + ".tiered_storage_config.infrequent_access.include_if_older_than"));
+  return std::optional<TieredStorage>(tiers);
+}
+
+void SetTieredStorage(const std::optional<TieredStorage>& tiers, admin::Table* table) {
+  if (!tiers) return;
+  *table->mutable_tiered_storage_config()->mutable_infrequent_access()->mutable_include_if_older_than() =
+      google::protobuf::util::TimeUtil::MicrosecondsToDuration(tiers->infrequent_access_older_than_micros);
+}
+
 void SetBackupPolicy(const std::optional<AutomatedBackupPolicy>& policy, admin::Table* table) {
   if (!policy) return;
   using google::protobuf::util::TimeUtil;
@@ -658,6 +677,7 @@ admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin
     *backup->mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->end_time_micros);
   }
   SetBackupPolicy(table.automated_backup_policy, &out);
+  SetTieredStorage(table.tiered_storage, &out);
   if (table.change_stream) {
     using google::protobuf::util::TimeUtil;
     *out.mutable_change_stream_config()->mutable_retention_period() =
@@ -690,6 +710,7 @@ Result<NewTable> NewTableFromProto(const admin::Table& table, std::string_view f
   out.deletion_protection = table.deletion_protection();
   LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
   LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
+  LBT_ASSIGN_OR_RETURN(out.tiered_storage, TieredStorageFromProto(table, field));
   return out;
 }
 
@@ -700,6 +721,7 @@ admin::Table ToProto(const NewTable& spec) {
   // A MILLIS table is asked for as every client asks: by leaving it unset.
   if (spec.granularity != TimestampGranularity::kMillis) out.set_granularity(ToProto(spec.granularity));
   SetBackupPolicy(spec.automated_backup_policy, &out);
+  SetTieredStorage(spec.tiered_storage, &out);
   return out;
 }
 
@@ -710,6 +732,7 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   out.deletion_protection = table.deletion_protection();
   LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
   LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
+  LBT_ASSIGN_OR_RETURN(out.tiered_storage, TieredStorageFromProto(table, field));
   if (table.has_change_stream_config()) {
     LBT_ASSIGN_OR_RETURN(int64_t retention,
                          DurationMicros(table.change_stream_config().retention_period(),

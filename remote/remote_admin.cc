@@ -125,6 +125,19 @@ Status SetDeletionProtection(RemoteCalls* calls, std::string_view table, bool en
   return response.has_error() ? proto::FromRpcStatus(response.error()) : Status::OK();
 }
 
+Status SetTieredStorage(RemoteCalls* calls, std::string_view table, const std::optional<TieredStorage>& tiers) {
+  NewTable shown;
+  shown.tiered_storage = tiers;
+  admin::UpdateTableRequest request;
+  *request.mutable_table() = proto::ToProto(shown);
+  request.mutable_table()->set_name(calls->TableName(table));
+  request.mutable_update_mask()->add_paths("tiered_storage_config");
+  google::longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::UpdateTable, "table.name", request.table().name(), request, &operation));
+  return AwaitOperation(calls, std::move(operation));
+}
+
 Status SetAutomatedBackupPolicy(RemoteCalls* calls, std::string_view table,
                                 const std::optional<AutomatedBackupPolicy>& policy) {
   admin::UpdateTableRequest request;

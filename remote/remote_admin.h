@@ -22,6 +22,7 @@ Result<TableSpec> GetTable(RemoteCalls* calls, std::string_view table);
 // All the changes in one ModifyColumnFamilies request.
 Status ModifyFamilies(RemoteCalls* calls, std::string_view table, const std::vector<FamilyChange>& changes);
 Status SetDeletionProtection(RemoteCalls* calls, std::string_view table, bool enabled);
+Status SetTieredStorage(RemoteCalls* calls, std::string_view table, const std::optional<TieredStorage>& tiers);
 Status SetAutomatedBackupPolicy(RemoteCalls* calls, std::string_view table,
                                 const std::optional<AutomatedBackupPolicy>& policy);
 // Drops the rows under `prefix`, or every row when it is empty.

@@ -162,6 +162,9 @@ class RemoteBigtable final : public Bigtable {
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {
     return remote::ModifyFamilies(&calls_, table, changes);
   }
+  Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) override {
+    return remote::SetTieredStorage(&calls_, table, tiers);
+  }
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override {
     return remote::SetAutomatedBackupPolicy(&calls_, table, policy);
   }

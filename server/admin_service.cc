@@ -59,6 +59,8 @@ struct TableUpdate {
   std::optional<AutomatedBackupPolicy> policy;  // nullopt: automated backups off
   bool change_stream = false;
   std::optional<ChangeStreamConfig> stream;  // nullopt: the change stream off
+  bool tiered_storage = false;
+  std::optional<TieredStorage> tiers;  // nullopt: no tiered storage rule
 };
 
 // UpdateTable's mask: deletion protection and the automated backup policy,
@@ -69,10 +71,13 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin
   TableUpdate update;
   std::optional<AutomatedBackupPolicy> given;
   std::optional<ChangeStreamConfig> given_stream;
-  if (request.table().has_automated_backup_policy() || request.table().has_change_stream_config()) {
+  std::optional<TieredStorage> given_tiers;
+  if (request.table().has_automated_backup_policy() || request.table().has_change_stream_config() ||
+      request.table().has_tiered_storage_config()) {
     LBT_ASSIGN_OR_RETURN(TableSpec described, proto::FromProto(request.table(), "table"));
     given = described.automated_backup_policy;
     given_stream = described.change_stream;
+    given_tiers = described.tiered_storage;
   }
   for (const std::string& path : mask.paths()) {
     if (path == "deletion_protection") {
@@ -102,13 +107,19 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin
       } else {
         update.policy->frequency_micros = field.frequency_micros;
       }
+    } else if (path == "tiered_storage_config" ||
+               path == "tiered_storage_config.infrequent_access.include_if_older_than") {
+      // Without a rule, tiered storage goes off.
+      update.tiered_storage = true;
+      update.tiers = given_tiers;
+      if (update.tiers) LBT_RETURN_IF_ERROR(ValidateTieredStorage(*update.tiers, "table.tiered_storage_config"));
     } else if (path == "granularity") {
       return Status::InvalidArgument(
           "update_mask: granularity is immutable: a table keeps the one it was created with");
     } else {
       return Status::InvalidArgument(
-          fmt::format("update_mask: lbt can update deletion_protection, change_stream_config and "
-                      "automated_backup_policy, not '{}'",
+          fmt::format("update_mask: lbt can update deletion_protection, change_stream_config, "
+                      "automated_backup_policy and tiered_storage_config, not '{}'",
                       path));
     }
   }
@@ -143,6 +154,10 @@ Status ApplyUpdate(Bigtable* tables, const std::string& table, const TableUpdate
   if (update.backup_policy) {
     LBT_RETURN_IF_ERROR(step(tables->SetAutomatedBackupPolicy(table, update.policy),
                              [&] { return tables->SetAutomatedBackupPolicy(table, before.automated_backup_policy); }));
+  }
+  if (update.tiered_storage) {
+    LBT_RETURN_IF_ERROR(step(tables->SetTieredStorage(table, update.tiers),
+                             [&] { return tables->SetTieredStorage(table, before.tiered_storage); }));
   }
   return Status::OK();
 }

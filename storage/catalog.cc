@@ -163,6 +163,10 @@ std::string EncodeTableSpec(const TableSpec& spec) {
     doc["automated_backup"] = {{"retention_micros", spec.automated_backup_policy->retention_micros},
                                {"frequency_micros", spec.automated_backup_policy->frequency_micros}};
   }
+  if (spec.tiered_storage) {
+    doc["tiered_storage"] = {
+        {"infrequent_access_older_than_micros", spec.tiered_storage->infrequent_access_older_than_micros}};
+  }
   if (spec.change_stream) {
     doc["change_stream"] = {{"retention_micros", spec.change_stream->retention_micros},
                             {"enabled_micros", spec.change_stream->enabled_micros}};
@@ -195,6 +199,12 @@ bool PoliciesFromJson(const json& j, TableSpec* spec) {
     }
     spec->automated_backup_policy =
         AutomatedBackupPolicy{a["retention_micros"].get<int64_t>(), a["frequency_micros"].get<int64_t>()};
+  }
+  spec->tiered_storage.reset();
+  if (j.contains("tiered_storage")) {
+    const json& t = j["tiered_storage"];
+    if (!t.is_object() || !t.value("infrequent_access_older_than_micros", json()).is_number_integer()) return false;
+    spec->tiered_storage = TieredStorage{t["infrequent_access_older_than_micros"].get<int64_t>()};
   }
   spec->change_stream.reset();
   if (j.contains("change_stream")) {

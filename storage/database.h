@@ -229,6 +229,7 @@ class Database final {
   // DeleteTable and DeleteFamily refuse with FailedPrecondition.
   Status SetDeletionProtection(std::string_view table, bool enabled);
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy);
+  Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers);
 
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table);

@@ -100,6 +100,9 @@ Status Database::CreateTable(std::string_view table, const NewTable& request) {
   LBT_RETURN_IF_ERROR(ValidateFamilies(request.families));
   std::optional<AutomatedBackupPolicy> backups = request.automated_backup_policy;
   if (backups) LBT_RETURN_IF_ERROR(ValidateAutomatedBackupPolicy(&*backups, "table.automated_backup_policy"));
+  if (request.tiered_storage) {
+    LBT_RETURN_IF_ERROR(ValidateTieredStorage(*request.tiered_storage, "table.tiered_storage_config"));
+  }
   return Update([&](Txn* txn) -> Status {
     if (stores_->catalog.Find(table) != nullptr) {
       return Status::AlreadyExists(fmt::format("table '{}' already exists", TableIdOf(table)));
@@ -109,6 +112,7 @@ Status Database::CreateTable(std::string_view table, const NewTable& request) {
     spec.deletion_protection = request.deletion_protection;
     spec.granularity = request.granularity;
     spec.automated_backup_policy = backups;
+    spec.tiered_storage = request.tiered_storage;
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
     // Ids in the order the request lists the families.
     for (const FamilySpec& f : request.families) spec.AddFamily(Stored(f));
@@ -266,6 +270,16 @@ Status Database::SetAutomatedBackupPolicy(std::string_view table, const std::opt
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     TableSpec spec = *current;
     spec.automated_backup_policy = checked;
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Status Database::SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) {
+  if (tiers) LBT_RETURN_IF_ERROR(ValidateTieredStorage(*tiers, "table.tiered_storage_config"));
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    TableSpec spec = *current;
+    spec.tiered_storage = tiers;
     return stores_->catalog.Store(txn, spec);
   });
 }

@@ -112,6 +112,15 @@ Status DeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
   return bigtable->DeleteTable(args[0]);
 }
 
+Status SetTieredStorage(CommandContext& ctx, const std::vector<std::string>& args) {
+  if (args[1] == "off") return ctx.bigtable()->SetTieredStorage(args[0], std::nullopt);
+  int64_t micros = 0;
+  if (!ParseSpanMicros(args[1], &micros)) {
+    return ctx.Usage(fmt::format("bad age '{}': expected a span such as 30d or 90d, of at least 30 days", args[1]));
+  }
+  return ctx.bigtable()->SetTieredStorage(args[0], TieredStorage{micros});
+}
+
 Status UndeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
   return ctx.bigtable()->UndeleteTable(args[0]);
 }
@@ -275,6 +284,16 @@ std::vector<CommandSpec> CbtAdminCommands() {
                   "  reclaims the space at once).\n\n"
                   "  Example: deletetable mobile_time_series",
        .cbt = DeleteTable},
+      {.name = "settieredstorage",
+       .summary = "Set or remove a table's tiered storage rule",
+       .args = {kTableArg, {.text = "<age>|off", .noun = "an age"}},
+       .details = "  <age>  Cells older than this belong in the infrequent access tier: at\n"
+                  "         least 30 days (30d, 90d), as Bigtable requires.\n"
+                  "  off    Removes the rule.\n\n"
+                  "  A local table has one tier: the rule is kept and shown (ls <table>,\n"
+                  "  GetTable), and sent on in remote mode.\n\n"
+                  "  Example: settieredstorage mobile_time_series 90d",
+       .cbt = SetTieredStorage},
       {.name = "undeletetable",
        .summary = "Bring back a table deleted in the last 7 days",
        .args = {kTableArg},

@@ -23,13 +23,15 @@
 #include "commands/core/progress.h"
 #include "commands/core/read_pipeline.h"
 #include "commands/io/dump_contents.h"
+#include "commands/render/text_format.h"
 
 namespace lbt {
 
 namespace {
 
 // The commands that recreate `table`'s schema: its families in creation
-// order, with their GC policies and value types, and its granularity.
+// order, with their GC policies and value types, its granularity and its
+// tiered storage rule.
 std::vector<std::string> SchemaStatements(const TableSpec& table) {
   std::string families;
   std::vector<std::string> after;
@@ -48,6 +50,10 @@ std::vector<std::string> SchemaStatements(const TableSpec& table) {
     create += fmt::format(" granularity={}", GranularityName(table.granularity));
   }
   std::vector<std::string> statements = {std::move(create)};
+  if (table.tiered_storage) {
+    after.push_back(fmt::format("settieredstorage {} {}", Word(table.name),
+                                FormatSpan(table.tiered_storage->infrequent_access_older_than_micros)));
+  }
   statements.insert(statements.end(), after.begin(), after.end());
   return statements;
 }

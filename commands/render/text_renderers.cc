@@ -183,6 +183,10 @@ class TextRenderer : public TextRendererBase {
     if (table.granularity != TimestampGranularity::kMillis) {
       out_->Write(fmt::format("\nTimestamp granularity: {}\n", GranularityName(table.granularity)));
     }
+    if (table.tiered_storage) {
+      out_->Write(fmt::format("\nTiered storage: cells older than {} in the infrequent access tier\n",
+                              FormatSpan(table.tiered_storage->infrequent_access_older_than_micros)));
+    }
     if (table.change_stream) {
       out_->Write(fmt::format("\nChange stream: on, keeping {}\n", FormatSpan(table.change_stream->retention_micros)));
     }

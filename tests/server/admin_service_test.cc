@@ -1,5 +1,7 @@
 // The Table Admin API through gRPC.
 
+#include <google/protobuf/util/time_util.h>
+
 #include <functional>
 #include <limits>
 
@@ -83,6 +85,41 @@ TEST_F(AdminServiceTest, CreatesTablesWithNestedRulesAndAggregates) {
   ASSERT_TRUE(spec.ok());
   EXPECT_EQ(spec->families.at("sum").value_type, ValueType::kIntSum);
   EXPECT_EQ(Create("t", table).error_code(), StatusCode::ALREADY_EXISTS);
+}
+
+// A tiered storage rule (at least 30 days, table.proto) is taken at
+// CreateTable, kept across a restart, changed and removed by UpdateTable's
+// mask, and refused under 30 days, naming the field.
+TEST_F(AdminServiceTest, TieredStorageRulesAreKeptAndChecked) {
+  auto with_rule = [](int64_t days) {
+    admin::Table table;
+    *table.mutable_tiered_storage_config()->mutable_infrequent_access()->mutable_include_if_older_than() =
+        google::protobuf::util::TimeUtil::SecondsToDuration(days * 86400);
+    return table;
+  };
+  grpc::Status s = Create("short", with_rule(7));
+  EXPECT_EQ(s.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("table.tiered_storage_config.infrequent_access.include_if_older_than"),
+            std::string::npos)
+      << s.error_message();
+  ASSERT_TRUE(Create("t", with_rule(45)).ok());
+  Restart();
+  EXPECT_EQ(Get("t").tiered_storage_config().infrequent_access().include_if_older_than().seconds(), 45 * 86400);
+  auto update = [&](const admin::Table& table) {
+    admin::UpdateTableRequest request;
+    *request.mutable_table() = table;
+    request.mutable_table()->set_name(TableName("t"));
+    request.mutable_update_mask()->add_paths("tiered_storage_config");
+    google::longrunning::Operation op;
+    grpc::ClientContext context;
+    return admin_->UpdateTable(&context, request, &op);
+  };
+  ASSERT_TRUE(update(with_rule(90)).ok());
+  EXPECT_EQ(Get("t").tiered_storage_config().infrequent_access().include_if_older_than().seconds(), 90 * 86400);
+  EXPECT_EQ(update(with_rule(29)).error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Get("t").tiered_storage_config().infrequent_access().include_if_older_than().seconds(), 90 * 86400);
+  ASSERT_TRUE(update(admin::Table()).ok());
+  EXPECT_FALSE(Get("t").has_tiered_storage_config());
 }
 
 TEST_F(AdminServiceTest, ListsTablesInPages) {
