@@ -1,6 +1,6 @@
 // Conversions of BYTES: TO_INT64 and TO_FLOAT64 (8 big-endian bytes, as
 // Bigtable stores counters), SAFE_CONVERT_BYTES_TO_STRING, TO_BASE64,
-// FROM_BASE64, TO_HEX and FROM_HEX.
+// FROM_BASE64, TO_BASE32, FROM_BASE32, TO_HEX and FROM_HEX.
 
 #include <fmt/format.h>
 
@@ -93,6 +93,53 @@ Result<Value> FromBase64Eval(const Values& a, const EvalContext&) {
   return Value::Bytes(std::move(out));
 }
 
+// ---- TO_BASE32, FROM_BASE32 (RFC 4648, section 6) ----
+
+constexpr std::string_view kBase32Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+// Padded with '=' to a multiple of 8 characters.
+Result<Value> ToBase32Eval(const Values& a, const EvalContext&) {
+  const std::string& bytes = a[0].str();
+  std::string out;
+  uint64_t bits = 0;
+  int held = 0;
+  for (unsigned char c : bytes) {
+    bits = bits << 8 | c;
+    held += 8;
+    while (held >= 5) {
+      held -= 5;
+      out += kBase32Alphabet[(bits >> held) & 31];
+    }
+  }
+  if (held > 0) out += kBase32Alphabet[(bits << (5 - held)) & 31];
+  while (out.size() % 8 != 0) out += '=';
+  return Value::String(std::move(out));
+}
+
+// Either case, with or without padding; any other character, or a length
+// no encoding produces, is an error.
+Result<Value> FromBase32Eval(const Values& a, const EvalContext&) {
+  std::string_view text = a[0].str();
+  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+  const size_t tail = text.size() % 8;
+  auto invalid = [&] { return Status::OutOfRange("FROM_BASE32: not valid base32: " + a[0].str()); };
+  if (tail == 1 || tail == 3 || tail == 6) return invalid();
+  std::string out;
+  uint64_t bits = 0;
+  int held = 0;
+  for (char c : text) {
+    const size_t digit = kBase32Alphabet.find(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    if (digit == std::string_view::npos) return invalid();
+    bits = bits << 5 | digit;
+    held += 5;
+    if (held >= 8) {
+      held -= 8;
+      out += static_cast<char>((bits >> held) & 0xff);
+    }
+  }
+  return Value::Bytes(std::move(out));
+}
+
 // ---- TO_HEX, FROM_HEX ----
 
 Result<Value> ToHexEval(const Values& a, const EvalContext&) {
@@ -123,6 +170,8 @@ void RegisterBytesFunctions(FunctionRegistry* registry) {
   registry->Add("SAFE_CONVERT_BYTES_TO_STRING", BytesToStringCheck, SafeConvertBytesToStringEval);
   registry->Add("TO_BASE64", BytesToStringCheck, ToBase64Eval);
   registry->Add("FROM_BASE64", StringToBytesCheck, FromBase64Eval);
+  registry->Add("TO_BASE32", BytesToStringCheck, ToBase32Eval);
+  registry->Add("FROM_BASE32", StringToBytesCheck, FromBase32Eval);
   registry->Add("TO_HEX", BytesToStringCheck, ToHexEval);
   registry->Add("FROM_HEX", StringToBytesCheck, FromHexEval);
 }

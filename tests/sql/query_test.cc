@@ -415,6 +415,22 @@ TEST_F(QueryTest, SafeArithmeticIsNullWhereTheOperatorFails) {
   EXPECT_NE(message("SELECT 1 / 0 FROM mobile").find("division by zero"), std::string::npos) << "the operator fails";
 }
 
+// Base32 both ways, with RFC 4648's test vectors: padded out, read back
+// with or without padding and in either case; other text is an error.
+TEST_F(QueryTest, Base32BothWays) {
+  EXPECT_EQ(Rows("SELECT TO_BASE32(b''), TO_BASE32(b'f'), TO_BASE32(b'fo'), TO_BASE32(b'foo'), TO_BASE32(b'foob'), "
+                 "TO_BASE32(b'fooba'), TO_BASE32(b'foobar'), TO_BASE32(b'abcde\\xFF') FROM mobile LIMIT 1"),
+            (Lines{"|MY======|MZXQ====|MZXW6===|MZXW6YQ=|MZXW6YTB|MZXW6YTBOI======|MFRGGZDF74======"}));
+  EXPECT_EQ(Rows("SELECT CAST(FROM_BASE32('MZXW6YTBOI======') AS STRING), CAST(FROM_BASE32('mzxw6ytboi') AS STRING), "
+                 "TO_HEX(FROM_BASE32('MFRGGZDF74======')), FROM_BASE32('') = b'' FROM mobile LIMIT 1"),
+            (Lines{"foobar|foobar|6162636465ff|true"}));
+  for (const char* bad : {"MZXW6YTBOI1=====", "M=======", "MZX"}) {
+    EXPECT_NE(Error(fmt::format("SELECT FROM_BASE32('{}') FROM mobile", bad)).message().find("not valid base32"),
+              std::string::npos)
+        << bad;
+  }
+}
+
 // Code points, with the reference's examples: CHR, UNICODE,
 // TO_CODE_POINTS and back.
 TEST_F(QueryTest, CodePointsOfTextAndBack) {

@@ -353,11 +353,12 @@ SELECT _key, raw['tag'] AS tag, MAP_KEYS(raw) AS columns FROM counters WHERE _ke
 
 -- name: conversion functions
 SELECT TO_INT64(raw['hits']) AS hits, TO_HEX(raw['hits']) AS hits_hex, TO_BASE64(raw['tag']) AS tag_base64,
-       FROM_BASE64('//4=') = raw['tag'] AS same_tag, FROM_HEX('2a') AS star, CAST(TRUE AS INT64) AS one,
+       FROM_BASE64('//4=') = raw['tag'] AS same_tag, TO_BASE32(raw['tag']) AS tag_base32, FROM_HEX('2a') AS star,
+       CAST(TRUE AS INT64) AS one,
        CAST('1.5' AS FLOAT64) AS half, SAFE_CAST('x' AS INT64) AS bad, CAST('0x1F' AS INT64) AS hex,
        CAST(2.5 AS INT64) AS up, CAST(-2.5 AS INT64) AS down, CAST(7 AS STRING) AS text
 FROM counters WHERE _key = 'page#home';
-{"hits": 256, "hits_hex": "0000000000000100", "tag_base64": "//4=", "same_tag": true, "star": "*", "one": 1, "half": 1.5, "bad": null, "hex": 31, "up": 3, "down": -3, "text": "7"}
+{"hits": 256, "hits_hex": "0000000000000100", "tag_base64": "//4=", "same_tag": true, "tag_base32": "777A====", "star": "*", "one": 1, "half": 1.5, "bad": null, "hex": 31, "up": 3, "down": -3, "text": "7"}
 
 -- name: string functions
 SELECT CONCAT('phone', '#', '4c41') AS joined, 'a' || 'b' || 'c' AS piped, UPPER('Ab') AS up, LOWER('Ab') AS low,
