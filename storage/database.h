@@ -469,6 +469,9 @@ class Database final {
   // pending drop (format/record_keys.h) and its id in *dropped, and forgets
   // its IAM policies: a new table of the same name starts without one.
   Status RemoveTable(Txn* txn, std::string_view name, std::vector<TableId>* dropped);
+  // The table's spec, in the open write transaction, if it may be deleted:
+  // NotFound, or FailedPrecondition for it or a view of it protected.
+  Result<const TableSpec*> RequireDeletable(std::string_view table);
   // Deletes in `txn` the IAM policy under `key` and those of the resources
   // under it (a table's authorized views'): a resource created under a
   // name once used starts without a policy.

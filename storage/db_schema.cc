@@ -123,13 +123,18 @@ Status Database::CreateTable(std::string_view table, const NewTable& request) {
   });
 }
 
+Result<const TableSpec*> Database::RequireDeletable(std::string_view table) {
+  LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
+  LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
+  LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*spec));
+  return spec;
+}
+
 Status Database::DeleteTable(std::string_view table) {
   std::vector<TableId> dropped;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     dropped.clear();
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
-    LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
-    LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*spec));
+    LBT_RETURN_IF_ERROR(RequireDeletable(table).status());
     return RemoveTable(txn, table, &dropped);
   }));
   return DeleteCellsOf(dropped);
@@ -139,9 +144,7 @@ Status Database::DeleteTableKeeping(std::string_view table, std::string_view kee
   std::vector<TableId> dropped;
   LBT_RETURN_IF_ERROR(Update([&](Txn* txn) -> Status {
     dropped.clear();
-    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, stores_->catalog.Require(table));
-    LBT_RETURN_IF_ERROR(RequireUnprotected(*spec, "it"));
-    LBT_RETURN_IF_ERROR(RequireNoProtectedViews(*spec));
+    LBT_ASSIGN_OR_RETURN(const TableSpec* spec, RequireDeletable(table));
     TableSpec kept = *spec;
     kept.name = std::string(keep_as);
     kept.deleted_micros = now;

@@ -21,6 +21,16 @@ export function expect(what, got, want) {
   if (g !== w) throw new Error(`${what}: got ${g.slice(0, 600)}, want ${w.slice(0, 600)}`);
 }
 
+// The gRPC code a call's promise fails with, or 0 if it succeeds.
+export async function codeOf(promise) {
+  try {
+    await promise;
+    return 0;
+  } catch (e) {
+    return e.code;
+  }
+}
+
 // A failure outside any check.
 export function fail(message) {
   failures++;

@@ -15,7 +15,7 @@
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
-import {check, expect, failed} from './checks.mjs';
+import {check, codeOf, expect, failed} from './checks.mjs';
 
 process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -39,14 +39,6 @@ const tableAdmin = new admin.v2.BigtableTableAdminClient({
   sslCreds: grpc.credentials.createInsecure(),
 });
 
-async function codeOf(promise) {
-  try {
-    await promise;
-    return 0;
-  } catch (e) {
-    return e.code;
-  }
-}
 // A client whose requests name `profile`.
 function through(profile) {
   return new Bigtable({projectId: PROJECT, metricsEnabled: false, appProfileId: profile});

@@ -23,7 +23,7 @@
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
-import {check, expect, failed} from './checks.mjs';
+import {check, codeOf, expect, failed} from './checks.mjs';
 
 process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -44,14 +44,6 @@ const data = new (load('google/bigtable/v2/bigtable.proto').google.bigtable.v2.B
 
 const call = (client, method, request) =>
     new Promise((resolve, reject) => client[method](request, (e, r) => (e ? reject(e) : resolve(r))));
-async function codeOf(promise) {
-  try {
-    await promise;
-    return 0;
-  } catch (e) {
-    return e.code;
-  }
-}
 // The cells of a table as "row family:qualifier@timestamp=value" lines.
 function readAll(table) {
   return new Promise((resolve, reject) => {

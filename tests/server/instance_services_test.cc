@@ -375,6 +375,19 @@ class RequestTargetTest : public InstanceServicesTest {
 
   static std::string Table(const std::string& instance) { return InstanceName(instance) + "/tables/t"; }
 
+  // App profile "boost" of one-inst: Data Boost, single-cluster.
+  grpc::Status CreateDataBoostProfile() {
+    admin::CreateAppProfileRequest request;
+    request.set_parent(InstanceName("one-inst"));
+    request.set_app_profile_id("boost");
+    request.mutable_app_profile()->mutable_single_cluster_routing()->set_cluster_id("one-inst-c1");
+    request.mutable_app_profile()->mutable_data_boost_isolation_read_only()->set_compute_billing_owner(
+        admin::AppProfile::DataBoostIsolationReadOnly::HOST_PAYS);
+    admin::AppProfile profile;
+    grpc::ClientContext context;
+    return instances_->CreateAppProfile(&context, request, &profile);
+  }
+
   grpc::Status MutateRow(const std::string& table_name, const std::string& app_profile,
                          const std::string& authorized_view_name = "") {
     v2::MutateRowRequest request;
@@ -498,17 +511,7 @@ TEST_F(RequestTargetTest, AnUnknownAppProfileIsNotFoundBeforeTransactionsAreAske
 // through a Data Boost app profile runs on an ENTERPRISE_PLUS instance
 // only, as production's Data Boost overview says.
 TEST_F(RequestTargetTest, DataBoostRunsSqlOnEnterprisePlusInstancesOnly) {
-  {
-    admin::CreateAppProfileRequest request;
-    request.set_parent(InstanceName("one-inst"));
-    request.set_app_profile_id("boost");
-    request.mutable_app_profile()->mutable_single_cluster_routing()->set_cluster_id("one-inst-c1");
-    request.mutable_app_profile()->mutable_data_boost_isolation_read_only()->set_compute_billing_owner(
-        admin::AppProfile::DataBoostIsolationReadOnly::HOST_PAYS);
-    admin::AppProfile profile;
-    grpc::ClientContext context;
-    ASSERT_TRUE(instances_->CreateAppProfile(&context, request, &profile).ok());
-  }
+  ASSERT_TRUE(CreateDataBoostProfile().ok());
   auto prepare = [&](const std::string& profile) {
     v2::PrepareQueryRequest request;
     request.set_instance_name(InstanceName("one-inst"));
@@ -579,18 +582,8 @@ TEST_F(RequestTargetTest, DataBoostRunsSqlOnEnterprisePlusInstancesOnly) {
 // naming the profile, and writes nothing; reads go on. (Production's
 // words; the status code is lbt's choice, README's differences table.)
 TEST_F(RequestTargetTest, ADataBoostAppProfileReadsButDoesNotWrite) {
-  {
-    admin::CreateAppProfileRequest request;
-    request.set_parent(InstanceName("one-inst"));
-    request.set_app_profile_id("boost");
-    request.mutable_app_profile()->mutable_single_cluster_routing()->set_cluster_id("one-inst-c1");
-    request.mutable_app_profile()->mutable_data_boost_isolation_read_only()->set_compute_billing_owner(
-        admin::AppProfile::DataBoostIsolationReadOnly::HOST_PAYS);
-    admin::AppProfile profile;
-    grpc::ClientContext context;
-    grpc::Status s = instances_->CreateAppProfile(&context, request, &profile);
-    ASSERT_TRUE(s.ok()) << s.error_message();
-  }
+  grpc::Status made = CreateDataBoostProfile();
+  ASSERT_TRUE(made.ok()) << made.error_message();
   ASSERT_TRUE(MutateRow(Table("one-inst"), "").ok());
   grpc::Status s = MutateRow(Table("one-inst"), "boost");
   EXPECT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION);
