@@ -52,6 +52,10 @@ class ForwardingBigtable : public Bigtable {
     LBT_FORWARD_TO_TARGET(SetDeletionProtection(table, enabled));
   }
   Status UndeleteTable(std::string_view table) override { LBT_FORWARD_TO_TARGET(UndeleteTable(table)); }
+  Status SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema,
+                         bool ignore_warnings) override {
+    LBT_FORWARD_TO_TARGET(SetRowKeySchema(table, schema, ignore_warnings));
+  }
   Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) override {
     LBT_FORWARD_TO_TARGET(SetTieredStorage(table, tiers));
   }

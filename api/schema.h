@@ -13,6 +13,7 @@
 #include "api/authorized_view.h"
 #include "api/change_stream.h"
 #include "api/ids.h"
+#include "api/row_key_schema.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -176,6 +177,7 @@ struct NewTable {
   TimestampGranularity granularity = TimestampGranularity::kMillis;
   std::optional<AutomatedBackupPolicy> automated_backup_policy;
   std::optional<TieredStorage> tiered_storage;
+  std::optional<RowKeySchema> row_key_schema;
 };
 
 struct TableSpec {
@@ -200,6 +202,8 @@ struct TableSpec {
   // leaves them out), and the etags handed out to them so far.
   std::vector<AuthorizedViewSpec> authorized_views;
   int64_t view_etags_issued = 0;
+  // Set while the row key is declared a struct of fields.
+  std::optional<RowKeySchema> row_key_schema;
   // Set while a tiered storage rule is.
   std::optional<TieredStorage> tiered_storage;
   // Set while automated backups are on (lbt serve takes them).

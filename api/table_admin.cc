@@ -47,6 +47,10 @@ Status TableAdmin::UndeleteTable(std::string_view) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service cannot undelete tables");
 }
 
+Status TableAdmin::SetRowKeySchema(std::string_view, const std::optional<RowKeySchema>&, bool) {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no row key schemas");
+}
+
 Status TableAdmin::SetTieredStorage(std::string_view, const std::optional<TieredStorage>&) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service has no tiered storage");
 }

@@ -70,6 +70,10 @@ class TableAdmin {
   // Sets (nullopt: removes) the table's tiered storage rule.
   // InvalidArgument for an age under 30 days.
   virtual Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers);
+  // Sets a row key schema on a table without one, or removes it (only with
+  // `ignore_warnings`), as table.proto allows: InvalidArgument otherwise.
+  virtual Status SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema,
+                                 bool ignore_warnings);
   // Deletes every row whose key starts with `prefix` ("" = every row).
   virtual Status DropRowRange(std::string_view table, std::string_view prefix) = 0;
   // Returns once every write to `table` made before the call has reached

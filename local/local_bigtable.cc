@@ -146,6 +146,12 @@ Status LocalBigtable::SetAutomatedBackupPolicy(std::string_view table,
   return db->SetAutomatedBackupPolicy(Qualified(table), policy);
 }
 
+Status LocalBigtable::SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema,
+                                      bool ignore_warnings) {
+  LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  return db->SetRowKeySchema(Qualified(table), schema, ignore_warnings);
+}
+
 Status LocalBigtable::SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   return db->SetTieredStorage(Qualified(table), tiers);

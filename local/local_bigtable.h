@@ -60,6 +60,8 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status SetDeletionProtection(std::string_view table, bool enabled) override;
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy) override;
   Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) override;
+  Status SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema,
+                         bool ignore_warnings) override;
   Status SetChangeStream(std::string_view table, const std::optional<ChangeStreamConfig>& config) override;
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }

@@ -678,10 +678,103 @@ admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin
   }
   SetBackupPolicy(table.automated_backup_policy, &out);
   SetTieredStorage(table.tiered_storage, &out);
+  if (table.row_key_schema) *out.mutable_row_key_schema() = ToProto(*table.row_key_schema);
   if (table.change_stream) {
     using google::protobuf::util::TimeUtil;
     *out.mutable_change_stream_config()->mutable_retention_period() =
         TimeUtil::MicrosecondsToDuration(table.change_stream->retention_micros);
+  }
+  return out;
+}
+
+namespace {
+
+Result<RowKeyField::IntEncoding> IntEncodingFromProto(const admin::Type::Int64::Encoding& encoding,
+                                                      const std::string& field) {
+  switch (encoding.encoding_case()) {
+    case admin::Type::Int64::Encoding::kBigEndianBytes: return RowKeyField::IntEncoding::kBigEndianBytes;
+    case admin::Type::Int64::Encoding::kOrderedCodeBytes: return RowKeyField::IntEncoding::kOrderedCodeBytes;
+    case admin::Type::Int64::Encoding::ENCODING_NOT_SET: break;
+  }
+  return Invalid(field, "a key field's integer needs an encoding: big_endian_bytes or ordered_code_bytes");
+}
+
+Result<RowKeyField> RowKeyFieldFromProto(const admin::Type::Struct::Field& f, const std::string& field) {
+  RowKeyField out;
+  out.name = f.field_name();
+  const admin::Type& type = f.type();
+  switch (type.kind_case()) {
+    case admin::Type::kBytesType: out.type = RowKeyField::Type::kBytes; return out;
+    case admin::Type::kStringType: out.type = RowKeyField::Type::kString; return out;
+    case admin::Type::kInt64Type: {
+      out.type = RowKeyField::Type::kInt64;
+      LBT_ASSIGN_OR_RETURN(out.int_encoding,
+                           IntEncodingFromProto(type.int64_type().encoding(), field + ".type.int64_type.encoding"));
+      return out;
+    }
+    case admin::Type::kTimestampType: {
+      out.type = RowKeyField::Type::kTimestamp;
+      LBT_ASSIGN_OR_RETURN(out.int_encoding,
+                           IntEncodingFromProto(type.timestamp_type().encoding().unix_micros_int64(),
+                                                field + ".type.timestamp_type.encoding.unix_micros_int64"));
+      return out;
+    }
+    default: break;
+  }
+  return Invalid(field + ".type", "a key field is bytes, string, int64 or timestamp, with an encoding");
+}
+
+}  // namespace
+
+Result<RowKeySchema> RowKeySchemaFromProto(const admin::Type::Struct& schema, std::string_view field) {
+  RowKeySchema out;
+  for (int i = 0; i < schema.fields_size(); ++i) {
+    LBT_ASSIGN_OR_RETURN(RowKeyField f, RowKeyFieldFromProto(schema.fields(i), fmt::format("{}.fields[{}]", field, i)));
+    out.fields.push_back(std::move(f));
+  }
+  switch (schema.encoding().encoding_case()) {
+    case admin::Type::Struct::Encoding::kSingleton: out.encoding = RowKeySchema::Encoding::kSingleton; break;
+    case admin::Type::Struct::Encoding::kDelimitedBytes:
+      out.encoding = RowKeySchema::Encoding::kDelimitedBytes;
+      out.delimiter = schema.encoding().delimited_bytes().delimiter();
+      break;
+    case admin::Type::Struct::Encoding::kOrderedCodeBytes:
+      out.encoding = RowKeySchema::Encoding::kOrderedCodeBytes;
+      break;
+    case admin::Type::Struct::Encoding::ENCODING_NOT_SET:
+      return Invalid(std::string(field) + ".encoding",
+                     "a row key schema needs an encoding: singleton, delimited_bytes or ordered_code_bytes");
+  }
+  return out;
+}
+
+admin::Type::Struct ToProto(const RowKeySchema& schema) {
+  admin::Type::Struct out;
+  for (const RowKeyField& f : schema.fields) {
+    admin::Type::Struct::Field* field = out.add_fields();
+    field->set_field_name(f.name);
+    admin::Type* type = field->mutable_type();
+    admin::Type::Int64::Encoding* integer = nullptr;
+    switch (f.type) {
+      case RowKeyField::Type::kBytes: type->mutable_bytes_type()->mutable_encoding()->mutable_raw(); break;
+      case RowKeyField::Type::kString: type->mutable_string_type()->mutable_encoding()->mutable_utf8_bytes(); break;
+      case RowKeyField::Type::kInt64: integer = type->mutable_int64_type()->mutable_encoding(); break;
+      case RowKeyField::Type::kTimestamp:
+        integer = type->mutable_timestamp_type()->mutable_encoding()->mutable_unix_micros_int64();
+        break;
+    }
+    if (integer != nullptr && f.int_encoding == RowKeyField::IntEncoding::kOrderedCodeBytes) {
+      integer->mutable_ordered_code_bytes();
+    } else if (integer != nullptr) {
+      integer->mutable_big_endian_bytes();
+    }
+  }
+  switch (schema.encoding) {
+    case RowKeySchema::Encoding::kSingleton: out.mutable_encoding()->mutable_singleton(); break;
+    case RowKeySchema::Encoding::kDelimitedBytes:
+      out.mutable_encoding()->mutable_delimited_bytes()->set_delimiter(schema.delimiter);
+      break;
+    case RowKeySchema::Encoding::kOrderedCodeBytes: out.mutable_encoding()->mutable_ordered_code_bytes(); break;
   }
   return out;
 }
@@ -711,6 +804,10 @@ Result<NewTable> NewTableFromProto(const admin::Table& table, std::string_view f
   LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
   LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
   LBT_ASSIGN_OR_RETURN(out.tiered_storage, TieredStorageFromProto(table, field));
+  if (table.has_row_key_schema()) {
+    LBT_ASSIGN_OR_RETURN(out.row_key_schema,
+                         RowKeySchemaFromProto(table.row_key_schema(), std::string(field) + ".row_key_schema"));
+  }
   return out;
 }
 
@@ -722,6 +819,7 @@ admin::Table ToProto(const NewTable& spec) {
   if (spec.granularity != TimestampGranularity::kMillis) out.set_granularity(ToProto(spec.granularity));
   SetBackupPolicy(spec.automated_backup_policy, &out);
   SetTieredStorage(spec.tiered_storage, &out);
+  if (spec.row_key_schema) *out.mutable_row_key_schema() = ToProto(*spec.row_key_schema);
   return out;
 }
 
@@ -733,6 +831,10 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
   LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
   LBT_ASSIGN_OR_RETURN(out.tiered_storage, TieredStorageFromProto(table, field));
+  if (table.has_row_key_schema()) {
+    LBT_ASSIGN_OR_RETURN(out.row_key_schema,
+                         RowKeySchemaFromProto(table.row_key_schema(), std::string(field) + ".row_key_schema"));
+  }
   if (table.has_change_stream_config()) {
     LBT_ASSIGN_OR_RETURN(int64_t retention,
                          DurationMicros(table.change_stream_config().retention_period(),

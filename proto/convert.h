@@ -108,6 +108,12 @@ admin::Table::TimestampGranularity ToProto(TimestampGranularity granularity);
 // What CreateTable's `table` asks for (families in name order: a proto map
 // has none), checked as production does; errors name `field`'s parts.
 Result<NewTable> NewTableFromProto(const admin::Table& table, std::string_view field);
+// Table.row_key_schema (a Type.Struct), checked for what the proto can
+// say wrong (a field of no scalar type, or without an encoding);
+// ValidateRowKeySchema checks the rest against the table.
+Result<RowKeySchema> RowKeySchemaFromProto(const admin::Type::Struct& schema, std::string_view field);
+admin::Type::Struct ToProto(const RowKeySchema& schema);
+
 // The `table` of a CreateTable request for `spec` (its splits go beside it).
 admin::Table ToProto(const NewTable& spec);
 

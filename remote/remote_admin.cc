@@ -125,6 +125,19 @@ Status SetDeletionProtection(RemoteCalls* calls, std::string_view table, bool en
   return response.has_error() ? proto::FromRpcStatus(response.error()) : Status::OK();
 }
 
+Status SetRowKeySchema(RemoteCalls* calls, std::string_view table, const std::optional<RowKeySchema>& schema,
+                       bool ignore_warnings) {
+  admin::UpdateTableRequest request;
+  request.mutable_table()->set_name(calls->TableName(table));
+  if (schema) *request.mutable_table()->mutable_row_key_schema() = proto::ToProto(*schema);
+  request.mutable_update_mask()->add_paths("row_key_schema");
+  request.set_ignore_warnings(ignore_warnings);
+  google::longrunning::Operation operation;
+  LBT_RETURN_IF_ERROR(
+      calls->Unary(calls->admin(), &AdminStub::UpdateTable, "table.name", request.table().name(), request, &operation));
+  return AwaitOperation(calls, std::move(operation));
+}
+
 Status SetTieredStorage(RemoteCalls* calls, std::string_view table, const std::optional<TieredStorage>& tiers) {
   NewTable shown;
   shown.tiered_storage = tiers;

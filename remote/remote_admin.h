@@ -23,6 +23,8 @@ Result<TableSpec> GetTable(RemoteCalls* calls, std::string_view table);
 Status ModifyFamilies(RemoteCalls* calls, std::string_view table, const std::vector<FamilyChange>& changes);
 Status SetDeletionProtection(RemoteCalls* calls, std::string_view table, bool enabled);
 Status SetTieredStorage(RemoteCalls* calls, std::string_view table, const std::optional<TieredStorage>& tiers);
+Status SetRowKeySchema(RemoteCalls* calls, std::string_view table, const std::optional<RowKeySchema>& schema,
+                       bool ignore_warnings);
 Status SetAutomatedBackupPolicy(RemoteCalls* calls, std::string_view table,
                                 const std::optional<AutomatedBackupPolicy>& policy);
 // Drops the rows under `prefix`, or every row when it is empty.

@@ -162,6 +162,10 @@ class RemoteBigtable final : public Bigtable {
   Status ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) override {
     return remote::ModifyFamilies(&calls_, table, changes);
   }
+  Status SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema,
+                         bool ignore_warnings) override {
+    return remote::SetRowKeySchema(&calls_, table, schema, ignore_warnings);
+  }
   Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers) override {
     return remote::SetTieredStorage(&calls_, table, tiers);
   }

@@ -61,6 +61,8 @@ struct TableUpdate {
   std::optional<ChangeStreamConfig> stream;  // nullopt: the change stream off
   bool tiered_storage = false;
   std::optional<TieredStorage> tiers;  // nullopt: no tiered storage rule
+  bool row_key = false;
+  std::optional<RowKeySchema> row_key_schema;  // nullopt: removed (with ignore_warnings)
 };
 
 // UpdateTable's mask: deletion protection and the automated backup policy,
@@ -72,12 +74,14 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin
   std::optional<AutomatedBackupPolicy> given;
   std::optional<ChangeStreamConfig> given_stream;
   std::optional<TieredStorage> given_tiers;
+  std::optional<RowKeySchema> given_schema;
   if (request.table().has_automated_backup_policy() || request.table().has_change_stream_config() ||
-      request.table().has_tiered_storage_config()) {
+      request.table().has_tiered_storage_config() || request.table().has_row_key_schema()) {
     LBT_ASSIGN_OR_RETURN(TableSpec described, proto::FromProto(request.table(), "table"));
     given = described.automated_backup_policy;
     given_stream = described.change_stream;
     given_tiers = described.tiered_storage;
+    given_schema = described.row_key_schema;
   }
   for (const std::string& path : mask.paths()) {
     if (path == "deletion_protection") {
@@ -113,13 +117,16 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin
       update.tiered_storage = true;
       update.tiers = given_tiers;
       if (update.tiers) LBT_RETURN_IF_ERROR(ValidateTieredStorage(*update.tiers, "table.tiered_storage_config"));
+    } else if (path == "row_key_schema") {
+      update.row_key = true;
+      update.row_key_schema = given_schema;
     } else if (path == "granularity") {
       return Status::InvalidArgument(
           "update_mask: granularity is immutable: a table keeps the one it was created with");
     } else {
       return Status::InvalidArgument(
           fmt::format("update_mask: lbt can update deletion_protection, change_stream_config, "
-                      "automated_backup_policy and tiered_storage_config, not '{}'",
+                      "automated_backup_policy, tiered_storage_config and row_key_schema, not '{}'",
                       path));
     }
   }
@@ -132,7 +139,8 @@ Result<TableUpdate> UpdateOf(Bigtable* tables, const TableRef& name, const admin
 // Makes `update`, or nothing: a change refused (the change stream of a
 // materialized view's source cannot go off) undoes those made before it.
 // The one that can be refused goes first, so that the undo is rarely needed.
-Status ApplyUpdate(Bigtable* tables, const std::string& table, const TableUpdate& update, bool protection) {
+Status ApplyUpdate(Bigtable* tables, const std::string& table, const TableUpdate& update, bool protection,
+                   bool ignore_warnings) {
   LBT_ASSIGN_OR_RETURN(TableSpec before, tables->GetTable(table));
   std::vector<std::function<Status()>> undo;
   auto step = [&](Status made, std::function<Status()> undo_it) -> Status {
@@ -158,6 +166,11 @@ Status ApplyUpdate(Bigtable* tables, const std::string& table, const TableUpdate
   if (update.tiered_storage) {
     LBT_RETURN_IF_ERROR(step(tables->SetTieredStorage(table, update.tiers),
                              [&] { return tables->SetTieredStorage(table, before.tiered_storage); }));
+  }
+  if (update.row_key) {
+    LBT_RETURN_IF_ERROR(step(tables->SetRowKeySchema(table, update.row_key_schema, ignore_warnings), [&] {
+      return tables->SetRowKeySchema(table, before.row_key_schema, /*ignore_warnings=*/true);
+    }));
   }
   return Status::OK();
 }
@@ -257,7 +270,8 @@ grpc::ServerUnaryReactor* AdminService::UpdateTable(grpc::CallbackServerContext*
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
     LBT_ASSIGN_OR_RETURN(TableUpdate update, UpdateOf(tables.get(), name, *request));
-    LBT_RETURN_IF_ERROR(ApplyUpdate(tables.get(), name.table, update, request->table().deletion_protection()));
+    LBT_RETURN_IF_ERROR(ApplyUpdate(tables.get(), name.table, update, request->table().deletion_protection(),
+                                    request->ignore_warnings()));
     admin::Table table;
     LBT_RETURN_IF_ERROR(Describe(tables.get(), name.instance, name.table, admin::Table::SCHEMA_VIEW, &table));
     *response = Done(name.FullName(), DoneMetadata(name), table);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/bytes.h"
+
 namespace lbt {
 
 namespace {
@@ -131,6 +133,41 @@ bool ViewFromJson(const json& j, AuthorizedViewSpec* view) {
 
 }  // namespace
 
+namespace {
+
+json RowKeySchemaToJson(const RowKeySchema& schema) {
+  json fields = json::array();
+  for (const RowKeyField& f : schema.fields) {
+    fields.push_back(json{{"name", f.name},
+                          {"type", std::string(RowKeyTypeName(f.type))},
+                          {"int_encoding", std::string(IntEncodingName(f.int_encoding))}});
+  }
+  return json{{"fields", fields},
+              {"encoding", std::string(RowKeyEncodingName(schema.encoding))},
+              {"delimiter", Base64Encode(schema.delimiter)}};
+}
+
+bool RowKeySchemaFromJson(const json& j, RowKeySchema* schema) {
+  if (!j.is_object() || !j.value("fields", json()).is_array() || !j.value("encoding", json()).is_string() ||
+      !j.value("delimiter", json()).is_string() ||
+      !ParseRowKeyEncoding(j["encoding"].get<std::string>(), &schema->encoding) ||
+      !Base64Decode(j["delimiter"].get<std::string>(), &schema->delimiter)) {
+    return false;
+  }
+  for (const json& f : j["fields"]) {
+    RowKeyField& field = schema->fields.emplace_back();
+    if (!f.is_object() || !f.value("name", json()).is_string() || !f.value("type", json()).is_string() ||
+        !f.value("int_encoding", json()).is_string() || !ParseRowKeyType(f["type"].get<std::string>(), &field.type) ||
+        !ParseIntEncoding(f["int_encoding"].get<std::string>(), &field.int_encoding)) {
+      return false;
+    }
+    field.name = f["name"].get<std::string>();
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string EncodeTableSpec(const TableSpec& spec) {
   json families = json::array();
   for (const auto& [name, f] : spec.families) {
@@ -163,6 +200,7 @@ std::string EncodeTableSpec(const TableSpec& spec) {
     doc["automated_backup"] = {{"retention_micros", spec.automated_backup_policy->retention_micros},
                                {"frequency_micros", spec.automated_backup_policy->frequency_micros}};
   }
+  if (spec.row_key_schema) doc["row_key_schema"] = RowKeySchemaToJson(*spec.row_key_schema);
   if (spec.tiered_storage) {
     doc["tiered_storage"] = {
         {"infrequent_access_older_than_micros", spec.tiered_storage->infrequent_access_older_than_micros}};
@@ -199,6 +237,10 @@ bool PoliciesFromJson(const json& j, TableSpec* spec) {
     }
     spec->automated_backup_policy =
         AutomatedBackupPolicy{a["retention_micros"].get<int64_t>(), a["frequency_micros"].get<int64_t>()};
+  }
+  spec->row_key_schema.reset();
+  if (j.contains("row_key_schema") && !RowKeySchemaFromJson(j["row_key_schema"], &spec->row_key_schema.emplace())) {
+    return false;
   }
   spec->tiered_storage.reset();
   if (j.contains("tiered_storage")) {

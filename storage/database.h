@@ -230,6 +230,10 @@ class Database final {
   Status SetDeletionProtection(std::string_view table, bool enabled);
   Status SetAutomatedBackupPolicy(std::string_view table, const std::optional<AutomatedBackupPolicy>& policy);
   Status SetTieredStorage(std::string_view table, const std::optional<TieredStorage>& tiers);
+  // Sets a row key schema on a table without one, or removes it (only with
+  // `ignore_warnings`), as table.proto allows; any other change is
+  // InvalidArgument, as is a schema ValidateRowKeySchema refuses.
+  Status SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema, bool ignore_warnings);
 
   // One copy is always caught up.
   Status WaitForReplication(std::string_view table);

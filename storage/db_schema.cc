@@ -47,6 +47,15 @@ Status PlanFamilyChange(const FamilyChange& change, TableSpec* spec) {
         return Status::AlreadyExists(
             fmt::format("column family '{}' already exists in table '{}'", name, TableIdOf(spec->name)));
       }
+      if (spec->row_key_schema) {
+        for (const RowKeyField& field : spec->row_key_schema->fields) {
+          if (field.name == name) {
+            return Status::InvalidArgument(
+                fmt::format("column family '{}' would have the name of a field of table '{}''s row key schema", name,
+                            TableIdOf(spec->name)));
+          }
+        }
+      }
       spec->AddFamily(Stored(change.family));
       return Status::OK();
     case FamilyChange::Kind::kUpdate: {
@@ -116,6 +125,10 @@ Status Database::CreateTable(std::string_view table, const NewTable& request) {
     LBT_ASSIGN_OR_RETURN(spec.id, stores_->catalog.AllocateTableId(txn));
     // Ids in the order the request lists the families.
     for (const FamilySpec& f : request.families) spec.AddFamily(Stored(f));
+    if (request.row_key_schema) {
+      LBT_RETURN_IF_ERROR(ValidateRowKeySchema(*request.row_key_schema, spec, "table.row_key_schema"));
+      spec.row_key_schema = request.row_key_schema;
+    }
     // A new table and its views start without IAM policies, whatever an
     // older release left of a deleted one's.
     LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, TableIamKey(table)));
@@ -283,6 +296,28 @@ Status Database::SetTieredStorage(std::string_view table, const std::optional<Ti
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     TableSpec spec = *current;
     spec.tiered_storage = tiers;
+    return stores_->catalog.Store(txn, spec);
+  });
+}
+
+Status Database::SetRowKeySchema(std::string_view table, const std::optional<RowKeySchema>& schema,
+                                 bool ignore_warnings) {
+  return Update([&](Txn* txn) -> Status {
+    LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
+    if (current->row_key_schema == schema) return Status::OK();
+    if (schema && current->row_key_schema) {
+      return Status::InvalidArgument(
+          "table.row_key_schema: a row key schema cannot be changed, only set on a table without one, or removed "
+          "(with ignore_warnings)");
+    }
+    if (!schema && !ignore_warnings) {
+      return Status::InvalidArgument(
+          "table.row_key_schema: removing a row key schema may break the queries that read its fields; set "
+          "ignore_warnings to remove it");
+    }
+    if (schema) LBT_RETURN_IF_ERROR(ValidateRowKeySchema(*schema, *current, "table.row_key_schema"));
+    TableSpec spec = *current;
+    spec.row_key_schema = schema;
     return stores_->catalog.Store(txn, spec);
   });
 }

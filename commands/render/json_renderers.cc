@@ -41,6 +41,7 @@ json TableObject(const TableSpec& table) {
   }
   json out = {{"table", table.name}, {"families", families}, {"granularity", GranularityName(table.granularity)}};
   if (table.change_stream) out["change_stream_retention"] = FormatSpan(table.change_stream->retention_micros);
+  if (table.row_key_schema) out["row_key_schema"] = DescribeRowKeySchema(*table.row_key_schema);
   if (table.tiered_storage) {
     out["infrequent_access_after"] = FormatSpan(table.tiered_storage->infrequent_access_older_than_micros);
   }

@@ -183,6 +183,9 @@ class TextRenderer : public TextRendererBase {
     if (table.granularity != TimestampGranularity::kMillis) {
       out_->Write(fmt::format("\nTimestamp granularity: {}\n", GranularityName(table.granularity)));
     }
+    if (table.row_key_schema) {
+      out_->Write(fmt::format("\nRow key: {}\n", DescribeRowKeySchema(*table.row_key_schema)));
+    }
     if (table.tiered_storage) {
       out_->Write(fmt::format("\nTiered storage: cells older than {} in the infrequent access tier\n",
                               FormatSpan(table.tiered_storage->infrequent_access_older_than_micros)));

@@ -105,6 +105,14 @@ TEST(RendererTest, JsonIsOneDocumentPerCommand) {
   EXPECT_EQ(info, (json{{"table", "t"},
                         {"families", {{{"name", "cf"}, {"gc_policy", "versions() > 2"}, {"value_type", "intsum"}}}},
                         {"granularity", "millis"}}));
+  // A row-key schema, as people read it.
+  spec.row_key_schema =
+      RowKeySchema{.fields = {{"device", RowKeyField::Type::kString},
+                              {"ts", RowKeyField::Type::kInt64, RowKeyField::IntEncoding::kOrderedCodeBytes}},
+                   .encoding = RowKeySchema::Encoding::kDelimitedBytes,
+                   .delimiter = "#"};
+  info = json::parse(Render(OutputFormat::kJson, BytesMode::kAuto, [&](Renderer* r) { r->TableInfo(spec); }));
+  EXPECT_EQ(info["row_key_schema"], "device:string#ts:int64(ordered_code) (delimited by '#')");
   EXPECT_EQ(json::parse(Render(OutputFormat::kJson, BytesMode::kAuto,
                                [](Renderer* r) {
                                  r->BeginRows(nullptr);

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 
 #include "api/materialized_view.h"
 #include "tests/server/server_fixture.h"
@@ -120,6 +121,81 @@ TEST_F(AdminServiceTest, TieredStorageRulesAreKeptAndChecked) {
   EXPECT_EQ(Get("t").tiered_storage_config().infrequent_access().include_if_older_than().seconds(), 90 * 86400);
   ASSERT_TRUE(update(admin::Table()).ok());
   EXPECT_FALSE(Get("t").has_tiered_storage_config());
+}
+
+// A row-key schema (Table.row_key_schema) is taken at CreateTable, kept
+// across a restart and shown; checked as table.proto says (named fields,
+// not reserved, no family's name, scalar types with encodings, a singleton
+// of one field, a delimiter); UpdateTable sets one on a table without,
+// removes one only with ignore_warnings, and changes none. A family cannot
+// take a field's name.
+TEST_F(AdminServiceTest, RowKeySchemasAreKeptAndChecked) {
+  auto schema = [](const std::string& second_field) {
+    admin::Type::Struct s;
+    auto* device = s.add_fields();
+    device->set_field_name("device");
+    device->mutable_type()->mutable_string_type()->mutable_encoding()->mutable_utf8_bytes();
+    auto* ts = s.add_fields();
+    ts->set_field_name(second_field);
+    ts->mutable_type()->mutable_int64_type()->mutable_encoding()->mutable_big_endian_bytes();
+    s.mutable_encoding()->mutable_delimited_bytes()->set_delimiter("#");
+    return s;
+  };
+  auto table_with = [](const admin::Type::Struct& s) {
+    admin::Table table;
+    (*table.mutable_column_families())["stats"];
+    *table.mutable_row_key_schema() = s;
+    return table;
+  };
+  auto refused = [&](const admin::Type::Struct& s, const std::string& part) {
+    grpc::Status st = Create("bad", table_with(s));
+    EXPECT_EQ(st.error_code(), StatusCode::INVALID_ARGUMENT) << part;
+    EXPECT_NE(st.error_message().find(part), std::string::npos) << st.error_message();
+  };
+  refused(schema("_key"), "table.row_key_schema.fields[1].field_name");
+  refused(schema("stats"), "column family");
+  refused(schema("device"), "names two fields");
+  admin::Type::Struct singleton = schema("ts");
+  singleton.mutable_encoding()->mutable_singleton();
+  refused(singleton, "singleton");
+  admin::Type::Struct no_delimiter = schema("ts");
+  no_delimiter.mutable_encoding()->mutable_delimited_bytes()->clear_delimiter();
+  refused(no_delimiter, "delimiter");
+  admin::Type::Struct floating = schema("ts");
+  floating.mutable_fields(1)->mutable_type()->mutable_float64_type();
+  refused(floating, "table.row_key_schema.fields[1].type");
+
+  ASSERT_TRUE(Create("t", table_with(schema("ts"))).ok());
+  Restart();
+  EXPECT_EQ(Get("t").row_key_schema().SerializeAsString(), schema("ts").SerializeAsString());
+  auto update = [&](const std::optional<admin::Type::Struct>& s, bool ignore_warnings) {
+    admin::UpdateTableRequest request;
+    request.mutable_table()->set_name(TableName("t"));
+    if (s) *request.mutable_table()->mutable_row_key_schema() = *s;
+    request.mutable_update_mask()->add_paths("row_key_schema");
+    request.set_ignore_warnings(ignore_warnings);
+    google::longrunning::Operation op;
+    grpc::ClientContext context;
+    return admin_->UpdateTable(&context, request, &op);
+  };
+  EXPECT_EQ(update(schema("when"), true).error_code(), StatusCode::INVALID_ARGUMENT) << "no change of a schema";
+  EXPECT_EQ(update(std::nullopt, false).error_code(), StatusCode::INVALID_ARGUMENT) << "removal needs the flag";
+  EXPECT_TRUE(Get("t").has_row_key_schema());
+  ASSERT_TRUE(update(std::nullopt, true).ok());
+  EXPECT_FALSE(Get("t").has_row_key_schema());
+  ASSERT_TRUE(update(schema("when"), false).ok());
+  EXPECT_EQ(Get("t").row_key_schema().fields(1).field_name(), "when");
+
+  admin::ModifyColumnFamiliesRequest modify;
+  modify.set_name(TableName("t"));
+  auto* m = modify.add_modifications();
+  m->set_id("when");
+  m->mutable_create();
+  admin::Table table;
+  grpc::ClientContext context;
+  grpc::Status st = admin_->ModifyColumnFamilies(&context, modify, &table);
+  EXPECT_EQ(st.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("row key schema"), std::string::npos) << st.error_message();
 }
 
 TEST_F(AdminServiceTest, ListsTablesInPages) {

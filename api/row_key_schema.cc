@@ -1,0 +1,105 @@
+#include "api/row_key_schema.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "api/schema.h"
+
+namespace lbt {
+
+std::string_view RowKeyTypeName(RowKeyField::Type type) {
+  switch (type) {
+    case RowKeyField::Type::kBytes: return "bytes";
+    case RowKeyField::Type::kString: return "string";
+    case RowKeyField::Type::kInt64: return "int64";
+    case RowKeyField::Type::kTimestamp: return "timestamp";
+  }
+  return "bytes";
+}
+
+std::string_view IntEncodingName(RowKeyField::IntEncoding encoding) {
+  return encoding == RowKeyField::IntEncoding::kOrderedCodeBytes ? "ordered_code" : "big_endian";
+}
+
+std::string_view RowKeyEncodingName(RowKeySchema::Encoding encoding) {
+  switch (encoding) {
+    case RowKeySchema::Encoding::kSingleton: return "singleton";
+    case RowKeySchema::Encoding::kDelimitedBytes: return "delimited";
+    case RowKeySchema::Encoding::kOrderedCodeBytes: return "ordered_code";
+  }
+  return "delimited";
+}
+
+bool ParseRowKeyType(std::string_view name, RowKeyField::Type* type) {
+  for (auto t : {RowKeyField::Type::kBytes, RowKeyField::Type::kString, RowKeyField::Type::kInt64,
+                 RowKeyField::Type::kTimestamp}) {
+    if (name == RowKeyTypeName(t)) return *type = t, true;
+  }
+  return false;
+}
+
+bool ParseIntEncoding(std::string_view name, RowKeyField::IntEncoding* encoding) {
+  for (auto e : {RowKeyField::IntEncoding::kBigEndianBytes, RowKeyField::IntEncoding::kOrderedCodeBytes}) {
+    if (name == IntEncodingName(e)) return *encoding = e, true;
+  }
+  return false;
+}
+
+bool ParseRowKeyEncoding(std::string_view name, RowKeySchema::Encoding* encoding) {
+  for (auto e : {RowKeySchema::Encoding::kSingleton, RowKeySchema::Encoding::kDelimitedBytes,
+                 RowKeySchema::Encoding::kOrderedCodeBytes}) {
+    if (name == RowKeyEncodingName(e)) return *encoding = e, true;
+  }
+  return false;
+}
+
+Status ValidateRowKeySchema(const RowKeySchema& schema, const TableSpec& table, std::string_view field) {
+  if (schema.fields.empty()) {
+    return Status::InvalidArgument(fmt::format("{}.fields: a row key schema needs at least one field", field));
+  }
+  std::set<std::string_view> seen;
+  for (size_t i = 0; i < schema.fields.size(); ++i) {
+    const std::string& name = schema.fields[i].name;
+    const std::string at = fmt::format("{}.fields[{}].field_name", field, i);
+    if (name.empty()) return Status::InvalidArgument(at + ": a field needs a name");
+    if (name == "_key" || name == "_timestamp") {
+      return Status::InvalidArgument(fmt::format("{}: '{}' is reserved", at, name));
+    }
+    if (!seen.insert(name).second) {
+      return Status::InvalidArgument(fmt::format("{}: '{}' names two fields", at, name));
+    }
+    if (table.FindFamily(name) != nullptr) {
+      return Status::InvalidArgument(fmt::format("{}: '{}' is a column family of the table", at, name));
+    }
+  }
+  if (schema.encoding == RowKeySchema::Encoding::kSingleton && schema.fields.size() != 1) {
+    return Status::InvalidArgument(
+        fmt::format("{}.encoding.singleton: only a schema of one field can be a singleton, not of {}", field,
+                    schema.fields.size()));
+  }
+  if (schema.encoding == RowKeySchema::Encoding::kDelimitedBytes && schema.delimiter.empty()) {
+    return Status::InvalidArgument(fmt::format("{}.encoding.delimited_bytes.delimiter: must not be empty", field));
+  }
+  return Status::OK();
+}
+
+std::string DescribeRowKeySchema(const RowKeySchema& schema) {
+  const std::string joint = schema.encoding == RowKeySchema::Encoding::kDelimitedBytes ? schema.delimiter : ", ";
+  std::string out;
+  for (const RowKeyField& f : schema.fields) {
+    if (!out.empty()) out += joint;
+    out += fmt::format("{}:{}", f.name, RowKeyTypeName(f.type));
+    if (f.type == RowKeyField::Type::kInt64 || f.type == RowKeyField::Type::kTimestamp) {
+      out += fmt::format("({})", IntEncodingName(f.int_encoding));
+    }
+  }
+  switch (schema.encoding) {
+    case RowKeySchema::Encoding::kSingleton: return out + " (singleton)";
+    case RowKeySchema::Encoding::kDelimitedBytes: return out + fmt::format(" (delimited by '{}')", schema.delimiter);
+    case RowKeySchema::Encoding::kOrderedCodeBytes: return out + " (ordered code)";
+  }
+  return out;
+}
+
+}  // namespace lbt
