@@ -57,6 +57,7 @@ Result<TableSpec> SchemaWitness::GetTable(std::string_view table) {
     seen_.append(name).push_back('\0');
     seen_.append(ValueTypeName(StoredValueType(family.value_type))).push_back('\0');
   }
+  if (spec->row_key_schema) seen_.append(DescribeRowKeySchema(*spec->row_key_schema));
   seen_.push_back('\n');
   return spec;
 }

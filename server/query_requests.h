@@ -47,8 +47,9 @@ std::string EncodePreparedQuery(const PreparedQueryToken& token);
 Result<PreparedQueryToken> DecodePreparedQuery(std::string_view bytes);
 
 // A Bigtable that notes what a query is planned against: the schema of
-// every table it looks up (their families and value types; not GC rules,
-// which change no result), for a prepared query's fingerprint.
+// every table it looks up (their families and value types, and row-key
+// schema; not GC rules, which change no result), for a prepared query's
+// fingerprint.
 class SchemaWitness : public ForwardingBigtable {
  public:
   explicit SchemaWitness(Bigtable* target) : ForwardingBigtable(target) {}

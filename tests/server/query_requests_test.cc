@@ -218,7 +218,7 @@ std::vector<std::string> ViolationTypes(const grpc::Status& status) {
 // A prepared query expires as production's does (FAILED_PRECONDITION with
 // a PreconditionFailure violation PREPARED_QUERY_EXPIRED, on which clients
 // prepare again): when a family of a table it reads is added, dropped or
-// retyped, when its valid_until passes, and when it comes from an older
+// retyped, or a row-key schema is set, when its valid_until passes, and when it comes from an older
 // format. GC rules change no result and expire nothing; a query prepared
 // again after the change runs.
 TEST_F(QueryServiceTest, APreparedQueryExpiresWhenItsTableChanges) {
@@ -256,6 +256,12 @@ TEST_F(QueryServiceTest, APreparedQueryExpiresWhenItsTableChanges) {
   request = prepare(query);
   ASSERT_OK(db_->ModifyFamilies("mobile", {FamilyChange::Drop("extra")}));
   expect_expired(request, "after a family was dropped");
+  request = prepare(query);
+  ASSERT_OK(db_->SetRowKeySchema(
+      "mobile",
+      RowKeySchema{.fields = {{"device", RowKeyField::Type::kString}}, .encoding = RowKeySchema::Encoding::kSingleton},
+      false));
+  expect_expired(request, "after a row-key schema was set");
 
   server::PreparedQueryToken token;
   token.request.set_query(query);
