@@ -2,10 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <set>
-
-#include "api/schema.h"
-
 namespace lbt {
 
 std::string_view RowKeyTypeName(RowKeyField::Type type) {
@@ -52,36 +48,6 @@ bool ParseRowKeyEncoding(std::string_view name, RowKeySchema::Encoding* encoding
     if (name == RowKeyEncodingName(e)) return *encoding = e, true;
   }
   return false;
-}
-
-Status ValidateRowKeySchema(const RowKeySchema& schema, const TableSpec& table, std::string_view field) {
-  if (schema.fields.empty()) {
-    return Status::InvalidArgument(fmt::format("{}.fields: a row key schema needs at least one field", field));
-  }
-  std::set<std::string_view> seen;
-  for (size_t i = 0; i < schema.fields.size(); ++i) {
-    const std::string& name = schema.fields[i].name;
-    const std::string at = fmt::format("{}.fields[{}].field_name", field, i);
-    if (name.empty()) return Status::InvalidArgument(at + ": a field needs a name");
-    if (name == "_key" || name == "_timestamp") {
-      return Status::InvalidArgument(fmt::format("{}: '{}' is reserved", at, name));
-    }
-    if (!seen.insert(name).second) {
-      return Status::InvalidArgument(fmt::format("{}: '{}' names two fields", at, name));
-    }
-    if (table.FindFamily(name) != nullptr) {
-      return Status::InvalidArgument(fmt::format("{}: '{}' is a column family of the table", at, name));
-    }
-  }
-  if (schema.encoding == RowKeySchema::Encoding::kSingleton && schema.fields.size() != 1) {
-    return Status::InvalidArgument(
-        fmt::format("{}.encoding.singleton: only a schema of one field can be a singleton, not of {}", field,
-                    schema.fields.size()));
-  }
-  if (schema.encoding == RowKeySchema::Encoding::kDelimitedBytes && schema.delimiter.empty()) {
-    return Status::InvalidArgument(fmt::format("{}.encoding.delimited_bytes.delimiter: must not be empty", field));
-  }
-  return Status::OK();
 }
 
 std::string DescribeRowKeySchema(const RowKeySchema& schema) {

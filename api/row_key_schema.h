@@ -14,8 +14,6 @@
 
 namespace lbt {
 
-struct TableSpec;
-
 // One field of a row key. Its type is scalar, with an encoding: Bytes
 // (raw), String (UTF-8 bytes), Int64 and Timestamp (microseconds as an
 // Int64), each integer big-endian or in ordered code.
@@ -53,12 +51,6 @@ std::string_view RowKeyEncodingName(RowKeySchema::Encoding encoding);
 bool ParseRowKeyType(std::string_view name, RowKeyField::Type* type);
 bool ParseIntEncoding(std::string_view name, RowKeyField::IntEncoding* encoding);
 bool ParseRowKeyEncoding(std::string_view name, RowKeySchema::Encoding* encoding);
-
-// table.proto's rules, InvalidArgument naming `field` (".fields[i]" and so
-// on): at least one field, each named (not "_key" or "_timestamp", no name
-// twice, none a family of `table`); a singleton has exactly one field; a
-// delimiter is not empty.
-Status ValidateRowKeySchema(const RowKeySchema& schema, const TableSpec& table, std::string_view field);
 
 // The schema as people read it: "device:string#ts:int64 (delimited by '#')".
 std::string DescribeRowKeySchema(const RowKeySchema& schema);

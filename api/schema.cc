@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "api/limits.h"
 
@@ -138,6 +139,36 @@ Status ValidateTieredStorage(const TieredStorage& tiers, std::string_view field)
   return Status::InvalidArgument(
       fmt::format("{}.infrequent_access.include_if_older_than: must be at least 30 days, got {} s", field,
                   tiers.infrequent_access_older_than_micros / 1000000));
+}
+
+Status ValidateRowKeySchema(const RowKeySchema& schema, const TableSpec& table, std::string_view field) {
+  if (schema.fields.empty()) {
+    return Status::InvalidArgument(fmt::format("{}.fields: a row key schema needs at least one field", field));
+  }
+  std::set<std::string_view> seen;
+  for (size_t i = 0; i < schema.fields.size(); ++i) {
+    const std::string& name = schema.fields[i].name;
+    const std::string at = fmt::format("{}.fields[{}].field_name", field, i);
+    if (name.empty()) return Status::InvalidArgument(at + ": a field needs a name");
+    if (name == "_key" || name == "_timestamp") {
+      return Status::InvalidArgument(fmt::format("{}: '{}' is reserved", at, name));
+    }
+    if (!seen.insert(name).second) {
+      return Status::InvalidArgument(fmt::format("{}: '{}' names two fields", at, name));
+    }
+    if (table.FindFamily(name) != nullptr) {
+      return Status::InvalidArgument(fmt::format("{}: '{}' is a column family of the table", at, name));
+    }
+  }
+  if (schema.encoding == RowKeySchema::Encoding::kSingleton && schema.fields.size() != 1) {
+    return Status::InvalidArgument(
+        fmt::format("{}.encoding.singleton: only a schema of one field can be a singleton, not of {}", field,
+                    schema.fields.size()));
+  }
+  if (schema.encoding == RowKeySchema::Encoding::kDelimitedBytes && schema.delimiter.empty()) {
+    return Status::InvalidArgument(fmt::format("{}.encoding.delimited_bytes.delimiter: must not be empty", field));
+  }
+  return Status::OK();
 }
 
 std::string_view GranularityName(TimestampGranularity granularity) {

@@ -230,6 +230,12 @@ struct TableSpec {
   std::string FamilyList() const;
 };
 
+// table.proto's rules for a row-key schema of `table`, InvalidArgument
+// naming `field` (".fields[i]" and so on): at least one field, each named
+// (not "_key" or "_timestamp", no name twice, none a family of the table);
+// a singleton has exactly one field; a delimiter is not empty.
+Status ValidateRowKeySchema(const RowKeySchema& schema, const TableSpec& table, std::string_view field);
+
 // The table's own id in a name a local database catalogues: an instance's
 // tables other than the default's are "<project>/<instance>/<table>" there
 // (a table id never holds a '/'), and messages name the table alone.
