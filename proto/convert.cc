@@ -659,6 +659,36 @@ void SetBackupPolicy(const std::optional<AutomatedBackupPolicy>& policy, admin::
 
 }  // namespace
 
+namespace {
+
+// The settings CreateTable takes and GetTable shows, on a NewTable or a
+// TableSpec alike (granularity, protection, automated backups, tiered
+// storage, a row-key schema).
+template <typename Spec>
+Status SettingsFromProto(const admin::Table& table, std::string_view field, Spec* out) {
+  out->deletion_protection = table.deletion_protection();
+  LBT_ASSIGN_OR_RETURN(out->granularity,
+                       GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
+  LBT_ASSIGN_OR_RETURN(out->automated_backup_policy, BackupPolicyFromProto(table, field));
+  LBT_ASSIGN_OR_RETURN(out->tiered_storage, TieredStorageFromProto(table, field));
+  if (table.has_row_key_schema()) {
+    LBT_ASSIGN_OR_RETURN(out->row_key_schema,
+                         RowKeySchemaFromProto(table.row_key_schema(), std::string(field) + ".row_key_schema"));
+  }
+  return Status::OK();
+}
+
+// Those settings' optional messages back (granularity and protection are
+// each side's own to set).
+template <typename Spec>
+void SetSettings(const Spec& spec, admin::Table* out) {
+  SetBackupPolicy(spec.automated_backup_policy, out);
+  SetTieredStorage(spec.tiered_storage, out);
+  if (spec.row_key_schema) *out->mutable_row_key_schema() = ToProto(*spec.row_key_schema);
+}
+
+}  // namespace
+
 admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin::Table::View view) {
   admin::Table out;
   out.set_name(FullTableName(instance, table.name));
@@ -676,9 +706,7 @@ admin::Table ToProto(const TableSpec& table, const InstanceName& instance, admin
     *backup->mutable_start_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->start_time_micros);
     *backup->mutable_end_time() = TimeUtil::MicrosecondsToTimestamp(table.restored_from->end_time_micros);
   }
-  SetBackupPolicy(table.automated_backup_policy, &out);
-  SetTieredStorage(table.tiered_storage, &out);
-  if (table.row_key_schema) *out.mutable_row_key_schema() = ToProto(*table.row_key_schema);
+  SetSettings(table, &out);
   if (table.change_stream) {
     using google::protobuf::util::TimeUtil;
     *out.mutable_change_stream_config()->mutable_retention_period() =
@@ -800,14 +828,7 @@ Result<NewTable> NewTableFromProto(const admin::Table& table, std::string_view f
     out.families.push_back(std::move(spec));
   }
   std::sort(out.families.begin(), out.families.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  out.deletion_protection = table.deletion_protection();
-  LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
-  LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
-  LBT_ASSIGN_OR_RETURN(out.tiered_storage, TieredStorageFromProto(table, field));
-  if (table.has_row_key_schema()) {
-    LBT_ASSIGN_OR_RETURN(out.row_key_schema,
-                         RowKeySchemaFromProto(table.row_key_schema(), std::string(field) + ".row_key_schema"));
-  }
+  LBT_RETURN_IF_ERROR(SettingsFromProto(table, field, &out));
   return out;
 }
 
@@ -817,9 +838,7 @@ admin::Table ToProto(const NewTable& spec) {
   out.set_deletion_protection(spec.deletion_protection);
   // A MILLIS table is asked for as every client asks: by leaving it unset.
   if (spec.granularity != TimestampGranularity::kMillis) out.set_granularity(ToProto(spec.granularity));
-  SetBackupPolicy(spec.automated_backup_policy, &out);
-  SetTieredStorage(spec.tiered_storage, &out);
-  if (spec.row_key_schema) *out.mutable_row_key_schema() = ToProto(*spec.row_key_schema);
+  SetSettings(spec, &out);
   return out;
 }
 
@@ -827,14 +846,7 @@ Result<TableSpec> FromProto(const admin::Table& table, std::string_view field) {
   TableSpec out;
   LBT_ASSIGN_OR_RETURN(TableRef name, ParseTableName(table.name(), std::string(field) + ".name"));
   out.name = std::move(name.table);
-  out.deletion_protection = table.deletion_protection();
-  LBT_ASSIGN_OR_RETURN(out.granularity, GranularityFromProto(table.granularity(), std::string(field) + ".granularity"));
-  LBT_ASSIGN_OR_RETURN(out.automated_backup_policy, BackupPolicyFromProto(table, field));
-  LBT_ASSIGN_OR_RETURN(out.tiered_storage, TieredStorageFromProto(table, field));
-  if (table.has_row_key_schema()) {
-    LBT_ASSIGN_OR_RETURN(out.row_key_schema,
-                         RowKeySchemaFromProto(table.row_key_schema(), std::string(field) + ".row_key_schema"));
-  }
+  LBT_RETURN_IF_ERROR(SettingsFromProto(table, field, &out));
   if (table.has_change_stream_config()) {
     LBT_ASSIGN_OR_RETURN(int64_t retention,
                          DurationMicros(table.change_stream_config().retention_period(),

@@ -145,6 +145,37 @@ TEST(CatalogTest, ViewsAndBackupPolicyRoundTripAndOlderEntriesHaveNone) {
       << "a malformed view is corruption, not an empty view";
 }
 
+// The settings added to a table's entry after format 2 (granularity, a
+// deletion kept for an undelete, tiered storage, a row-key schema) are
+// optional fields: they round-trip, an entry of an older release reads as
+// a MILLIS table with none of them, and a malformed one is corruption.
+TEST(CatalogTest, NewerTableSettingsRoundTripAndOlderEntriesHaveDefaults) {
+  TableSpec spec;
+  spec.name = "t";
+  spec.id = 7;
+  spec.granularity = TimestampGranularity::kMicros;
+  spec.deleted_micros = 1795694220000000;
+  spec.tiered_storage = TieredStorage{kMinInfrequentAccessAgeMicros};
+  spec.row_key_schema =
+      RowKeySchema{.fields = {{"device", RowKeyField::Type::kString},
+                              {"ts", RowKeyField::Type::kTimestamp, RowKeyField::IntEncoding::kOrderedCodeBytes}},
+                   .encoding = RowKeySchema::Encoding::kDelimitedBytes,
+                   .delimiter = std::string("#\0", 2)};
+  TableSpec back;
+  ASSERT_TRUE(DecodeTableSpec("t", EncodeTableSpec(spec), &back).ok());
+  EXPECT_EQ(back.granularity, TimestampGranularity::kMicros);
+  EXPECT_EQ(back.deleted_micros, spec.deleted_micros);
+  EXPECT_EQ(back.tiered_storage, spec.tiered_storage);
+  EXPECT_EQ(back.row_key_schema, spec.row_key_schema);
+
+  TableSpec older;
+  ASSERT_TRUE(DecodeTableSpec("t", R"({"id":7,"next_family_id":1,"families":[]})", &older).ok());
+  EXPECT_EQ(older.granularity, TimestampGranularity::kMillis);
+  EXPECT_FALSE(older.deleted_micros || older.tiered_storage || older.row_key_schema);
+  EXPECT_FALSE(DecodeTableSpec("t", R"({"id":7,"families":[],"granularity":"nanos"})", &older).ok());
+  EXPECT_FALSE(DecodeTableSpec("t", R"({"id":7,"families":[],"row_key_schema":{"fields":[]}})", &older).ok());
+}
+
 // EditCatalog changes records and tables in one transaction: all of it,
 // or, when the change fails, none of it; a dropped table's cells go with
 // it. ReadCatalog sees one snapshot of both.
