@@ -55,6 +55,17 @@ bool ParseRowKeyEncoding(std::string_view name, RowKeySchema::Encoding* encoding
 // The schema as people read it: "device:string#ts:int64 (delimited by '#')".
 std::string DescribeRowKeySchema(const RowKeySchema& schema);
 
+// The shell's form of a schema: its fields, "name:type[:int_encoding],..."
+// ("device:string,ts:int64:ordered_code"; integers big_endian unless
+// said), and its encoding, "delimited:<delimiter>", "ordered_code" or
+// "singleton" ("" is delimited by '#', the seeds' separator).
+// InvalidArgument naming what does not parse; the result still needs
+// ValidateRowKeySchema against its table.
+Result<RowKeySchema> ParseRowKeySchemaText(std::string_view fields, std::string_view encoding);
+// The two texts ParseRowKeySchemaText takes back.
+std::string RowKeyFieldsText(const RowKeySchema& schema);
+std::string RowKeyEncodingText(const RowKeySchema& schema);
+
 }  // namespace lbt
 
 #endif  // LBT_API_ROW_KEY_SCHEMA_H_

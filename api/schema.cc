@@ -165,8 +165,10 @@ Status ValidateRowKeySchema(const RowKeySchema& schema, const TableSpec& table, 
         fmt::format("{}.encoding.singleton: only a schema of one field can be a singleton, not of {}", field,
                     schema.fields.size()));
   }
-  if (schema.encoding == RowKeySchema::Encoding::kDelimitedBytes && schema.delimiter.empty()) {
-    return Status::InvalidArgument(fmt::format("{}.encoding.delimited_bytes.delimiter: must not be empty", field));
+  if (schema.encoding == RowKeySchema::Encoding::kDelimitedBytes &&
+      (schema.delimiter.empty() || schema.delimiter.size() > 50)) {
+    return Status::InvalidArgument(fmt::format("{}.encoding.delimited_bytes.delimiter: must be 1 to 50 bytes, not {}",
+                                               field, schema.delimiter.size()));
   }
   return Status::OK();
 }

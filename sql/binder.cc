@@ -66,6 +66,7 @@ Status Binder::BindFrom(Select& s) {
   if (q_->unpack) {
     LBT_RETURN_IF_ERROR(UnpackColumns(*s.from.unpack, &chosen));
   }
+  AddKeyFields(chosen);
   // The family columns come in creation order, the order a row's cells
   // come in (production documents no order for them; see README).
   for (const FamilySpec* family : table_.FamiliesInCreationOrder()) {
@@ -88,6 +89,27 @@ Status Binder::BindFrom(Select& s) {
   return Status::OK();
 }
 
+// The row-key schema's fields, as columns before the families (SELECT *
+// lists them there, and `_key` no longer: structured-row-key-queries).
+void Binder::AddKeyFields(const std::set<std::string>& chosen) {
+  if (!table_.row_key_schema) return;
+  q_->row_key_schema = table_.row_key_schema;
+  const std::vector<RowKeyField>& fields = table_.row_key_schema->fields;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (q_->unpack && !chosen.count(fields[i].name)) continue;
+    BoundFamily b;
+    b.name = fields[i].name;
+    b.key_field = static_cast<int>(i);
+    switch (fields[i].type) {
+      case RowKeyField::Type::kBytes: b.type = Type::Bytes(); break;
+      case RowKeyField::Type::kString: b.type = Type::String(); break;
+      case RowKeyField::Type::kInt64: b.type = Type::Int64(); break;
+      case RowKeyField::Type::kTimestamp: b.type = Type::Timestamp(); break;
+    }
+    q_->families.push_back(std::move(b));
+  }
+}
+
 Status Binder::BindView(const FromClause& ref) {
   if (!ref.options.empty()) {
     return Status::InvalidArgument(
@@ -108,13 +130,16 @@ Status Binder::UnpackColumns(const Select& inner, std::set<std::string>* chosen)
   for (const SelectItem& item : inner.items) {
     if (!item.expr) {
       for (const auto& [name, f] : table_.families) chosen->insert(name);
+      if (table_.row_key_schema) {
+        for (const RowKeyField& field : table_.row_key_schema->fields) chosen->insert(field.name);
+      }
       continue;
     }
     if (item.expr->kind != ExprKind::kColumn || !item.alias.empty()) {
       return Error(*item.expr, "UNPACK's query selects _key and column families by name only");
     }
     if (item.expr->name == "_key") continue;
-    if (table_.FindFamily(item.expr->name) == nullptr) {
+    if (table_.FindFamily(item.expr->name) == nullptr && !IsKeyField(item.expr->name)) {
       return Error(*item.expr, fmt::format("Unrecognized name: {}", item.expr->name));
     }
     chosen->insert(item.expr->name);
@@ -218,7 +243,9 @@ std::vector<SelectItem> Binder::ExpandStar() {
     item.expr->name = name;
     out.push_back(std::move(item));
   };
-  if (q_->view.empty()) column("_key");  // a view's columns are its own
+  // A view's columns are its own; with a row-key schema, `_key` is a
+  // pseudocolumn, selected only by name.
+  if (q_->view.empty() && !q_->row_key_schema) column("_key");
   if (q_->unpack) column("_timestamp");
   for (const BoundFamily& f : q_->families) column(f.name);
   return out;

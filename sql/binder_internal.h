@@ -39,6 +39,14 @@ class Binder {
   // A logical view's result columns, each a column of the input.
   Status BindView(const FromClause& ref);
   Status UnpackColumns(const Select& inner, std::set<std::string>* chosen);
+  void AddKeyFields(const std::set<std::string>& chosen);
+  bool IsKeyField(const std::string& name) const {
+    if (!table_.row_key_schema) return false;
+    for (const RowKeyField& f : table_.row_key_schema->fields) {
+      if (f.name == name) return true;
+    }
+    return false;
+  }
   static int64_t FloorMillis(int64_t micros) { return micros - ((micros % 1000) + 1000) % 1000; }
   static int64_t CeilMillis(int64_t micros) { return FloorMillis(micros) + (micros % 1000 != 0 ? 1000 : 0); }
   Result<Value> OptionValue(const std::string& name, Expr* e, TypeKind kind);
@@ -68,7 +76,8 @@ class Binder {
   static bool ContainsAggregate(const Expr& e);
   static bool HasAggregate(const Select& s);
   std::string ColumnName(const SelectItem& item, size_t index) const;
-  // `*`: `_key`, then every family (then `_timestamp` for UNPACK).
+  // `*`: `_key` (unless a row-key schema makes it a pseudocolumn), then
+  // the key fields and every family (then `_timestamp` for UNPACK).
   std::vector<SelectItem> ExpandStar();
   void ExpandStars(Select& s);
   // An ORDER BY or GROUP BY item that names a select-list position or alias.

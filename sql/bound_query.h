@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/row_key_schema.h"
 #include "sql/ast.h"
 #include "sql/functions.h"
 #include "sql/prepared_query.h"
@@ -24,6 +25,9 @@ struct BoundFamily {
   bool aggregate = false;
   bool string = false;
   bool with_history = false;
+  // A field of the table's row-key schema rather than a family: its
+  // index there. Its slot holds the field's value, decoded from the key.
+  int key_field = -1;
 };
 
 // The table's options in FROM (`t(with_history => TRUE, ...)`).
@@ -48,9 +52,9 @@ struct BoundOrder {
 };
 
 // A query bound to its table. Input rows are [_key, families...] or, for
-// UNPACK, [_key, families..., _timestamp] (the read planner may add cell
-// columns after the families); grouped rows are [group keys..., aggregate
-// results...].
+// UNPACK, [_key, families..., _timestamp], the row-key schema's fields
+// first among the families (the read planner may add cell columns after
+// the families); grouped rows are [group keys..., aggregate results...].
 struct BoundQuery {
   std::unique_ptr<Select> select_ast;  // owns every Expr below
   std::vector<ExprPtr> owned;          // expressions the binder made
@@ -60,7 +64,10 @@ struct BoundQuery {
   // after an unused `_key` slot, as `families` (not maps: of the column's
   // type) so that the rest of the binder needs no second vocabulary.
   std::string view;
+  // The families, after the fields of the table's row-key schema when it
+  // has one (BoundFamily::key_field).
   std::vector<BoundFamily> families;
+  std::optional<RowKeySchema> row_key_schema;
   bool unpack = false;
   TableOptions options;
 

@@ -1,6 +1,8 @@
 // The row keys a query can match, from its WHERE clause's conditions on
 // `_key`: comparisons with constants, BETWEEN, IN, STARTS_WITH and LIKE
-// with a literal prefix, combined with AND and OR. Anything else leaves
+// with a literal prefix, combined with AND and OR; and on the fields of a
+// row-key schema: equality or IN on the leading fields, then (delimited
+// and singleton keys) STARTS_WITH or LIKE on the next. Anything else leaves
 // the keys unconstrained, and is checked row by row.
 
 #ifndef LBT_SQL_KEY_RANGES_H_
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/row_key_schema.h"
 #include "api/row_set.h"
 #include "sql/ast.h"
 #include "sql/evaluator.h"
@@ -45,8 +48,15 @@ class KeyRangeSet {
   std::vector<Range> ranges_;
 };
 
+// The fields of a row-key schema as input slots: `slots[i]` holds field i,
+// or is -1 when the query leaves the field out.
+struct KeyFieldSlots {
+  const RowKeySchema* schema = nullptr;
+  std::vector<int> slots;
+};
+
 // REQUIRES: `where` bound, `_key` at slot 0; nullptr means no WHERE.
-Result<KeyRangeSet> KeyRangesOf(const Expr* where, const Evaluator& constants);
+Result<KeyRangeSet> KeyRangesOf(const Expr* where, const Evaluator& constants, const KeyFieldSlots& fields = {});
 
 }  // namespace lbt::sql
 

@@ -44,6 +44,11 @@ class UseFinder {
       FamilyRead& f = plan_->families[i];
       f.as_map = f.read = whole_[i] || !columns_[i].empty();
       if (!whole_[i]) f.only_columns = std::move(columns_[i]);
+      // A key field's value comes from the key, not from cells.
+      if (q_->families[i].key_field >= 0) {
+        f.read = false;
+        if (f.as_map || q_->unpack) plan_->key_used = true;
+      }
     }
     for (const CellColumn& c : plan_->cell_columns) plan_->families[c.family].read = true;
   }
@@ -136,6 +141,7 @@ void ApplyTableOptions(const TableOptions& t, ReadRequest* read) {
 void ApplyFamilies(const BoundQuery& q, const ReadPlan& plan, ReadRequest* read) {
   std::string used, unused;
   for (size_t i = 0; i < q.families.size(); ++i) {
+    if (q.families[i].key_field >= 0) continue;
     std::string& list = plan.families[i].read ? used : unused;
     if (!list.empty()) list += '|';
     list += EscapeRegex(q.families[i].name);
@@ -161,7 +167,15 @@ ReadPlan PlanRead(BoundQuery* q) {
 }
 
 Result<KeyRangeSet> PlanRowRanges(const BoundQuery& q, const Evaluator& constants) {
-  return KeyRangesOf(q.where, constants);
+  KeyFieldSlots fields;
+  if (q.row_key_schema) {
+    fields.schema = &*q.row_key_schema;
+    fields.slots.assign(q.row_key_schema->fields.size(), -1);
+    for (size_t i = 0; i < q.families.size(); ++i) {
+      if (q.families[i].key_field >= 0) fields.slots[q.families[i].key_field] = static_cast<int>(i) + 1;
+    }
+  }
+  return KeyRangesOf(q.where, constants, fields);
 }
 
 ReadRequest RequestFor(const ReadPlan& plan, const KeyRangeSet& ranges) {

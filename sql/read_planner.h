@@ -22,14 +22,15 @@ namespace lbt::sql {
 
 // How the scan reads one family of BoundQuery::families.
 struct FamilyRead {
-  // Whether input rows carry the family's map; when not, its slot is NULL.
+  // Whether input rows carry the family's map (a key field: its value);
+  // when not, its slot is NULL.
   bool as_map = true;
   // When the map holds only some columns, those the query names by a
   // constant subscript (`cf['q']` of a family read with history); empty
   // for every column.
   std::set<std::string> only_columns;
   // Whether the family's cells are read at all: for its map, or for cell
-  // columns (CellColumn).
+  // columns (CellColumn). Never for a key field.
   bool read = true;
 };
 
@@ -47,8 +48,8 @@ struct ReadPlan {
   ReadRequest request;
   std::vector<FamilyRead> families;      // one per BoundQuery::families
   std::vector<CellColumn> cell_columns;  // input slots after the families'
-  // Whether any expression reads `_key`; when not, input rows carry NULL
-  // there instead of a copy of each key.
+  // Whether any expression reads `_key` or a key field; when not, input
+  // rows carry NULL there instead of a copy of each key.
   bool key_used = true;
 };
 

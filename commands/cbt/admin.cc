@@ -91,6 +91,14 @@ Status CreateTable(CommandContext& ctx, const std::vector<std::string>& args) {
     if (!g.ok()) return ctx.Usage(g.status().message());
     spec.granularity = *g;
   }
+  if (const std::string* fields = parsed.Find("row-key")) {
+    const std::string* encoding = parsed.Find("row-key-encoding");
+    Result<RowKeySchema> schema = ParseRowKeySchemaText(*fields, encoding ? *encoding : "");
+    if (!schema.ok()) return ctx.Usage(schema.status().message());
+    spec.row_key_schema = std::move(*schema);
+  } else if (parsed.Find("row-key-encoding") != nullptr) {
+    return ctx.Usage("row-key-encoding= goes with row-key=<field>:<type>,...");
+  }
   LBT_RETURN_IF_ERROR(ctx.bigtable()->CreateTable(parsed.positional[0], spec));
   if (stream) return ctx.bigtable()->SetChangeStream(parsed.positional[0], stream);
   return Status::OK();
@@ -119,6 +127,20 @@ Status SetTieredStorage(CommandContext& ctx, const std::vector<std::string>& arg
     return ctx.Usage(fmt::format("bad age '{}': expected a span such as 30d or 90d, of at least 30 days", args[1]));
   }
   return ctx.bigtable()->SetTieredStorage(args[0], TieredStorage{micros});
+}
+
+// `off` removes the schema: Bigtable asks for ignore_warnings, since
+// queries over the key's fields stop working; the command is that consent.
+Status SetRowKeySchema(CommandContext& ctx, const std::vector<std::string>& args) {
+  LBT_ASSIGN_OR_RETURN(CbtArgs parsed, ParseCbtArgs(ctx, args, 2));
+  const std::string* encoding = parsed.Find("encoding");
+  if (parsed.positional[1] == "off") {
+    if (encoding != nullptr) return ctx.Usage("off takes no encoding=");
+    return ctx.bigtable()->SetRowKeySchema(parsed.positional[0], std::nullopt, /*ignore_warnings=*/true);
+  }
+  Result<RowKeySchema> schema = ParseRowKeySchemaText(parsed.positional[1], encoding ? *encoding : "");
+  if (!schema.ok()) return ctx.Usage(schema.status().message());
+  return ctx.bigtable()->SetRowKeySchema(parsed.positional[0], *schema, /*ignore_warnings=*/false);
 }
 
 Status UndeleteTable(CommandContext& ctx, const std::vector<std::string>& args) {
@@ -254,7 +276,9 @@ std::vector<CommandSpec> CbtAdminCommands() {
        .options = {{.key = "families", .value = "<family>:<gcpolicy>:<type>,..."},
                    {.key = "splits", .value = "<row>,..."},
                    {.key = "change-stream-retention", .value = "<retention>"},
-                   {.key = "granularity", .value = "millis|micros"}},
+                   {.key = "granularity", .value = "millis|micros"},
+                   {.key = "row-key", .value = "<field>:<type>,..."},
+                   {.key = "row-key-encoding", .value = "delimited:<d>|ordered_code|singleton"}},
        .details = "  families  Column families with optional GC policies (see setgcpolicy) and\n"
                   "            value types (intsum, intmin, intmax).\n"
                   "  splits    Accepted for compatibility; a local table has no tablets.\n"
@@ -262,6 +286,8 @@ std::vector<CommandSpec> CbtAdminCommands() {
                   "            changes this long: 1 to 7 days (see setchangestream, watch).\n"
                   "  granularity  What the table's timestamps are multiples of: millis (the\n"
                   "            default: 1000 microseconds) or micros (any microsecond).\n"
+                  "  row-key   The row key's fields, most significant first, for SQL (see\n"
+                  "            setrowkeyschema); row-key-encoding says how they are joined.\n"
                   "  The families are created in the order listed: a row's cells come in it.\n\n"
                   "  Example: createtable mobile_time_series_v2 "
                   "\"families=stats_summary:maxage=10d||maxversions=1,stats_detail\"",
@@ -294,6 +320,22 @@ std::vector<CommandSpec> CbtAdminCommands() {
                   "  GetTable), and sent on in remote mode.\n\n"
                   "  Example: settieredstorage mobile_time_series 90d",
        .cbt = SetTieredStorage},
+      {.name = "setrowkeyschema",
+       .summary = "Declare the fields a table's row keys are made of, for SQL",
+       .args = {kTableArg, {.text = "<field>:<type>[:<int encoding>],...|off", .noun = "row-key fields"}},
+       .options = {{.key = "encoding", .value = "delimited:<d>|ordered_code|singleton"}},
+       .details = "  Fields, most significant first: name:type with type string, bytes,\n"
+                  "  int64 or timestamp (microseconds); integers are 8 bytes big-endian, or\n"
+                  "  ordered_code with :ordered_code.\n"
+                  "  encoding  How the fields make up the key: delimited by <d> (the default,\n"
+                  "            '#'), ordered_code, or singleton (one field is the key).\n"
+                  "  off       Removes the schema (SQL then reads the key as _key only).\n\n"
+                  "  SQL then reads each field as a column (SELECT * lists them instead of\n"
+                  "  _key, still selectable by name), and a WHERE that fixes the leading\n"
+                  "  fields reads only their key range (see explain). A table's schema can\n"
+                  "  be set once; change it by removing it first.\n\n"
+                  "  Example: setrowkeyschema mobile_time_series_v2 device:string,id:string,day:string",
+       .cbt = SetRowKeySchema},
       {.name = "undeletetable",
        .summary = "Bring back a table deleted in the last 7 days",
        .args = {kTableArg},

@@ -30,8 +30,8 @@ namespace lbt {
 namespace {
 
 // The commands that recreate `table`'s schema: its families in creation
-// order, with their GC policies and value types, its granularity and its
-// tiered storage rule.
+// order, with their GC policies and value types, its granularity, its
+// row-key schema and its tiered storage rule.
 std::vector<std::string> SchemaStatements(const TableSpec& table) {
   std::string families;
   std::vector<std::string> after;
@@ -48,6 +48,10 @@ std::vector<std::string> SchemaStatements(const TableSpec& table) {
   if (!families.empty()) create += " " + Word("families=" + families);
   if (table.granularity != TimestampGranularity::kMillis) {
     create += fmt::format(" granularity={}", GranularityName(table.granularity));
+  }
+  if (table.row_key_schema) {
+    create += " " + Word("row-key=" + RowKeyFieldsText(*table.row_key_schema));
+    create += " " + Word("row-key-encoding=" + RowKeyEncodingText(*table.row_key_schema));
   }
   std::vector<std::string> statements = {std::move(create)};
   if (table.tiered_storage) {

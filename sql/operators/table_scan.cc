@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/cell.h"
+#include "api/row_key_codec.h"
 
 namespace lbt::sql {
 
@@ -17,6 +18,22 @@ Value CellValue(const BoundFamily& f, const std::string& bytes) {
     return Value::Null(Type::Int64());
   }
   return f.string ? Value::String(bytes) : Value::Bytes(bytes);
+}
+
+// A key field's value as its column's type.
+Value FieldValue(const BoundFamily& f, const RowKeyFieldValue& v) {
+  switch (f.type->kind) {
+    case TypeKind::kString: return Value::String(v.bytes);
+    case TypeKind::kInt64: return Value::Int64(v.number);
+    case TypeKind::kTimestamp: return Value::Timestamp(v.number);
+    default: return Value::Bytes(v.bytes);
+  }
+}
+
+size_t CountFamilies(const BoundQuery& q) {
+  size_t n = 0;
+  for (const BoundFamily& f : q.families) n += f.key_field < 0 ? 1 : 0;
+  return n;
 }
 
 // CellValue, written into a slot of the cell column's type.
@@ -43,9 +60,11 @@ TableScan::TableScan(const BoundQuery& q, const ReadPlan& read, KeyRangeSet rang
       read_(read),
       ranges_(std::move(ranges)),
       width_(1 + q.families.size() + read.cell_columns.size()),
-      one_family_(q.families.size() == 1 && read.families[0].read) {
+      one_family_(CountFamilies(q) == 1 &&
+                  std::any_of(read.families.begin(), read.families.end(), [](const FamilyRead& f) { return f.read; })) {
   for (size_t i = 0; i < read.families.size(); ++i) {
-    if (read.families[i].as_map) map_families_.push_back(i);
+    if (!read.families[i].as_map) continue;
+    (q.families[i].key_field >= 0 ? key_fields_ : map_families_).push_back(i);
   }
 }
 
@@ -77,6 +96,19 @@ bool TableScan::Produce(Values* out) {
   if (!rows_->Next(&row_)) return EndOfRows();
   ++examined_;
   Flatten(out);
+  if (!key_fields_.empty()) {
+    if (!DecodeKey()) return false;
+    for (size_t i : key_fields_) (*out)[1 + i] = FieldValue(q_.families[i], fields_[q_.families[i].key_field]);
+  }
+  return true;
+}
+
+// A query that reads a key field fails on a key the schema does not
+// decode, naming it, rather than hide the row.
+bool TableScan::DecodeKey() {
+  Result<std::vector<RowKeyFieldValue>> fields = DecodeRowKey(*q_.row_key_schema, row_.key);
+  if (!fields.ok()) return Fail(fields.status());
+  fields_ = std::move(*fields);
   return true;
 }
 
@@ -86,6 +118,7 @@ bool TableScan::ProduceUnpacked(Values* out) {
     next_pending_ = 0;
     if (!rows_->Next(&row_)) return EndOfRows();
     ++examined_;
+    if (!key_fields_.empty() && !DecodeKey()) return false;
     Expand();
   }
   *out = std::move(pending_[next_pending_++]);
@@ -205,7 +238,14 @@ void TableScan::Expand() {
   for (int64_t t : stamps) {
     Values v;
     v.push_back(Value::Bytes(row_.key));
-    for (size_t i = 0; i < q_.families.size(); ++i) v.push_back(FamilyValue(q_.families[i], read_.families[i], t));
+    for (size_t i = 0; i < q_.families.size(); ++i) {
+      const BoundFamily& f = q_.families[i];
+      if (f.key_field >= 0) {
+        v.push_back(read_.families[i].as_map ? FieldValue(f, fields_[f.key_field]) : Value::Null(f.type));
+      } else {
+        v.push_back(FamilyValue(f, read_.families[i], t));
+      }
+    }
     v.push_back(Value::Timestamp(t));
     pending_.push_back(std::move(v));
   }

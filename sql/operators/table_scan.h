@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/bigtable.h"
+#include "api/row_key_codec.h"
 #include "sql/binder.h"
 #include "sql/key_ranges.h"
 #include "sql/operators/operator.h"
@@ -44,6 +45,8 @@ class TableScan final : public Operator {
   bool ProduceUnpacked(Values* out);
   // The end of the table's rows: false, with the read's error if any.
   bool EndOfRows();
+  // Decodes row_'s key into fields_; false, failed, when it does not decode.
+  bool DecodeKey();
   Value FamilyValue(const BoundFamily& f, const FamilyRead& read, std::optional<int64_t> timestamp) const;
   void Flatten(Values* out);
   void FlattenCellColumns(Values* out);
@@ -61,7 +64,9 @@ class TableScan final : public Operator {
   std::vector<char> found_;  // Flatten's cell columns found in the row (0 or 1)
   const size_t width_;       // of an input row
   const bool one_family_;
-  std::vector<size_t> map_families_;  // the families read as maps
+  std::vector<size_t> map_families_;      // the families read as maps
+  std::vector<size_t> key_fields_;        // the key fields the query reads
+  std::vector<RowKeyFieldValue> fields_;  // row_'s key, decoded
   int64_t examined_ = 0;
 };
 
