@@ -60,6 +60,9 @@ const std::map<std::string_view, std::string_view>& Lessons() {
        "until it is slow, then too large."},
       {"row-too-large", "Rows over about 100 MB slow reads down, and 256 MB is a hard limit."},
       {"cell-too-large", "Cells over about 10 MB hurt performance, and a value may not exceed 100 MB."},
+      {"undeclared-key-fields",
+       "A key of fields joined by a delimiter is a composite key: declared as a row-key schema, SQL reads each "
+       "field as a column, and conditions on the leading fields read just their key range."},
       {"many-similar-tables",
        "Tables of one schema (one per customer, per month) multiply overhead and approach the limit of 1,000 tables "
        "an instance; one table with a key prefix per dataset scales and drops a dataset with one range delete."},

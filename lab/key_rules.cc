@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "lab/advise_internal.h"
 
@@ -361,8 +362,58 @@ std::string KeyProfile::Join(const std::vector<std::string>& segments) const {
   return PrintableKey(out);
 }
 
+// A field name for the key segment at `position`, from what it holds.
+std::string FieldName(const KeyProfile& keys, size_t position, const TableSpec& table) {
+  std::string name;
+  if (keys.Share(position, SegmentKind::kReversedTimestamp) >= kDominant) {
+    name = "reverse_ts";
+  } else if (keys.Share(position, SegmentKind::kTimestamp) >= kDominant) {
+    name = "ts";
+  } else if (keys.Share(position, SegmentKind::kReversedDomain) >= kDominant) {
+    name = "reversed_domain";
+  } else if (keys.Share(position, SegmentKind::kDomain) >= kDominant) {
+    name = "domain";
+  } else {
+    name = fmt::format("part{}", position + 1);
+  }
+  if (table.FindFamily(name) != nullptr) name += "_key";
+  return name;
+}
+
+// Keys that every sampled row splits the same way, on a table that does
+// not declare them: a row-key schema would let SQL read their fields.
+void UndeclaredKeyFields(const KeyProfile& keys, std::vector<Finding>* out) {
+  const TableSpec& table = keys.sample().spec;
+  if (table.row_key_schema || keys.delimiter() == '\0') return;
+  const size_t parts = keys.segments(0).size();
+  if (parts < 2 || keys.Share(0, SegmentKind::kBinary) > 0) return;
+  for (size_t i = 0; i < keys.keys(); ++i) {
+    if (keys.segments(i).size() != parts) return;
+  }
+  std::vector<std::string> fields;
+  std::set<std::string> names;
+  for (size_t p = 0; p < parts; ++p) {
+    std::string name = FieldName(keys, p, table);
+    while (!names.insert(name).second) name += fmt::format("_{}", p + 1);
+    fields.push_back(name + ":string");
+  }
+  const std::string list = fmt::format("{}", fmt::join(fields, ","));
+  const std::string delimiter(1, keys.delimiter());
+  Finding f = MakeFinding("undeclared-key-fields", "info",
+                          fmt::format("every sampled row key has {} fields joined by '{}', e.g. \"{}\", but the table "
+                                      "declares no row-key schema",
+                                      parts, delimiter, PrintableKey(keys.sample().sample[0].key)));
+  f.evidence = {{"fields", parts}, {"delimiter", delimiter}, {"sampled_keys", keys.keys()}};
+  f.fix = fmt::format(
+      "declare them (names are yours to choose): setrowkeyschema {} {}{}; SQL then reads each as a "
+      "column, and a WHERE on the first reads one key range",
+      table.name, list, delimiter == "#" ? "" : " encoding=delimited:" + delimiter);
+  out->push_back(std::move(f));
+}
+
 void AdviseKeys(const KeyProfile& keys, const AdviceLimits& limits, std::vector<Finding>* out) {
   if (keys.keys() < kMinKeys) return;
+  UndeclaredKeyFields(keys, out);
   StartsWithTimestamp(keys, out);
   SequentialId(keys, out);
   Hashed(keys, out);

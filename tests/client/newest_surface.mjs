@@ -15,6 +15,8 @@
 //     lost answer) counts once.
 //   - A prepared statement of the Node library whose table changed answers
 //     PREPARED_QUERY_EXPIRED; the library prepares it again by itself.
+//   - A row-key schema set at CreateTable makes the key's fields columns of
+//     SQL through the library; removing it needs ignore_warnings.
 //
 // Usage (from the directory where the client package is installed):
 //   BIGTABLE_EMULATOR_HOST=h:p node newest_surface.mjs PROTOS
@@ -27,7 +29,7 @@ import {check, codeOf, expect, failed} from './checks.mjs';
 
 process.env.METADATA_SERVER_DETECTION = 'none';
 const require = createRequire(join(process.cwd(), 'package.json'));
-const {Bigtable} = require('@google-cloud/bigtable');
+const {Bigtable, SqlTypes} = require('@google-cloud/bigtable');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
@@ -187,6 +189,43 @@ await check('a prepared statement whose table changed is prepared again by the l
              {name: `${INSTANCE}/tables/millis`, modifications: [{id: 'added', create: {}}]});
   // The old plan's columns would not hold `added`: the rows come from the plan prepared again.
   expect('after', await run(statement), ['_key=object cf=object added=object']);
+});
+
+// The seeds' row key, device#reverse-timestamp, declared as a row-key
+// schema (table.proto's row_key_schema): SQL reads its fields as columns.
+await check('a row-key schema makes the key\'s fields columns of SQL', async () => {
+  const utf8 = {stringType: {encoding: {utf8Bytes: {}}}};
+  await call(tables, 'CreateTable', {
+    parent: INSTANCE, tableId: 'sensors',
+    table: {
+      columnFamilies: {stats: {}},
+      rowKeySchema: {fields: [{fieldName: 'device', type: utf8}, {fieldName: 'rts', type: utf8}],
+                     encoding: {delimitedBytes: {delimiter: Buffer.from('#')}}},
+    },
+  });
+  const got = await call(tables, 'GetTable', {name: `${INSTANCE}/tables/sensors`, view: 'SCHEMA_VIEW'});
+  expect('GetTable fields', got.rowKeySchema.fields.map(f => f.fieldName), ['device', 'rts']);
+  for (const key of ['phone1#9000', 'phone1#8000', 'phone10#1', 'tablet#7000']) {
+    await call(data, 'MutateRow', {
+      tableName: `${INSTANCE}/tables/sensors`, rowKey: Buffer.from(key),
+      mutations: [{setCell: {familyName: 'stats', columnQualifier: Buffer.from('t'), timestampMicros: '1000',
+                             value: Buffer.from('v')}}],
+    });
+  }
+  const instance = new Bigtable({projectId: 'lbt', metricsEnabled: false}).instance('local');
+  const [statement] = await instance.prepareStatement(
+      {query: 'SELECT _key, device, rts FROM sensors WHERE device = @d', parameterTypes: {d: SqlTypes.String()}});
+  const rows = [];
+  const stream = instance.createExecuteQueryStream({preparedStatement: statement, parameters: {d: 'phone1'}});
+  for await (const row of stream) rows.push(`${Buffer.from(row.get('_key')).toString()} ${row.get('device')} ${row.get('rts')}`);
+  expect('rows', rows, ['phone1#8000 phone1 8000', 'phone1#9000 phone1 9000']);
+  const [star] = await instance.prepareStatement({query: 'SELECT * FROM sensors WHERE device = \'tablet\''});
+  expect('SELECT * columns', await run(star), ['device=string rts=string stats=object']);
+  const remove = {table: {name: `${INSTANCE}/tables/sensors`}, updateMask: {paths: ['row_key_schema']}};
+  expect('removal without ignore_warnings', await codeOf(call(tables, 'UpdateTable', remove)), 3);
+  await call(tables, 'UpdateTable', {...remove, ignoreWarnings: true});
+  const after = await call(tables, 'GetTable', {name: `${INSTANCE}/tables/sensors`, view: 'SCHEMA_VIEW'});
+  expect('schema removed', after.rowKeySchema, null);
 });
 
 process.exit(failed() ? 1 : 0);

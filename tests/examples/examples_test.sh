@@ -119,7 +119,7 @@ expect_lab_basics() {
 lesson=runner
 listed="$("$root/scripts/example.sh" --list | awk 'NR > 1 { print $1 }' | tr '\n' ' ')"
 expect_eq "example.sh --list" "$listed" \
-  "counters field-promotion-vs-salting materialized-views mobile-time-series reversed-domains reversed-timestamps weather-balloons "
+  "counters field-promotion-vs-salting materialized-views mobile-time-series reversed-domains reversed-timestamps structured-row-keys weather-balloons "
 status=0
 LBT_BINARY="$lbt" "$root/scripts/example.sh" no-such-lesson >/dev/null 2>&1 || status=$?
 expect_eq "an unknown lesson's exit status" "$status" 2
@@ -251,6 +251,25 @@ if run_lesson materialized-views 2400; then
     "$(explain rows_examined "SELECT reading FROM by_balloon WHERE balloon = '3698'")" 100
   expect_eq "the same question of the table: rows examined (a full scan)" \
     "$(explain rows_examined "SELECT _key FROM readings WHERE $balloon = '3698'")" 2400
+fi
+
+# --- structured-row-keys: 3,000 readings (5 devices of 576, one of 120) ----
+if run_lesson structured-row-keys 3000; then
+  expect_eq "readings" "$(count readings)" 3000
+  expect_eq "the schema, shown" "$(q ls readings | grep '^Row key:')" \
+    "Row key: type:string#device:string#reverse_ts:string (delimited by '#')"
+  device="WHERE type = 'phone' AND device = '4c410523'"
+  expect_eq "one device's readings, by its fields" "$(sql_value n "SELECT COUNT(*) AS n FROM readings $device")" 576
+  expect_eq "one device: rows examined" "$(explain rows_examined "SELECT reverse_ts FROM readings $device")" 576
+  expect_eq "the device alone, not a leading field: rows examined (a full scan)" \
+    "$(explain rows_examined "SELECT reverse_ts FROM readings WHERE device = '4c410523'")" 3000
+  expect_eq "the device's first row is its newest reading" \
+    "$(sql_value r "SELECT reverse_ts AS r FROM readings $device LIMIT 1")" \
+    "$(sql_value r "SELECT MIN(reverse_ts) AS r FROM readings $device")"
+  expect_eq "SELECT * lists the fields, not _key" \
+    "$(q --format json sql "SELECT * FROM readings LIMIT 1" | jq -r '.rows[0] | keys_unsorted | join(",")')" \
+    "type,device,reverse_ts,stats"
+  expect_no_rule readings undeclared-key-fields
 fi
 
 # --- counters: its default size, 20,000 page views (the runner without --rows)

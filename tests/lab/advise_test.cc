@@ -285,6 +285,33 @@ TEST_F(AdviseTest, TablesOfOneSchemaPerMonthAreManySimilarTables) {
   EXPECT_FALSE(Rules("orders_2019_01").count("many-similar-tables"));
 }
 
+// Keys of a fixed number of delimited fields are a composite key the
+// table could declare; advise names a schema for them until it does.
+TEST_F(AdviseTest, UndeclaredKeyFieldsSuggestARowKeySchema) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 20; ++i) keys.push_back(fmt::format("phone#d{:02}#{}", i, 1700000000000 + i));
+  Keys("devices", keys);
+  const Finding* f = Find("devices", "undeclared-key-fields");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, "info");
+  EXPECT_EQ(f->fix,
+            "declare them (names are yours to choose): setrowkeyschema devices part1:string,part2:string,ts:string; "
+            "SQL then reads each as a column, and a WHERE on the first reads one key range");
+  // Declared, the finding goes.
+  RowKeySchema schema;
+  schema.fields = {
+      {"type", RowKeyField::Type::kString}, {"id", RowKeyField::Type::kString}, {"ts", RowKeyField::Type::kString}};
+  schema.delimiter = "#";
+  ASSERT_OK(bigtable_->SetRowKeySchema("devices", schema, false));
+  EXPECT_FALSE(Rules("devices").count("undeclared-key-fields"));
+  // Keys of varying shapes are no composite key.
+  keys.push_back("phone#odd");
+  Keys("ragged", keys);
+  EXPECT_FALSE(Rules("ragged").count("undeclared-key-fields"));
+  Keys("single", {"a1", "b2", "c3", "d4", "e5", "f6"});
+  EXPECT_FALSE(Rules("single").count("undeclared-key-fields"));
+}
+
 TEST_F(AdviseTest, EveryRuleHasALesson) {
   std::set<std::string> ids;
   for (const AdviceRule& r : AdviceRules()) {
@@ -294,7 +321,7 @@ TEST_F(AdviseTest, EveryRuleHasALesson) {
   for (const char* id : {"key-starts-with-timestamp", "key-sequential-id", "key-hashed", "key-unpadded-number",
                          "key-domain-not-reversed", "key-pii", "key-too-long", "too-many-families",
                          "mixed-retention-family", "versions-as-time-series", "row-unbounded-wide", "row-too-large",
-                         "cell-too-large", "many-similar-tables", "key-raw-bytes"}) {
+                         "cell-too-large", "many-similar-tables", "key-raw-bytes", "undeclared-key-fields"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
 }
