@@ -108,8 +108,11 @@ Result<BackupSpec> LocalInstanceAdmin::Snapshot(Database* db, BackupSpec backup,
   // What a backup interrupted under this name left, seen by nobody.
   Status gone = db->DeleteTable(hidden);
   if (!gone.ok() && !gone.IsNotFound()) return gone;
-  LBT_RETURN_IF_ERROR(db->CreateTable(
-      hidden, NewTable{.families = KeepingEverything(backup.families), .granularity = backup.granularity}));
+  LBT_ASSIGN_OR_RETURN(const TableSpec source, db->GetTable(from));
+  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, NewTable{.families = KeepingEverything(backup.families),
+                                                       .granularity = backup.granularity,
+                                                       .tiered_storage = source.tiered_storage,
+                                                       .row_key_schema = source.row_key_schema}));
   backup.start_time_micros = NowMicros();
   Result<int64_t> bytes = CopyRows(db, from, hidden);
   if (!bytes.ok()) {
@@ -279,8 +282,15 @@ Status LocalInstanceAdmin::RestoreTable(const BackupSpec& backup, const Instance
   const std::string hidden = RestoreTableName(to_instance, table_id);
   Status gone = db->DeleteTable(hidden);
   if (!gone.ok() && !gone.IsNotFound()) return gone;
-  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, NewTable{.families = from.families, .granularity = from.granularity}));
-  Status copied = CopyRows(db, BackupTableName(from.instance, from.cluster, from.id), hidden).status();
+  // The backup's hidden table keeps the source's settings that the backup
+  // record does not: its tiered storage rule and row-key schema.
+  const std::string kept = BackupTableName(from.instance, from.cluster, from.id);
+  LBT_ASSIGN_OR_RETURN(const TableSpec settings, db->GetTable(kept));
+  LBT_RETURN_IF_ERROR(db->CreateTable(hidden, NewTable{.families = from.families,
+                                                       .granularity = from.granularity,
+                                                       .tiered_storage = settings.tiered_storage,
+                                                       .row_key_schema = settings.row_key_schema}));
+  Status copied = CopyRows(db, kept, hidden).status();
   if (copied.ok()) {
     copied = db->RenameTable(
         hidden, target, RestoreInfo{from.Full(), from.SourceTableFull(), from.start_time_micros, from.end_time_micros});

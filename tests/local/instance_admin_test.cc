@@ -350,6 +350,27 @@ TEST_F(BackupTest, ARestoreKeepsTheTablesGranularity) {
   ASSERT_OK(a_->MutateRow("fine-restored", "r", {Mutation::SetCell("cf", "q", "w", 1234568)}));
 }
 
+// The row-key schema and tiered storage rule come back with a restore,
+// through a copy of the backup too.
+TEST_F(BackupTest, ARestoreKeepsTheRowKeySchemaAndTieredStorage) {
+  RowKeySchema schema;
+  schema.fields = {{"device", RowKeyField::Type::kString}, {"rts", RowKeyField::Type::kString}};
+  schema.delimiter = "#";
+  const TieredStorage tiers{90LL * 24 * 3600 * 1000000};
+  ASSERT_OK(
+      a_->CreateTable("keyed", NewTable{.families = {{"cf"}}, .tiered_storage = tiers, .row_key_schema = schema}));
+  ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->CreateBackup("inst-a-c1", "keyed-b", "keyed", Expire()));
+  ASSERT_OK_AND_ASSIGN(BackupSpec copy, Tables(kA)->CopyBackup(backup, "inst-a-c1", "keyed-c", Expire()));
+  for (const BackupSpec* b : {&backup, &copy}) {
+    const std::string name = "restored-" + b->id;
+    ASSERT_OK(Tables(kA)->RestoreTable(*b, name));
+    ASSERT_OK_AND_ASSIGN(TableSpec restored, a_->GetTable(name));
+    EXPECT_EQ(restored.row_key_schema, schema) << name;
+    ASSERT_TRUE(restored.tiered_storage.has_value()) << name;
+    EXPECT_EQ(restored.tiered_storage->infrequent_access_older_than_micros, tiers.infrequent_access_older_than_micros);
+  }
+}
+
 TEST_F(BackupTest, ARestoreHoldsTheTableAsTheBackupFoundIt) {
   ASSERT_OK_AND_ASSIGN(BackupSpec backup, Tables(kA)->CreateBackup("inst-a-c1", "b1", "t", Expire()));
   EXPECT_EQ(backup.source_table, "t");
