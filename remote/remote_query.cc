@@ -102,7 +102,9 @@ class RemotePrepared final : public sql::PreparedQuery {
     request.set_app_profile_id(calls_->app_profile());
     request.set_prepared_query(bytes_);
     for (const auto& [name, value] : params) {
-      v2::Value& v = (*request.mutable_params())[name];
+      v2::Value& v = sql::IsViewParameterKey(name)
+                         ? (*request.mutable_view_parameters())[name.substr(sql::kViewParameterPrefix.size())]
+                         : (*request.mutable_params())[name];
       v = proto::ToProto(value);
       *v.mutable_type() = proto::ToProto(*value.type());
     }

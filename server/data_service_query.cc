@@ -43,6 +43,36 @@ struct QueryToRun {
   std::optional<PreparedQueryToken> prepared;
 };
 
+// The request's view_parameters, for the VIEW_PARAMETERS('name') calls of
+// the logical views its query reads: STRING values (a value without a
+// type is taken as one), beside the query's parameters under keys no
+// @parameter can have.
+Status AddViewParameters(const v2::ExecuteQueryRequest& request, sql::Params* params) {
+  // A view parameter comes from view_parameters alone.
+  for (const auto& [name, value] : *params) {
+    if (sql::IsViewParameterKey(name)) {
+      return Status::InvalidArgument(fmt::format("params: '{}' is not a parameter name", name));
+    }
+  }
+  for (const auto& [name, value] : request.view_parameters()) {
+    const std::string field = fmt::format("view_parameters['{}']", name);
+    if (name.empty()) return Status::InvalidArgument("view_parameters: a view parameter needs a name");
+    if (value.has_type() && !value.type().has_string_type()) {
+      return Status::InvalidArgument(field + ": VIEW_PARAMETERS values are STRING");
+    }
+    switch (value.kind_case()) {
+      case v2::Value::kStringValue:
+        (*params)[sql::ViewParameterKey(name)] = sql::Value::String(value.string_value());
+        break;
+      case v2::Value::KIND_NOT_SET:
+        (*params)[sql::ViewParameterKey(name)] = sql::Value::Null(sql::Type::String());
+        break;
+      default: return Status::InvalidArgument(field + ": VIEW_PARAMETERS values are STRING (string_value)");
+    }
+  }
+  return Status::OK();
+}
+
 Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
   QueryToRun run;
   if (QueryText(request).empty() == request.prepared_query().empty()) {
@@ -68,6 +98,7 @@ Result<QueryToRun> QueryOf(const v2::ExecuteQueryRequest& request) {
     LBT_ASSIGN_OR_RETURN(run.params, ParamsFromProto(request.params(), nullptr));
     for (const auto& [name, value] : run.params) run.types[name] = value.type();
   }
+  LBT_RETURN_IF_ERROR(AddViewParameters(request, &run.params));
   return run;
 }
 

@@ -449,24 +449,24 @@ Status Binder::BindLimits(Select& s) {
 using internal::Binder;
 
 Result<std::unique_ptr<BoundQuery>> Bind(std::unique_ptr<Select> select, const TableSpec& table,
-                                         const ParamTypes& params, std::string_view sql) {
+                                         const ParamTypes& params, std::string_view sql, QueryKind kind) {
   auto q = std::make_unique<BoundQuery>();
   q->select_ast = std::move(select);
-  Binder binder(table, params, sql, q.get());
+  Binder binder(table, params, sql, q.get(), kind);
   LBT_RETURN_IF_ERROR(binder.Run());
   return q;
 }
 
 Result<std::unique_ptr<BoundQuery>> BindOverView(std::unique_ptr<Select> select, std::string_view view,
                                                  const std::vector<ResultColumn>& columns, const ParamTypes& params,
-                                                 std::string_view sql) {
+                                                 std::string_view sql, QueryKind kind) {
   if (select->from.unpack) {
     return Status::InvalidArgument(fmt::format("UNPACK reads a table with history; {} is a logical view", view));
   }
   auto q = std::make_unique<BoundQuery>();
   q->select_ast = std::move(select);
   const TableSpec none;
-  Binder binder(none, params, sql, q.get(), &columns);
+  Binder binder(none, params, sql, q.get(), kind, &columns);
   LBT_RETURN_IF_ERROR(binder.Run());
   return q;
 }

@@ -17,12 +17,13 @@
 namespace lbt::sql {
 
 Result<std::unique_ptr<BoundQuery>> Bind(std::unique_ptr<Select> select, const TableSpec& table,
-                                         const ParamTypes& params, std::string_view sql);
+                                         const ParamTypes& params, std::string_view sql,
+                                         QueryKind kind = QueryKind::kClient);
 // Binds a query whose FROM names logical view `view`, whose query returns
 // `columns`. Input rows are [NULL, columns...].
 Result<std::unique_ptr<BoundQuery>> BindOverView(std::unique_ptr<Select> select, std::string_view view,
                                                  const std::vector<ResultColumn>& columns, const ParamTypes& params,
-                                                 std::string_view sql);
+                                                 std::string_view sql, QueryKind kind = QueryKind::kClient);
 
 }  // namespace lbt::sql
 

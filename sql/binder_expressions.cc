@@ -99,6 +99,7 @@ Status Binder::BindInput(Expr* e, const char* clause) {
       return Status::OK();
     }
     case ExprKind::kCall:
+      if (Upper(e->name) == "VIEW_PARAMETERS") return BindViewParameter(e);
       if (FindAggregate(e->name) != nullptr) {
         return Error(*e, fmt::format("Aggregate function {} not allowed in {}", e->name, clause));
       }
@@ -138,6 +139,27 @@ void Binder::PrepareDateParts(Expr* e) {
     e->args[1] = std::move(interval->args[0]);
     e->args.push_back(std::move(part));
   }
+}
+
+// Production binds a view parameter on the server, apart from the query's
+// text (parameterized-views-overview): here, a parameter no @name can
+// reach, given by the request's view_parameters.
+Status Binder::BindViewParameter(Expr* e) {
+  if (e->args.size() != 1 || e->args[0]->kind != ExprKind::kLiteral || e->args[0]->literal.is_null() ||
+      e->args[0]->literal.kind() != TypeKind::kString || e->args[0]->literal.str().empty()) {
+    return Error(*e, "VIEW_PARAMETERS takes a parameter's name as a string literal, e.g. VIEW_PARAMETERS('user_id')");
+  }
+  if (kind_ != QueryKind::kLogicalView) {
+    return Error(*e,
+                 "VIEW_PARAMETERS is allowed only in a logical view's query; a request gives its values in "
+                 "view_parameters");
+  }
+  e->kind = ExprKind::kParameter;
+  e->name = ViewParameterKey(e->args[0]->literal.str());
+  e->args.clear();
+  e->type = Type::String();
+  q_->parameters[e->name] = e->type;
+  return Status::OK();
 }
 
 Status Binder::BindNode(Expr* e) {

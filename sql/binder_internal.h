@@ -25,9 +25,15 @@ std::string Upper(std::string_view s);
 // the query does not bind.
 class Binder {
  public:
-  Binder(const TableSpec& table, const ParamTypes& params, std::string_view sql, BoundQuery* q,
+  Binder(const TableSpec& table, const ParamTypes& params, std::string_view sql, BoundQuery* q, QueryKind kind,
          const std::vector<ResultColumn>* view_columns = nullptr)
-      : table_(table), params_(params), sql_(sql), q_(q), constants_(Params()), view_columns_(view_columns) {}
+      : table_(table),
+        params_(params),
+        sql_(sql),
+        q_(q),
+        kind_(kind),
+        constants_(Params()),
+        view_columns_(view_columns) {}
 
   Status Run();
 
@@ -67,6 +73,8 @@ class Binder {
   // An untyped NULL or a string literal takes `to` where it can.
   static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
   Status BindFunction(Expr* e);
+  // VIEW_PARAMETERS('name'): a STRING parameter of its own (ViewParameterKey).
+  Status BindViewParameter(Expr* e);
   Status BindSubscript(Expr* e);
   Status BindConditional(Expr* e);
   Status BindCase(Expr* e);
@@ -103,6 +111,7 @@ class Binder {
   const ParamTypes& params_;
   std::string_view sql_;
   BoundQuery* q_;
+  QueryKind kind_;
   Evaluator constants_;
   const std::vector<ResultColumn>* view_columns_;  // FROM a logical view: its columns
   std::string table_alias_;

@@ -18,6 +18,11 @@
 
 namespace lbt::sql {
 
+// What kind of query is bound: one a client runs, or a logical view's,
+// which alone may call VIEW_PARAMETERS('name') (a STRING parameter the
+// request gives apart from the query's: ViewParameterKey).
+enum class QueryKind { kClient, kLogicalView };
+
 // A family as the query sees it.
 struct BoundFamily {
   std::string name;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sql/prepared_query.h"
+
 namespace lbt::sql {
 
 namespace {
@@ -44,7 +46,11 @@ class Writer {
   std::string Text(const Expr& e) const {
     switch (e.kind) {
       case ExprKind::kLiteral: return Literal(e.literal);
-      case ExprKind::kParameter: return fmt::format("@{}", e.name);
+      case ExprKind::kParameter:
+        if (IsViewParameterKey(e.name)) {
+          return fmt::format("VIEW_PARAMETERS({})", QuotedText(e.name.substr(kViewParameterPrefix.size())));
+        }
+        return fmt::format("@{}", e.name);
       case ExprKind::kColumn: return e.name;
       case ExprKind::kSlot: return SlotName(e.slot);
       case ExprKind::kStar: return "*";

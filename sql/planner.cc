@@ -115,12 +115,40 @@ class Planner {
 
 }  // namespace
 
+Result<Params> ViewParameters(std::string_view view, const PreparedQuery& view_query, const Params& params) {
+  Params values;
+  std::vector<std::string> missing;
+  for (const auto& [key, type] : view_query.parameters()) {
+    if (!IsViewParameterKey(key)) continue;
+    auto it = params.find(key);
+    if (it != params.end()) {
+      values.insert(*it);
+    } else {
+      missing.push_back(key.substr(kViewParameterPrefix.size()));
+    }
+  }
+  if (!missing.empty()) {
+    std::string names;
+    for (const std::string& name : missing) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", name);
+    return Status::InvalidArgument(
+        fmt::format("logical view {} reads view parameters the request does not give: {} (a request's "
+                    "view_parameters; in the shell, @{}='...')",
+                    view, names, missing[0]));
+  }
+  // Views the view reads may read others.
+  for (const auto& [key, value] : params) {
+    if (IsViewParameterKey(key)) values.insert({key, value});
+  }
+  return values;
+}
+
 Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params) {
+  LBT_ASSIGN_OR_RETURN(Params view_params, ViewParameters(q.view, *view_query, params));
   ExecutionPlan plan;
   plan.evaluator = std::make_unique<Evaluator>(params);
   LBT_ASSIGN_OR_RETURN(int64_t limit, Resolve(q.limit, q.limit_param, params, "LIMIT"));
   LBT_ASSIGN_OR_RETURN(int64_t offset, Resolve(q.offset, q.offset_param, params, "OFFSET"));
-  auto leaf = std::make_unique<ViewScan>(q.view, view_query);
+  auto leaf = std::make_unique<ViewScan>(q.view, view_query, std::move(view_params));
   plan.view = leaf.get();
   const ReadPlan no_read;  // the names of the input slots come from q alone
   plan.root = Planner(q, no_read, *plan.evaluator).Build(std::move(leaf), limit, offset);

@@ -45,6 +45,10 @@ Result<ExecutionPlan> PlanExecution(const BoundQuery& q, const ReadPlan& read, c
 // The same over logical view q.view, whose prepared query is `view_query`
 // (it must outlive the plan).
 Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params);
+// The view parameters (ViewParameterKey) among `params` that `view_query`,
+// logical view `view`'s, runs with; InvalidArgument naming those it reads
+// and `params` lacks.
+Result<Params> ViewParameters(std::string_view view, const PreparedQuery& view_query, const Params& params);
 
 }  // namespace lbt::sql
 

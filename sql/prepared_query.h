@@ -65,6 +65,16 @@ class ResultStream {
   virtual QueryPlan plan() const { return {}; }
 };
 
+// The values of VIEW_PARAMETERS('name') in a parameterized logical view
+// travel with a query's parameter values under ViewParameterKey(name): a
+// key no @parameter can have, so the query's text can never name them.
+// They are STRING values.
+inline constexpr std::string_view kViewParameterPrefix = "$view:";
+inline std::string ViewParameterKey(std::string_view name) {
+  return std::string(kViewParameterPrefix) + std::string(name);
+}
+inline bool IsViewParameterKey(std::string_view key) { return key.starts_with(kViewParameterPrefix); }
+
 class PreparedQuery {
  public:
   virtual ~PreparedQuery() = default;

@@ -106,7 +106,8 @@ class PreparedOverView final : public PreparedQuery {
     QueryPlan out;
     plan.root->Describe(0, &out);
     // Then the view's own operators, below its VIEW.
-    LBT_ASSIGN_OR_RETURN(QueryPlan inner, view_query_->Plan({}));
+    LBT_ASSIGN_OR_RETURN(Params view_params, ViewParameters(q_->view, *view_query_, params));
+    LBT_ASSIGN_OR_RETURN(QueryPlan inner, view_query_->Plan(view_params));
     const int depth = out.empty() ? 0 : out.back().depth + 1;
     for (PlanNode& node : inner) {
       node.depth += depth;
@@ -219,12 +220,12 @@ class MaterializedRowsQuery final : public PreparedQuery {
 constexpr int kMaxViewDepth = 8;
 
 Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string_view sql, const ParamTypes& params,
-                                                 int depth) {
+                                                 int depth, QueryKind kind) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
   const FromClause& from = select->from.unpack ? select->from.unpack->from : select->from;
   Result<TableSpec> table = bigtable->GetTable(from.table);
   if (table.ok()) {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql));
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql, kind));
     return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
   }
   if (!table.status().IsNotFound()) return table.status();
@@ -246,7 +247,7 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
     }
     auto rows = std::make_unique<MaterializedRowsQuery>(bigtable, from.table, std::move(plan).value());
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound,
-                         BindOverView(std::move(select), from.table, rows->columns(), params, sql));
+                         BindOverView(std::move(select), from.table, rows->columns(), params, sql, kind));
     rows->NarrowTo(bound->where);
     return std::unique_ptr<PreparedQuery>(std::make_unique<PreparedOverView>(std::move(rows), std::move(bound)));
   }
@@ -260,7 +261,8 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
         fmt::format("logical view {} reads views more than {} deep; lbt allows {} (does a view read itself?)",
                     from.table, kMaxViewDepth, kMaxViewDepth));
   }
-  Result<std::unique_ptr<PreparedQuery>> view_query = PrepareAt(bigtable, view->query, {}, depth + 1);
+  Result<std::unique_ptr<PreparedQuery>> view_query =
+      PrepareAt(bigtable, view->query, {}, depth + 1, QueryKind::kLogicalView);
   if (!view_query.ok()) {
     // Named once: the innermost view whose query fails says so itself.
     if (view_query.status().message().starts_with("logical view ")) return view_query.status();
@@ -268,7 +270,7 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
                             fmt::format("logical view {}: {}", from.table, view_query.status().message()));
   }
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound,
-                       BindOverView(std::move(select), from.table, (*view_query)->columns(), params, sql));
+                       BindOverView(std::move(select), from.table, (*view_query)->columns(), params, sql, kind));
   return std::unique_ptr<PreparedQuery>(
       std::make_unique<PreparedOverView>(std::move(view_query).value(), std::move(bound)));
 }
@@ -276,7 +278,7 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
 }  // namespace
 
 Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
-  return PrepareAt(bigtable, sql, params, 0);
+  return PrepareAt(bigtable, sql, params, 0, QueryKind::kClient);
 }
 
 Status CheckViewQuery(Bigtable* bigtable, std::string_view view_id, std::string_view query) {
@@ -294,7 +296,7 @@ Status CheckViewQuery(Bigtable* bigtable, std::string_view view_id, std::string_
     if (!view.ok()) break;  // Prepare below says what is missing
     next = view->query;
   }
-  return Prepare(bigtable, query, {}).status();
+  return PrepareAt(bigtable, query, {}, 0, QueryKind::kLogicalView).status();
 }
 
 }  // namespace lbt::sql

@@ -60,6 +60,9 @@ Result<SqlStatement> ParseSqlStatement(const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(std::vector<sql::ParameterBinding> bindings, sql::ParseParameterBindings(text, &start));
   for (sql::ParameterBinding& b : bindings) {
     statement.types[b.name] = b.value.type();
+    // A text value is also a view parameter, for VIEW_PARAMETERS('name')
+    // in the logical views the query reads (never spliced into text).
+    if (b.value.kind() == sql::TypeKind::kString) statement.params[sql::ViewParameterKey(b.name)] = b.value;
     statement.params[b.name] = std::move(b.value);
   }
   statement.query = text.substr(start);
@@ -120,7 +123,10 @@ std::vector<CommandSpec> SqlCommands() {
            "  rows each handed on, then the key ranges read and rows examined.\n"
            "  @name=<value> gives query parameter @name a value, whose literal sets its\n"
            "  type: 5 (INT64), 1.5 (FLOAT64), 'text' (STRING), b'bytes' (BYTES), TRUE,\n"
-           "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'.\n\n"
+           "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'. A 'text' value is also\n"
+           "  the view parameter VIEW_PARAMETERS('name') of the logical views read.\n"
+           "  A table with a row-key schema (setrowkeyschema) gives each key field as a\n"
+           "  column, and _key only by name.\n\n"
            "  Examples:\n"
            "    sql SELECT _key, stats_summary['os_build'] FROM mobile_time_series WHERE _key LIKE 'phone#%'\n"
            "    sql @device=b'phone#4c410523' SELECT _key FROM mobile_time_series WHERE STARTS_WITH(_key, @device)\n"

@@ -4,7 +4,7 @@ namespace lbt::sql {
 
 bool ViewScan::Produce(Values* row) {
   if (stream_ == nullptr) {
-    Result<std::unique_ptr<ResultStream>> opened = view_query_->Execute({});
+    Result<std::unique_ptr<ResultStream>> opened = view_query_->Execute(view_params_);
     if (!opened.ok()) return Fail(opened.status());
     stream_ = std::move(opened).value();
   }

@@ -18,8 +18,9 @@ class ViewScan final : public Operator {
  public:
   // `view_query` is the view's prepared query and must outlive the scan.
   // It runs at the first Next: a scan only described runs nothing.
-  ViewScan(std::string view, const PreparedQuery* view_query)
-      : Operator(nullptr), view_(std::move(view)), view_query_(view_query) {}
+  // It runs with `view_params`, the request's view parameters.
+  ViewScan(std::string view, const PreparedQuery* view_query, Params view_params)
+      : Operator(nullptr), view_(std::move(view)), view_query_(view_query), view_params_(std::move(view_params)) {}
 
   // The view query's rows read so far, and what its own scan read.
   int64_t examined() const { return examined_; }
@@ -33,6 +34,7 @@ class ViewScan final : public Operator {
 
   const std::string view_;
   const PreparedQuery* view_query_;
+  const Params view_params_;
   std::unique_ptr<ResultStream> stream_;
   Values inner_;
   int64_t examined_ = 0;
