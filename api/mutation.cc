@@ -35,6 +35,15 @@ Mutation Mutation::AddToCell(std::string family, std::string qualifier, int64_t 
   return m;
 }
 
+Mutation Mutation::AddBytesToCell(std::string family, std::string qualifier, std::string bytes, int64_t timestamp,
+                                  bool merge) {
+  Mutation m = AddToCell(std::move(family), std::move(qualifier), 0, timestamp);
+  m.bytes_input = true;
+  m.merge = merge;
+  m.value = std::move(bytes);
+  return m;
+}
+
 Mutation Mutation::DeleteFromColumn(std::string family, std::string qualifier, TimestampRange range) {
   Mutation m;
   m.kind = Kind::kDeleteFromColumn;

@@ -28,7 +28,15 @@ struct Mutation {
   int64_t timestamp = kServerTime;  // kSetCell, kAddToCell
   std::string value;                // kSetCell
   int64_t int_value = 0;            // kAddToCell
-  TimestampRange range;             // kDeleteFromColumn
+  // kAddToCell: the input is `value`'s bytes (a Value's raw_value): an
+  // HLL++ family of raw input counts them, an int64 aggregate reads them
+  // as an 8-byte big-endian integer (also in int_value when they are one).
+  bool bytes_input = false;
+  // kAddToCell from MergeToCell: the input is an aggregate's state (an
+  // int64 aggregate's is its value, merged as an input; an HLL++ family's
+  // is a sketch in `value`).
+  bool merge = false;
+  TimestampRange range;  // kDeleteFromColumn
   // kSetCell, kAddToCell: the client library made `timestamp` up (a
   // CLIENT_AUTO_GENERATED timestamp_origin): it is cut to the table's
   // granularity rather than refused when it does not fit it.
@@ -49,6 +57,10 @@ struct Mutation {
   // Merges `delta` into the cell at `timestamp` of an aggregate family
   // (sum, min or max as the family's type says), or creates that cell.
   static Mutation AddToCell(std::string family, std::string qualifier, int64_t delta, int64_t timestamp = kServerTime);
+  // AddToCell of raw bytes (an HLL++ family of raw input counts them); with
+  // `merge`, MergeToCell of a state (an HLL++ sketch).
+  static Mutation AddBytesToCell(std::string family, std::string qualifier, std::string bytes,
+                                 int64_t timestamp = kServerTime, bool merge = false);
   // Deletes the column's cells within `range` (all of them by default).
   static Mutation DeleteFromColumn(std::string family, std::string qualifier, TimestampRange range = {});
   static Mutation DeleteFromFamily(std::string family);

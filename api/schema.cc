@@ -122,16 +122,19 @@ std::string_view ValueTypeName(ValueType type) {
     case ValueType::kIntMax: return "intmax";
     case ValueType::kString:
     case ValueType::kStringUtf8Raw: return "string";
+    case ValueType::kHllInt64: return "inthll";
+    case ValueType::kHllBytes: return "rawhll";
   }
   return "bytes";
 }
 
 Result<ValueType> ParseValueType(std::string_view name) {
-  for (ValueType t :
-       {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString}) {
+  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString,
+                      ValueType::kHllInt64, ValueType::kHllBytes}) {
     if (name == ValueTypeName(t)) return t;
   }
-  return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", name));
+  return Status::InvalidArgument(
+      fmt::format("unknown value type '{}'; expected intsum, intmin, intmax, inthll or rawhll", name));
 }
 
 Status ValidateTieredStorage(const TieredStorage& tiers, std::string_view field) {

@@ -60,17 +60,26 @@ struct GcRule {
 // `setvaluetype` still sends: Bigtable stores it as kString (see
 // StoredValueType), but a service that echoes it back, as the emulator does,
 // is shown as it answered.
-enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax, kString, kStringUtf8Raw };
+//
+// kHllInt64 and kHllBytes are HyperLogLog++ distinct counts
+// (`hllpp_unique_count`) of INT64 inputs (cbt's "inthll") or of raw bytes;
+// their cells hold sketches (api/hll_sketch.h).
+enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax, kString, kStringUtf8Raw, kHllInt64, kHllBytes };
 
-// "bytes", "intsum", "intmin", "intmax", "string"; kStringUtf8Raw is
-// "string" too.
+// "bytes", "intsum", "intmin", "intmax", "string", "inthll", "rawhll";
+// kStringUtf8Raw is "string" too.
 // WARNING: these names are stored in the catalog (storage/catalog.cc).
 std::string_view ValueTypeName(ValueType type);
 // Parses a name produced by ValueTypeName. Returns InvalidArgument otherwise.
 Result<ValueType> ParseValueType(std::string_view name);
-inline bool IsAggregate(ValueType type) {
+// An int64 aggregate: its cells hold 8-byte big-endian integers.
+inline bool IsIntAggregate(ValueType type) {
   return type == ValueType::kIntSum || type == ValueType::kIntMin || type == ValueType::kIntMax;
 }
+// An HLL++ aggregate: its cells hold sketches.
+inline bool IsHll(ValueType type) { return type == ValueType::kHllInt64 || type == ValueType::kHllBytes; }
+// A family written by AddToCell and MergeToCell, not by append or increment.
+inline bool IsAggregate(ValueType type) { return IsIntAggregate(type) || IsHll(type); }
 // The type Bigtable keeps when asked for `type`: the deprecated string
 // encoding becomes UTF-8 bytes.
 inline ValueType StoredValueType(ValueType type) {

@@ -306,12 +306,21 @@ Mutation Stamped(Mutation m, v2::Mutation::TimestampOrigin origin) {
 
 template <typename AggregateMutation>
 Result<Mutation> AggregateFromProto(const AggregateMutation& m, v2::Mutation::TimestampOrigin origin,
-                                    const std::string& path) {
+                                    const std::string& path, bool merge) {
   LBT_ASSIGN_OR_RETURN(std::string qualifier, QualifierValue(m.column_qualifier(), path + ".column_qualifier"));
   LBT_ASSIGN_OR_RETURN(int64_t ts, TimestampValue(m.timestamp(), path + ".timestamp"));
   LBT_RETURN_IF_ERROR(CheckTimestamp(ts, path + ".timestamp"));
+  // Raw bytes are an HLL++ family's input or state, or an int64
+  // aggregate's 8-byte integer: the family's type decides (storage).
+  if (m.input().kind_case() == v2::Value::kRawValue) {
+    Mutation out = Mutation::AddBytesToCell(m.family_name(), std::move(qualifier), m.input().raw_value(), ts, merge);
+    DecodeInt64(m.input().raw_value(), &out.int_value);
+    return Stamped(std::move(out), origin);
+  }
   LBT_ASSIGN_OR_RETURN(int64_t input, IntInput(m.input(), path + ".input"));
-  return Stamped(Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts), origin);
+  Mutation out = Mutation::AddToCell(m.family_name(), std::move(qualifier), input, ts);
+  out.merge = merge;
+  return Stamped(std::move(out), origin);
 }
 
 }  // namespace
@@ -326,10 +335,11 @@ Result<Mutation> FromProto(const v2::Mutation& m, std::string_view field) {
                      m.timestamp_origin());
     }
     case v2::Mutation::kAddToCell:
-      return AggregateFromProto(m.add_to_cell(), m.timestamp_origin(), path + ".add_to_cell");
-    // Merging an int64 aggregate's state is adding it as an input.
+      return AggregateFromProto(m.add_to_cell(), m.timestamp_origin(), path + ".add_to_cell", false);
+    // Merging an int64 aggregate's state is adding it as an input; an
+    // HLL++ family merges a sketch.
     case v2::Mutation::kMergeToCell:
-      return AggregateFromProto(m.merge_to_cell(), m.timestamp_origin(), path + ".merge_to_cell");
+      return AggregateFromProto(m.merge_to_cell(), m.timestamp_origin(), path + ".merge_to_cell", true);
     case v2::Mutation::kDeleteFromColumn: {
       const auto& d = m.delete_from_column();
       TimestampRange range{d.time_range().start_timestamp_micros(), d.time_range().end_timestamp_micros()};
@@ -384,6 +394,19 @@ v2::Idempotency ToProto(const Idempotency& idempotency) {
   return out;
 }
 
+// An AddToCell or MergeToCell's fields, which the two messages share.
+template <typename AggregateMutation>
+void FillAggregate(const Mutation& m, AggregateMutation* a) {
+  a->set_family_name(m.family);
+  a->mutable_column_qualifier()->set_raw_value(m.qualifier);
+  a->mutable_timestamp()->set_raw_timestamp_micros(m.timestamp);
+  if (m.bytes_input) {
+    a->mutable_input()->set_raw_value(m.value);
+  } else {
+    a->mutable_input()->set_int_value(m.int_value);
+  }
+}
+
 v2::Mutation ToProto(const Mutation& m) {
   v2::Mutation out;
   switch (m.kind) {
@@ -395,14 +418,13 @@ v2::Mutation ToProto(const Mutation& m) {
       s->set_value(m.value);
       break;
     }
-    case Mutation::Kind::kAddToCell: {
-      auto* a = out.mutable_add_to_cell();
-      a->set_family_name(m.family);
-      a->mutable_column_qualifier()->set_raw_value(m.qualifier);
-      a->mutable_timestamp()->set_raw_timestamp_micros(m.timestamp);
-      a->mutable_input()->set_int_value(m.int_value);
+    case Mutation::Kind::kAddToCell:
+      if (m.merge) {
+        FillAggregate(m, out.mutable_merge_to_cell());
+      } else {
+        FillAggregate(m, out.mutable_add_to_cell());
+      }
       break;
-    }
     case Mutation::Kind::kDeleteFromColumn: {
       auto* d = out.mutable_delete_from_column();
       d->set_family_name(m.family);
@@ -564,6 +586,18 @@ Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view f
                  : ValueType::kString;
     case admin::Type::kAggregateType: {
       const auto& agg = type.aggregate_type();
+      // types.proto: "Input: Any, or omit for Raw". lbt counts INT64
+      // inputs and raw bytes.
+      if (agg.aggregator_case() == admin::Type::Aggregate::kHllppUniqueCount) {
+        switch (agg.input_type().kind_case()) {
+          case admin::Type::kInt64Type: return ValueType::kHllInt64;
+          case admin::Type::KIND_NOT_SET:
+          case admin::Type::kBytesType: return ValueType::kHllBytes;
+          default:
+            return Invalid(std::string(field) + ".aggregate_type.input_type",
+                           "lbt's hllpp_unique_count counts int64 inputs or raw bytes");
+        }
+      }
       if (agg.input_type().kind_case() != admin::Type::kInt64Type) {
         return Invalid(std::string(field) + ".aggregate_type.input_type", "lbt supports int64 aggregates only");
       }
@@ -572,12 +606,15 @@ Result<ValueType> ValueTypeFromProto(const admin::Type& type, std::string_view f
         case admin::Type::Aggregate::kMin: return ValueType::kIntMin;
         case admin::Type::Aggregate::kMax: return ValueType::kIntMax;
         default:
-          return Invalid(std::string(field) + ".aggregate_type", "lbt supports the sum, min and max aggregators");
+          return Invalid(std::string(field) + ".aggregate_type",
+                         "lbt supports the sum, min, max and hllpp_unique_count aggregators");
       }
     }
     default: break;
   }
-  return Invalid(field, "a family's value type must be bytes, string or an int64 aggregate (sum, min, max)");
+  return Invalid(field,
+                 "a family's value type must be bytes, string, an int64 aggregate (sum, min, max) or an "
+                 "hllpp_unique_count aggregate");
 }
 
 admin::Type ToProto(ValueType type) {
@@ -589,6 +626,17 @@ admin::Type ToProto(ValueType type) {
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     out.mutable_string_type()->mutable_encoding()->mutable_utf8_raw();
 #pragma GCC diagnostic pop
+  }
+  if (IsHll(type)) {
+    admin::Type::Aggregate* agg = out.mutable_aggregate_type();
+    if (type == ValueType::kHllInt64) {
+      agg->mutable_input_type()->mutable_int64_type()->mutable_encoding()->mutable_big_endian_bytes();
+    } else {
+      agg->mutable_input_type()->mutable_bytes_type()->mutable_encoding()->mutable_raw();
+    }
+    agg->mutable_state_type()->mutable_bytes_type()->mutable_encoding()->mutable_raw();
+    agg->mutable_hllpp_unique_count();
+    return out;
   }
   if (!IsAggregate(type)) return out;
   admin::Type::Aggregate* agg = out.mutable_aggregate_type();

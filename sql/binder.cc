@@ -75,7 +75,7 @@ Status Binder::BindFrom(Select& s) {
     if (q_->unpack && !chosen.count(name)) continue;
     BoundFamily b;
     b.name = name;
-    b.aggregate = IsAggregate(f.value_type);
+    b.aggregate = IsIntAggregate(f.value_type);
     b.string = StoredValueType(f.value_type) == ValueType::kString;
     b.with_history = time.with_history && !q_->unpack;
     TypePtr value = b.aggregate ? Type::Int64() : (b.string ? Type::String() : Type::Bytes());

@@ -579,6 +579,16 @@ class Parser {
       return ArrayLiteral(t.pos);
     }
     if (call) return FunctionCall(t);
+    // HLL_COUNT.INIT(...) and kin: a function name with a dot in it.
+    if (upper == "HLL_COUNT" && Ahead(1).text == "." && Ahead(2).kind == TokenKind::kIdent &&
+        Ahead(3).kind == TokenKind::kOp && Ahead(3).text == "(") {
+      Token dotted = Ahead(2);
+      dotted.text = t.text + "." + Ahead(2).text;
+      dotted.pos = t.pos;
+      Advance();
+      Advance();
+      return FunctionCall(dotted);
+    }
     if (IsReserved(upper)) return Unexpected();
     Advance();
     return Column(t);

@@ -55,12 +55,10 @@ Result<FamilySpec> ParseFamilySpec(const std::string& text) {
   family.gc_rule = std::move(rule).value();
   if (type_colon != std::string::npos) {
     std::string type = rest.substr(type_colon + 1);
-    if (type == "inthll") {
-      return Status::InvalidArgument("the inthll value type is not supported by lbt; use intsum, intmin or intmax");
-    }
     LBT_ASSIGN_OR_RETURN(family.value_type, ParseValueType(type));
     if (family.value_type == ValueType::kBytes) {
-      return Status::InvalidArgument(fmt::format("unknown value type '{}'; expected intsum, intmin or intmax", type));
+      return Status::InvalidArgument(
+          fmt::format("unknown value type '{}'; expected intsum, intmin, intmax, inthll or rawhll", type));
     }
   }
   return family;
@@ -280,7 +278,8 @@ std::vector<CommandSpec> CbtAdminCommands() {
                    {.key = "row-key", .value = "<field>:<type>,..."},
                    {.key = "row-key-encoding", .value = "delimited:<d>|ordered_code|singleton"}},
        .details = "  families  Column families with optional GC policies (see setgcpolicy) and\n"
-                  "            value types (intsum, intmin, intmax).\n"
+                  "            value types (intsum, intmin, intmax; inthll and rawhll count\n"
+                  "            distinct integers and byte strings, see addtocell).\n"
                   "  splits    Accepted for compatibility; a local table has no tablets.\n"
                   "  change-stream-retention  Turns the table's change stream on, keeping\n"
                   "            changes this long: 1 to 7 days (see setchangestream, watch).\n"

@@ -228,6 +228,10 @@ std::string FormatValueType(ValueType type) {
     case ValueType::kIntSum: aggregate = "sum"; break;
     case ValueType::kIntMin: aggregate = "min"; break;
     case ValueType::kIntMax: aggregate = "max"; break;
+    case ValueType::kHllInt64:
+      return R"({"aggregateType":{"inputType":{"int64Type":{"encoding":{"bigEndianBytes":{}}}}, "hllppUniqueCount":{}}})";
+    case ValueType::kHllBytes:
+      return R"({"aggregateType":{"inputType":{"bytesType":{"encoding":{"raw":{}}}}, "hllppUniqueCount":{}}})";
   }
   return fmt::format(
       "{{\"aggregateType\":{{\"inputType\":{{\"int64Type\":{{\"encoding\":{{\"bigEndianBytes\":{{}}}}}}}}, "

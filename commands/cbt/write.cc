@@ -103,11 +103,25 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
   return Status::OK();
 }
 
+// A family that counts raw bytes (rawhll) takes addtocell's value as
+// bytes; every other aggregate, as an integer.
+bool CountsRawBytes(CommandContext& ctx, const std::string& table, const std::string& family) {
+  Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
+  if (!spec.ok()) return false;  // the write says what is wrong
+  const FamilySpec* f = spec->FindFamily(family);
+  return f != nullptr && f->value_type == ValueType::kHllBytes;
+}
+
 Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(std::vector<CellArg> cells, CellArgs(ctx, args));
   std::vector<Mutation> mutations;
   for (CellArg& c : cells) {
     ValueAndTimestamp v = SplitTimestamp(c.value);
+    if (CountsRawBytes(ctx, args[0], c.family)) {
+      mutations.push_back(
+          Mutation::AddBytesToCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
+      continue;
+    }
     int64_t n;
     if (!ParseInt64(v.value, &n)) {
       const std::string_view digits = std::string_view(v.value).substr(!v.value.empty() && v.value[0] == '-');
@@ -154,8 +168,10 @@ std::vector<CommandSpec> CbtWriteCommands() {
                  .kind = ArgKind::kColumn,
                  .arity = Arity::kRepeated}},
        .options = {app_profile, authorized_view},
-       .details = "  The family must be of type intsum, intmin or intmax. Cells at the same\n"
+       .details = "  The family must be of type intsum, intmin, intmax, inthll (distinct\n"
+                  "  integers) or rawhll (distinct values, taken as bytes). Cells at the same\n"
                   "  timestamp merge; <timestamp> is in microseconds (a multiple of 1000).\n"
+                  "  SQL's HLL_COUNT.EXTRACT counts an HLL family's cell.\n"
                   "  authorized-view=<view-id>  Write through this authorized view of the table.\n\n"
                   "  Example: addtocell page_views /docs/quickstart total:views=1@0",
        .cbt = AddToCell},

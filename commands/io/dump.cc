@@ -73,7 +73,9 @@ Result<std::string> RowStatements(const TableSpec& table, const Row& row) {
                       row.key, c.family, c.qualifier));
     }
     const FamilySpec* family = table.FindFamily(c.family);
-    if (family != nullptr && IsAggregate(family->value_type)) {
+    // An HLL++ cell's sketch is set back as it is (a set of a sketch is
+    // taken whole).
+    if (family != nullptr && IsIntAggregate(family->value_type)) {
       int64_t value = 0;
       DecodeInt64(c.value, &value);
       add += " " + Word(fmt::format("{}:{}={}@{}", c.family, c.qualifier, value, c.timestamp));

@@ -118,14 +118,14 @@ struct BytesField {
 std::string AggregateValue(const Cell& c, const TableSpec* table) {
   const FamilySpec* family = table == nullptr ? nullptr : table->FindFamily(c.family);
   int64_t n = 0;
-  if (family == nullptr || !IsAggregate(family->value_type) || !DecodeInt64(c.value, &n)) return "";
+  if (family == nullptr || !IsIntAggregate(family->value_type) || !DecodeInt64(c.value, &n)) return "";
   return ",\"value_int\":" + std::to_string(n);
 }
 
 bool HasAggregates(const TableSpec* table) {
   if (table == nullptr) return false;
   for (const auto& [name, family] : table->families) {
-    if (IsAggregate(family.value_type)) return true;
+    if (IsIntAggregate(family.value_type)) return true;
   }
   return false;
 }

@@ -20,6 +20,7 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterTimestampFunctions(registry);
     RegisterAggregateFunctions(registry);
     RegisterStatisticalFunctions(registry);
+    RegisterHllFunctions(registry);
     return registry;
   }();
   return *builtins;

@@ -57,6 +57,7 @@ void RegisterBitwiseFunctions(FunctionRegistry* registry);
 void RegisterComparisonFunctions(FunctionRegistry* registry);
 void RegisterStringFunctions(FunctionRegistry* registry);
 void RegisterCodePointFunctions(FunctionRegistry* registry);
+void RegisterHllFunctions(FunctionRegistry* registry);
 void RegisterRegexpFunctions(FunctionRegistry* registry);
 void RegisterBytesFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);

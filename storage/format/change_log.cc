@@ -10,6 +10,11 @@ namespace lbt {
 namespace {
 
 constexpr char kChangeVersion = 1;
+// Kind bytes past Mutation::Kind's: an AddToCell of bytes (an HLL++
+// family's input), and a MergeToCell of a state's bytes. An AddToCell of
+// an integer keeps Mutation::Kind's byte, as before these were added.
+constexpr char kAddBytesToCell = 16;
+constexpr char kMergeBytesToCell = 17;
 
 void AppendBytes(std::string* out, std::string_view bytes) {
   AppendBigEndian(out, bytes.size(), 4);
@@ -51,6 +56,12 @@ class Reader {
 bool DecodeMutation(Reader* in, Mutation* m) {
   char kind;
   if (!in->Byte(&kind) || !in->Bytes(&m->family) || !in->Bytes(&m->qualifier)) return false;
+  if (kind == kAddBytesToCell || kind == kMergeBytesToCell) {
+    m->kind = Mutation::Kind::kAddToCell;
+    m->bytes_input = true;
+    m->merge = kind == kMergeBytesToCell;
+    return in->Int64(&m->timestamp) && in->Bytes(&m->value);
+  }
   m->kind = static_cast<Mutation::Kind>(kind);
   switch (m->kind) {
     case Mutation::Kind::kSetCell: return in->Int64(&m->timestamp) && in->Bytes(&m->value);
@@ -102,6 +113,14 @@ std::string EncodeChange(const DataChange& change) {
   for (const Mutation& m : change.mutations) {
     if (m.kind == Mutation::Kind::kSetCell) {
       AppendSetCell(&out, m.family, m.qualifier, m.timestamp, m.value);
+      continue;
+    }
+    if (m.kind == Mutation::Kind::kAddToCell && m.bytes_input) {
+      out.push_back(m.merge ? kMergeBytesToCell : kAddBytesToCell);
+      AppendBytes(&out, m.family);
+      AppendBytes(&out, m.qualifier);
+      AppendInt64(&out, m.timestamp);
+      AppendBytes(&out, m.value);
       continue;
     }
     out.push_back(static_cast<char>(m.kind));

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "api/hll_sketch.h"
 #include "api/limits.h"
 #include "storage/format/change_log.h"
 #include "storage/format/key_codec.h"
@@ -33,6 +34,43 @@ Status ValidateQualifier(std::string_view qualifier) {
   return Status::OK();
 }
 
+// Whether an AddToCell or MergeToCell's input fits its family: an int64
+// aggregate takes an integer (raw bytes of 8); an HLL++ family adds an
+// input of its type and merges a sketch.
+Status ValidateAggregateInput(const FamilySpec& family, const Mutation& m) {
+  const std::string_view call = m.merge ? "MergeToCell" : "AddToCell";
+  if (IsIntAggregate(family.value_type)) {
+    if (m.bytes_input && m.value.size() != 8) {
+      return Status::InvalidArgument(
+          fmt::format("column family '{}' is an {} aggregate: {}'s input must be an int64 (8 raw bytes), got {} bytes",
+                      family.name, ValueTypeName(family.value_type), call, m.value.size()));
+    }
+    return Status::OK();
+  }
+  if (m.merge) {
+    if (!m.bytes_input) {
+      return Status::InvalidArgument(fmt::format(
+          "column family '{}' is an HLL++ aggregate: MergeToCell's input must be a sketch (raw bytes)", family.name));
+    }
+    Result<HllSketch> sketch = HllSketch::Parse(m.value);
+    if (!sketch.ok()) {
+      return Status::InvalidArgument(
+          fmt::format("column family '{}': MergeToCell's input is {}", family.name, sketch.status().message()));
+    }
+    return Status::OK();
+  }
+  if (family.value_type == ValueType::kHllInt64 && m.bytes_input && m.value.size() != 8) {
+    return Status::InvalidArgument(
+        fmt::format("column family '{}' counts int64 inputs (inthll): AddToCell's input must be an int64, got {} bytes",
+                    family.name, m.value.size()));
+  }
+  if (family.value_type == ValueType::kHllBytes && !m.bytes_input) {
+    return Status::InvalidArgument(fmt::format(
+        "column family '{}' counts raw bytes (rawhll): AddToCell's input must be raw_value bytes", family.name));
+  }
+  return Status::OK();
+}
+
 // Merges an aggregate input into the stored state as the family's type says.
 int64_t Merge(ValueType type, int64_t state, int64_t input) {
   switch (type) {
@@ -41,7 +79,9 @@ int64_t Merge(ValueType type, int64_t state, int64_t input) {
     case ValueType::kIntMax: return std::max(state, input);
     case ValueType::kBytes:
     case ValueType::kString:
-    case ValueType::kStringUtf8Raw: break;
+    case ValueType::kStringUtf8Raw:
+    case ValueType::kHllInt64:
+    case ValueType::kHllBytes: break;
   }
   return input;
 }
@@ -78,11 +118,19 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, co
           return Status::OutOfRange(
               fmt::format("value is {} bytes; Bigtable's limit is {} bytes (100 MiB)", m.value.size(), kMaxValueBytes));
         }
-        if (IsAggregate(family->value_type) && m.value.size() != 8) {
+        if (IsIntAggregate(family->value_type) && m.value.size() != 8) {
           return Status::InvalidArgument(
               fmt::format("column family '{}' is an {} aggregate: a value set there must be an 8-byte "
                           "big-endian integer, got {} bytes",
                           family->name, ValueTypeName(family->value_type), m.value.size()));
+        }
+        if (IsHll(family->value_type)) {
+          Result<HllSketch> sketch = HllSketch::Parse(m.value);
+          if (!sketch.ok()) {
+            return Status::InvalidArgument(
+                fmt::format("column family '{}' is an HLL++ aggregate: a value set there must be a sketch; this is {}",
+                            family->name, sketch.status().message()));
+          }
         }
         break;
       case Mutation::Kind::kAddToCell:
@@ -91,9 +139,10 @@ Status ValidateRowMutations(const TableSpec& table, std::string_view row_key, co
         if (!IsAggregate(family->value_type)) {
           return Status::InvalidArgument(
               fmt::format("column family '{}' is not an aggregate family; AddToCell needs one of type "
-                          "intsum, intmin or intmax",
+                          "intsum, intmin, intmax or inthll",
                           family->name));
         }
+        LBT_RETURN_IF_ERROR(ValidateAggregateInput(*family, m));
         break;
       case Mutation::Kind::kDeleteFromColumn: {
         LBT_RETURN_IF_ERROR(ValidateQualifier(m.qualifier));
@@ -295,6 +344,10 @@ Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_
   std::string key = EncodeCellKey(table_->id, row_key, family->id, m.qualifier, Stamp(m));
   std::string_view old;
   LBT_ASSIGN_OR_RETURN(bool exists, cells_.Get(key, &old));
+  if (IsHll(family->value_type)) {
+    LBT_ASSIGN_OR_RETURN(std::string sketch, AddToSketch(*family, m, exists ? std::optional(old) : std::nullopt));
+    return PutCell(key, m.family, m.qualifier, sketch, /*may_exist=*/true, row_size);
+  }
   int64_t state = m.int_value;
   if (exists) {
     int64_t stored;
@@ -304,6 +357,27 @@ Status RowWriter::AddToCell(std::string_view row_key, const Mutation& m, uint64_
     state = Merge(family->value_type, stored, m.int_value);
   }
   return PutCell(key, m.family, m.qualifier, EncodeInt64(state), /*may_exist=*/true, row_size);
+}
+
+// An HLL++ cell's new sketch: `stored` (or an empty one) with the input
+// counted or the input sketch merged. ValidateAggregateInput checked it.
+Result<std::string> RowWriter::AddToSketch(const FamilySpec& family, const Mutation& m,
+                                           std::optional<std::string_view> stored) {
+  HllSketch sketch;
+  if (stored) {
+    Result<HllSketch> parsed = HllSketch::Parse(*stored);
+    if (!parsed.ok()) return Status::Corruption("an HLL++ cell does not hold a sketch");
+    sketch = std::move(*parsed);
+  }
+  if (m.merge) {
+    LBT_ASSIGN_OR_RETURN(HllSketch input, HllSketch::Parse(m.value));
+    sketch.Merge(input);
+  } else if (m.bytes_input && family.value_type == ValueType::kHllBytes) {
+    sketch.AddBytes(m.value);
+  } else {
+    sketch.AddInt64(m.int_value);
+  }
+  return sketch.Serialize();
 }
 
 // Collects each written column once, as its family's GC rule says.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,7 @@ class RowWriter {
   Status ApplyInOrder(std::string_view row_key, const std::vector<Mutation>& mutations, bool new_row,
                       uint64_t* row_size);
   Status AddToCell(std::string_view row_key, const Mutation& m, uint64_t* row_size);
+  Result<std::string> AddToSketch(const FamilySpec& family, const Mutation& m, std::optional<std::string_view> stored);
   Status CollectWrittenColumns(std::string_view row_key, const std::vector<Mutation>& mutations, uint64_t* row_size);
   Result<uint64_t> LoadRowSize(std::string_view row_key);
   // Stores a row's size; `existed` says whether it had an entry before.

@@ -93,13 +93,15 @@ TEST(SchemaTest, FamilyNames) {
 }
 
 TEST(SchemaTest, ValueTypes) {
-  for (ValueType t :
-       {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString}) {
+  for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString,
+                      ValueType::kHllInt64, ValueType::kHllBytes}) {
     auto parsed = ParseValueType(ValueTypeName(t));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, t);
   }
-  EXPECT_FALSE(ParseValueType("inthll").ok());
+  EXPECT_FALSE(ParseValueType("intavg").ok());
+  EXPECT_TRUE(IsAggregate(ValueType::kHllInt64));
+  EXPECT_FALSE(IsIntAggregate(ValueType::kHllInt64));
   EXPECT_EQ(StoredValueType(ValueType::kStringUtf8Raw), ValueType::kString);
   EXPECT_FALSE(IsAggregate(ValueType::kString));
 }

@@ -101,7 +101,7 @@ TEST(ConvertTest, GcRulesRoundTrip) {
 
 TEST(ConvertTest, ValueTypes) {
   for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString,
-                      ValueType::kStringUtf8Raw}) {
+                      ValueType::kStringUtf8Raw, ValueType::kHllInt64, ValueType::kHllBytes}) {
     ASSERT_OK_AND_ASSIGN(ValueType back, ValueTypeFromProto(ToProto(t), "value_type"));
     EXPECT_EQ(back, t);
   }
@@ -109,9 +109,16 @@ TEST(ConvertTest, ValueTypes) {
   no_encoding.mutable_string_type();
   ASSERT_OK_AND_ASSIGN(ValueType string, ValueTypeFromProto(no_encoding, "value_type"));
   EXPECT_EQ(string, ValueType::kString) << "a string without an encoding is UTF-8 bytes";
+  // hllpp_unique_count: int64 inputs, raw bytes (an input type left out
+  // is raw, types.proto says), nothing else.
   admin::Type hll;
-  hll.mutable_aggregate_type()->mutable_input_type()->mutable_int64_type();
   hll.mutable_aggregate_type()->mutable_hllpp_unique_count();
+  ASSERT_OK_AND_ASSIGN(ValueType raw, ValueTypeFromProto(hll, "value_type"));
+  EXPECT_EQ(raw, ValueType::kHllBytes);
+  hll.mutable_aggregate_type()->mutable_input_type()->mutable_int64_type();
+  ASSERT_OK_AND_ASSIGN(ValueType ints, ValueTypeFromProto(hll, "value_type"));
+  EXPECT_EQ(ints, ValueType::kHllInt64);
+  hll.mutable_aggregate_type()->mutable_input_type()->mutable_string_type();
   EXPECT_FALSE(ValueTypeFromProto(hll, "value_type").ok());
 }
 
