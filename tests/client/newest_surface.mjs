@@ -18,6 +18,8 @@
 //   - A row-key schema set at CreateTable makes the key's fields columns of
 //     SQL through the library; removing it needs ignore_warnings.
 //   - A parameterized view reads VIEW_PARAMETERS from view_parameters.
+//   - An HLL++ family of raw input counts AddToCell's bytes and merges a
+//     sketch with MergeToCell.
 //
 // Usage (from the directory where the client package is installed):
 //   BIGTABLE_EMULATOR_HOST=h:p node newest_surface.mjs PROTOS
@@ -283,6 +285,40 @@ await check('VIEW_PARAMETERS takes its values from the request\'s view_parameter
   expect('in a client query', await codeOf(call(data, 'PrepareQuery', {
            instanceName: INSTANCE, query: 'SELECT VIEW_PARAMETERS(\'user\') AS u FROM purchases', protoFormat: {},
          })), 3);
+});
+
+// An hllpp_unique_count family of raw input (types.proto: "omit for
+// Raw"): AddToCell's raw_value bytes are counted, MergeToCell merges
+// another cell's sketch, and SQL's HLL_COUNT.EXTRACT reads the count.
+await check('an hllpp_unique_count family counts raw bytes and merges sketches', async () => {
+  await call(tables, 'CreateTable', {
+    parent: INSTANCE, tableId: 'uniques',
+    table: {columnFamilies: {u: {valueType: {aggregateType: {hllppUniqueCount: {}}}}}},
+  });
+  const add = (row, qualifier, input, merge) => call(data, 'MutateRow', {
+    tableName: `${INSTANCE}/tables/uniques`, rowKey: Buffer.from(row),
+    mutations: [{[merge ? 'mergeToCell' : 'addToCell']: {
+      familyName: 'u', columnQualifier: {rawValue: Buffer.from(qualifier)},
+      timestamp: {rawTimestampMicros: '1000'}, input: {rawValue: input}}}],
+  });
+  for (const name of ['alice', 'bob', 'alice', 'carol']) await add('a', 'who', Buffer.from(name));
+  for (const name of ['carol', 'dave']) await add('b', 'who', Buffer.from(name));
+  expect('an int input', await codeOf(call(data, 'MutateRow', {
+           tableName: `${INSTANCE}/tables/uniques`, rowKey: Buffer.from('a'),
+           mutations: [{addToCell: {familyName: 'u', columnQualifier: {rawValue: Buffer.from('who')},
+                                    timestamp: {rawTimestampMicros: '1000'}, input: {intValue: '5'}}}],
+         })), 3);
+  const cells = await readAll('uniques');
+  const sketchOfB = Buffer.from(cells.find(c => c.startsWith('b ')).split('=').slice(1).join('='), 'latin1');
+  await add('a', 'who', sketchOfB, true);
+  const instance = new Bigtable({projectId: 'lbt', metricsEnabled: false}).instance('local');
+  const [statement] = await instance.prepareStatement(
+      {query: 'SELECT _key, HLL_COUNT.EXTRACT(u[\'who\']) AS n FROM uniques ORDER BY _key'});
+  const counts = [];
+  for await (const row of instance.createExecuteQueryStream({preparedStatement: statement})) {
+    counts.push(`${Buffer.from(row.get('_key')).toString()}=${row.get('n')}`);
+  }
+  expect('counts', counts, ['a=4', 'b=2']);
 });
 
 process.exit(failed() ? 1 : 0);
