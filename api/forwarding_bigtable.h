@@ -86,6 +86,22 @@ class ForwardingBigtable : public Bigtable {
   Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) override {
     LBT_FORWARD_TO_TARGET(DeleteAuthorizedView(table, view_id, etag));
   }
+  Result<SchemaBundleSpec> CreateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle) override {
+    LBT_FORWARD_TO_TARGET(CreateSchemaBundle(table, bundle));
+  }
+  Result<SchemaBundleSpec> GetSchemaBundle(std::string_view table, std::string_view bundle_id) override {
+    LBT_FORWARD_TO_TARGET(GetSchemaBundle(table, bundle_id));
+  }
+  Result<std::vector<SchemaBundleSpec>> ListSchemaBundles(std::string_view table) override {
+    LBT_FORWARD_TO_TARGET(ListSchemaBundles(table));
+  }
+  Result<SchemaBundleSpec> UpdateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle,
+                                              bool ignore_warnings) override {
+    LBT_FORWARD_TO_TARGET(UpdateSchemaBundle(table, bundle, ignore_warnings));
+  }
+  Status DeleteSchemaBundle(std::string_view table, std::string_view bundle_id, std::string_view etag) override {
+    LBT_FORWARD_TO_TARGET(DeleteSchemaBundle(table, bundle_id, etag));
+  }
 
   Result<BackupSpec> CreateBackup(std::string_view cluster, std::string_view backup_id, std::string_view table,
                                   int64_t expire_time_micros) override {

@@ -70,4 +70,8 @@ Status ValidateMaterializedViewId(std::string_view id, std::string_view field) {
   return ValidateViewId(id, field, "materialized view");
 }
 
+Status ValidateSchemaBundleId(std::string_view id, std::string_view field) {
+  return ValidateViewId(id, field, "schema bundle");
+}
+
 }  // namespace lbt

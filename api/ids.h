@@ -21,6 +21,7 @@ Status ValidateFamilyName(std::string_view name);
 Status ValidateAuthorizedViewId(std::string_view id, std::string_view field);
 Status ValidateLogicalViewId(std::string_view id, std::string_view field);
 Status ValidateMaterializedViewId(std::string_view id, std::string_view field);
+Status ValidateSchemaBundleId(std::string_view id, std::string_view field);
 
 }  // namespace lbt
 

@@ -14,6 +14,7 @@
 #include "api/change_stream.h"
 #include "api/ids.h"
 #include "api/row_key_schema.h"
+#include "api/schema_bundle.h"
 #include "api/status.h"
 
 namespace lbt {
@@ -210,6 +211,8 @@ struct TableSpec {
   // Its authorized views, by id (a local table's; GetTable of a remote one
   // leaves them out), and the etags handed out to them so far.
   std::vector<AuthorizedViewSpec> authorized_views;
+  // Its schema bundles, by id.
+  std::vector<SchemaBundleSpec> schema_bundles;
   int64_t view_etags_issued = 0;
   // Set while the row key is declared a struct of fields.
   std::optional<RowKeySchema> row_key_schema;

@@ -51,6 +51,24 @@ Status TableAdmin::SetRowKeySchema(std::string_view, const std::optional<RowKeyS
   return Status::FromCode(Status::Code::kUnimplemented, "this service has no row key schemas");
 }
 
+namespace {
+Status NoSchemaBundles() {
+  return Status::FromCode(Status::Code::kUnimplemented, "this service has no schema bundles");
+}
+}  // namespace
+
+Result<SchemaBundleSpec> TableAdmin::CreateSchemaBundle(std::string_view, const SchemaBundleSpec&) {
+  return NoSchemaBundles();
+}
+Result<SchemaBundleSpec> TableAdmin::GetSchemaBundle(std::string_view, std::string_view) { return NoSchemaBundles(); }
+Result<std::vector<SchemaBundleSpec>> TableAdmin::ListSchemaBundles(std::string_view) { return NoSchemaBundles(); }
+Result<SchemaBundleSpec> TableAdmin::UpdateSchemaBundle(std::string_view, const SchemaBundleSpec&, bool) {
+  return NoSchemaBundles();
+}
+Status TableAdmin::DeleteSchemaBundle(std::string_view, std::string_view, std::string_view) {
+  return NoSchemaBundles();
+}
+
 Status TableAdmin::SetTieredStorage(std::string_view, const std::optional<TieredStorage>&) {
   return Status::FromCode(Status::Code::kUnimplemented, "this service has no tiered storage");
 }

@@ -97,6 +97,24 @@ class TableAdmin {
   // if `etag` is set and is not the current one.
   virtual Status DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag);
 
+  // ---- schema bundles of a table (api/schema_bundle.h) ----
+  // A service without them answers Unimplemented (the defaults).
+
+  // Keeps bundle `bundle.id` of `table`, its descriptors checked, and
+  // returns it as stored, with its etag. AlreadyExists if the table has a
+  // bundle of that id; InvalidArgument for descriptors that do not build.
+  virtual Result<SchemaBundleSpec> CreateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle);
+  virtual Result<SchemaBundleSpec> GetSchemaBundle(std::string_view table, std::string_view bundle_id);
+  // The table's bundles, by id.
+  virtual Result<std::vector<SchemaBundleSpec>> ListSchemaBundles(std::string_view table);
+  // Replaces bundle `bundle.id`'s descriptors; Aborted if `bundle.etag` is
+  // set and is not the current one. `ignore_warnings` is production's
+  // consent to changes that could break readers of the bundle's types.
+  virtual Result<SchemaBundleSpec> UpdateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle,
+                                                      bool ignore_warnings);
+  // Aborted if `etag` is set and is not the current one.
+  virtual Status DeleteSchemaBundle(std::string_view table, std::string_view bundle_id, std::string_view etag);
+
   // ---- change streams of a table (api/change_stream.h) ----
 
   // A service without them answers Unimplemented (the default). Turns the

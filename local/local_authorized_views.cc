@@ -1,5 +1,5 @@
 // LocalBigtable's authorized views: kept in their table's catalog entry
-// (Database::ChangeAuthorizedViews), so that they go with the table when it
+// (Database::ChangeTableResources), so that they go with the table when it
 // is deleted and a reader sees a view change at once with the rest of the
 // table's schema.
 
@@ -30,7 +30,7 @@ Result<AuthorizedViewSpec> LocalBigtable::CreateAuthorizedView(std::string_view 
   LBT_RETURN_IF_ERROR(ValidateSubsetView(view.subset, "authorized_view.subset_view"));
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   AuthorizedViewSpec stored = view;
-  LBT_RETURN_IF_ERROR(db->ChangeAuthorizedViews(Qualified(table), [&](TableSpec* spec) -> Status {
+  LBT_RETURN_IF_ERROR(db->ChangeTableResources(Qualified(table), [&](TableSpec* spec) -> Status {
     auto& views = spec->authorized_views;
     if (FindView(&views, view.id) != views.end()) {
       return Status::AlreadyExists(fmt::format("authorized view '{}' of table '{}' already exists", view.id, table));
@@ -61,7 +61,7 @@ Result<AuthorizedViewSpec> LocalBigtable::UpdateAuthorizedView(std::string_view 
   if (update.subset) LBT_RETURN_IF_ERROR(ValidateSubsetView(view.subset, "authorized_view.subset_view"));
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
   AuthorizedViewSpec stored;
-  LBT_RETURN_IF_ERROR(db->ChangeAuthorizedViews(Qualified(table), [&](TableSpec* spec) -> Status {
+  LBT_RETURN_IF_ERROR(db->ChangeTableResources(Qualified(table), [&](TableSpec* spec) -> Status {
     auto it = FindView(&spec->authorized_views, view.id);
     if (it == spec->authorized_views.end()) return NoSuchView(table, view.id);
     if (!view.etag.empty() && view.etag != it->etag) return StaleViewEtag("authorized view", view.id);
@@ -76,7 +76,7 @@ Result<AuthorizedViewSpec> LocalBigtable::UpdateAuthorizedView(std::string_view 
 
 Status LocalBigtable::DeleteAuthorizedView(std::string_view table, std::string_view view_id, std::string_view etag) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
-  return db->ChangeAuthorizedViews(Qualified(table), [&](TableSpec* spec) -> Status {
+  return db->ChangeTableResources(Qualified(table), [&](TableSpec* spec) -> Status {
     auto it = FindView(&spec->authorized_views, view_id);
     if (it == spec->authorized_views.end()) return NoSuchView(table, view_id);
     if (!etag.empty() && etag != it->etag) return StaleViewEtag("authorized view", view_id);

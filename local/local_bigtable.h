@@ -66,6 +66,13 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   Status DropRowRange(std::string_view table, std::string_view prefix) override;
   Status WaitForReplication(std::string_view table) override { return GetTable(table).status(); }
 
+  Result<SchemaBundleSpec> CreateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle) override;
+  Result<SchemaBundleSpec> GetSchemaBundle(std::string_view table, std::string_view bundle_id) override;
+  Result<std::vector<SchemaBundleSpec>> ListSchemaBundles(std::string_view table) override;
+  Result<SchemaBundleSpec> UpdateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle,
+                                              bool ignore_warnings) override;
+  Status DeleteSchemaBundle(std::string_view table, std::string_view bundle_id, std::string_view etag) override;
+
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override;
   Result<AuthorizedViewSpec> GetAuthorizedView(std::string_view table, std::string_view view_id) override;
   Result<std::vector<AuthorizedViewSpec>> ListAuthorizedViews(std::string_view table) override;

@@ -77,6 +77,22 @@ class AdminService final : public admin::BigtableTableAdmin::CallbackService {
   grpc::ServerUnaryReactor* UndeleteTable(grpc::CallbackServerContext* context,
                                           const admin::UndeleteTableRequest* request,
                                           google::longrunning::Operation* response) override;
+  // Schema bundles (admin_schema_bundles.cc).
+  grpc::ServerUnaryReactor* CreateSchemaBundle(grpc::CallbackServerContext* context,
+                                               const admin::CreateSchemaBundleRequest* request,
+                                               google::longrunning::Operation* response) override;
+  grpc::ServerUnaryReactor* GetSchemaBundle(grpc::CallbackServerContext* context,
+                                            const admin::GetSchemaBundleRequest* request,
+                                            admin::SchemaBundle* response) override;
+  grpc::ServerUnaryReactor* ListSchemaBundles(grpc::CallbackServerContext* context,
+                                              const admin::ListSchemaBundlesRequest* request,
+                                              admin::ListSchemaBundlesResponse* response) override;
+  grpc::ServerUnaryReactor* UpdateSchemaBundle(grpc::CallbackServerContext* context,
+                                               const admin::UpdateSchemaBundleRequest* request,
+                                               google::longrunning::Operation* response) override;
+  grpc::ServerUnaryReactor* DeleteSchemaBundle(grpc::CallbackServerContext* context,
+                                               const admin::DeleteSchemaBundleRequest* request,
+                                               google::protobuf::Empty* response) override;
   // Authorized views (admin_authorized_views.cc).
   grpc::ServerUnaryReactor* CreateAuthorizedView(grpc::CallbackServerContext* context,
                                                  const admin::CreateAuthorizedViewRequest* request,
@@ -107,15 +123,6 @@ class AdminService final : public admin::BigtableTableAdmin::CallbackService {
   grpc::ServerUnaryReactor* TestIamPermissions(grpc::CallbackServerContext* context,
                                                const google::iam::v1::TestIamPermissionsRequest* request,
                                                google::iam::v1::TestIamPermissionsResponse* response) override;
-  LBT_NOT_SERVED(CreateSchemaBundle, admin::CreateSchemaBundleRequest, google::longrunning::Operation,
-                 "lbt has no schema bundles")
-  LBT_NOT_SERVED(UpdateSchemaBundle, admin::UpdateSchemaBundleRequest, google::longrunning::Operation,
-                 "lbt has no schema bundles")
-  LBT_NOT_SERVED(GetSchemaBundle, admin::GetSchemaBundleRequest, admin::SchemaBundle, "lbt has no schema bundles")
-  LBT_NOT_SERVED(ListSchemaBundles, admin::ListSchemaBundlesRequest, admin::ListSchemaBundlesResponse,
-                 "lbt has no schema bundles")
-  LBT_NOT_SERVED(DeleteSchemaBundle, admin::DeleteSchemaBundleRequest, google::protobuf::Empty,
-                 "lbt has no schema bundles")
 
  private:
   // FailedPrecondition when the Bigtable served manages no instances (a

@@ -112,6 +112,22 @@ json ViewToJson(const AuthorizedViewSpec& view) {
   return doc;
 }
 
+// WARNING: the bundle fields are part of the on-disk format: the
+// descriptors as base64.
+json BundleToJson(const SchemaBundleSpec& bundle) {
+  return {{"id", bundle.id}, {"descriptors", Base64Encode(bundle.descriptors)}, {"etag", bundle.etag}};
+}
+
+bool BundleFromJson(const json& j, SchemaBundleSpec* bundle) {
+  if (!j.is_object() || !j.value("id", json()).is_string() || !j.value("etag", json()).is_string() ||
+      !j.value("descriptors", json()).is_string()) {
+    return false;
+  }
+  bundle->id = j["id"].get<std::string>();
+  bundle->etag = j["etag"].get<std::string>();
+  return Base64Decode(j["descriptors"].get<std::string>(), &bundle->descriptors);
+}
+
 bool ViewFromJson(const json& j, AuthorizedViewSpec* view) {
   if (!j.is_object() || !j.value("id", json()).is_string() || !j.value("etag", json()).is_string() ||
       !j.value("family_subsets", json()).is_object() ||
@@ -194,6 +210,11 @@ std::string EncodeTableSpec(const TableSpec& spec) {
     json views = json::array();
     for (const AuthorizedViewSpec& view : spec.authorized_views) views.push_back(ViewToJson(view));
     doc["authorized_views"] = views;
+  }
+  if (!spec.schema_bundles.empty()) {
+    json bundles = json::array();
+    for (const SchemaBundleSpec& bundle : spec.schema_bundles) bundles.push_back(BundleToJson(bundle));
+    doc["schema_bundles"] = bundles;
   }
   if (spec.view_etags_issued != 0) doc["view_etags_issued"] = spec.view_etags_issued;
   if (spec.automated_backup_policy) {
@@ -315,6 +336,13 @@ Status DecodeTableSpec(std::string_view name, std::string_view bytes, TableSpec*
     if (!j["authorized_views"].is_array()) return corrupt();
     for (const json& v : j["authorized_views"]) {
       if (!ViewFromJson(v, &spec->authorized_views.emplace_back())) return corrupt();
+    }
+  }
+  spec->schema_bundles.clear();
+  if (j.contains("schema_bundles")) {
+    if (!j["schema_bundles"].is_array()) return corrupt();
+    for (const json& b : j["schema_bundles"]) {
+      if (!BundleFromJson(b, &spec->schema_bundles.emplace_back())) return corrupt();
     }
   }
   const json etags = j.value("view_etags_issued", json(0));

@@ -273,9 +273,10 @@ class Database final {
   // AlreadyExists if `to` exists.
   Status RenameTable(std::string_view from, std::string_view to, const std::optional<RestoreInfo>& restored_from);
   // In one write transaction: hands `change` the table's spec; of what it
-  // leaves, only the authorized views and their etag counter are stored.
-  // An error changes nothing.
-  Status ChangeAuthorizedViews(std::string_view table, const std::function<Status(TableSpec* spec)>& change);
+  // leaves, only the resources under the table are stored: its authorized
+  // views, its schema bundles and their etag counter. An error changes
+  // nothing.
+  Status ChangeTableResources(std::string_view table, const std::function<Status(TableSpec* spec)>& change);
   // In one write transaction: hands `change` the catalog (CatalogTxn). An
   // error from it changes nothing; the cells of the tables it drops go
   // after the transaction (finished at the next writable open if a crash

@@ -76,7 +76,7 @@ Status Database::RenameTable(std::string_view from, std::string_view to,
   });
 }
 
-Status Database::ChangeAuthorizedViews(std::string_view table, const std::function<Status(TableSpec* spec)>& change) {
+Status Database::ChangeTableResources(std::string_view table, const std::function<Status(TableSpec* spec)>& change) {
   return Update([&](Txn* txn) -> Status {
     LBT_ASSIGN_OR_RETURN(const TableSpec* current, stores_->catalog.Require(table));
     TableSpec changed = *current;
@@ -91,6 +91,7 @@ Status Database::ChangeAuthorizedViews(std::string_view table, const std::functi
     for (const std::string& id : after) LBT_RETURN_IF_ERROR(ForgetIamPolicies(txn, ViewIamKey(table, id)));
     TableSpec stored = *current;
     stored.authorized_views = std::move(changed.authorized_views);
+    stored.schema_bundles = std::move(changed.schema_bundles);
     stored.view_etags_issued = changed.view_etags_issued;
     return stores_->catalog.Store(txn, stored);
   });

@@ -20,6 +20,7 @@
 //   - A parameterized view reads VIEW_PARAMETERS from view_parameters.
 //   - An HLL++ family of raw input counts AddToCell's bytes and merges a
 //     sketch with MergeToCell.
+//   - Schema bundles are kept with their table, checked, updated by etag.
 //
 // Usage (from the directory where the client package is installed):
 //   BIGTABLE_EMULATOR_HOST=h:p node newest_surface.mjs PROTOS
@@ -319,6 +320,40 @@ await check('an hllpp_unique_count family counts raw bytes and merges sketches',
     counts.push(`${Buffer.from(row.get('_key')).toString()}=${row.get('n')}`);
   }
   expect('counts', counts, ['a=4', 'b=2']);
+});
+
+// Schema bundles (table.proto's SchemaBundle): a FileDescriptorSet kept
+// with its table, checked when created, updated with its etag, listed and
+// deleted, as the pinned bigtable_table_admin.proto describes.
+await check('schema bundles are kept, checked, updated with their etag and deleted', async () => {
+  require('protobufjs/ext/descriptor');
+  const {FileDescriptorSet} = require('protobufjs/ext/descriptor');
+  const descriptors = text => FileDescriptorSet.encode(protobuf.parse(text).root.toDescriptor('proto3')).finish();
+  const v1 = descriptors('syntax = "proto3"; package shop; message Order { string id = 1; int64 cents = 2; }');
+  const v2 = descriptors('syntax = "proto3"; package shop; message Order { string id = 1; int64 cents = 2; string sku = 3; }');
+  await call(tables, 'CreateTable', {parent: INSTANCE, tableId: 'orders', table: {columnFamilies: {o: {}}}});
+  const parent = `${INSTANCE}/tables/orders`;
+  const created = await call(tables, 'CreateSchemaBundle', {
+    parent, schemaBundleId: 'shop', schemaBundle: {protoSchema: {protoDescriptors: v1}},
+  });
+  expect('operation done', created.done, true);
+  const got = await call(tables, 'GetSchemaBundle', {name: `${parent}/schemaBundles/shop`});
+  expect('name', got.name, `${parent}/schemaBundles/shop`);
+  expect('descriptors kept', Buffer.from(got.protoSchema.protoDescriptors).equals(Buffer.from(v1)), true);
+  expect('garbage descriptors', await codeOf(call(tables, 'CreateSchemaBundle', {
+           parent, schemaBundleId: 'bad', schemaBundle: {protoSchema: {protoDescriptors: Buffer.from('junk')}},
+         })), 3);
+  expect('an id in use', await codeOf(call(tables, 'CreateSchemaBundle', {
+           parent, schemaBundleId: 'shop', schemaBundle: {protoSchema: {protoDescriptors: v1}},
+         })), 6);
+  const stale = {schemaBundle: {name: got.name, protoSchema: {protoDescriptors: v2}, etag: 'not-the-etag'}};
+  expect('a stale etag', await codeOf(call(tables, 'UpdateSchemaBundle', stale)), 10);
+  await call(tables, 'UpdateSchemaBundle', {schemaBundle: {name: got.name, protoSchema: {protoDescriptors: v2}, etag: got.etag}});
+  const listed = await call(tables, 'ListSchemaBundles', {parent});
+  expect('listed', listed.schemaBundles.map(b => b.name.split('/').pop()), ['shop']);
+  expect('updated', Buffer.from(listed.schemaBundles[0].protoSchema.protoDescriptors).equals(Buffer.from(v2)), true);
+  await call(tables, 'DeleteSchemaBundle', {name: got.name});
+  expect('deleted', await codeOf(call(tables, 'GetSchemaBundle', {name: got.name})), 5);
 });
 
 process.exit(failed() ? 1 : 0);
