@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/dynamic_message.h>
 
 #include <algorithm>
 #include <functional>
@@ -30,7 +31,7 @@ class Collector final : public pb::DescriptorPool::ErrorCollector {
 
 // The set's files built into a pool, dependencies first; nullptr with
 // *error set when one does not build.
-std::unique_ptr<pb::DescriptorPool> Build(const pb::FileDescriptorSet& set, std::string* error) {
+std::unique_ptr<pb::DescriptorPool> BuildPool(const pb::FileDescriptorSet& set, std::string* error) {
   std::map<std::string, const pb::FileDescriptorProto*> files;
   for (const pb::FileDescriptorProto& file : set.file()) files[file.name()] = &file;
   auto pool = std::make_unique<pb::DescriptorPool>();
@@ -73,8 +74,33 @@ Status CheckDescriptorSet(std::string_view bytes, std::string_view field) {
   }
   if (set.file_size() == 0) return Status::InvalidArgument(fmt::format("{}: the descriptor set has no files", field));
   std::string error;
-  if (Build(set, &error) == nullptr) return Status::InvalidArgument(fmt::format("{}: {}", field, error));
+  if (BuildPool(set, &error) == nullptr) return Status::InvalidArgument(fmt::format("{}: {}", field, error));
   return Status::OK();
+}
+
+ProtoTypes::ProtoTypes() = default;
+ProtoTypes::~ProtoTypes() = default;
+
+Result<std::shared_ptr<const ProtoTypes>> ProtoTypes::Build(std::string_view bytes, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckDescriptorSet(bytes, field));
+  pb::FileDescriptorSet set;
+  set.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+  std::string error;
+  std::shared_ptr<ProtoTypes> types(new ProtoTypes());
+  types->pool_ = BuildPool(set, &error);
+  if (types->pool_ == nullptr) return Status::InvalidArgument(fmt::format("{}: {}", field, error));
+  types->factory_ = std::make_unique<pb::DynamicMessageFactory>(types->pool_.get());
+  return std::shared_ptr<const ProtoTypes>(std::move(types));
+}
+
+const pb::Descriptor* ProtoTypes::FindMessage(std::string_view full_name) const {
+  return pool_->FindMessageTypeByName(std::string(full_name));
+}
+
+std::unique_ptr<pb::Message> ProtoTypes::Parse(const pb::Descriptor* type, std::string_view bytes) const {
+  std::unique_ptr<pb::Message> message(factory_->GetPrototype(type)->New());
+  if (!message->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return nullptr;
+  return message;
 }
 
 std::vector<std::string> TypeNames(std::string_view bytes) {
@@ -82,7 +108,7 @@ std::vector<std::string> TypeNames(std::string_view bytes) {
   std::vector<std::string> names;
   std::string error;
   if (!set.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return names;
-  std::unique_ptr<pb::DescriptorPool> pool = Build(set, &error);
+  std::unique_ptr<pb::DescriptorPool> pool = BuildPool(set, &error);
   if (pool == nullptr) return names;
   for (const pb::FileDescriptorProto& proto : set.file()) {
     const pb::FileDescriptor* file = pool->FindFileByName(proto.name());

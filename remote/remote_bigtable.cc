@@ -21,6 +21,7 @@
 #include "remote/remote_read_write.h"
 #include "remote/remote_reads.h"
 #include "remote/remote_sample_keys.h"
+#include "remote/remote_schema_bundles.h"
 #include "remote/remote_table.h"
 
 namespace lbt {
@@ -113,6 +114,22 @@ class RemoteBigtable final : public Bigtable {
   }
   Status DeleteTable(std::string_view table) override { return remote::DeleteTable(&calls_, table); }
   Status UndeleteTable(std::string_view table) override { return remote::UndeleteTable(&calls_, table); }
+  Result<SchemaBundleSpec> CreateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle) override {
+    return remote::CreateSchemaBundle(&calls_, table, bundle);
+  }
+  Result<SchemaBundleSpec> GetSchemaBundle(std::string_view table, std::string_view bundle_id) override {
+    return remote::GetSchemaBundle(&calls_, table, bundle_id);
+  }
+  Result<std::vector<SchemaBundleSpec>> ListSchemaBundles(std::string_view table) override {
+    return remote::ListSchemaBundles(&calls_, table);
+  }
+  Result<SchemaBundleSpec> UpdateSchemaBundle(std::string_view table, const SchemaBundleSpec& bundle,
+                                              bool ignore_warnings) override {
+    return remote::UpdateSchemaBundle(&calls_, table, bundle, ignore_warnings);
+  }
+  Status DeleteSchemaBundle(std::string_view table, std::string_view bundle_id, std::string_view etag) override {
+    return remote::DeleteSchemaBundle(&calls_, table, bundle_id, etag);
+  }
   Result<AuthorizedViewSpec> CreateAuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     return remote::CreateAuthorizedView(&calls_, table, view);
   }

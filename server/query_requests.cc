@@ -58,6 +58,9 @@ Result<TableSpec> SchemaWitness::GetTable(std::string_view table) {
     seen_.append(ValueTypeName(StoredValueType(family.value_type))).push_back('\0');
   }
   if (spec->row_key_schema) seen_.append(DescribeRowKeySchema(*spec->row_key_schema));
+  // A bundle's message types shape what a CAST to them reads.
+  for (const SchemaBundleSpec& bundle : spec->schema_bundles)
+    seen_.append(bundle.id + "@" + bundle.etag).push_back('\0');
   seen_.push_back('\n');
   return spec;
 }

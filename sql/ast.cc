@@ -13,6 +13,7 @@ ExprPtr Expr::Clone() const {
   e->literal = literal;
   e->coercible_literal = coercible_literal;
   e->cast_type = cast_type;
+  e->proto = proto;
   e->safe = safe;
   e->has_operand = has_operand;
   e->has_else = has_else;
@@ -36,7 +37,8 @@ std::string Unparse(const Expr& e) {
     case ExprKind::kSlot: return fmt::format("${}", e.slot);
     case ExprKind::kInterval: return "INTERVAL " + Unparse(*e.args[0]) + " " + e.name;
     case ExprKind::kCast:
-      return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]), e.cast_type->ToString());
+      return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]),
+                         e.cast_type != nullptr ? e.cast_type->ToString() : e.name);
     case ExprKind::kCase: {
       std::string out = "CASE";
       for (const ExprPtr& a : e.args) out += " " + Unparse(*a);

@@ -14,6 +14,8 @@
 
 namespace lbt::sql {
 
+struct ProtoCast;  // sql/proto_values.h
+
 struct Function;
 struct Aggregate;
 
@@ -42,6 +44,9 @@ struct Expr {
   // type (`_key = 'r1'`, `cf['q'] = 'x'`).
   bool coercible_literal = false;
   TypePtr cast_type;
+  // kCast to a schema bundle's message type: "bundle.pkg.Message" in
+  // `name` (cast_type unset), then what the binder found for it.
+  std::shared_ptr<const ProtoCast> proto;
   bool safe = false;
   bool has_operand = false;  // kCase
   bool has_else = false;     // kCase

@@ -141,6 +141,43 @@ void Binder::PrepareDateParts(Expr* e) {
   }
 }
 
+// CAST(bytes AS bundle.pkg.Message): the message type of one of the
+// table's schema bundles, decoded to a STRUCT (sql/proto_values.h).
+Status Binder::BindProtoCast(Expr* e) {
+  const size_t dot = e->name.find('.');
+  const std::string bundle_id = e->name.substr(0, dot);
+  const std::string message = e->name.substr(dot + 1);
+  const SchemaBundleSpec* bundle = nullptr;
+  for (const SchemaBundleSpec& b : table_.schema_bundles) {
+    if (b.id == bundle_id) bundle = &b;
+  }
+  if (bundle == nullptr) {
+    return Error(*e, fmt::format("Type not found: {}: table {} has no schema bundle {}", e->name,
+                                 table_.name.empty() ? q_->view : q_->table, bundle_id));
+  }
+  auto cast = std::make_shared<ProtoCast>();
+  auto& types = proto_types_[bundle_id];
+  if (types == nullptr) {
+    Result<std::shared_ptr<const protoschema::ProtoTypes>> built =
+        protoschema::ProtoTypes::Build(bundle->descriptors, "schema bundle " + bundle_id);
+    if (!built.ok()) return Error(*e, std::string(built.status().message()));
+    types = *built;
+  }
+  cast->types = types;
+  cast->message = types->FindMessage(message);
+  if (cast->message == nullptr) {
+    return Error(
+        *e, fmt::format("Type not found: {}: schema bundle {} has no message type {}", e->name, bundle_id, message));
+  }
+  if (e->args[0]->type->kind != TypeKind::kBytes) {
+    return Error(*e, fmt::format("CAST to {} takes BYTES, not {}", e->name, e->args[0]->type->ToString()));
+  }
+  cast->type = ProtoStructType(cast->message);
+  e->type = cast->type;
+  e->proto = std::move(cast);
+  return Status::OK();
+}
+
 // Production binds a view parameter on the server, apart from the query's
 // text (parameterized-views-overview): here, a parameter no @name can
 // reach, given by the request's view_parameters.
@@ -173,6 +210,7 @@ Status Binder::BindNode(Expr* e) {
       return Status::OK();
     }
     case ExprKind::kCast:
+      if (!e->name.empty()) return BindProtoCast(e);
       if (!CanCast(e->args[0]->type, e->cast_type)) return Error(*e, InvalidCastMessage(*e));
       e->type = e->cast_type;
       return Status::OK();

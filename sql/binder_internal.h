@@ -6,6 +6,8 @@
 #ifndef LBT_SQL_BINDER_INTERNAL_H_
 #define LBT_SQL_BINDER_INTERNAL_H_
 
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -15,6 +17,7 @@
 #include "sql/ast.h"
 #include "sql/bound_query.h"
 #include "sql/evaluator.h"
+#include "sql/proto_values.h"
 
 namespace lbt::sql::internal {
 
@@ -73,6 +76,7 @@ class Binder {
   // An untyped NULL or a string literal takes `to` where it can.
   static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
   Status BindFunction(Expr* e);
+  Status BindProtoCast(Expr* e);
   // VIEW_PARAMETERS('name'): a STRING parameter of its own (ViewParameterKey).
   Status BindViewParameter(Expr* e);
   Status BindSubscript(Expr* e);
@@ -119,6 +123,8 @@ class Binder {
   std::vector<std::string> group_texts_;
   std::vector<TypePtr> group_types_;
   std::vector<std::string> aggregate_texts_;  // Unparse of each of q_->aggregates
+  // The schema bundles the query's casts read, built once each.
+  std::map<std::string, std::shared_ptr<const protoschema::ProtoTypes>> proto_types_;
 };
 
 }  // namespace lbt::sql::internal

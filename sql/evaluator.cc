@@ -1,4 +1,5 @@
 #include "sql/evaluator.h"
+#include "sql/proto_values.h"
 
 #include <fmt/format.h>
 
@@ -63,8 +64,9 @@ Status Evaluator::EvalTo(const Expr& e, const Values& row, Value* out) const {
 
 bool Evaluator::IsCastOfBytesText(const Expr& e) {
   const Expr& operand = *e.args[0];
-  return operand.kind == ExprKind::kCast && operand.cast_type->kind == TypeKind::kString &&
-         operand.args[0]->type->kind == TypeKind::kBytes && e.cast_type->kind != TypeKind::kString;
+  return operand.kind == ExprKind::kCast && operand.cast_type != nullptr && e.cast_type != nullptr &&
+         operand.cast_type->kind == TypeKind::kString && operand.args[0]->type->kind == TypeKind::kBytes &&
+         e.cast_type->kind != TypeKind::kString;
 }
 
 // CAST(CAST(b AS STRING) AS T) of BYTES b, the way text columns are read as
@@ -95,6 +97,12 @@ Status Evaluator::CastBytesText(const Expr& e, const Values& row, Value* out) co
 }
 
 Result<Value> Evaluator::Cast(const Expr& e, const Values& row) const {
+  if (e.proto != nullptr) {
+    Value scratch;
+    LBT_ASSIGN_OR_RETURN(const Value* v, Ref(*e.args[0], row, &scratch));
+    if (v->is_null()) return Value::Null(e.type);
+    return DecodeProto(*e.proto, v->str(), e.safe);
+  }
   if (IsCastOfBytesText(e)) {
     Value out;
     LBT_RETURN_IF_ERROR(CastBytesText(e, row, &out));

@@ -56,7 +56,8 @@ class Writer {
       case ExprKind::kStar: return "*";
       case ExprKind::kInterval: return fmt::format("INTERVAL {} {}", Text(*e.args[0]), e.name);
       case ExprKind::kCast:
-        return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Text(*e.args[0]), e.cast_type->ToString());
+        return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Text(*e.args[0]),
+                           e.cast_type != nullptr ? e.cast_type->ToString() : e.name);
       case ExprKind::kCase: return Case(e);
       case ExprKind::kCall: return Call(e);
     }

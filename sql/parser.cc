@@ -700,7 +700,18 @@ class Parser {
     LBT_ASSIGN_OR_RETURN(ExprPtr operand, Expression());
     e->args.push_back(std::move(operand));
     LBT_RETURN_IF_ERROR(ExpectWord("AS"));
-    LBT_ASSIGN_OR_RETURN(e->cast_type, TypeName());
+    if (Current().kind == TokenKind::kIdent && Ahead(1).kind == TokenKind::kOp && Ahead(1).text == ".") {
+      // A schema bundle's message type: bundle.pkg.Message.
+      e->name = Current().text;
+      Advance();
+      while (IsOp(".") && Ahead(1).kind == TokenKind::kIdent) {
+        Advance();
+        e->name += "." + Current().text;
+        Advance();
+      }
+    } else {
+      LBT_ASSIGN_OR_RETURN(e->cast_type, TypeName());
+    }
     LBT_RETURN_IF_ERROR(ExpectOp(")"));
     SetHeight(e.get());
     return e;

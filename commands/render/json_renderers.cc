@@ -236,6 +236,15 @@ class JsonRendererBase : public Renderer {
   void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     Line(AuthorizedViewObject(table, view, bytes_));
   }
+  void SchemaBundles(const std::vector<SchemaBundleSpec>& bundles) override {
+    json list = json::array();
+    for (const SchemaBundleSpec& b : bundles) list.push_back(json{{"id", b.id}, {"etag", b.etag}});
+    Line(json{{"schema_bundles", list}});
+  }
+  void SchemaBundle(const SchemaBundleSpec& bundle, const std::vector<std::string>& types) override {
+    Line(json{
+        {"id", bundle.id}, {"etag", bundle.etag}, {"descriptor_bytes", bundle.descriptors.size()}, {"types", types}});
+  }
   void LogicalViews(const std::vector<LogicalViewSpec>& views) override {
     json list = json::array();
     for (const LogicalViewSpec& v : views) list.push_back(LogicalViewObject(v));

@@ -112,6 +112,10 @@ class Renderer {
   // listauthorizedviews; getauthorizedview and the commands that change one.
   virtual void AuthorizedViews(std::string_view table, const std::vector<AuthorizedViewSpec>& views) = 0;
   virtual void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) = 0;
+  // A table's schema bundles, by id; one bundle with the message and enum
+  // types it defines.
+  virtual void SchemaBundles(const std::vector<SchemaBundleSpec>& bundles) = 0;
+  virtual void SchemaBundle(const SchemaBundleSpec& bundle, const std::vector<std::string>& types) = 0;
   // listlogicalviews; getlogicalview and the commands that change one.
   virtual void LogicalViews(const std::vector<LogicalViewSpec>& views) = 0;
   virtual void LogicalView(const LogicalViewSpec& view) = 0;

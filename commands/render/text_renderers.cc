@@ -91,6 +91,15 @@ class TextRendererBase : public Renderer {
   void AuthorizedView(std::string_view table, const AuthorizedViewSpec& view) override {
     out_->Write(AuthorizedViewText(table, view));
   }
+  void SchemaBundles(const std::vector<SchemaBundleSpec>& bundles) override {
+    for (const SchemaBundleSpec& bundle : bundles) out_->Write(bundle.id + "\n");
+  }
+  void SchemaBundle(const SchemaBundleSpec& bundle, const std::vector<std::string>& types) override {
+    std::string list;
+    for (const std::string& t : types) list += "  " + t + "\n";
+    out_->Write(fmt::format("Name: {}\nEtag: {}\nDescriptors: {} bytes\nTypes:\n{}", bundle.id, bundle.etag,
+                            bundle.descriptors.size(), list));
+  }
   void LogicalViews(const std::vector<LogicalViewSpec>& views) override {
     for (const LogicalViewSpec& view : views) out_->Write(view.id + "\n");
   }

@@ -356,4 +356,43 @@ await check('schema bundles are kept, checked, updated with their etag and delet
   expect('deleted', await codeOf(call(tables, 'GetSchemaBundle', {name: got.name})), 5);
 });
 
+// SQL reads a cell's protobuf message through its table's schema bundle:
+// CAST(bytes AS bundle.package.Message) is a STRUCT of its fields, nested
+// messages, repeated fields as arrays and enums by name.
+await check('SQL reads protobuf cells through a schema bundle', async () => {
+  const {FileDescriptorSet} = require('protobufjs/ext/descriptor');
+  const schema = `syntax = "proto3"; package shop;
+    enum Size { SIZE_UNSPECIFIED = 0; SMALL = 1; LARGE = 2; }
+    message Item { string sku = 1; Size size = 2; }
+    message Order { string id = 1; int64 cents = 2; repeated Item items = 3; Item gift = 4; }`;
+  const root = protobuf.parse(schema).root;
+  await call(tables, 'CreateTable', {parent: INSTANCE, tableId: 'sales', table: {columnFamilies: {o: {}}}});
+  await call(tables, 'CreateSchemaBundle', {
+    parent: `${INSTANCE}/tables/sales`, schemaBundleId: 'store',
+    schemaBundle: {protoSchema: {protoDescriptors: FileDescriptorSet.encode(root.toDescriptor('proto3')).finish()}},
+  });
+  const Order = root.lookupType('shop.Order');
+  const order = Order.encode(Order.create(
+      {id: 'A17', cents: 2599, items: [{sku: 'pen', size: 1}, {sku: 'ink', size: 2}]})).finish();
+  await call(data, 'MutateRow', {
+    tableName: `${INSTANCE}/tables/sales`, rowKey: Buffer.from('r1'),
+    mutations: [{setCell: {familyName: 'o', columnQualifier: Buffer.from('order'), timestampMicros: '1000', value: order}}],
+  });
+  const instance = new Bigtable({projectId: 'lbt', metricsEnabled: false}).instance('local');
+  const [statement] = await instance.prepareStatement({query: `SELECT
+      CAST(o['order'] AS store.shop.Order).id AS id, CAST(o['order'] AS store.shop.Order).cents AS cents,
+      ARRAY_LENGTH(CAST(o['order'] AS store.shop.Order).items) AS items,
+      CAST(o['order'] AS store.shop.Order).items[OFFSET(1)].size AS second_size,
+      CAST(o['order'] AS store.shop.Order).gift IS NULL AS no_gift FROM sales`});
+  const rows = [];
+  for await (const row of instance.createExecuteQueryStream({preparedStatement: statement})) {
+    rows.push([row.get('id'), String(row.get('cents')), String(row.get('items')), row.get('second_size'),
+               row.get('no_gift')].join(' '));
+  }
+  expect('decoded', rows, ['A17 2599 2 LARGE true']);
+  const [unknown] = await Promise.allSettled([instance.prepareStatement(
+      {query: 'SELECT CAST(o[\'order\'] AS store.shop.Nope) AS x FROM sales'})]);
+  expect('an unknown message type', unknown.status, 'rejected');
+});
+
 process.exit(failed() ? 1 : 0);

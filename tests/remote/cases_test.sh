@@ -64,6 +64,7 @@ declare -A emulator_words=(
   [row_key_schema]="the emulator keeps no row-key schema and runs no SQL"
   [parameterized_views]="the emulator has no logical views and runs no SQL"
   [hll]="the emulator keeps an inthll cell's last input, not a sketch, and runs no SQL"
+  [schema_bundles]="the emulator has no schema bundles and runs no SQL"
 )
 
 # Cases whose output is lbt serve's: errors that name the request's field.
