@@ -8,6 +8,7 @@
 
 #include "local/local_bigtable.h"
 #include "sql/query.h"
+#include "tests/sql/query_lines.h"
 #include "tests/test_util.h"
 
 namespace lbt::sql {
@@ -76,16 +77,8 @@ class ProtoCastTest : public ::testing::Test {
   }
 
   Result<Lines> Query(const std::string& sql) {
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<PreparedQuery> q, Prepare(bigtable_.get(), sql, {}));
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<ResultStream> stream, q->Execute({}));
-    Lines out;
-    for (Values row; stream->Next(&row);) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToText();
-      out.push_back(line);
-    }
-    LBT_RETURN_IF_ERROR(stream->status());
-    return out;
+    LBT_ASSIGN_OR_RETURN(testing::QueryResult result, testing::RunQuery(bigtable_.get(), sql));
+    return std::move(result.lines);
   }
 
   testing::TempDir dir_;

@@ -8,6 +8,7 @@
 #include "api/row_key_codec.h"
 #include "local/local_bigtable.h"
 #include "sql/query.h"
+#include "tests/sql/query_lines.h"
 #include "tests/test_util.h"
 
 namespace lbt::sql {
@@ -42,21 +43,11 @@ class RowKeyQueryTest : public ::testing::Test {
     }
   }
 
-  Result<Lines> Query(const std::string& sql, QueryStats* stats = nullptr, Params params = {}) {
-    ParamTypes types;
-    for (const auto& [name, v] : params) types[name] = v.type();
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<PreparedQuery> q, Prepare(bigtable_.get(), sql, types));
-    columns_ = q->columns();
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<ResultStream> stream, q->Execute(params));
-    Lines out;
-    for (Values row; stream->Next(&row);) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToText();
-      out.push_back(line);
-    }
-    LBT_RETURN_IF_ERROR(stream->status());
-    if (stats != nullptr) *stats = stream->stats();
-    return out;
+  Result<Lines> Query(const std::string& sql, QueryStats* stats = nullptr, const Params& params = {}) {
+    LBT_ASSIGN_OR_RETURN(testing::QueryResult result, testing::RunQuery(bigtable_.get(), sql, params));
+    columns_ = std::move(result.columns);
+    if (stats != nullptr) *stats = result.stats;
+    return std::move(result.lines);
   }
 
   Lines Rows(const std::string& sql, QueryStats* stats = nullptr, Params params = {}) {
