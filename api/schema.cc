@@ -124,13 +124,15 @@ std::string_view ValueTypeName(ValueType type) {
     case ValueType::kStringUtf8Raw: return "string";
     case ValueType::kHllInt64: return "inthll";
     case ValueType::kHllBytes: return "rawhll";
+    case ValueType::kProto: return "proto";
+    case ValueType::kEnum: return "enum";
   }
   return "bytes";
 }
 
 Result<ValueType> ParseValueType(std::string_view name) {
   for (ValueType t : {ValueType::kBytes, ValueType::kIntSum, ValueType::kIntMin, ValueType::kIntMax, ValueType::kString,
-                      ValueType::kHllInt64, ValueType::kHllBytes}) {
+                      ValueType::kHllInt64, ValueType::kHllBytes, ValueType::kProto, ValueType::kEnum}) {
     if (name == ValueTypeName(t)) return t;
   }
   return Status::InvalidArgument(

@@ -65,10 +65,25 @@ struct GcRule {
 // kHllInt64 and kHllBytes are HyperLogLog++ distinct counts
 // (`hllpp_unique_count`) of INT64 inputs (cbt's "inthll") or of raw bytes;
 // their cells hold sketches (api/hll_sketch.h).
-enum class ValueType { kBytes, kIntSum, kIntMin, kIntMax, kString, kStringUtf8Raw, kHllInt64, kHllBytes };
+//
+// kProto and kEnum name a type of one of the table's schema bundles
+// (FamilySpec::schema_bundle_id, type_name): cells hold that protobuf
+// message's encoding, or an enum's number as an 8-byte big-endian int64.
+enum class ValueType {
+  kBytes,
+  kIntSum,
+  kIntMin,
+  kIntMax,
+  kString,
+  kStringUtf8Raw,
+  kHllInt64,
+  kHllBytes,
+  kProto,
+  kEnum
+};
 
-// "bytes", "intsum", "intmin", "intmax", "string", "inthll", "rawhll";
-// kStringUtf8Raw is "string" too.
+// "bytes", "intsum", "intmin", "intmax", "string", "inthll", "rawhll",
+// "proto", "enum"; kStringUtf8Raw is "string" too.
 // WARNING: these names are stored in the catalog (storage/catalog.cc).
 std::string_view ValueTypeName(ValueType type);
 // Parses a name produced by ValueTypeName. Returns InvalidArgument otherwise.
@@ -94,6 +109,10 @@ struct FamilySpec {
   std::string name;
   GcRule gc_rule;
   ValueType value_type = ValueType::kBytes;
+  // kProto and kEnum: the schema bundle and the type's full name in it
+  // ("pkg.Message", "pkg.Enum").
+  std::string schema_bundle_id;
+  std::string type_name;
   // The family's creation order in its table, as production keeps it: a
   // row's cells come family by family in increasing id. Ids only grow, so
   // a family dropped and created again sorts last. 0 until the table

@@ -86,6 +86,7 @@ Result<std::unique_ptr<BulkLoad>> LocalBigtable::NewBulkLoad(std::string_view ta
 Status LocalBigtable::CreateTable(std::string_view table, const NewTable& spec) {
   LBT_RETURN_IF_ERROR(ValidateTableName(table));
   LBT_RETURN_IF_ERROR(CheckNoViewNamed(table));
+  LBT_RETURN_IF_ERROR(CheckBundleTypes(TableSpec(), spec.families));
   LBT_ASSIGN_OR_RETURN(Database * db, db_->Open(true));
   return db->CreateTable(Qualified(table), spec);
 }
@@ -229,9 +230,15 @@ Result<TableSpec> LocalBigtable::GetTable(std::string_view table) {
 
 Status LocalBigtable::ModifyFamilies(std::string_view table, const std::vector<FamilyChange>& changes) {
   LBT_ASSIGN_OR_RETURN(Database * db, For(table, true));
+  std::vector<FamilySpec> created;
   for (const FamilyChange& change : changes) {
     if (change.kind == FamilyChange::Kind::kDrop)
       LBT_RETURN_IF_ERROR(CheckNoMaterializedViewReadsFamily(table, change.family.name));
+    if (change.kind == FamilyChange::Kind::kCreate) created.push_back(change.family);
+  }
+  if (!created.empty()) {
+    LBT_ASSIGN_OR_RETURN(TableSpec spec, GetTable(table));
+    LBT_RETURN_IF_ERROR(CheckBundleTypes(spec, created));
   }
   return db->ModifyFamilies(Qualified(table), changes);
 }

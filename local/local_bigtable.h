@@ -118,6 +118,9 @@ class LocalBigtable final : public Bigtable, private LocalMaintenance {
   InstanceAdmin* instance_admin() override { return admin_; }
 
  private:
+  // OK if each family of a schema bundle's proto or enum type names a
+  // bundle of `table` that defines that type (local_schema_bundles.cc).
+  static Status CheckBundleTypes(const TableSpec& table, const std::vector<FamilySpec>& families);
   // LocalMaintenance
   bool lazy_gc() const override;
   std::chrono::milliseconds gc_interval() const override;

@@ -652,16 +652,36 @@ Result<FamilySpec> FromProto(std::string_view name, const admin::ColumnFamily& f
   FamilySpec out;
   out.name = std::string(name);
   LBT_ASSIGN_OR_RETURN(out.gc_rule, FromProto(family.gc_rule(), std::string(field) + ".gc_rule"));
-  if (family.has_value_type()) {
-    LBT_ASSIGN_OR_RETURN(out.value_type, ValueTypeFromProto(family.value_type(), std::string(field) + ".value_type"));
+  if (!family.has_value_type()) return out;
+  const admin::Type& type = family.value_type();
+  // A schema bundle's type: the bundle is the table's, checked there.
+  if (type.has_proto_type() || type.has_enum_type()) {
+    const bool proto = type.has_proto_type();
+    out.value_type = proto ? ValueType::kProto : ValueType::kEnum;
+    out.schema_bundle_id = proto ? type.proto_type().schema_bundle_id() : type.enum_type().schema_bundle_id();
+    out.type_name = proto ? type.proto_type().message_name() : type.enum_type().enum_name();
+    if (out.schema_bundle_id.empty() || out.type_name.empty()) {
+      return Invalid(std::string(field) + ".value_type",
+                     "a proto or enum type names its schema_bundle_id and its type's full name");
+    }
+    return out;
   }
+  LBT_ASSIGN_OR_RETURN(out.value_type, ValueTypeFromProto(type, std::string(field) + ".value_type"));
   return out;
 }
 
 admin::ColumnFamily ToProto(const FamilySpec& family) {
   admin::ColumnFamily out;
   *out.mutable_gc_rule() = ToProto(family.gc_rule);
-  if (family.value_type != ValueType::kBytes) *out.mutable_value_type() = ToProto(family.value_type);
+  if (family.value_type == ValueType::kProto) {
+    out.mutable_value_type()->mutable_proto_type()->set_schema_bundle_id(family.schema_bundle_id);
+    out.mutable_value_type()->mutable_proto_type()->set_message_name(family.type_name);
+  } else if (family.value_type == ValueType::kEnum) {
+    out.mutable_value_type()->mutable_enum_type()->set_schema_bundle_id(family.schema_bundle_id);
+    out.mutable_value_type()->mutable_enum_type()->set_enum_name(family.type_name);
+  } else if (family.value_type != ValueType::kBytes) {
+    *out.mutable_value_type() = ToProto(family.value_type);
+  }
   return out;
 }
 

@@ -97,6 +97,10 @@ const pb::Descriptor* ProtoTypes::FindMessage(std::string_view full_name) const 
   return pool_->FindMessageTypeByName(std::string(full_name));
 }
 
+const pb::EnumDescriptor* ProtoTypes::FindEnum(std::string_view full_name) const {
+  return pool_->FindEnumTypeByName(std::string(full_name));
+}
+
 std::unique_ptr<pb::Message> ProtoTypes::Parse(const pb::Descriptor* type, std::string_view bytes) const {
   std::unique_ptr<pb::Message> message(factory_->GetPrototype(type)->New());
   if (!message->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return nullptr;

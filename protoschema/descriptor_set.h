@@ -16,6 +16,7 @@
 namespace google::protobuf {
 class Descriptor;
 class DescriptorPool;
+class EnumDescriptor;
 class DynamicMessageFactory;
 class Message;
 }  // namespace google::protobuf
@@ -42,6 +43,8 @@ class ProtoTypes {
 
   // The message type of that full name ("pkg.Message"), or nullptr.
   const google::protobuf::Descriptor* FindMessage(std::string_view full_name) const;
+  // The enum type of that full name ("pkg.Enum"), or nullptr.
+  const google::protobuf::EnumDescriptor* FindEnum(std::string_view full_name) const;
   // A message of `type` (one of this set's) parsed from `bytes`; nullptr
   // when they are not one.
   std::unique_ptr<google::protobuf::Message> Parse(const google::protobuf::Descriptor* type,

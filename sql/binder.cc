@@ -78,7 +78,9 @@ Status Binder::BindFrom(Select& s) {
     b.aggregate = IsIntAggregate(f.value_type);
     b.string = StoredValueType(f.value_type) == ValueType::kString;
     b.with_history = time.with_history && !q_->unpack;
+    b.proto = FamilyProto(f);
     TypePtr value = b.aggregate ? Type::Int64() : (b.string ? Type::String() : Type::Bytes());
+    if (b.proto != nullptr) value = b.proto->type;
     if (b.with_history) {
       value = Type::Array(Type::Struct({{"timestamp", Type::Timestamp()}, {"value", value}}));
     }
@@ -87,6 +89,39 @@ Status Binder::BindFrom(Select& s) {
   }
   q_->options = time;
   return Status::OK();
+}
+
+// How a family of a schema bundle's type decodes its cells; nullptr for
+// any other family, and for one whose bundle or type is gone (its cells
+// then read as BYTES).
+std::shared_ptr<const ProtoCast> Binder::FamilyProto(const FamilySpec& family) {
+  if (family.value_type != ValueType::kProto && family.value_type != ValueType::kEnum) return nullptr;
+  std::shared_ptr<const protoschema::ProtoTypes> types = BundleTypes(family.schema_bundle_id);
+  if (types == nullptr) return nullptr;
+  auto cast = std::make_shared<ProtoCast>();
+  cast->types = types;
+  if (family.value_type == ValueType::kEnum) {
+    cast->enum_type = types->FindEnum(family.type_name);
+    if (cast->enum_type == nullptr) return nullptr;
+    cast->type = Type::String();
+    return cast;
+  }
+  cast->message = types->FindMessage(family.type_name);
+  if (cast->message == nullptr) return nullptr;
+  cast->type = ProtoStructType(cast->message);
+  return cast;
+}
+
+std::shared_ptr<const protoschema::ProtoTypes> Binder::BundleTypes(const std::string& bundle_id) {
+  auto& types = proto_types_[bundle_id];
+  if (types != nullptr) return types;
+  for (const SchemaBundleSpec& bundle : table_.schema_bundles) {
+    if (bundle.id != bundle_id) continue;
+    Result<std::shared_ptr<const protoschema::ProtoTypes>> built =
+        protoschema::ProtoTypes::Build(bundle.descriptors, "schema bundle " + bundle_id);
+    if (built.ok()) types = *built;
+  }
+  return types;
 }
 
 // The row-key schema's fields, as columns before the families (SELECT *

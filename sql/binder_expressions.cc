@@ -147,22 +147,12 @@ Status Binder::BindProtoCast(Expr* e) {
   const size_t dot = e->name.find('.');
   const std::string bundle_id = e->name.substr(0, dot);
   const std::string message = e->name.substr(dot + 1);
-  const SchemaBundleSpec* bundle = nullptr;
-  for (const SchemaBundleSpec& b : table_.schema_bundles) {
-    if (b.id == bundle_id) bundle = &b;
-  }
-  if (bundle == nullptr) {
+  std::shared_ptr<const protoschema::ProtoTypes> types = BundleTypes(bundle_id);
+  if (types == nullptr) {
     return Error(*e, fmt::format("Type not found: {}: table {} has no schema bundle {}", e->name,
                                  table_.name.empty() ? q_->view : q_->table, bundle_id));
   }
   auto cast = std::make_shared<ProtoCast>();
-  auto& types = proto_types_[bundle_id];
-  if (types == nullptr) {
-    Result<std::shared_ptr<const protoschema::ProtoTypes>> built =
-        protoschema::ProtoTypes::Build(bundle->descriptors, "schema bundle " + bundle_id);
-    if (!built.ok()) return Error(*e, std::string(built.status().message()));
-    types = *built;
-  }
   cast->types = types;
   cast->message = types->FindMessage(message);
   if (cast->message == nullptr) {

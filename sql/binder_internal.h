@@ -77,6 +77,10 @@ class Binder {
   static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
   Status BindFunction(Expr* e);
   Status BindProtoCast(Expr* e);
+  std::shared_ptr<const ProtoCast> FamilyProto(const FamilySpec& family);
+  // The schema bundle's types, built once a query; nullptr when the table
+  // has no such bundle (or it does not build).
+  std::shared_ptr<const protoschema::ProtoTypes> BundleTypes(const std::string& bundle_id);
   // VIEW_PARAMETERS('name'): a STRING parameter of its own (ViewParameterKey).
   Status BindViewParameter(Expr* e);
   Status BindSubscript(Expr* e);

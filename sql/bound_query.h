@@ -33,6 +33,9 @@ struct BoundFamily {
   // A field of the table's row-key schema rather than a family: its
   // index there. Its slot holds the field's value, decoded from the key.
   int key_field = -1;
+  // A family of a schema bundle's proto or enum type: how its cells decode
+  // (its values are the message's STRUCT, or the enum's STRING name).
+  std::shared_ptr<const ProtoCast> proto;
 };
 
 // The table's options in FROM (`t(with_history => TRUE, ...)`).

@@ -105,6 +105,18 @@ Value MessageValue(const pb::Message& message, const TypePtr& type, int depth) {
 
 TypePtr ProtoStructType(const pb::Descriptor* message) { return StructOf(message, 0); }
 
+Value FamilyCellValue(const ProtoCast& cast, std::string_view bytes) {
+  if (cast.enum_type != nullptr) {
+    if (bytes.size() != 8) return Value::Null(Type::String());
+    int64_t number = 0;
+    for (char c : bytes) number = static_cast<int64_t>(static_cast<uint64_t>(number) << 8 | static_cast<uint8_t>(c));
+    const pb::EnumValueDescriptor* v = cast.enum_type->FindValueByNumber(static_cast<int>(number));
+    return Value::String(v != nullptr ? std::string(v->name()) : std::to_string(number));
+  }
+  Result<Value> decoded = DecodeProto(cast, bytes, /*safe=*/true);
+  return decoded.ok() ? *decoded : Value::Null(cast.type);
+}
+
 Result<Value> DecodeProto(const ProtoCast& cast, std::string_view bytes, bool safe) {
   std::unique_ptr<pb::Message> message = cast.types->Parse(cast.message, bytes);
   if (message == nullptr) {

@@ -187,10 +187,13 @@ bool RowKeySchemaFromJson(const json& j, RowKeySchema* schema) {
 std::string EncodeTableSpec(const TableSpec& spec) {
   json families = json::array();
   for (const auto& [name, f] : spec.families) {
-    families.push_back(json{{"name", name},
-                            {"id", f.id},
-                            {"gc_rule", GcRuleToJson(f.gc_rule)},
-                            {"value_type", std::string(ValueTypeName(f.value_type))}});
+    json family = {{"name", name},
+                   {"id", f.id},
+                   {"gc_rule", GcRuleToJson(f.gc_rule)},
+                   {"value_type", std::string(ValueTypeName(f.value_type))}};
+    if (!f.schema_bundle_id.empty()) family["schema_bundle_id"] = f.schema_bundle_id;
+    if (!f.type_name.empty()) family["type_name"] = f.type_name;
+    families.push_back(std::move(family));
   }
   json doc = {{"id", spec.id}, {"next_family_id", spec.next_family_id}, {"families", families}};
   if (!spec.enabled) doc["enabled"] = false;
@@ -295,6 +298,9 @@ bool FamiliesFromJson(const json& j, TableSpec* spec) {
     auto type = ParseValueType(f.value("value_type", std::string("bytes")));
     if (!type.ok()) return false;
     fs.value_type = *type;
+    if (!f.value("schema_bundle_id", json("")).is_string() || !f.value("type_name", json("")).is_string()) return false;
+    fs.schema_bundle_id = f.value("schema_bundle_id", std::string());
+    fs.type_name = f.value("type_name", std::string());
     if (f.contains("id")) {
       if (!f["id"].is_number_unsigned() || f["id"].get<uint64_t>() == 0 || f["id"].get<uint64_t>() > UINT32_MAX) {
         return false;

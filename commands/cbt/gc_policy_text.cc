@@ -217,6 +217,18 @@ std::string FormatGcPolicy(const GcRule& rule) { return FormatRule(rule, PolicyW
 
 std::string FormatGcPolicyTyped(const GcRule& rule) { return FormatRule(rule, PolicyWords::kTyped); }
 
+std::string FormatValueType(const FamilySpec& family) {
+  if (family.value_type == ValueType::kProto) {
+    return fmt::format(R"({{"protoType":{{"schemaBundleId":"{}", "messageName":"{}"}}}})", family.schema_bundle_id,
+                       family.type_name);
+  }
+  if (family.value_type == ValueType::kEnum) {
+    return fmt::format(R"({{"enumType":{{"schemaBundleId":"{}", "enumName":"{}"}}}})", family.schema_bundle_id,
+                       family.type_name);
+  }
+  return FormatValueType(family.value_type);
+}
+
 std::string FormatValueType(ValueType type) {
   // cbt prints the family's Type message as protobuf JSON; the odd space
   // after the comma is how the installed cbt prints it.
@@ -232,6 +244,8 @@ std::string FormatValueType(ValueType type) {
       return R"({"aggregateType":{"inputType":{"int64Type":{"encoding":{"bigEndianBytes":{}}}}, "hllppUniqueCount":{}}})";
     case ValueType::kHllBytes:
       return R"({"aggregateType":{"inputType":{"bytesType":{"encoding":{"raw":{}}}}, "hllppUniqueCount":{}}})";
+    case ValueType::kProto:
+    case ValueType::kEnum: return "{}";  // FormatFamilyValueType names the type
   }
   return fmt::format(
       "{{\"aggregateType\":{{\"inputType\":{{\"int64Type\":{{\"encoding\":{{\"bigEndianBytes\":{{}}}}}}}}, "

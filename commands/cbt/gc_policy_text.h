@@ -31,6 +31,8 @@ std::string FormatAge(int64_t micros);
 
 // A value type as `cbt ls <table>` prints it (Bigtable's Type as JSON).
 std::string FormatValueType(ValueType type);
+// A family's, a schema bundle's proto or enum type included.
+std::string FormatValueType(const FamilySpec& family);
 
 }  // namespace lbt
 

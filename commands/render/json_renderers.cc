@@ -35,9 +35,14 @@ json StatsObject(const ReadSummary& s) {
 json TableObject(const TableSpec& table) {
   json families = json::array();
   for (const auto& [name, f] : table.families) {
-    families.push_back(json{{"name", name},
-                            {"gc_policy", FormatGcPolicy(f.gc_rule)},
-                            {"value_type", std::string(ValueTypeName(f.value_type))}});
+    json family = {{"name", name},
+                   {"gc_policy", FormatGcPolicy(f.gc_rule)},
+                   {"value_type", std::string(ValueTypeName(f.value_type))}};
+    if (!f.type_name.empty()) {
+      family["schema_bundle_id"] = f.schema_bundle_id;
+      family["type_name"] = f.type_name;
+    }
+    families.push_back(std::move(family));
   }
   json out = {{"table", table.name}, {"families", families}, {"granularity", GranularityName(table.granularity)}};
   if (table.change_stream) out["change_stream_retention"] = FormatSpan(table.change_stream->retention_micros);

@@ -185,7 +185,7 @@ class TextRenderer : public TextRendererBase {
     tw.AddLine("Family Name\tGC Policy\tValue Type");
     tw.AddLine("-----------\t---------\t----------");
     for (const auto& [name, f] : table.families) {
-      tw.AddLine(name + "\t" + FormatGcPolicy(f.gc_rule) + "\t" + FormatValueType(f.value_type));
+      tw.AddLine(name + "\t" + FormatGcPolicy(f.gc_rule) + "\t" + FormatValueType(f));
     }
     out_->Write(tw.Render());
     // cbt's own lines stay as they are for the MILLIS tables it knows.

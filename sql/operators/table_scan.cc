@@ -4,6 +4,7 @@
 
 #include "api/cell.h"
 #include "api/row_key_codec.h"
+#include "sql/proto_values.h"
 
 namespace lbt::sql {
 
@@ -12,6 +13,7 @@ namespace {
 // A cell's value as the family's type has it: INT64 for an aggregate
 // family (NULL when not 8 bytes), STRING or BYTES otherwise.
 Value CellValue(const BoundFamily& f, const std::string& bytes) {
+  if (f.proto != nullptr) return FamilyCellValue(*f.proto, bytes);
   if (f.aggregate) {
     int64_t n = 0;
     if (DecodeInt64(bytes, &n)) return Value::Int64(n);
@@ -38,6 +40,10 @@ size_t CountFamilies(const BoundQuery& q) {
 
 // CellValue, written into a slot of the cell column's type.
 inline void SetCellValue(const BoundFamily& f, const std::string& bytes, Value* slot) {
+  if (f.proto != nullptr) {
+    *slot = FamilyCellValue(*f.proto, bytes);
+    return;
+  }
   if (!f.aggregate) {
     slot->set_str(bytes);
     return;

@@ -81,7 +81,9 @@ int64_t Merge(ValueType type, int64_t state, int64_t input) {
     case ValueType::kString:
     case ValueType::kStringUtf8Raw:
     case ValueType::kHllInt64:
-    case ValueType::kHllBytes: break;
+    case ValueType::kHllBytes:
+    case ValueType::kProto:
+    case ValueType::kEnum: break;
   }
   return input;
 }

@@ -390,6 +390,34 @@ await check('SQL reads protobuf cells through a schema bundle', async () => {
                row.get('no_gift')].join(' '));
   }
   expect('decoded', rows, ['A17 2599 2 LARGE true']);
+  // Families of the bundle's types (Type.Proto, Type.Enum) read decoded.
+  await call(tables, 'ModifyColumnFamilies', {name: `${INSTANCE}/tables/sales`, modifications: [
+    {id: 'typed', create: {valueType: {protoType: {schemaBundleId: 'store', messageName: 'shop.Order'}}}},
+    {id: 'sz', create: {valueType: {enumType: {schemaBundleId: 'store', enumName: 'shop.Size'}}}},
+  ]});
+  const large = Buffer.alloc(8);
+  large.writeBigInt64BE(2n);
+  await call(data, 'MutateRow', {
+    tableName: `${INSTANCE}/tables/sales`, rowKey: Buffer.from('r1'),
+    mutations: [
+      {setCell: {familyName: 'typed', columnQualifier: Buffer.from('q'), timestampMicros: '1000', value: order}},
+      {setCell: {familyName: 'sz', columnQualifier: Buffer.from('q'), timestampMicros: '1000', value: large}},
+    ],
+  });
+  const [typed] = await instance.prepareStatement({query: 'SELECT typed[\'q\'].id AS id, sz[\'q\'] AS size FROM sales'});
+  const typedRows = [];
+  for await (const row of instance.createExecuteQueryStream({preparedStatement: typed})) {
+    typedRows.push(`${row.get('id')} ${row.get('size')}`);
+  }
+  expect('typed families', typedRows, ['A17 LARGE']);
+  const table = await call(tables, 'GetTable', {name: `${INSTANCE}/tables/sales`, view: 'SCHEMA_VIEW'});
+  expect('GetTable', table.columnFamilies.typed.valueType.protoType.messageName, 'shop.Order');
+  expect('deleting a bundle a family uses', await codeOf(call(tables, 'DeleteSchemaBundle',
+                                                            {name: `${INSTANCE}/tables/sales/schemaBundles/store`})), 9);
+  expect('a family of a type the bundle lacks', await codeOf(call(tables, 'ModifyColumnFamilies', {
+           name: `${INSTANCE}/tables/sales`,
+           modifications: [{id: 'bad', create: {valueType: {protoType: {schemaBundleId: 'store', messageName: 'shop.Nope'}}}}],
+         })), 3);
   const [unknown] = await Promise.allSettled([instance.prepareStatement(
       {query: 'SELECT CAST(o[\'order\'] AS store.shop.Nope) AS x FROM sales'})]);
   expect('an unknown message type', unknown.status, 'rejected');
