@@ -54,6 +54,21 @@ std::vector<std::string> SchemaStatements(const TableSpec& table) {
     create += " " + Word("row-key-encoding=" + RowKeyEncodingText(*table.row_key_schema));
   }
   std::vector<std::string> statements = {std::move(create)};
+  // A bundle's descriptors are binary and a typed family needs its bundle
+  // first: the dump says what it leaves for the user to restore.
+  for (const SchemaBundleSpec& bundle : table.schema_bundles) {
+    after.push_back(
+        fmt::format("# schema bundle {} of {} is not in the dump: restore it with createschemabundle {} {} "
+                    "<its .proto or descriptor set>",
+                    bundle.id, table.name, Word(table.name), bundle.id));
+  }
+  for (const FamilySpec* f : table.FamiliesInCreationOrder()) {
+    if (!f->type_name.empty()) {
+      after.push_back(fmt::format("# column family {} of {} holds {} {} of schema bundle {}; dumped as bytes", f->name,
+                                  table.name, f->value_type == ValueType::kProto ? "message" : "enum", f->type_name,
+                                  f->schema_bundle_id));
+    }
+  }
   if (table.tiered_storage) {
     after.push_back(fmt::format("settieredstorage {} {}", Word(table.name),
                                 FormatSpan(table.tiered_storage->infrequent_access_older_than_micros)));
