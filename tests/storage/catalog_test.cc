@@ -176,6 +176,38 @@ TEST(CatalogTest, NewerTableSettingsRoundTripAndOlderEntriesHaveDefaults) {
   EXPECT_FALSE(DecodeTableSpec("t", R"({"id":7,"families":[],"row_key_schema":{"fields":[]}})", &older).ok());
 }
 
+// Schema bundles (binary descriptors, kept as base64) and families of a
+// bundle's type round-trip; an entry of an older release has none, and a
+// bundle whose descriptors are not base64 is corruption.
+TEST(CatalogTest, SchemaBundlesAndTypedFamiliesRoundTrip) {
+  TableSpec spec;
+  spec.name = "t";
+  spec.id = 7;
+  spec.schema_bundles = {SchemaBundleSpec{"store", std::string("\x0a\x00\xff", 3), "4"}};
+  FamilySpec typed{"typed", GcRule::Never(), ValueType::kProto};
+  typed.schema_bundle_id = "store";
+  typed.type_name = "shop.Order";
+  spec.AddFamily(typed);
+  TableSpec back;
+  ASSERT_TRUE(DecodeTableSpec("t", EncodeTableSpec(spec), &back).ok());
+  ASSERT_EQ(back.schema_bundles.size(), 1u);
+  EXPECT_EQ(back.schema_bundles[0].id, "store");
+  EXPECT_EQ(back.schema_bundles[0].descriptors, spec.schema_bundles[0].descriptors);
+  EXPECT_EQ(back.schema_bundles[0].etag, "4");
+  const FamilySpec* f = back.FindFamily("typed");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->value_type, ValueType::kProto);
+  EXPECT_EQ(f->schema_bundle_id, "store");
+  EXPECT_EQ(f->type_name, "shop.Order");
+
+  TableSpec older;
+  ASSERT_TRUE(DecodeTableSpec("t", R"({"id":7,"next_family_id":1,"families":[]})", &older).ok());
+  EXPECT_TRUE(older.schema_bundles.empty());
+  EXPECT_FALSE(DecodeTableSpec(
+                   "t", R"({"id":7,"families":[],"schema_bundles":[{"id":"b","etag":"1","descriptors":"!!"}]})", &older)
+                   .ok());
+}
+
 // EditCatalog changes records and tables in one transaction: all of it,
 // or, when the change fails, none of it; a dropped table's cells go with
 // it. ReadCatalog sees one snapshot of both.
