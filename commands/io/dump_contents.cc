@@ -181,6 +181,10 @@ Result<TableContents> GatherTable(Bigtable* bigtable, const InstanceName& instan
   TableContents out;
   LBT_ASSIGN_OR_RETURN(out.spec, bigtable->GetTable(table));
   LBT_ASSIGN_OR_RETURN(out.authorized_views, NoneIfUnserved(bigtable->ListAuthorizedViews(table)));
+  // A service's GetTable does not carry the bundles; a local one's does.
+  if (out.spec.schema_bundles.empty()) {
+    LBT_ASSIGN_OR_RETURN(out.spec.schema_bundles, NoneIfUnserved(bigtable->ListSchemaBundles(table)));
+  }
   const std::string name = fmt::format("{}/tables/{}", instance.Full(), table);
   NoteTableGaps(name, out.spec, left_out);
   for (const AuthorizedViewSpec& view : out.authorized_views) {
