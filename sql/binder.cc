@@ -45,6 +45,12 @@ Status Binder::Error(const Expr& e, const std::string& what) const {
 
 Status Binder::BindFrom(Select& s) {
   if (view_columns_ != nullptr) return BindView(s.from);
+  if (s.from.table.empty() && !s.from.unpack) {
+    for (const SelectItem& item : s.items) {
+      if (!item.expr) return Status::InvalidArgument("SELECT * must have a FROM clause");
+    }
+    return Status::OK();  // one row of no columns
+  }
   FromClause* ref = &s.from;
   if (s.from.unpack) {
     q_->unpack = true;

@@ -74,7 +74,7 @@ std::string InvalidCastMessage(const Expr& cast) {
 }  // namespace
 
 int Binder::InputSlot(const std::string& name, TypePtr* type) {
-  if (q_->view.empty() && (name == "_key" || Upper(name) == "_KEY")) {
+  if (q_->view.empty() && !q_->table.empty() && (name == "_key" || Upper(name) == "_KEY")) {
     *type = Type::Bytes();
     return 0;
   }

@@ -112,8 +112,11 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(SelectItem item, Item());
       select->items.push_back(std::move(item));
     } while (AcceptOp(","));
-    LBT_RETURN_IF_ERROR(ExpectWord("FROM"));
-    LBT_ASSIGN_OR_RETURN(select->from, From());
+    // Without FROM, the select list is computed once, over no table
+    // (`SELECT @a AS a`).
+    if (AcceptWord("FROM")) {
+      LBT_ASSIGN_OR_RETURN(select->from, From());
+    }
     if (IsOp(",") || IsWord("JOIN") || IsWord("INNER") || IsWord("LEFT") || IsWord("RIGHT") || IsWord("FULL") ||
         IsWord("CROSS")) {
       return Unsupported("Joins");

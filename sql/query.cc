@@ -223,6 +223,10 @@ Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string
                                                  int depth, QueryKind kind) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
   const FromClause& from = select->from.unpack ? select->from.unpack->from : select->from;
+  if (from.table.empty()) {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), TableSpec(), params, sql, kind));
+    return std::unique_ptr<PreparedQuery>(std::make_unique<Prepared>(bigtable, std::move(bound)));
+  }
   Result<TableSpec> table = bigtable->GetTable(from.table);
   if (table.ok()) {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), *table, params, sql, kind));

@@ -75,6 +75,7 @@ TableScan::TableScan(const BoundQuery& q, const ReadPlan& read, KeyRangeSet rang
 }
 
 Status TableScan::Open(Bigtable* bigtable) {
+  if (q_.table.empty()) return Status::OK();  // no FROM: Produce makes the one row
   if (ranges_.empty()) {
     rows_ = NoRows();  // no key ranges: nothing to read
     return Status::OK();
@@ -93,10 +94,17 @@ std::string TableScan::detail() const {
     if (read_.families[i].as_map) add(names[1 + i]);
   }
   for (size_t i = 0; i < read_.cell_columns.size(); ++i) add(names[1 + q_.families.size() + i]);
+  if (q_.table.empty()) return "no table: one row";
   return q_.table + " " + ranges_.ToString() + "; reads " + (reads.empty() ? "rows only" : reads);
 }
 
 bool TableScan::Produce(Values* out) {
+  if (q_.table.empty()) {
+    if (examined_ > 0) return false;
+    ++examined_;
+    Shape(out);
+    return true;
+  }
   if (q_.unpack) return ProduceUnpacked(out);
   // One input row per table row, built in place.
   if (!rows_->Next(&row_)) return EndOfRows();

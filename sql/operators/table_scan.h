@@ -34,7 +34,7 @@ class TableScan final : public Operator {
   // Table rows read so far (UNPACK hands on several input rows per row).
   int64_t examined() const { return examined_; }
   // The key ranges read: "all rows", or "[a, b), [c]".
-  std::string ranges() const { return ranges_.ToString(); }
+  std::string ranges() const { return q_.table.empty() ? "no table" : ranges_.ToString(); }
 
   const char* name() const override { return "SCAN"; }
   // "<table> <ranges>; reads <what>", e.g. "mobile [phone#, phone$); reads _key, cell['plan']".

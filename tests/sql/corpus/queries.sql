@@ -505,6 +505,15 @@ SELECT _key FROM mobile WHERE ENDS_WITH(_key, CAST(REPLACE(CAST(@day AS STRING),
 {"_key": "phone#5c10102#20200502"}
 {"_key": "tablet#a0b81f74#20200502"}
 
+-- name: a query without FROM echoes its typed parameters (Google's Node client tests do)
+-- params: @i=7 @s='text' @b=b'bytes' @f=1.5 @t=TRUE @ts=TIMESTAMP '2020-05-01 00:00:00' @d=DATE '2020-05-02'
+SELECT @i AS i, @s AS s, @b AS b, @f AS f, @t AS t, @ts AS ts, @d AS d, @i * 2 AS twice;
+{"i": 7, "s": "text", "b": "bytes", "f": 1.5, "t": true, "ts": "2020-05-01T00:00:00.000000Z", "d": "2020-05-02", "twice": 14}
+
+-- name: a query without FROM cannot select *
+-- error: SELECT * must have a FROM clause
+SELECT *;
+
 -- name: a parameter the query was not given
 -- error: Query parameter 'device' not found
 SELECT _key FROM mobile WHERE _key = @device;
