@@ -120,6 +120,22 @@ Result<TableRef> ParseAuthorizedViewName(std::string_view name, std::string_view
                                     Abbreviated(name)));
 }
 
+Result<SchemaBundleName> ParseSchemaBundleName(std::string_view name, std::string_view field) {
+  LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
+  constexpr std::string_view kBundles = "/schemaBundles/";
+  const size_t at = name.rfind(kBundles);
+  if (at != std::string_view::npos) {
+    const std::string_view id = name.substr(at + kBundles.size());
+    Result<TableRef> table = ParseTableName(name.substr(0, at), field);
+    if (table.ok() && !id.empty() && id.find('/') == std::string_view::npos) {
+      return SchemaBundleName{std::move(*table), std::string(id)};
+    }
+  }
+  return Invalid(field, fmt::format("'{}' is not a schema bundle name of the form "
+                                    "projects/<project>/instances/<instance>/tables/<table>/schemaBundles/<bundle>",
+                                    Abbreviated(name)));
+}
+
 Result<TableRef> ParseMaterializedViewName(std::string_view name, std::string_view field) {
   LBT_ASSIGN_OR_RETURN(ChildName child, ParseChildName(name, "materializedViews", field));
   TableRef ref = TableRef::MaterializedView(std::move(child.id));

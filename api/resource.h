@@ -142,6 +142,16 @@ Result<TableRef> ParseAuthorizedViewName(std::string_view name, std::string_view
 // TableRef::MaterializedView(V) of instance I.
 Result<TableRef> ParseMaterializedViewName(std::string_view name, std::string_view field);
 
+// "projects/P/instances/I/tables/T/schemaBundles/B", in parts: the table
+// (TableRef::Table(T) of instance I) and the bundle's id.
+struct SchemaBundleName {
+  TableRef table;
+  std::string id;
+
+  std::string Full() const { return table.FullName() + "/schemaBundles/" + id; }
+};
+Result<SchemaBundleName> ParseSchemaBundleName(std::string_view name, std::string_view field);
+
 // "projects/P/instances/I/clusters/C", in parts.
 struct ClusterName {
   InstanceName instance;

@@ -10,7 +10,9 @@ namespace admin = ::google::bigtable::admin::v2;
 using AdminStub = RemoteCalls::AdminStub;
 
 std::string BundleName(RemoteCalls* calls, std::string_view table, std::string_view bundle_id) {
-  return calls->TableName(table) + "/schemaBundles/" + std::string(bundle_id);
+  TableRef ref = TableRef::Table(std::string(table));
+  ref.instance = calls->instance();
+  return SchemaBundleName{std::move(ref), std::string(bundle_id)}.Full();
 }
 
 SchemaBundleSpec SpecOf(const admin::SchemaBundle& bundle) {

@@ -18,27 +18,9 @@ namespace {
 namespace longrunning = ::google::longrunning;
 using google::protobuf::util::TimeUtil;
 
-constexpr std::string_view kBundles = "/schemaBundles/";
-
-// "projects/P/instances/I/tables/T/schemaBundles/B": the table and B.
-Result<std::pair<TableRef, std::string>> ParseBundleName(std::string_view name, std::string_view field) {
-  const size_t at = name.rfind(kBundles);
-  if (at != std::string_view::npos) {
-    const std::string_view id = name.substr(at + kBundles.size());
-    Result<TableRef> table = ParseTableName(name.substr(0, at), field);
-    if (table.ok() && !id.empty() && id.find('/') == std::string_view::npos) {
-      return std::make_pair(std::move(*table), std::string(id));
-    }
-  }
-  return Status::InvalidArgument(
-      fmt::format("{}: '{}' is not a schema bundle name of the form "
-                  "projects/<project>/instances/<instance>/tables/<table>/schemaBundles/<bundle>",
-                  field, name));
-}
-
 admin::SchemaBundle ToProto(const SchemaBundleSpec& bundle, const TableRef& table) {
   admin::SchemaBundle out;
-  out.set_name(FullTableName(table.instance, table.table) + std::string(kBundles) + bundle.id);
+  out.set_name(SchemaBundleName{table, bundle.id}.Full());
   out.mutable_proto_schema()->set_proto_descriptors(bundle.descriptors);
   out.set_etag(bundle.etag);
   return out;
@@ -77,10 +59,10 @@ grpc::ServerUnaryReactor* AdminService::GetSchemaBundle(grpc::CallbackServerCont
                                                         const admin::GetSchemaBundleRequest* request,
                                                         admin::SchemaBundle* response) {
   return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
-    LBT_ASSIGN_OR_RETURN(auto name, ParseBundleName(request->name(), "name"));
-    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.first));
-    LBT_ASSIGN_OR_RETURN(SchemaBundleSpec bundle, target.tables->GetSchemaBundle(name.first.table, name.second));
-    *response = ToProto(bundle, name.first);
+    LBT_ASSIGN_OR_RETURN(SchemaBundleName name, ParseSchemaBundleName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.table));
+    LBT_ASSIGN_OR_RETURN(SchemaBundleSpec bundle, target.tables->GetSchemaBundle(name.table.table, name.id));
+    *response = ToProto(bundle, name.table);
     return Status::OK();
   });
 }
@@ -105,7 +87,8 @@ grpc::ServerUnaryReactor* AdminService::UpdateSchemaBundle(grpc::CallbackServerC
                                                            longrunning::Operation* response) {
   return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
-    LBT_ASSIGN_OR_RETURN(auto name, ParseBundleName(request->schema_bundle().name(), "schema_bundle.name"));
+    LBT_ASSIGN_OR_RETURN(SchemaBundleName name,
+                         ParseSchemaBundleName(request->schema_bundle().name(), "schema_bundle.name"));
     for (const std::string& path : request->update_mask().paths()) {
       if (path != "proto_schema" && path != "*") {
         return Status::InvalidArgument(
@@ -113,13 +96,13 @@ grpc::ServerUnaryReactor* AdminService::UpdateSchemaBundle(grpc::CallbackServerC
       }
     }
     SchemaBundleSpec bundle;
-    bundle.id = name.second;
+    bundle.id = name.id;
     bundle.etag = request->schema_bundle().etag();
     LBT_ASSIGN_OR_RETURN(bundle.descriptors, DescriptorsOf(request->schema_bundle(), "schema_bundle"));
-    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.first));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.table));
     LBT_ASSIGN_OR_RETURN(SchemaBundleSpec updated,
-                         target.tables->UpdateSchemaBundle(name.first.table, bundle, request->ignore_warnings()));
-    const admin::SchemaBundle shown = ToProto(updated, name.first);
+                         target.tables->UpdateSchemaBundle(name.table.table, bundle, request->ignore_warnings()));
+    const admin::SchemaBundle shown = ToProto(updated, name.table);
     admin::UpdateSchemaBundleMetadata metadata;
     metadata.set_name(shown.name());
     *metadata.mutable_start_time() = start;
@@ -133,9 +116,9 @@ grpc::ServerUnaryReactor* AdminService::DeleteSchemaBundle(grpc::CallbackServerC
                                                            const admin::DeleteSchemaBundleRequest* request,
                                                            google::protobuf::Empty*) {
   return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
-    LBT_ASSIGN_OR_RETURN(auto name, ParseBundleName(request->name(), "name"));
-    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.first));
-    return target.tables->DeleteSchemaBundle(name.first.table, name.second, request->etag());
+    LBT_ASSIGN_OR_RETURN(SchemaBundleName name, ParseSchemaBundleName(request->name(), "name"));
+    LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.table));
+    return target.tables->DeleteSchemaBundle(name.table.table, name.id, request->etag());
   });
 }
 

@@ -4,12 +4,16 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 
+#include "util/bytes.h"
+
 namespace lbt::sql {
 
 namespace {
 
 namespace pb = google::protobuf;
 using Field = pb::FieldDescriptor;
+
+TypePtr StructOf(const pb::Descriptor* m, int depth);
 
 TypePtr ScalarType(const Field* f, int depth) {
   switch (f->cpp_type()) {
@@ -24,17 +28,10 @@ TypePtr ScalarType(const Field* f, int depth) {
     case Field::CPPTYPE_STRING: return f->type() == Field::TYPE_BYTES ? Type::Bytes() : Type::String();
     case Field::CPPTYPE_MESSAGE: break;
   }
-  if (depth >= kMaxProtoDepth) return Type::Bytes();
-  std::vector<std::pair<std::string, TypePtr>> fields;
-  const pb::Descriptor* m = f->message_type();
-  for (int i = 0; i < m->field_count(); ++i) {
-    const Field* inner = m->field(i);
-    TypePtr t = ScalarType(inner, depth + 1);
-    fields.emplace_back(std::string(inner->name()), inner->is_repeated() ? Type::Array(t) : t);
-  }
-  return Type::Struct(std::move(fields));
+  return depth >= kMaxProtoDepth ? Type::Bytes() : StructOf(f->message_type(), depth);
 }
 
+// A message at `depth` (0 for the cast's own) as a STRUCT.
 TypePtr StructOf(const pb::Descriptor* m, int depth) {
   std::vector<std::pair<std::string, TypePtr>> fields;
   for (int i = 0; i < m->field_count(); ++i) {
@@ -108,8 +105,7 @@ TypePtr ProtoStructType(const pb::Descriptor* message) { return StructOf(message
 Value FamilyCellValue(const ProtoCast& cast, std::string_view bytes) {
   if (cast.enum_type != nullptr) {
     if (bytes.size() != 8) return Value::Null(Type::String());
-    int64_t number = 0;
-    for (char c : bytes) number = static_cast<int64_t>(static_cast<uint64_t>(number) << 8 | static_cast<uint8_t>(c));
+    const auto number = static_cast<int64_t>(DecodeBigEndian(bytes));
     const pb::EnumValueDescriptor* v = cast.enum_type->FindValueByNumber(static_cast<int>(number));
     return Value::String(v != nullptr ? std::string(v->name()) : std::to_string(number));
   }

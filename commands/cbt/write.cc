@@ -104,20 +104,21 @@ Status Set(CommandContext& ctx, const std::vector<std::string>& args) {
 }
 
 // A family that counts raw bytes (rawhll) takes addtocell's value as
-// bytes; every other aggregate, as an integer.
-bool CountsRawBytes(CommandContext& ctx, const std::string& table, const std::string& family) {
-  Result<TableSpec> spec = ctx.bigtable()->GetTable(table);
-  if (!spec.ok()) return false;  // the write says what is wrong
-  const FamilySpec* f = spec->FindFamily(family);
+// bytes; every other aggregate, as an integer. Read from the table's
+// schema once a command; a table it cannot read leaves the write to say
+// what is wrong.
+bool CountsRawBytes(const Result<TableSpec>& table, const std::string& family) {
+  const FamilySpec* f = table.ok() ? table->FindFamily(family) : nullptr;
   return f != nullptr && f->value_type == ValueType::kHllBytes;
 }
 
 Status AddToCell(CommandContext& ctx, const std::vector<std::string>& args) {
   LBT_ASSIGN_OR_RETURN(std::vector<CellArg> cells, CellArgs(ctx, args));
+  const Result<TableSpec> schema = ctx.bigtable()->GetTable(args[0]);
   std::vector<Mutation> mutations;
   for (CellArg& c : cells) {
     ValueAndTimestamp v = SplitTimestamp(c.value);
-    if (CountsRawBytes(ctx, args[0], c.family)) {
+    if (CountsRawBytes(schema, c.family)) {
       mutations.push_back(
           Mutation::AddBytesToCell(c.family, c.qualifier, std::move(v.value), v.timestamp.value_or(kServerTime)));
       continue;

@@ -130,6 +130,23 @@ TEST(ResourceNameTest, AuthorizedViews) {
   }
 }
 
+TEST(ResourceNameTest, SchemaBundles) {
+  const std::string full = "projects/p/instances/i/tables/t/schemaBundles/b";
+  ASSERT_OK_AND_ASSIGN(SchemaBundleName name, ParseSchemaBundleName(full, "name"));
+  TableRef table = TableRef::Table("t");
+  table.instance = {"p", "i"};
+  EXPECT_EQ(name.table, table);
+  EXPECT_EQ(name.id, "b");
+  EXPECT_EQ(name.Full(), full);
+  for (const char* bad : {"", "projects/p/instances/i/tables/t", "projects/p/instances/i/tables/t/schemaBundles/",
+                          "projects/p/instances/i/tables/t/schemaBundles/b/c", "tables/t/schemaBundles/b"}) {
+    EXPECT_EQ(ErrorOf(ParseSchemaBundleName(bad, "name")),
+              std::string("name: '") + bad +
+                  "' is not a schema bundle name of the form "
+                  "projects/<project>/instances/<instance>/tables/<table>/schemaBundles/<bundle>");
+  }
+}
+
 TEST(ResourceNameTest, MaterializedViews) {
   const std::string full = "projects/p/instances/i/materializedViews/m";
   ASSERT_OK_AND_ASSIGN(TableRef ref, ParseMaterializedViewName(full, "materialized_view_name"));
