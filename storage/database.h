@@ -499,7 +499,8 @@ class Database final {
   DatabaseOptions options_;
   std::unique_ptr<LmdbEnv> env_;
   int stored_format_ = kCellFormatVersion;  // as Initialize found it
-  // Writes the format version (kLogFormatVersion while a log is in use).
+  // Writes the format version (kLiveLogFormatVersion while a log is in
+  // use, kAtRestFormatVersion otherwise); notes the move from 2 or 3.
   Status SetFormatVersion(int version);
   // stores_->catalog is the writers' cache of the schema, guarded by
   // write_mu_; readers keep their own, which may lag or lead it.

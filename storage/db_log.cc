@@ -178,7 +178,7 @@ Status Database::OpenLog() {
                       "through the server, or stop it first",
                       dir_));
     }
-    if (ListSegments(dir_).empty()) return Status::OK();
+    if (ListSegments(dir_).empty()) return SetFormatVersion(kAtRestFormatVersion);
     // A log a crashed server left: replay it, alone.
     if (::flock(log_lock_fd_, LOCK_EX | LOCK_NB) != 0) {
       return Status::Unavailable(fmt::format(
@@ -191,7 +191,7 @@ Status Database::OpenLog() {
   LBT_RETURN_IF_ERROR(RecoverLog());
   // Before the log holds anything, an lbt that knows no log must refuse
   // the database.
-  LBT_RETURN_IF_ERROR(SetFormatVersion(kLogFormatVersion));
+  LBT_RETURN_IF_ERROR(SetFormatVersion(kLiveLogFormatVersion));
   {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
     std::string_view folded;
@@ -223,13 +223,19 @@ Status Database::SetFormatVersion(int version) {
   LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/true));
   LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(version)));
   LBT_RETURN_IF_ERROR(txn->Commit());
+  if (stored_format_ < kAtRestFormatVersion && version >= kAtRestFormatVersion && options_.note) {
+    options_.note(
+        fmt::format("'{}' is now format {} (nothing was rewritten): lbt builds that read format {} "
+                    "or older no longer open it",
+                    dir_, kAtRestFormatVersion, kLogFormatVersion));
+  }
   stored_format_ = version;
   return Status::OK();
 }
 
 Status Database::RecoverLog() {
   const std::vector<std::string> segments = ListSegments(dir_);
-  if (segments.empty()) return options_.log_writes ? Status::OK() : SetFormatVersion(kCellFormatVersion);
+  if (segments.empty()) return options_.log_writes ? Status::OK() : SetFormatVersion(kAtRestFormatVersion);
   uint64_t folded = 0;
   {
     LBT_ASSIGN_OR_RETURN(auto txn, Txn::Begin(env_.get(), /*write=*/false));
@@ -252,7 +258,7 @@ Status Database::RecoverLog() {
   if (records > 0 && options_.note) {
     options_.note(fmt::format("recovered {} write{} from the write-ahead log", records, records == 1 ? "" : "s"));
   }
-  return options_.log_writes ? Status::OK() : SetFormatVersion(kCellFormatVersion);
+  return options_.log_writes ? Status::OK() : SetFormatVersion(kAtRestFormatVersion);
 }
 
 void Database::CloseLog() {
@@ -270,8 +276,8 @@ void Database::CloseLog() {
     log_.reset();
     std::error_code ec;
     fs::remove(path, ec);
-    // Nothing is left in a log: any lbt of format 2 may open it again.
-    (void)SetFormatVersion(kCellFormatVersion);
+    // Nothing is left in a log: any lbt of format 4 may open it again.
+    (void)SetFormatVersion(kAtRestFormatVersion);
   }
 }
 

@@ -110,7 +110,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& dir, const D
   // A table deletion a crash cut short: its cells are invisible but still
   // take space until this finishes them (nothing to do otherwise: one seek).
   if (!options.read_only) LBT_RETURN_IF_ERROR(db->FinishInterruptedDrops());
-  if (options.read_only && db->stored_format_ == kLogFormatVersion) db->NoteUnreplayedLog();
+  if (options.read_only && HoldsLiveLog(db->stored_format_)) db->NoteUnreplayedLog();
   if (options.gc == GcMode::kLazy && options.gc_interval.count() > 0 && !options.read_only) {
     db->gc_thread_ = StartBackgroundThread([raw = db.get()] { raw->RunGcPasses(); });
   }
@@ -195,8 +195,8 @@ Status Database::Initialize() {
     // Another process created the database meanwhile.
     LBT_ASSIGN_OR_RETURN(stored_format_, StoredFormatVersion(txn.get(), *stores_, dir_));
   } else {
-    LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(kCellFormatVersion)));
-    stored_format_ = kCellFormatVersion;
+    LBT_RETURN_IF_ERROR(txn->Put(stores_->meta, kMetaFormatVersion, std::to_string(kAtRestFormatVersion)));
+    stored_format_ = kAtRestFormatVersion;
   }
   return txn->Commit();
 }
@@ -222,9 +222,9 @@ bool LockAlone(int fd) {
 Status Database::Upgrade() {
   if (options_.read_only) {
     return Status::FailedPrecondition(fmt::format(
-        "the database in '{}' has format version {}; this lbt reads format {}, and upgrades a database when it "
-        "opens it for writing: open it once without --read-only, as a user who can write to '{}'",
-        dir_, stored_format_, kCellFormatVersion, dir_));
+        "the database in '{}' has format version {}; this lbt reads formats {} to {}, and upgrades a database "
+        "when it opens it for writing: open it once without --read-only, as a user who can write to '{}'",
+        dir_, stored_format_, kCellFormatVersion, kFormatVersion, dir_));
   }
   // Nothing may have the old file mapped while the new one replaces it,
   // and this handle's own shared lock would keep it from being alone.
