@@ -17,6 +17,7 @@ ExprPtr Expr::Clone() const {
   e->safe = safe;
   e->has_operand = has_operand;
   e->has_else = has_else;
+  e->distinct = distinct;
   e->height = height;
   e->type = type;
   e->slot = slot;
@@ -46,7 +47,7 @@ std::string Unparse(const Expr& e) {
     }
     case ExprKind::kCall: break;
   }
-  std::string out = e.name + "(";
+  std::string out = e.name + (e.distinct ? "(DISTINCT " : "(");
   for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + Unparse(*e.args[i]);
   out += ")";
   if (e.name == "$subscript" || e.name == "$field") out += "." + e.literal.ToText();

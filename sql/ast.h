@@ -50,6 +50,7 @@ struct Expr {
   bool safe = false;
   bool has_operand = false;  // kCase
   bool has_else = false;     // kCase
+  bool distinct = false;     // kCall of an aggregate: `COUNT(DISTINCT x)`
   // Levels of the tree from here down (1 for a leaf); the parser bounds it.
   int height = 1;
 
@@ -64,6 +65,11 @@ struct Expr {
 struct SelectItem {
   ExprPtr expr;  // null for `*`
   std::string alias;
+  // `* EXCEPT (a, b)` and `* REPLACE (expr AS a, ...)`: the columns `*`
+  // leaves out, and those it computes otherwise (expr, then the name).
+  std::vector<std::string> except;
+  std::vector<std::pair<ExprPtr, std::string>> replace;
+  size_t pos = 0;
 };
 
 struct OrderItem {

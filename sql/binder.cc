@@ -169,6 +169,11 @@ Status Binder::BindView(const FromClause& ref) {
 
 Status Binder::UnpackColumns(const Select& inner, std::set<std::string>* chosen) {
   for (const SelectItem& item : inner.items) {
+    if (!item.expr && (!item.except.empty() || !item.replace.empty())) {
+      return Status::InvalidArgument(
+          "UNPACK's query selects _key and column families by name only: no EXCEPT or "
+          "REPLACE");
+    }
     if (!item.expr) {
       for (const auto& [name, f] : table_.families) chosen->insert(name);
       if (table_.row_key_schema) {
@@ -292,16 +297,52 @@ std::vector<SelectItem> Binder::ExpandStar() {
   return out;
 }
 
-void Binder::ExpandStars(Select& s) {
+Status Binder::ExpandStars(Select& s) {
   std::vector<SelectItem> items;
   for (SelectItem& item : s.items) {
     if (item.expr) {
       items.push_back(std::move(item));
-    } else {
-      for (SelectItem& column : ExpandStar()) items.push_back(std::move(column));
+      continue;
     }
+    std::vector<SelectItem> columns = ExpandStar();
+    LBT_RETURN_IF_ERROR(ApplyExceptReplace(item, &columns));
+    for (SelectItem& column : columns) items.push_back(std::move(column));
   }
   s.items = std::move(items);
+  return Status::OK();
+}
+
+Status Binder::ApplyExceptReplace(SelectItem& star, std::vector<SelectItem>* columns) const {
+  auto find = [&](const std::string& name) {
+    for (size_t i = 0; i < columns->size(); ++i) {
+      if ((*columns)[i].expr->name == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  std::set<std::string> seen;
+  for (const std::string& name : star.except) {
+    if (!seen.insert(name).second) {
+      return Status::InvalidArgument(
+          fmt::format("Duplicate column {} in SELECT * EXCEPT list {}", name, Location(sql_, star.pos)));
+    }
+    const int i = find(name);
+    if (i < 0) {
+      return Status::InvalidArgument(
+          fmt::format("Column {} in SELECT * EXCEPT list does not exist {}", name, Location(sql_, star.pos)));
+    }
+    columns->erase(columns->begin() + i);
+  }
+  seen.clear();
+  for (auto& [expr, name] : star.replace) {
+    if (!seen.insert(name).second) {
+      return Error(*expr, fmt::format("Duplicate column {} in SELECT * REPLACE list", name));
+    }
+    const int i = find(name);
+    if (i < 0) return Error(*expr, fmt::format("Column {} in SELECT * REPLACE list does not exist", name));
+    (*columns)[i].expr = std::move(expr);
+    (*columns)[i].alias = name;
+  }
+  return Status::OK();
 }
 
 const SelectItem* Binder::SelectReference(const Expr& e, const Select& s) const {
@@ -318,7 +359,7 @@ const SelectItem* Binder::SelectReference(const Expr& e, const Select& s) const 
 }
 
 Status Binder::BindPlain(Select& s) {
-  ExpandStars(s);
+  LBT_RETURN_IF_ERROR(ExpandStars(s));
   std::vector<ExprPtr> parsed;  // before binding, for ORDER BY references
   for (const SelectItem& item : s.items) parsed.push_back(item.expr->Clone());
   for (size_t i = 0; i < s.items.size(); ++i) {
@@ -431,6 +472,7 @@ Result<ExprPtr> Binder::AddAggregate(const Expr& parsed) {
   }
   BoundAggregate agg;
   agg.function = FindAggregate(parsed.name);
+  agg.distinct = parsed.distinct;
   for (const ExprPtr& a : parsed.args) {
     if (a->kind == ExprKind::kStar) {
       if (parsed.name != "COUNT") return Error(*a, "* is allowed only in COUNT(*)");
@@ -454,6 +496,16 @@ Result<ExprPtr> Binder::AddAggregate(const Expr& parsed) {
                                        parsed.name, list.empty() ? "(none)" : list));
     }
     agg.type = *type;
+  }
+  if (agg.distinct) {
+    for (size_t i = 0; i < agg.arg_types.size(); ++i) {
+      const TypePtr& t = agg.arg_types[i];
+      if (!t->IsOrderable() && t->kind != TypeKind::kArray) {
+        return Error(*parsed.args[i], fmt::format("Aggregate functions with DISTINCT cannot be used with arguments "
+                                                  "of type {}",
+                                                  t->ToString()));
+      }
+    }
   }
   const int slot = static_cast<int>(group_texts_.size() + q_->aggregates.size());
   TypePtr type = agg.type;

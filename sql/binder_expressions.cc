@@ -258,6 +258,9 @@ void Binder::Coerce(Expr* e, const TypePtr& to, bool temporal) {
 Status Binder::BindFunction(Expr* e) {
   const Function* fn = FindFunction(e->name);
   if (fn == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
+  if (e->distinct) {
+    return Error(*e, fmt::format("Non-aggregate {} does not support DISTINCT", DisplayName(e->name)));
+  }
   TypePtr anchor;
   for (const ExprPtr& a : e->args) {
     if (!a->coercible_literal) {

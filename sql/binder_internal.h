@@ -95,7 +95,10 @@ class Binder {
   // `*`: `_key` (unless a row-key schema makes it a pseudocolumn), then
   // the key fields and every family (then `_timestamp` for UNPACK).
   std::vector<SelectItem> ExpandStar();
-  void ExpandStars(Select& s);
+  Status ExpandStars(Select& s);
+  // `* EXCEPT (...)` drops columns from `*`'s, `* REPLACE (...)` puts its
+  // expressions in their place (moved out of `star`).
+  Status ApplyExceptReplace(SelectItem& star, std::vector<SelectItem>* columns) const;
   // An ORDER BY or GROUP BY item that names a select-list position or alias.
   const SelectItem* SelectReference(const Expr& e, const Select& s) const;
   Status BindPlain(Select& s);

@@ -48,6 +48,8 @@ struct TableOptions {
 
 struct BoundAggregate {
   const AggregateFunction* function = nullptr;
+  // `COUNT(DISTINCT x)`: each distinct argument list is added once.
+  bool distinct = false;
   std::vector<const Expr*> args;  // over the input row
   std::vector<TypePtr> arg_types;
   TypePtr type;

@@ -68,6 +68,12 @@ std::string Upper(std::string_view s) {
 Status CheckFunctions(const Expr& e) {
   if (e.kind == ExprKind::kCall) {
     const std::string name = Upper(e.name);
+    if (e.distinct) {
+      return Status::InvalidArgument(fmt::format(
+          "{}(DISTINCT ...) cannot be kept up to date as rows change: a materialized view's aggregates take no "
+          "DISTINCT",
+          name));
+    }
     if (NonDeterministic().contains(name)) {
       return Status::InvalidArgument(fmt::format(
           "Only immutable functions are supported in materialized views (GoogleSQL:{} is not immutable)", Lower(name)));
@@ -483,7 +489,7 @@ Status MaterializedViewPlan::ScanContributions(
 Result<std::optional<Values>> MaterializedViewPlan::FinishGroup(const Values& key_values,
                                                                 const std::vector<Values>& payloads) const {
   Accumulators group;
-  for (const BoundAggregate& a : q_->aggregates) group.push_back(a.function->create(a.type, a.arg_types));
+  for (const BoundAggregate& a : q_->aggregates) group.push_back(NewAccumulator(a));
   for (const Values& payload : payloads) {
     size_t next = 0;
     for (size_t i = 0; i < q_->aggregates.size(); ++i) {

@@ -155,8 +155,29 @@ class Parser {
 
   Result<SelectItem> Item() {
     SelectItem item;
+    item.pos = Current().pos;
     if (AcceptOp("*")) {
-      if (IsWord("EXCEPT") || IsWord("REPLACE")) return Unsupported("SELECT * EXCEPT/REPLACE");
+      if (AcceptWord("EXCEPT")) {
+        LBT_RETURN_IF_ERROR(ExpectOp("("));
+        do {
+          if (Current().kind != TokenKind::kIdent && Current().kind != TokenKind::kQuotedIdent) {
+            return Error(Current().pos, "Expected a column name in SELECT * EXCEPT");
+          }
+          item.except.push_back(Current().text);
+          Advance();
+        } while (AcceptOp(","));
+        LBT_RETURN_IF_ERROR(ExpectOp(")"));
+      }
+      if (AcceptWord("REPLACE")) {
+        LBT_RETURN_IF_ERROR(ExpectOp("("));
+        do {
+          LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
+          LBT_ASSIGN_OR_RETURN(std::string name, Alias());
+          if (name.empty()) return Error(Current().pos, "Expected AS and a column name in SELECT * REPLACE");
+          item.replace.emplace_back(std::move(e), std::move(name));
+        } while (AcceptOp(","));
+        LBT_RETURN_IF_ERROR(ExpectOp(")"));
+      }
       return item;
     }
     LBT_ASSIGN_OR_RETURN(item.expr, Expression());
@@ -610,6 +631,7 @@ class Parser {
     Advance();
     std::vector<ExprPtr> args;
     const std::string name = Upper(t.text);
+    bool distinct = false;
     if (IsOp("*") && Ahead(1).text == ")") {
       Advance();
       auto star = std::make_unique<Expr>();
@@ -617,7 +639,7 @@ class Parser {
       star->pos = t.pos;
       args.push_back(std::move(star));
     } else if (!IsOp(")")) {
-      if (IsWord("DISTINCT")) return Unsupported("DISTINCT aggregates");
+      distinct = AcceptWord("DISTINCT");
       do {
         LBT_ASSIGN_OR_RETURN(ExprPtr arg, Expression());
         args.push_back(std::move(arg));
@@ -626,7 +648,9 @@ class Parser {
     if (IsWord("ORDER") || IsWord("IGNORE") || IsWord("RESPECT")) return Unsupported("Aggregate modifiers");
     LBT_RETURN_IF_ERROR(ExpectOp(")"));
     if (IsWord("OVER")) return Unsupported("Window functions");
-    return Call(name, t.pos, std::move(args));
+    ExprPtr call = Call(name, t.pos, std::move(args));
+    call->distinct = distinct;
+    return call;
   }
 
   Result<ExprPtr> ArrayLiteral(size_t pos) {

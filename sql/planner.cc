@@ -92,7 +92,7 @@ class Planner {
   std::string AggregateText(const BoundAggregate& a) const {
     std::string args;
     for (const Expr* arg : a.args) args += (args.empty() ? "" : ", ") + ExprText(*arg, input_names_);
-    return a.function->name + "(" + (a.args.empty() ? "*" : args) + ")";
+    return a.function->name + "(" + (a.distinct ? "DISTINCT " : "") + (a.args.empty() ? "*" : args) + ")";
   }
 
   // The select list, with each column's name where it is not the text.

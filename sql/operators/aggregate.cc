@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unordered_set>
+
 namespace lbt::sql {
 
 AggregateSet::AggregateSet(const std::vector<BoundAggregate>& aggregates, const Evaluator& eval)
@@ -9,9 +11,41 @@ AggregateSet::AggregateSet(const std::vector<BoundAggregate>& aggregates, const 
   for (size_t i = 0; i < aggregates.size(); ++i) args_[i].resize(aggregates[i].args.size());
 }
 
+namespace {
+
+// An aggregate called with DISTINCT: each distinct argument list reaches
+// the aggregate once. Holds the lists seen, which kMaxGroups bounds.
+class DistinctAccumulator final : public Accumulator {
+ public:
+  explicit DistinctAccumulator(std::unique_ptr<Accumulator> inner) : inner_(std::move(inner)) {}
+
+  Status Add(const Values& args) override {
+    if (seen_.contains(args)) return Status::OK();
+    if (seen_.size() >= kMaxGroups) {
+      return Status::ResourceExhausted(
+          fmt::format("an aggregate with DISTINCT holds at most {} distinct values in memory", kMaxGroups));
+    }
+    seen_.insert(args);
+    return inner_->Add(args);
+  }
+  Value Finish() const override { return inner_->Finish(); }
+
+ private:
+  std::unique_ptr<Accumulator> inner_;
+  std::unordered_set<Values, GroupKeyHash, GroupKeyEqual> seen_;
+};
+
+}  // namespace
+
+std::unique_ptr<Accumulator> NewAccumulator(const BoundAggregate& a) {
+  std::unique_ptr<Accumulator> accumulator = a.function->create(a.type, a.arg_types);
+  if (a.distinct) return std::make_unique<DistinctAccumulator>(std::move(accumulator));
+  return accumulator;
+}
+
 Accumulators AggregateSet::NewGroup() const {
   Accumulators group;
-  for (const BoundAggregate& a : aggregates_) group.push_back(a.function->create(a.type, a.arg_types));
+  for (const BoundAggregate& a : aggregates_) group.push_back(NewAccumulator(a));
   return group;
 }
 
@@ -29,13 +63,13 @@ void AggregateSet::Finish(const Accumulators& group, Values* row) {
   for (const auto& accumulator : group) row->push_back(accumulator->Finish());
 }
 
-size_t HashAggregate::KeyHash::operator()(const Values& key) const {
+size_t GroupKeyHash::operator()(const Values& key) const {
   size_t h = key.size();
   for (const Value& v : key) h = h * 31 + Hash(v);
   return h;
 }
 
-bool HashAggregate::KeyEqual::operator()(const Values& a, const Values& b) const {
+bool GroupKeyEqual::operator()(const Values& a, const Values& b) const {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (!GroupEqual(a[i], b[i])) return false;

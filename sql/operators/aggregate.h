@@ -20,6 +20,18 @@ namespace lbt::sql {
 
 using Accumulators = std::vector<std::unique_ptr<Accumulator>>;
 
+// Hashing and equality of grouping keys (GROUP BY keys, DISTINCT
+// arguments), as GROUP BY compares them (GroupEqual: NULLs are equal).
+struct GroupKeyHash {
+  size_t operator()(const Values& key) const;
+};
+struct GroupKeyEqual {
+  bool operator()(const Values& a, const Values& b) const;
+};
+
+// A new running state for one group of `a` (DISTINCT included).
+std::unique_ptr<Accumulator> NewAccumulator(const BoundAggregate& a);
+
 // The aggregates of a query and the per-row work of feeding them.
 class AggregateSet {
  public:
@@ -55,13 +67,6 @@ class HashAggregate final : public Operator {
   std::string detail() const override { return text_; }
 
  private:
-  struct KeyHash {
-    size_t operator()(const Values& key) const;
-  };
-  struct KeyEqual {
-    bool operator()(const Values& a, const Values& b) const;
-  };
-
   bool Produce(Values* row) override;
   // Reads every input row into its group. False on an error.
   bool Build();
@@ -71,7 +76,7 @@ class HashAggregate final : public Operator {
   AggregateSet aggregates_;
   const Evaluator& eval_;
   const std::string text_;
-  std::unordered_map<Values, Accumulators, KeyHash, KeyEqual> groups_;
+  std::unordered_map<Values, Accumulators, GroupKeyHash, GroupKeyEqual> groups_;
   std::vector<Values> order_;  // the groups' keys, in first-seen order
   size_t next_ = 0;
   bool built_ = false;

@@ -647,3 +647,19 @@ SELECT INSTR('banana', 'an', 1, 2) AS second, INSTR('banana', 'an', -1, 1) AS la
        INSTR('helloooo', 'oo', 1, 2) AS overlapping, INSTR(CAST(_key AS STRING), '#', 1, 2) AS second_hash
 FROM mobile WHERE _key = 'phone#4c410523#20200501';
 {"second": 4, "last_one": 4, "overlapping": 6, "second_hash": 15}
+
+# ---------------------------------------------------------------- query features
+-- name: COUNT(DISTINCT) counts the players of each game once
+SELECT SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)] AS game,
+       COUNT(DISTINCT SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS players, COUNT(*) AS games_played
+FROM games GROUP BY game ORDER BY game;
+{"game": "LoL", "players": 3, "games_played": 4}
+{"game": "Starcraft", "players": 1, "games_played": 1}
+
+-- name: SELECT * EXCEPT and REPLACE
+SELECT * EXCEPT (_key) REPLACE (GAME['KDA'] AS GAME) FROM games WHERE _key = 'LoL#Jo#20150302';
+{"GAME": "7.00"}
+
+-- name: EXCEPT names a column that the table does not have
+-- error: Column nope in SELECT * EXCEPT list does not exist
+SELECT * EXCEPT (nope) FROM games;
