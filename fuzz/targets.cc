@@ -200,6 +200,11 @@ constexpr Wrapper kWrappers[] = {
     {"ARRAY_LENGTH(", ")"},
     {"CAST(NULL AS ARRAY<", "INT64>)"},
     {"COUNT(", ")"},
+    {"COUNT(DISTINCT ", ")"},
+    {"SUM(", ") OVER ()"},
+    {"LAG(", ") OVER (ORDER BY _key)"},
+    {"FIRST_VALUE(", " IGNORE NULLS) OVER (ORDER BY _key ROWS 2 PRECEDING)"},
+    {"", " + ROW_NUMBER() OVER (PARTITION BY cf['q'] ORDER BY _key)"},
 };
 
 }  // namespace

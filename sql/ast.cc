@@ -18,11 +18,47 @@ ExprPtr Expr::Clone() const {
   e->has_operand = has_operand;
   e->has_else = has_else;
   e->distinct = distinct;
+  e->nulls = nulls;
+  e->window = window;
   e->height = height;
   e->type = type;
   e->slot = slot;
   e->function = function;
   return e;
+}
+
+namespace {
+
+std::string UnparseBound(const FrameBound& b) {
+  switch (b.kind) {
+    case FrameBound::Kind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBound::Kind::kPreceding: return Unparse(*b.offset) + " PRECEDING";
+    case FrameBound::Kind::kCurrentRow: return "CURRENT ROW";
+    case FrameBound::Kind::kFollowing: return Unparse(*b.offset) + " FOLLOWING";
+    case FrameBound::Kind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string UnparseWindow(const WindowSpec& w) {
+  std::string out = w.base;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : " ") + part; };
+  for (size_t i = 0; i < w.partition_by.size(); ++i) {
+    add((i ? ", " : "PARTITION BY ") + Unparse(*w.partition_by[i]));
+  }
+  for (size_t i = 0; i < w.order_by.size(); ++i) {
+    const OrderItem& o = w.order_by[i];
+    std::string item = (i ? ", " : "ORDER BY ") + Unparse(*o.expr) + (o.descending ? " DESC" : "");
+    if (o.nulls_first) item += *o.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+    add(item);
+  }
+  if (w.frame) {
+    add(fmt::format("{} BETWEEN {} AND {}", w.frame->rows ? "ROWS" : "RANGE", UnparseBound(w.frame->start),
+                    UnparseBound(w.frame->end)));
+  }
+  return out;
 }
 
 std::string Unparse(const Expr& e) {
@@ -36,6 +72,7 @@ std::string Unparse(const Expr& e) {
     case ExprKind::kColumn: return e.name;
     case ExprKind::kStar: return "*";
     case ExprKind::kSlot: return fmt::format("${}", e.slot);
+    case ExprKind::kWindowResult: return fmt::format("$window{}", e.slot);
     case ExprKind::kInterval: return "INTERVAL " + Unparse(*e.args[0]) + " " + e.name;
     case ExprKind::kCast:
       return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]),
@@ -51,6 +88,9 @@ std::string Unparse(const Expr& e) {
   for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + Unparse(*e.args[i]);
   out += ")";
   if (e.name == "$subscript" || e.name == "$field") out += "." + e.literal.ToText();
+  if (e.nulls != NullsMode::kDefault)
+    out.insert(out.size() - 1, e.nulls == NullsMode::kIgnore ? " IGNORE NULLS" : " RESPECT NULLS");
+  if (e.window) out += " OVER (" + UnparseWindow(*e.window) + ")";
   return out;
 }
 

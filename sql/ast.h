@@ -15,6 +15,7 @@
 namespace lbt::sql {
 
 struct ProtoCast;  // sql/proto_values.h
+struct WindowSpec;
 
 struct Function;
 struct Aggregate;
@@ -29,7 +30,13 @@ enum class ExprKind {
   kInterval,   // INTERVAL args[0] name (a date part), inside TIMESTAMP_ADD/SUB
   kStar,       // COUNT(*)'s argument
   kSlot,       // bound: slot `slot` of the row being evaluated
+  // bound: the result of window call `slot` (BoundQuery::windows), which
+  // the WINDOW operator appends to the row it hands on
+  kWindowResult,
 };
+
+// `IGNORE NULLS` / `RESPECT NULLS` in a call (FIRST_VALUE(x IGNORE NULLS)).
+enum class NullsMode { kDefault, kIgnore, kRespect };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
@@ -48,9 +55,13 @@ struct Expr {
   // `name` (cast_type unset), then what the binder found for it.
   std::shared_ptr<const ProtoCast> proto;
   bool safe = false;
-  bool has_operand = false;  // kCase
-  bool has_else = false;     // kCase
-  bool distinct = false;     // kCall of an aggregate: `COUNT(DISTINCT x)`
+  bool has_operand = false;               // kCase
+  bool has_else = false;                  // kCase
+  bool distinct = false;                  // kCall of an aggregate: `COUNT(DISTINCT x)`
+  NullsMode nulls = NullsMode::kDefault;  // kCall
+  // kCall with an OVER clause: a window function call. Shared by clones;
+  // never changed once parsed.
+  std::shared_ptr<const WindowSpec> window;
   // Levels of the tree from here down (1 for a leaf); the parser bounds it.
   int height = 1;
 
@@ -78,6 +89,31 @@ struct OrderItem {
   std::optional<bool> nulls_first;  // default: first ascending, last descending
 };
 
+// A window frame's bound: `UNBOUNDED PRECEDING`, `n PRECEDING`,
+// `CURRENT ROW`, `n FOLLOWING` or `UNBOUNDED FOLLOWING`.
+struct FrameBound {
+  enum class Kind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Kind kind = Kind::kCurrentRow;
+  ExprPtr offset;  // kPreceding, kFollowing
+};
+
+// `ROWS|RANGE BETWEEN start AND end`, or `ROWS|RANGE start` (to CURRENT ROW).
+struct WindowFrame {
+  bool rows = true;  // ROWS; RANGE when false
+  FrameBound start, end;
+  size_t pos = 0;
+};
+
+// An OVER clause, or a WINDOW clause's definition: `[base] [PARTITION BY
+// ...] [ORDER BY ...] [frame]`, `base` naming a window of the WINDOW clause.
+struct WindowSpec {
+  std::string base;
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  std::shared_ptr<const WindowFrame> frame;
+  size_t pos = 0;
+};
+
 struct Select;
 
 // FROM: a table, a table with options (`t(with_history => TRUE)`), or
@@ -99,11 +135,16 @@ struct Select {
   std::vector<OrderItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
+  // The WINDOW clause: named windows, in order (one may build on an
+  // earlier one).
+  std::vector<std::pair<std::string, std::shared_ptr<const WindowSpec>>> windows;
 };
 
 // Canonical text of an expression, for matching GROUP BY expressions in the
 // select list and for messages.
 std::string Unparse(const Expr& e);
+// An OVER clause's text, without the parentheses.
+std::string UnparseWindow(const WindowSpec& w);
 
 }  // namespace lbt::sql
 

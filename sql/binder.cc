@@ -255,7 +255,9 @@ Result<TableOptions> Binder::Options(FromClause& ref) {
 }
 
 bool Binder::ContainsAggregate(const Expr& e) {
-  if (e.kind == ExprKind::kCall && FindAggregate(e.name) != nullptr) return true;
+  // `SUM(x) OVER (...)` is a window call, not the query's aggregate; its
+  // arguments may hold aggregates (`SUM(SUM(x)) OVER ()`).
+  if (e.kind == ExprKind::kCall && e.window == nullptr && FindAggregate(e.name) != nullptr) return true;
   for (const ExprPtr& a : e.args) {
     if (ContainsAggregate(*a)) return true;
   }
@@ -363,6 +365,7 @@ Status Binder::BindPlain(Select& s) {
   std::vector<ExprPtr> parsed;  // before binding, for ORDER BY references
   for (const SelectItem& item : s.items) parsed.push_back(item.expr->Clone());
   for (size_t i = 0; i < s.items.size(); ++i) {
+    LBT_RETURN_IF_ERROR(ExtractWindows(s.items[i].expr));
     LBT_RETURN_IF_ERROR(BindInput(s.items[i].expr.get(), "SELECT list"));
     q_->select.push_back(s.items[i].expr.get());
     q_->columns.push_back(ResultColumn{ColumnName(s.items[i], i), s.items[i].expr->type});
@@ -371,6 +374,7 @@ Status Binder::BindPlain(Select& s) {
     if (const SelectItem* item = SelectReference(*o.expr, s)) {
       o.expr = item->expr->Clone();
     } else {
+      LBT_RETURN_IF_ERROR(ExtractWindows(o.expr));
       LBT_RETURN_IF_ERROR(BindInput(o.expr.get(), "ORDER BY clause"));
     }
     LBT_RETURN_IF_ERROR(AddOrder(o));
@@ -411,6 +415,7 @@ Status Binder::BindGrouped(Select& s) {
     q_->owned.push_back(std::move(e));
   }
   if (s.having) {
+    if (ContainsWindow(*s.having)) return Error(*s.having, "Analytic function not allowed in HAVING clause");
     LBT_ASSIGN_OR_RETURN(ExprPtr h, Regroup(*s.having, "HAVING clause"));
     if (h->type->kind != TypeKind::kBool) return Error(*s.having, "HAVING clause should return type BOOL");
     q_->having = h.get();
@@ -426,6 +431,7 @@ Status Binder::BindGrouped(Select& s) {
 }
 
 Result<ExprPtr> Binder::Regroup(const Expr& parsed, const char* clause) {
+  if (parsed.kind == ExprKind::kCall && parsed.window != nullptr) return BindWindowCall(parsed, /*grouped=*/true);
   const std::string text = Unparse(parsed);
   for (size_t k = 0; k < group_texts_.size(); ++k) {
     if (group_texts_[k] == text) return Slot(static_cast<int>(k), group_types_[k], parsed.pos);

@@ -99,6 +99,8 @@ Status Binder::BindInput(Expr* e, const char* clause) {
       return Status::OK();
     }
     case ExprKind::kCall:
+      if (e->window != nullptr)
+        return Error(*e, fmt::format("Analytic function {} not allowed in {}", e->name, clause));
       if (Upper(e->name) == "VIEW_PARAMETERS") return BindViewParameter(e);
       if (FindAggregate(e->name) != nullptr) {
         return Error(*e, fmt::format("Aggregate function {} not allowed in {}", e->name, clause));
@@ -208,7 +210,8 @@ Status Binder::BindNode(Expr* e) {
     case ExprKind::kInterval: return Error(*e, "INTERVAL is allowed only in TIMESTAMP_ADD and TIMESTAMP_SUB");
     case ExprKind::kStar: return Error(*e, "* is allowed only in COUNT(*)");
     case ExprKind::kColumn:
-    case ExprKind::kSlot: return Status::OK();
+    case ExprKind::kSlot:
+    case ExprKind::kWindowResult: return Status::OK();
     case ExprKind::kCall: break;
   }
   if (e->name == "$and" || e->name == "$or" || e->name == "$not") return BindLogic(e);

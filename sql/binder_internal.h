@@ -115,6 +115,31 @@ class Binder {
   // computed once.
   Result<ExprPtr> AddAggregate(const Expr& parsed);
 
+  // ---- window calls (binder_windows.cc) ----
+  // An OVER clause with the named windows it builds on merged in.
+  struct ResolvedWindow {
+    std::vector<const Expr*> partition_by;
+    std::vector<const OrderItem*> order_by;
+    const WindowFrame* frame = nullptr;
+  };
+  static bool ContainsWindow(const Expr& e);
+  // Replaces each window call in `e`, a plain query's select item or
+  // ORDER BY key, by its result's slot.
+  Status ExtractWindows(ExprPtr& e);
+  Result<ResolvedWindow> ResolveWindow(const WindowSpec& spec, int depth);
+  // A part of a window call (argument, PARTITION BY or ORDER BY key), over
+  // the input row, or regrouped over the grouped row.
+  Result<ExprPtr> BindWindowPart(const Expr& parsed, bool grouped, const char* clause);
+  // The window call `parsed` as a kWindowResult slot, added if new.
+  Result<ExprPtr> BindWindowCall(const Expr& parsed, bool grouped);
+  Status BindWindowFunctionArgs(const Expr& parsed, bool grouped, BoundWindow* w);
+  Status BindWindowAggregate(const Expr& parsed, const AggregateFunction* aggregate, bool grouped,
+                             const ResolvedWindow& spec, BoundWindow* w);
+  Status CheckWindowOrder(const Expr& parsed, const BoundWindow& w);
+  Status BindFrame(const Expr& parsed, const WindowFrame* frame, BoundWindow* w);
+  Result<Value> FrameOffset(const FrameBound& bound, bool rows, const BoundWindow& w);
+  static ExprPtr WindowSlot(int index, TypePtr type, size_t pos);
+
   // ---- LIMIT and OFFSET ----
   Status BindLimits(Select& s);
 
@@ -130,6 +155,7 @@ class Binder {
   std::vector<std::string> group_texts_;
   std::vector<TypePtr> group_types_;
   std::vector<std::string> aggregate_texts_;  // Unparse of each of q_->aggregates
+  std::vector<std::string> window_texts_;     // Unparse of each of q_->windows
   // The schema bundles the query's casts read, built once each.
   std::map<std::string, std::shared_ptr<const protoschema::ProtoTypes>> proto_types_;
 };

@@ -61,6 +61,30 @@ struct BoundOrder {
   bool nulls_first = true;
 };
 
+// A window's frame, its offsets evaluated (they are constants).
+struct BoundFrame {
+  using Kind = FrameBound::Kind;
+  bool rows = false;  // ROWS; RANGE (peers count as one) when false
+  Kind start = Kind::kUnboundedPreceding;
+  Kind end = Kind::kUnboundedFollowing;
+  Value start_offset, end_offset;  // INT64 for ROWS; the ORDER BY key's type for RANGE
+};
+
+// One window function call (`f(args) OVER (...)`): a window function of
+// the registry's, or an aggregate over a frame. Its result is appended
+// to the rows the WINDOW operator hands on (ExprKind::kWindowResult).
+struct BoundWindow {
+  const WindowFunction* function = nullptr;  // null for an aggregate
+  BoundAggregate aggregate;                  // when function is null
+  std::vector<const Expr*> args;             // the window function's
+  bool ignore_nulls = false;
+  std::vector<const Expr*> partition_by;
+  std::vector<BoundOrder> order_by;
+  BoundFrame frame;
+  TypePtr type;
+  std::string text;  // the call as the query writes it, for EXPLAIN
+};
+
 // A query bound to its table. Input rows are [_key, families...] or, for
 // UNPACK, [_key, families..., _timestamp], the row-key schema's fields
 // first among the families (the read planner may add cell columns after
@@ -86,6 +110,9 @@ struct BoundQuery {
   std::vector<const Expr*> group_by;
   std::vector<BoundAggregate> aggregates;
   const Expr* having = nullptr;
+  // Window calls, over the input rows or (with aggregates) the grouped
+  // rows; their results follow those rows' slots.
+  std::vector<BoundWindow> windows;
   std::vector<const Expr*> select;
   std::vector<BoundOrder> order_by;
   int64_t limit = -1;

@@ -24,6 +24,7 @@ Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
     }
     case ExprKind::kColumn:
     case ExprKind::kSlot: return row[static_cast<size_t>(e.slot)];
+    case ExprKind::kWindowResult: return row[window_base_ + static_cast<size_t>(e.slot)];
     case ExprKind::kCast: return Cast(e, row);
     case ExprKind::kCase: return Case(e, row);
     case ExprKind::kCall: return Call(e, row);
@@ -34,7 +35,10 @@ Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
 }
 
 std::optional<Value> Evaluator::Constant(const Expr& e) const {
-  if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kSlot || e.kind == ExprKind::kStar) return std::nullopt;
+  if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kSlot || e.kind == ExprKind::kStar ||
+      e.kind == ExprKind::kWindowResult) {
+    return std::nullopt;
+  }
   if (e.kind == ExprKind::kCall && e.function == nullptr && e.name.rfind("$", 0) != 0 && e.name != "IF" &&
       e.name != "IFNULL" && e.name != "COALESCE") {
     return std::nullopt;  // an aggregate
@@ -52,6 +56,7 @@ Result<const Value*> Evaluator::Ref(const Expr& e, const Values& row, Value* scr
     return &row[static_cast<size_t>(e.slot)];
   }
   if (e.kind == ExprKind::kLiteral) return &e.literal;
+  if (e.kind == ExprKind::kWindowResult) return &row[window_base_ + static_cast<size_t>(e.slot)];
   LBT_ASSIGN_OR_RETURN(*scratch, Eval(e, row));
   return scratch;
 }

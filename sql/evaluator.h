@@ -27,6 +27,9 @@ class Evaluator {
   // Evaluates `e` if it refers to no slot (literals, parameters and
   // functions of them); nullopt otherwise.
   std::optional<Value> Constant(const Expr& e) const;
+  // Where window call results start in the rows the WINDOW operator hands
+  // on: after the input's (or the grouped row's) slots. The planner sets it.
+  void set_window_base(size_t base) { window_base_ = base; }
 
  private:
   // The value of `e` where it already is (a slot of the row, a literal),
@@ -52,6 +55,7 @@ class Evaluator {
 
   Params params_;
   EvalContext context_;
+  size_t window_base_ = 0;
   // Argument lists of the calls being evaluated, one per nesting level,
   // kept from row to row so that a call allocates nothing once warm. A
   // deque, so that a deeper level never moves the ones above it.

@@ -41,7 +41,8 @@ bool IsOperator(const Expr& e) {
 
 class Writer {
  public:
-  explicit Writer(const std::vector<std::string>& slot_names) : slot_names_(slot_names) {}
+  Writer(const std::vector<std::string>& slot_names, const std::vector<std::string>& window_names)
+      : slot_names_(slot_names), window_names_(window_names) {}
 
   std::string Text(const Expr& e) const {
     switch (e.kind) {
@@ -60,6 +61,9 @@ class Writer {
                            e.cast_type != nullptr ? e.cast_type->ToString() : e.name);
       case ExprKind::kCase: return Case(e);
       case ExprKind::kCall: return Call(e);
+      case ExprKind::kWindowResult:
+        if (e.slot >= 0 && static_cast<size_t>(e.slot) < window_names_.size()) return window_names_[e.slot];
+        return fmt::format("$window{}", e.slot);
     }
     return "?";
   }
@@ -134,11 +138,15 @@ class Writer {
   }
 
   const std::vector<std::string>& slot_names_;
+  const std::vector<std::string>& window_names_;
 };
 
 }  // namespace
 
-std::string ExprText(const Expr& e, const std::vector<std::string>& slot_names) { return Writer(slot_names).Text(e); }
+std::string ExprText(const Expr& e, const std::vector<std::string>& slot_names,
+                     const std::vector<std::string>& window_names) {
+  return Writer(slot_names, window_names).Text(e);
+}
 
 std::string QuotedText(std::string_view text) {
   std::string out = "'";

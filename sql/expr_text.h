@@ -16,7 +16,9 @@ namespace lbt::sql {
 // `cell['plan']` or `COUNT(*)`), or `$<slot>` when the list has no name for
 // it. Operands that are operators themselves are parenthesized, so the text
 // reads unambiguously without knowing precedence.
-std::string ExprText(const Expr& e, const std::vector<std::string>& slot_names);
+// Window call results read as window_names[index].
+std::string ExprText(const Expr& e, const std::vector<std::string>& slot_names,
+                     const std::vector<std::string>& window_names = {});
 
 // A STRING literal's text: single-quoted, with ' and \ escaped.
 std::string QuotedText(std::string_view text);

@@ -59,9 +59,42 @@ struct AggregateFunction {
   std::unique_ptr<Accumulator> (*create)(const TypePtr& result, const std::vector<TypePtr>& args);
 };
 
+// One partition of a window's rows, in the window's ORDER BY order: what
+// a window function computes its results from. Positions are within the
+// partition.
+struct WindowPartition {
+  size_t size = 0;
+  std::vector<Values> args;  // each row's arguments
+  // Each row's peers (the rows whose ORDER BY keys equal its own, itself
+  // included): [peer_begin, peer_end). Without ORDER BY, all the rows.
+  std::vector<uint32_t> peer_begin, peer_end;
+  // Each row's frame, [frame_begin, frame_end), for a function that takes
+  // one; empty otherwise.
+  std::vector<uint32_t> frame_begin, frame_end;
+  bool ignore_nulls = false;
+};
+
+// A function only a window calls: numbering (ROW_NUMBER, RANK, ...) and
+// navigation (LEAD, FIRST_VALUE, PERCENTILE_CONT, ...). An aggregate
+// called with OVER is not one: it aggregates each row's frame.
+struct WindowFunction {
+  enum class Order { kOptional, kRequired, kNotAllowed };
+  std::string name;
+  Result<TypePtr> (*check)(const std::vector<TypePtr>& args);
+  // Sets (*out)[i] for each row i of `p`. REQUIRES: out->size() == p.size.
+  Status (*compute)(const WindowPartition& p, Values* out);
+  Order order = Order::kOptional;  // whether the window's ORDER BY is needed
+  bool frame = false;              // takes a frame clause
+  bool nulls = false;              // takes IGNORE NULLS / RESPECT NULLS
+  bool ignores_nulls = false;      // IGNORE NULLS unless told RESPECT NULLS
+  // Arguments that must be constants (NTILE's bucket count, LEAD's offset).
+  std::vector<size_t> constant_args;
+};
+
 // nullptr when there is no such function (names are upper case).
 const Function* FindFunction(std::string_view name);
 const AggregateFunction* FindAggregate(std::string_view name);
+const WindowFunction* FindWindowFunction(std::string_view name);
 
 // CAST and SAFE_CAST: `safe` turns a failed conversion into NULL.
 Result<Value> CastValue(const Value& v, const TypePtr& to, bool safe);

@@ -68,6 +68,12 @@ std::string Upper(std::string_view s) {
 Status CheckFunctions(const Expr& e) {
   if (e.kind == ExprKind::kCall) {
     const std::string name = Upper(e.name);
+    if (e.window != nullptr) {
+      return Status::InvalidArgument(fmt::format(
+          "{}(...) OVER (...) cannot be kept up to date as rows change: a materialized view's query takes no window "
+          "functions",
+          name));
+    }
     if (e.distinct) {
       return Status::InvalidArgument(fmt::format(
           "{}(DISTINCT ...) cannot be kept up to date as rows change: a materialized view's aggregates take no "

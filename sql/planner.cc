@@ -8,6 +8,7 @@
 #include "sql/operators/limit.h"
 #include "sql/operators/project.h"
 #include "sql/operators/sort.h"
+#include "sql/operators/window.h"
 
 namespace lbt::sql {
 
@@ -30,7 +31,12 @@ class Planner {
       : q_(q), eval_(eval), input_names_(InputSlotNames(q, read)) {
     for (const Expr* g : q.group_by) grouped_names_.push_back(ExprText(*g, input_names_));
     for (const BoundAggregate& a : q.aggregates) grouped_names_.push_back(AggregateText(a));
+    for (const BoundWindow& w : q.windows) window_names_.push_back(WindowText(w));
   }
+
+  // Where the window calls' results go in the rows the WINDOW operator
+  // hands on: after the grouped row's slots, or the input row's.
+  size_t WindowBase() const { return q_.aggregate ? grouped_names_.size() : input_names_.size(); }
 
   // The tree over `scan`, with the LIMIT and OFFSET of this execution.
   std::unique_ptr<Operator> Build(std::unique_ptr<Operator> leaf, int64_t limit, int64_t offset) const {
@@ -39,6 +45,11 @@ class Planner {
       top = std::make_unique<PredicateFilter>(std::move(top), *q_.where, eval_, Text(*q_.where, false));
     }
     if (q_.aggregate) top = AddAggregate(std::move(top));
+    if (!q_.windows.empty()) {
+      std::string text;
+      for (const std::string& name : window_names_) text += (text.empty() ? "" : ", ") + name;
+      top = std::make_unique<Window>(std::move(top), q_.windows, eval_, WindowBase(), std::move(text));
+    }
     const bool limited = limit >= 0 || offset > 0;
     if (q_.order_by.empty()) {
       if (limited) top = std::make_unique<Limit>(std::move(top), limit, offset);
@@ -87,7 +98,37 @@ class Planner {
   }
 
   // An expression over input rows, or over grouped rows.
-  std::string Text(const Expr& e, bool grouped) const { return ExprText(e, grouped ? grouped_names_ : input_names_); }
+  std::string Text(const Expr& e, bool grouped) const {
+    return ExprText(e, grouped ? grouped_names_ : input_names_, window_names_);
+  }
+
+  // `f(args) OVER (PARTITION BY ... ORDER BY ... frame)`, over the rows
+  // the window sees.
+  std::string WindowText(const BoundWindow& w) const {
+    const bool grouped = q_.aggregate;
+    std::string text;
+    if (w.function != nullptr) {
+      std::string args;
+      for (const Expr* a : w.args) args += (args.empty() ? "" : ", ") + Text(*a, grouped);
+      text = w.function->name + "(" + args + ")";
+    } else {
+      std::string args;
+      for (const Expr* a : w.aggregate.args) args += (args.empty() ? "" : ", ") + Text(*a, grouped);
+      text = w.aggregate.function->name + "(" + (w.aggregate.distinct ? "DISTINCT " : "") +
+             (w.aggregate.args.empty() ? "*" : args) + ")";
+    }
+    std::string over;
+    for (size_t i = 0; i < w.partition_by.size(); ++i) {
+      over += (i ? ", " : "PARTITION BY ") + Text(*w.partition_by[i], grouped);
+    }
+    for (size_t i = 0; i < w.order_by.size(); ++i) {
+      over += std::string(i              ? ", "
+                          : over.empty() ? "ORDER BY "
+                                         : " ORDER BY ") +
+              Text(*w.order_by[i].expr, grouped) + (w.order_by[i].descending ? " DESC" : "");
+    }
+    return text + " OVER (" + over + ")";
+  }
 
   std::string AggregateText(const BoundAggregate& a) const {
     std::string args;
@@ -111,6 +152,7 @@ class Planner {
   const Evaluator& eval_;
   const std::vector<std::string> input_names_;
   std::vector<std::string> grouped_names_;  // group keys, then aggregates
+  std::vector<std::string> window_names_;   // the window calls
 };
 
 }  // namespace
@@ -151,7 +193,9 @@ Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery
   auto leaf = std::make_unique<ViewScan>(q.view, view_query, std::move(view_params));
   plan.view = leaf.get();
   const ReadPlan no_read;  // the names of the input slots come from q alone
-  plan.root = Planner(q, no_read, *plan.evaluator).Build(std::move(leaf), limit, offset);
+  Planner planner(q, no_read, *plan.evaluator);
+  plan.evaluator->set_window_base(planner.WindowBase());
+  plan.root = planner.Build(std::move(leaf), limit, offset);
   return plan;
 }
 
@@ -163,7 +207,9 @@ Result<ExecutionPlan> PlanExecution(const BoundQuery& q, const ReadPlan& read, c
   LBT_ASSIGN_OR_RETURN(int64_t offset, Resolve(q.offset, q.offset_param, params, "OFFSET"));
   auto scan = std::make_unique<TableScan>(q, read, std::move(ranges));
   plan.scan = scan.get();
-  plan.root = Planner(q, read, *plan.evaluator).Build(std::move(scan), limit, offset);
+  Planner planner(q, read, *plan.evaluator);
+  plan.evaluator->set_window_base(planner.WindowBase());
+  plan.root = planner.Build(std::move(scan), limit, offset);
   return plan;
 }
 

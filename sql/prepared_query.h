@@ -24,6 +24,10 @@ namespace lbt::sql {
 // ORDER BY's rows without a LIMIT.
 inline constexpr size_t kMaxGroups = 1'000'000;
 inline constexpr size_t kMaxSortedRows = 1'000'000;
+// The bytes of rows a query with window functions holds, all of its
+// input, and the rows one window call's frames may aggregate in all.
+inline constexpr size_t kMaxWindowBytes = size_t{1} << 30;
+inline constexpr uint64_t kMaxWindowFrameRows = 200'000'000;
 
 struct ResultColumn {
   std::string name;

@@ -32,6 +32,13 @@ class UseFinder {
     } else {
       roots.insert(roots.end(), q_->select.begin(), q_->select.end());
       for (const BoundOrder& o : q_->order_by) roots.push_back(o.expr);
+      // Window calls of a query without aggregates read the input row.
+      for (const BoundWindow& w : q_->windows) {
+        roots.insert(roots.end(), w.args.begin(), w.args.end());
+        roots.insert(roots.end(), w.aggregate.args.begin(), w.aggregate.args.end());
+        roots.insert(roots.end(), w.partition_by.begin(), w.partition_by.end());
+        for (const BoundOrder& o : w.order_by) roots.push_back(o.expr);
+      }
     }
     plan_->key_used = q_->unpack;  // UNPACK's rows always carry their key
     for (const Expr* root : roots) {

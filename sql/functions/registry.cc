@@ -1,6 +1,7 @@
 #include "sql/functions/registry.h"
 
 #include <cassert>
+#include <set>
 
 namespace lbt::sql {
 
@@ -21,6 +22,8 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterAggregateFunctions(registry);
     RegisterStatisticalFunctions(registry);
     RegisterHllFunctions(registry);
+    RegisterNumberingFunctions(registry);
+    RegisterNavigationFunctions(registry);
     return registry;
   }();
   return *builtins;
@@ -38,6 +41,28 @@ void FunctionRegistry::AddAggregate(const char* name, CheckFunction check, Creat
   (void)added;
 }
 
+void FunctionRegistry::AddWindow(WindowFunction function) {
+  std::string name = function.name;
+  const bool added = windows_.emplace(std::move(name), std::move(function)).second;
+  assert(added && "a window function registered twice");
+  (void)added;
+}
+
+const WindowFunction* FunctionRegistry::FindWindow(std::string_view name) const {
+  auto it = windows_.find(name);
+  return it == windows_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> FunctionRegistry::Names() const {
+  std::set<std::string> names;
+  for (const auto& [name, f] : functions_) {
+    if (!name.starts_with("$")) names.insert(name);
+  }
+  for (const auto& [name, f] : aggregates_) names.insert(name);
+  for (const auto& [name, f] : windows_) names.insert(name);
+  return {names.begin(), names.end()};
+}
+
 const Function* FunctionRegistry::Find(std::string_view name) const {
   auto it = functions_.find(name);
   return it == functions_.end() ? nullptr : &it->second;
@@ -49,6 +74,10 @@ const AggregateFunction* FunctionRegistry::FindAggregate(std::string_view name) 
 }
 
 const Function* FindFunction(std::string_view name) { return FunctionRegistry::Builtins().Find(name); }
+
+const WindowFunction* FindWindowFunction(std::string_view name) {
+  return FunctionRegistry::Builtins().FindWindow(name);
+}
 
 const AggregateFunction* FindAggregate(std::string_view name) {
   return FunctionRegistry::Builtins().FindAggregate(name);

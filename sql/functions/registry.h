@@ -40,14 +40,20 @@ class FunctionRegistry {
   // sees NULLs.
   void Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls = Nulls::kMakeNull);
   void AddAggregate(const char* name, CheckFunction check, CreateAccumulator create);
+  // REQUIRES: `function.name` not registered yet.
+  void AddWindow(WindowFunction function);
 
   // nullptr when there is no such function.
   const Function* Find(std::string_view name) const;
   const AggregateFunction* FindAggregate(std::string_view name) const;
+  const WindowFunction* FindWindow(std::string_view name) const;
+  // Every name a query can call, in order (completion, the documented list's test).
+  std::vector<std::string> Names() const;
 
  private:
   std::map<std::string, Function, std::less<>> functions_;
   std::map<std::string, AggregateFunction, std::less<>> aggregates_;
+  std::map<std::string, WindowFunction, std::less<>> windows_;
 };
 
 // The families. Each adds its functions to `registry`.
@@ -65,6 +71,8 @@ void RegisterArrayFunctions(FunctionRegistry* registry);
 void RegisterTimestampFunctions(FunctionRegistry* registry);
 void RegisterAggregateFunctions(FunctionRegistry* registry);
 void RegisterStatisticalFunctions(FunctionRegistry* registry);
+void RegisterNumberingFunctions(FunctionRegistry* registry);
+void RegisterNavigationFunctions(FunctionRegistry* registry);
 
 }  // namespace lbt::sql
 

@@ -106,5 +106,137 @@ TEST_F(QueryFeaturesTest, ExceptAndReplaceNameColumnsThatExist) {
   EXPECT_NE(Error("SELECT * REPLACE (1) FROM games").find("Expected AS and a column name"), std::string::npos);
 }
 
+// ---- window function calls (Bigtable's window-function-calls, numbering
+// and navigation pages; frames' semantics as BigQuery's page states them) ----
+
+class WindowTest : public QueryFeaturesTest {
+ protected:
+  void SetUp() override {
+    QueryFeaturesTest::SetUp();
+    ASSERT_OK(bigtable_->CreateTable(
+        "xs", {{"n", GcRule::Never(), ValueType::kIntSum}, {"s", GcRule::Never(), ValueType::kString}}, {}, false));
+    // The numbering page's example values, x IN (1, 2, 2, 5, 8, 10, 10), in
+    // two groups; one more row with no x.
+    const int64_t xs[] = {1, 2, 2, 5, 8, 10, 10};
+    for (int i = 0; i < 7; ++i) {
+      ASSERT_OK(bigtable_->MutateRow(
+          "xs", "k" + std::to_string(i + 1),
+          {Mutation::AddToCell("n", "x", xs[i], 1000), Mutation::SetCell("s", "group", i < 4 ? "a" : "b", 1000)}));
+    }
+    ASSERT_OK(bigtable_->MutateRow("xs", "k8", {Mutation::SetCell("s", "group", "b", 1000)}));
+  }
+};
+
+TEST_F(WindowTest, NumberingFunctionsOfTheReferenceExample) {
+  EXPECT_EQ(Rows("SELECT n['x'] AS x, ROW_NUMBER() OVER (ORDER BY n['x']) AS row_num, "
+                 "RANK() OVER (ORDER BY n['x']) AS rank, DENSE_RANK() OVER (ORDER BY n['x']) AS dense, "
+                 "NTILE(2) OVER (ORDER BY n['x']) AS tile FROM xs WHERE _key != 'k8' ORDER BY x"),
+            (Lines{"1|1|1|1|1", "2|2|2|2|1", "2|3|2|2|1", "5|4|4|3|1", "8|5|5|4|2", "10|6|6|5|2", "10|7|6|5|2"}));
+  EXPECT_EQ(Rows("SELECT n['x'] AS x, ROUND(PERCENT_RANK() OVER (ORDER BY n['x']), 6) AS pr, "
+                 "ROUND(CUME_DIST() OVER (ORDER BY n['x']), 6) AS cd FROM xs WHERE _key != 'k8' ORDER BY x"),
+            (Lines{"1|0|0.142857", "2|0.166667|0.428571", "2|0.166667|0.428571", "5|0.5|0.571429",
+                   "8|0.666667|0.714286", "10|0.833333|1", "10|0.833333|1"}));
+  // Per partition, NULLs first in ascending order; peers tie.
+  EXPECT_EQ(Rows("SELECT _key, RANK() OVER (PARTITION BY s['group'] ORDER BY n['x'] DESC) AS r, "
+                 "ROW_NUMBER() OVER (PARTITION BY s['group'] ORDER BY n['x']) AS rn FROM xs"),
+            (Lines{"k1|4|1", "k2|2|2", "k3|2|3", "k4|1|4", "k5|3|2", "k6|1|3", "k7|1|4", "k8|4|1"}));
+}
+
+TEST_F(WindowTest, NavigationFunctionsReadOtherRows) {
+  EXPECT_EQ(Rows("SELECT _key, LAG(n['x']) OVER (ORDER BY _key) AS prev, LEAD(n['x'], 2, -1) OVER (ORDER BY _key) "
+                 "AS next2, FIRST_VALUE(n['x']) OVER (PARTITION BY s['group'] ORDER BY _key) AS first, "
+                 "LAST_VALUE(n['x']) OVER (PARTITION BY s['group'] ORDER BY _key ROWS BETWEEN CURRENT ROW AND "
+                 "UNBOUNDED FOLLOWING) AS last FROM xs"),
+            (Lines{"k1|NULL|2|1|5", "k2|1|5|1|5", "k3|2|8|1|5", "k4|2|10|1|5", "k5|5|10|8|NULL", "k6|8|NULL|8|NULL",
+                   "k7|10|-1|8|NULL", "k8|10|-1|8|NULL"}));
+  // IGNORE NULLS passes over k8's missing x; NTH_VALUE counts from the
+  // frame's start.
+  EXPECT_EQ(Rows("SELECT _key, LAST_VALUE(n['x'] IGNORE NULLS) OVER (PARTITION BY s['group'] ORDER BY _key ROWS "
+                 "BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS last, NTH_VALUE(n['x'], 2) OVER (ORDER BY _key "
+                 "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS second FROM xs WHERE s['group'] = 'b'"),
+            (Lines{"k5|10|10", "k6|10|10", "k7|10|10", "k8|NULL|NULL"}));
+  // Percentiles of each group, NULLs ignored: a's 1, 2, 2, 5 and b's 8, 10, 10.
+  EXPECT_EQ(Rows("SELECT _key, PERCENTILE_CONT(n['x'], 0.25) OVER (PARTITION BY s['group']) AS cont, "
+                 "PERCENTILE_DISC(n['x'], 0.25) OVER (PARTITION BY s['group']) AS disc, "
+                 "PERCENTILE_CONT(n['x'], 0 RESPECT NULLS) OVER (PARTITION BY s['group']) AS lowest FROM xs"),
+            (Lines{"k1|1.75|1|1", "k2|1.75|1|1", "k3|1.75|1|1", "k4|1.75|1|1", "k5|9|8|NULL", "k6|9|8|NULL",
+                   "k7|9|8|NULL", "k8|9|8|NULL"}));
+}
+
+TEST_F(WindowTest, AggregatesOverFrames) {
+  // The default frame with ORDER BY runs to the row's last peer: both 2s
+  // see 5 = 1 + 2 + 2.
+  EXPECT_EQ(Rows("SELECT n['x'] AS x, SUM(n['x']) OVER (ORDER BY n['x']) AS running, "
+                 "SUM(n['x']) OVER (ORDER BY n['x'] ROWS UNBOUNDED PRECEDING) AS by_rows, "
+                 "COUNT(*) OVER () AS all_rows FROM xs WHERE _key != 'k8' ORDER BY x, running"),
+            (Lines{"1|1|1|7", "2|5|3|7", "2|5|5|7", "5|10|10|7", "8|18|18|7", "10|38|28|7", "10|38|38|7"}));
+  // A sliding ROWS frame and a RANGE frame by value (x - 2 .. x).
+  EXPECT_EQ(Rows("SELECT n['x'] AS x, AVG(n['x']) OVER (ORDER BY _key ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) "
+                 "AS moving, COUNT(*) OVER (ORDER BY n['x'] RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) AS near, "
+                 "MIN(n['x']) OVER (ORDER BY n['x'] DESC RANGE BETWEEN CURRENT ROW AND 3 FOLLOWING) AS down3 "
+                 "FROM xs WHERE _key != 'k8'"),
+            (Lines{"1|1.5|1|1", "2|1.6666666666666667|3|1", "2|3|3|1", "5|5|1|2", "8|7.666666666666667|1|5",
+                   "10|9.333333333333334|3|8", "10|10|3|8"}));
+  // Over the grouped rows: a rank of groups by their counts.
+  EXPECT_EQ(Rows("SELECT s['group'] AS g, COUNT(*) AS c, SUM(COUNT(*)) OVER () AS total, "
+                 "RANK() OVER (ORDER BY COUNT(*) DESC) AS r FROM xs GROUP BY g ORDER BY g"),
+            (Lines{"a|4|8|1", "b|4|8|1"}));
+  EXPECT_EQ(Rows("SELECT _key, COUNT(DISTINCT s['group']) OVER () AS groups FROM xs LIMIT 1"), (Lines{"k1|2"}));
+}
+
+TEST_F(WindowTest, NamedWindowsBuildOnEachOther) {
+  EXPECT_EQ(Rows("SELECT _key, ROW_NUMBER() OVER w AS rn, SUM(n['x']) OVER (w ROWS BETWEEN 1 PRECEDING AND CURRENT "
+                 "ROW) AS pair FROM xs WHERE s['group'] = 'a' WINDOW g AS (PARTITION BY s['group']), w AS (g ORDER "
+                 "BY _key DESC)"),
+            (Lines{"k1|4|3", "k2|3|4", "k3|2|7", "k4|1|5"}));
+}
+
+TEST_F(WindowTest, ThePlanShowsTheWindowAndKeepsTheKeyRange) {
+  Result<testing::QueryResult> r = testing::RunQuery(
+      bigtable_.get(), "SELECT _key, RANK() OVER (ORDER BY n['x']) AS r FROM xs WHERE _key >= 'k5' LIMIT 2");
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->lines, (Lines{"k5|2", "k6|3"}));
+  EXPECT_EQ(r->stats.ranges, "[k5, end)");
+  EXPECT_EQ(r->stats.rows_examined, 4);
+  Result<std::unique_ptr<PreparedQuery>> q = Prepare(
+      bigtable_.get(), "SELECT _key, RANK() OVER (ORDER BY n['x']) AS r FROM xs WHERE _key >= 'k5' LIMIT 2", {});
+  ASSERT_OK(q.status());
+  Result<QueryPlan> plan = (*q)->Plan({});
+  ASSERT_OK(plan.status());
+  std::string operators;
+  for (const PlanNode& node : *plan) operators += node.name + ":" + node.detail + ";";
+  EXPECT_NE(operators.find("WINDOW:RANK() OVER (ORDER BY n['x']);"), std::string::npos) << operators;
+}
+
+TEST_F(WindowTest, ErrorsNameTheRule) {
+  auto error = [&](const std::string& query, const std::string& expected) {
+    std::string message = Error(query);
+    EXPECT_NE(message.find(expected), std::string::npos) << query << ": " << message;
+  };
+  error("SELECT RANK() OVER () FROM xs", "Window ORDER BY is required for analytic function RANK");
+  error("SELECT PERCENTILE_CONT(n['x'], 0.5) OVER (ORDER BY _key) FROM xs",
+        "Window ORDER BY is not allowed for analytic function PERCENTILE_CONT");
+  error("SELECT RANK() OVER (ORDER BY _key ROWS 1 PRECEDING) FROM xs",
+        "Window framing clause is not allowed for analytic function RANK");
+  error("SELECT _key FROM xs WHERE ROW_NUMBER() OVER () = 1", "Analytic function ROW_NUMBER not allowed in WHERE");
+  error("SELECT ROW_NUMBER() OVER w FROM xs", "Unrecognized window alias w");
+  error("SELECT SUM(ROW_NUMBER() OVER ()) OVER () FROM xs", "Analytic function not allowed in window function");
+  error("SELECT COUNT(DISTINCT _key) OVER (ORDER BY _key) FROM xs", "takes no ORDER BY or frame");
+  error("SELECT NTILE(0) OVER (ORDER BY _key) FROM xs", "NTILE's argument must be a positive integer, not 0");
+  error("SELECT NTILE(n['x']) OVER (ORDER BY _key) FROM xs", "Argument 1 of NTILE must be a constant");
+  error("SELECT LAG(_key, -1) OVER (ORDER BY _key) FROM xs", "The offset to LAG must be a non-negative integer");
+  error("SELECT SUM(n['x']) OVER (ORDER BY _key ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM xs",
+        "A window frame cannot start after its end");
+  error("SELECT SUM(n['x']) OVER (ORDER BY _key RANGE 1 PRECEDING) FROM xs",
+        "A RANGE frame with an offset needs exactly one window ORDER BY expression, of a numeric type");
+  error("SELECT SUM(n['x']) OVER (ORDER BY _key ROWS -1 PRECEDING) FROM xs",
+        "offset must be a non-negative constant INT64");
+  error("SELECT UPPER(s['group']) OVER () FROM xs", "Function UPPER does not support an OVER clause");
+  error("SELECT LEAD(_key IGNORE NULLS) OVER (ORDER BY _key) FROM xs",
+        "IGNORE NULLS and RESPECT NULLS are not allowed for window function LEAD");
+  error("SELECT s['group'] AS g FROM xs GROUP BY g HAVING RANK() OVER (ORDER BY g) = 1",
+        "Analytic function not allowed in HAVING clause");
+  error("SELECT _key FROM xs QUALIFY ROW_NUMBER() OVER () = 1", "QUALIFY clauses are not supported by Bigtable");
+}
 }  // namespace
 }  // namespace lbt::sql

@@ -663,3 +663,33 @@ SELECT * EXCEPT (_key) REPLACE (GAME['KDA'] AS GAME) FROM games WHERE _key = 'Lo
 -- name: EXCEPT names a column that the table does not have
 -- error: Column nope in SELECT * EXCEPT list does not exist
 SELECT * EXCEPT (nope) FROM games;
+
+-- name: window functions over one balloon's minutes: rank, change, moving average
+SELECT SUBSTR(CAST(_key AS STRING), 15) AS minute,
+       RANK() OVER (ORDER BY CAST(CAST(measurements['pressure'] AS STRING) AS INT64) DESC) AS pressure_rank,
+       CAST(CAST(measurements['pressure'] AS STRING) AS INT64)
+         - LAG(CAST(CAST(measurements['pressure'] AS STRING) AS INT64)) OVER w AS change,
+       AVG(CAST(CAST(measurements['humidity'] AS STRING) AS INT64)) OVER (w ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+         AS humidity_avg
+FROM weather_balloons WHERE _key LIKE 'us-west2#3698#%'
+WINDOW w AS (ORDER BY _key);
+{"minute": "2021-03-05-1200", "pressure_rank": 4, "change": null, "humidity_avg": 61}
+{"minute": "2021-03-05-1201", "pressure_rank": 5, "change": -436, "humidity_avg": 61.5}
+{"minute": "2021-03-05-1202", "pressure_rank": 3, "change": 1870, "humidity_avg": 60}
+{"minute": "2021-03-05-1203", "pressure_rank": 1, "change": 33, "humidity_avg": 62}
+{"minute": "2021-03-05-1204", "pressure_rank": 2, "change": -4, "humidity_avg": 64.5}
+
+-- name: a player's games numbered, and the share of each game's wins
+SELECT _key, ROW_NUMBER() OVER (PARTITION BY SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)] ORDER BY _key) AS nth,
+       COUNTIF(CAST(GAME['WIN'] AS STRING) = 'true') OVER (PARTITION BY SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)])
+         AS game_wins
+FROM games;
+{"_key": "LoL#Corrie#20150301", "nth": 1, "game_wins": 3}
+{"_key": "LoL#Corrie#20150303", "nth": 2, "game_wins": 3}
+{"_key": "LoL#Jo#20150302", "nth": 1, "game_wins": 3}
+{"_key": "LoL#Sam#20150302", "nth": 1, "game_wins": 3}
+{"_key": "Starcraft#Eriko#20150303", "nth": 1, "game_wins": 1}
+
+-- name: a numbering function needs the window's ORDER BY
+-- error: Window ORDER BY is required for analytic function RANK
+SELECT RANK() OVER () AS r FROM games;
