@@ -14,6 +14,15 @@
 
 namespace lbt::sql {
 
+// How deeply an expression may nest through parentheses, function
+// arguments, NOT and unary operators (lbt's limit: each level costs stack
+// in every pass over the tree).
+inline constexpr int kMaxNesting = 200;
+// How tall an expression tree may grow, chains of binary operators
+// included (`a + b + ... `); AND and OR chains count as one level however
+// long. lbt's limit, for the same reason.
+inline constexpr int kMaxExpressionHeight = 1000;
+
 struct ProtoCast;  // sql/proto_values.h
 struct WindowSpec;
 
@@ -80,6 +89,8 @@ struct SelectItem {
   // leaves out, and those it computes otherwise (expr, then the name).
   std::vector<std::string> except;
   std::vector<std::pair<ExprPtr, std::string>> replace;
+  // Pipe syntax's `|> RENAME a AS b`: columns `*` gives other names.
+  std::vector<std::pair<std::string, std::string>> rename;
   size_t pos = 0;
 };
 
@@ -123,6 +134,11 @@ struct FromClause {
   std::vector<std::pair<std::string, ExprPtr>> options;
   std::string alias;
   std::unique_ptr<Select> unpack;  // UNPACK((SELECT ...)) when set
+  // Pipe syntax: the query before a pipe operator that starts a new stage
+  // (`FROM t |> AGGREGATE ... |> WHERE n > 1`). Its result columns are
+  // this query's input, as a logical view's are. Only the parser makes it:
+  // Bigtable has no subqueries.
+  std::unique_ptr<Select> pipe_input;
   size_t pos = 0;
 };
 

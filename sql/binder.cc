@@ -45,6 +45,7 @@ Status Binder::Error(const Expr& e, const std::string& what) const {
 
 Status Binder::BindFrom(Select& s) {
   if (view_columns_ != nullptr) return BindView(s.from);
+  if (s.from.pipe_input) return Status::FromCode(Status::Code::kInternal, "a pipe stage bound without its input");
   if (s.from.table.empty() && !s.from.unpack) {
     for (const SelectItem& item : s.items) {
       if (!item.expr) return Status::InvalidArgument("SELECT * must have a FROM clause");
@@ -333,6 +334,14 @@ Status Binder::ApplyExceptReplace(SelectItem& star, std::vector<SelectItem>* col
           fmt::format("Column {} in SELECT * EXCEPT list does not exist {}", name, Location(sql_, star.pos)));
     }
     columns->erase(columns->begin() + i);
+  }
+  for (const auto& [from, to] : star.rename) {
+    const int i = find(from);
+    if (i < 0) {
+      return Status::InvalidArgument(
+          fmt::format("Column {} in pipe RENAME does not exist {}", from, Location(sql_, star.pos)));
+    }
+    (*columns)[i].alias = to;
   }
   seen.clear();
   for (auto& [expr, name] : star.replace) {

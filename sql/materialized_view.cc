@@ -279,6 +279,11 @@ Result<Values> DecodeValues(std::string_view bytes) {
 
 Result<std::unique_ptr<MaterializedViewPlan>> MaterializedViewPlan::Make(Bigtable* bigtable, std::string_view query) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> parsed, Parse(query));
+  if (parsed->from.pipe_input) {
+    return Status::InvalidArgument(
+        "lbt keeps materialized views of queries in standard syntax: write this one without |> (SELECT ... FROM "
+        "... GROUP BY ...)");
+  }
   if (!parsed->from.unpack && bigtable->local() != nullptr &&
       bigtable->GetTable(parsed->from.table).status().IsNotFound()) {
     const std::string& from = parsed->from.table;

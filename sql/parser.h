@@ -17,14 +17,7 @@ namespace lbt::sql {
 // The longest query text: its tokens and tree take memory in proportion
 // to it (lbt's limit, as BigQuery's GoogleSQL has one of 1 MB).
 inline constexpr size_t kMaxQueryBytes = 1 << 20;
-// How deeply an expression may nest through parentheses, function
-// arguments, NOT and unary operators (lbt's limit: each level costs stack
-// in every pass over the tree).
-inline constexpr int kMaxNesting = 200;
-// How tall an expression tree may grow, chains of binary operators
-// included (`a + b + ... `); AND and OR chains count as one level however
-// long. lbt's limit, for the same reason.
-inline constexpr int kMaxExpressionHeight = 1000;
+// kMaxNesting and kMaxExpressionHeight (ast.h) bound the trees it builds.
 
 // Errors read "Syntax error: <what> [at <line>:<column>]".
 Result<std::unique_ptr<Select>> Parse(std::string_view sql);

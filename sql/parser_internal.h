@@ -19,7 +19,6 @@
 
 #include "sql/ast.h"
 #include "sql/lexer.h"
-#include "sql/parser.h"
 
 namespace lbt::sql::parsing {
 
@@ -52,7 +51,15 @@ class Parser {
     for (const char* dml : {"INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER"}) {
       if (IsWord(dml)) return Unsupported(fmt::format("{} statements (Bigtable's SQL is read-only: use SELECT)", dml));
     }
-    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Query());
+    std::unique_ptr<Select> select;
+    if (IsWord("FROM")) {
+      LBT_ASSIGN_OR_RETURN(select, FromQuery());
+    } else {
+      LBT_ASSIGN_OR_RETURN(select, Query());
+    }
+    while (AcceptOp("|>")) {
+      LBT_ASSIGN_OR_RETURN(select, Pipe(std::move(select)));
+    }
     if (IsOp(";")) Advance();
     if (Current().kind != TokenKind::kEnd) return Unexpected();
     return select;
@@ -791,6 +798,20 @@ class Parser {
     return e;
   }
 
+  // ---- pipe syntax (parser_pipes.cc) ----
+  // A query that starts with FROM: `SELECT *` of it.
+  Result<std::unique_ptr<Select>> FromQuery();
+  // One pipe operator after `|>` applied to `select`: merged into it where
+  // that gives the same rows, else a new stage reading it.
+  Result<std::unique_ptr<Select>> Pipe(std::unique_ptr<Select> select);
+  Result<std::unique_ptr<Select>> PipeAggregate(std::unique_ptr<Select> select);
+  // A new stage reading `input`'s result: `SELECT * FROM (input)`.
+  Result<std::unique_ptr<Select>> NewStage(std::unique_ptr<Select> input, size_t pos);
+  // `item [AS alias], ...`, as in a select list.
+  // A SELECT or EXTEND (`op`) list computes per row: no aggregates.
+  Result<std::vector<SelectItem>> ItemList(const char* op);
+  Result<std::string> ColumnName(const char* what);
+
   // ---- window function calls (parser_windows.cc) ----
   // After OVER: `name` or `([name] [PARTITION BY ...] [ORDER BY ...] [frame])`.
   Result<std::shared_ptr<const WindowSpec>> OverClause();
@@ -806,6 +827,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t index_ = 0;
   int depth_ = 0;
+  int pipe_stages_ = 0;
 };
 
 }  // namespace lbt::sql::parsing

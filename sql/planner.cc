@@ -184,8 +184,12 @@ Result<Params> ViewParameters(std::string_view view, const PreparedQuery& view_q
   return values;
 }
 
-Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params) {
-  LBT_ASSIGN_OR_RETURN(Params view_params, ViewParameters(q.view, *view_query, params));
+Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params,
+                                        bool pipe_stage) {
+  Params view_params = params;
+  if (!pipe_stage) {
+    LBT_ASSIGN_OR_RETURN(view_params, ViewParameters(q.view, *view_query, params));
+  }
   ExecutionPlan plan;
   plan.evaluator = std::make_unique<Evaluator>(params);
   LBT_ASSIGN_OR_RETURN(int64_t limit, Resolve(q.limit, q.limit_param, params, "LIMIT"));

@@ -43,8 +43,10 @@ struct ExecutionPlan {
 // range the WHERE clause cannot compute (INVALID_ARGUMENT).
 Result<ExecutionPlan> PlanExecution(const BoundQuery& q, const ReadPlan& read, const Params& params);
 // The same over logical view q.view, whose prepared query is `view_query`
-// (it must outlive the plan).
-Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params);
+// (it must outlive the plan), or over a pipe query's previous stage
+// (`pipe_stage`), which runs with every parameter of the query's.
+Result<ExecutionPlan> PlanViewExecution(const BoundQuery& q, const PreparedQuery* view_query, const Params& params,
+                                        bool pipe_stage = false);
 // The view parameters (ViewParameterKey) among `params` that `view_query`,
 // logical view `view`'s, runs with; InvalidArgument naming those it reads
 // and `params` lacks.

@@ -86,27 +86,34 @@ class Prepared final : public PreparedQuery {
   const ReadPlan read_;
 };
 
-// A query over a logical view: the view's own prepared query feeds it.
+// A query over a logical view: the view's own prepared query feeds it. Or
+// a pipe query's stage over the stage before it (`pipe_stage`), which
+// shares the query's parameters.
 class PreparedOverView final : public PreparedQuery {
  public:
-  PreparedOverView(std::unique_ptr<PreparedQuery> view_query, std::unique_ptr<BoundQuery> q)
-      : view_query_(std::move(view_query)), q_(std::move(q)) {}
+  PreparedOverView(std::unique_ptr<PreparedQuery> view_query, std::unique_ptr<BoundQuery> q, bool pipe_stage = false)
+      : view_query_(std::move(view_query)), q_(std::move(q)), pipe_stage_(pipe_stage), parameters_(q_->parameters) {
+    if (pipe_stage_) parameters_.insert(view_query_->parameters().begin(), view_query_->parameters().end());
+  }
   const std::vector<ResultColumn>& columns() const override { return q_->columns; }
-  const ParamTypes& parameters() const override { return q_->parameters; }
+  const ParamTypes& parameters() const override { return parameters_; }
 
   Result<std::unique_ptr<ResultStream>> Execute(const Params& params) const override {
-    LBT_RETURN_IF_ERROR(CheckParamValues(q_->parameters, params));
-    LBT_ASSIGN_OR_RETURN(ExecutionPlan plan, PlanViewExecution(*q_, view_query_.get(), params));
+    LBT_RETURN_IF_ERROR(CheckParamValues(parameters_, params));
+    LBT_ASSIGN_OR_RETURN(ExecutionPlan plan, PlanViewExecution(*q_, view_query_.get(), params, pipe_stage_));
     return std::unique_ptr<ResultStream>(std::make_unique<OperatorStream>(q_->view, std::move(plan)));
   }
 
   Result<QueryPlan> Plan(const Params& params) const override {
-    LBT_RETURN_IF_ERROR(CheckParamValues(q_->parameters, params));
-    LBT_ASSIGN_OR_RETURN(ExecutionPlan plan, PlanViewExecution(*q_, view_query_.get(), params));
+    LBT_RETURN_IF_ERROR(CheckParamValues(parameters_, params));
+    LBT_ASSIGN_OR_RETURN(ExecutionPlan plan, PlanViewExecution(*q_, view_query_.get(), params, pipe_stage_));
     QueryPlan out;
     plan.root->Describe(0, &out);
     // Then the view's own operators, below its VIEW.
-    LBT_ASSIGN_OR_RETURN(Params view_params, ViewParameters(q_->view, *view_query_, params));
+    Params view_params = params;
+    if (!pipe_stage_) {
+      LBT_ASSIGN_OR_RETURN(view_params, ViewParameters(q_->view, *view_query_, params));
+    }
     LBT_ASSIGN_OR_RETURN(QueryPlan inner, view_query_->Plan(view_params));
     const int depth = out.empty() ? 0 : out.back().depth + 1;
     for (PlanNode& node : inner) {
@@ -120,6 +127,8 @@ class PreparedOverView final : public PreparedQuery {
  private:
   std::unique_ptr<PreparedQuery> view_query_;
   std::unique_ptr<BoundQuery> q_;
+  const bool pipe_stage_;
+  ParamTypes parameters_;
 };
 
 // A materialized view's rows as its query's result: what its maintainer
@@ -219,9 +228,31 @@ class MaterializedRowsQuery final : public PreparedQuery {
 // A view's query may read another view, but not without end.
 constexpr int kMaxViewDepth = 8;
 
+// What EXPLAIN and errors call a pipe stage's input.
+constexpr const char* kPipeInput = "(the query before |>)";
+
+Result<std::unique_ptr<PreparedQuery>> PrepareSelect(Bigtable* bigtable, std::unique_ptr<Select> select,
+                                                     std::string_view sql, const ParamTypes& params, int depth,
+                                                     QueryKind kind);
+
 Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string_view sql, const ParamTypes& params,
                                                  int depth, QueryKind kind) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
+  return PrepareSelect(bigtable, std::move(select), sql, params, depth, kind);
+}
+
+Result<std::unique_ptr<PreparedQuery>> PrepareSelect(Bigtable* bigtable, std::unique_ptr<Select> select,
+                                                     std::string_view sql, const ParamTypes& params, int depth,
+                                                     QueryKind kind) {
+  if (select->from.pipe_input) {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<PreparedQuery> input,
+                         PrepareSelect(bigtable, std::move(select->from.pipe_input), sql, params, depth, kind));
+    select->from.table = kPipeInput;
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound,
+                         BindOverView(std::move(select), kPipeInput, input->columns(), params, sql, kind));
+    return std::unique_ptr<PreparedQuery>(
+        std::make_unique<PreparedOverView>(std::move(input), std::move(bound), /*pipe_stage=*/true));
+  }
   const FromClause& from = select->from.unpack ? select->from.unpack->from : select->from;
   if (from.table.empty()) {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<BoundQuery> bound, Bind(std::move(select), TableSpec(), params, sql, kind));

@@ -26,7 +26,8 @@ bool IsSqlStatement(std::string_view statement, std::string* query) {
   size_t end = rest.find_first_of(" \t\r\n");
   std::string first(rest.substr(0, end));
   for (char& c : first) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (first == "SELECT") {
+  // A query in pipe syntax may start with FROM (`FROM t |> WHERE ...`).
+  if (first == "SELECT" || first == "FROM") {
     *query = std::string(rest);
     return true;
   }

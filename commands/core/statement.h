@@ -17,7 +17,7 @@ enum class StatementKind {
   kEmpty,    // only blanks or a comment
   kCbt,      // words, then key=value options: read t prefix=a
   kHBase,    // the HBase shell's: scan 't', {LIMIT => 5}
-  kSql,      // SELECT ... (any case), or sql [@p=v ...] [EXPLAIN] ...
+  kSql,      // SELECT ... or FROM ... (any case), or sql [@p=v ...] [EXPLAIN] ...
   kExplain,  // explain [analyze] <statement>, the statement kept as typed
   kSource,   // source <file>: run by the script runner
   kExit,     // exit or quit: leaves the interactive shell
@@ -43,7 +43,7 @@ CommandOutcome RunStatement(Session* session, Output* out, Output* err, std::str
 // True if `statement` is in the HBase shell's language.
 bool IsHBaseStatement(std::string_view statement);
 
-// True if `statement` is a SQL query: it starts with SELECT (any case), or
+// True if `statement` is a SQL query: it starts with SELECT or FROM (any case), or
 // it is `sql <query>`. Sets *query to the query's text as written.
 bool IsSqlStatement(std::string_view statement, std::string* query);
 

@@ -238,5 +238,54 @@ TEST_F(WindowTest, ErrorsNameTheRule) {
         "Analytic function not allowed in HAVING clause");
   error("SELECT _key FROM xs QUALIFY ROW_NUMBER() OVER () = 1", "QUALIFY clauses are not supported by Bigtable");
 }
+
+// ---- pipe syntax (Bigtable's pipe-syntax page) ----
+
+TEST_F(QueryFeaturesTest, PipeOperatorsTransformTheTableStepByStep) {
+  // FROM, WHERE into the scan, EXTEND, AGGREGATE, then WHERE over the groups.
+  EXPECT_EQ(Rows("FROM games |> WHERE _key < 'Z' |> EXTEND SPLIT(CAST(_key AS STRING), '#')[OFFSET(0)] AS game "
+                 "|> AGGREGATE COUNT(*) AS played, SUM(n['score']) AS score GROUP BY game |> WHERE played > 2"),
+            (Lines{"LoL|4|80"}));
+  EXPECT_EQ(Rows("FROM games |> SELECT _key, g['kda'] AS kda |> ORDER BY kda DESC, _key |> LIMIT 2 OFFSET 1"),
+            (Lines{"LoL#Jo#20150302|7", "LoL#Sam#20150302|7"}));
+  // A LIMIT after a LIMIT limits the first one's rows.
+  EXPECT_EQ(Rows("SELECT _key FROM games LIMIT 3 |> LIMIT 5 |> ORDER BY _key DESC |> LIMIT 1"),
+            (Lines{"LoL#Jo#20150302"}));
+  EXPECT_EQ(Rows("FROM games |> AGGREGATE COUNT(*) AS c GROUP AND ORDER BY g['win'] AS won DESC"),
+            (Lines{"true|4", "false|2"}));
+  EXPECT_EQ(Rows("FROM games |> EXTEND ROW_NUMBER() OVER (ORDER BY _key DESC) AS rn |> WHERE rn <= 2 "
+                 "|> DROP g, n |> RENAME rn AS position"),
+            (Lines{"Starcraft#Eriko#20150303|2", "Starcraft#Eriko#20150304|1"}));
+  EXPECT_EQ(Rows("FROM games |> SET g = g['win'] |> AS t |> WHERE t._key = 'LoL#Jo#20150302' |> SELECT t.g"),
+            (Lines{"true"}));
+  EXPECT_EQ(Rows("FROM games |> AGGREGATE COUNT(*) AS rows_read"), (Lines{"6"}));
+}
+
+TEST_F(QueryFeaturesTest, PipeQueriesKeepKeyRangesAndParameters) {
+  Result<testing::QueryResult> r = testing::RunQuery(
+      bigtable_.get(), "FROM games |> WHERE STARTS_WITH(_key, @game) |> AGGREGATE COUNT(*) AS n |> WHERE n > @min",
+      {{"game", Value::Bytes("Starcraft#")}, {"min", Value::Int64(1)}});
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->lines, (Lines{"2"}));
+  EXPECT_EQ(r->stats.ranges, "[Starcraft#, Starcraft$)");
+  EXPECT_EQ(r->stats.rows_examined, 2);
+}
+
+TEST_F(QueryFeaturesTest, PipeOperatorsBigtableHasNoCounterpartForAreRefused) {
+  EXPECT_NE(Error("FROM games |> SELECT COUNT(*)")
+                .find("Aggregate function COUNT not allowed in pipe SELECT; use |> "
+                      "AGGREGATE"),
+            std::string::npos);
+  EXPECT_NE(Error("FROM games |> JOIN games").find("Joins are not supported by Bigtable"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> UNION ALL (FROM games)").find("Set operations"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> PIVOT (COUNT(*) FOR g IN ('x'))").find("Pipe operators PIVOT are not supported"),
+            std::string::npos);
+  EXPECT_NE(Error("FROM games |> FROB").find("Expected a pipe operator after |>"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> RENAME nope AS x").find("Column nope in pipe RENAME does not exist"),
+            std::string::npos);
+  std::string chain = "FROM games";
+  for (int i = 0; i < 70; ++i) chain += " |> LIMIT 5";
+  EXPECT_NE(Error(chain).find("at most 64 stages"), std::string::npos);
+}
 }  // namespace
 }  // namespace lbt::sql

@@ -693,3 +693,21 @@ FROM games;
 -- name: a numbering function needs the window's ORDER BY
 -- error: Window ORDER BY is required for analytic function RANK
 SELECT RANK() OVER () AS r FROM games;
+
+-- name: pipe syntax: a balloon's readings filtered, extended, aggregated and filtered again
+FROM weather_balloons
+|> WHERE _key LIKE 'us-west2#%'
+|> EXTEND SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)] AS balloon,
+          CAST(CAST(measurements['pressure'] AS STRING) AS INT64) AS pressure
+|> AGGREGATE COUNT(*) AS readings, MAX(pressure) AS highest GROUP BY balloon
+|> WHERE readings > 1;
+{"balloon": "3698", "readings": 5, "highest": 96025}
+
+-- name: pipe syntax: select, order and limit
+FROM games |> SELECT _key, CAST(GAME['KDA'] AS STRING) AS kda |> ORDER BY kda DESC |> LIMIT 2;
+{"_key": "LoL#Corrie#20150303", "kda": "9.50"}
+{"_key": "LoL#Jo#20150302", "kda": "7.00"}
+
+-- name: pipe syntax: SELECT computes per row
+-- error: Aggregate function COUNT not allowed in pipe SELECT; use |> AGGREGATE
+FROM games |> SELECT COUNT(*) AS n;

@@ -1,0 +1,243 @@
+// Pipe syntax (Bigtable's pipe-syntax page): a query, or `FROM table`, then
+// `|> operator ...` steps. Each step is merged into the query it follows
+// where the result is the same (a WHERE or SELECT straight after FROM, a
+// LIMIT on a query without one, ...); otherwise it starts a new stage that
+// reads the previous one's result columns (FromClause::pipe_input), so
+// WHERE after AGGREGATE filters groups and SELECT after SELECT projects
+// again. Operators Bigtable's SQL has no counterpart for (joins, set
+// operations, ...) are refused as standard syntax's are.
+
+#include "sql/functions.h"
+#include "sql/parser_internal.h"
+
+namespace lbt::sql::parsing {
+
+namespace {
+
+// How many stages a pipe query may chain (each one's rows pass through the
+// next): lbt's limit, as nesting has one.
+constexpr int kMaxPipeStages = 64;
+
+// A query that pipe operators may still merge into: `SELECT * FROM t
+// [WHERE ...]` and nothing more.
+bool IsOpen(const Select& s) {
+  return s.items.size() == 1 && !s.items[0].expr && s.items[0].except.empty() && s.items[0].replace.empty() &&
+         s.items[0].rename.empty() && s.group_by.empty() && !s.having && s.order_by.empty() && !s.limit &&
+         s.windows.empty();
+}
+
+// The first aggregate call outside a window in `e`, or null: pipe SELECT,
+// EXTEND and SET compute per row, and AGGREGATE groups.
+const Expr* FindAggregateCall(const Expr& e) {
+  if (e.kind == ExprKind::kCall && e.window == nullptr && FindAggregate(e.name) != nullptr) return &e;
+  for (const ExprPtr& a : e.args) {
+    if (const Expr* found = FindAggregateCall(*a)) return found;
+  }
+  return nullptr;
+}
+
+SelectItem Star(size_t pos) {
+  SelectItem star;
+  star.pos = pos;
+  return star;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Select>> Parser::FromQuery() {
+  auto select = std::make_unique<Select>();
+  select->items.push_back(Star(Current().pos));
+  LBT_RETURN_IF_ERROR(ExpectWord("FROM"));
+  LBT_ASSIGN_OR_RETURN(select->from, From());
+  if (IsOp(",") || IsWord("JOIN") || IsWord("INNER") || IsWord("LEFT") || IsWord("CROSS")) return Unsupported("Joins");
+  return select;
+}
+
+Result<std::unique_ptr<Select>> Parser::NewStage(std::unique_ptr<Select> input, size_t pos) {
+  if (++pipe_stages_ > kMaxPipeStages) {
+    return Status::InvalidArgument(
+        fmt::format("A pipe query may chain at most {} stages (operators that read the result of the one before) {}",
+                    kMaxPipeStages, Location(text_, pos)));
+  }
+  auto stage = std::make_unique<Select>();
+  stage->items.push_back(Star(pos));
+  stage->from.pipe_input = std::move(input);
+  stage->from.pos = pos;
+  return stage;
+}
+
+Result<std::vector<SelectItem>> Parser::ItemList(const char* op) {
+  std::vector<SelectItem> items;
+  do {
+    LBT_ASSIGN_OR_RETURN(SelectItem item, Item());
+    const Expr* aggregate = item.expr && op != nullptr ? FindAggregateCall(*item.expr) : nullptr;
+    if (aggregate != nullptr) {
+      return Status::InvalidArgument(fmt::format("Aggregate function {} not allowed in pipe {}; use |> AGGREGATE {}",
+                                                 aggregate->name, op, Location(text_, aggregate->pos)));
+    }
+    items.push_back(std::move(item));
+  } while (AcceptOp(","));
+  return items;
+}
+
+Result<std::string> Parser::ColumnName(const char* what) {
+  if (Current().kind != TokenKind::kIdent && Current().kind != TokenKind::kQuotedIdent) {
+    return Error(Current().pos, fmt::format("Expected a column name in |> {}", what));
+  }
+  std::string name = Current().text;
+  Advance();
+  return name;
+}
+
+Result<std::unique_ptr<Select>> Parser::Pipe(std::unique_ptr<Select> s) {
+  const size_t pos = Current().pos;
+  auto stage = [&]() -> Status {
+    if (IsOpen(*s)) return Status::OK();
+    LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+    return Status::OK();
+  };
+  if (AcceptWord("WHERE")) {
+    LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
+    LBT_RETURN_IF_ERROR(stage());
+    s->where = s->where ? Call("$and", pos, std::move(s->where), std::move(e)) : std::move(e);
+    return s;
+  }
+  if (AcceptWord("SELECT")) {
+    LBT_ASSIGN_OR_RETURN(std::vector<SelectItem> items, ItemList("SELECT"));
+    LBT_RETURN_IF_ERROR(stage());
+    s->items = std::move(items);
+    return s;
+  }
+  if (AcceptWord("EXTEND")) {
+    LBT_ASSIGN_OR_RETURN(std::vector<SelectItem> items, ItemList("EXTEND"));
+    LBT_RETURN_IF_ERROR(stage());
+    for (SelectItem& item : items) s->items.push_back(std::move(item));
+    return s;
+  }
+  if (AcceptWord("SET")) {
+    SelectItem star = Star(pos);
+    do {
+      LBT_ASSIGN_OR_RETURN(std::string name, ColumnName("SET"));
+      LBT_RETURN_IF_ERROR(ExpectOp("="));
+      LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
+      star.replace.emplace_back(std::move(e), std::move(name));
+    } while (AcceptOp(","));
+    LBT_RETURN_IF_ERROR(stage());
+    s->items.clear();
+    s->items.push_back(std::move(star));
+    return s;
+  }
+  if (IsWord("DROP") || IsWord("RENAME")) {
+    const bool drop = IsWord("DROP");
+    Advance();
+    SelectItem star = Star(pos);
+    do {
+      LBT_ASSIGN_OR_RETURN(std::string name, ColumnName(drop ? "DROP" : "RENAME"));
+      if (drop) {
+        star.except.push_back(std::move(name));
+        continue;
+      }
+      AcceptWord("AS");
+      LBT_ASSIGN_OR_RETURN(std::string to, ColumnName("RENAME"));
+      star.rename.emplace_back(std::move(name), std::move(to));
+    } while (AcceptOp(","));
+    LBT_RETURN_IF_ERROR(stage());
+    s->items.clear();
+    s->items.push_back(std::move(star));
+    return s;
+  }
+  if (AcceptWord("AS")) {
+    LBT_ASSIGN_OR_RETURN(std::string alias, ColumnName("AS"));
+    LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+    s->from.alias = std::move(alias);
+    return s;
+  }
+  if (AcceptWord("ORDER")) {
+    LBT_RETURN_IF_ERROR(ExpectWord("BY"));
+    std::vector<OrderItem> order;
+    do {
+      LBT_ASSIGN_OR_RETURN(OrderItem item, Order());
+      order.push_back(std::move(item));
+    } while (AcceptOp(","));
+    if (!s->order_by.empty() || s->limit) {
+      LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+    }
+    s->order_by = std::move(order);
+    return s;
+  }
+  if (AcceptWord("LIMIT")) {
+    LBT_ASSIGN_OR_RETURN(ExprPtr limit, Primary());
+    ExprPtr offset;
+    if (AcceptWord("OFFSET")) {
+      LBT_ASSIGN_OR_RETURN(offset, Primary());
+    }
+    if (s->limit) {
+      LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+    }
+    s->limit = std::move(limit);
+    s->offset = std::move(offset);
+    return s;
+  }
+  if (AcceptWord("AGGREGATE")) return PipeAggregate(std::move(s));
+  for (const char* op : {"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS"}) {
+    if (IsWord(op)) return Unsupported("Joins");
+  }
+  for (const char* op : {"UNION", "INTERSECT", "EXCEPT"}) {
+    if (IsWord(op)) return Unsupported("Set operations (UNION, INTERSECT, EXCEPT)");
+  }
+  for (const char* op :
+       {"DISTINCT", "CALL", "TABLESAMPLE", "PIVOT", "UNPIVOT", "WINDOW", "WITH", "ASSERT", "LOG", "MATCH_RECOGNIZE"}) {
+    if (IsWord(op)) return Unsupported(fmt::format("Pipe operators {}", op));
+  }
+  return Error(Current().pos,
+               "Expected a pipe operator after |> (WHERE, SELECT, EXTEND, SET, DROP, RENAME, AS, "
+               "AGGREGATE, ORDER BY or LIMIT)");
+}
+
+// `|> AGGREGATE aggs [GROUP [AND ORDER] BY keys]`: the groups' rows, the
+// keys first, then the aggregates, each named by its alias.
+Result<std::unique_ptr<Select>> Parser::PipeAggregate(std::unique_ptr<Select> s) {
+  const size_t pos = tokens_[index_ - 1].pos;
+  std::vector<SelectItem> aggregates;
+  if (!IsWord("GROUP")) {
+    LBT_ASSIGN_OR_RETURN(aggregates, ItemList(nullptr));
+  }
+  std::vector<SelectItem> keys;
+  std::vector<OrderItem> order;
+  if (AcceptWord("GROUP")) {
+    const bool ordered = AcceptWord("AND");
+    if (ordered) LBT_RETURN_IF_ERROR(ExpectWord("ORDER"));
+    LBT_RETURN_IF_ERROR(ExpectWord("BY"));
+    do {
+      SelectItem key;
+      key.pos = Current().pos;
+      LBT_ASSIGN_OR_RETURN(key.expr, Expression());
+      LBT_ASSIGN_OR_RETURN(key.alias, Alias());
+      OrderItem o;
+      if (ordered) {
+        o.expr = key.expr->Clone();
+        if (AcceptWord("DESC")) {
+          o.descending = true;
+        } else {
+          AcceptWord("ASC");
+        }
+      }
+      keys.push_back(std::move(key));
+      if (ordered) order.push_back(std::move(o));
+    } while (AcceptOp(","));
+  }
+  if (aggregates.empty() && keys.empty()) return Error(pos, "Expected aggregates or GROUP BY after |> AGGREGATE");
+  if (!IsOpen(*s)) {
+    LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+  }
+  s->items.clear();
+  for (SelectItem& key : keys) {
+    s->group_by.push_back(key.expr->Clone());
+    s->items.push_back(std::move(key));
+  }
+  for (SelectItem& aggregate : aggregates) s->items.push_back(std::move(aggregate));
+  s->order_by = std::move(order);
+  return s;
+}
+
+}  // namespace lbt::sql::parsing

@@ -1,0 +1,1 @@
+FROM t |> WHERE _key > 'a' |> EXTEND LENGTH(_key) AS l |> AGGREGATE COUNT(*) AS c, SUM(l) AS s GROUP AND ORDER BY SUBSTR(_key, 1, 1) AS k DESC |> WHERE c > 0 |> SET s = s + 1 |> RENAME s AS t |> DROP c |> AS x |> SELECT x.k |> ORDER BY k |> LIMIT 1 |> LIMIT 1
