@@ -124,16 +124,37 @@ Status Binder::BindInput(Expr* e, const char* clause) {
 
 void Binder::PrepareDateParts(Expr* e) {
   auto part_at = [&](size_t i) {
-    if (i < e->args.size() && e->args[i]->kind == ExprKind::kColumn) {
-      Expr& a = *e->args[i];
+    if (i >= e->args.size()) return;
+    Expr& a = *e->args[i];
+    if (a.kind == ExprKind::kColumn) {
       a.kind = ExprKind::kLiteral;
       a.literal = Value::String(Upper(a.name));
+    } else if (a.kind == ExprKind::kCall && Upper(a.name) == "WEEK" && a.args.size() == 1 &&
+               a.args[0]->kind == ExprKind::kColumn) {
+      // WEEK(MONDAY): weeks that start on that day.
+      const std::string part = "WEEK(" + Upper(a.args[0]->name) + ")";
+      a.kind = ExprKind::kLiteral;
+      a.args.clear();
+      a.literal = Value::String(part);
     }
   };
-  if (e->name == "TIMESTAMP_TRUNC") part_at(1);
-  if (e->name == "TIMESTAMP_DIFF") part_at(2);
-  if ((e->name == "TIMESTAMP_ADD" || e->name == "TIMESTAMP_SUB") && e->args.size() == 2 &&
-      e->args[1]->kind == ExprKind::kInterval) {
+  if (e->name == "TIMESTAMP_TRUNC" || e->name == "DATE_TRUNC" || e->name == "LAST_DAY" || e->name == "NORMALIZE" ||
+      e->name == "NORMALIZE_AND_CASEFOLD") {
+    part_at(1);
+  }
+  if (e->name == "TIMESTAMP_DIFF" || e->name == "DATE_DIFF") part_at(2);
+  // GENERATE_DATE_ARRAY(start, end, INTERVAL n part): the step, then its part.
+  if ((e->name == "GENERATE_DATE_ARRAY" || e->name == "GENERATE_TIMESTAMP_ARRAY") && e->args.size() == 3 &&
+      e->args[2]->kind == ExprKind::kInterval) {
+    ExprPtr interval = std::move(e->args[2]);
+    auto part = std::make_unique<Expr>();
+    part->pos = interval->pos;
+    part->literal = Value::String(interval->name);
+    e->args[2] = std::move(interval->args[0]);
+    e->args.push_back(std::move(part));
+  }
+  if ((e->name == "TIMESTAMP_ADD" || e->name == "TIMESTAMP_SUB" || e->name == "DATE_ADD" || e->name == "DATE_SUB") &&
+      e->args.size() == 2 && e->args[1]->kind == ExprKind::kInterval) {
     ExprPtr interval = std::move(e->args[1]);
     auto part = std::make_unique<Expr>();
     part->pos = interval->pos;
@@ -277,6 +298,45 @@ Status Binder::BindFunction(Expr* e) {
   std::vector<TypePtr> types;
   for (const ExprPtr& a : e->args) types.push_back(a->type);
   Result<TypePtr> type = fn->check(types);
+  // A string literal is a DATE or TIMESTAMP literal where the signature
+  // wants one (GENERATE_DATE_ARRAY('2016-10-05', '2016-10-08')).
+  for (const TypePtr& temporal : {Type::Date(), Type::Timestamp()}) {
+    if (type.ok()) break;
+    std::vector<TypePtr> tried = types;
+    bool changed = false;
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      const Expr& a = *e->args[i];
+      if (!a.coercible_literal || a.literal.is_null() || a.literal.kind() != TypeKind::kString) continue;
+      if (!CastValue(a.literal, temporal, true).ok() || CastValue(a.literal, temporal, true)->is_null()) continue;
+      tried[i] = temporal;
+      changed = true;
+    }
+    if (!changed || !fn->check(tried).ok()) continue;
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      if (!SameType(tried[i], types[i])) Coerce(e->args[i].get(), temporal, /*temporal=*/true);
+    }
+    types = tried;
+    type = fn->check(types);
+  }
+  // An untyped NULL takes the first type the signature accepts (ASCII(NULL)).
+  for (const TypePtr& candidate : {Type::String(), Type::Bytes(), Type::Float64(), Type::Bool(), Type::Date()}) {
+    if (type.ok()) break;
+    std::vector<TypePtr> tried = types;
+    bool changed = false;
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      const Expr& a = *e->args[i];
+      if (a.coercible_literal && a.kind == ExprKind::kLiteral && a.literal.is_null()) {
+        tried[i] = candidate;
+        changed = true;
+      }
+    }
+    if (!changed || !fn->check(tried).ok()) continue;
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      if (!SameType(tried[i], types[i])) Coerce(e->args[i].get(), candidate);
+    }
+    types = tried;
+    type = fn->check(types);
+  }
   if (!type.ok()) {
     std::string list;
     for (size_t i = 0; i < types.size(); ++i) list += (i ? ", " : "") + types[i]->ToString();

@@ -6,6 +6,23 @@
 
 namespace lbt::sql {
 
+// Defined first: the Writer below uses it.
+std::string ValueLiteralText(const Value& v) {
+  if (v.is_null()) return "NULL";
+  switch (v.kind()) {
+    case TypeKind::kString: return QuotedText(v.str());
+    case TypeKind::kBytes: return fmt::format("b{}", QuotedText(v.str()));
+    case TypeKind::kTimestamp: return fmt::format("TIMESTAMP {}", QuotedText(v.ToText()));
+    case TypeKind::kDate: return fmt::format("DATE {}", QuotedText(v.ToText()));
+    case TypeKind::kArray: {
+      std::string out = "[";
+      for (size_t i = 0; i < v.elements().size(); ++i) out += (i ? ", " : "") + ValueLiteralText(v.elements()[i]);
+      return out + "]";
+    }
+    default: return v.ToText();
+  }
+}
+
 namespace {
 
 // Operators written between their operands.
@@ -69,16 +86,7 @@ class Writer {
   }
 
  private:
-  static std::string Literal(const Value& v) {
-    if (v.is_null()) return "NULL";
-    switch (v.kind()) {
-      case TypeKind::kString: return QuotedText(v.str());
-      case TypeKind::kBytes: return fmt::format("b{}", QuotedText(v.str()));
-      case TypeKind::kTimestamp: return fmt::format("TIMESTAMP {}", QuotedText(v.ToText()));
-      case TypeKind::kDate: return fmt::format("DATE {}", QuotedText(v.ToText()));
-      default: return v.ToText();
-    }
-  }
+  static std::string Literal(const Value& v) { return ValueLiteralText(v); }
 
   std::string SlotName(int slot) const {
     if (slot >= 0 && static_cast<size_t>(slot) < slot_names_.size()) return slot_names_[static_cast<size_t>(slot)];

@@ -156,6 +156,24 @@ class Lexer {
     }
   }
 
+  static void AppendUtf8(uint32_t c, std::string* out) {
+    if (c < 0x80) {
+      out->push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (c >> 6)));
+      out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (c >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (c >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+  }
+
   Status Escape(std::string* out) {
     const size_t start = pos_;
     char e = Peek(1);
@@ -182,6 +200,22 @@ class Lexer {
         }
         *out += static_cast<char>(std::strtol(hex.c_str(), nullptr, 16));
         pos_ += 2;
+        return Status::OK();
+      }
+      case 'u':
+      case 'U': {
+        // \uhhhh and \Uhhhhhhhh: a code point, written as UTF-8.
+        const size_t digits = e == 'u' ? 4 : 8;
+        std::string hex(text_.substr(pos_, digits));
+        if (hex.size() != digits || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+          return Error(start, fmt::format("Illegal escape sequence: \\{} needs {} hex digits", e, digits));
+        }
+        const unsigned long code = std::strtoul(hex.c_str(), nullptr, 16);
+        if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+          return Error(start, "Illegal escape sequence: not a Unicode code point");
+        }
+        AppendUtf8(static_cast<uint32_t>(code), out);
+        pos_ += digits;
         return Status::OK();
       }
       default:

@@ -13,12 +13,16 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterBitwiseFunctions(registry);
     RegisterComparisonFunctions(registry);
     RegisterStringFunctions(registry);
+    RegisterUnicodeFunctions(registry);
+    RegisterFormatFunction(registry);
     RegisterCodePointFunctions(registry);
     RegisterRegexpFunctions(registry);
     RegisterBytesFunctions(registry);
     RegisterMapFunctions(registry);
     RegisterArrayFunctions(registry);
     RegisterTimestampFunctions(registry);
+    RegisterDateFunctions(registry);
+    RegisterJsonFunctions(registry);
     RegisterAggregateFunctions(registry);
     RegisterStatisticalFunctions(registry);
     RegisterHllFunctions(registry);

@@ -1,12 +1,14 @@
-// Functions of STRING and BYTES text: CONCAT and ||, LENGTH, BYTE_LENGTH
-// (and OCTET_LENGTH), LOWER, UPPER, REVERSE, STARTS_WITH, ENDS_WITH,
-// STRPOS, INSTR, SUBSTR, LEFT, RIGHT, TRIM, LPAD, RPAD, SPLIT, REPEAT and
-// REPLACE. STRING counts in characters, BYTES in bytes; a result has its
-// first argument's type.
+// Functions of STRING and BYTES text: CONCAT and ||, LENGTH (CHAR_LENGTH,
+// CHARACTER_LENGTH), BYTE_LENGTH (and OCTET_LENGTH), ASCII, LOWER, UPPER,
+// INITCAP, REVERSE, STARTS_WITH, ENDS_WITH, STRPOS, INSTR, SUBSTR, LEFT,
+// RIGHT, TRIM, LPAD, RPAD, SPLIT, REPEAT, REPLACE, TRANSLATE and SOUNDEX. STRING counts in characters, BYTES in bytes;
+// a result has its first argument's type.
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "sql/functions/function_util.h"
 #include "sql/functions/registry.h"
@@ -67,17 +69,115 @@ Result<Value> ByteLengthEval(const Values& a, const EvalContext&) {
   return Value::Int64(static_cast<int64_t>(a[0].str().size()));
 }
 
-// ---- LOWER, UPPER (ASCII letters), REVERSE ----
+// ---- LOWER, UPPER (Unicode letters in STRING, ASCII in BYTES), REVERSE ----
 
 Result<Value> LowerEval(const Values& a, const EvalContext&) {
+  if (Utf8(a[0])) return Value::String(MapCase(a[0].str(), {CaseMapping::kLower}));
   std::string s = a[0].str();
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return SameKind(a[0], std::move(s));
 }
 Result<Value> UpperEval(const Values& a, const EvalContext&) {
+  if (Utf8(a[0])) return Value::String(MapCase(a[0].str(), {CaseMapping::kUpper}));
   std::string s = a[0].str();
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return SameKind(a[0], std::move(s));
+}
+
+// ---- INITCAP(text [, delimiters]): each word's first letter upper case ----
+
+Result<TypePtr> InitcapCheck(const Types& a) {
+  if (a.empty() || a.size() > 2 || !Is(a[0], TypeKind::kString) || (a.size() == 2 && !Is(a[1], TypeKind::kString))) {
+    return ArgError("INITCAP", a);
+  }
+  return Type::String();
+}
+Result<Value> InitcapEval(const Values& a, const EvalContext&) {
+  std::vector<int32_t> delimiters;
+  if (a.size() == 2) delimiters = CodePoints(a[1].str());
+  return Value::String(MapCase(a[0].str(), {CaseMapping::kInitcap, a.size() == 2 ? &delimiters : nullptr}));
+}
+
+// ---- ASCII(text): the first character's code, 0 for an empty text ----
+
+Result<Value> AsciiEval(const Values& a, const EvalContext&) {
+  const std::string& s = a[0].str();
+  if (s.empty()) return Value::Int64(0);
+  const int64_t code = Utf8(a[0]) ? CodePoints(s.substr(0, 4)).at(0) : static_cast<unsigned char>(s[0]);
+  if (Utf8(a[0]) && code > 127) {
+    return Status::OutOfRange(fmt::format("ASCII's first character is not ASCII (code point {})", code));
+  }
+  return Value::Int64(code);
+}
+
+// ---- TRANSLATE(text, source, target): each source character to the target's
+// at its position, or away past the target's end ----
+
+Result<TypePtr> TranslateCheck(const Types& a) {
+  if (a.size() != 3 || !IsText(a[0]) || !SameType(a[0], a[1]) || !SameType(a[0], a[2])) {
+    return ArgError("TRANSLATE", a);
+  }
+  return a[0];
+}
+Result<Value> TranslateEval(const Values& a, const EvalContext&) {
+  const bool utf8 = Utf8(a[0]);
+  const std::vector<std::string_view> source = Chars(a[1].str(), utf8);
+  const std::vector<std::string_view> target = Chars(a[2].str(), utf8);
+  std::map<std::string_view, std::optional<std::string_view>> mapping;
+  for (size_t i = 0; i < source.size(); ++i) {
+    std::optional<std::string_view> to;
+    if (i < target.size()) to = target[i];
+    if (!mapping.emplace(source[i], to).second) {
+      return Status::OutOfRange(
+          fmt::format("Duplicate character \"{}\" in TRANSLATE source characters", utf8 ? source[i] : "?"));
+    }
+  }
+  std::string out;
+  out.reserve(a[0].str().size());
+  for (std::string_view c : Chars(a[0].str(), utf8)) {
+    auto it = mapping.find(c);
+    if (it == mapping.end()) {
+      out += c;
+    } else if (it->second) {
+      out += *it->second;
+    }
+  }
+  LBT_RETURN_IF_ERROR(CheckComputedBytes(static_cast<double>(out.size()), "TRANSLATE's result"));
+  return SameKind(a[0], std::move(out));
+}
+
+// ---- SOUNDEX(text): American Soundex of the Latin letters ----
+
+Result<TypePtr> SoundexCheck(const Types& a) {
+  if (a.size() != 1 || !Is(a[0], TypeKind::kString)) return ArgError("SOUNDEX", a);
+  return Type::String();
+}
+// The letter's digit; '0' for the vowels and y, which separate equal
+// digits, and 0 for h and w, which do not.
+char SoundexDigit(char upper) {
+  static constexpr std::string_view kDigits = "01230120022455012623010202";  // A..Z
+  if (upper == 'H' || upper == 'W') return 0;
+  return kDigits[static_cast<size_t>(upper - 'A')];
+}
+Result<Value> SoundexEval(const Values& a, const EvalContext&) {
+  std::string out;
+  char last = 0;
+  for (char c : a[0].str()) {
+    if (!std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) continue;
+    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const char digit = SoundexDigit(upper);
+    if (out.empty()) {
+      out.push_back(upper);
+      last = digit;
+      continue;
+    }
+    if (digit == 0) continue;  // h, w: the digits around them count as adjacent
+    if (digit != '0' && digit != last) out.push_back(digit);
+    last = digit;
+    if (out.size() == 4) break;
+  }
+  if (!out.empty()) out.resize(4, '0');
+  return Value::String(std::move(out));
 }
 Result<Value> ReverseEval(const Values& a, const EvalContext&) {
   auto chars = Chars(a[0].str(), Utf8(a[0]));
@@ -335,6 +435,11 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   registry->Add("CONCAT", ConcatCheck, ConcatEval);
   registry->Add("LENGTH", TextToIntCheck, LengthEval);
   registry->Add("CHAR_LENGTH", TextToIntCheck, LengthEval);
+  registry->Add("CHARACTER_LENGTH", TextToIntCheck, LengthEval);
+  registry->Add("ASCII", TextToIntCheck, AsciiEval);
+  registry->Add("INITCAP", InitcapCheck, InitcapEval);
+  registry->Add("TRANSLATE", TranslateCheck, TranslateEval);
+  registry->Add("SOUNDEX", SoundexCheck, SoundexEval);
   registry->Add("BYTE_LENGTH", TextToIntCheck, ByteLengthEval);
   registry->Add("OCTET_LENGTH", TextToIntCheck, ByteLengthEval);
   registry->Add("LOWER", TextToSameCheck, LowerEval);

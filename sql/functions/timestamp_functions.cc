@@ -1,12 +1,16 @@
 // Functions of time, in UTC: CURRENT_TIMESTAMP, TIMESTAMP, TIMESTAMP_MICROS
-// and kin, UNIX_MICROS and kin, TIMESTAMP_TRUNC, EXTRACT, TIMESTAMP_ADD,
-// TIMESTAMP_SUB, TIMESTAMP_DIFF and FORMAT_TIMESTAMP. TIMESTAMP values are
+// and kin, TIMESTAMP_FROM_UNIX_SECONDS/MICROS, UNIX_MICROS and kin,
+// TIMESTAMP_TRUNC, EXTRACT, TIMESTAMP_ADD, TIMESTAMP_SUB, TIMESTAMP_DIFF,
+// FORMAT_TIMESTAMP, PARSE_TIMESTAMP, STRING and GENERATE_TIMESTAMP_ARRAY. TIMESTAMP values are
 // microseconds since the epoch, DATE values days.
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "sql/functions/function_util.h"
 #include "sql/functions/registry.h"
+#include "sql/functions/time_format.h"
 
 namespace lbt::sql {
 
@@ -181,46 +185,103 @@ Result<Value> DiffEval(const Values& a, const EvalContext&) {
   return Value::Int64((a[0].int64() - a[1].int64()) / unit);
 }
 
-// ---- FORMAT_TIMESTAMP(format, t): the common strftime elements ----
+// ---- FORMAT_TIMESTAMP(format, t [, zone]) and PARSE_TIMESTAMP(format, text [, zone]) ----
 
 Result<TypePtr> FormatCheck(const Types& a) {
-  if (a.size() != 2 || !Is(a[0], TypeKind::kString) || !Is(a[1], TypeKind::kTimestamp)) {
+  if (a.size() < 2 || a.size() > 3 || !Is(a[0], TypeKind::kString) || !Is(a[1], TypeKind::kTimestamp) ||
+      (a.size() == 3 && !Is(a[2], TypeKind::kString))) {
     return ArgError("FORMAT_TIMESTAMP", a);
   }
   return Type::String();
 }
 Result<Value> FormatEval(const Values& a, const EvalContext&) {
-  const int64_t seconds = FloorDiv(a[1].int64(), 1000000);
-  const int64_t days = FloorDiv(seconds, 86400);
-  const int64_t in_day = seconds - days * 86400;
-  int64_t year;
-  unsigned month, day;
-  CivilFromDays(days, &year, &month, &day);
-  std::string out;
-  const std::string& f = a[0].str();
-  for (size_t i = 0; i < f.size(); ++i) {
-    if (f[i] != '%' || i + 1 == f.size()) {
-      out += f[i];
-      continue;
-    }
-    const char c = f[++i];
-    switch (c) {
-      case 'Y': out += fmt::format("{:04d}", year); break;
-      case 'm': out += fmt::format("{:02d}", month); break;
-      case 'd': out += fmt::format("{:02d}", day); break;
-      case 'H': out += fmt::format("{:02d}", in_day / 3600); break;
-      case 'M': out += fmt::format("{:02d}", in_day / 60 % 60); break;
-      case 'S': out += fmt::format("{:02d}", in_day % 60); break;
-      case 'F': out += fmt::format("{:04d}-{:02d}-{:02d}", year, month, day); break;
-      case 'T': out += fmt::format("{:02d}:{:02d}:{:02d}", in_day / 3600, in_day / 60 % 60, in_day % 60); break;
-      case 'Z': out += "UTC"; break;
-      case 'z': out += "+0000"; break;
-      case 's': out += std::to_string(seconds); break;
-      case '%': out += '%'; break;
-      default: out += '%'; out += c;
-    }
+  int64_t offset = 0;
+  if (a.size() == 3) {
+    LBT_ASSIGN_OR_RETURN(offset, TimeZoneOffsetMicros(a[2].str()));
   }
-  return Value::String(std::move(out));
+  return Value::String(FormatTime(a[0].str(), a[1].int64() + offset));
+}
+
+Result<TypePtr> ParseTimestampCheck(const Types& a) {
+  if (a.size() < 2 || a.size() > 3 || !Is(a[0], TypeKind::kString) || !Is(a[1], TypeKind::kString) ||
+      (a.size() == 3 && !Is(a[2], TypeKind::kString))) {
+    return ArgError("PARSE_TIMESTAMP", a);
+  }
+  return Type::Timestamp();
+}
+Result<Value> ParseTimestampEval(const Values& a, const EvalContext&) {
+  int64_t offset = 0;
+  if (a.size() == 3) {
+    LBT_ASSIGN_OR_RETURN(offset, TimeZoneOffsetMicros(a[2].str()));
+  }
+  LBT_ASSIGN_OR_RETURN(int64_t micros, ParseTime(a[0].str(), a[1].str()));
+  return CheckedTimestamp(micros - offset);
+}
+
+// ---- STRING(t [, zone]): the canonical text ----
+
+Result<TypePtr> StringCheck(const Types& a) {
+  if (a.empty() || a.size() > 2 || !Is(a[0], TypeKind::kTimestamp) || (a.size() == 2 && !Is(a[1], TypeKind::kString))) {
+    return ArgError("STRING", a);
+  }
+  return Type::String();
+}
+Result<Value> StringEval(const Values& a, const EvalContext&) {
+  if (a.size() == 1) return Value::String(FormatTimestamp(a[0].int64()));
+  LBT_ASSIGN_OR_RETURN(int64_t offset, TimeZoneOffsetMicros(a[1].str()));
+  std::string text = FormatTimestamp(a[0].int64() + offset);
+  text.resize(text.size() - 3);  // "+00"
+  const int64_t minutes = (offset < 0 ? -offset : offset) / 60000000;
+  text += fmt::format("{}{:02d}", offset < 0 ? '-' : '+', minutes / 60);
+  if (minutes % 60 != 0) text += fmt::format(":{:02d}", minutes % 60);
+  return Value::String(std::move(text));
+}
+
+// ---- TIMESTAMP_FROM_UNIX_SECONDS, _MICROS(n | t) ----
+
+Result<TypePtr> FromUnixCheck(const Types& a) {
+  if (a.size() != 1 || !(Is(a[0], TypeKind::kInt64) || Is(a[0], TypeKind::kTimestamp))) {
+    return ArgError("TIMESTAMP_FROM_UNIX_SECONDS", a);
+  }
+  return Type::Timestamp();
+}
+template <int64_t kUnit>
+Result<Value> FromUnixEval(const Values& a, const EvalContext& ctx) {
+  if (a[0].kind() == TypeKind::kTimestamp) return a[0];
+  return TimestampFromUnitsEval<kUnit>(a, ctx);
+}
+
+// ---- GENERATE_TIMESTAMP_ARRAY(start, end, n, part): MICROSECOND through DAY ----
+
+Result<TypePtr> GenerateCheck(const Types& a) {
+  if (a.size() != 4 || !Is(a[0], TypeKind::kTimestamp) || !Is(a[1], TypeKind::kTimestamp) ||
+      !Is(a[2], TypeKind::kInt64) || !Is(a[3], TypeKind::kString)) {
+    return ArgError("GENERATE_TIMESTAMP_ARRAY", a);
+  }
+  return Type::Array(Type::Timestamp());
+}
+Result<Value> GenerateEval(const Values& a, const EvalContext&) {
+  const int64_t unit = PartMicros(a[3].str());
+  if (unit == 0 || a[3].str() == "WEEK") {
+    return Status::InvalidArgument("GENERATE_TIMESTAMP_ARRAY takes MICROSECOND through DAY, not " + a[3].str());
+  }
+  int64_t step = 0;
+  if (a[2].int64() == 0 || __builtin_mul_overflow(a[2].int64(), unit, &step)) {
+    return Status::OutOfRange("GENERATE_TIMESTAMP_ARRAY's step must be a non-zero interval that fits");
+  }
+  const int64_t start = a[0].int64(), end = a[1].int64();
+  const double count =
+      std::floor((static_cast<double>(end) - static_cast<double>(start)) / static_cast<double>(step)) + 1;
+  if (count > static_cast<double>((100 << 20) / 8)) {
+    return Status::OutOfRange(
+        fmt::format("GENERATE_TIMESTAMP_ARRAY would make {:.0f} elements; at most {} fit in "
+                    "100 MiB",
+                    count, (100 << 20) / 8));
+  }
+  Values out;
+  for (int64_t k = 0; k < static_cast<int64_t>(std::max(count, 0.0)); ++k)
+    out.push_back(Value::Timestamp(start + k * step));
+  return Value::Array(Type::Array(Type::Timestamp()), std::move(out));
 }
 
 }  // namespace
@@ -241,6 +302,11 @@ void RegisterTimestampFunctions(FunctionRegistry* registry) {
   registry->Add("TIMESTAMP_SUB", AddCheck, AddEval<-1>);
   registry->Add("TIMESTAMP_DIFF", DiffCheck, DiffEval);
   registry->Add("FORMAT_TIMESTAMP", FormatCheck, FormatEval);
+  registry->Add("PARSE_TIMESTAMP", ParseTimestampCheck, ParseTimestampEval);
+  registry->Add("STRING", StringCheck, StringEval);
+  registry->Add("TIMESTAMP_FROM_UNIX_SECONDS", FromUnixCheck, FromUnixEval<1000000>);
+  registry->Add("TIMESTAMP_FROM_UNIX_MICROS", FromUnixCheck, FromUnixEval<1>);
+  registry->Add("GENERATE_TIMESTAMP_ARRAY", GenerateCheck, GenerateEval);
 }
 
 }  // namespace lbt::sql

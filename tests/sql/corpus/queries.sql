@@ -711,3 +711,17 @@ FROM games |> SELECT _key, CAST(GAME['KDA'] AS STRING) AS kda |> ORDER BY kda DE
 -- name: pipe syntax: SELECT computes per row
 -- error: Aggregate function COUNT not allowed in pipe SELECT; use |> AGGREGATE
 FROM games |> SELECT COUNT(*) AS n;
+
+-- name: dates of a balloon's readings: the day, a week later, the month's last day
+SELECT DATE(_timestamp) AS day, DATE_ADD(DATE(_timestamp), INTERVAL 7 DAY) AS week_later,
+       LAST_DAY(DATE(_timestamp)) AS month_end, FORMAT_DATE('%b %d %Y', DATE(_timestamp)) AS label
+FROM UNPACK((SELECT _key, measurements FROM weather_balloons(with_history => TRUE)))
+WHERE _key = 'us-west2#3698#2021-03-05-1200' LIMIT 1;
+{"day": "2021-03-05", "week_later": "2021-03-12", "month_end": "2021-03-31", "label": "Mar 05 2021"}
+
+-- name: JSON built and read back; a string's case and soundex
+SELECT TO_JSON_STRING([CAST(GAME['KDA'] AS STRING), CAST(GAME['WIN'] AS STRING)]) AS json,
+       JSON_VALUE(TO_JSON_STRING([CAST(GAME['KDA'] AS STRING)]), '$[0]') AS kda,
+       INITCAP(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS player, SOUNDEX(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS sound
+FROM games WHERE _key = 'LoL#Jo#20150302';
+{"json": "[\"7.00\",\"true\"]", "kda": "7.00", "player": "Jo", "sound": "J000"}
