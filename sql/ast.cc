@@ -20,6 +20,7 @@ ExprPtr Expr::Clone() const {
   e->distinct = distinct;
   e->nulls = nulls;
   e->window = window;
+  e->lambda_params = lambda_params;
   e->height = height;
   e->type = type;
   e->slot = slot;
@@ -73,6 +74,12 @@ std::string Unparse(const Expr& e) {
     case ExprKind::kStar: return "*";
     case ExprKind::kSlot: return fmt::format("${}", e.slot);
     case ExprKind::kWindowResult: return fmt::format("$window{}", e.slot);
+    case ExprKind::kLambdaParam: return fmt::format("$lambda{}", e.slot);
+    case ExprKind::kLambda: {
+      std::string params;
+      for (const std::string& p : e.lambda_params) params += (params.empty() ? "" : ", ") + p;
+      return "(" + params + ") -> " + Unparse(*e.args[0]);
+    }
     case ExprKind::kInterval: return "INTERVAL " + Unparse(*e.args[0]) + " " + e.name;
     case ExprKind::kCast:
       return fmt::format("{}({} AS {})", e.safe ? "SAFE_CAST" : "CAST", Unparse(*e.args[0]),
@@ -84,7 +91,7 @@ std::string Unparse(const Expr& e) {
     }
     case ExprKind::kCall: break;
   }
-  std::string out = e.name + (e.distinct ? "(DISTINCT " : "(");
+  std::string out = (e.safe ? "SAFE." : "") + e.name + (e.distinct ? "(DISTINCT " : "(");
   for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + Unparse(*e.args[i]);
   out += ")";
   if (e.name == "$subscript" || e.name == "$field") out += "." + e.literal.ToText();

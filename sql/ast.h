@@ -42,6 +42,11 @@ enum class ExprKind {
   // bound: the result of window call `slot` (BoundQuery::windows), which
   // the WINDOW operator appends to the row it hands on
   kWindowResult,
+  // `e -> body` or `(e, i) -> body` (an argument of ARRAY_FILTER and kin):
+  // args[0] is the body, lambda_params the names; bound, `slot` is where
+  // the first parameter's value goes in the evaluator's lambda frame.
+  kLambda,
+  kLambdaParam,  // bound: a lambda's parameter, slot `slot` of the frame
 };
 
 // `IGNORE NULLS` / `RESPECT NULLS` in a call (FIRST_VALUE(x IGNORE NULLS)).
@@ -71,6 +76,7 @@ struct Expr {
   // kCall with an OVER clause: a window function call. Shared by clones;
   // never changed once parsed.
   std::shared_ptr<const WindowSpec> window;
+  std::vector<std::string> lambda_params;  // kLambda
   // Levels of the tree from here down (1 for a leaf); the parser bounds it.
   int height = 1;
 

@@ -440,6 +440,9 @@ Status Binder::BindGrouped(Select& s) {
 }
 
 Result<ExprPtr> Binder::Regroup(const Expr& parsed, const char* clause) {
+  if (parsed.kind == ExprKind::kLambda) {
+    return Error(parsed, "lbt runs lambdas in queries without GROUP BY or aggregates");
+  }
   if (parsed.kind == ExprKind::kCall && parsed.window != nullptr) return BindWindowCall(parsed, /*grouped=*/true);
   const std::string text = Unparse(parsed);
   for (size_t k = 0; k < group_texts_.size(); ++k) {

@@ -94,11 +94,27 @@ int Binder::InputSlot(const std::string& name, TypePtr* type) {
 Status Binder::BindInput(Expr* e, const char* clause) {
   switch (e->kind) {
     case ExprKind::kColumn: {
+      // A lambda's parameter hides a column of its name, the innermost first.
+      for (size_t i = lambda_params_.size(); i-- > 0;) {
+        if (lambda_params_[i].first == e->name) {
+          e->kind = ExprKind::kLambdaParam;
+          e->slot = static_cast<int>(i);
+          e->type = lambda_params_[i].second;
+          return Status::OK();
+        }
+      }
       e->slot = InputSlot(e->name, &e->type);
       if (e->slot < 0) return Error(*e, fmt::format("Unrecognized name: {}", e->name));
       return Status::OK();
     }
+    case ExprKind::kLambda:
+      return Error(*e,
+                   "A lambda (x -> ...) is allowed only as an argument of ARRAY_FILTER, ARRAY_TRANSFORM or "
+                   "ARRAY_INCLUDES");
     case ExprKind::kCall:
+      for (const ExprPtr& a : e->args) {
+        if (a->kind == ExprKind::kLambda) return BindLambdaCall(e, clause);
+      }
       if (e->window != nullptr)
         return Error(*e, fmt::format("Analytic function {} not allowed in {}", e->name, clause));
       if (Upper(e->name) == "VIEW_PARAMETERS") return BindViewParameter(e);
@@ -118,8 +134,54 @@ Status Binder::BindInput(Expr* e, const char* clause) {
       break;
     default: break;
   }
+  // CAST([] AS ARRAY<T>): the empty array literal takes the cast's type.
+  if (e->kind == ExprKind::kCast && e->cast_type != nullptr && e->cast_type->kind == TypeKind::kArray &&
+      e->args[0]->kind == ExprKind::kCall && e->args[0]->name == "$array" && e->args[0]->args.empty()) {
+    e->args[0]->type = e->cast_type;
+    return BindNode(e);
+  }
   for (ExprPtr& a : e->args) LBT_RETURN_IF_ERROR(BindInput(a.get(), clause));
   return BindNode(e);
+}
+
+// ARRAY_FILTER(array, e -> cond), ARRAY_TRANSFORM(array, (e, i) -> value)
+// and ARRAY_INCLUDES(array, e -> cond): the array first, then the body with
+// the parameters bound to the element (and its 0-based offset).
+Status Binder::BindLambdaCall(Expr* e, const char* clause) {
+  const bool filter = e->name == "ARRAY_FILTER", transform = e->name == "ARRAY_TRANSFORM";
+  if (!filter && !transform && e->name != "ARRAY_INCLUDES") {
+    return Error(
+        *e, fmt::format("Function {} takes no lambda; ARRAY_FILTER, ARRAY_TRANSFORM and ARRAY_INCLUDES do", e->name));
+  }
+  if (e->args.size() != 2 || e->args[1]->kind != ExprKind::kLambda) {
+    return Error(*e, fmt::format("{} takes (array, lambda)", e->name));
+  }
+  LBT_RETURN_IF_ERROR(BindInput(e->args[0].get(), clause));
+  const TypePtr& array = e->args[0]->type;
+  if (array->kind != TypeKind::kArray) {
+    return Error(*e->args[0], fmt::format("{}'s first argument must be an ARRAY, not {}", e->name, array->ToString()));
+  }
+  Expr& lambda = *e->args[1];
+  const std::vector<std::string>& params = lambda.lambda_params;
+  if (params.size() > (e->name == "ARRAY_INCLUDES" ? 1u : 2u)) {
+    return Error(lambda, fmt::format("{}'s lambda takes {}", e->name,
+                                     e->name == "ARRAY_INCLUDES" ? "one parameter (the element)"
+                                                                 : "the element, and its offset"));
+  }
+  lambda.slot = static_cast<int>(lambda_params_.size());
+  lambda_params_.emplace_back(params[0], array->element);
+  if (params.size() == 2) lambda_params_.emplace_back(params[1], Type::Int64());
+  Status bound = BindInput(lambda.args[0].get(), clause);
+  lambda_params_.resize(static_cast<size_t>(lambda.slot));
+  LBT_RETURN_IF_ERROR(bound);
+  const TypePtr& body = lambda.args[0]->type;
+  Coerce(lambda.args[0].get(), Type::Bool());
+  if (!transform && lambda.args[0]->type->kind != TypeKind::kBool) {
+    return Error(lambda, fmt::format("{}'s lambda must return BOOL, not {}", e->name, body->ToString()));
+  }
+  lambda.type = lambda.args[0]->type;
+  e->type = filter ? array : transform ? Type::Array(lambda.type) : Type::Bool();
+  return Status::OK();
 }
 
 void Binder::PrepareDateParts(Expr* e) {
@@ -224,6 +286,8 @@ Status Binder::BindNode(Expr* e) {
     }
     case ExprKind::kCast:
       if (!e->name.empty()) return BindProtoCast(e);
+      // CAST(NULL AS T): a NULL of T.
+      if (e->args[0]->coercible_literal && e->args[0]->literal.is_null()) Coerce(e->args[0].get(), e->cast_type);
       if (!CanCast(e->args[0]->type, e->cast_type)) return Error(*e, InvalidCastMessage(*e));
       e->type = e->cast_type;
       return Status::OK();
@@ -232,8 +296,14 @@ Status Binder::BindNode(Expr* e) {
     case ExprKind::kStar: return Error(*e, "* is allowed only in COUNT(*)");
     case ExprKind::kColumn:
     case ExprKind::kSlot:
-    case ExprKind::kWindowResult: return Status::OK();
+    case ExprKind::kWindowResult:
+    case ExprKind::kLambdaParam: return Status::OK();
+    case ExprKind::kLambda:
+      return Error(*e, "A lambda is allowed only in ARRAY_FILTER, ARRAY_TRANSFORM and ARRAY_INCLUDES");
     case ExprKind::kCall: break;
+  }
+  if (e->safe && FindFunction(e->name) == nullptr) {
+    return Error(*e, fmt::format("Function {} does not support the SAFE. prefix", e->name));
   }
   if (e->name == "$and" || e->name == "$or" || e->name == "$not") return BindLogic(e);
   if (e->name.rfind("$is", 0) == 0) {
@@ -244,8 +314,14 @@ Status Binder::BindNode(Expr* e) {
     return Status::OK();
   }
   if (e->name == "$subscript" || e->name == "$field") return BindSubscript(e);
-  if (e->name == "$array" || e->name == "IF" || e->name == "IFNULL" || e->name == "COALESCE" || e->name == "NULLIF") {
+  if (e->name == "$array" || e->name == "IF" || e->name == "IFNULL" || e->name == "COALESCE" || e->name == "NULLIF" ||
+      e->name == "IFERROR" || e->name == "NULLIFERROR") {
     return BindConditional(e);
+  }
+  if (e->name == "ISERROR") {
+    if (e->args.size() != 1) return Error(*e, "ISERROR takes one argument");
+    e->type = Type::Bool();
+    return Status::OK();
   }
   return BindFunction(e);
 }
@@ -293,7 +369,14 @@ Status Binder::BindFunction(Expr* e) {
     }
   }
   if (anchor) {
-    for (ExprPtr& a : e->args) Coerce(a.get(), anchor, IsComparison(e->name));
+    for (ExprPtr& a : e->args) {
+      // A NULL beside an array is more likely an element (ARRAY_INCLUDES(a, NULL)).
+      if (anchor->kind == TypeKind::kArray && a->literal.is_null() && !IsComparison(e->name)) {
+        Coerce(a.get(), anchor->element);
+        continue;
+      }
+      Coerce(a.get(), anchor, IsComparison(e->name));
+    }
   }
   std::vector<TypePtr> types;
   for (const ExprPtr& a : e->args) types.push_back(a->type);
@@ -393,7 +476,10 @@ Status Binder::BindConditional(Expr* e) {
     return Error(*e, "IF takes (BOOL condition, value if true, value if false)");
   }
   if (e->name == "NULLIF" && e->args.size() != 2) return Error(*e, "NULLIF takes two arguments");
-  if ((e->name == "IFNULL") && e->args.size() != 2) return Error(*e, "IFNULL takes two arguments");
+  if ((e->name == "IFNULL" || e->name == "IFERROR") && e->args.size() != 2) {
+    return Error(*e, e->name + " takes two arguments");
+  }
+  if (e->name == "NULLIFERROR" && e->args.size() != 1) return Error(*e, "NULLIFERROR takes one argument");
   if (e->args.empty() && e->name != "$array") return Error(*e, e->name + " needs arguments");
   if (e->args.empty()) return Error(*e, "An empty array literal needs a type: use CAST([] AS ARRAY<T>)");
   const size_t first = is_if ? 1 : 0;

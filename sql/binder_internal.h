@@ -76,6 +76,7 @@ class Binder {
   // An untyped NULL or a string literal takes `to` where it can.
   static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
   Status BindFunction(Expr* e);
+  Status BindLambdaCall(Expr* e, const char* clause);
   Status BindProtoCast(Expr* e);
   std::shared_ptr<const ProtoCast> FamilyProto(const FamilySpec& family);
   // The schema bundle's types, built once a query; nullptr when the table
@@ -156,6 +157,9 @@ class Binder {
   std::vector<TypePtr> group_types_;
   std::vector<std::string> aggregate_texts_;  // Unparse of each of q_->aggregates
   std::vector<std::string> window_texts_;     // Unparse of each of q_->windows
+  // The parameters of the lambdas being bound, outermost first: a
+  // parameter's index is its slot in the evaluator's lambda frame.
+  std::vector<std::pair<std::string, TypePtr>> lambda_params_;
   // The schema bundles the query's casts read, built once each.
   std::map<std::string, std::shared_ptr<const protoschema::ProtoTypes>> proto_types_;
 };

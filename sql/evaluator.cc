@@ -25,6 +25,8 @@ Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
     case ExprKind::kColumn:
     case ExprKind::kSlot: return row[static_cast<size_t>(e.slot)];
     case ExprKind::kWindowResult: return row[window_base_ + static_cast<size_t>(e.slot)];
+    case ExprKind::kLambdaParam: return lambda_frame_[static_cast<size_t>(e.slot)];
+    case ExprKind::kLambda: break;
     case ExprKind::kCast: return Cast(e, row);
     case ExprKind::kCase: return Case(e, row);
     case ExprKind::kCall: return Call(e, row);
@@ -36,7 +38,7 @@ Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
 
 std::optional<Value> Evaluator::Constant(const Expr& e) const {
   if (e.kind == ExprKind::kColumn || e.kind == ExprKind::kSlot || e.kind == ExprKind::kStar ||
-      e.kind == ExprKind::kWindowResult) {
+      e.kind == ExprKind::kWindowResult || e.kind == ExprKind::kLambdaParam || e.kind == ExprKind::kLambda) {
     return std::nullopt;
   }
   if (e.kind == ExprKind::kCall && e.function == nullptr && e.name.rfind("$", 0) != 0 && e.name != "IF" &&
@@ -175,6 +177,7 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
   if (e.function == nullptr) {
     if (e.name == "$and" || e.name == "$or" || e.name == "$not" || e.name.rfind("$is", 0) == 0) return Logic(e, row);
     if (e.name == "$subscript" || e.name == "$field") return Subscript(e, row);
+    if (e.args.size() == 2 && e.args[1]->kind == ExprKind::kLambda) return LambdaCall(e, row);
     if (e.name == "$array") {
       Values items;
       for (const ExprPtr& a : e.args) {
@@ -198,6 +201,8 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
     args.push_back(std::move(v));
   }
   Result<Value> out = e.function->eval(args, context_);
+  // SAFE.FN(...): the function's own error is NULL (its arguments' are not).
+  if (!out.ok() && e.safe) return Value::Null(e.type);
   // Whatever a function computes obeys the size limit, even one whose
   // growth it does not check before it allocates (TO_HEX doubles its input).
   if (out.ok() && !out->is_null() && (out->kind() == TypeKind::kString || out->kind() == TypeKind::kBytes) &&
@@ -237,6 +242,29 @@ Result<Value> Evaluator::Logic(const Expr& e, const Values& row) const {
   return Value::Bool(is_and);
 }
 
+Result<Value> Evaluator::LambdaCall(const Expr& e, const Values& row) const {
+  LBT_ASSIGN_OR_RETURN(Value array, Eval(*e.args[0], row));
+  if (array.is_null()) return Value::Null(e.type);
+  const Expr& lambda = *e.args[1];
+  const size_t base = static_cast<size_t>(lambda.slot);
+  if (lambda_frame_.size() < base + 2) lambda_frame_.resize(base + 2);
+  Values out;
+  const Values& elements = array.elements();
+  for (size_t i = 0; i < elements.size(); ++i) {
+    lambda_frame_[base] = elements[i];
+    lambda_frame_[base + 1] = Value::Int64(static_cast<int64_t>(i));
+    LBT_ASSIGN_OR_RETURN(Value v, Eval(*lambda.args[0], row));
+    if (e.name == "ARRAY_TRANSFORM") {
+      out.push_back(std::move(v));
+    } else if (!v.is_null() && v.boolean()) {
+      if (e.name == "ARRAY_INCLUDES") return Value::Bool(true);
+      out.push_back(elements[i]);
+    }
+  }
+  if (e.name == "ARRAY_INCLUDES") return Value::Bool(false);
+  return Value::Array(e.type, std::move(out));
+}
+
 Result<Value> Evaluator::Conditional(const Expr& e, const Values& row) const {
   if (e.name == "IF") {
     LBT_ASSIGN_OR_RETURN(Value c, Eval(*e.args[0], row));
@@ -249,6 +277,15 @@ Result<Value> Evaluator::Conditional(const Expr& e, const Values& row) const {
       if (!v.is_null()) return v;
     }
     return Value::Null(e.type);
+  }
+  // IFERROR, ISERROR and NULLIFERROR catch an error evaluating their
+  // first argument.
+  if (e.name == "IFERROR" || e.name == "ISERROR" || e.name == "NULLIFERROR") {
+    Result<Value> tried = Eval(*e.args[0], row);
+    if (e.name == "ISERROR") return Value::Bool(!tried.ok());
+    if (tried.ok()) return tried;
+    if (e.name == "NULLIFERROR") return Value::Null(e.type);
+    return Eval(*e.args[1], row);
   }
   if (e.name == "NULLIF") {
     LBT_ASSIGN_OR_RETURN(Value a, Eval(*e.args[0], row));

@@ -42,6 +42,8 @@ class Evaluator {
   Result<Value> Call(const Expr& e, const Values& row) const;
   Result<Value> Logic(const Expr& e, const Values& row) const;
   Result<Value> Conditional(const Expr& e, const Values& row) const;
+  // ARRAY_FILTER, ARRAY_TRANSFORM and ARRAY_INCLUDES with a lambda.
+  Result<Value> LambdaCall(const Expr& e, const Values& row) const;
   Result<Value> Subscript(const Expr& e, const Values& row) const;
   Result<Value> Case(const Expr& e, const Values& row) const;
   // `x IN (c1, c2, ...)` over a long list of constants of one kind: the
@@ -56,6 +58,8 @@ class Evaluator {
   Params params_;
   EvalContext context_;
   size_t window_base_ = 0;
+  // The values of the lambda parameters in scope (Expr::kLambdaParam).
+  mutable Values lambda_frame_;
   // Argument lists of the calls being evaluated, one per nesting level,
   // kept from row to row so that a call allocates nothing once warm. A
   // deque, so that a deeper level never moves the ones above it.

@@ -78,6 +78,12 @@ class Writer {
                            e.cast_type != nullptr ? e.cast_type->ToString() : e.name);
       case ExprKind::kCase: return Case(e);
       case ExprKind::kCall: return Call(e);
+      case ExprKind::kLambdaParam: return e.name;
+      case ExprKind::kLambda: {
+        std::string params;
+        for (const std::string& p : e.lambda_params) params += (params.empty() ? "" : ", ") + p;
+        return fmt::format("{} -> {}", e.lambda_params.size() == 1 ? params : "(" + params + ")", Text(*e.args[0]));
+      }
       case ExprKind::kWindowResult:
         if (e.slot >= 0 && static_cast<size_t>(e.slot) < window_names_.size()) return window_names_[e.slot];
         return fmt::format("$window{}", e.slot);
@@ -124,7 +130,7 @@ class Writer {
     if (e.name == "$array") return fmt::format("[{}]", List(e.args, 0));
     if (e.name == "$field") return fmt::format("{}.{}", Operand(*e.args[0]), e.literal.str());
     if (e.name == "$subscript") return Subscript(e);
-    return fmt::format("{}({})", e.name, List(e.args, 0));
+    return fmt::format("{}{}({})", e.safe ? "SAFE." : "", e.name, List(e.args, 0));
   }
 
   // map[key], or array[OFFSET(n)] and kin.

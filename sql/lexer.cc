@@ -89,7 +89,7 @@ class Lexer {
       while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
       return Token{TokenKind::kParam, std::string(text_.substr(start + 1, pos_ - start - 1)), start};
     }
-    for (std::string_view op : {"<>", "!=", "<=", ">=", "=>", "||", "|>", "<<", ">>"}) {
+    for (std::string_view op : {"<>", "!=", "<=", ">=", "=>", "->", "||", "|>", "<<", ">>"}) {
       if (text_.substr(pos_, 2) == op) {
         pos_ += 2;
         return Token{TokenKind::kOp, std::string(op), start};

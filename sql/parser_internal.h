@@ -631,6 +631,16 @@ class Parser {
       Advance();
       return FunctionCall(dotted);
     }
+    // SAFE.FN(...): the function's own errors become NULL.
+    if (upper == "SAFE" && Ahead(1).text == "." && Ahead(2).kind == TokenKind::kIdent &&
+        Ahead(3).kind == TokenKind::kOp && Ahead(3).text == "(") {
+      Token name = Ahead(2);
+      Advance();
+      Advance();
+      LBT_ASSIGN_OR_RETURN(ExprPtr e, FunctionCall(name));
+      e->safe = true;
+      return e;
+    }
     if (IsReserved(upper)) return Unexpected();
     Advance();
     return Column(t);
@@ -659,7 +669,7 @@ class Parser {
     } else if (!IsOp(")")) {
       distinct = AcceptWord("DISTINCT");
       do {
-        LBT_ASSIGN_OR_RETURN(ExprPtr arg, Expression());
+        LBT_ASSIGN_OR_RETURN(ExprPtr arg, LambdaOrExpression());
         args.push_back(std::move(arg));
       } while (AcceptOp(","));
     }
@@ -678,6 +688,37 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(call->window, OverClause());
     }
     return call;
+  }
+
+  // `e -> body`, `(e) -> body` or `(e, i) -> body`, else an expression.
+  Result<ExprPtr> LambdaOrExpression() {
+    std::vector<std::string> params;
+    size_t skip = 0;
+    auto ident = [&](size_t n) {
+      return Ahead(n).kind == TokenKind::kIdent || Ahead(n).kind == TokenKind::kQuotedIdent;
+    };
+    auto op = [&](size_t n, const char* text) { return Ahead(n).kind == TokenKind::kOp && Ahead(n).text == text; };
+    if (ident(0) && op(1, "->")) {
+      params = {Current().text};
+      skip = 2;
+    } else if (op(0, "(") && ident(1) && op(2, ")") && op(3, "->")) {
+      params = {Ahead(1).text};
+      skip = 4;
+    } else if (op(0, "(") && ident(1) && op(2, ",") && ident(3) && op(4, ")") && op(5, "->")) {
+      params = {Ahead(1).text, Ahead(3).text};
+      skip = 6;
+    } else {
+      return Expression();
+    }
+    auto lambda = std::make_unique<Expr>();
+    lambda->kind = ExprKind::kLambda;
+    lambda->pos = Current().pos;
+    for (size_t i = 0; i < skip; ++i) Advance();
+    LBT_ASSIGN_OR_RETURN(ExprPtr body, Expression());
+    lambda->lambda_params = std::move(params);
+    lambda->args.push_back(std::move(body));
+    SetHeight(lambda.get());
+    return lambda;
   }
 
   Result<ExprPtr> ArrayLiteral(size_t pos) {

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "sql/functions/function_util.h"
 #include "sql/functions/registry.h"
@@ -235,6 +236,17 @@ Result<Value> SafeEval(const Values& a, const EvalContext& ctx) {
   return Value::Null(ints && !kFloatResult ? Type::Int64() : Type::Float64());
 }
 
+// ---- RAND(): uniform in [0, 1), a new value per call ----
+
+Result<TypePtr> RandCheck(const Types& a) {
+  if (!a.empty()) return ArgError("RAND", a);
+  return Type::Float64();
+}
+Result<Value> RandEval(const Values&, const EvalContext&) {
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  return Value::Float64(std::uniform_real_distribution<double>(0.0, 1.0)(generator));
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionRegistry* registry) {
@@ -249,6 +261,7 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
   registry->Add("$div", DivideCheck, DivideEval);
   registry->Add("$neg", NumberToSameCheck, NegateEval);
   registry->Add("ABS", NumberToSameCheck, AbsEval);
+  registry->Add("RAND", RandCheck, RandEval);
   registry->Add("SIGN", NumberToSameCheck, SignEval);
   registry->Add("MOD", IntBinaryCheck, ModEval);
   registry->Add("DIV", IntBinaryCheck, IntDivideEval);

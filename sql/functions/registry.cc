@@ -20,11 +20,14 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterBytesFunctions(registry);
     RegisterMapFunctions(registry);
     RegisterArrayFunctions(registry);
+    RegisterArraySearchFunctions(registry);
     RegisterTimestampFunctions(registry);
     RegisterDateFunctions(registry);
     RegisterJsonFunctions(registry);
     RegisterAggregateFunctions(registry);
     RegisterStatisticalFunctions(registry);
+    RegisterApproximateFunctions(registry);
+    RegisterVectorFunctions(registry);
     RegisterHllFunctions(registry);
     RegisterNumberingFunctions(registry);
     RegisterNavigationFunctions(registry);

@@ -70,11 +70,14 @@ void RegisterRegexpFunctions(FunctionRegistry* registry);
 void RegisterBytesFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);
 void RegisterArrayFunctions(FunctionRegistry* registry);
+void RegisterArraySearchFunctions(FunctionRegistry* registry);
 void RegisterTimestampFunctions(FunctionRegistry* registry);
 void RegisterDateFunctions(FunctionRegistry* registry);
 void RegisterJsonFunctions(FunctionRegistry* registry);
 void RegisterAggregateFunctions(FunctionRegistry* registry);
 void RegisterStatisticalFunctions(FunctionRegistry* registry);
+void RegisterApproximateFunctions(FunctionRegistry* registry);
+void RegisterVectorFunctions(FunctionRegistry* registry);
 void RegisterNumberingFunctions(FunctionRegistry* registry);
 void RegisterNavigationFunctions(FunctionRegistry* registry);
 

@@ -190,5 +190,92 @@ TEST_F(FunctionFamiliesTest, JsonFunctionsOverText) {
   EXPECT_EQ(Eval("TO_JSON_STRING(['a', 'b'], TRUE)"), "[\n  \"a\",\n  \"b\"\n]");
 }
 
+TEST_F(FunctionFamiliesTest, ArraySearchFunctionsAndLambdas) {
+  EXPECT_EQ(Eval("ARRAY_INCLUDES([1, 2, 3], 2)"), "true");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES([1, NULL, 3], 5)"), "false");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES([1, 2, 3], NULL)"), "NULL");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES([1, 2, 3], e -> e > 2)"), "true");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES_ALL([1, 2, 3], [1, 3])"), "true");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES_ALL([1, 2, 3], [1, 4])"), "false");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES_ANY([1, 2, 3], [5, 3])"), "true");
+  EXPECT_EQ(Eval("ARRAY_INCLUDES_ANY([1, 2, 3], CAST([] AS ARRAY<INT64>))"), "false");
+  EXPECT_EQ(Eval("ARRAY_IS_DISTINCT([1, 2, 3])"), "true");
+  EXPECT_EQ(Eval("ARRAY_IS_DISTINCT([1, 1, 2])"), "false");
+  EXPECT_EQ(Eval("ARRAY_IS_DISTINCT([NULL, NULL])"), "false");
+  EXPECT_EQ(Eval("ARRAY_OFFSET(['a', 'b', 'a'], 'a')"), "0");
+  EXPECT_EQ(Eval("ARRAY_OFFSET(['a', 'b', 'a'], 'a', 'LAST')"), "2");
+  EXPECT_EQ(Eval("ARRAY_OFFSET(['a', 'b'], 'z')"), "NULL");
+  EXPECT_EQ(Eval("ARRAY_OFFSETS(['a', 'b', 'a'], 'a')"), "[0, 2]");
+  EXPECT_EQ(Eval("ARRAY_LAST_N([1, 2, 3, 4, 5], 2)"), "[4, 5]");
+  EXPECT_EQ(Eval("ARRAY_LAST_N([1, 2], 5)"), "[1, 2]");
+  EXPECT_NE(Error("ARRAY_LAST_N([1, 2], -1)").find("must not be negative"), std::string::npos);
+  // The reference's lambdas: the element, and with two parameters its offset.
+  EXPECT_EQ(Eval("ARRAY_FILTER([1, 2, 3], e -> e > 1)"), "[2, 3]");
+  EXPECT_EQ(Eval("ARRAY_FILTER([0, 2, 3], (e, i) -> e > i)"), "[2, 3]");
+  EXPECT_EQ(Eval("ARRAY_TRANSFORM([1, 4, 3], (e, i) -> e * i)"), "[0, 4, 6]");
+  EXPECT_EQ(Eval("ARRAY_TRANSFORM(['a', 'b'], s -> CONCAT(s, '!'))"), "[a!, b!]");
+  EXPECT_EQ(Eval("ARRAY_TRANSFORM([1, 2], x -> ARRAY_LENGTH(ARRAY_FILTER([x, x, 1], y -> y = x)))"), "[3, 2]");
+  EXPECT_EQ(Eval("ARRAY_FILTER(CAST(NULL AS ARRAY<INT64>), e -> e > 1)"), "NULL");
+  EXPECT_NE(Error("ARRAY_FILTER([1], e -> e + 1)").find("lambda must return BOOL"), std::string::npos);
+  EXPECT_NE(Error("ABS(e -> e)").find("takes no lambda"), std::string::npos);
+}
+
+TEST_F(FunctionFamiliesTest, DebuggingFunctionsAndTheSafePrefix) {
+  EXPECT_EQ(Eval("IFERROR(1 / 0, -1)"), "-1");
+  EXPECT_EQ(Eval("IFERROR(10, 0)"), "10");
+  EXPECT_EQ(Eval("ISERROR(1 / 0)"), "true");
+  EXPECT_EQ(Eval("ISERROR(1)"), "false");
+  EXPECT_EQ(Eval("NULLIFERROR(1 / 0)"), "NULL");
+  EXPECT_EQ(Eval("NULLIFERROR('ok')"), "ok");
+  EXPECT_NE(Error("IFERROR(1 / 0, 1 / 0)").find("division by zero"), std::string::npos);  // the catch's own error
+  EXPECT_EQ(Eval("SAFE.SUBSTR('foo', 0, -2)"), "NULL");
+  EXPECT_EQ(Eval("SAFE.PARSE_DATE('%Y', 'x')"), "NULL");
+  EXPECT_EQ(Eval("SAFE.ASCII('a')"), "97");
+  EXPECT_NE(Error("SAFE.IF(TRUE, 1, 2)").find("does not support the SAFE. prefix"), std::string::npos);
+}
+
+TEST_F(FunctionFamiliesTest, ApproximateAggregatesOfTheReference) {
+  ASSERT_OK(bigtable_->CreateTable("xs", {{"f", GcRule::Never(), ValueType::kString}}, {}, false));
+  // The reference's x: 1, 1, 1, 4, 5, 6, 7, 8, 9, 10; and fruit.
+  const int xs[] = {1, 1, 1, 4, 5, 6, 7, 8, 9, 10};
+  const char* fruit[] = {"apple", "apple", "pear", "pear", "pear", "banana", "", "", "", ""};
+  for (int i = 0; i < 10; ++i) {
+    std::vector<Mutation> m = {Mutation::SetCell("f", "x", std::to_string(xs[i]), 1000)};
+    if (fruit[i][0] != '\0') m.push_back(Mutation::SetCell("f", "fruit", fruit[i], 1000));
+    ASSERT_OK(bigtable_->MutateRow("xs", "r" + std::to_string(i), m));
+  }
+  auto rows = [&](const std::string& q) {
+    Result<testing::QueryResult> r = testing::RunQuery(bigtable_.get(), q);
+    EXPECT_TRUE(r.ok()) << q << ": " << r.status().ToString();
+    return r.ok() ? r->lines : Lines{};
+  };
+  const std::string x = "CAST(f['x'] AS INT64)";
+  EXPECT_EQ(rows("SELECT APPROX_QUANTILES(" + x + ", 2) FROM xs"), (Lines{"[1, 5, 10]"}));
+  EXPECT_EQ(rows("SELECT APPROX_QUANTILES(DISTINCT " + x + ", 2) FROM xs"), (Lines{"[1, 6, 10]"}));
+  EXPECT_EQ(rows("SELECT APPROX_QUANTILES(" + x + ", 100)[OFFSET(90)] FROM xs"), (Lines{"9"}));
+  EXPECT_EQ(rows("SELECT APPROX_COUNT_DISTINCT(" + x + "), APPROX_COUNT_DISTINCT(f['fruit']) FROM xs"), (Lines{"8|3"}));
+  EXPECT_EQ(rows("SELECT APPROX_TOP_COUNT(f['fruit'], 2) FROM xs WHERE f['fruit'] IS NOT NULL"),
+            (Lines{"[{value: pear, count: 3}, {value: apple, count: 2}]"}));
+  EXPECT_EQ(rows("SELECT APPROX_TOP_SUM(f['fruit'], " + x + ", 2) FROM xs WHERE f['fruit'] IS NOT NULL"),
+            (Lines{"[{value: pear, sum: 10}, {value: banana, sum: 6}]"}));
+  EXPECT_EQ(rows("SELECT ARRAY_CONCAT_AGG([" + x + "]) FROM xs WHERE " + x + " > 7"), (Lines{"[8, 9, 10]"}));
+  Result<testing::QueryResult> bad =
+      testing::RunQuery(bigtable_.get(), "SELECT APPROX_QUANTILES(" + x + ", 0) FROM xs");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("count must be at least 1"), std::string::npos);
+}
+
+TEST_F(FunctionFamiliesTest, VectorsAndRandomNumbers) {
+  EXPECT_EQ(Eval("TO_FLOAT32(b'\\x3f\\x80\\x00\\x00')"), "1");
+  EXPECT_EQ(Eval("TO_VECTOR32(b'\\x3f\\x80\\x00\\x00\\x40\\x00\\x00\\x00')"), "[1, 2]");
+  EXPECT_EQ(Eval("TO_VECTOR64(b'\\x3f\\xf0\\x00\\x00\\x00\\x00\\x00\\x00')"), "[1]");
+  EXPECT_NE(Error("TO_VECTOR32(b'abc')").find("multiple of 4 bytes"), std::string::npos);
+  EXPECT_EQ(Eval("ROUND(COSINE_DISTANCE([1.0, 2.0], [3.0, 4.0]), 10)"), "0.0161300899");
+  EXPECT_EQ(Eval("EUCLIDEAN_DISTANCE([1.0, 2.0], [3.0, 4.0]) = SQRT(8)"), "true");
+  EXPECT_NE(Error("EUCLIDEAN_DISTANCE([1.0], [1.0, 2.0])").find("different lengths"), std::string::npos);
+  EXPECT_NE(Error("COSINE_DISTANCE([0.0, 0.0], [1.0, 2.0])").find("zero vector"), std::string::npos);
+  EXPECT_EQ(Eval("RAND() >= 0 AND RAND() < 1"), "true");
+}
+
 }  // namespace
 }  // namespace lbt::sql
