@@ -30,6 +30,7 @@ std::string DisplayName(const std::string& name) {
                                                              {"$ge", "operator >="},
                                                              {"$between", "operator BETWEEN"},
                                                              {"$in", "operator IN"},
+                                                             {"$in_array", "operator IN UNNEST"},
                                                              {"$like", "operator LIKE"},
                                                              {"$bitand", "operator &"},
                                                              {"$bitor", "operator |"},
@@ -45,7 +46,7 @@ std::string DisplayName(const std::string& name) {
 
 bool IsComparison(const std::string& name) {
   return name == "$eq" || name == "$ne" || name == "$lt" || name == "$le" || name == "$gt" || name == "$ge" ||
-         name == "$between" || name == "$in";
+         name == "$between" || name == "$in" || name == "$in_array";
 }
 
 // The type both may take: the same type, INT64 with a FLOAT, or anything
@@ -371,7 +372,7 @@ Status Binder::BindFunction(Expr* e) {
   if (anchor) {
     for (ExprPtr& a : e->args) {
       // A NULL beside an array is more likely an element (ARRAY_INCLUDES(a, NULL)).
-      if (anchor->kind == TypeKind::kArray && a->literal.is_null() && !IsComparison(e->name)) {
+      if (anchor->kind == TypeKind::kArray && a->literal.is_null()) {
         Coerce(a.get(), anchor->element);
         continue;
       }

@@ -127,6 +127,7 @@ class Writer {
       return fmt::format("{} BETWEEN {} AND {}", Operand(*e.args[0]), Operand(*e.args[1]), Operand(*e.args[2]));
     }
     if (e.name == "$in") return fmt::format("{} IN ({})", Operand(*e.args[0]), List(e.args, 1));
+    if (e.name == "$in_array") return fmt::format("{} IN UNNEST({})", Operand(*e.args[0]), Text(*e.args[1]));
     if (e.name == "$array") return fmt::format("[{}]", List(e.args, 0));
     if (e.name == "$field") return fmt::format("{}.{}", Operand(*e.args[0]), e.literal.str());
     if (e.name == "$subscript") return Subscript(e);

@@ -326,6 +326,20 @@ Result<KeyRangeSet> RangeFinder::KeyCallRanges(const Expr& e) const {
     return Compared(key_left ? op : Mirror(op), c->str());
   }
   if (!IsKey(*e.args[0])) return KeyRangeSet::All();
+  if (op == "$in_array") {
+    // `_key IN UNNEST(@keys)`: the array's keys, known once parameters are.
+    std::optional<Value> array = constants_.Constant(*e.args[1]);
+    if (!array || array->is_null() || array->kind() != TypeKind::kArray) {
+      return array && array->is_null() ? KeyRangeSet::None() : KeyRangeSet::All();
+    }
+    std::vector<KeyRangeSet::Range> keys;
+    for (const Value& v : array->elements()) {
+      if (v.is_null()) continue;
+      if (v.kind() != TypeKind::kBytes) return KeyRangeSet::All();
+      keys.push_back({v.str(), v.str() + '\0'});
+    }
+    return KeyRangeSet::FromUnsorted(std::move(keys));
+  }
   std::vector<Value> values;
   for (size_t i = 1; i < e.args.size(); ++i) {
     std::optional<Value> c = KeyConstant(*e.args[i], constants_);

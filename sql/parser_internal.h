@@ -429,7 +429,14 @@ class Parser {
   // After `left IN`: a parenthesized list of expressions (no UNNEST, no
   // subquery, which Bigtable does not run).
   Result<ExprPtr> InListRest(ExprPtr left, size_t pos) {
-    if (IsWord("UNNEST")) return Unsupported("IN UNNEST");
+    // `x IN UNNEST(array)`: x among the array's elements.
+    if (AcceptWord("UNNEST")) {
+      LBT_RETURN_IF_ERROR(ExpectOp("("));
+      if (IsWord("SELECT")) return Unsupported("Subqueries");
+      LBT_ASSIGN_OR_RETURN(ExprPtr array, Expression());
+      LBT_RETURN_IF_ERROR(ExpectOp(")"));
+      return Call("$in_array", pos, std::move(left), std::move(array));
+    }
     LBT_RETURN_IF_ERROR(ExpectOp("("));
     if (IsWord("SELECT")) return Unsupported("Subqueries");
     std::vector<ExprPtr> args;

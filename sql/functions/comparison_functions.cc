@@ -63,6 +63,29 @@ Result<Value> InEval(const Values& a, const EvalContext&) {
   return saw_null ? Value::Null(Type::Bool()) : Value::Bool(false);
 }
 
+// ---- x IN UNNEST(array): an empty or NULL array holds nothing ----
+
+Result<TypePtr> InArrayCheck(const Types& a) {
+  if (a.size() != 2 || !Is(a[1], TypeKind::kArray) ||
+      !(SameType(a[0], a[1]->element) || (a[0]->IsNumeric() && a[1]->element->IsNumeric())) || !a[0]->IsOrderable()) {
+    return ArgError("IN UNNEST", a);
+  }
+  return Type::Bool();
+}
+Result<Value> InArrayEval(const Values& a, const EvalContext&) {
+  if (a[1].is_null() || a[1].elements().empty()) return Value::Bool(false);
+  if (a[0].is_null()) return Value::Null(Type::Bool());
+  bool saw_null = false;
+  for (const Value& e : a[1].elements()) {
+    if (e.is_null()) {
+      saw_null = true;
+    } else if (Compare(a[0], e) == 0) {
+      return Value::Bool(true);
+    }
+  }
+  return saw_null ? Value::Null(Type::Bool()) : Value::Bool(false);
+}
+
 // ---- LIKE ----
 
 Result<TypePtr> LikeCheck(const Types& a) {
@@ -113,6 +136,7 @@ void RegisterComparisonFunctions(FunctionRegistry* registry) {
   registry->Add("$ge", ComparableCheck, GreaterOrEqualEval);
   registry->Add("$between", BetweenCheck, BetweenEval);
   registry->Add("$in", InCheck, InEval, FunctionRegistry::Nulls::kWithNulls);
+  registry->Add("$in_array", InArrayCheck, InArrayEval, FunctionRegistry::Nulls::kWithNulls);
   registry->Add("$like", LikeCheck, LikeEval);
 }
 

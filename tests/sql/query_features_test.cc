@@ -287,5 +287,23 @@ TEST_F(QueryFeaturesTest, PipeOperatorsBigtableHasNoCounterpartForAreRefused) {
   for (int i = 0; i < 70; ++i) chain += " |> LIMIT 5";
   EXPECT_NE(Error(chain).find("at most 64 stages"), std::string::npos);
 }
+
+// ---- IN UNNEST ----
+
+TEST_F(QueryFeaturesTest, InUnnestReadsOnlyTheArraysKeys) {
+  const Value keys = Value::Array(Type::Array(Type::Bytes()),
+                                  {Value::Bytes("LoL#Jo#20150302"), Value::Bytes("zzz"), Value::Null(Type::Bytes())});
+  Result<testing::QueryResult> r =
+      testing::RunQuery(bigtable_.get(), "SELECT _key FROM games WHERE _key IN UNNEST(@keys)", {{"keys", keys}});
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->lines, (Lines{"LoL#Jo#20150302"}));
+  EXPECT_EQ(r->stats.ranges, "[LoL#Jo#20150302], [zzz]");
+  EXPECT_EQ(r->stats.rows_examined, 1);
+  // Three-valued: a NULL element makes a miss unknown; an empty array holds nothing.
+  EXPECT_EQ(Rows("SELECT 2 IN UNNEST([1, 2, 3]), 5 IN UNNEST([1, NULL]), 1 IN UNNEST(CAST([] AS ARRAY<INT64>)), "
+                 "NULL IN UNNEST([1]), 'x' NOT IN UNNEST(['y'])"),
+            (Lines{"true|NULL|false|NULL|true"}));
+  EXPECT_NE(Error("SELECT 1 IN UNNEST(['a'])").find("No matching signature for operator IN UNNEST"), std::string::npos);
+}
 }  // namespace
 }  // namespace lbt::sql

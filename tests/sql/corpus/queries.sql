@@ -725,3 +725,8 @@ SELECT TO_JSON_STRING([CAST(GAME['KDA'] AS STRING), CAST(GAME['WIN'] AS STRING)]
        INITCAP(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS player, SOUNDEX(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS sound
 FROM games WHERE _key = 'LoL#Jo#20150302';
 {"json": "[\"7.00\",\"true\"]", "kda": "7.00", "player": "Jo", "sound": "J000"}
+
+-- name: IN UNNEST reads only the array's keys
+SELECT _key FROM mobile WHERE _key IN UNNEST([b'phone#5c10102#20200502', b'tablet#a0b81f74#20200501']);
+{"_key": "phone#5c10102#20200502"}
+{"_key": "tablet#a0b81f74#20200501"}
