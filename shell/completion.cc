@@ -7,6 +7,7 @@
 #include "commands/core/command_table.h"
 #include "commands/core/statement.h"
 #include "commands/core/tokenizer.h"
+#include "sql/functions/registry.h"
 
 namespace lbt {
 
@@ -126,13 +127,26 @@ std::vector<std::string> HBaseCandidates(Session* session, const CommandSpec& sp
   return pool;
 }
 
-// Candidates within a SQL query: table names after FROM or JOIN.
-std::vector<std::string> SqlCandidates(Session* session, const std::vector<std::string>& words) {
+// Candidates within a SQL query: table names after FROM or JOIN, else the
+// functions a query can call, with their "(", in the case the word is
+// typed in (`coun` gives `count(`).
+std::vector<std::string> SqlCandidates(Session* session, const std::vector<std::string>& words,
+                                       const std::string& word) {
   if (words.empty()) return {};
   std::string last = words.back();
   for (char& c : last) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (last == "FROM" || last == "JOIN") return Tables(session);
-  return {};
+  if (word.empty()) return {};
+  const bool lower =
+      std::any_of(word.begin(), word.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  std::vector<std::string> pool;
+  for (std::string name : sql::FunctionRegistry::Builtins().Names()) {
+    if (lower) {
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    pool.push_back(name + "(");
+  }
+  return pool;
 }
 
 }  // namespace
@@ -153,7 +167,7 @@ std::vector<std::string> CompletionCandidates(Session* session, const std::strin
     const std::vector<std::string> words = previous.ok() ? *previous : std::vector<std::string>{};
     std::string query;
     if (IsSqlStatement(before, &query)) {
-      pool = SqlCandidates(session, words);
+      pool = SqlCandidates(session, words, word);
     } else if (words.empty()) {
       pool = CommandNames(false);
     } else if (const CommandSpec* spec =

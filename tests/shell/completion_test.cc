@@ -53,6 +53,12 @@ TEST_F(CompletionTest, OptionsComeAfterThePositionalsAndNeverRefusedOnes) {
   EXPECT_TRUE(Complete("lookup metrics ").empty()) << "the row comes first";
 }
 
+TEST_F(CompletionTest, SqlCompletesTablesAfterFromAndFunctionNamesElsewhere) {
+  EXPECT_EQ(Complete("SELECT coun"), (std::vector<std::string>{"count(", "countif("}));
+  EXPECT_EQ(Complete("SELECT ROW_N"), (std::vector<std::string>{"ROW_NUMBER("}));
+  EXPECT_EQ(Complete("SELECT x FROM t |> EXTEND json_val"), (std::vector<std::string>{"json_value("}));
+}
+
 TEST_F(CompletionTest, FilesForImportExportAndSource) {
   std::filesystem::create_directories(dir_.Sub("data"));
   std::ofstream(dir_.Sub("data/rows.csv")) << "x";
