@@ -21,6 +21,7 @@ ExprPtr Expr::Clone() const {
   e->nulls = nulls;
   e->window = window;
   e->lambda_params = lambda_params;
+  e->field_names = field_names;
   e->height = height;
   e->type = type;
   e->slot = slot;

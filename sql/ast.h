@@ -77,6 +77,7 @@ struct Expr {
   // never changed once parsed.
   std::shared_ptr<const WindowSpec> window;
   std::vector<std::string> lambda_params;  // kLambda
+  std::vector<std::string> field_names;    // `$struct`: each field's name ("" for none)
   // Levels of the tree from here down (1 for a leaf); the parser bounds it.
   int height = 1;
 

@@ -315,6 +315,12 @@ Status Binder::BindNode(Expr* e) {
     return Status::OK();
   }
   if (e->name == "$subscript" || e->name == "$field") return BindSubscript(e);
+  if (e->name == "$struct") {
+    std::vector<std::pair<std::string, TypePtr>> fields;
+    for (size_t i = 0; i < e->args.size(); ++i) fields.emplace_back(e->field_names[i], e->args[i]->type);
+    e->type = Type::Struct(std::move(fields));
+    return Status::OK();
+  }
   if (e->name == "$array" || e->name == "IF" || e->name == "IFNULL" || e->name == "COALESCE" || e->name == "NULLIF" ||
       e->name == "IFERROR" || e->name == "NULLIFERROR") {
     return BindConditional(e);

@@ -178,13 +178,13 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
     if (e.name == "$and" || e.name == "$or" || e.name == "$not" || e.name.rfind("$is", 0) == 0) return Logic(e, row);
     if (e.name == "$subscript" || e.name == "$field") return Subscript(e, row);
     if (e.args.size() == 2 && e.args[1]->kind == ExprKind::kLambda) return LambdaCall(e, row);
-    if (e.name == "$array") {
+    if (e.name == "$array" || e.name == "$struct") {
       Values items;
       for (const ExprPtr& a : e.args) {
         LBT_ASSIGN_OR_RETURN(Value v, Eval(*a, row));
         items.push_back(std::move(v));
       }
-      return Value::Array(e.type, std::move(items));
+      return e.name == "$array" ? Value::Array(e.type, std::move(items)) : Value::Struct(e.type, std::move(items));
     }
     return Conditional(e, row);
   }

@@ -129,6 +129,14 @@ class Writer {
     if (e.name == "$in") return fmt::format("{} IN ({})", Operand(*e.args[0]), List(e.args, 1));
     if (e.name == "$in_array") return fmt::format("{} IN UNNEST({})", Operand(*e.args[0]), Text(*e.args[1]));
     if (e.name == "$array") return fmt::format("[{}]", List(e.args, 0));
+    if (e.name == "$struct") {
+      std::string out;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        out += (i ? ", " : "") + Text(*e.args[i]);
+        if (i < e.field_names.size() && !e.field_names[i].empty()) out += " AS " + e.field_names[i];
+      }
+      return "STRUCT(" + out + ")";
+    }
     if (e.name == "$field") return fmt::format("{}.{}", Operand(*e.args[0]), e.literal.str());
     if (e.name == "$subscript") return Subscript(e);
     return fmt::format("{}{}({})", e.safe ? "SAFE." : "", e.name, List(e.args, 0));

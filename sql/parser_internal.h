@@ -623,6 +623,7 @@ class Parser {
     if (upper == "EXTRACT" && call) return Extract();
     if (upper == "INTERVAL") return Interval();
     if (upper == "EXISTS" || (upper == "ARRAY" && call)) return Unsupported("Subqueries");
+    if (upper == "STRUCT" && call) return StructConstructor(t.pos);
     if (upper == "ARRAY" && Ahead(1).text == "[") {
       Advance();
       return ArrayLiteral(t.pos);
@@ -695,6 +696,28 @@ class Parser {
       LBT_ASSIGN_OR_RETURN(call->window, OverClause());
     }
     return call;
+  }
+
+  // STRUCT(expr [AS name], ...): a STRUCT of the values, fields named by
+  // their aliases (or a column's own name).
+  Result<ExprPtr> StructConstructor(size_t pos) {
+    Advance();
+    LBT_RETURN_IF_ERROR(ExpectOp("("));
+    std::vector<ExprPtr> fields;
+    std::vector<std::string> names;
+    if (!IsOp(")")) {
+      do {
+        LBT_ASSIGN_OR_RETURN(ExprPtr field, Expression());
+        LBT_ASSIGN_OR_RETURN(std::string name, Alias());
+        if (name.empty() && field->kind == ExprKind::kColumn) name = field->name;
+        names.push_back(std::move(name));
+        fields.push_back(std::move(field));
+      } while (AcceptOp(","));
+    }
+    LBT_RETURN_IF_ERROR(ExpectOp(")"));
+    ExprPtr e = Call("$struct", pos, std::move(fields));
+    e->field_names = std::move(names);
+    return e;
   }
 
   // `e -> body`, `(e) -> body` or `(e, i) -> body`, else an expression.

@@ -20,7 +20,7 @@ namespace lbt::sql {
 
 namespace {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;  // members keep their order
 
 // One step of a path: a member name or an array index.
 struct PathStep {

@@ -182,6 +182,10 @@ TEST_F(FunctionFamiliesTest, JsonFunctionsOverText) {
   EXPECT_EQ(Eval("JSON_QUERY_ARRAY('{\"a\": 1}')"), "NULL");
   EXPECT_NE(Error("JSON_QUERY('{}', 'a.b')").find("Invalid JSONPath"), std::string::npos);
   EXPECT_EQ(Eval("TO_JSON_STRING([1, 2])"), "[1,2]");
+  EXPECT_EQ(Eval("TO_JSON_STRING(STRUCT(1 AS id, [10, 20] AS coordinates))"), "{\"id\":1,\"coordinates\":[10,20]}");
+  EXPECT_EQ(Eval("JSON_QUERY('{\"b\": 1, \"a\": 2}', '$')"), "{\"b\":1,\"a\":2}");  // members keep their order
+  EXPECT_EQ(Eval("STRUCT(1 AS id, 'x' AS tag).tag"), "x");
+  EXPECT_EQ(Eval("STRUCT(1 AS id, 'x')"), "{id: 1, x}");  // an unnamed field
   EXPECT_EQ(Eval("TO_JSON_STRING(NULL)"), "null");
   EXPECT_EQ(Eval("TO_JSON_STRING(b'abc')"), "\"YWJj\"");
   EXPECT_EQ(Eval("TO_JSON_STRING(9007199254740993)"), "\"9007199254740993\"");  // past 2^53: a string
