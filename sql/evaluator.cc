@@ -14,6 +14,20 @@ Evaluator::Evaluator(Params params) : params_(std::move(params)) {
           .count();
 }
 
+namespace {
+
+// A branch's value in the type the expression widened the branches to:
+// IF(c, -1, 1.5) is a FLOAT64 whichever branch it takes.
+Result<Value> Conformed(Result<Value> v, const TypePtr& type) {
+  if (v.ok() && !v->is_null() && type->kind == TypeKind::kFloat64 &&
+      (v->kind() == TypeKind::kInt64 || v->kind() == TypeKind::kFloat32)) {
+    return Value::Float64(v->AsDouble());
+  }
+  return v;
+}
+
+}  // namespace
+
 Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
   switch (e.kind) {
     case ExprKind::kLiteral: return e.literal;
@@ -28,7 +42,7 @@ Result<Value> Evaluator::Eval(const Expr& e, const Values& row) const {
     case ExprKind::kLambdaParam: return lambda_frame_[static_cast<size_t>(e.slot)];
     case ExprKind::kLambda: break;
     case ExprKind::kCast: return Cast(e, row);
-    case ExprKind::kCase: return Case(e, row);
+    case ExprKind::kCase: return Conformed(Case(e, row), e.type);
     case ExprKind::kCall: return Call(e, row);
     case ExprKind::kStar:
     case ExprKind::kInterval: break;
@@ -186,7 +200,7 @@ Result<Value> Evaluator::Call(const Expr& e, const Values& row) const {
       }
       return e.name == "$array" ? Value::Array(e.type, std::move(items)) : Value::Struct(e.type, std::move(items));
     }
-    return Conditional(e, row);
+    return Conformed(Conditional(e, row), e.type);
   }
   if (call_depth_ == call_args_.size()) call_args_.emplace_back();
   Values& args = call_args_[call_depth_];

@@ -227,6 +227,10 @@ TEST_F(FunctionFamiliesTest, ArraySearchFunctionsAndLambdas) {
 TEST_F(FunctionFamiliesTest, DebuggingFunctionsAndTheSafePrefix) {
   EXPECT_EQ(Eval("IFERROR(1 / 0, -1)"), "-1");
   EXPECT_EQ(Eval("IFERROR(10, 0)"), "10");
+  // A branch takes the type the branches widen to: FLOAT64 here, whichever runs.
+  EXPECT_EQ(Eval("TO_JSON_STRING(IFERROR(1 / 0, -1))"), "-1.0");
+  EXPECT_EQ(Eval("TO_JSON_STRING(IF(TRUE, -1, 1.5))"), "-1.0");
+  EXPECT_EQ(Eval("TO_JSON_STRING(CASE WHEN TRUE THEN 2 ELSE 2.5 END)"), "2.0");
   EXPECT_EQ(Eval("ISERROR(1 / 0)"), "true");
   EXPECT_EQ(Eval("ISERROR(1)"), "false");
   EXPECT_EQ(Eval("NULLIFERROR(1 / 0)"), "NULL");

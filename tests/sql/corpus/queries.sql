@@ -730,3 +730,44 @@ FROM games WHERE _key = 'LoL#Jo#20150302';
 SELECT _key FROM mobile WHERE _key IN UNNEST([b'phone#5c10102#20200502', b'tablet#a0b81f74#20200501']);
 {"_key": "phone#5c10102#20200502"}
 {"_key": "tablet#a0b81f74#20200501"}
+
+# ---------------------------------------------------------------- the reference's function examples
+-- name: string functions of the reference
+SELECT INITCAP('Hello World-everyone!') AS initcap, TRANSLATE('This is a cookie', 'sco', 'zku') AS translated,
+       SOUNDEX('Ashcraft') AS soundex, ASCII('abcd') AS ascii, FORMAT('|%10d|', 11) AS formatted,
+       FORMAT("%'d", 123456789) AS grouped, REGEXP_EXTRACT_ALL('Try `func(x)` or `func(y)`', '`(.+?)`') AS calls,
+       REGEXP_INSTR('ab@cd-ef', '@[^-]*') AS at, NORMALIZE_AND_CASEFOLD('The Club') AS folded;
+{"initcap": "Hello World-Everyone!", "translated": "Thiz iz a kuukie", "soundex": "A261", "ascii": 97, "formatted": "|        11|", "grouped": "123,456,789", "calls": ["func(x)", "func(y)"], "at": 3, "folded": "the club"}
+
+-- name: date functions of the reference
+SELECT DATE(2016, 12, 25) AS d, DATE_ADD(DATE '2008-12-25', INTERVAL 5 DAY) AS added,
+       DATE_DIFF(DATE '2010-07-07', DATE '2008-12-25', DAY) AS days, DATE_TRUNC(DATE '2017-11-05', WEEK(MONDAY)) AS week,
+       LAST_DAY(DATE '2008-11-25') AS month_end, FORMAT_DATE('%x', DATE '2008-12-25') AS formatted,
+       PARSE_DATE('%A %b %e %Y', 'Thursday Dec 25 2008') AS parsed, UNIX_DATE(DATE '2008-12-25') AS unix,
+       GENERATE_DATE_ARRAY('2016-10-05', '2016-10-08') AS days_between;
+{"d": "2016-12-25", "added": "2008-12-30", "days": 559, "week": "2017-10-30", "month_end": "2008-11-30", "formatted": "12/25/08", "parsed": "2008-12-25", "unix": 14238, "days_between": ["2016-10-05", "2016-10-06", "2016-10-07", "2016-10-08"]}
+
+-- name: JSON functions over text
+SELECT JSON_VALUE('{"name": "Jakob", "age": "6"}', '$.age') AS age,
+       JSON_QUERY('{"class": {"students": [{"name": "Jane"}]}}', '$.class.students[0]') AS student,
+       JSON_QUERY_ARRAY('[1, "x"]') AS items, TO_JSON_STRING(STRUCT(1 AS id, [10, 20] AS coordinates)) AS json;
+{"age": "6", "student": "{\"name\":\"Jane\"}", "items": ["1", "\"x\""], "json": "{\"id\":1,\"coordinates\":[10,20]}"}
+
+-- name: array functions and lambdas of the reference
+SELECT ARRAY_FILTER([0, 2, 3], (e, i) -> e > i) AS filtered, ARRAY_TRANSFORM([1, 4, 3], (e, i) -> e * i) AS transformed,
+       ARRAY_INCLUDES_ALL([1, 2, 3], [1, 3]) AS all_in, ARRAY_IS_DISTINCT([1, 1, 2]) AS distinct_elements,
+       ARRAY_LAST_N([1, 2, 3, 4, 5], 2) AS last_two, ARRAY_OFFSETS(['a', 'b', 'a'], 'a') AS offsets;
+{"filtered": [2, 3], "transformed": [0, 4, 6], "all_in": true, "distinct_elements": false, "last_two": [4, 5], "offsets": [0, 2]}
+
+-- name: errors caught, and vectors
+SELECT IFERROR(1 / 0, -1) AS caught, ISERROR(1 / 0) AS failed, NULLIFERROR(1 / 0) AS nulled,
+       SAFE.SUBSTR('foo', 0, -2) AS safe, EUCLIDEAN_DISTANCE([1.0, 2.0], [3.0, 5.0]) AS distance,
+       TO_VECTOR32(b'\x3f\x80\x00\x00\x40\x00\x00\x00') AS vector;
+{"caught": -1, "failed": true, "nulled": null, "safe": null, "distance": 3.605551275463989, "vector": [1, 2]}
+
+-- name: approximate aggregates over the battery readings
+SELECT APPROX_COUNT_DISTINCT(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS users,
+       APPROX_QUANTILES(CAST(CAST(METRIC['PERCENTAGE'] AS STRING) AS INT64), 2) AS quantiles,
+       APPROX_TOP_COUNT(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)], 1) AS top
+FROM battery;
+{"users": 3, "quantiles": [38, 54, 98], "top": [{"value": "Corrie", "count": 2}]}
