@@ -362,34 +362,13 @@ void Binder::Coerce(Expr* e, const TypePtr& to, bool temporal) {
   e->coercible_literal = false;
 }
 
-Status Binder::BindFunction(Expr* e) {
-  const Function* fn = FindFunction(e->name);
-  if (fn == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
-  if (e->distinct) {
-    return Error(*e, fmt::format("Non-aggregate {} does not support DISTINCT", DisplayName(e->name)));
-  }
-  TypePtr anchor;
-  for (const ExprPtr& a : e->args) {
-    if (!a->coercible_literal) {
-      anchor = a->type;
-      break;
-    }
-  }
-  if (anchor) {
-    for (ExprPtr& a : e->args) {
-      // A NULL beside an array is more likely an element (ARRAY_INCLUDES(a, NULL)).
-      if (anchor->kind == TypeKind::kArray && a->literal.is_null()) {
-        Coerce(a.get(), anchor->element);
-        continue;
-      }
-      Coerce(a.get(), anchor, IsComparison(e->name));
-    }
-  }
-  std::vector<TypePtr> types;
-  for (const ExprPtr& a : e->args) types.push_back(a->type);
+// Where the signature does not match as the arguments are typed: a string
+// literal may be a DATE or TIMESTAMP literal (GENERATE_DATE_ARRAY('2016-10-05',
+// ...)), and an untyped NULL may be of any type. Retypes them and returns
+// the check's result for the first way that matches.
+Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<TypePtr>* types_out) {
+  std::vector<TypePtr>& types = *types_out;
   Result<TypePtr> type = fn->check(types);
-  // A string literal is a DATE or TIMESTAMP literal where the signature
-  // wants one (GENERATE_DATE_ARRAY('2016-10-05', '2016-10-08')).
   for (const TypePtr& temporal : {Type::Date(), Type::Timestamp()}) {
     if (type.ok()) break;
     std::vector<TypePtr> tried = types;
@@ -427,6 +406,36 @@ Status Binder::BindFunction(Expr* e) {
     types = tried;
     type = fn->check(types);
   }
+  return type;
+}
+
+Status Binder::BindFunction(Expr* e) {
+  const Function* fn = FindFunction(e->name);
+  if (fn == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
+  if (e->distinct) {
+    return Error(*e, fmt::format("Non-aggregate {} does not support DISTINCT", DisplayName(e->name)));
+  }
+  TypePtr anchor;
+  for (const ExprPtr& a : e->args) {
+    if (!a->coercible_literal) {
+      anchor = a->type;
+      break;
+    }
+  }
+  if (anchor) {
+    for (ExprPtr& a : e->args) {
+      // A NULL beside an array is more likely an element (ARRAY_INCLUDES(a, NULL)).
+      if (anchor->kind == TypeKind::kArray && a->literal.is_null()) {
+        Coerce(a.get(), anchor->element);
+        continue;
+      }
+      Coerce(a.get(), anchor, IsComparison(e->name));
+    }
+  }
+  std::vector<TypePtr> types;
+  for (const ExprPtr& a : e->args) types.push_back(a->type);
+  Result<TypePtr> type = fn->check(types);
+  if (!type.ok()) type = RetypeLiterals(e, fn, &types);
   if (!type.ok()) {
     std::string list;
     for (size_t i = 0; i < types.size(); ++i) list += (i ? ", " : "") + types[i]->ToString();

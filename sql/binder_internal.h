@@ -76,6 +76,7 @@ class Binder {
   // An untyped NULL or a string literal takes `to` where it can.
   static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
   Status BindFunction(Expr* e);
+  Result<TypePtr> RetypeLiterals(Expr* e, const Function* fn, std::vector<TypePtr>* types);
   Status BindLambdaCall(Expr* e, const char* clause);
   Status BindProtoCast(Expr* e);
   std::shared_ptr<const ProtoCast> FamilyProto(const FamilySpec& family);

@@ -102,49 +102,8 @@ Result<std::unique_ptr<Select>> Parser::Pipe(std::unique_ptr<Select> s) {
     s->where = s->where ? Call("$and", pos, std::move(s->where), std::move(e)) : std::move(e);
     return s;
   }
-  if (AcceptWord("SELECT")) {
-    LBT_ASSIGN_OR_RETURN(std::vector<SelectItem> items, ItemList("SELECT"));
-    LBT_RETURN_IF_ERROR(stage());
-    s->items = std::move(items);
-    return s;
-  }
-  if (AcceptWord("EXTEND")) {
-    LBT_ASSIGN_OR_RETURN(std::vector<SelectItem> items, ItemList("EXTEND"));
-    LBT_RETURN_IF_ERROR(stage());
-    for (SelectItem& item : items) s->items.push_back(std::move(item));
-    return s;
-  }
-  if (AcceptWord("SET")) {
-    SelectItem star = Star(pos);
-    do {
-      LBT_ASSIGN_OR_RETURN(std::string name, ColumnName("SET"));
-      LBT_RETURN_IF_ERROR(ExpectOp("="));
-      LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
-      star.replace.emplace_back(std::move(e), std::move(name));
-    } while (AcceptOp(","));
-    LBT_RETURN_IF_ERROR(stage());
-    s->items.clear();
-    s->items.push_back(std::move(star));
-    return s;
-  }
-  if (IsWord("DROP") || IsWord("RENAME")) {
-    const bool drop = IsWord("DROP");
-    Advance();
-    SelectItem star = Star(pos);
-    do {
-      LBT_ASSIGN_OR_RETURN(std::string name, ColumnName(drop ? "DROP" : "RENAME"));
-      if (drop) {
-        star.except.push_back(std::move(name));
-        continue;
-      }
-      AcceptWord("AS");
-      LBT_ASSIGN_OR_RETURN(std::string to, ColumnName("RENAME"));
-      star.rename.emplace_back(std::move(name), std::move(to));
-    } while (AcceptOp(","));
-    LBT_RETURN_IF_ERROR(stage());
-    s->items.clear();
-    s->items.push_back(std::move(star));
-    return s;
+  if (IsWord("SELECT") || IsWord("EXTEND") || IsWord("SET") || IsWord("DROP") || IsWord("RENAME")) {
+    return PipeColumns(std::move(s), pos);
   }
   if (AcceptWord("AS")) {
     LBT_ASSIGN_OR_RETURN(std::string alias, ColumnName("AS"));
@@ -192,6 +151,61 @@ Result<std::unique_ptr<Select>> Parser::Pipe(std::unique_ptr<Select> s) {
   return Error(Current().pos,
                "Expected a pipe operator after |> (WHERE, SELECT, EXTEND, SET, DROP, RENAME, AS, "
                "AGGREGATE, ORDER BY or LIMIT)");
+}
+
+// SELECT, EXTEND, SET, DROP and RENAME: a new select list over the rows of
+// the query before, which they join when it is still `SELECT * FROM t`.
+Result<std::unique_ptr<Select>> Parser::PipeColumns(std::unique_ptr<Select> s, size_t pos) {
+  auto stage = [&]() -> Status {
+    if (IsOpen(*s)) return Status::OK();
+    LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+    return Status::OK();
+  };
+  if (AcceptWord("SELECT")) {
+    LBT_ASSIGN_OR_RETURN(std::vector<SelectItem> items, ItemList("SELECT"));
+    LBT_RETURN_IF_ERROR(stage());
+    s->items = std::move(items);
+    return s;
+  }
+  if (AcceptWord("EXTEND")) {
+    LBT_ASSIGN_OR_RETURN(std::vector<SelectItem> items, ItemList("EXTEND"));
+    LBT_RETURN_IF_ERROR(stage());
+    for (SelectItem& item : items) s->items.push_back(std::move(item));
+    return s;
+  }
+  if (AcceptWord("SET")) {
+    SelectItem star = Star(pos);
+    do {
+      LBT_ASSIGN_OR_RETURN(std::string name, ColumnName("SET"));
+      LBT_RETURN_IF_ERROR(ExpectOp("="));
+      LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
+      star.replace.emplace_back(std::move(e), std::move(name));
+    } while (AcceptOp(","));
+    LBT_RETURN_IF_ERROR(stage());
+    s->items.clear();
+    s->items.push_back(std::move(star));
+    return s;
+  }
+  if (IsWord("DROP") || IsWord("RENAME")) {
+    const bool drop = IsWord("DROP");
+    Advance();
+    SelectItem star = Star(pos);
+    do {
+      LBT_ASSIGN_OR_RETURN(std::string name, ColumnName(drop ? "DROP" : "RENAME"));
+      if (drop) {
+        star.except.push_back(std::move(name));
+        continue;
+      }
+      AcceptWord("AS");
+      LBT_ASSIGN_OR_RETURN(std::string to, ColumnName("RENAME"));
+      star.rename.emplace_back(std::move(name), std::move(to));
+    } while (AcceptOp(","));
+    LBT_RETURN_IF_ERROR(stage());
+    s->items.clear();
+    s->items.push_back(std::move(star));
+    return s;
+  }
+  return Error(Current().pos, "Expected SELECT, EXTEND, SET, DROP or RENAME");
 }
 
 // `|> AGGREGATE aggs [GROUP [AND ORDER] BY keys]`: the groups' rows, the

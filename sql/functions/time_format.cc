@@ -276,6 +276,7 @@ class TimeParser {
     return Status::OK();
   }
   Status Element(char e);
+  Status Composite(char e);
   Status Literal(char c) {
     if (at_ >= text_.size() || text_[at_] != c) return Mismatch(fmt::format("'{}'", c));
     ++at_;
@@ -289,6 +290,41 @@ class TimeParser {
   std::optional<bool> pm_;
   std::optional<int64_t> epoch_seconds_;
 };
+
+// The elements that stand for several: %F %D %x %T %X %R %c.
+Status TimeParser::Composite(char e) {
+  switch (e) {
+    case 'F':
+      LBT_RETURN_IF_ERROR(Element('Y'));
+      LBT_RETURN_IF_ERROR(Literal('-'));
+      LBT_RETURN_IF_ERROR(Element('m'));
+      LBT_RETURN_IF_ERROR(Literal('-'));
+      return Element('d');
+    case 'D':
+    case 'x':
+      LBT_RETURN_IF_ERROR(Element('m'));
+      LBT_RETURN_IF_ERROR(Literal('/'));
+      LBT_RETURN_IF_ERROR(Element('d'));
+      LBT_RETURN_IF_ERROR(Literal('/'));
+      return Element('y');
+    case 'T':
+    case 'X':
+      LBT_RETURN_IF_ERROR(Element('R'));
+      LBT_RETURN_IF_ERROR(Literal(':'));
+      return Element('S');
+    case 'R':
+      LBT_RETURN_IF_ERROR(Element('H'));
+      LBT_RETURN_IF_ERROR(Literal(':'));
+      return Element('M');
+    case 'c':
+      for (char part : {'a', 'b', 'e', 'T', 'Y'}) {
+        SkipSpace();
+        LBT_RETURN_IF_ERROR(Element(part));
+      }
+      return Status::OK();
+    default: return Status::OutOfRange(fmt::format("Unsupported format element %{}", e));
+  }
+}
 
 Status TimeParser::Element(char e) {
   auto set = [&](int64_t* field, int max, const char* name) -> Status {
@@ -334,33 +370,12 @@ Status TimeParser::Element(char e) {
     case 'a':
     case 'A': return Name(kWeekdays, "%A").status();  // read, and implied by the date
     case 'F':
-      LBT_RETURN_IF_ERROR(Element('Y'));
-      LBT_RETURN_IF_ERROR(Literal('-'));
-      LBT_RETURN_IF_ERROR(Element('m'));
-      LBT_RETURN_IF_ERROR(Literal('-'));
-      return Element('d');
     case 'D':
     case 'x':
-      LBT_RETURN_IF_ERROR(Element('m'));
-      LBT_RETURN_IF_ERROR(Literal('/'));
-      LBT_RETURN_IF_ERROR(Element('d'));
-      LBT_RETURN_IF_ERROR(Literal('/'));
-      return Element('y');
     case 'T':
     case 'X':
-      LBT_RETURN_IF_ERROR(Element('R'));
-      LBT_RETURN_IF_ERROR(Literal(':'));
-      return Element('S');
     case 'R':
-      LBT_RETURN_IF_ERROR(Element('H'));
-      LBT_RETURN_IF_ERROR(Literal(':'));
-      return Element('M');
-    case 'c':
-      for (char part : {'a', 'b', 'e', 'T', 'Y'}) {
-        SkipSpace();
-        LBT_RETURN_IF_ERROR(Element(part));
-      }
-      return Status::OK();
+    case 'c': return Composite(e);
     case 's': {
       LBT_ASSIGN_OR_RETURN(int64_t seconds, Number(12, "%s", true));
       epoch_seconds_ = seconds;
