@@ -206,24 +206,19 @@ void Binder::PrepareDateParts(Expr* e) {
     part_at(1);
   }
   if (e->name == "TIMESTAMP_DIFF" || e->name == "DATE_DIFF") part_at(2);
-  // GENERATE_DATE_ARRAY(start, end, INTERVAL n part): the step, then its part.
-  if ((e->name == "GENERATE_DATE_ARRAY" || e->name == "GENERATE_TIMESTAMP_ARRAY") && e->args.size() == 3 &&
-      e->args[2]->kind == ExprKind::kInterval) {
-    ExprPtr interval = std::move(e->args[2]);
+  // An INTERVAL n part argument at `i` (the last): n there, then its part.
+  auto interval_at = [&](size_t i) {
+    if (e->args.size() != i + 1 || e->args[i]->kind != ExprKind::kInterval) return;
+    ExprPtr interval = std::move(e->args[i]);
     auto part = std::make_unique<Expr>();
     part->pos = interval->pos;
     part->literal = Value::String(interval->name);
-    e->args[2] = std::move(interval->args[0]);
+    e->args[i] = std::move(interval->args[0]);
     e->args.push_back(std::move(part));
-  }
-  if ((e->name == "TIMESTAMP_ADD" || e->name == "TIMESTAMP_SUB" || e->name == "DATE_ADD" || e->name == "DATE_SUB") &&
-      e->args.size() == 2 && e->args[1]->kind == ExprKind::kInterval) {
-    ExprPtr interval = std::move(e->args[1]);
-    auto part = std::make_unique<Expr>();
-    part->pos = interval->pos;
-    part->literal = Value::String(interval->name);
-    e->args[1] = std::move(interval->args[0]);
-    e->args.push_back(std::move(part));
+  };
+  if (e->name == "GENERATE_DATE_ARRAY" || e->name == "GENERATE_TIMESTAMP_ARRAY") interval_at(2);
+  if (e->name == "TIMESTAMP_ADD" || e->name == "TIMESTAMP_SUB" || e->name == "DATE_ADD" || e->name == "DATE_SUB") {
+    interval_at(1);
   }
 }
 
@@ -364,47 +359,36 @@ void Binder::Coerce(Expr* e, const TypePtr& to, bool temporal) {
 
 // Where the signature does not match as the arguments are typed: a string
 // literal may be a DATE or TIMESTAMP literal (GENERATE_DATE_ARRAY('2016-10-05',
-// ...)), and an untyped NULL may be of any type. Retypes them and returns
-// the check's result for the first way that matches.
-Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<TypePtr>* types_out) {
-  std::vector<TypePtr>& types = *types_out;
-  Result<TypePtr> type = fn->check(types);
-  for (const TypePtr& temporal : {Type::Date(), Type::Timestamp()}) {
+// ...)), and an untyped NULL may be of any type. Retypes them the first way
+// that matches, and returns the check's result.
+Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<TypePtr>* types) {
+  Result<TypePtr> type = fn->check(*types);
+  // Each way: the type it gives the literals it applies to, and whether it
+  // reads a string literal as that type (else it types untyped NULLs).
+  auto temporal = [](const Expr& a, const TypePtr& to) {
+    return a.literal.kind() == TypeKind::kString && CastValue(a.literal, to, true).ok() &&
+           !CastValue(a.literal, to, true)->is_null();
+  };
+  const std::pair<TypePtr, bool> ways[] = {{Type::Date(), true},   {Type::Timestamp(), true}, {Type::String(), false},
+                                           {Type::Bytes(), false}, {Type::Float64(), false},  {Type::Bool(), false},
+                                           {Type::Date(), false}};
+  for (const auto& [to, from_string] : ways) {
     if (type.ok()) break;
-    std::vector<TypePtr> tried = types;
+    std::vector<TypePtr> tried = *types;
     bool changed = false;
     for (size_t i = 0; i < e->args.size(); ++i) {
       const Expr& a = *e->args[i];
-      if (!a.coercible_literal || a.literal.is_null() || a.literal.kind() != TypeKind::kString) continue;
-      if (!CastValue(a.literal, temporal, true).ok() || CastValue(a.literal, temporal, true)->is_null()) continue;
-      tried[i] = temporal;
+      if (!a.coercible_literal || a.kind != ExprKind::kLiteral) continue;
+      if (from_string ? (a.literal.is_null() || !temporal(a, to)) : !a.literal.is_null()) continue;
+      tried[i] = to;
       changed = true;
     }
     if (!changed || !fn->check(tried).ok()) continue;
     for (size_t i = 0; i < e->args.size(); ++i) {
-      if (!SameType(tried[i], types[i])) Coerce(e->args[i].get(), temporal, /*temporal=*/true);
+      if (!SameType(tried[i], (*types)[i])) Coerce(e->args[i].get(), to, /*temporal=*/from_string);
     }
-    types = tried;
-    type = fn->check(types);
-  }
-  // An untyped NULL takes the first type the signature accepts (ASCII(NULL)).
-  for (const TypePtr& candidate : {Type::String(), Type::Bytes(), Type::Float64(), Type::Bool(), Type::Date()}) {
-    if (type.ok()) break;
-    std::vector<TypePtr> tried = types;
-    bool changed = false;
-    for (size_t i = 0; i < e->args.size(); ++i) {
-      const Expr& a = *e->args[i];
-      if (a.coercible_literal && a.kind == ExprKind::kLiteral && a.literal.is_null()) {
-        tried[i] = candidate;
-        changed = true;
-      }
-    }
-    if (!changed || !fn->check(tried).ok()) continue;
-    for (size_t i = 0; i < e->args.size(); ++i) {
-      if (!SameType(tried[i], types[i])) Coerce(e->args[i].get(), candidate);
-    }
-    types = tried;
-    type = fn->check(types);
+    *types = tried;
+    type = fn->check(*types);
   }
   return type;
 }
