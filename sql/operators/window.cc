@@ -14,10 +14,11 @@ namespace {
 
 // a < b in the window's order: each key by its direction, NULLs where the
 // ORDER BY item puts them.
-bool OrderedBefore(const std::vector<BoundOrder>& order, const Values& a, const Values& b) {
+template <typename KeyOf>
+bool OrderedBefore(const std::vector<BoundOrder>& order, KeyOf key_a, KeyOf key_b) {
   for (size_t i = 0; i < order.size(); ++i) {
-    const Value& x = a[i];
-    const Value& y = b[i];
+    const Value& x = key_a(i);
+    const Value& y = key_b(i);
     if (x.is_null() != y.is_null()) return x.is_null() == order[i].nulls_first;
     const int c = Compare(x, y);
     if (c != 0) return order[i].descending ? c > 0 : c < 0;
@@ -25,11 +26,16 @@ bool OrderedBefore(const std::vector<BoundOrder>& order, const Values& a, const 
   return false;
 }
 
-bool SameKeys(const Values& a, const Values& b) {
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!GroupEqual(a[i], b[i])) return false;
+// The slot each ORDER BY key reads in place, when every key is a column of
+// the row (`ORDER BY _key`, a cell column, a group key); empty otherwise.
+std::vector<int> KeySlots(const BoundWindow& w) {
+  std::vector<int> slots;
+  for (const BoundOrder& o : w.order_by) {
+    const Expr& e = *o.expr;
+    if ((e.kind != ExprKind::kSlot && e.kind != ExprKind::kColumn) || e.slot < 0) return {};
+    slots.push_back(e.slot);
   }
-  return true;
+  return slots;
 }
 
 // About the memory a held row takes.
@@ -76,10 +82,11 @@ Status Window::Compute(size_t index) {
   LBT_ASSIGN_OR_RETURN(std::vector<std::vector<uint32_t>> partitions, Partitions(w));
   for (std::vector<uint32_t>& rows : partitions) {
     WindowPartition p;
-    std::vector<Values> keys;
+    SortedKeys keys;
+    keys.slots = KeySlots(w);
     LBT_RETURN_IF_ERROR(Order(w, &rows, &keys, &p));
     Values out(p.size);
-    if (w.function == nullptr || w.function->frame) Frames(w, keys, &p);
+    if (w.function == nullptr || w.function->frame) Frames(w, rows, keys, &p);
     if (w.function != nullptr) {
       p.ignore_nulls = w.ignore_nulls;
       p.args.resize(p.size);
@@ -116,44 +123,64 @@ Result<std::vector<std::vector<uint32_t>>> Window::Partitions(const BoundWindow&
   return partitions;
 }
 
-Status Window::Order(const BoundWindow& w, std::vector<uint32_t>* rows, std::vector<Values>* keys,
-                     WindowPartition* p) const {
+Status Window::Order(const BoundWindow& w, std::vector<uint32_t>* rows, SortedKeys* keys, WindowPartition* p) const {
   const size_t n = rows->size();
   p->size = n;
   p->peer_begin.assign(n, 0);
   p->peer_end.assign(n, static_cast<uint32_t>(n));
   if (w.order_by.empty()) return Status::OK();  // every row is every other's peer
-  std::vector<Values> by_row(n);
-  for (size_t i = 0; i < n; ++i) {
-    by_row[i].resize(w.order_by.size());
-    for (size_t k = 0; k < w.order_by.size(); ++k) {
-      LBT_RETURN_IF_ERROR(eval_.EvalTo(*w.order_by[k].expr, rows_[(*rows)[i]], &by_row[i][k]));
-    }
-  }
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return OrderedBefore(w.order_by, by_row[a], by_row[b]); });
-  std::vector<uint32_t> sorted(n);
-  keys->resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    sorted[i] = (*rows)[order[i]];
-    (*keys)[i] = std::move(by_row[order[i]]);
+  if (!keys->slots.empty()) {
+    // Keys read in place: nothing is copied to sort.
+    auto key_of = [&](uint32_t i) {
+      return [&, i](size_t k) -> const Value& { return rows_[(*rows)[i]][keys->slots[k]]; };
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return OrderedBefore(w.order_by, key_of(a), key_of(b)); });
+  } else {
+    std::vector<Values> by_row(n);
+    for (size_t i = 0; i < n; ++i) {
+      by_row[i].resize(w.order_by.size());
+      for (size_t k = 0; k < w.order_by.size(); ++k) {
+        LBT_RETURN_IF_ERROR(eval_.EvalTo(*w.order_by[k].expr, rows_[(*rows)[i]], &by_row[i][k]));
+      }
+    }
+    auto key_of = [&](uint32_t i) { return [&, i](size_t k) -> const Value& { return by_row[i][k]; }; };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return OrderedBefore(w.order_by, key_of(a), key_of(b)); });
+    keys->computed.resize(n);
+    for (size_t i = 0; i < n; ++i) keys->computed[i] = std::move(by_row[order[i]]);
   }
+  std::vector<uint32_t> sorted(n);
+  for (size_t i = 0; i < n; ++i) sorted[i] = (*rows)[order[i]];
   *rows = std::move(sorted);
+  Peers(w, *rows, *keys, p);
+  return Status::OK();
+}
+
+void Window::Peers(const BoundWindow& w, const std::vector<uint32_t>& rows, const SortedKeys& keys,
+                   WindowPartition* p) const {
+  const size_t n = rows.size();
+  auto same = [&](size_t a, size_t b) {
+    for (size_t k = 0; k < w.order_by.size(); ++k) {
+      if (!GroupEqual(Key(rows, keys, a, k), Key(rows, keys, b, k))) return false;
+    }
+    return true;
+  };
   for (size_t i = 0; i < n;) {
     size_t end = i + 1;
-    while (end < n && SameKeys((*keys)[i], (*keys)[end])) ++end;
+    while (end < n && same(i, end)) ++end;
     for (size_t k = i; k < end; ++k) {
       p->peer_begin[k] = static_cast<uint32_t>(i);
       p->peer_end[k] = static_cast<uint32_t>(end);
     }
     i = end;
   }
-  return Status::OK();
 }
 
-void Window::Frames(const BoundWindow& w, const std::vector<Values>& keys, WindowPartition* p) const {
+void Window::Frames(const BoundWindow& w, const std::vector<uint32_t>& rows, const SortedKeys& keys,
+                    WindowPartition* p) const {
   using Kind = FrameBound::Kind;
   const BoundFrame& f = w.frame;
   const int64_t n = static_cast<int64_t>(p->size);
@@ -162,11 +189,12 @@ void Window::Frames(const BoundWindow& w, const std::vector<Values>& keys, Windo
   // RANGE with an offset: the one numeric key, ascending in `sign`'s
   // direction, over the rows whose key is not NULL.
   const double sign = !w.order_by.empty() && w.order_by[0].descending ? -1 : 1;
-  auto key = [&](int64_t i) { return sign * keys[static_cast<size_t>(i)][0].AsDouble(); };
+  auto first_key = [&](int64_t i) -> const Value& { return Key(rows, keys, static_cast<size_t>(i), 0); };
+  auto key = [&](int64_t i) { return sign * first_key(i).AsDouble(); };
   int64_t first_value = 0, end_value = n;  // the non-NULL keys' positions
-  if (!f.rows && !keys.empty()) {
-    while (first_value < n && keys[static_cast<size_t>(first_value)][0].is_null()) ++first_value;
-    while (end_value > first_value && keys[static_cast<size_t>(end_value - 1)][0].is_null()) --end_value;
+  if (!f.rows && !w.order_by.empty()) {
+    while (first_value < n && first_key(first_value).is_null()) ++first_value;
+    while (end_value > first_value && first_key(end_value - 1).is_null()) --end_value;
   }
   // The first position in the non-NULL range whose key is >= x (or > x).
   auto search = [&](double x, bool strictly) {
@@ -196,7 +224,7 @@ void Window::Frames(const BoundWindow& w, const std::vector<Values>& keys, Windo
       const int64_t k = std::min<int64_t>(offset.int64(), n + 1);
       return start ? i + static_cast<int64_t>(direction) * k : i + static_cast<int64_t>(direction) * k + 1;
     }
-    if (keys[static_cast<size_t>(i)][0].is_null()) return start ? p->peer_begin[i] : p->peer_end[i];
+    if (first_key(i).is_null()) return start ? p->peer_begin[i] : p->peer_end[i];
     const double edge = key(i) + direction * offset.AsDouble();
     return search(edge, /*strictly=*/!start);
   };

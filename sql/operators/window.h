@@ -39,11 +39,23 @@ class Window final : public Operator {
   Status Compute(size_t w);
   // The rows of each partition of `w`, in first-seen order.
   Result<std::vector<std::vector<uint32_t>>> Partitions(const BoundWindow& w) const;
+  // A partition's ORDER BY keys, by position once it is sorted: read in
+  // place from the held rows where every key is a slot of the row, else
+  // evaluated once each.
+  struct SortedKeys {
+    std::vector<int> slots;
+    std::vector<Values> computed;
+  };
+  const Value& Key(const std::vector<uint32_t>& rows, const SortedKeys& keys, size_t position, size_t k) const {
+    return keys.slots.empty() ? keys.computed[position][k] : rows_[rows[position]][keys.slots[k]];
+  }
   // Orders `rows` by `w`'s ORDER BY (ties in input order), filling the
-  // keys of each and the peers' bounds.
-  Status Order(const BoundWindow& w, std::vector<uint32_t>* rows, std::vector<Values>* keys, WindowPartition* p) const;
+  // computed keys (if any) and the peers' bounds.
+  Status Order(const BoundWindow& w, std::vector<uint32_t>* rows, SortedKeys* keys, WindowPartition* p) const;
+  void Peers(const BoundWindow& w, const std::vector<uint32_t>& rows, const SortedKeys& keys, WindowPartition* p) const;
   // Each row's frame, by position in the ordered partition.
-  void Frames(const BoundWindow& w, const std::vector<Values>& keys, WindowPartition* p) const;
+  void Frames(const BoundWindow& w, const std::vector<uint32_t>& rows, const SortedKeys& keys,
+              WindowPartition* p) const;
   Status Aggregate(const BoundWindow& w, const std::vector<uint32_t>& rows, const WindowPartition& p, Values* out);
 
   const std::vector<BoundWindow>& windows_;
