@@ -98,6 +98,9 @@ struct SelectItem {
   std::vector<std::pair<ExprPtr, std::string>> replace;
   // Pipe syntax's `|> RENAME a AS b`: columns `*` gives other names.
   std::vector<std::pair<std::string, std::string>> rename;
+  // What messages call the EXCEPT or REPLACE list ("pipe DROP", "pipe SET");
+  // empty for `SELECT *`'s own.
+  std::string clause;
   size_t pos = 0;
 };
 

@@ -322,34 +322,31 @@ Status Binder::ApplyExceptReplace(SelectItem& star, std::vector<SelectItem>* col
     }
     return -1;
   };
+  const std::string except = star.clause.empty() ? "SELECT * EXCEPT list" : star.clause;
+  const std::string replace = star.clause.empty() ? "SELECT * REPLACE list" : star.clause;
+  const std::string at = Location(sql_, star.pos);
   std::set<std::string> seen;
   for (const std::string& name : star.except) {
     if (!seen.insert(name).second) {
-      return Status::InvalidArgument(
-          fmt::format("Duplicate column {} in SELECT * EXCEPT list {}", name, Location(sql_, star.pos)));
+      return Status::InvalidArgument(fmt::format("Duplicate column {} in {} {}", name, except, at));
     }
     const int i = find(name);
-    if (i < 0) {
-      return Status::InvalidArgument(
-          fmt::format("Column {} in SELECT * EXCEPT list does not exist {}", name, Location(sql_, star.pos)));
-    }
+    if (i < 0) return Status::InvalidArgument(fmt::format("Column {} in {} does not exist {}", name, except, at));
     columns->erase(columns->begin() + i);
+  }
+  if (!star.except.empty() && columns->empty() && star.clause == "pipe DROP") {
+    return Status::InvalidArgument("Pipe DROP dropped all columns in the input table " + at);
   }
   for (const auto& [from, to] : star.rename) {
     const int i = find(from);
-    if (i < 0) {
-      return Status::InvalidArgument(
-          fmt::format("Column {} in pipe RENAME does not exist {}", from, Location(sql_, star.pos)));
-    }
+    if (i < 0) return Status::InvalidArgument(fmt::format("Column {} in pipe RENAME does not exist {}", from, at));
     (*columns)[i].alias = to;
   }
   seen.clear();
   for (auto& [expr, name] : star.replace) {
-    if (!seen.insert(name).second) {
-      return Error(*expr, fmt::format("Duplicate column {} in SELECT * REPLACE list", name));
-    }
+    if (!seen.insert(name).second) return Error(*expr, fmt::format("Duplicate column {} in {}", name, replace));
     const int i = find(name);
-    if (i < 0) return Error(*expr, fmt::format("Column {} in SELECT * REPLACE list does not exist", name));
+    if (i < 0) return Error(*expr, fmt::format("Column {} in {} does not exist", name, replace));
     (*columns)[i].expr = std::move(expr);
     (*columns)[i].alias = name;
   }
@@ -487,6 +484,11 @@ Result<ExprPtr> Binder::AddAggregate(const Expr& parsed) {
     if (aggregate_texts_[i] == text) {
       return Slot(static_cast<int>(group_texts_.size() + i), q_->aggregates[i].type, parsed.pos);
     }
+  }
+  if (parsed.nulls != NullsMode::kDefault) {
+    return Error(parsed, fmt::format("IGNORE NULLS and RESPECT NULLS are not supported by Bigtable in aggregate calls "
+                                     "(its syntax is {}([DISTINCT] args))",
+                                     parsed.name));
   }
   BoundAggregate agg;
   agg.function = FindAggregate(parsed.name);

@@ -106,6 +106,11 @@ Status Binder::BindInput(Expr* e, const char* clause) {
       }
       e->slot = InputSlot(e->name, &e->type);
       if (e->slot < 0) return Error(*e, fmt::format("Unrecognized name: {}", e->name));
+      if (!q_->view.empty()) {
+        size_t same = 0;
+        for (const BoundFamily& f : q_->families) same += f.name == e->name;
+        if (same > 1) return Error(*e, fmt::format("Column name {} is ambiguous", e->name));
+      }
       return Status::OK();
     }
     case ExprKind::kLambda:
@@ -181,6 +186,9 @@ Status Binder::BindLambdaCall(Expr* e, const char* clause) {
     return Error(lambda, fmt::format("{}'s lambda must return BOOL, not {}", e->name, body->ToString()));
   }
   lambda.type = lambda.args[0]->type;
+  if (transform && lambda.type->kind == TypeKind::kArray) {
+    return Error(lambda, "ARRAY_TRANSFORM's lambda cannot return an ARRAY: arrays of arrays are not supported");
+  }
   e->type = filter ? array : transform ? Type::Array(lambda.type) : Type::Bool();
   return Status::OK();
 }
@@ -299,6 +307,9 @@ Status Binder::BindNode(Expr* e) {
     case ExprKind::kCall: break;
   }
   if (e->safe && FindFunction(e->name) == nullptr) {
+    const bool form = e->name == "IF" || e->name == "IFNULL" || e->name == "COALESCE" || e->name == "NULLIF" ||
+                      e->name == "IFERROR" || e->name == "ISERROR" || e->name == "NULLIFERROR";
+    if (!form && FindAggregate(e->name) == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
     return Error(*e, fmt::format("Function {} does not support the SAFE. prefix", e->name));
   }
   if (e->name == "$and" || e->name == "$or" || e->name == "$not") return BindLogic(e);
@@ -369,9 +380,16 @@ Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<
     return a.literal.kind() == TypeKind::kString && CastValue(a.literal, to, true).ok() &&
            !CastValue(a.literal, to, true)->is_null();
   };
-  const std::pair<TypePtr, bool> ways[] = {{Type::Date(), true},   {Type::Timestamp(), true}, {Type::String(), false},
-                                           {Type::Bytes(), false}, {Type::Float64(), false},  {Type::Bool(), false},
-                                           {Type::Date(), false}};
+  const std::pair<TypePtr, bool> ways[] = {{Type::Date(), true},
+                                           {Type::Timestamp(), true},
+                                           {Type::String(), false},
+                                           {Type::Bytes(), false},
+                                           {Type::Float64(), false},
+                                           {Type::Bool(), false},
+                                           {Type::Date(), false},
+                                           {Type::Timestamp(), false},
+                                           {Type::Array(Type::Int64()), false},
+                                           {Type::Array(Type::Float64()), false}};
   for (const auto& [to, from_string] : ways) {
     if (type.ok()) break;
     std::vector<TypePtr> tried = *types;
@@ -413,6 +431,10 @@ Status Binder::BindFunction(Expr* e) {
         Coerce(a.get(), anchor->element);
         continue;
       }
+      // Elsewhere a NULL takes the type the signature needs (RetypeLiterals).
+      if (a->literal.is_null() && !IsComparison(e->name)) continue;
+      // FORMAT's format string stays a STRING whatever it formats.
+      if (e->name == "FORMAT") continue;
       Coerce(a.get(), anchor, IsComparison(e->name));
     }
   }

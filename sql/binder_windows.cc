@@ -59,9 +59,19 @@ Status Binder::ExtractWindows(ExprPtr& e) {
 
 Result<Binder::ResolvedWindow> Binder::ResolveWindow(const WindowSpec& spec, int depth) {
   ResolvedWindow w;
+  const auto& windows = q_->select_ast->windows;
+  for (size_t i = 0; depth == 0 && i < windows.size(); ++i) {
+    for (size_t k = 0; k < i; ++k) {
+      if (Upper(windows[k].first) == Upper(windows[i].first)) {
+        return Status::InvalidArgument(
+            fmt::format("Duplicate window alias {} {}", windows[i].first, Location(sql_, windows[i].second->pos)));
+      }
+    }
+  }
   if (!spec.base.empty()) {
     const WindowSpec* base = nullptr;
     for (const auto& [name, named] : q_->select_ast->windows) {
+      if (named.get() == &spec) break;  // a window names only those defined before it
       if (Upper(name) == Upper(spec.base)) base = named.get();
     }
     if (base == nullptr || depth > static_cast<int>(q_->select_ast->windows.size())) {

@@ -36,6 +36,33 @@ const Expr* FindAggregateCall(const Expr& e) {
   return nullptr;
 }
 
+bool ContainsWindowCall(const Expr& e) {
+  if (e.kind == ExprKind::kCall && e.window != nullptr) return true;
+  for (const ExprPtr& a : e.args) {
+    if (ContainsWindowCall(*a)) return true;
+  }
+  return false;
+}
+
+// Replaces each window call in *e by a column `$window<n>`, adding
+// `call AS $window<n>` to *hidden.
+void HoistWindows(ExprPtr* e, std::vector<SelectItem>* hidden) {
+  if ((*e)->kind == ExprKind::kCall && (*e)->window != nullptr) {
+    SelectItem item;
+    item.alias = fmt::format("$window{}", hidden->size() + 1);
+    item.pos = (*e)->pos;
+    auto column = std::make_unique<Expr>();
+    column->kind = ExprKind::kColumn;
+    column->name = item.alias;
+    column->pos = (*e)->pos;
+    item.expr = std::move(*e);
+    *e = std::move(column);
+    hidden->push_back(std::move(item));
+    return;
+  }
+  for (ExprPtr& a : (*e)->args) HoistWindows(&a, hidden);
+}
+
 SelectItem Star(size_t pos) {
   SelectItem star;
   star.pos = pos;
@@ -61,6 +88,8 @@ Result<std::unique_ptr<Select>> Parser::NewStage(std::unique_ptr<Select> input, 
   }
   auto stage = std::make_unique<Select>();
   stage->items.push_back(Star(pos));
+  // The table's name or alias still names the rows (`FROM t |> ... |> SELECT t.x`).
+  stage->from.alias = input->from.alias.empty() ? input->from.table : input->from.alias;
   stage->from.pipe_input = std::move(input);
   stage->from.pos = pos;
   return stage;
@@ -98,6 +127,24 @@ Result<std::unique_ptr<Select>> Parser::Pipe(std::unique_ptr<Select> s) {
   };
   if (AcceptWord("WHERE")) {
     LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
+    // Window calls in a pipe WHERE (it does QUALIFY's work): computed in a
+    // stage of their own as hidden columns, which the WHERE then reads.
+    std::vector<SelectItem> hidden;
+    HoistWindows(&e, &hidden);
+    if (!hidden.empty()) {
+      LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+      SelectItem drop = Star(pos);
+      for (SelectItem& item : hidden) {
+        drop.except.push_back(item.alias);
+        s->items.push_back(std::move(item));
+      }
+      LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+      s->where = std::move(e);
+      LBT_ASSIGN_OR_RETURN(s, NewStage(std::move(s), pos));
+      s->items.clear();
+      s->items.push_back(std::move(drop));
+      return s;
+    }
     LBT_RETURN_IF_ERROR(stage());
     s->where = s->where ? Call("$and", pos, std::move(s->where), std::move(e)) : std::move(e);
     return s;
@@ -181,6 +228,7 @@ Result<std::unique_ptr<Select>> Parser::PipeColumns(std::unique_ptr<Select> s, s
       LBT_ASSIGN_OR_RETURN(ExprPtr e, Expression());
       star.replace.emplace_back(std::move(e), std::move(name));
     } while (AcceptOp(","));
+    star.clause = "pipe SET";
     LBT_RETURN_IF_ERROR(stage());
     s->items.clear();
     s->items.push_back(std::move(star));
@@ -194,6 +242,7 @@ Result<std::unique_ptr<Select>> Parser::PipeColumns(std::unique_ptr<Select> s, s
       LBT_ASSIGN_OR_RETURN(std::string name, ColumnName(drop ? "DROP" : "RENAME"));
       if (drop) {
         star.except.push_back(std::move(name));
+        star.clause = "pipe DROP";
         continue;
       }
       AcceptWord("AS");
@@ -215,6 +264,12 @@ Result<std::unique_ptr<Select>> Parser::PipeAggregate(std::unique_ptr<Select> s)
   std::vector<SelectItem> aggregates;
   if (!IsWord("GROUP")) {
     LBT_ASSIGN_OR_RETURN(aggregates, ItemList(nullptr));
+    for (const SelectItem& item : aggregates) {
+      if (!item.expr || FindAggregateCall(*item.expr) == nullptr || ContainsWindowCall(*item.expr)) {
+        return Error(item.expr ? item.expr->pos : item.pos,
+                     "Each item of |> AGGREGATE must be an aggregate (SUM(x), COUNT(*), ...), with no window function");
+      }
+    }
   }
   std::vector<SelectItem> keys;
   std::vector<OrderItem> order;

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sql/expr_text.h"
 #include "sql/functions/function_util.h"
 #include "sql/functions/registry.h"
 
@@ -79,11 +78,66 @@ std::string PrintNumber(const Spec& spec, char conversion, const Value& v) {
   return out;
 }
 
+// A FLOAT's text for %t and %T: always with a fraction ("3.0"), "nan",
+// "inf" and "-inf" as such.
+std::string FloatText(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  std::string text = Value::Float64(d).ToText();
+  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+  return text;
+}
+
+// A string in double quotes, with ", \ and control characters escaped.
+std::string DoubleQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// %t's text of a value (`literal` false) or %T's SQL literal: strings in
+// double quotes, b"bytes", DATE "...", TIMESTAMP "...", [arrays], (structs),
+// CAST("nan" AS FLOAT64) for a float a literal cannot write.
+std::string ValueText(const Value& v, bool literal) {
+  if (v.is_null()) return "NULL";
+  switch (v.kind()) {
+    case TypeKind::kString: return literal ? DoubleQuoted(v.str()) : v.str();
+    case TypeKind::kBytes: return literal ? "b" + DoubleQuoted(v.str()) : v.str();
+    case TypeKind::kFloat32:
+    case TypeKind::kFloat64: {
+      const std::string text = FloatText(v.float64());
+      if (literal && !std::isfinite(v.float64())) {
+        return fmt::format("CAST(\"{}\" AS {})", text, v.kind() == TypeKind::kFloat32 ? "FLOAT32" : "FLOAT64");
+      }
+      return text;
+    }
+    case TypeKind::kDate: return literal ? "DATE " + DoubleQuoted(v.ToText()) : v.ToText();
+    case TypeKind::kTimestamp: return literal ? "TIMESTAMP " + DoubleQuoted(v.ToText()) : v.ToText();
+    case TypeKind::kArray:
+    case TypeKind::kStruct: {
+      const bool array = v.kind() == TypeKind::kArray;
+      std::string out = array ? "[" : "(";
+      for (size_t i = 0; i < v.elements().size(); ++i) out += (i ? ", " : "") + ValueText(v.elements()[i], literal);
+      return out + (array ? "]" : ")");
+    }
+    default: return v.ToText();
+  }
+}
+
 // One value under one specifier; nullopt when it makes the result NULL.
 Result<std::optional<std::string>> FormatValue(const Spec& spec, const Value& v) {
   const char c = spec.conversion;
   if (c == 't' || c == 'T') {
-    std::string text = v.is_null() ? "NULL" : c == 't' ? v.ToText() : ValueLiteralText(v);
+    std::string text = ValueText(v, c == 'T');
     if (spec.precision >= 0)
       text = std::string(Chars(text, true).size() > static_cast<size_t>(spec.precision)
                              ? text.substr(0, static_cast<size_t>(spec.precision))

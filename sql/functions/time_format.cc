@@ -61,7 +61,24 @@ std::string Seconds(const Fields& f, int digits) {
 }
 
 // One element's text; false if `c` is no element.
-bool FormatElement(char c, const Fields& f, int64_t t, std::string* out) {
+// "+0530", "+05:30" (`colon`), or "+5:30" and "+5" (`short_form`, %Z's).
+std::string OffsetText(int64_t offset_micros, bool colon, bool short_form = false) {
+  const int64_t minutes = (offset_micros < 0 ? -offset_micros : offset_micros) / 60000000;
+  const char sign = offset_micros < 0 ? '-' : '+';
+  if (short_form) {
+    return minutes % 60 == 0 ? fmt::format("{}{}", sign, minutes / 60)
+                             : fmt::format("{}{}:{:02d}", sign, minutes / 60, minutes % 60);
+  }
+  return fmt::format("{}{:02d}{}{:02d}", sign, minutes / 60, colon ? ":" : "", minutes % 60);
+}
+
+// The first day of the ISO year `f` is in (the Monday of its week 1).
+int64_t IsoYearFirstDay(const Fields& f) {
+  const int64_t jan4 = DaysFromCivil(f.iso_year, 1, 4);
+  return jan4 - ((((jan4 % 7) + 7 + 4) % 7 + 6) % 7);
+}
+
+bool FormatElement(char c, const Fields& f, int64_t t, int64_t offset, std::string* out) {
   const int64_t hour12 = f.hour % 12 == 0 ? 12 : f.hour % 12;
   switch (c) {
     case 'Y': *out += fmt::format("{:04d}", f.year); return true;
@@ -103,8 +120,9 @@ bool FormatElement(char c, const Fields& f, int64_t t, std::string* out) {
                           kMonths[f.month - 1].substr(0, 3), f.day, f.hour, f.minute, f.second, f.year);
       return true;
     case 's': *out += std::to_string(FloorDiv(t, 1000000)); return true;
-    case 'z': *out += "+0000"; return true;
-    case 'Z': *out += "UTC"; return true;
+    case 'z': *out += OffsetText(offset, false); return true;
+    case 'Z': *out += offset == 0 ? "UTC" : "UTC" + OffsetText(offset, true, true); return true;
+    case 'J': *out += fmt::format("{:03d}", f.days - IsoYearFirstDay(f) + 1); return true;
     case 'n': *out += '\n'; return true;
     case 't': *out += '\t'; return true;
     case '%': *out += '%'; return true;
@@ -114,8 +132,8 @@ bool FormatElement(char c, const Fields& f, int64_t t, std::string* out) {
 
 }  // namespace
 
-std::string FormatTime(std::string_view format, int64_t micros) {
-  const Fields f = Break(micros);
+std::string FormatTime(std::string_view format, int64_t micros, int64_t offset_micros) {
+  const Fields f = Break(micros + offset_micros);
   std::string out;
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%' || i + 1 == format.size()) {
@@ -126,8 +144,13 @@ std::string FormatTime(std::string_view format, int64_t micros) {
     if (c == 'E' && i + 1 < format.size()) {
       // %Ez, %E*S, %E<n>S.
       if (format[i + 1] == 'z') {
-        out += "+00:00";
+        out += OffsetText(offset_micros, true);
         ++i;
+        continue;
+      }
+      if (format.substr(i + 1, 2) == "4Y") {
+        out += fmt::format("{:04d}", f.year);
+        i += 2;
         continue;
       }
       if (format[i + 1] == '*' && i + 2 < format.size() && format[i + 2] == 'S') {
@@ -141,7 +164,7 @@ std::string FormatTime(std::string_view format, int64_t micros) {
         continue;
       }
     }
-    if (!FormatElement(c, f, micros, &out)) {
+    if (!FormatElement(c, f, micros, offset_micros, &out)) {
       out += '%';
       out += c;
     }

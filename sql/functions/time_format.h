@@ -15,9 +15,10 @@
 
 namespace lbt::sql {
 
-// `micros` since the epoch, formatted. An element that is not one of the
-// above is copied as written.
-std::string FormatTime(std::string_view format, int64_t micros);
+// `micros` since the epoch, formatted as a clock `offset_micros` from UTC
+// shows it (%z, %Ez and %Z name the offset; %s stays UTC's). An element
+// that is not one of the above is copied as written.
+std::string FormatTime(std::string_view format, int64_t micros, int64_t offset_micros = 0);
 
 // Parses `text` by `format` into microseconds since the epoch (UTC, or the
 // offset a %z gives). Fields the format leaves out take 1970-01-01

@@ -199,7 +199,7 @@ Result<Value> FormatEval(const Values& a, const EvalContext&) {
   if (a.size() == 3) {
     LBT_ASSIGN_OR_RETURN(offset, TimeZoneOffsetMicros(a[2].str()));
   }
-  return Value::String(FormatTime(a[0].str(), a[1].int64() + offset));
+  return Value::String(FormatTime(a[0].str(), a[1].int64(), offset));
 }
 
 Result<TypePtr> ParseTimestampCheck(const Types& a) {

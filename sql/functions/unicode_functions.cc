@@ -54,7 +54,7 @@ std::string MapCase(std::string_view text, CaseMapping mapping) {
         break;
       case CaseMapping::kInitcap: {
         const bool delimiter = IsDelimiter(c, mapping.delimiters);
-        mapped = delimiter ? c : word_start ? utf8proc_toupper(c) : utf8proc_tolower(c);
+        mapped = delimiter ? c : word_start ? utf8proc_totitle(c) : utf8proc_tolower(c);
         word_start = delimiter;
         break;
       }

@@ -41,6 +41,7 @@ TEST_F(FunctionFamiliesTest, StringFunctionsOfTheReference) {
   EXPECT_EQ(Eval("INITCAP('Hello World-everyone!')"), "Hello World-Everyone!");
   EXPECT_EQ(Eval("INITCAP('Apples1oranges2pears', '12')"), "Apples1Oranges2Pears");
   EXPECT_EQ(Eval("INITCAP('tHisEisEaEsentence', 'E')"), "ThisEIsEAESentence");
+  EXPECT_EQ(Eval("INITCAP('ǆemal')"), "ǅemal");  // title case, not upper case
   EXPECT_EQ(Eval("ASCII('abcd')"), "97");
   EXPECT_EQ(Eval("ASCII('')"), "0");
   EXPECT_EQ(Eval("ASCII(NULL)"), "NULL");
@@ -89,7 +90,10 @@ TEST_F(FunctionFamiliesTest, FormatOfTheReferenceExamples) {
   EXPECT_EQ(Eval("FORMAT(\"%'d\", 123456789)"), "123,456,789");
   EXPECT_EQ(Eval("FORMAT('-|%s|-', 'abcd efg')"), "-|abcd efg|-");
   EXPECT_EQ(Eval("FORMAT('%f %E', 1.1, 2.2)"), "1.100000 2.200000E+00");
-  EXPECT_EQ(Eval("FORMAT('%T', 'abc')"), "'abc'");
+  EXPECT_EQ(Eval("FORMAT('%T', 'abc')"), "\"abc\"");
+  EXPECT_EQ(Eval("FORMAT('%t|%T|%T|%T', 3.0, CAST('nan' AS FLOAT64), DATE '2020-01-01', STRUCT(1 AS a, 'x' AS b))"),
+            "3.0|CAST(\"nan\" AS FLOAT64)|DATE \"2020-01-01\"|(1, \"x\")");
+  EXPECT_EQ(Eval("FORMAT('%T', b'ab')"), "b\"ab\"");
   EXPECT_EQ(Eval("FORMAT('%t', [1, 2])"), "[1, 2]");
   EXPECT_EQ(Eval("FORMAT('%*d|%-5s|%.2f', 4, 7, 'ab', 3.14159)"), "   7|ab   |3.14");
   EXPECT_EQ(Eval("FORMAT('%x %X %o %%', 255, 255, 8)"), "ff FF 10 %");
@@ -149,6 +153,10 @@ TEST_F(FunctionFamiliesTest, TimestampFunctionsOfTheReference) {
   EXPECT_EQ(Eval("PARSE_TIMESTAMP('%Y-%m-%d %H:%M:%E*S%Ez', '2008-12-25 07:30:00.25+02:00')"),
             "2008-12-25 05:30:00.250+00");
   EXPECT_EQ(Eval("FORMAT_TIMESTAMP('%c', TIMESTAMP '2050-12-25 15:30:55+00', 'UTC')"), "Sun Dec 25 15:30:55 2050");
+  // A zone moves the clock and names itself; %s stays UTC's.
+  EXPECT_EQ(Eval("FORMAT_TIMESTAMP('%z|%Ez|%Z|%s|%H', TIMESTAMP '2050-12-25 03:04:05+00', '-05:00')"),
+            "-0500|-05:00|UTC-5|2555550245|22");
+  EXPECT_EQ(Eval("FORMAT_DATE('%E4Y %J', DATE '2008-12-25')"), "2008 361");
   EXPECT_EQ(Eval("FORMAT_TIMESTAMP('%b %Y %Ez', TIMESTAMP '2050-12-25 15:30:55+00')"), "Dec 2050 +00:00");
   EXPECT_EQ(Eval("FORMAT_TIMESTAMP('%Y-%m-%dT%H:%M:%E3S', TIMESTAMP '2050-12-25 15:30:55.123456+00')"),
             "2050-12-25T15:30:55.123");
@@ -240,6 +248,11 @@ TEST_F(FunctionFamiliesTest, DebuggingFunctionsAndTheSafePrefix) {
   EXPECT_EQ(Eval("SAFE.PARSE_DATE('%Y', 'x')"), "NULL");
   EXPECT_EQ(Eval("SAFE.ASCII('a')"), "97");
   EXPECT_NE(Error("SAFE.IF(TRUE, 1, 2)").find("does not support the SAFE. prefix"), std::string::npos);
+  EXPECT_NE(Error("SAFE.NOPE(1)").find("Function not found: NOPE"), std::string::npos);
+  // An untyped NULL takes the type the function needs.
+  EXPECT_EQ(Eval("DATE_ADD(NULL, INTERVAL 1 DAY)"), "NULL");
+  EXPECT_EQ(Eval("ARRAY_IS_DISTINCT(NULL)"), "NULL");
+  EXPECT_NE(Error("ARRAY_TRANSFORM([1], e -> [e])").find("arrays of arrays"), std::string::npos);
 }
 
 TEST_F(FunctionFamiliesTest, ApproximateAggregatesOfTheReference) {

@@ -305,5 +305,43 @@ TEST_F(QueryFeaturesTest, InUnnestReadsOnlyTheArraysKeys) {
             (Lines{"true|NULL|false|NULL|true"}));
   EXPECT_NE(Error("SELECT 1 IN UNNEST(['a'])").find("No matching signature for operator IN UNNEST"), std::string::npos);
 }
+
+// ---- what a review found: pipe aliases, ambiguity, QUALIFY's work, rules ----
+
+TEST_F(QueryFeaturesTest, PipeStagesKeepTheTableNameAndRefuseAmbiguity) {
+  // "A pipe operator can see every alias that exists in the table preceding the pipe" (pipe-syntax page).
+  EXPECT_EQ(Rows("FROM games |> AS x |> LIMIT 1 |> SELECT x._key"), (Lines{"LoL#Corrie#20150301"}));
+  EXPECT_EQ(Rows("FROM games |> EXTEND 1 AS e |> ORDER BY _key DESC |> LIMIT 1 |> SELECT games._key"),
+            (Lines{"Starcraft#Eriko#20150304"}));
+  EXPECT_NE(Error("FROM games |> EXTEND 1 AS g |> SELECT g").find("Column name g is ambiguous"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> DROP _key, g, n").find("Pipe DROP dropped all columns"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> DROP nope").find("Column nope in pipe DROP does not exist"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> SET nope = 1").find("Column nope in pipe SET does not exist"), std::string::npos);
+  EXPECT_NE(Error("FROM games |> AGGREGATE _key").find("Each item of |> AGGREGATE must be an aggregate"),
+            std::string::npos);
+  EXPECT_NE(Error("FROM games |> AGGREGATE COUNT(*) OVER () AS c").find("must be an aggregate"), std::string::npos);
+}
+
+TEST_F(QueryFeaturesTest, PipeWhereFiltersOnWindowFunctions) {
+  // Pipe WHERE does QUALIFY's work (pipe-syntax page).
+  Result<testing::QueryResult> r =
+      testing::RunQuery(bigtable_.get(), "FROM games |> WHERE ROW_NUMBER() OVER (ORDER BY _key DESC) <= 2");
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->lines.size(), 2u);
+  ASSERT_EQ(r->columns.size(), 3u);  // the table's columns, not the hidden window's
+  EXPECT_EQ(r->columns[0].name, "_key");
+  EXPECT_EQ(r->lines[0].substr(0, 24), "Starcraft#Eriko#20150303");
+}
+
+TEST_F(QueryFeaturesTest, NamedWindowsComeBeforeTheirUseAndOnce) {
+  EXPECT_NE(Error("SELECT ROW_NUMBER() OVER w1 FROM games WINDOW w1 AS (w2), w2 AS (ORDER BY _key)")
+                .find("Unrecognized window alias w2"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT ROW_NUMBER() OVER w1 FROM games WINDOW w1 AS (ORDER BY _key), w1 AS (ORDER BY _key DESC)")
+                .find("Duplicate window alias w1"),
+            std::string::npos);
+  EXPECT_NE(Error("SELECT ARRAY_AGG(g['kda'] IGNORE NULLS) FROM games").find("not supported by Bigtable in aggregate"),
+            std::string::npos);
+}
 }  // namespace
 }  // namespace lbt::sql
