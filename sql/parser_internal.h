@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -625,6 +626,7 @@ class Parser {
   // that gives the same rows, else a new stage reading it.
   Result<std::unique_ptr<Select>> Pipe(std::unique_ptr<Select> select);
   Result<std::unique_ptr<Select>> PipeAggregate(std::unique_ptr<Select> select);
+  Result<std::optional<OrderItem>> PipeDirection(const SelectItem& item, bool always);
   Result<std::unique_ptr<Select>> PipeColumns(std::unique_ptr<Select> select, size_t pos);
   // A new stage reading `input`'s result: `SELECT * FROM (input)`.
   Result<std::unique_ptr<Select>> NewStage(std::unique_ptr<Select> input, size_t pos);

@@ -257,22 +257,56 @@ Result<std::unique_ptr<Select>> Parser::PipeColumns(std::unique_ptr<Select> s, s
   return Error(Current().pos, "Expected SELECT, EXTEND, SET, DROP or RENAME");
 }
 
+// After a pipe AGGREGATE item or group key: `ASC|DESC [NULLS FIRST|LAST]`,
+// ordering the result by it (by its alias, when it has one); nullopt
+// without one, unless `always` (GROUP AND ORDER BY orders every key).
+Result<std::optional<OrderItem>> Parser::PipeDirection(const SelectItem& item, bool always) {
+  if (!always && !IsWord("ASC") && !IsWord("DESC")) return std::optional<OrderItem>();
+  OrderItem o;
+  if (!item.alias.empty()) {
+    o.expr = std::make_unique<Expr>();
+    o.expr->kind = ExprKind::kColumn;
+    o.expr->name = item.alias;
+    o.expr->pos = item.pos;
+  } else {
+    o.expr = item.expr->Clone();
+  }
+  if (AcceptWord("DESC")) {
+    o.descending = true;
+  } else {
+    AcceptWord("ASC");
+  }
+  if (AcceptWord("NULLS")) {
+    if (AcceptWord("FIRST")) {
+      o.nulls_first = true;
+    } else {
+      LBT_RETURN_IF_ERROR(ExpectWord("LAST"));
+      o.nulls_first = false;
+    }
+  }
+  return std::optional<OrderItem>(std::move(o));
+}
+
 // `|> AGGREGATE aggs [GROUP [AND ORDER] BY keys]`: the groups' rows, the
-// keys first, then the aggregates, each named by its alias.
+// keys first, then the aggregates, each named by its alias; an item or
+// key marked ASC or DESC orders the rows, the keys' marks first.
 Result<std::unique_ptr<Select>> Parser::PipeAggregate(std::unique_ptr<Select> s) {
   const size_t pos = tokens_[index_ - 1].pos;
   std::vector<SelectItem> aggregates;
+  std::vector<OrderItem> aggregate_order, order;
   if (!IsWord("GROUP")) {
-    LBT_ASSIGN_OR_RETURN(aggregates, ItemList(nullptr));
-    for (const SelectItem& item : aggregates) {
+    do {
+      LBT_ASSIGN_OR_RETURN(SelectItem item, Item());
       if (!item.expr || FindAggregateCall(*item.expr) == nullptr || ContainsWindowCall(*item.expr)) {
         return Error(item.expr ? item.expr->pos : item.pos,
                      "Each item of |> AGGREGATE must be an aggregate (SUM(x), COUNT(*), ...), with no window function");
       }
-    }
+      LBT_ASSIGN_OR_RETURN(std::optional<OrderItem> o, PipeDirection(item, false));
+      if (o) aggregate_order.push_back(std::move(*o));
+      aggregates.push_back(std::move(item));
+    } while (AcceptOp(","));
   }
   std::vector<SelectItem> keys;
-  std::vector<OrderItem> order;
   if (AcceptWord("GROUP")) {
     const bool ordered = AcceptWord("AND");
     if (ordered) LBT_RETURN_IF_ERROR(ExpectWord("ORDER"));
@@ -282,17 +316,9 @@ Result<std::unique_ptr<Select>> Parser::PipeAggregate(std::unique_ptr<Select> s)
       key.pos = Current().pos;
       LBT_ASSIGN_OR_RETURN(key.expr, Expression());
       LBT_ASSIGN_OR_RETURN(key.alias, Alias());
-      OrderItem o;
-      if (ordered) {
-        o.expr = key.expr->Clone();
-        if (AcceptWord("DESC")) {
-          o.descending = true;
-        } else {
-          AcceptWord("ASC");
-        }
-      }
+      LBT_ASSIGN_OR_RETURN(std::optional<OrderItem> o, PipeDirection(key, ordered));
+      if (o) order.push_back(std::move(*o));
       keys.push_back(std::move(key));
-      if (ordered) order.push_back(std::move(o));
     } while (AcceptOp(","));
   }
   if (aggregates.empty() && keys.empty()) return Error(pos, "Expected aggregates or GROUP BY after |> AGGREGATE");
@@ -305,6 +331,7 @@ Result<std::unique_ptr<Select>> Parser::PipeAggregate(std::unique_ptr<Select> s)
     s->items.push_back(std::move(key));
   }
   for (SelectItem& aggregate : aggregates) s->items.push_back(std::move(aggregate));
+  for (OrderItem& o : aggregate_order) order.push_back(std::move(o));
   s->order_by = std::move(order);
   return s;
 }

@@ -253,6 +253,10 @@ TEST_F(QueryFeaturesTest, PipeOperatorsTransformTheTableStepByStep) {
             (Lines{"LoL#Jo#20150302"}));
   EXPECT_EQ(Rows("FROM games |> AGGREGATE COUNT(*) AS c GROUP AND ORDER BY g['win'] AS won DESC"),
             (Lines{"true|4", "false|2"}));
+  // ASC or DESC after an item or a key orders by it, the keys' first.
+  EXPECT_EQ(Rows("FROM games |> AGGREGATE COUNT(*) AS c ASC GROUP BY g['win'] AS won"), (Lines{"false|2", "true|4"}));
+  EXPECT_EQ(Rows("FROM games |> AGGREGATE SUM(n['score']) AS s DESC GROUP BY g['win'] AS won ASC"),
+            (Lines{"false|15", "true|75"}));
   EXPECT_EQ(Rows("FROM games |> EXTEND ROW_NUMBER() OVER (ORDER BY _key DESC) AS rn |> WHERE rn <= 2 "
                  "|> DROP g, n |> RENAME rn AS position"),
             (Lines{"Starcraft#Eriko#20150303|2", "Starcraft#Eriko#20150304|1"}));
