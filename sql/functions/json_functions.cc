@@ -200,7 +200,9 @@ Json ToJson(const Value& v, const TypePtr& type) {
     case TypeKind::kStruct: {
       Json out = Json::object();
       for (size_t i = 0; i < v.elements().size() && i < type->fields.size(); ++i) {
-        out[type->fields[i].first] = ToJson(v.elements()[i], type->fields[i].second);
+        // An unnamed field keeps its place as _field_<n>, as GoogleSQL names one.
+        const std::string& name = type->fields[i].first;
+        out[name.empty() ? fmt::format("_field_{}", i + 1) : name] = ToJson(v.elements()[i], type->fields[i].second);
       }
       return out;
     }

@@ -194,6 +194,7 @@ TEST_F(FunctionFamiliesTest, JsonFunctionsOverText) {
   EXPECT_EQ(Eval("JSON_QUERY('{\"b\": 1, \"a\": 2}', '$')"), "{\"b\":1,\"a\":2}");  // members keep their order
   EXPECT_EQ(Eval("STRUCT(1 AS id, 'x' AS tag).tag"), "x");
   EXPECT_EQ(Eval("STRUCT(1 AS id, 'x')"), "{id: 1, x}");  // an unnamed field
+  EXPECT_EQ(Eval("TO_JSON_STRING(STRUCT(1, 2))"), "{\"_field_1\":1,\"_field_2\":2}");
   EXPECT_EQ(Eval("TO_JSON_STRING(NULL)"), "null");
   EXPECT_EQ(Eval("TO_JSON_STRING(b'abc')"), "\"YWJj\"");
   EXPECT_EQ(Eval("TO_JSON_STRING(9007199254740993)"), "\"9007199254740993\"");  // past 2^53: a string
