@@ -143,20 +143,26 @@ class Parser {
   Result<OrderItem> Order() {
     OrderItem item;
     LBT_ASSIGN_OR_RETURN(item.expr, Expression());
+    LBT_RETURN_IF_ERROR(Direction(&item));
+    return item;
+  }
+
+  // `[ASC | DESC] [NULLS FIRST | NULLS LAST]` after an ORDER BY key.
+  Status Direction(OrderItem* item) {
     if (AcceptWord("DESC")) {
-      item.descending = true;
+      item->descending = true;
     } else {
       AcceptWord("ASC");
     }
     if (AcceptWord("NULLS")) {
       if (AcceptWord("FIRST")) {
-        item.nulls_first = true;
+        item->nulls_first = true;
       } else {
         LBT_RETURN_IF_ERROR(ExpectWord("LAST"));
-        item.nulls_first = false;
+        item->nulls_first = false;
       }
     }
-    return item;
+    return Status::OK();
   }
 
   // ---- expressions, loosest first ----

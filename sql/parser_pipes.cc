@@ -271,19 +271,7 @@ Result<std::optional<OrderItem>> Parser::PipeDirection(const SelectItem& item, b
   } else {
     o.expr = item.expr->Clone();
   }
-  if (AcceptWord("DESC")) {
-    o.descending = true;
-  } else {
-    AcceptWord("ASC");
-  }
-  if (AcceptWord("NULLS")) {
-    if (AcceptWord("FIRST")) {
-      o.nulls_first = true;
-    } else {
-      LBT_RETURN_IF_ERROR(ExpectWord("LAST"));
-      o.nulls_first = false;
-    }
-  }
+  LBT_RETURN_IF_ERROR(Direction(&o));
   return std::optional<OrderItem>(std::move(o));
 }
 
