@@ -518,6 +518,10 @@ Status Binder::BindConditional(Expr* e) {
     if (!(e->args[i]->coercible_literal && e->args[i]->literal.is_null())) typed = e->args[i].get();
   }
   for (size_t i = first; i < e->args.size(); ++i) Coerce(e->args[i].get(), type);
+  if (e->name == "$array" && type->kind == TypeKind::kArray) {
+    return Error(*e,
+                 fmt::format("Cannot construct an array of {}: arrays of arrays are not supported", type->ToString()));
+  }
   e->type = e->name == "$array" ? Type::Array(type) : type;
   return Status::OK();
 }

@@ -254,6 +254,7 @@ TEST_F(FunctionFamiliesTest, DebuggingFunctionsAndTheSafePrefix) {
   EXPECT_EQ(Eval("DATE_ADD(NULL, INTERVAL 1 DAY)"), "NULL");
   EXPECT_EQ(Eval("ARRAY_IS_DISTINCT(NULL)"), "NULL");
   EXPECT_NE(Error("ARRAY_TRANSFORM([1], e -> [e])").find("arrays of arrays"), std::string::npos);
+  EXPECT_NE(Error("[[1], [2]]").find("arrays of arrays are not supported"), std::string::npos);
 }
 
 TEST_F(FunctionFamiliesTest, ApproximateAggregatesOfTheReference) {
