@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 #include "util/bytes.h"
 
 namespace lbt {
@@ -103,17 +106,27 @@ Result<TableRef> ParseTableName(std::string_view name, std::string_view field) {
   return ref;
 }
 
+namespace {
+
+// `<table name><kind><id>` (kind "/authorizedViews/" and kin): the table and
+// the id, or nullopt when `name` is no such name.
+std::optional<std::pair<TableRef, std::string>> TableChild(std::string_view name, std::string_view kind,
+                                                           std::string_view field) {
+  const size_t at = name.rfind(kind);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view id = name.substr(at + kind.size());
+  Result<TableRef> table = ParseTableName(name.substr(0, at), field);
+  if (!table.ok() || id.empty() || id.find('/') != std::string_view::npos) return std::nullopt;
+  return std::make_pair(std::move(*table), std::string(id));
+}
+
+}  // namespace
+
 Result<TableRef> ParseAuthorizedViewName(std::string_view name, std::string_view field) {
   LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  constexpr std::string_view kViews = "/authorizedViews/";
-  const size_t at = name.rfind(kViews);
-  if (at != std::string_view::npos) {
-    const std::string_view view = name.substr(at + kViews.size());
-    Result<TableRef> table = ParseTableName(name.substr(0, at), field);
-    if (table.ok() && !view.empty() && view.find('/') == std::string_view::npos) {
-      table->authorized_view = std::string(view);
-      return table;
-    }
+  if (auto child = TableChild(name, "/authorizedViews/", field)) {
+    child->first.authorized_view = std::move(child->second);
+    return std::move(child->first);
   }
   return Invalid(field, fmt::format("'{}' is not an authorized view name of the form "
                                     "projects/<project>/instances/<instance>/tables/<table>/authorizedViews/<view>",
@@ -122,14 +135,8 @@ Result<TableRef> ParseAuthorizedViewName(std::string_view name, std::string_view
 
 Result<SchemaBundleName> ParseSchemaBundleName(std::string_view name, std::string_view field) {
   LBT_RETURN_IF_ERROR(CheckResourceNameLength(name, field));
-  constexpr std::string_view kBundles = "/schemaBundles/";
-  const size_t at = name.rfind(kBundles);
-  if (at != std::string_view::npos) {
-    const std::string_view id = name.substr(at + kBundles.size());
-    Result<TableRef> table = ParseTableName(name.substr(0, at), field);
-    if (table.ok() && !id.empty() && id.find('/') == std::string_view::npos) {
-      return SchemaBundleName{std::move(*table), std::string(id)};
-    }
+  if (auto child = TableChild(name, "/schemaBundles/", field)) {
+    return SchemaBundleName{std::move(child->first), std::move(child->second)};
   }
   return Invalid(field, fmt::format("'{}' is not a schema bundle name of the form "
                                     "projects/<project>/instances/<instance>/tables/<table>/schemaBundles/<bundle>",

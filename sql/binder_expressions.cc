@@ -424,7 +424,7 @@ Status Binder::BindFunction(Expr* e) {
       break;
     }
   }
-  if (anchor) {
+  if (anchor && !fn->independent_args) {
     for (ExprPtr& a : e->args) {
       // A NULL beside an array is more likely an element (ARRAY_INCLUDES(a, NULL)).
       if (anchor->kind == TypeKind::kArray && a->literal.is_null()) {
@@ -433,8 +433,6 @@ Status Binder::BindFunction(Expr* e) {
       }
       // Elsewhere a NULL takes the type the signature needs (RetypeLiterals).
       if (a->literal.is_null() && !IsComparison(e->name)) continue;
-      // FORMAT's format string stays a STRING whatever it formats.
-      if (e->name == "FORMAT") continue;
       Coerce(a.get(), anchor, IsComparison(e->name));
     }
   }

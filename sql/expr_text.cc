@@ -6,7 +6,10 @@
 
 namespace lbt::sql {
 
-// Defined first: the Writer below uses it.
+namespace {
+
+// A value as EXPLAIN writes a literal: quoted text, b'bytes', TIMESTAMP
+// '...', [arrays], NULL.
 std::string ValueLiteralText(const Value& v) {
   if (v.is_null()) return "NULL";
   switch (v.kind()) {
@@ -22,8 +25,6 @@ std::string ValueLiteralText(const Value& v) {
     default: return v.ToText();
   }
 }
-
-namespace {
 
 // Operators written between their operands.
 const char* InfixOperator(const std::string& name) {

@@ -20,10 +20,6 @@ namespace lbt::sql {
 std::string ExprText(const Expr& e, const std::vector<std::string>& slot_names,
                      const std::vector<std::string>& window_names = {});
 
-// A value as a SQL literal (FORMAT's %T): quoted text, b'bytes', TIMESTAMP
-// '...', [arrays], NULL.
-std::string ValueLiteralText(const Value& v);
-
 // A STRING literal's text: single-quoted, with ' and \ escaped.
 std::string QuotedText(std::string_view text);
 

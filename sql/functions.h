@@ -42,6 +42,9 @@ struct Function {
   Result<TypePtr> (*check)(const std::vector<TypePtr>& args);
   Result<Value> (*eval)(const Values& args, const EvalContext& ctx);
   bool handles_nulls = false;  // called with NULL arguments too
+  // Arguments of unrelated types (FORMAT's): a literal is not given the
+  // type of the others, as `STARTS_WITH(_key, 'a')`'s 'a' is.
+  bool independent_args = false;
 };
 
 // An aggregate's running state for one group.

@@ -246,7 +246,8 @@ Result<Value> FormatEval(const Values& a, const EvalContext&) {
 }  // namespace
 
 void RegisterFormatFunction(FunctionRegistry* registry) {
-  registry->Add("FORMAT", FormatCheck, FormatEval, FunctionRegistry::Nulls::kWithNulls);
+  registry->Add("FORMAT", FormatCheck, FormatEval, FunctionRegistry::Nulls::kWithNulls,
+                FunctionRegistry::Args::kIndependent);
 }
 
 }  // namespace lbt::sql

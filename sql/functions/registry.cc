@@ -36,8 +36,10 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
   return *builtins;
 }
 
-void FunctionRegistry::Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls) {
-  const bool added = functions_.emplace(name, Function{name, check, eval, nulls == Nulls::kWithNulls}).second;
+void FunctionRegistry::Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls, Args args) {
+  const bool added =
+      functions_.emplace(name, Function{name, check, eval, nulls == Nulls::kWithNulls, args == Args::kIndependent})
+          .second;
   assert(added && "a function registered twice");
   (void)added;
 }

@@ -30,6 +30,7 @@ using CreateAccumulator = std::unique_ptr<Accumulator> (*)(const TypePtr& result
 class FunctionRegistry {
  public:
   enum class Nulls { kMakeNull, kWithNulls };
+  enum class Args { kUnified, kIndependent };  // Function::independent_args
 
   // The functions and aggregates every query can call.
   static const FunctionRegistry& Builtins();
@@ -38,7 +39,8 @@ class FunctionRegistry {
   // REQUIRES: `name` not registered yet. With kMakeNull a NULL argument
   // makes the result NULL without calling `eval`; with kWithNulls `eval`
   // sees NULLs.
-  void Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls = Nulls::kMakeNull);
+  void Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls = Nulls::kMakeNull,
+           Args args = Args::kUnified);
   void AddAggregate(const char* name, CheckFunction check, CreateAccumulator create);
   // REQUIRES: `function.name` not registered yet.
   void AddWindow(WindowFunction function);
