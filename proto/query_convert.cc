@@ -157,6 +157,8 @@ v2::Type ToProto(const sql::Type& type) {
     case sql::TypeKind::kBool: out.mutable_bool_type(); break;
     case sql::TypeKind::kTimestamp: out.mutable_timestamp_type(); break;
     case sql::TypeKind::kDate: out.mutable_date_type(); break;
+    // Never a result's (Prepare refuses one): as its WKT, should one pass.
+    case sql::TypeKind::kGeography: out.mutable_string_type(); break;
     case sql::TypeKind::kArray: *out.mutable_array_type()->mutable_element_type() = ToProto(*type.element); break;
     case sql::TypeKind::kMap:
       *out.mutable_map_type()->mutable_key_type() = ToProto(*type.key);
@@ -224,6 +226,7 @@ v2::Value ToProto(const sql::Value& value) {
     case sql::TypeKind::kBool: out.set_bool_value(value.boolean()); break;
     case sql::TypeKind::kTimestamp: TimestampToProto(value.int64(), out.mutable_timestamp_value()); break;
     case sql::TypeKind::kDate: DateToProto(value.int64(), out.mutable_date_value()); break;
+    case sql::TypeKind::kGeography: out.set_string_value(value.ToText()); break;
     case sql::TypeKind::kArray:
     case sql::TypeKind::kStruct: {
       v2::ArrayValue* items = out.mutable_array_value();
@@ -290,6 +293,7 @@ Result<sql::Value> SqlValueFromProto(const v2::Value& value, const sql::TypePtr&
       return sql::Value::Array(type, std::move(items));
     }
     case sql::TypeKind::kMap: return MapFromProto(value, type, field);
+    case sql::TypeKind::kGeography: return TypeError(field, "GEOGRAPHY has no Bigtable type");
   }
   return TypeError(field, "unknown type");
 }

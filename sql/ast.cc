@@ -22,6 +22,7 @@ ExprPtr Expr::Clone() const {
   e->window = window;
   e->lambda_params = lambda_params;
   e->field_names = field_names;
+  e->arg_names = arg_names;
   e->height = height;
   e->type = type;
   e->slot = slot;

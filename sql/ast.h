@@ -78,6 +78,9 @@ struct Expr {
   std::shared_ptr<const WindowSpec> window;
   std::vector<std::string> lambda_params;  // kLambda
   std::vector<std::string> field_names;    // `$struct`: each field's name ("" for none)
+  // kCall: each argument's name when passed as `name => value` ("" when
+  // positional); empty when none is named.
+  std::vector<std::string> arg_names;
   // Levels of the tree from here down (1 for a leaf); the parser bounds it.
   int height = 1;
 

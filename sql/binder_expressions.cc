@@ -306,6 +306,9 @@ Status Binder::BindNode(Expr* e) {
       return Error(*e, "A lambda is allowed only in ARRAY_FILTER, ARRAY_TRANSFORM and ARRAY_INCLUDES");
     case ExprKind::kCall: break;
   }
+  if (!e->arg_names.empty() && FindFunction(e->name) == nullptr) {
+    return Error(*e, fmt::format("{} takes no named arguments", DisplayName(e->name)));
+  }
   if (e->safe && FindFunction(e->name) == nullptr) {
     const bool form = e->name == "IF" || e->name == "IFNULL" || e->name == "COALESCE" || e->name == "NULLIF" ||
                       e->name == "IFERROR" || e->name == "ISERROR" || e->name == "NULLIFERROR";
@@ -389,7 +392,8 @@ Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<
                                            {Type::Date(), false},
                                            {Type::Timestamp(), false},
                                            {Type::Array(Type::Int64()), false},
-                                           {Type::Array(Type::Float64()), false}};
+                                           {Type::Array(Type::Float64()), false},
+                                           {Type::Geography(), false}};
   for (const auto& [to, from_string] : ways) {
     if (type.ok()) break;
     std::vector<TypePtr> tried = *types;
@@ -411,9 +415,49 @@ Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<
   return type;
 }
 
+Status Binder::PlaceNamedArguments(Expr* e, const Function& fn) {
+  std::vector<ExprPtr> placed;
+  for (size_t i = 0; i < e->args.size(); ++i) {
+    if (e->arg_names[i].empty()) {
+      placed.push_back(std::move(e->args[i]));
+      continue;
+    }
+    size_t at = 0;
+    while (at < fn.named.size() && fn.named[at].first != e->arg_names[i]) ++at;
+    if (at == fn.named.size()) {
+      return Error(*e->args[i], fmt::format("Named argument {} does not exist in signature of {}", e->arg_names[i],
+                                            DisplayName(e->name)));
+    }
+    const size_t position = fn.first_named + at;
+    if (position < placed.size() && placed[position]) {
+      return Error(*e->args[i], fmt::format("Argument {} of {} is given twice", e->arg_names[i], DisplayName(e->name)));
+    }
+    if (placed.size() <= position) placed.resize(position + 1);
+    placed[position] = std::move(e->args[i]);
+  }
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (placed[i]) continue;
+    if (i < fn.first_named)
+      return Error(*e, fmt::format("{} needs argument {} before the named ones", DisplayName(e->name), i + 1));
+    auto literal = std::make_unique<Expr>();
+    literal->kind = ExprKind::kLiteral;
+    literal->pos = e->pos;
+    literal->literal = fn.named[i - fn.first_named].second;
+    literal->type = literal->literal.type();
+    placed[i] = std::move(literal);
+  }
+  e->args = std::move(placed);
+  e->arg_names.clear();
+  return Status::OK();
+}
+
 Status Binder::BindFunction(Expr* e) {
   const Function* fn = FindFunction(e->name);
   if (fn == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
+  if (!e->arg_names.empty()) {
+    if (fn->named.empty()) return Error(*e, fmt::format("{} takes no named arguments", DisplayName(e->name)));
+    LBT_RETURN_IF_ERROR(PlaceNamedArguments(e, *fn));
+  }
   if (e->distinct) {
     return Error(*e, fmt::format("Non-aggregate {} does not support DISTINCT", DisplayName(e->name)));
   }

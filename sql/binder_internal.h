@@ -76,6 +76,8 @@ class Binder {
   // An untyped NULL or a string literal takes `to` where it can.
   static void Coerce(Expr* e, const TypePtr& to, bool temporal = false);
   Status BindFunction(Expr* e);
+  // Puts a call's named arguments in their positions, defaults between.
+  Status PlaceNamedArguments(Expr* e, const Function& fn);
   Result<TypePtr> RetypeLiterals(Expr* e, const Function* fn, std::vector<TypePtr>* types);
   Status BindLambdaCall(Expr* e, const char* clause);
   Status BindProtoCast(Expr* e);

@@ -140,6 +140,13 @@ class Writer {
     }
     if (e.name == "$field") return fmt::format("{}.{}", Operand(*e.args[0]), e.literal.str());
     if (e.name == "$subscript") return Subscript(e);
+    if (!e.arg_names.empty()) {
+      std::string args;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        args += (i ? ", " : "") + (e.arg_names[i].empty() ? "" : e.arg_names[i] + " => ") + Text(*e.args[i]);
+      }
+      return fmt::format("{}{}({})", e.safe ? "SAFE." : "", e.name, args);
+    }
     return fmt::format("{}{}({})", e.safe ? "SAFE." : "", e.name, List(e.args, 0));
   }
 

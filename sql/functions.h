@@ -45,6 +45,11 @@ struct Function {
   // Arguments of unrelated types (FORMAT's): a literal is not given the
   // type of the others, as `STARTS_WITH(_key, 'a')`'s 'a' is.
   bool independent_args = false;
+  // The arguments a call may name (`ST_GEOGFROMTEXT(t, make_valid => TRUE)`),
+  // in their positions from `first_named` on, each with the value it
+  // takes when a call names a later one but not it.
+  size_t first_named = 0;
+  std::vector<std::pair<std::string, Value>> named;
 };
 
 // An aggregate's running state for one group.

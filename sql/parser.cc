@@ -199,6 +199,8 @@ Result<ExprPtr> Parser::FunctionCall(const Token& t) {
   Advance();
   Advance();
   std::vector<ExprPtr> args;
+  std::vector<std::string> arg_names;
+  bool named = false;
   const std::string name = Upper(t.text);
   bool distinct = false;
   if (IsOp("*") && Ahead(1).text == ")") {
@@ -210,6 +212,20 @@ Result<ExprPtr> Parser::FunctionCall(const Token& t) {
   } else if (!IsOp(")")) {
     distinct = AcceptWord("DISTINCT");
     do {
+      std::string arg_name;
+      if (Current().kind == TokenKind::kIdent && Ahead(1).kind == TokenKind::kOp && Ahead(1).text == "=>") {
+        arg_name = Current().text;
+        Advance();
+        Advance();
+      } else if (named) {
+        return Error(Current().pos, "A positional argument cannot follow a named one");
+      }
+      for (char& c : arg_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!arg_name.empty() && !named) {
+        named = true;
+        arg_names.resize(args.size());
+      }
+      if (named) arg_names.push_back(arg_name);
       LBT_ASSIGN_OR_RETURN(ExprPtr arg, LambdaOrExpression());
       args.push_back(std::move(arg));
     } while (AcceptOp(","));
@@ -223,6 +239,7 @@ Result<ExprPtr> Parser::FunctionCall(const Token& t) {
   if (IsWord("ORDER") || IsWord("LIMIT") || IsWord("HAVING")) return Unsupported("Aggregate modifiers");
   LBT_RETURN_IF_ERROR(ExpectOp(")"));
   ExprPtr call = Call(name, t.pos, std::move(args));
+  call->arg_names = std::move(arg_names);
   call->distinct = distinct;
   call->nulls = nulls;
   if (AcceptWord("OVER")) {

@@ -1,5 +1,8 @@
 #include "sql/value.h"
 
+#include "sql/geography/geography.h"
+#include "sql/geography/geography_formats.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -30,13 +33,14 @@ LBT_SQL_SCALAR(Float64, TypeKind::kFloat64)
 LBT_SQL_SCALAR(Bool, TypeKind::kBool)
 LBT_SQL_SCALAR(Timestamp, TypeKind::kTimestamp)
 LBT_SQL_SCALAR(Date, TypeKind::kDate)
+LBT_SQL_SCALAR(Geography, TypeKind::kGeography)
 #undef LBT_SQL_SCALAR
 
 const TypePtr& ScalarType(TypeKind kind) {
   // In TypeKind's order.
   static const TypePtr* const kScalars =
-      new TypePtr[8]{Type::Bytes(),   Type::String(), Type::Int64(),     Type::Float32(),
-                     Type::Float64(), Type::Bool(),   Type::Timestamp(), Type::Date()};
+      new TypePtr[9]{Type::Bytes(), Type::String(),    Type::Int64(), Type::Float32(),  Type::Float64(),
+                     Type::Bool(),  Type::Timestamp(), Type::Date(),  Type::Geography()};
   return kScalars[static_cast<int>(kind)];
 }
 
@@ -65,6 +69,7 @@ TypePtr Type::Struct(std::vector<std::pair<std::string, TypePtr>> fields) {
 bool Type::IsOrderable() const {
   switch (kind) {
     case TypeKind::kMap:
+    case TypeKind::kGeography:  // GoogleSQL neither orders nor groups geographies
     case TypeKind::kStruct: return false;
     case TypeKind::kArray: return false;
     default: return true;
@@ -81,6 +86,7 @@ std::string Type::ToString() const {
     case TypeKind::kBool: return "BOOL";
     case TypeKind::kTimestamp: return "TIMESTAMP";
     case TypeKind::kDate: return "DATE";
+    case TypeKind::kGeography: return "GEOGRAPHY";
     case TypeKind::kArray: return "ARRAY<" + element->ToString() + ">";
     case TypeKind::kMap: return "MAP<" + key->ToString() + ", " + value->ToString() + ">";
     case TypeKind::kStruct: {
@@ -142,6 +148,7 @@ std::string Value::ToText() const {
     case TypeKind::kBool: return boolean() ? "true" : "false";
     case TypeKind::kTimestamp: return FormatTimestamp(int64());
     case TypeKind::kDate: return FormatDate(int64());
+    case TypeKind::kGeography: return geo::FormatWkt(geo::Decode(str()));
     case TypeKind::kArray:
     case TypeKind::kStruct: {
       const bool is_struct = kind() == TypeKind::kStruct;
@@ -223,6 +230,7 @@ size_t Hash(const Value& v) {
   if (v.is_null()) return 0x9e3779b9;
   switch (v.kind()) {
     case TypeKind::kBytes:
+    case TypeKind::kGeography:
     case TypeKind::kString: return std::hash<std::string>()(v.str());
     case TypeKind::kInt64:
     case TypeKind::kTimestamp:

@@ -17,7 +17,21 @@
 
 namespace lbt::sql {
 
-enum class TypeKind { kBytes, kString, kInt64, kFloat32, kFloat64, kBool, kTimestamp, kDate, kArray, kStruct, kMap };
+// WARNING: the scalar kinds come first, in ScalarType's order.
+enum class TypeKind {
+  kBytes,
+  kString,
+  kInt64,
+  kFloat32,
+  kFloat64,
+  kBool,
+  kTimestamp,
+  kDate,
+  kGeography,
+  kArray,
+  kStruct,
+  kMap
+};
 
 struct Type;
 using TypePtr = std::shared_ptr<const Type>;
@@ -36,6 +50,7 @@ struct Type {
   static TypePtr Bool();
   static TypePtr Timestamp();
   static TypePtr Date();
+  static TypePtr Geography();
   static TypePtr Array(TypePtr element);
   static TypePtr Map(TypePtr key, TypePtr value);
   static TypePtr Struct(std::vector<std::pair<std::string, TypePtr>> fields);
@@ -79,6 +94,8 @@ class Value {
   static Value Bool(bool v) { return Value(TypeKind::kBool, v); }
   static Value Timestamp(int64_t micros) { return Value(TypeKind::kTimestamp, micros); }
   static Value Date(int64_t days) { return Value(TypeKind::kDate, days); }
+  // `encoded`: geo::Encode's bytes (sql/geography/geography.h).
+  static Value Geography(std::string encoded) { return Value(TypeKind::kGeography, std::move(encoded)); }
   // REQUIRES: type is an ARRAY or STRUCT whose element types match.
   static Value Array(TypePtr type, Values elements);
   static Value Struct(TypePtr type, Values fields) { return Array(std::move(type), std::move(fields)); }
@@ -93,7 +110,7 @@ class Value {
   int64_t int64() const { return std::get<int64_t>(data_); }  // INT64, TIMESTAMP, DATE
   double float64() const { return std::get<double>(data_); }  // FLOAT32, FLOAT64
   bool boolean() const { return std::get<bool>(data_); }
-  const std::string& str() const { return std::get<std::string>(data_); }                     // BYTES, STRING
+  const std::string& str() const { return std::get<std::string>(data_); }  // BYTES, STRING, GEOGRAPHY
   const Values& elements() const { return *std::get<std::shared_ptr<const Values>>(data_); }  // ARRAY, STRUCT
   const MapEntries& entries() const { return *std::get<std::shared_ptr<const MapEntries>>(data_); }
 

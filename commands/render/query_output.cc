@@ -45,6 +45,7 @@ json Nested(const Value& v) {
       return json{{"b64", Base64Encode(v.str())}};
     case TypeKind::kTimestamp: return sql::FormatTimestampRfc3339(v.int64());
     case TypeKind::kDate: return sql::FormatDate(v.int64());
+    case TypeKind::kGeography: return v.ToText();
     case TypeKind::kArray: {
       json out = json::array();
       for (const Value& e : v.elements()) out.push_back(Nested(e));

@@ -28,6 +28,9 @@ const FunctionRegistry& FunctionRegistry::Builtins() {
     RegisterStatisticalFunctions(registry);
     RegisterApproximateFunctions(registry);
     RegisterVectorFunctions(registry);
+    RegisterGeographyFunctions(registry);
+    RegisterGeographyMeasures(registry);
+    RegisterGeographyTransforms(registry);
     RegisterHllFunctions(registry);
     RegisterNumberingFunctions(registry);
     RegisterNavigationFunctions(registry);
@@ -42,6 +45,13 @@ void FunctionRegistry::Add(const char* name, CheckFunction check, EvalFunction e
           .second;
   assert(added && "a function registered twice");
   (void)added;
+}
+
+void FunctionRegistry::NameArguments(const char* name, size_t first, std::vector<std::pair<std::string, Value>> named) {
+  auto it = functions_.find(name);
+  assert(it != functions_.end() && "naming the arguments of a function not registered");
+  it->second.first_named = first;
+  it->second.named = std::move(named);
 }
 
 void FunctionRegistry::AddAggregate(const char* name, CheckFunction check, CreateAccumulator create) {

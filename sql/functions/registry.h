@@ -41,6 +41,9 @@ class FunctionRegistry {
   // sees NULLs.
   void Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls = Nulls::kMakeNull,
            Args args = Args::kUnified);
+  // Lets calls of `name` pass its arguments from position `first` on by
+  // name, each with its default. REQUIRES: `name` registered.
+  void NameArguments(const char* name, size_t first, std::vector<std::pair<std::string, Value>> named);
   void AddAggregate(const char* name, CheckFunction check, CreateAccumulator create);
   // REQUIRES: `function.name` not registered yet.
   void AddWindow(WindowFunction function);
@@ -80,6 +83,9 @@ void RegisterAggregateFunctions(FunctionRegistry* registry);
 void RegisterStatisticalFunctions(FunctionRegistry* registry);
 void RegisterApproximateFunctions(FunctionRegistry* registry);
 void RegisterVectorFunctions(FunctionRegistry* registry);
+void RegisterGeographyFunctions(FunctionRegistry* registry);
+void RegisterGeographyMeasures(FunctionRegistry* registry);
+void RegisterGeographyTransforms(FunctionRegistry* registry);
 void RegisterNumberingFunctions(FunctionRegistry* registry);
 void RegisterNavigationFunctions(FunctionRegistry* registry);
 

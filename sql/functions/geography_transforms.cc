@@ -1,0 +1,405 @@
+// GEOGRAPHY's transformations: ST_BOUNDARY, ST_BUFFER(WITHTOLERANCE),
+// ST_CENTROID, ST_CLOSESTPOINT, ST_CONVEXHULL, ST_DIFFERENCE,
+// ST_INTERSECTION, ST_UNION, ST_EXTERIORRING, ST_INTERIORRINGS,
+// ST_LINEINTERPOLATEPOINT, ST_LINESUBSTRING, ST_SIMPLIFY, ST_SNAPTOGRID; the
+// aggregates ST_ACCUM, ST_CENTROID_AGG, ST_UNION_AGG and ST_EXTENT; and the
+// window function ST_CLUSTERDBSCAN.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "sql/functions/geography_util.h"
+#include "sql/functions/registry.h"
+#include "sql/geography/geography_s2.h"
+
+namespace lbt::sql {
+
+namespace {
+
+using geo::Geography;
+using geo::LngLat;
+using G = GeoArg;
+
+constexpr char kBoundary[] = "ST_BOUNDARY";
+constexpr char kCentroid[] = "ST_CENTROID";
+constexpr char kConvexHull[] = "ST_CONVEXHULL";
+constexpr char kExteriorRing[] = "ST_EXTERIORRING";
+
+template <const char* kName>
+Result<TypePtr> OneGeoCheck(const Types& a) {
+  return GeoCheck(kName, a, {G::kGeography}, 1, Type::Geography());
+}
+
+Result<Value> BoundaryEval(const Values& a, const EvalContext&) {
+  const Geography g = Geo(a[0]);
+  Geography out;
+  for (const geo::Line& line : g.lines) {
+    if (line.front() == line.back()) continue;  // a closed line has no boundary
+    out.points.push_back(line.front());
+    out.points.push_back(line.back());
+  }
+  for (const geo::Polygon& polygon : g.polygons) {
+    for (const geo::Ring& ring : polygon) {
+      geo::Line closed = ring;
+      closed.push_back(ring.front());
+      out.lines.push_back(std::move(closed));
+    }
+  }
+  return GeoValue(out);
+}
+
+Result<Value> CentroidEval(const Values& a, const EvalContext&) { return GeoValue(geo::Centroid(Geo(a[0]))); }
+Result<Value> ConvexHullEval(const Values& a, const EvalContext&) { return GeoValue(geo::ConvexHull(Geo(a[0]))); }
+
+Result<const geo::Polygon*> SinglePolygon(std::string_view fn, const Geography& g) {
+  if (g.polygons.size() != 1 || !g.points.empty() || !g.lines.empty()) return GeoKindError(fn, "a polygon", g);
+  return &g.polygons[0];
+}
+
+Result<Value> ExteriorRingEval(const Values& a, const EvalContext&) {
+  const Geography g = Geo(a[0]);
+  LBT_ASSIGN_OR_RETURN(const geo::Polygon* polygon, SinglePolygon("ST_EXTERIORRING", g));
+  geo::Line ring = (*polygon)[0];
+  ring.push_back(ring.front());
+  return GeoValue(Geography{{}, {ring}, {}});
+}
+
+Result<TypePtr> InteriorRingsCheck(const Types& a) {
+  return GeoCheck("ST_INTERIORRINGS", a, {G::kGeography}, 1, Type::Array(Type::Geography()));
+}
+Result<Value> InteriorRingsEval(const Values& a, const EvalContext&) {
+  const Geography g = Geo(a[0]);
+  LBT_ASSIGN_OR_RETURN(const geo::Polygon* polygon, SinglePolygon("ST_INTERIORRINGS", g));
+  Values rings;
+  for (size_t i = 1; i < polygon->size(); ++i) {
+    // A hole turns clockwise around the polygon's interior; as a ring of
+    // its own it turns counterclockwise, around the hole, as GoogleSQL
+    // prints it.
+    geo::Line ring((*polygon)[i].rbegin(), (*polygon)[i].rend());
+    ring.push_back(ring.front());
+    rings.push_back(GeoValue(Geography{{}, {ring}, {}}));
+  }
+  return Value::Array(Type::Array(Type::Geography()), std::move(rings));
+}
+
+// ---- two geographies ----
+
+Result<TypePtr> ClosestPointCheck(const Types& a) {
+  return GeoCheck("ST_CLOSESTPOINT", a, {G::kGeography, G::kGeography, G::kBool}, 2, Type::Geography());
+}
+Result<Value> ClosestPointEval(const Values& a, const EvalContext&) {
+  const Geography x = Geo(a[0]), y = Geo(a[1]);
+  if (x.empty() || y.empty()) return Value::Null(Type::Geography());
+  return GeoValue(geo::ClosestPoint(x, y));
+}
+
+template <const char* kName>
+Result<TypePtr> TwoGeoCheck(const Types& a) {
+  return GeoCheck(kName, a, {G::kGeography, G::kGeography}, 2, Type::Geography());
+}
+constexpr char kDifference[] = "ST_DIFFERENCE";
+constexpr char kIntersection[] = "ST_INTERSECTION";
+
+template <geo::BooleanOp kOp>
+Result<Value> BooleanEval(const Values& a, const EvalContext&) {
+  LBT_ASSIGN_OR_RETURN(Geography g, geo::Boolean(kOp, Geo(a[0]), Geo(a[1])));
+  return GeoValue(g);
+}
+
+Result<TypePtr> UnionCheck(const Types& a) {
+  if (GeoSignature(a, {G::kGeographyArray}, 1)) return Type::Geography();
+  return GeoCheck("ST_UNION", a, {G::kGeography, G::kGeography}, 2, Type::Geography());
+}
+Result<Value> UnionEval(const Values& a, const EvalContext& ctx) {
+  if (a.size() == 2) return BooleanEval<geo::BooleanOp::kUnion>(a, ctx);
+  Geography all;
+  for (const Value& v : a[0].elements()) {
+    if (v.is_null()) return Value::Null(Type::Geography());
+    LBT_ASSIGN_OR_RETURN(all, geo::Boolean(geo::BooleanOp::kUnion, all, Geo(v)));
+  }
+  return GeoValue(all);
+}
+
+// ---- buffers ----
+
+Result<geo::BufferOptions> BufferStyle(std::string_view fn, const Values& a, size_t at) {
+  geo::BufferOptions options;
+  if (at < a.size() && !a[at].is_null() && a[at].boolean()) {
+    return Status::InvalidArgument(fmt::format("{} supports only use_spheroid => FALSE", fn));
+  }
+  if (at + 1 < a.size() && !a[at + 1].is_null()) {
+    const std::string& cap = a[at + 1].str();
+    if (cap != "ROUND" && cap != "FLAT")
+      return Status::InvalidArgument(fmt::format("{}'s endcap must be ROUND or FLAT", fn));
+    options.flat_end_caps = cap == "FLAT";
+  }
+  if (at + 2 < a.size() && !a[at + 2].is_null()) {
+    const std::string& side = a[at + 2].str();
+    if (side != "BOTH" && side != "LEFT" && side != "RIGHT") {
+      return Status::InvalidArgument(fmt::format("{}'s side must be BOTH, LEFT or RIGHT", fn));
+    }
+    options.side = side == "LEFT" ? -1 : side == "RIGHT" ? 1 : 0;
+  }
+  return options;
+}
+
+Result<TypePtr> BufferCheck(const Types& a) {
+  return GeoCheck("ST_BUFFER", a, {G::kGeography, G::kNumber, G::kNumber, G::kBool, G::kString, G::kString}, 2,
+                  Type::Geography());
+}
+Result<Value> BufferEval(const Values& a, const EvalContext&) {
+  LBT_ASSIGN_OR_RETURN(geo::BufferOptions options, BufferStyle("ST_BUFFER", a, 3));
+  options.meters = a[1].AsDouble();
+  if (a.size() > 2) options.segments_per_quarter = a[2].AsDouble();
+  if (!(options.segments_per_quarter >= 1)) {
+    return Status::InvalidArgument("ST_BUFFER's num_seg_quarter_circle must be at least 1");
+  }
+  LBT_ASSIGN_OR_RETURN(Geography g, geo::Buffer(Geo(a[0]), options));
+  return GeoValue(g);
+}
+
+Result<TypePtr> BufferToleranceCheck(const Types& a) {
+  return GeoCheck("ST_BUFFERWITHTOLERANCE", a,
+                  {G::kGeography, G::kNumber, G::kNumber, G::kBool, G::kString, G::kString}, 3, Type::Geography());
+}
+Result<Value> BufferToleranceEval(const Values& a, const EvalContext&) {
+  LBT_ASSIGN_OR_RETURN(geo::BufferOptions options, BufferStyle("ST_BUFFERWITHTOLERANCE", a, 3));
+  options.meters = a[1].AsDouble();
+  const double tolerance = a[2].AsDouble();
+  if (!(tolerance > 0)) return Status::InvalidArgument("ST_BUFFERWITHTOLERANCE's tolerance must be positive");
+  // The fewest sides whose chords stray at most `tolerance` from the
+  // circle: r (1 - cos(pi / sides)) <= tolerance.
+  const double r = std::abs(options.meters);
+  const double sides = tolerance >= r ? 3 : std::max(3.0, std::ceil(std::numbers::pi / std::acos(1 - tolerance / r)));
+  options.segments_per_quarter = sides / 4;
+  LBT_ASSIGN_OR_RETURN(Geography g, geo::Buffer(Geo(a[0]), options));
+  return GeoValue(g);
+}
+
+// ---- lines ----
+
+Result<const geo::Line*> LineArgument(std::string_view fn, const Geography& g) {
+  const geo::Line* line = g.SingleLine();
+  if (line == nullptr) return GeoKindError(fn, "a linestring", g);
+  return line;
+}
+
+Status CheckFraction(std::string_view fn, double f) {
+  if (!(f >= 0 && f <= 1)) return Status::InvalidArgument(fmt::format("{}'s fraction must be between 0 and 1", fn));
+  return Status::OK();
+}
+
+Result<TypePtr> InterpolateCheck(const Types& a) {
+  return GeoCheck("ST_LINEINTERPOLATEPOINT", a, {G::kGeography, G::kNumber}, 2, Type::Geography());
+}
+Result<Value> InterpolateEval(const Values& a, const EvalContext&) {
+  const Geography g = Geo(a[0]);
+  LBT_ASSIGN_OR_RETURN(const geo::Line* line, LineArgument("ST_LINEINTERPOLATEPOINT", g));
+  LBT_RETURN_IF_ERROR(CheckFraction("ST_LINEINTERPOLATEPOINT", a[1].AsDouble()));
+  return GeoValue(Geography{{geo::InterpolatePoint(*line, a[1].AsDouble())}, {}, {}});
+}
+
+Result<TypePtr> SubstringCheck(const Types& a) {
+  return GeoCheck("ST_LINESUBSTRING", a, {G::kGeography, G::kNumber, G::kNumber}, 3, Type::Geography());
+}
+Result<Value> SubstringEval(const Values& a, const EvalContext&) {
+  const Geography g = Geo(a[0]);
+  LBT_ASSIGN_OR_RETURN(const geo::Line* line, LineArgument("ST_LINESUBSTRING", g));
+  const double start = a[1].AsDouble(), end = a[2].AsDouble();
+  LBT_RETURN_IF_ERROR(CheckFraction("ST_LINESUBSTRING", start));
+  LBT_RETURN_IF_ERROR(CheckFraction("ST_LINESUBSTRING", end));
+  if (start > end) return Status::InvalidArgument("ST_LINESUBSTRING's start fraction is after its end");
+  geo::Line part = geo::Substring(*line, start, end);
+  if (part.size() < 2 || part.front() == part.back()) {
+    return GeoValue(Geography{{part.front()}, {}, {}});
+  }
+  return GeoValue(Geography{{}, {part}, {}});
+}
+
+// ---- simplification ----
+
+Result<TypePtr> SimplifyCheck(const Types& a) {
+  return GeoCheck("ST_SIMPLIFY", a, {G::kGeography, G::kNumber}, 2, Type::Geography());
+}
+Result<Value> SimplifyEval(const Values& a, const EvalContext&) {
+  if (!(a[1].AsDouble() >= 0)) return Status::InvalidArgument("ST_SIMPLIFY's tolerance cannot be negative");
+  LBT_ASSIGN_OR_RETURN(Geography g, geo::Simplify(Geo(a[0]), a[1].AsDouble()));
+  return GeoValue(g);
+}
+
+Result<TypePtr> SnapToGridCheck(const Types& a) {
+  return GeoCheck("ST_SNAPTOGRID", a, {G::kGeography, G::kNumber}, 2, Type::Geography());
+}
+Result<Value> SnapToGridEval(const Values& a, const EvalContext&) {
+  const double grid = a[1].AsDouble();
+  if (!(grid > 0) || !std::isfinite(grid)) return Status::InvalidArgument("ST_SNAPTOGRID's grid size must be positive");
+  Geography g = Geo(a[0]);
+  auto snap = [grid](LngLat& p) {
+    p.lng = std::round(p.lng / grid) * grid;
+    p.lat = std::clamp(std::round(p.lat / grid) * grid, -90.0, 90.0);
+  };
+  for (LngLat& p : g.points) snap(p);
+  for (geo::Line& line : g.lines) std::for_each(line.begin(), line.end(), snap);
+  for (geo::Polygon& polygon : g.polygons) {
+    for (geo::Ring& ring : polygon) std::for_each(ring.begin(), ring.end(), snap);
+  }
+  // Snapping may merge vertices: rebuild, as S2's builder would.
+  LBT_ASSIGN_OR_RETURN(Geography snapped, geo::Simplify(g, 0));
+  return GeoValue(snapped);
+}
+
+// ---- aggregates ----
+
+class AccumAccumulator final : public Accumulator {
+ public:
+  Status Add(const Values& a) override {
+    if (a[0].is_null()) return Status::OutOfRange("ST_ACCUM cannot make an array with a NULL element");
+    bytes_ += static_cast<double>(a[0].str().size());
+    LBT_RETURN_IF_ERROR(CheckComputedBytes(bytes_, "ST_ACCUM's result"));
+    values_.push_back(a[0]);
+    return Status::OK();
+  }
+  Value Finish() const override { return Value::Array(Type::Array(Type::Geography()), values_); }
+
+ private:
+  Values values_;
+  double bytes_ = 0;
+};
+
+class CentroidAccumulator final : public Accumulator {
+ public:
+  Status Add(const Values& a) override {
+    if (!a[0].is_null()) sum_.Add(Geo(a[0]));
+    return Status::OK();
+  }
+  Value Finish() const override {
+    const Geography g = sum_.Finish();
+    return g.empty() ? Value::Null(Type::Geography()) : GeoValue(g);
+  }
+
+ private:
+  geo::CentroidSum sum_;
+};
+
+class UnionAccumulator final : public Accumulator {
+ public:
+  Status Add(const Values& a) override {
+    if (a[0].is_null()) return Status::OK();
+    seen_ = true;
+    LBT_ASSIGN_OR_RETURN(union_, geo::Boolean(geo::BooleanOp::kUnion, union_, Geo(a[0])));
+    return CheckComputedBytes(static_cast<double>(union_.NumVertices()) * 16, "ST_UNION_AGG's result");
+  }
+  Value Finish() const override { return seen_ ? GeoValue(union_) : Value::Null(Type::Geography()); }
+
+ private:
+  Geography union_;
+  bool seen_ = false;
+};
+
+TypePtr BoxType() {
+  static const TypePtr type = Type::Struct(
+      {{"xmin", Type::Float64()}, {"ymin", Type::Float64()}, {"xmax", Type::Float64()}, {"ymax", Type::Float64()}});
+  return type;
+}
+
+class ExtentAccumulator final : public Accumulator {
+ public:
+  Status Add(const Values& a) override {
+    if (!a[0].is_null()) sum_.Add(Geo(a[0]));
+    return Status::OK();
+  }
+  Value Finish() const override {
+    const std::optional<geo::Box> box = sum_.Finish();
+    if (!box) return Value::Null(BoxType());
+    return Value::Struct(BoxType(), {Value::Float64(box->xmin), Value::Float64(box->ymin), Value::Float64(box->xmax),
+                                     Value::Float64(box->ymax)});
+  }
+
+ private:
+  geo::ExtentSum sum_;
+};
+
+constexpr char kAccum[] = "ST_ACCUM";
+constexpr char kCentroidAgg[] = "ST_CENTROID_AGG";
+constexpr char kUnionAgg[] = "ST_UNION_AGG";
+Result<TypePtr> AccumCheck(const Types& a) {
+  return GeoCheck(kAccum, a, {G::kGeography}, 1, Type::Array(Type::Geography()));
+}
+Result<TypePtr> ExtentCheck(const Types& a) { return GeoCheck("ST_EXTENT", a, {G::kGeography}, 1, BoxType()); }
+
+template <typename T>
+std::unique_ptr<Accumulator> Create(const TypePtr&, const Types&) {
+  return std::make_unique<T>();
+}
+
+// ---- ST_CLUSTERDBSCAN(geography, epsilon, minimum_geographies) OVER (...) ----
+
+Result<TypePtr> ClusterCheck(const Types& a) {
+  return GeoCheck("ST_CLUSTERDBSCAN", a, {G::kGeography, G::kNumber, G::kInt}, 3, Type::Int64());
+}
+Status ClusterCompute(const WindowPartition& p, Values* out) {
+  if (p.size == 0) return Status::OK();
+  const Value& epsilon = p.args[0][1];
+  const Value& minimum = p.args[0][2];
+  if (epsilon.is_null() || minimum.is_null() || !(epsilon.AsDouble() >= 0) || minimum.int64() < 0) {
+    return Status::InvalidArgument("ST_CLUSTERDBSCAN needs a non-negative epsilon and minimum_geographies");
+  }
+  std::vector<Geography> geographies(p.size);
+  std::vector<const Geography*> pointers(p.size, nullptr);
+  for (size_t i = 0; i < p.size; ++i) {
+    if (p.args[i][0].is_null()) continue;
+    geographies[i] = Geo(p.args[i][0]);
+    pointers[i] = &geographies[i];
+  }
+  const std::vector<std::optional<int64_t>> ids = geo::ClusterDbscan(pointers, epsilon.AsDouble(), minimum.int64());
+  for (size_t i = 0; i < p.size; ++i) (*out)[i] = ids[i] ? Value::Int64(*ids[i]) : Value::Null(Type::Int64());
+  return Status::OK();
+}
+
+void RegisterAggregates(FunctionRegistry* r) {
+  r->AddAggregate("ST_ACCUM", AccumCheck, Create<AccumAccumulator>);
+  r->AddAggregate("ST_CENTROID_AGG", OneGeoCheck<kCentroidAgg>, Create<CentroidAccumulator>);
+  r->AddAggregate("ST_UNION_AGG", OneGeoCheck<kUnionAgg>, Create<UnionAccumulator>);
+  r->AddAggregate("ST_EXTENT", ExtentCheck, Create<ExtentAccumulator>);
+  WindowFunction cluster;
+  cluster.name = "ST_CLUSTERDBSCAN";
+  cluster.check = ClusterCheck;
+  cluster.compute = ClusterCompute;
+  cluster.constant_args = {1, 2};
+  r->AddWindow(std::move(cluster));
+}
+
+}  // namespace
+
+void RegisterGeographyTransforms(FunctionRegistry* r) {
+  constexpr auto kIndependent = FunctionRegistry::Args::kIndependent;
+  constexpr auto kMakeNull = FunctionRegistry::Nulls::kMakeNull;
+  r->Add("ST_BOUNDARY", OneGeoCheck<kBoundary>, BoundaryEval);
+  r->Add("ST_CENTROID", OneGeoCheck<kCentroid>, CentroidEval);
+  r->Add("ST_CONVEXHULL", OneGeoCheck<kConvexHull>, ConvexHullEval);
+  r->Add("ST_EXTERIORRING", OneGeoCheck<kExteriorRing>, ExteriorRingEval);
+  r->Add("ST_INTERIORRINGS", InteriorRingsCheck, InteriorRingsEval);
+  r->Add("ST_CLOSESTPOINT", ClosestPointCheck, ClosestPointEval, kMakeNull, kIndependent);
+  r->NameArguments("ST_CLOSESTPOINT", 2, {{"use_spheroid", Value::Bool(false)}});
+  r->Add("ST_DIFFERENCE", TwoGeoCheck<kDifference>, BooleanEval<geo::BooleanOp::kDifference>);
+  r->Add("ST_INTERSECTION", TwoGeoCheck<kIntersection>, BooleanEval<geo::BooleanOp::kIntersection>);
+  r->Add("ST_UNION", UnionCheck, UnionEval);
+  const std::vector<std::pair<std::string, Value>> style = {
+      {"use_spheroid", Value::Bool(false)}, {"endcap", Value::String("ROUND")}, {"side", Value::String("BOTH")}};
+  r->Add("ST_BUFFER", BufferCheck, BufferEval, kMakeNull, kIndependent);
+  std::vector<std::pair<std::string, Value>> buffer_names = {{"num_seg_quarter_circle", Value::Float64(8)}};
+  buffer_names.insert(buffer_names.end(), style.begin(), style.end());
+  r->NameArguments("ST_BUFFER", 2, buffer_names);
+  r->Add("ST_BUFFERWITHTOLERANCE", BufferToleranceCheck, BufferToleranceEval, kMakeNull, kIndependent);
+  r->NameArguments("ST_BUFFERWITHTOLERANCE", 3, style);
+  r->Add("ST_LINEINTERPOLATEPOINT", InterpolateCheck, InterpolateEval, kMakeNull, kIndependent);
+  r->Add("ST_LINESUBSTRING", SubstringCheck, SubstringEval, kMakeNull, kIndependent);
+  r->Add("ST_SIMPLIFY", SimplifyCheck, SimplifyEval, kMakeNull, kIndependent);
+  r->Add("ST_SNAPTOGRID", SnapToGridCheck, SnapToGridEval, kMakeNull, kIndependent);
+  RegisterAggregates(r);
+}
+
+}  // namespace lbt::sql
