@@ -205,6 +205,9 @@ constexpr Wrapper kWrappers[] = {
     {"LAG(", ") OVER (ORDER BY _key)"},
     {"FIRST_VALUE(", " IGNORE NULLS) OVER (ORDER BY _key ROWS 2 PRECEDING)"},
     {"", " + ROW_NUMBER() OVER (PARTITION BY cf['q'] ORDER BY _key)"},
+    {"ST_X(ST_GEOGPOINT(", ", 0))"},
+    {"ST_ASTEXT(SAFE.ST_GEOGFROMTEXT(", ", oriented => TRUE))"},
+    {"ST_DWITHIN(ST_GEOGPOINT(0, 0), ST_GEOGPOINT(", ", 1), 10)"},
 };
 
 }  // namespace

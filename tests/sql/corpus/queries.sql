@@ -771,3 +771,64 @@ SELECT APPROX_COUNT_DISTINCT(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)]) AS use
        APPROX_TOP_COUNT(SPLIT(CAST(_key AS STRING), '#')[OFFSET(1)], 1) AS top
 FROM battery;
 {"users": 3, "quantiles": [38, 54, 98], "top": [{"value": "Corrie", "count": 2}]}
+
+# ---------------------------------------------------------------- places, as geographies
+# tourist_points_of_interest holds WKT or GeoJSON text (Bigtable's
+# geospatial guide); ST_GEOGFROM reads either. Distances are on a sphere of
+# the Earth's mean radius.
+
+-- name: distances from the Eiffel Tower to each place, nearest first
+SELECT _key, CAST(poi_data['name'] AS STRING) AS name,
+       ROUND(ST_DISTANCE(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)), ST_GEOGPOINT(2.2945, 48.8584))) AS meters
+FROM tourist_points_of_interest ORDER BY meters, _key;
+{"_key": "p1", "name": "Eiffel Tower", "meters": 0}
+{"_key": "p5", "name": "Seine walk", "meters": 0}
+{"_key": "p3", "name": "Place Charles de Gaulle", "meters": 1648}
+{"_key": "p2", "name": "Louvre Museum", "meters": 3167}
+{"_key": "p4", "name": "Notre-Dame", "meters": 4097}
+
+-- name: places within two kilometres, whatever their shape
+SELECT _key FROM tourist_points_of_interest
+WHERE ST_DWITHIN(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)), ST_GEOGPOINT(2.2945, 48.8584), 2000);
+{"_key": "p1"}
+{"_key": "p3"}
+{"_key": "p5"}
+
+-- name: each place's kind, vertices, length and area
+FROM tourist_points_of_interest
+|> EXTEND ST_GEOGFROM(CAST(poi_data['location'] AS STRING)) AS g
+|> SELECT _key, ST_GEOMETRYTYPE(g) AS kind, ST_NUMPOINTS(g) AS points, ROUND(ST_LENGTH(g)) AS length,
+          ROUND(ST_AREA(g)) AS area;
+{"_key": "p1", "kind": "ST_Point", "points": 1, "length": 0, "area": 0}
+{"_key": "p2", "kind": "ST_Point", "points": 1, "length": 0, "area": 0}
+{"_key": "p3", "kind": "ST_Polygon", "points": 5, "length": 0, "area": 12727}
+{"_key": "p4", "kind": "ST_Point", "points": 1, "length": 0, "area": 0}
+{"_key": "p5", "kind": "ST_LineString", "points": 3, "length": 4440, "area": 0}
+
+-- name: the points' centroid, extent and count
+SELECT ST_ASTEXT(ST_CENTROID_AGG(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)))) AS centroid,
+       ST_EXTENT(ST_GEOGFROM(CAST(poi_data['location'] AS STRING))) AS box,
+       ARRAY_LENGTH(ST_ACCUM(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)))) AS n
+FROM tourist_points_of_interest WHERE ST_DIMENSION(ST_GEOGFROM(CAST(poi_data['location'] AS STRING))) = 0;
+{"centroid": "POINT(2.32733396057399 48.8575024396558)", "box": {"xmin": 2.2945, "ymin": 48.853, "xmax": 2.3499, "ymax": 48.8611}, "n": 3}
+
+-- name: clusters of places within 1.5 km of each other
+SELECT _key, ST_CLUSTERDBSCAN(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)), 1500, 2) OVER () AS cluster
+FROM tourist_points_of_interest;
+{"_key": "p1", "cluster": 0}
+{"_key": "p2", "cluster": 0}
+{"_key": "p3", "cluster": null}
+{"_key": "p4", "cluster": 0}
+{"_key": "p5", "cluster": 0}
+
+-- name: points as GeoJSON and S2 cells, and what a buffer meets
+SELECT _key, ST_ASGEOJSON(ST_GEOGFROM(CAST(poi_data['location'] AS STRING))) AS json,
+       S2_CELLIDFROMPOINT(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)), level => 13) AS cell,
+       ST_INTERSECTS(ST_GEOGFROM(CAST(poi_data['location'] AS STRING)), ST_BUFFER(ST_GEOGPOINT(2.3376, 48.8611), 100)) AS near_louvre
+FROM tourist_points_of_interest WHERE _key IN ('p1', 'p2');
+{"_key": "p1", "json": "{ \"type\": \"Point\", \"coordinates\": [2.2945, 48.8584] }", "cell": 5180951446379560960, "near_louvre": false}
+{"_key": "p2", "json": "{ \"type\": \"Point\", \"coordinates\": [2.3376, 48.8611] }", "cell": 5180949522234212352, "near_louvre": true}
+
+-- name: a query cannot return a GEOGRAPHY
+-- error: Column g is a GEOGRAPHY, which a query cannot return
+SELECT ST_GEOGPOINT(1, 2) AS g;
