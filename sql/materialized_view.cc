@@ -303,6 +303,7 @@ Result<std::unique_ptr<MaterializedViewPlan>> MaterializedViewPlan::Make(Bigtabl
     return Status::NotFound(fmt::format("Table not found: {} {}", from.table, Location(query, from.pos)));
   }
   LBT_ASSIGN_OR_RETURN(plan->q_, Bind(std::move(select), *table, {}, query));
+  LBT_RETURN_IF_ERROR(CheckResultTypes(plan->q_->columns));
   plan->read_ = PlanRead(plan->q_.get());
   plan->read_.key_used = true;  // each input row names its source row
   plan->eval_ = std::make_unique<Evaluator>(Params{});

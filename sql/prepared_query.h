@@ -34,6 +34,10 @@ struct ResultColumn {
   TypePtr type;
 };
 
+// OK when every column's type is one of Bigtable's result types; else
+// INVALID_ARGUMENT naming the first that holds a GEOGRAPHY (query.cc).
+Status CheckResultTypes(const std::vector<ResultColumn>& columns);
+
 using ParamTypes = std::map<std::string, TypePtr, std::less<>>;
 using Params = std::map<std::string, Value, std::less<>>;
 

@@ -236,38 +236,12 @@ Result<std::unique_ptr<PreparedQuery>> PrepareSelect(Bigtable* bigtable, std::un
                                                      std::string_view sql, const ParamTypes& params, int depth,
                                                      QueryKind kind);
 
-bool HoldsGeography(const TypePtr& type) {
-  switch (type->kind) {
-    case TypeKind::kGeography: return true;
-    case TypeKind::kArray: return HoldsGeography(type->element);
-    case TypeKind::kMap: return HoldsGeography(type->key) || HoldsGeography(type->value);
-    case TypeKind::kStruct:
-      return std::any_of(type->fields.begin(), type->fields.end(),
-                         [](const auto& field) { return HoldsGeography(field.second); });
-    default: return false;
-  }
-}
-
-// Bigtable's result types have no GEOGRAPHY: a query (or a view's, which a
-// query reads) converts its geographies to text or bytes before returning.
-Status CheckResultTypes(const PreparedQuery& query) {
-  for (const ResultColumn& column : query.columns()) {
-    if (HoldsGeography(column.type)) {
-      return Status::InvalidArgument(fmt::format(
-          "Column {} is a {}, which a query cannot return (Bigtable's result types have no GEOGRAPHY): convert it "
-          "with ST_ASTEXT, ST_ASGEOJSON or ST_ASBINARY",
-          column.name.empty() ? "(unnamed)" : column.name, column.type->ToString()));
-    }
-  }
-  return Status::OK();
-}
-
 Result<std::unique_ptr<PreparedQuery>> PrepareAt(Bigtable* bigtable, std::string_view sql, const ParamTypes& params,
                                                  int depth, QueryKind kind) {
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<Select> select, Parse(sql));
   LBT_ASSIGN_OR_RETURN(std::unique_ptr<PreparedQuery> query,
                        PrepareSelect(bigtable, std::move(select), sql, params, depth, kind));
-  if (depth == 0) LBT_RETURN_IF_ERROR(CheckResultTypes(*query));
+  if (depth == 0) LBT_RETURN_IF_ERROR(CheckResultTypes(query->columns()));
   return query;
 }
 
@@ -341,6 +315,36 @@ Result<std::unique_ptr<PreparedQuery>> PrepareSelect(Bigtable* bigtable, std::un
 }
 
 }  // namespace
+
+namespace {
+
+bool HoldsGeography(const TypePtr& type) {
+  switch (type->kind) {
+    case TypeKind::kGeography: return true;
+    case TypeKind::kArray: return HoldsGeography(type->element);
+    case TypeKind::kMap: return HoldsGeography(type->key) || HoldsGeography(type->value);
+    case TypeKind::kStruct:
+      return std::any_of(type->fields.begin(), type->fields.end(),
+                         [](const auto& field) { return HoldsGeography(field.second); });
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// Bigtable's result types have no GEOGRAPHY: a query (or a view's, which a
+// query reads) converts its geographies to text or bytes before returning.
+Status CheckResultTypes(const std::vector<ResultColumn>& columns) {
+  for (const ResultColumn& column : columns) {
+    if (HoldsGeography(column.type)) {
+      return Status::InvalidArgument(fmt::format(
+          "Column {} is a {}, which a query cannot return (Bigtable's result types have no GEOGRAPHY): convert it "
+          "with ST_ASTEXT, ST_ASGEOJSON or ST_ASBINARY",
+          column.name.empty() ? "(unnamed)" : column.name, column.type->ToString()));
+    }
+  }
+  return Status::OK();
+}
 
 Result<std::unique_ptr<PreparedQuery>> Prepare(Bigtable* bigtable, std::string_view sql, const ParamTypes& params) {
   return PrepareAt(bigtable, sql, params, 0, QueryKind::kClient);

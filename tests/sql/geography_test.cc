@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "local/local_bigtable.h"
+#include "sql/materialized_view.h"
 #include "sql/query.h"
 #include "tests/sql/query_lines.h"
 #include "tests/test_util.h"
@@ -262,6 +263,11 @@ TEST_F(GeographyTest, WhereAGeographyCannotGo) {
   Result<std::vector<std::string>> grouped = Lines("SELECT COUNT(*) AS n FROM t GROUP BY ST_GEOGPOINT(1, 2)");
   ASSERT_FALSE(grouped.ok());
   EXPECT_NE(grouped.status().message().find("Grouping by expressions of type GEOGRAPHY"), std::string::npos);
+  // Nor can a materialized view keep one.
+  Result<std::unique_ptr<MaterializedViewPlan>> view = MaterializedViewPlan::Make(
+      bigtable_.get(), "SELECT _key, ANY_VALUE(ST_GEOGPOINT(1, 2)) AS g FROM t GROUP BY _key");
+  ASSERT_FALSE(view.ok());
+  EXPECT_NE(view.status().message().find("Column g is a GEOGRAPHY"), std::string::npos);
   Result<std::vector<std::string>> ordered = Lines("SELECT _key FROM t ORDER BY ST_GEOGPOINT(1, 2)");
   ASSERT_FALSE(ordered.ok());
   EXPECT_NE(ordered.status().message().find("ORDER BY does not support expressions of type GEOGRAPHY"),
