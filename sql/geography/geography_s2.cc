@@ -306,8 +306,8 @@ double DirectedHausdorff(const Geography& from, const Geography& to) {
   };
   constexpr int kSamples = 64;
   double worst = 0;
-  for (const auto& [a, b] : EdgesOf(from)) {
-    auto at = [&](double t) { return distance(S2::Interpolate(a, b, t)); };
+  for (const auto& edge : EdgesOf(from)) {
+    auto at = [&](double t) { return distance(S2::Interpolate(edge.first, edge.second, t)); };
     int best = 0;
     double best_value = -1;
     for (int k = 0; k <= kSamples; ++k) {
