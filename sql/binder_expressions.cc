@@ -393,7 +393,8 @@ Result<TypePtr> Binder::RetypeLiterals(Expr* e, const Function* fn, std::vector<
                                            {Type::Timestamp(), false},
                                            {Type::Array(Type::Int64()), false},
                                            {Type::Array(Type::Float64()), false},
-                                           {Type::Geography(), false}};
+                                           {Type::Geography(), false},
+                                           {Type::Array(Type::Geography()), false}};
   for (const auto& [to, from_string] : ways) {
     if (type.ok()) break;
     std::vector<TypePtr> tried = *types;
@@ -439,6 +440,10 @@ Status Binder::PlaceNamedArguments(Expr* e, const Function& fn) {
     if (placed[i]) continue;
     if (i < fn.first_named)
       return Error(*e, fmt::format("{} needs argument {} before the named ones", DisplayName(e->name), i + 1));
+    const auto& [param, default_value] = fn.named[i - fn.first_named];
+    if (default_value.is_null() && default_value.kind() == TypeKind::kInt64) {
+      return Error(*e, fmt::format("{} needs argument {}", DisplayName(e->name), param));
+    }
     auto literal = std::make_unique<Expr>();
     literal->kind = ExprKind::kLiteral;
     literal->pos = e->pos;

@@ -558,7 +558,7 @@ class Parser {
     static const std::pair<const char*, TypePtr (*)()> kScalars[] = {
         {"BYTES", Type::Bytes},         {"STRING", Type::String},   {"INT64", Type::Int64},
         {"FLOAT64", Type::Float64},     {"FLOAT32", Type::Float32}, {"BOOL", Type::Bool},
-        {"TIMESTAMP", Type::Timestamp}, {"DATE", Type::Date}};
+        {"TIMESTAMP", Type::Timestamp}, {"DATE", Type::Date},       {"GEOGRAPHY", Type::Geography}};
     for (const auto& [name, make] : kScalars) {
       if (upper == name) return make();
     }

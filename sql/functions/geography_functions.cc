@@ -80,6 +80,18 @@ Value GeoArray(const std::vector<Geography>& parts) {
 
 bool Flag(const Values& a, size_t i) { return i < a.size() && !a[i].is_null() && a[i].boolean(); }
 
+// The error of `fn`, its message led by the function's name.
+Status Named(std::string_view fn, const Status& status) {
+  return Status::FromCode(status.code(), fmt::format("{}: {}", fn, status.message()));
+}
+
+// `g` normalized, or `fn`'s error naming the fault.
+Result<Value> Made(std::string_view fn, Geography g, const geo::ShapeOptions& options = {}) {
+  Result<Geography> normal = geo::Normalize(std::move(g), options);
+  if (!normal.ok()) return Named(fn, normal.status());
+  return GeoValue(*normal);
+}
+
 // ---- constructors ----
 
 Result<TypePtr> GeogPointCheck(const Types& a) {
@@ -93,8 +105,7 @@ Result<Value> GeogPointEval(const Values& a, const EvalContext&) {
     lng = std::remainder(lng, 360.0);
     if (lng == -180 && a[0].AsDouble() > 0) lng = 180;
   }
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Normalize(Geography{{{lng, lat}}, {}, {}}, {}));
-  return GeoValue(g);
+  return Made("ST_GEOGPOINT", Geography{{{lng, lat}}, {}, {}});
 }
 
 Status AppendToLine(const Geography& g, geo::Line* line) {
@@ -124,8 +135,7 @@ Result<Value> MakeLineEval(const Values& a, const EvalContext&) {
       LBT_RETURN_IF_ERROR(AppendToLine(Geo(v), &line));
     }
   }
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Normalize(Geography{{}, {line}, {}}, {}));
-  return GeoValue(g);
+  return Made("ST_MAKELINE", Geography{{}, {line}, {}});
 }
 
 Result<geo::Ring> RingOf(std::string_view fn, const Value& v) {
@@ -146,13 +156,12 @@ Result<Value> MakePolygonEval(const Values& a, const EvalContext&) {
   polygon.push_back(std::move(shell));
   if (a.size() > 1) {
     for (const Value& hole : a[1].elements()) {
-      if (hole.is_null()) return Status::InvalidArgument("ST_MAKEPOLYGON's holes cannot be NULL");
+      if (hole.is_null()) return Value::Null(Type::Geography());
       LBT_ASSIGN_OR_RETURN(geo::Ring ring, RingOf("ST_MAKEPOLYGON", hole));
       polygon.push_back(std::move(ring));
     }
   }
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Normalize(Geography{{}, {}, {polygon}}, {}));
-  return GeoValue(g);
+  return Made("ST_MAKEPOLYGON", Geography{{}, {}, {polygon}});
 }
 
 Result<TypePtr> MakePolygonOrientedCheck(const Types& a) {
@@ -161,24 +170,27 @@ Result<TypePtr> MakePolygonOrientedCheck(const Types& a) {
 Result<Value> MakePolygonOrientedEval(const Values& a, const EvalContext&) {
   geo::Polygon polygon;
   for (const Value& ring_value : a[0].elements()) {
-    if (ring_value.is_null()) return Status::InvalidArgument("ST_MAKEPOLYGONORIENTED's rings cannot be NULL");
+    if (ring_value.is_null()) return Value::Null(Type::Geography());
     LBT_ASSIGN_OR_RETURN(geo::Ring ring, RingOf("ST_MAKEPOLYGONORIENTED", ring_value));
     polygon.push_back(std::move(ring));
   }
   if (polygon.empty()) return GeoValue(Geography{});
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Normalize(Geography{{}, {}, {polygon}}, {.oriented = true}));
-  return GeoValue(g);
+  return Made("ST_MAKEPOLYGONORIENTED", Geography{{}, {}, {polygon}}, {.oriented = true});
 }
 
 // ---- parsers ----
 
-Result<Value> Finish(Result<Geography> parsed, bool oriented, bool planar, bool make_valid) {
-  if (!parsed.ok()) return parsed.status();
+Result<Value> Finish(std::string_view fn, Result<Geography> parsed, bool oriented, bool planar, bool make_valid) {
+  if (oriented && (planar || make_valid)) {
+    return Status::InvalidArgument(
+        fmt::format("{}: oriented => TRUE cannot be combined with planar => TRUE or make_valid => TRUE", fn));
+  }
+  if (!parsed.ok()) return Named(fn, parsed.status());
   Geography g = std::move(parsed).value();
   if (planar) g = geo::TessellatePlanar(g);
   Result<Geography> normal = geo::Normalize(g, {.oriented = oriented, .make_valid = make_valid});
   if (!normal.ok() && make_valid) normal = geo::MakeValid(g);
-  if (!normal.ok()) return normal.status();
+  if (!normal.ok()) return Named(fn, normal.status());
   return GeoValue(*normal);
 }
 
@@ -186,7 +198,7 @@ Result<TypePtr> FromTextCheck(const Types& a) {
   return GeoCheck("ST_GEOGFROMTEXT", a, {G::kString, G::kBool, G::kBool, G::kBool}, 1, Type::Geography());
 }
 Result<Value> FromTextEval(const Values& a, const EvalContext&) {
-  return Finish(geo::ParseWkt(a[0].str(), Flag(a, 3)), Flag(a, 1), Flag(a, 2), Flag(a, 3));
+  return Finish("ST_GEOGFROMTEXT", geo::ParseWkt(a[0].str(), Flag(a, 3)), Flag(a, 1), Flag(a, 2), Flag(a, 3));
 }
 
 bool IsHex(std::string_view s) {
@@ -214,21 +226,21 @@ Result<TypePtr> FromWkbCheck(const Types& a) {
   return GeoCheck("ST_GEOGFROMWKB", a, {G::kText, G::kBool, G::kBool, G::kBool}, 1, Type::Geography());
 }
 Result<Value> FromWkbEval(const Values& a, const EvalContext&) {
-  return Finish(ParseWkbArgument(a[0]), Flag(a, 1), Flag(a, 2), Flag(a, 3));
+  return Finish("ST_GEOGFROMWKB", ParseWkbArgument(a[0]), Flag(a, 1), Flag(a, 2), Flag(a, 3));
 }
 
 Result<TypePtr> FromGeoJsonCheck(const Types& a) {
   return GeoCheck("ST_GEOGFROMGEOJSON", a, {G::kString, G::kBool}, 1, Type::Geography());
 }
 Result<Value> FromGeoJsonEval(const Values& a, const EvalContext&) {
-  return Finish(geo::ParseGeoJson(a[0].str()), false, false, Flag(a, 1));
+  return Finish("ST_GEOGFROMGEOJSON", geo::ParseGeoJson(a[0].str()), false, false, Flag(a, 1));
 }
 
 Result<TypePtr> FromKmlCheck(const Types& a) {
   return GeoCheck("ST_GEOGFROMKML", a, {G::kString}, 1, Type::Geography());
 }
 Result<Value> FromKmlEval(const Values& a, const EvalContext&) {
-  return Finish(geo::ParseKml(a[0].str()), false, false, false);
+  return Finish("ST_GEOGFROMKML", geo::ParseKml(a[0].str()), false, false, false);
 }
 
 Result<TypePtr> FromCheck(const Types& a) {
@@ -237,12 +249,12 @@ Result<TypePtr> FromCheck(const Types& a) {
 }
 Result<Value> FromEval(const Values& a, const EvalContext&) {
   if (a[0].kind() == TypeKind::kGeography) return a[0];
-  if (a[0].kind() == TypeKind::kBytes) return Finish(geo::ParseWkb(a[0].str()), false, false, false);
+  if (a[0].kind() == TypeKind::kBytes) return Finish("ST_GEOGFROM", geo::ParseWkb(a[0].str()), false, false, false);
   std::string_view text = a[0].str();
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  if (!text.empty() && text.front() == '{') return Finish(geo::ParseGeoJson(text), false, false, false);
-  if (IsHex(text)) return Finish(geo::ParseWkb(FromHex(text)), false, false, false);
-  return Finish(geo::ParseWkt(text), false, false, false);
+  if (!text.empty() && text.front() == '{') return Finish("ST_GEOGFROM", geo::ParseGeoJson(text), false, false, false);
+  if (IsHex(text)) return Finish("ST_GEOGFROM", geo::ParseWkb(FromHex(text)), false, false, false);
+  return Finish("ST_GEOGFROM", geo::ParseWkt(text), false, false, false);
 }
 
 Result<TypePtr> PointFromGeohashCheck(const Types& a) {
@@ -279,9 +291,10 @@ Result<Value> GeohashEval(const Values& a, const EvalContext&) {
   if (g.empty()) return Value::Null(Type::String());
   const LngLat* p = g.SinglePoint();
   if (p == nullptr) return GeoKindError("ST_GEOHASH", "a single point", g);
-  const int64_t max_chars = a.size() > 1 ? a[1].int64() : 20;
-  if (max_chars <= 0) return Status::InvalidArgument("ST_GEOHASH's maxchars must be positive");
-  return Value::String(geo::Geohash(*p, static_cast<int>(std::min<int64_t>(max_chars, 20))));
+  // maxchars outside [1, 20] is taken as unspecified: 20.
+  int64_t max_chars = a.size() > 1 ? a[1].int64() : 20;
+  if (max_chars < 1 || max_chars > 20) max_chars = 20;
+  return Value::String(geo::Geohash(*p, static_cast<int>(max_chars)));
 }
 
 // ---- accessors ----
@@ -327,7 +340,8 @@ Result<Value> IsEmptyEval(const Values& a, const EvalContext&) { return Value::B
 
 Result<Value> IsClosedEval(const Values& a, const EvalContext&) {
   const Geography g = Geo(a[0]);
-  if (g.empty()) return Value::Bool(false);
+  // A polygon is closed only when it is the full globe, which lbt has not.
+  if (g.empty() || !g.polygons.empty()) return Value::Bool(false);
   for (const geo::Line& line : g.lines) {
     if (!(line.front() == line.back())) return Value::Bool(false);
   }
@@ -357,8 +371,8 @@ Result<Value> DumpEval(const Values& a, const EvalContext&) {
   std::vector<Geography> parts = Geo(a[0]).Parts();
   if (a.size() > 1) {
     const int64_t dimension = a[1].int64();
-    if (dimension < 0 || dimension > 2) return Status::InvalidArgument("ST_DUMP's dimension must be 0, 1 or 2");
-    std::erase_if(parts, [&](const Geography& part) { return part.Dimension() != dimension; });
+    if (dimension < -1 || dimension > 2) return Status::InvalidArgument("ST_DUMP's dimension must be -1, 0, 1 or 2");
+    if (dimension >= 0) std::erase_if(parts, [&](const Geography& part) { return part.Dimension() != dimension; });
   }
   return GeoArray(parts);
 }
@@ -389,7 +403,9 @@ Result<Value> LinePoint(std::string_view fn, const Value& v, int64_t index) {
   if (line == nullptr) return GeoKindError(fn, "a linestring", g);
   const int64_t n = static_cast<int64_t>(line->size());
   const int64_t at = index > 0 ? index - 1 : n + index;
-  if (index == 0 || at < 0 || at >= n) return Value::Null(Type::Geography());
+  if (index == 0 || at < 0 || at >= n) {
+    return Status::InvalidArgument(fmt::format("{}: the line has no vertex at index {} (it has {})", fn, index, n));
+  }
   return GeoValue(Geography{{(*line)[at]}, {}, {}});
 }
 Result<Value> StartPointEval(const Values& a, const EvalContext&) { return LinePoint("ST_STARTPOINT", a[0], 1); }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include "sql/functions/geography_util.h"
 #include "sql/functions/registry.h"
 #include "sql/geography/geography_s2.h"
@@ -77,6 +78,7 @@ Result<TypePtr> HausdorffWithinCheck(const Types& a) {
 }
 Result<Value> HausdorffWithinEval(const Values& a, const EvalContext&) {
   const bool directed = a.size() > 3 && !a[3].is_null() && a[3].boolean();
+  if (std::isnan(a[2].AsDouble())) return Status::InvalidArgument("ST_HAUSDORFFDWITHIN's distance cannot be NaN");
   const std::optional<double> d = geo::HausdorffDistance(Geo(a[0]), Geo(a[1]), directed);
   if (!d) return Value::Bool(false);
   return Value::Bool(*d <= a[2].AsDouble());
@@ -163,6 +165,7 @@ Result<TypePtr> DWithinCheck(const Types& a) {
 }
 Result<Value> DWithinEval(const Values& a, const EvalContext&) {
   LBT_RETURN_IF_ERROR(CheckSphere("ST_DWITHIN", a, 3));
+  if (std::isnan(a[2].AsDouble())) return Status::InvalidArgument("ST_DWITHIN's distance cannot be NaN");
   return Value::Bool(geo::WithinDistance(Geo(a[0]), Geo(a[1]), a[2].AsDouble()));
 }
 
@@ -171,6 +174,11 @@ Result<TypePtr> IntersectsBoxCheck(const Types& a) {
                   Type::Bool());
 }
 Result<Value> IntersectsBoxEval(const Values& a, const EvalContext&) {
+  for (size_t i = 1; i < 5; ++i) {
+    if (!std::isfinite(a[i].AsDouble())) {
+      return Status::InvalidArgument("ST_INTERSECTSBOX's longitudes and latitudes must be finite numbers");
+    }
+  }
   const double lat1 = a[2].AsDouble(), lat2 = a[4].AsDouble();
   if (lat1 < -90 || lat1 > 90 || lat2 < -90 || lat2 > 90) {
     return Status::InvalidArgument("ST_INTERSECTSBOX's latitudes must be between -90 and 90");
@@ -185,8 +193,6 @@ Result<TypePtr> CellIdCheck(const Types& a) {
   return GeoCheck("S2_CELLIDFROMPOINT", a, {G::kGeography, G::kInt}, 1, Type::Int64());
 }
 Result<Value> CellIdEval(const Values& a, const EvalContext&) {
-  const Geography g = Geo(a[0]);
-  if (g.empty()) return Value::Null(Type::Int64());
   LBT_ASSIGN_OR_RETURN(LngLat p, PointArgument("S2_CELLIDFROMPOINT", a[0]));
   const int64_t level = a.size() > 1 ? a[1].int64() : 30;
   if (level < 0 || level > 30) return Status::InvalidArgument("S2_CELLIDFROMPOINT's level must be from 0 to 30");
@@ -201,15 +207,19 @@ Result<Value> CoveringEval(const Values& a, const EvalContext&) {
   geo::CoveringOptions options;
   if (a.size() > 1) options.min_level = static_cast<int>(std::clamp<int64_t>(a[1].int64(), -1, 31));
   if (a.size() > 2) options.max_level = static_cast<int>(std::clamp<int64_t>(a[2].int64(), -1, 31));
-  if (a.size() > 3) options.max_cells = static_cast<int>(std::clamp<int64_t>(a[3].int64(), 0, 1 << 20));
+  if (a.size() > 3) options.max_cells = static_cast<int>(std::clamp<int64_t>(a[3].int64(), 0, 1 << 30));
   if (a.size() > 4) options.buffer_meters = a[4].AsDouble();
   if (options.min_level < 0 || options.max_level > 30 || options.min_level > options.max_level) {
     return Status::InvalidArgument("S2_COVERINGCELLIDS needs 0 <= min_level <= max_level <= 30");
   }
-  if (options.max_cells < 1) return Status::InvalidArgument("S2_COVERINGCELLIDS's max_cells must be positive");
+  if (options.max_cells < 1 || options.max_cells > geo::kMaxCoveringCells) {
+    return Status::InvalidArgument(
+        fmt::format("S2_COVERINGCELLIDS's max_cells must be from 1 to {}", geo::kMaxCoveringCells));
+  }
   if (!(options.buffer_meters >= 0)) return Status::InvalidArgument("S2_COVERINGCELLIDS's buffer cannot be negative");
   Values out;
-  for (int64_t id : geo::CoveringCellIds(Geo(a[0]), options)) out.push_back(Value::Int64(id));
+  LBT_ASSIGN_OR_RETURN(std::vector<int64_t> ids, geo::CoveringCellIds(Geo(a[0]), options));
+  for (int64_t id : ids) out.push_back(Value::Int64(id));
   return Value::Array(Type::Array(Type::Int64()), std::move(out));
 }
 

@@ -36,10 +36,19 @@ Result<TypePtr> OneGeoCheck(const Types& a) {
 Result<Value> BoundaryEval(const Values& a, const EvalContext&) {
   const Geography g = Geo(a[0]);
   Geography out;
+  // A line's boundary is its ends; where lines meet end to end, an end
+  // shared by an even number of them is inside their union (the mod-2 rule).
+  std::vector<LngLat> ends;
   for (const geo::Line& line : g.lines) {
     if (line.front() == line.back()) continue;  // a closed line has no boundary
-    out.points.push_back(line.front());
-    out.points.push_back(line.back());
+    ends.push_back(line.front());
+    ends.push_back(line.back());
+  }
+  for (const LngLat& p : ends) {
+    const auto count = std::count(ends.begin(), ends.end(), p);
+    if (count % 2 == 1 && std::find(out.points.begin(), out.points.end(), p) == out.points.end()) {
+      out.points.push_back(p);
+    }
   }
   for (const geo::Polygon& polygon : g.polygons) {
     for (const geo::Ring& ring : polygon) {
@@ -91,6 +100,9 @@ Result<TypePtr> ClosestPointCheck(const Types& a) {
   return GeoCheck("ST_CLOSESTPOINT", a, {G::kGeography, G::kGeography, G::kBool}, 2, Type::Geography());
 }
 Result<Value> ClosestPointEval(const Values& a, const EvalContext&) {
+  if (a.size() > 2 && !a[2].is_null() && a[2].boolean()) {
+    return Status::InvalidArgument("ST_CLOSESTPOINT supports only use_spheroid => FALSE");
+  }
   const Geography x = Geo(a[0]), y = Geo(a[1]);
   if (x.empty() || y.empty()) return Value::Null(Type::Geography());
   return GeoValue(geo::ClosestPoint(x, y));
@@ -115,11 +127,11 @@ Result<TypePtr> UnionCheck(const Types& a) {
 }
 Result<Value> UnionEval(const Values& a, const EvalContext& ctx) {
   if (a.size() == 2) return BooleanEval<geo::BooleanOp::kUnion>(a, ctx);
-  Geography all;
+  std::vector<Geography> parts;
   for (const Value& v : a[0].elements()) {
-    if (v.is_null()) return Value::Null(Type::Geography());
-    LBT_ASSIGN_OR_RETURN(all, geo::Boolean(geo::BooleanOp::kUnion, all, Geo(v)));
+    if (!v.is_null()) parts.push_back(Geo(v));  // NULL elements are ignored
   }
+  LBT_ASSIGN_OR_RETURN(Geography all, geo::UnionAll(std::move(parts)));
   return GeoValue(all);
 }
 
@@ -174,7 +186,8 @@ Result<Value> BufferToleranceEval(const Values& a, const EvalContext&) {
   // circle: r (1 - cos(pi / sides)) <= tolerance.
   const double r = std::abs(options.meters);
   const double sides = tolerance >= r ? 3 : std::max(3.0, std::ceil(std::numbers::pi / std::acos(1 - tolerance / r)));
-  options.segments_per_quarter = sides / 4;
+  // Past S2's most segments, the closest it can come.
+  options.segments_per_quarter = std::min(sides, geo::kMaxBufferSegments) / 4;
   LBT_ASSIGN_OR_RETURN(Geography g, geo::Buffer(Geo(a[0]), options));
   return GeoValue(g);
 }
@@ -197,6 +210,7 @@ Result<TypePtr> InterpolateCheck(const Types& a) {
 }
 Result<Value> InterpolateEval(const Values& a, const EvalContext&) {
   const Geography g = Geo(a[0]);
+  if (g.empty()) return GeoValue(g);
   LBT_ASSIGN_OR_RETURN(const geo::Line* line, LineArgument("ST_LINEINTERPOLATEPOINT", g));
   LBT_RETURN_IF_ERROR(CheckFraction("ST_LINEINTERPOLATEPOINT", a[1].AsDouble()));
   return GeoValue(Geography{{geo::InterpolatePoint(*line, a[1].AsDouble())}, {}, {}});
@@ -207,6 +221,7 @@ Result<TypePtr> SubstringCheck(const Types& a) {
 }
 Result<Value> SubstringEval(const Values& a, const EvalContext&) {
   const Geography g = Geo(a[0]);
+  if (g.empty()) return GeoValue(g);
   LBT_ASSIGN_OR_RETURN(const geo::Line* line, LineArgument("ST_LINESUBSTRING", g));
   const double start = a[1].AsDouble(), end = a[2].AsDouble();
   LBT_RETURN_IF_ERROR(CheckFraction("ST_LINESUBSTRING", start));
@@ -234,8 +249,11 @@ Result<TypePtr> SnapToGridCheck(const Types& a) {
   return GeoCheck("ST_SNAPTOGRID", a, {G::kGeography, G::kNumber}, 2, Type::Geography());
 }
 Result<Value> SnapToGridEval(const Values& a, const EvalContext&) {
-  const double grid = a[1].AsDouble();
-  if (!(grid > 0) || !std::isfinite(grid)) return Status::InvalidArgument("ST_SNAPTOGRID's grid size must be positive");
+  if (!(a[1].AsDouble() > 0) || !std::isfinite(a[1].AsDouble())) {
+    return Status::InvalidArgument("ST_SNAPTOGRID's grid size must be positive");
+  }
+  // GoogleSQL rounds the grid size to a power of ten, 10^n with -10 < n < 0.
+  const double grid = std::pow(10.0, std::clamp(std::round(std::log10(a[1].AsDouble())), -9.0, -1.0));
   Geography g = Geo(a[0]);
   auto snap = [grid](LngLat& p) {
     p.lng = std::round(p.lng / grid) * grid;
@@ -284,18 +302,38 @@ class CentroidAccumulator final : public Accumulator {
   geo::CentroidSum sum_;
 };
 
+// Unions pairwise as a binary counter does: partial unions of 1, 2, 4, ...
+// inputs, each merged with its equal, so that each input takes part in
+// log n unions rather than n.
 class UnionAccumulator final : public Accumulator {
  public:
   Status Add(const Values& a) override {
     if (a[0].is_null()) return Status::OK();
     seen_ = true;
-    LBT_ASSIGN_OR_RETURN(union_, geo::Boolean(geo::BooleanOp::kUnion, union_, Geo(a[0])));
-    return CheckComputedBytes(static_cast<double>(union_.NumVertices()) * 16, "ST_UNION_AGG's result");
+    Geography carry = Geo(a[0]);
+    size_t rank = 0;
+    for (; rank < partial_.size() && partial_[rank]; ++rank) {
+      LBT_ASSIGN_OR_RETURN(carry, geo::Boolean(geo::BooleanOp::kUnion, *partial_[rank], carry));
+      partial_[rank].reset();
+    }
+    if (rank == partial_.size()) partial_.emplace_back();
+    partial_[rank] = std::move(carry);
+    size_t vertices = 0;
+    for (const auto& p : partial_) vertices += p ? p->NumVertices() : 0;
+    return CheckComputedBytes(static_cast<double>(vertices) * 16, "ST_UNION_AGG's result");
   }
-  Value Finish() const override { return seen_ ? GeoValue(union_) : Value::Null(Type::Geography()); }
+  Value Finish() const override {
+    if (!seen_) return Value::Null(Type::Geography());
+    std::vector<Geography> parts;
+    for (const auto& p : partial_) {
+      if (p) parts.push_back(*p);
+    }
+    Result<Geography> all = geo::UnionAll(std::move(parts));
+    return all.ok() ? GeoValue(*all) : Value::Null(Type::Geography());
+  }
 
  private:
-  Geography union_;
+  std::vector<std::optional<Geography>> partial_;
   bool seen_ = false;
 };
 
@@ -394,7 +432,9 @@ void RegisterGeographyTransforms(FunctionRegistry* r) {
   buffer_names.insert(buffer_names.end(), style.begin(), style.end());
   r->NameArguments("ST_BUFFER", 2, buffer_names);
   r->Add("ST_BUFFERWITHTOLERANCE", BufferToleranceCheck, BufferToleranceEval, kMakeNull, kIndependent);
-  r->NameArguments("ST_BUFFERWITHTOLERANCE", 3, style);
+  std::vector<std::pair<std::string, Value>> tolerance_names = {{"tolerance_meters", FunctionRegistry::kRequired}};
+  tolerance_names.insert(tolerance_names.end(), style.begin(), style.end());
+  r->NameArguments("ST_BUFFERWITHTOLERANCE", 2, tolerance_names);
   r->Add("ST_LINEINTERPOLATEPOINT", InterpolateCheck, InterpolateEval, kMakeNull, kIndependent);
   r->Add("ST_LINESUBSTRING", SubstringCheck, SubstringEval, kMakeNull, kIndependent);
   r->Add("ST_SIMPLIFY", SimplifyCheck, SimplifyEval, kMakeNull, kIndependent);

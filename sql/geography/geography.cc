@@ -159,6 +159,18 @@ Result<Geography> Normalize(Geography g, const ShapeOptions& options) {
     LBT_RETURN_IF_ERROR(CheckPolygon(polygon));
     out.polygons.push_back(std::move(polygon));
   }
+  if (out.polygons.size() > 1) {
+    // A GEOGRAPHY is a set of points: polygons that overlap would count
+    // their shared area twice. Their rings together must make one valid
+    // S2 polygon (make_valid merges them instead).
+    Polygon all;
+    for (const Polygon& polygon : out.polygons) all.insert(all.end(), polygon.begin(), polygon.end());
+    Status valid = CheckPolygon(all);
+    if (!valid.ok()) {
+      return Status::InvalidArgument(
+          fmt::format("the polygons of a multipolygon overlap or cross ({})", valid.message()));
+    }
+  }
   return out;
 }
 

@@ -18,6 +18,8 @@ std::string FormatCoordinate(double degrees) {
   return fmt::format("{}", back);
 }
 
+std::string ExactCoordinate(double degrees) { return degrees == 0 ? "0" : fmt::format("{}", degrees); }
+
 // ---- WKT ----
 
 namespace {
@@ -73,9 +75,11 @@ class WktParser {
   }
   Result<double> Number() {
     SkipSpace();
+    if (at_ < text_.size() && text_[at_] == '+') ++at_;  // from_chars takes no leading +
     const char* begin = text_.data() + at_;
     double v = 0;
     auto [end, ec] = std::from_chars(begin, text_.data() + text_.size(), v);
+    if (ec == std::errc::result_out_of_range) return Fault("a number out of range");
     if (ec != std::errc() || end == begin) return Fault("expected a number");
     at_ += end - begin;
     return v;
@@ -134,6 +138,7 @@ Status WktParser::Shape(Geography* g) {
   if (++depth_ > 32) return Fault("collections nest too deeply");
   const std::string kind = Word();
   if (kind.empty()) return Fault("expected a shape such as POINT or POLYGON");
+  if (kind == "FULLGLOBE") return Fault("lbt has no full-globe geography ('fullglobe')");
   LBT_ASSIGN_OR_RETURN(bool opens, Opens());
   if (!opens) {
   } else if (kind == "POINT") {
@@ -488,9 +493,7 @@ Status JsonShape(const Json& j, Geography* g, int depth) {
   return Status::OK();
 }
 
-std::string JsonPosition(const LngLat& p) {
-  return "[" + FormatCoordinate(p.lng) + ", " + FormatCoordinate(p.lat) + "]";
-}
+std::string JsonPosition(const LngLat& p) { return "[" + ExactCoordinate(p.lng) + ", " + ExactCoordinate(p.lat) + "]"; }
 
 std::string JsonPositions(const std::vector<LngLat>& vertices, bool close) {
   std::string out = "[";
@@ -553,7 +556,7 @@ std::string KmlCoordinates(const std::vector<LngLat>& vertices, bool close) {
   std::string out = "<coordinates>";
   for (size_t i = 0; i < vertices.size() + (close ? 1 : 0); ++i) {
     const LngLat& p = vertices[i % vertices.size()];
-    out += (i ? " " : "") + FormatCoordinate(p.lng) + "," + FormatCoordinate(p.lat);
+    out += (i ? " " : "") + ExactCoordinate(p.lng) + "," + ExactCoordinate(p.lat);
   }
   return out + "</coordinates>";
 }

@@ -43,6 +43,9 @@ Result<LngLat> FromGeohash(std::string_view hash);
 // A coordinate as the formats write it: at most 15 significant digits, so
 // that a value computed on the sphere prints as it was given.
 std::string FormatCoordinate(double degrees);
+// A coordinate in as few digits as read back to the same double (KML's
+// and GeoJSON's, which GoogleSQL writes without loss).
+std::string ExactCoordinate(double degrees);
 
 }  // namespace lbt::sql::geo
 

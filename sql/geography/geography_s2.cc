@@ -6,6 +6,7 @@
 #include <s2/s2boolean_operation.h>
 #include <s2/s2buffer_operation.h>
 #include <s2/s2builder.h>
+#include <s2/s2builderutil_closed_set_normalizer.h>
 #include <s2/s2builderutil_s2point_vector_layer.h>
 #include <s2/s2builderutil_s2polygon_layer.h>
 #include <s2/s2builderutil_s2polyline_vector_layer.h>
@@ -151,6 +152,7 @@ using PolylineModel = S2BooleanOperation::PolylineModel;
 
 Result<Geography> MakeValid(const Geography& g) {
   Geography out{g.points, g.lines, {}};
+  std::vector<Geography> rebuilt;
   for (const Polygon& polygon : g.polygons) {
     S2Polygon result;
     S2WindingOperation operation(std::make_unique<s2builderutil::S2PolygonLayer>(&result));
@@ -166,9 +168,11 @@ Result<Geography> MakeValid(const Geography& g) {
     if (!operation.Build(outside, 0, S2WindingOperation::WindingRule::ODD, &error)) {
       return Status::InvalidArgument(fmt::format("the polygon cannot be made valid: {}", error.text()));
     }
-    Geography rebuilt = FromS2({}, {}, result);
-    out.polygons.insert(out.polygons.end(), rebuilt.polygons.begin(), rebuilt.polygons.end());
+    rebuilt.push_back(FromS2({}, {}, result));
   }
+  // Polygons that overlap become their union.
+  LBT_ASSIGN_OR_RETURN(Geography polygons, UnionAll(std::move(rebuilt)));
+  out.Append(polygons);
   return Normalize(std::move(out), {.oriented = true});
 }
 
@@ -418,14 +422,13 @@ bool WithinDistance(const Geography& a, const Geography& b, double meters) {
 bool IntersectsBox(const Geography& g, double west, double south, double east, double north) {
   if (g.empty()) return false;
   if (east < west) east += 360;
+  east = std::min(east, west + 359.999999);
   // The box's edges follow parallels: trace them densely as a polygon.
   constexpr int kSteps = 64;
   Ring ring;
   for (int i = 0; i <= kSteps; ++i) ring.push_back({west + (east - west) * i / kSteps, south});
   for (int i = 0; i <= kSteps; ++i) ring.push_back({east - (east - west) * i / kSteps, north});
-  for (LngLat& p : ring) {
-    if (p.lng > 180) p.lng -= 360;
-  }
+  for (LngLat& p : ring) p.lng = std::remainder(p.lng, 360.0);  // into [-180, 180]
   Geography box;
   box.polygons.push_back({ring});
   return Intersects(g, box);
@@ -480,6 +483,9 @@ std::optional<Box> ExtentSum::Finish() const {
   const double to_degrees = 180 / std::numbers::pi;
   Box box{lng_lo_ * to_degrees, lat_lo_ * to_degrees, lng_hi_ * to_degrees, lat_hi_ * to_degrees};
   if (lng_lo_ > lng_hi_) box.xmax += 360;
+  // A span of half the globe or more is the whole range, as GoogleSQL's
+  // ST_EXTENT gives it.
+  if (box.xmax - box.xmin >= 180) box.xmin = -180, box.xmax = 180;
   return box;
 }
 
@@ -568,9 +574,12 @@ Result<Geography> Boolean(BooleanOp op, const Geography& a, const Geography& b) 
                                           : op == BooleanOp::kIntersection ? S2BooleanOperation::OpType::INTERSECTION
                                                                            : S2BooleanOperation::OpType::DIFFERENCE;
   // Vertices a hair apart (one converted to degrees and back) are one.
-  S2BooleanOperation::Options options;
+  // Shapes are closed sets, as GoogleSQL's are: a polygon holds its
+  // boundary, and what the inputs share in a lower dimension (two lines'
+  // crossing point, two squares' common edge) comes out in that dimension.
+  S2BooleanOperation::Options options = ModelOptions(PolygonModel::CLOSED, PolylineModel::CLOSED);
   options.set_snap_function(s2builderutil::IdentitySnapFunction(S1Angle::Radians(kMergeRadians)));
-  S2BooleanOperation operation(type, std::move(layers), options);
+  S2BooleanOperation operation(type, s2builderutil::NormalizeClosedSet(std::move(layers)), options);
   S2Error error;
   if (!operation.Build(x.index, y.index, &error)) {
     return Status::InvalidArgument(fmt::format("the geographies cannot be combined: {}", error.text()));
@@ -579,6 +588,13 @@ Result<Geography> Boolean(BooleanOp op, const Geography& a, const Geography& b) 
 }
 
 Result<Geography> Buffer(const Geography& g, const BufferOptions& options) {
+  if (!std::isfinite(options.meters) || !std::isfinite(options.segments_per_quarter)) {
+    return Status::InvalidArgument("ST_BUFFER's radius and segment count must be finite numbers");
+  }
+  if (options.segments_per_quarter * 4 > kMaxBufferSegments) {
+    return Status::InvalidArgument(
+        fmt::format("ST_BUFFER's num_seg_quarter_circle must be at most {}", kMaxBufferSegments / 4));
+  }
   if (g.empty()) return Geography{};
   S2Polygon polygon;
   S2BufferOperation::Options buffer_options(AngleOf(options.meters));
@@ -638,6 +654,10 @@ Result<Geography> Collapsed(const Polygon& polygon, double meters) {
 }  // namespace
 
 Result<Geography> Simplify(const Geography& g, double meters) {
+  if (!(AngleOf(meters) <= S2Builder::SnapFunction::kMaxSnapRadius())) {
+    return Status::InvalidArgument(fmt::format("the tolerance must be at most {:.0f} meters (about 7,800 km)",
+                                               Meters(S2Builder::SnapFunction::kMaxSnapRadius())));
+  }
   LBT_ASSIGN_OR_RETURN(Geography out, Rebuild(Geography{g.points, g.lines, {}}, meters));
   for (const Polygon& polygon : g.polygons) {
     LBT_ASSIGN_OR_RETURN(Geography part, Rebuild(Geography{{}, {}, {polygon}}, meters));
@@ -698,40 +718,94 @@ int64_t CellIdFromPoint(const LngLat& p, int level) {
   return static_cast<int64_t>(S2CellId(ToS2(p)).parent(level).id());
 }
 
-std::vector<int64_t> CoveringCellIds(const Geography& g, const CoveringOptions& options) {
+Result<std::vector<int64_t>> CoveringCellIds(const Geography& g, const CoveringOptions& options) {
   S2Form form(g);
   S2RegionCoverer::Options coverer_options;
-  coverer_options.set_min_level(options.min_level);
   coverer_options.set_max_level(options.max_level);
   coverer_options.set_max_cells(options.max_cells);
-  S2RegionCoverer coverer(coverer_options);
   S2ShapeIndexBufferedRegion region(&form.index, S1ChordAngle(AngleOf(options.buffer_meters)));
+  // A min_level makes every coarser cell its descendants at that level,
+  // however many: count them on a covering without one first.
+  if (options.min_level > 0) {
+    double cells = 0;
+    for (const S2CellId& id : S2RegionCoverer(coverer_options).GetCovering(region)) {
+      cells += std::pow(4.0, std::max(0, options.min_level - id.level()));
+    }
+    if (cells > kMaxCoveringCells) {
+      return Status::InvalidArgument(
+          fmt::format("S2_COVERINGCELLIDS would give about {:.0f} cells at min_level {}, more than the {} lbt allows",
+                      cells, options.min_level, kMaxCoveringCells));
+    }
+  }
+  coverer_options.set_min_level(options.min_level);
   std::vector<int64_t> out;
-  for (const S2CellId& id : coverer.GetCovering(region)) out.push_back(static_cast<int64_t>(id.id()));
+  for (const S2CellId& id : S2RegionCoverer(coverer_options).GetCovering(region)) {
+    out.push_back(static_cast<int64_t>(id.id()));
+  }
   return out;
 }
+
+namespace {
+
+// Every non-empty geography's shapes in one index, to find each one's
+// neighbors without comparing every pair.
+class NeighborIndex {
+ public:
+  explicit NeighborIndex(const std::vector<const Geography*>& geographies) : geographies_(geographies) {
+    for (size_t i = 0; i < geographies.size(); ++i) {
+      if (geographies[i] == nullptr) continue;
+      const Geography& g = *geographies[i];
+      if (!g.points.empty()) Add(std::make_unique<S2PointVectorShape>(ToS2(g.points)), i);
+      for (const Line& line : g.lines) {
+        Add(std::make_unique<S2Polyline::OwningShape>(std::make_unique<S2Polyline>(ToS2(line), S2Debug::DISABLE)), i);
+      }
+      for (const Polygon& polygon : g.polygons) Add(std::make_unique<S2Polygon::OwningShape>(ToS2Polygon(polygon)), i);
+    }
+  }
+
+  // The rows within `epsilon` meters of row i, itself included.
+  std::vector<size_t> Within(size_t i, double epsilon) {
+    std::vector<size_t> out;
+    if (geographies_[i] == nullptr || geographies_[i]->empty()) return out;
+    S2Form form(*geographies_[i]);
+    S2ClosestEdgeQuery query(&index_);
+    query.mutable_options()->set_include_interiors(true);
+    query.mutable_options()->set_inclusive_max_distance(AngleOf(epsilon));
+    S2ClosestEdgeQuery::ShapeIndexTarget target(&form.index);
+    target.set_include_interiors(true);
+    for (const auto& result : query.FindClosestEdges(&target)) out.push_back(row_of_shape_[result.shape_id()]);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+ private:
+  void Add(std::unique_ptr<S2Shape> shape, size_t row) {
+    const int id = index_.Add(std::move(shape));
+    if (row_of_shape_.size() <= static_cast<size_t>(id)) row_of_shape_.resize(id + 1);
+    row_of_shape_[id] = row;
+  }
+
+  const std::vector<const Geography*>& geographies_;
+  MutableS2ShapeIndex index_;
+  std::vector<size_t> row_of_shape_;
+};
+
+}  // namespace
 
 std::vector<std::optional<int64_t>> ClusterDbscan(const std::vector<const Geography*>& geographies, double epsilon,
                                                   int64_t min_points) {
   const size_t n = geographies.size();
-  auto neighbors = [&](size_t i) {
-    std::vector<size_t> out;
-    if (geographies[i] == nullptr || geographies[i]->empty()) return out;
-    for (size_t j = 0; j < n; ++j) {
-      if (geographies[j] != nullptr && !geographies[j]->empty() &&
-          (i == j || WithinDistance(*geographies[i], *geographies[j], epsilon))) {
-        out.push_back(j);
-      }
-    }
-    return out;
-  };
+  NeighborIndex index(geographies);
   std::vector<std::optional<int64_t>> cluster(n);
   std::vector<bool> visited(n, false);
   int64_t next_id = 0;
   for (size_t i = 0; i < n; ++i) {
     if (visited[i]) continue;
     visited[i] = true;
-    std::vector<size_t> seeds = neighbors(i);
+    // An empty or NULL geography is always noise.
+    if (geographies[i] == nullptr || geographies[i]->empty()) continue;
+    std::vector<size_t> seeds = index.Within(i, epsilon);
     if (static_cast<int64_t>(seeds.size()) < min_points) continue;  // noise, unless a cluster reaches it
     const int64_t id = next_id++;
     cluster[i] = id;
@@ -740,11 +814,26 @@ std::vector<std::optional<int64_t>> ClusterDbscan(const std::vector<const Geogra
       if (!cluster[j]) cluster[j] = id;
       if (visited[j]) continue;
       visited[j] = true;
-      std::vector<size_t> more = neighbors(j);
+      std::vector<size_t> more = index.Within(j, epsilon);
       if (static_cast<int64_t>(more.size()) >= min_points) seeds.insert(seeds.end(), more.begin(), more.end());
     }
   }
   return cluster;
+}
+
+Result<Geography> UnionAll(std::vector<Geography> parts) {
+  if (parts.empty()) return Geography{};
+  // Pairs, then pairs of pairs: each vertex takes part in log n unions.
+  while (parts.size() > 1) {
+    std::vector<Geography> next;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2) {
+      LBT_ASSIGN_OR_RETURN(Geography u, Boolean(BooleanOp::kUnion, parts[i], parts[i + 1]));
+      next.push_back(std::move(u));
+    }
+    if (parts.size() % 2 == 1) next.push_back(std::move(parts.back()));
+    parts = std::move(next);
+  }
+  return Boolean(BooleanOp::kUnion, parts[0], Geography{});
 }
 
 }  // namespace lbt::sql::geo

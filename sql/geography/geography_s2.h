@@ -69,6 +69,10 @@ Geography ClosestPoint(const Geography& a, const Geography& b);
 Geography ConvexHull(const Geography& g);
 enum class BooleanOp { kUnion, kIntersection, kDifference };
 Result<Geography> Boolean(BooleanOp op, const Geography& a, const Geography& b);
+// The union of all `parts`, in log n rounds of pairwise unions.
+Result<Geography> UnionAll(std::vector<Geography> parts);
+// S2's most circle segments a buffer may use (S2BufferOperation's limit).
+inline constexpr double kMaxBufferSegments = 1570;
 struct BufferOptions {
   double meters = 0;
   double segments_per_quarter = 8;  // circle segments per quarter circle
@@ -123,11 +127,14 @@ struct CoveringOptions {
   int max_cells = 8;
   double buffer_meters = 0;
 };
-std::vector<int64_t> CoveringCellIds(const Geography& g, const CoveringOptions& options);
+// The most cells a covering may have.
+inline constexpr double kMaxCoveringCells = 1'000'000;
+// INVALID_ARGUMENT when a min_level would need more than kMaxCoveringCells.
+Result<std::vector<int64_t>> CoveringCellIds(const Geography& g, const CoveringOptions& options);
 
 // Ids of density-based clusters (DBSCAN) of the geographies, by distance
 // `epsilon` meters and `min_points` neighbors (themselves included); a
-// noise point's and a NULL's id is nullopt.
+// noise point's, an empty geography's and a NULL's id is nullopt.
 std::vector<std::optional<int64_t>> ClusterDbscan(const std::vector<const Geography*>& geographies, double epsilon,
                                                   int64_t min_points);
 

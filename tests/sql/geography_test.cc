@@ -289,5 +289,75 @@ TEST_F(GeographyTest, HostileShapes) {
   EXPECT_NE(GeoError("ST_GEOGPOINTFROMGEOHASH('abc!')").find("not a geohash character"), std::string::npos);
 }
 
+// What S2 would abort on, or could not bound, is a one-line error.
+TEST_F(GeographyTest, LimitsAreErrorsNotAborts) {
+  EXPECT_NE(GeoError("ST_BUFFER(ST_GEOGPOINT(0, 0), 100, num_seg_quarter_circle => 400)").find("at most 392.5"),
+            std::string::npos);
+  EXPECT_NE(GeoError("ST_BUFFER(ST_GEOGPOINT(0, 0), CAST('nan' AS FLOAT64))").find("finite"), std::string::npos);
+  EXPECT_EQ(Eval("ST_NUMPOINTS(ST_BUFFERWITHTOLERANCE(ST_GEOGPOINT(0, 0), 100, 1e-6))"), "1571");  // S2's most
+  EXPECT_NE(GeoError("ST_SIMPLIFY(ST_GEOGFROMTEXT('LINESTRING(0 0, 1 0.001, 2 0)'), 7900000)").find("7,800 km"),
+            std::string::npos);
+  EXPECT_NE(Error("ST_INTERSECTSBOX(ST_GEOGPOINT(0, 0), CAST('nan' AS FLOAT64), 0, 1, 1)").find("finite"),
+            std::string::npos);
+  EXPECT_EQ(Eval("ST_INTERSECTSBOX(ST_GEOGPOINT(-175, 0), -190, -10, -170, 10)"), "true");
+  EXPECT_NE(Error("S2_COVERINGCELLIDS(ST_GEOGFROMTEXT('POLYGON((0 0, 10 0, 10 10, 0 10, 0 0))'), min_level => 20)")
+                .find("more than the 1000000 lbt allows"),
+            std::string::npos);
+  EXPECT_NE(Error("S2_COVERINGCELLIDS(ST_GEOGPOINT(0, 0), max_cells => 1000000000)").find("from 1 to 1000000"),
+            std::string::npos);
+}
+
+// The semantics GoogleSQL's reference states beyond its examples.
+TEST_F(GeographyTest, DocumentedRules) {
+  // Shapes are closed sets: lines that cross meet at a point, squares
+  // that share an edge meet along it.
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_INTERSECTION(ST_GEOGFROMTEXT('LINESTRING(0 0, 2 2)'), "
+                 "ST_GEOGFROMTEXT('LINESTRING(0 2, 2 0)')))"),
+            "POINT(1 1.00045705372412)");
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_INTERSECTION(ST_GEOGFROMTEXT('POLYGON((0 0, 2 0, 2 2, 0 2, 0 0))'), "
+                 "ST_GEOGFROMTEXT('POLYGON((2 0, 4 0, 4 2, 2 2, 2 0))')))"),
+            "LINESTRING(2 0, 2 2)");
+  // Overlapping polygons are refused, or merged by make_valid.
+  EXPECT_NE(GeoError("ST_GEOGFROMTEXT('MULTIPOLYGON(((0 0, 2 0, 2 2, 0 2, 0 0)), ((1 1, 3 1, 3 3, 1 3, 1 1)))')")
+                .find("overlap"),
+            std::string::npos);
+  EXPECT_EQ(Eval("ST_NUMGEOMETRIES(ST_GEOGFROMTEXT('MULTIPOLYGON(((0 0, 2 0, 2 2, 0 2, 0 0)), "
+                 "((1 1, 3 1, 3 3, 1 3, 1 1)))', make_valid => TRUE))"),
+            "1");
+  EXPECT_EQ(Eval("ST_ISCLOSED(ST_GEOGFROMTEXT('POLYGON((0 0, 1 0, 1 1, 0 0))'))"), "false");
+  EXPECT_NE(GeoError("ST_POINTN(ST_GEOGFROMTEXT('LINESTRING(1 1, 2 2)'), 3)").find("no vertex at index 3"),
+            std::string::npos);
+  EXPECT_EQ(Eval("ST_GEOHASH(ST_GEOGPOINT(-122.35, 47.62), 0)"), Eval("ST_GEOHASH(ST_GEOGPOINT(-122.35, 47.62))"));
+  EXPECT_EQ(Eval("ARRAY_LENGTH(ST_DUMP(ST_GEOGFROMTEXT('GEOMETRYCOLLECTION(POINT(0 0), LINESTRING(1 2, 2 1))'), -1))"),
+            "2");
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_UNION([ST_GEOGPOINT(1, 1), NULL]))"), "POINT(1 1)");
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_MAKEPOLYGONORIENTED([ST_GEOGFROMTEXT('LINESTRING(0 0, 1 0, 1 1, 0 0)'), NULL]))"),
+            "NULL");
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_LINEINTERPOLATEPOINT(ST_GEOGFROMTEXT('LINESTRING EMPTY'), 0.5))"),
+            "GEOMETRYCOLLECTION EMPTY");
+  EXPECT_EQ(Eval("ST_NUMPOINTS(ST_BUFFERWITHTOLERANCE(ST_GEOGPOINT(0, 0), 100, tolerance_meters => 25))"), "6");
+  EXPECT_NE(GeoError("ST_BUFFERWITHTOLERANCE(ST_GEOGPOINT(0, 0), 100, endcap => 'FLAT')")
+                .find("needs argument tolerance_meters"),
+            std::string::npos);
+  EXPECT_NE(GeoError("ST_GEOGFROMTEXT('POINT(1 2)', oriented => TRUE, planar => TRUE)").find("cannot be combined"),
+            std::string::npos);
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_SNAPTOGRID(ST_GEOGFROMTEXT('LINESTRING(0.123456 0.654321, 1.98765 2.34567)'), 0.03))"),
+            "LINESTRING(0.12 0.65, 1.99 2.35)");  // the grid rounded to 0.01
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_BOUNDARY(ST_GEOGFROMTEXT('MULTILINESTRING((0 0, 1 0), (1 0, 2 0))')))"),
+            "MULTIPOINT(0 0, 2 0)");
+  EXPECT_EQ(Eval("ST_X(ST_GEOGFROMKML(ST_ASKML(ST_GEOGPOINT(1.0 / 3, 0.1)))) = 1.0 / 3"), "true");
+  EXPECT_NE(GeoError("ST_GEOGFROMTEXT('fullglobe')").find("no full-globe geography"), std::string::npos);
+}
+
+// ST_EXTENT's span of 180 degrees or more is the whole range; an empty
+// geography is noise to ST_CLUSTERDBSCAN even when no minimum applies.
+TEST_F(GeographyTest, AggregateRules) {
+  EXPECT_EQ(EvalOverRows({"", "POINT(0 0) | POINT(120 1) | POINT(-120 2)", "ST_EXTENT(g)", ""}, 100),
+            "{xmin: -180, ymin: 0, xmax: 180, ymax: 2}");
+  EXPECT_EQ(EvalOverRows(
+                {"", "POINT(0 0) | POINT EMPTY | NULL | POINT(0 1)", "ST_CLUSTERDBSCAN(g, 1e6, 0) OVER ()", ""}, 101),
+            "[0, NULL, NULL, 0]");
+}
+
 }  // namespace
 }  // namespace lbt::sql
