@@ -561,7 +561,38 @@ Geography ConvexHull(const Geography& g) {
   return Geography{{}, {line}, {}};
 }
 
-Result<Geography> Boolean(BooleanOp op, const Geography& a, const Geography& b) {
+namespace {
+
+Result<Geography> Rebuild(const Geography& g, double meters, const std::vector<S2Point>* split_at);
+
+std::vector<S2Point> VerticesOf(const Geography& g) {
+  std::vector<S2Point> out = ToS2(g.points);
+  for (const Line& line : g.lines) {
+    for (const LngLat& p : line) out.push_back(ToS2(p));
+  }
+  for (const Polygon& polygon : g.polygons) {
+    for (const Ring& ring : polygon) {
+      for (const LngLat& p : ring) out.push_back(ToS2(p));
+    }
+  }
+  return out;
+}
+
+// S2's boolean operations match edges whole: where a vertex of one input
+// lies on an edge of the other (two lines overlapping along a stretch),
+// that edge is split there first, so that the shared stretch is one edge
+// of both.
+Result<Geography> SplitAtVertices(const Geography& g, const Geography& other) {
+  if ((g.lines.empty() && g.polygons.empty()) || other.empty()) return g;
+  const std::vector<S2Point> vertices = VerticesOf(other);
+  return Rebuild(g, kMergeRadians * kEarthRadiusMeters, &vertices);
+}
+
+}  // namespace
+
+Result<Geography> Boolean(BooleanOp op, const Geography& a0, const Geography& b0) {
+  LBT_ASSIGN_OR_RETURN(Geography a, SplitAtVertices(a0, b0));
+  LBT_ASSIGN_OR_RETURN(Geography b, SplitAtVertices(b0, a0));
   S2Form x(a), y(b);
   std::vector<S2Point> points;
   std::vector<std::unique_ptr<S2Polyline>> lines;
@@ -615,11 +646,15 @@ Result<Geography> Buffer(const Geography& g, const BufferOptions& options) {
 namespace {
 
 // S2's builder over `g`, its edges moved at most `meters`, chains of them
-// replaced by fewer edges where they stay that close.
-Result<Geography> Rebuild(const Geography& g, double meters) {
+// replaced by fewer edges where they stay that close; with `split_at`, its
+// edges also split at those of the points that lie on them.
+Result<Geography> Rebuild(const Geography& g, double meters, const std::vector<S2Point>* split_at) {
   S2Builder::Options builder_options(s2builderutil::IdentitySnapFunction(AngleOf(std::max(0.0, meters))));
-  builder_options.set_simplify_edge_chains(meters > 0);
+  builder_options.set_simplify_edge_chains(meters > 0 && split_at == nullptr);
   S2Builder builder(builder_options);
+  if (split_at != nullptr) {
+    for (const S2Point& p : *split_at) builder.ForceVertex(p);
+  }
   std::vector<S2Point> points;
   std::vector<std::unique_ptr<S2Polyline>> lines;
   S2Polygon polygon;
@@ -640,7 +675,7 @@ Result<Geography> Rebuild(const Geography& g, double meters) {
 Result<Geography> Collapsed(const Polygon& polygon, double meters) {
   Line shell = polygon[0];
   shell.push_back(shell.front());
-  LBT_ASSIGN_OR_RETURN(Geography outline, Rebuild(Geography{{}, {shell}, {}}, meters));
+  LBT_ASSIGN_OR_RETURN(Geography outline, Rebuild(Geography{{}, {shell}, {}}, meters, nullptr));
   Line distinct;
   for (const Line& line : outline.lines) {
     for (const LngLat& p : line) {
@@ -658,9 +693,9 @@ Result<Geography> Simplify(const Geography& g, double meters) {
     return Status::InvalidArgument(fmt::format("the tolerance must be at most {:.0f} meters (about 7,800 km)",
                                                Meters(S2Builder::SnapFunction::kMaxSnapRadius())));
   }
-  LBT_ASSIGN_OR_RETURN(Geography out, Rebuild(Geography{g.points, g.lines, {}}, meters));
+  LBT_ASSIGN_OR_RETURN(Geography out, Rebuild(Geography{g.points, g.lines, {}}, meters, nullptr));
   for (const Polygon& polygon : g.polygons) {
-    LBT_ASSIGN_OR_RETURN(Geography part, Rebuild(Geography{{}, {}, {polygon}}, meters));
+    LBT_ASSIGN_OR_RETURN(Geography part, Rebuild(Geography{{}, {}, {polygon}}, meters, nullptr));
     if (part.empty()) {
       LBT_ASSIGN_OR_RETURN(part, Collapsed(polygon, meters));
     }

@@ -317,6 +317,13 @@ TEST_F(GeographyTest, DocumentedRules) {
   EXPECT_EQ(Eval("ST_ASTEXT(ST_INTERSECTION(ST_GEOGFROMTEXT('POLYGON((0 0, 2 0, 2 2, 0 2, 0 0))'), "
                  "ST_GEOGFROMTEXT('POLYGON((2 0, 4 0, 4 2, 2 2, 2 0))')))"),
             "LINESTRING(2 0, 2 2)");
+  // Lines overlapping along a stretch share it.
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_INTERSECTION(ST_GEOGFROMTEXT('LINESTRING(0 0, 2 0)'), "
+                 "ST_GEOGFROMTEXT('LINESTRING(1 0, 3 0)')))"),
+            "LINESTRING(1 0, 2 0)");
+  EXPECT_EQ(Eval("ST_ASTEXT(ST_DIFFERENCE(ST_GEOGFROMTEXT('LINESTRING(0 0, 2 0)'), "
+                 "ST_GEOGFROMTEXT('LINESTRING(1 0, 3 0)')))"),
+            "LINESTRING(0 0, 1 0)");
   // Overlapping polygons are refused, or merged by make_valid.
   EXPECT_NE(GeoError("ST_GEOGFROMTEXT('MULTIPOLYGON(((0 0, 2 0, 2 2, 0 2, 0 0)), ((1 1, 3 1, 3 3, 1 3, 1 1)))')")
                 .find("overlap"),
