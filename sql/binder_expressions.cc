@@ -458,6 +458,9 @@ Status Binder::PlaceNamedArguments(Expr* e, const Function& fn) {
 
 Status Binder::BindFunction(Expr* e) {
   const Function* fn = FindFunction(e->name);
+  if (fn == nullptr && FindWindowFunction(e->name) != nullptr) {
+    return Error(*e, fmt::format("Analytic function {} cannot be called without an OVER clause", e->name));
+  }
   if (fn == nullptr) return Error(*e, fmt::format("Function not found: {}", e->name));
   if (!e->arg_names.empty()) {
     if (fn->named.empty()) return Error(*e, fmt::format("{} takes no named arguments", DisplayName(e->name)));

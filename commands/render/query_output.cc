@@ -133,10 +133,16 @@ std::string QueryRowJson(const std::vector<sql::ResultColumn>& columns, const sq
   json out = json::object();
   for (size_t i = 0; i < columns.size() && i < row.size(); ++i) {
     const Value& v = row[i];
-    if (!v.is_null() && v.kind() == TypeKind::kBytes && (bytes == BytesMode::kBase64 || !IsValidUtf8(v.str()))) {
-      out[columns[i].name + "_b64"] = Base64Encode(v.str());
+    const bool b64 =
+        !v.is_null() && v.kind() == TypeKind::kBytes && (bytes == BytesMode::kBase64 || !IsValidUtf8(v.str()));
+    std::string key = columns[i].name + (b64 ? "_b64" : "");
+    // A query may name two columns alike (SELECT 1 AS a, 2 AS a); a JSON
+    // object cannot, so a later one is keyed by its position too: "a_2".
+    if (out.contains(key)) key = fmt::format("{}_{}{}", columns[i].name, i + 1, b64 ? "_b64" : "");
+    if (b64) {
+      out[key] = Base64Encode(v.str());
     } else {
-      out[columns[i].name] = Nested(v);
+      out[key] = Nested(v);
     }
   }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
