@@ -57,6 +57,18 @@ Result<TypePtr> GeoCheck(std::string_view fn, const Types& args, std::initialize
   return result;
 }
 
+TypePtr BoxType() {
+  static const TypePtr type = Type::Struct(
+      {{"xmin", Type::Float64()}, {"ymin", Type::Float64()}, {"xmax", Type::Float64()}, {"ymax", Type::Float64()}});
+  return type;
+}
+
+Value BoxValue(const std::optional<geo::Box>& box) {
+  if (!box) return Value::Null(BoxType());
+  return Value::Struct(BoxType(), {Value::Float64(box->xmin), Value::Float64(box->ymin), Value::Float64(box->xmax),
+                                   Value::Float64(box->ymax)});
+}
+
 Status GeoKindError(std::string_view fn, std::string_view what, const geo::Geography& g) {
   const char* kind = g.empty()                    ? "an empty geography"
                      : g.SinglePoint() != nullptr ? "a point"
@@ -267,10 +279,6 @@ Result<Value> PointFromGeohashEval(const Values& a, const EvalContext&) {
 
 // ---- formatters ----
 
-template <const char* kName>
-Result<TypePtr> ToStringCheck(const Types& a) {
-  return GeoCheck(kName, a, {G::kGeography}, 1, Type::String());
-}
 constexpr char kAsText[] = "ST_ASTEXT";
 constexpr char kAsGeoJson[] = "ST_ASGEOJSON";
 constexpr char kAsKml[] = "ST_ASKML";
@@ -299,22 +307,6 @@ Result<Value> GeohashEval(const Values& a, const EvalContext&) {
 
 // ---- accessors ----
 
-template <const char* kName>
-Result<TypePtr> GeoOfGeoCheck(const Types& a) {
-  return GeoCheck(kName, a, {G::kGeography}, 1, Type::Geography());
-}
-template <const char* kName>
-Result<TypePtr> IntOfGeoCheck(const Types& a) {
-  return GeoCheck(kName, a, {G::kGeography}, 1, Type::Int64());
-}
-template <const char* kName>
-Result<TypePtr> BoolOfGeoCheck(const Types& a) {
-  return GeoCheck(kName, a, {G::kGeography}, 1, Type::Bool());
-}
-template <const char* kName>
-Result<TypePtr> FloatOfGeoCheck(const Types& a) {
-  return GeoCheck(kName, a, {G::kGeography}, 1, Type::Float64());
-}
 constexpr char kDimension[] = "ST_DIMENSION";
 constexpr char kNumPoints[] = "ST_NUMPOINTS";
 constexpr char kNumGeometries[] = "ST_NUMGEOMETRIES";
@@ -452,28 +444,28 @@ void RegisterGeographyFunctions(FunctionRegistry* r) {
   constexpr auto kIndependent = FunctionRegistry::Args::kIndependent;
   constexpr auto kMakeNull = FunctionRegistry::Nulls::kMakeNull;
   RegisterConstructorsAndParsers(r);
-  r->Add("ST_ASTEXT", ToStringCheck<kAsText>, AsTextEval);
-  r->Add("ST_ASGEOJSON", ToStringCheck<kAsGeoJson>, AsGeoJsonEval);
-  r->Add("ST_ASKML", ToStringCheck<kAsKml>, AsKmlEval);
+  r->Add("ST_ASTEXT", OneGeographyCheck<kAsText, Type::String>, AsTextEval);
+  r->Add("ST_ASGEOJSON", OneGeographyCheck<kAsGeoJson, Type::String>, AsGeoJsonEval);
+  r->Add("ST_ASKML", OneGeographyCheck<kAsKml, Type::String>, AsKmlEval);
   r->Add("ST_ASBINARY", AsBinaryCheck, AsBinaryEval);
   r->Add("ST_GEOHASH", GeohashCheck, GeohashEval, kMakeNull, kIndependent);
   r->NameArguments("ST_GEOHASH", 1, {{"maxchars", Value::Int64(20)}});
-  r->Add("ST_DIMENSION", IntOfGeoCheck<kDimension>, DimensionEval);
+  r->Add("ST_DIMENSION", OneGeographyCheck<kDimension, Type::Int64>, DimensionEval);
   r->Add("ST_DUMP", DumpCheck, DumpEval, kMakeNull, kIndependent);
   r->Add("ST_DUMPPOINTS", DumpPointsCheck, DumpPointsEval);
-  r->Add("ST_STARTPOINT", GeoOfGeoCheck<kStartPoint>, StartPointEval);
-  r->Add("ST_ENDPOINT", GeoOfGeoCheck<kEndPoint>, EndPointEval);
+  r->Add("ST_STARTPOINT", OneGeographyCheck<kStartPoint, Type::Geography>, StartPointEval);
+  r->Add("ST_ENDPOINT", OneGeographyCheck<kEndPoint, Type::Geography>, EndPointEval);
   r->Add("ST_POINTN", PointNCheck, PointNEval, kMakeNull, kIndependent);
-  r->Add("ST_GEOMETRYTYPE", ToStringCheck<kGeometryType>, GeometryTypeEval);
-  r->Add("ST_ISCLOSED", BoolOfGeoCheck<kIsClosed>, IsClosedEval);
-  r->Add("ST_ISCOLLECTION", BoolOfGeoCheck<kIsCollection>, IsCollectionEval);
-  r->Add("ST_ISEMPTY", BoolOfGeoCheck<kIsEmpty>, IsEmptyEval);
-  r->Add("ST_ISRING", BoolOfGeoCheck<kIsRing>, IsRingEval);
-  r->Add("ST_NPOINTS", IntOfGeoCheck<kNumPoints>, NumPointsEval);
-  r->Add("ST_NUMPOINTS", IntOfGeoCheck<kNumPoints>, NumPointsEval);
-  r->Add("ST_NUMGEOMETRIES", IntOfGeoCheck<kNumGeometries>, NumGeometriesEval);
-  r->Add("ST_X", FloatOfGeoCheck<kX>, CoordinateEval<true>);
-  r->Add("ST_Y", FloatOfGeoCheck<kY>, CoordinateEval<false>);
+  r->Add("ST_GEOMETRYTYPE", OneGeographyCheck<kGeometryType, Type::String>, GeometryTypeEval);
+  r->Add("ST_ISCLOSED", OneGeographyCheck<kIsClosed, Type::Bool>, IsClosedEval);
+  r->Add("ST_ISCOLLECTION", OneGeographyCheck<kIsCollection, Type::Bool>, IsCollectionEval);
+  r->Add("ST_ISEMPTY", OneGeographyCheck<kIsEmpty, Type::Bool>, IsEmptyEval);
+  r->Add("ST_ISRING", OneGeographyCheck<kIsRing, Type::Bool>, IsRingEval);
+  r->Add("ST_NPOINTS", OneGeographyCheck<kNumPoints, Type::Int64>, NumPointsEval);
+  r->Add("ST_NUMPOINTS", OneGeographyCheck<kNumPoints, Type::Int64>, NumPointsEval);
+  r->Add("ST_NUMGEOMETRIES", OneGeographyCheck<kNumGeometries, Type::Int64>, NumGeometriesEval);
+  r->Add("ST_X", OneGeographyCheck<kX, Type::Float64>, CoordinateEval<true>);
+  r->Add("ST_Y", OneGeographyCheck<kY, Type::Float64>, CoordinateEval<false>);
 }
 
 }  // namespace lbt::sql

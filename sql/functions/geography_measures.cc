@@ -112,21 +112,10 @@ Result<Value> AngleEval(const Values& a, const EvalContext&) {
   return OptionalFloat(geo::Angle(p1, p2, p3));
 }
 
-TypePtr BoxType() {
-  static const TypePtr type = Type::Struct(
-      {{"xmin", Type::Float64()}, {"ymin", Type::Float64()}, {"xmax", Type::Float64()}, {"ymax", Type::Float64()}});
-  return type;
-}
-
 Result<TypePtr> BoundingBoxCheck(const Types& a) {
   return GeoCheck("ST_BOUNDINGBOX", a, {G::kGeography}, 1, BoxType());
 }
-Result<Value> BoundingBoxEval(const Values& a, const EvalContext&) {
-  const std::optional<geo::Box> box = geo::BoundingBox(Geo(a[0]));
-  if (!box) return Value::Null(BoxType());
-  return Value::Struct(BoxType(), {Value::Float64(box->xmin), Value::Float64(box->ymin), Value::Float64(box->xmax),
-                                   Value::Float64(box->ymax)});
-}
+Result<Value> BoundingBoxEval(const Values& a, const EvalContext&) { return BoxValue(geo::BoundingBox(Geo(a[0]))); }
 
 Result<TypePtr> LineLocatePointCheck(const Types& a) {
   return GeoCheck("ST_LINELOCATEPOINT", a, {G::kGeography, G::kGeography}, 2, Type::Float64());

@@ -28,11 +28,6 @@ constexpr char kCentroid[] = "ST_CENTROID";
 constexpr char kConvexHull[] = "ST_CONVEXHULL";
 constexpr char kExteriorRing[] = "ST_EXTERIORRING";
 
-template <const char* kName>
-Result<TypePtr> OneGeoCheck(const Types& a) {
-  return GeoCheck(kName, a, {G::kGeography}, 1, Type::Geography());
-}
-
 Result<Value> BoundaryEval(const Values& a, const EvalContext&) {
   const Geography g = Geo(a[0]);
   Geography out;
@@ -337,24 +332,13 @@ class UnionAccumulator final : public Accumulator {
   bool seen_ = false;
 };
 
-TypePtr BoxType() {
-  static const TypePtr type = Type::Struct(
-      {{"xmin", Type::Float64()}, {"ymin", Type::Float64()}, {"xmax", Type::Float64()}, {"ymax", Type::Float64()}});
-  return type;
-}
-
 class ExtentAccumulator final : public Accumulator {
  public:
   Status Add(const Values& a) override {
     if (!a[0].is_null()) sum_.Add(Geo(a[0]));
     return Status::OK();
   }
-  Value Finish() const override {
-    const std::optional<geo::Box> box = sum_.Finish();
-    if (!box) return Value::Null(BoxType());
-    return Value::Struct(BoxType(), {Value::Float64(box->xmin), Value::Float64(box->ymin), Value::Float64(box->xmax),
-                                     Value::Float64(box->ymax)});
-  }
+  Value Finish() const override { return BoxValue(sum_.Finish()); }
 
  private:
   geo::ExtentSum sum_;
@@ -399,8 +383,8 @@ Status ClusterCompute(const WindowPartition& p, Values* out) {
 
 void RegisterAggregates(FunctionRegistry* r) {
   r->AddAggregate("ST_ACCUM", AccumCheck, Create<AccumAccumulator>);
-  r->AddAggregate("ST_CENTROID_AGG", OneGeoCheck<kCentroidAgg>, Create<CentroidAccumulator>);
-  r->AddAggregate("ST_UNION_AGG", OneGeoCheck<kUnionAgg>, Create<UnionAccumulator>);
+  r->AddAggregate("ST_CENTROID_AGG", OneGeographyCheck<kCentroidAgg, Type::Geography>, Create<CentroidAccumulator>);
+  r->AddAggregate("ST_UNION_AGG", OneGeographyCheck<kUnionAgg, Type::Geography>, Create<UnionAccumulator>);
   r->AddAggregate("ST_EXTENT", ExtentCheck, Create<ExtentAccumulator>);
   WindowFunction cluster;
   cluster.name = "ST_CLUSTERDBSCAN";
@@ -415,10 +399,10 @@ void RegisterAggregates(FunctionRegistry* r) {
 void RegisterGeographyTransforms(FunctionRegistry* r) {
   constexpr auto kIndependent = FunctionRegistry::Args::kIndependent;
   constexpr auto kMakeNull = FunctionRegistry::Nulls::kMakeNull;
-  r->Add("ST_BOUNDARY", OneGeoCheck<kBoundary>, BoundaryEval);
-  r->Add("ST_CENTROID", OneGeoCheck<kCentroid>, CentroidEval);
-  r->Add("ST_CONVEXHULL", OneGeoCheck<kConvexHull>, ConvexHullEval);
-  r->Add("ST_EXTERIORRING", OneGeoCheck<kExteriorRing>, ExteriorRingEval);
+  r->Add("ST_BOUNDARY", OneGeographyCheck<kBoundary, Type::Geography>, BoundaryEval);
+  r->Add("ST_CENTROID", OneGeographyCheck<kCentroid, Type::Geography>, CentroidEval);
+  r->Add("ST_CONVEXHULL", OneGeographyCheck<kConvexHull, Type::Geography>, ConvexHullEval);
+  r->Add("ST_EXTERIORRING", OneGeographyCheck<kExteriorRing, Type::Geography>, ExteriorRingEval);
   r->Add("ST_INTERIORRINGS", InteriorRingsCheck, InteriorRingsEval);
   r->Add("ST_CLOSESTPOINT", ClosestPointCheck, ClosestPointEval, kMakeNull, kIndependent);
   r->NameArguments("ST_CLOSESTPOINT", 2, {{"use_spheroid", Value::Bool(false)}});

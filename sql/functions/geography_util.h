@@ -6,10 +6,12 @@
 #define LBT_SQL_FUNCTIONS_GEOGRAPHY_UTIL_H_
 
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 
 #include "sql/functions/function_util.h"
 #include "sql/geography/geography.h"
+#include "sql/geography/geography_s2.h"
 
 namespace lbt::sql {
 
@@ -24,6 +26,18 @@ bool GeoSignature(const Types& args, std::initializer_list<GeoArg> want, size_t 
 // The check of a function whose signature is `want` and result `result`.
 Result<TypePtr> GeoCheck(std::string_view fn, const Types& args, std::initializer_list<GeoArg> want, size_t required,
                          TypePtr result);
+
+// The check of a function of one GEOGRAPHY whose result type is
+// `ResultType()`.
+template <const char* kName, TypePtr (*ResultType)()>
+Result<TypePtr> OneGeographyCheck(const Types& args) {
+  return GeoCheck(kName, args, {GeoArg::kGeography}, 1, ResultType());
+}
+
+// STRUCT<xmin, ymin, xmax, ymax FLOAT64>: ST_BOUNDINGBOX's and ST_EXTENT's.
+TypePtr BoxType();
+// `box` as a BoxType value; NULL for none.
+Value BoxValue(const std::optional<geo::Box>& box);
 
 // INVALID_ARGUMENT "<fn> needs a <what>, got <kind of g>" (ST_X of a line).
 Status GeoKindError(std::string_view fn, std::string_view what, const geo::Geography& g);
