@@ -23,6 +23,15 @@ using geo::Geography;
 using geo::LngLat;
 using G = GeoArg;
 
+// A computed geography as a value, or `fn`'s error naming the fault.
+Result<Value> Valued(std::string_view fn, Result<Geography> g) {
+  if (!g.ok()) {
+    if (g.status().message().starts_with(fn)) return g.status();
+    return Status::FromCode(g.status().code(), fmt::format("{}: {}", fn, g.status().message()));
+  }
+  return GeoValue(*g);
+}
+
 constexpr char kBoundary[] = "ST_BOUNDARY";
 constexpr char kCentroid[] = "ST_CENTROID";
 constexpr char kConvexHull[] = "ST_CONVEXHULL";
@@ -112,8 +121,10 @@ constexpr char kIntersection[] = "ST_INTERSECTION";
 
 template <geo::BooleanOp kOp>
 Result<Value> BooleanEval(const Values& a, const EvalContext&) {
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Boolean(kOp, Geo(a[0]), Geo(a[1])));
-  return GeoValue(g);
+  return Valued(kOp == geo::BooleanOp::kUnion          ? "ST_UNION"
+                : kOp == geo::BooleanOp::kIntersection ? "ST_INTERSECTION"
+                                                       : "ST_DIFFERENCE",
+                geo::Boolean(kOp, Geo(a[0]), Geo(a[1])));
 }
 
 Result<TypePtr> UnionCheck(const Types& a) {
@@ -126,8 +137,7 @@ Result<Value> UnionEval(const Values& a, const EvalContext& ctx) {
   for (const Value& v : a[0].elements()) {
     if (!v.is_null()) parts.push_back(Geo(v));  // NULL elements are ignored
   }
-  LBT_ASSIGN_OR_RETURN(Geography all, geo::UnionAll(std::move(parts)));
-  return GeoValue(all);
+  return Valued("ST_UNION", geo::UnionAll(std::move(parts)));
 }
 
 // ---- buffers ----
@@ -164,8 +174,7 @@ Result<Value> BufferEval(const Values& a, const EvalContext&) {
   if (!(options.segments_per_quarter >= 1)) {
     return Status::InvalidArgument("ST_BUFFER's num_seg_quarter_circle must be at least 1");
   }
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Buffer(Geo(a[0]), options));
-  return GeoValue(g);
+  return Valued("ST_BUFFER", geo::Buffer(Geo(a[0]), options));
 }
 
 Result<TypePtr> BufferToleranceCheck(const Types& a) {
@@ -183,8 +192,7 @@ Result<Value> BufferToleranceEval(const Values& a, const EvalContext&) {
   const double sides = tolerance >= r ? 3 : std::max(3.0, std::ceil(std::numbers::pi / std::acos(1 - tolerance / r)));
   // Past S2's most segments, the closest it can come.
   options.segments_per_quarter = std::min(sides, geo::kMaxBufferSegments) / 4;
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Buffer(Geo(a[0]), options));
-  return GeoValue(g);
+  return Valued("ST_BUFFERWITHTOLERANCE", geo::Buffer(Geo(a[0]), options));
 }
 
 // ---- lines ----
@@ -236,8 +244,7 @@ Result<TypePtr> SimplifyCheck(const Types& a) {
 }
 Result<Value> SimplifyEval(const Values& a, const EvalContext&) {
   if (!(a[1].AsDouble() >= 0)) return Status::InvalidArgument("ST_SIMPLIFY's tolerance cannot be negative");
-  LBT_ASSIGN_OR_RETURN(Geography g, geo::Simplify(Geo(a[0]), a[1].AsDouble()));
-  return GeoValue(g);
+  return Valued("ST_SIMPLIFY", geo::Simplify(Geo(a[0]), a[1].AsDouble()));
 }
 
 Result<TypePtr> SnapToGridCheck(const Types& a) {
@@ -260,8 +267,7 @@ Result<Value> SnapToGridEval(const Values& a, const EvalContext&) {
     for (geo::Ring& ring : polygon) std::for_each(ring.begin(), ring.end(), snap);
   }
   // Snapping may merge vertices: rebuild, as S2's builder would.
-  LBT_ASSIGN_OR_RETURN(Geography snapped, geo::Simplify(g, 0));
-  return GeoValue(snapped);
+  return Valued("ST_SNAPTOGRID", geo::Simplify(g, 0));
 }
 
 // ---- aggregates ----
