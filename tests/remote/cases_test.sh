@@ -54,6 +54,7 @@ declare -A emulator_words=(
   [quoted_command]="the emulator's message for a missing table"
   [lookups_batched]="the emulator's message for a missing table"
   [sql]="the emulator does not run SQL: lbt notes that it runs queries on the client"
+  [sql_jsonl]="the emulator does not run SQL: lbt notes that it runs queries on the client"
   [family_order]="the emulator counts cells_per_row_limit in name order; production in creation order"
   [family_order_jsonl]="the emulator counts cells_per_row_limit in name order; production in creation order"
   [dump_schema]="the emulator keeps no string value type (setvaluetype)"
