@@ -118,9 +118,15 @@ std::vector<CommandSpec> SqlCommands() {
        .details =
            "  The table's row key is _key (BYTES); each column family is a MAP from\n"
            "  qualifier to latest value. In the shell a statement that starts with SELECT\n"
-           "  runs too, over several lines until ';'. EXPLAIN runs the query and shows\n"
-           "  its operators (scan, filter, aggregate, project, sort, limit) with the\n"
-           "  rows each handed on, then the key ranges read and rows examined.\n"
+           "  runs too, over several lines until ';', and so does one that starts with\n"
+           "  FROM (pipe syntax: FROM t |> WHERE ... |> AGGREGATE ...). EXPLAIN runs the\n"
+           "  query and shows its operators (scan, filter, aggregate, window, project,\n"
+           "  sort, limit) with the rows each handed on, then the key ranges read and\n"
+           "  rows examined.\n"
+           "  Every function of Bigtable's GoogleSQL reference runs, window functions and\n"
+           "  geography ones included; Tab completes their names. Geographies are read\n"
+           "  from WKT or GeoJSON text (ST_GEOGFROM(CAST(f['loc'] AS STRING))) and returned\n"
+           "  as text (ST_ASTEXT), as a query cannot return a GEOGRAPHY.\n"
            "  @name=<value> gives query parameter @name a value, whose literal sets its\n"
            "  type: 5 (INT64), 1.5 (FLOAT64), 'text' (STRING), b'bytes' (BYTES), TRUE,\n"
            "  TIMESTAMP '2019-05-01 00:00:00', DATE '2019-05-01'. A 'text' value is also\n"
@@ -130,7 +136,9 @@ std::vector<CommandSpec> SqlCommands() {
            "  Examples:\n"
            "    sql SELECT _key, stats_summary['os_build'] FROM mobile_time_series WHERE _key LIKE 'phone#%'\n"
            "    sql @device=b'phone#4c410523' SELECT _key FROM mobile_time_series WHERE STARTS_WITH(_key, @device)\n"
-           "    SELECT COUNT(*) FROM mobile_time_series;",
+           "    SELECT COUNT(*) FROM mobile_time_series;\n"
+           "    FROM mobile_time_series |> AGGREGATE COUNT(*) AS days GROUP BY SPLIT(CAST(_key AS STRING), "
+           "'#')[OFFSET(0)] AS device;",
        .cbt = Sql},
   };
 }
