@@ -1,0 +1,188 @@
+#include "server/fault_rules.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <nlohmann/json.hpp>
+
+namespace lbt::server {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// gRPC's status codes, in their numeric order.
+constexpr std::array<std::string_view, 17> kCodeNames = {
+    "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+    "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+    "DATA_LOSS", "UNAUTHENTICATED"};
+
+Status RuleError(size_t index, std::string_view what) {
+  return Status::InvalidArgument(fmt::format("fault rule {}: {}", index + 1, what));
+}
+
+Result<std::string> Text(const Json& value, size_t index, std::string_view field) {
+  if (!value.is_string()) return RuleError(index, fmt::format("\"{}\" must be a string", field));
+  return value.get<std::string>();
+}
+
+Result<int64_t> Count(const Json& value, size_t index, std::string_view field) {
+  if (!value.is_number_integer() || value.get<int64_t>() < 0) {
+    return RuleError(index, fmt::format("\"{}\" must be a whole number, 0 or more", field));
+  }
+  return value.get<int64_t>();
+}
+
+Status SetField(FaultRule* rule, const std::string& field, const Json& value, size_t i) {
+  if (field == "rpc") {
+    LBT_ASSIGN_OR_RETURN(rule->rpc, Text(value, i, field));
+  } else if (field == "table") {
+    LBT_ASSIGN_OR_RETURN(rule->table, Text(value, i, field));
+  } else if (field == "row_prefix") {
+    LBT_ASSIGN_OR_RETURN(rule->row_prefix, Text(value, i, field));
+  } else if (field == "app_profile") {
+    LBT_ASSIGN_OR_RETURN(rule->app_profile, Text(value, i, field));
+  } else if (field == "message") {
+    LBT_ASSIGN_OR_RETURN(rule->message, Text(value, i, field));
+  } else if (field == "code") {
+    LBT_ASSIGN_OR_RETURN(std::string name, Text(value, i, field));
+    rule->code = GrpcCodeFromName(name);
+    if (rule->code <= 0) return RuleError(i, fmt::format("\"{}\" is not a gRPC status code such as UNAVAILABLE", name));
+  } else if (field == "latency_ms") {
+    LBT_ASSIGN_OR_RETURN(rule->latency_ms, Count(value, i, field));
+  } else if (field == "retry_delay_ms") {
+    LBT_ASSIGN_OR_RETURN(rule->retry_delay_ms, Count(value, i, field));
+  } else if (field == "after_rows") {
+    LBT_ASSIGN_OR_RETURN(rule->after_rows, Count(value, i, field));
+  } else if (field == "times") {
+    LBT_ASSIGN_OR_RETURN(rule->times, Count(value, i, field));
+  } else if (field == "seed") {
+    LBT_ASSIGN_OR_RETURN(int64_t seed, Count(value, i, field));
+    rule->seed = static_cast<uint64_t>(seed);
+  } else if (field == "entries") {
+    if (!value.is_boolean()) return RuleError(i, "\"entries\" must be true or false");
+    rule->entries = value.get<bool>();
+  } else if (field == "probability") {
+    if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1)) {
+      return RuleError(i, "\"probability\" must be a number from 0 to 1");
+    }
+    rule->probability = value.get<double>();
+  } else {
+    return RuleError(i, fmt::format("unknown field \"{}\"", field));
+  }
+  return Status::OK();
+}
+
+// What a rule must say to mean something, and what fits together.
+Status CheckRule(const FaultRule& rule, size_t i) {
+  if (rule.code == 0 && rule.latency_ms == 0) return RuleError(i, "it sets neither \"code\" nor \"latency_ms\"");
+  if (rule.code == 0 && (rule.after_rows || rule.entries || rule.retry_delay_ms)) {
+    return RuleError(i, "\"after_rows\", \"entries\" and \"retry_delay_ms\" need a \"code\"");
+  }
+  if (rule.entries && rule.row_prefix.empty()) return RuleError(i, "\"entries\" needs a \"row_prefix\"");
+  return Status::OK();
+}
+
+}  // namespace
+
+int GrpcCodeFromName(std::string_view name) {
+  for (size_t i = 0; i < kCodeNames.size(); ++i) {
+    if (kCodeNames[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string GrpcCodeName(int code) {
+  return code >= 0 && code < static_cast<int>(kCodeNames.size()) ? std::string(kCodeNames[code])
+                                                                 : fmt::format("CODE_{}", code);
+}
+
+Result<std::vector<FaultRule>> ParseFaultRules(std::string_view json) {
+  const Json doc = Json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return Status::InvalidArgument("fault rules: the text is not JSON");
+  if (!doc.is_array()) return Status::InvalidArgument("fault rules: expected a JSON array of rule objects");
+  std::vector<FaultRule> rules;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    if (!doc[i].is_object()) return RuleError(i, "expected a JSON object");
+    FaultRule rule;
+    for (const auto& [field, value] : doc[i].items()) LBT_RETURN_IF_ERROR(SetField(&rule, field, value, i));
+    LBT_RETURN_IF_ERROR(CheckRule(rule, i));
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+// ---- FaultInjector ----
+
+void FaultInjector::Replace(std::vector<FaultRule> rules) {
+  std::vector<Live> live;
+  for (FaultRule& rule : rules) {
+    const uint64_t seed = rule.seed ? *rule.seed : std::random_device()();
+    live.push_back(Live{std::move(rule), 0, std::mt19937_64(seed)});
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  rules_ = std::move(live);
+}
+
+bool FaultInjector::Matches(const FaultRule& rule, const FaultCall& call) {
+  if (rule.rpc != "*" && rule.rpc != call.rpc) return false;
+  if (!rule.table.empty() && rule.table != call.table) return false;
+  if (!rule.app_profile.empty() && rule.app_profile != call.app_profile) return false;
+  if (rule.row_prefix.empty()) return true;
+  if (call.row_key.empty()) return rule.entries;
+  return call.row_key.starts_with(rule.row_prefix);
+}
+
+std::optional<Fault> FaultInjector::Next(const FaultCall& call) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    Live& live = rules_[i];
+    const FaultRule& rule = live.rule;
+    if (rule.times && live.fired >= *rule.times) continue;  // spent
+    if (!Matches(rule, call)) continue;
+    if (rule.probability < 1 && std::uniform_real_distribution<double>(0, 1)(live.random) >= rule.probability) {
+      continue;
+    }
+    ++live.fired;
+    return Fault{i,
+                 rule.code,
+                 rule.message,
+                 rule.latency_ms,
+                 rule.retry_delay_ms,
+                 rule.after_rows,
+                 rule.entries,
+                 rule.row_prefix};
+  }
+  return std::nullopt;
+}
+
+std::string FaultInjector::Describe() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Json out = Json::array();
+  for (const Live& live : rules_) {
+    const FaultRule& r = live.rule;
+    Json rule = {{"rpc", r.rpc}, {"fired", live.fired}};
+    if (!r.table.empty()) rule["table"] = r.table;
+    if (!r.row_prefix.empty()) rule["row_prefix"] = r.row_prefix;
+    if (!r.app_profile.empty()) rule["app_profile"] = r.app_profile;
+    if (r.code != 0) rule["code"] = GrpcCodeName(r.code);
+    if (!r.message.empty()) rule["message"] = r.message;
+    if (r.latency_ms != 0) rule["latency_ms"] = r.latency_ms;
+    if (r.retry_delay_ms) rule["retry_delay_ms"] = *r.retry_delay_ms;
+    if (r.after_rows) rule["after_rows"] = *r.after_rows;
+    if (r.entries) rule["entries"] = true;
+    if (r.times) rule["times"] = *r.times;
+    if (r.probability < 1) rule["probability"] = r.probability;
+    if (r.seed) rule["seed"] = *r.seed;
+    out.push_back(std::move(rule));
+  }
+  return out.dump();
+}
+
+bool FaultInjector::empty() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rules_.empty();
+}
+
+}  // namespace lbt::server

@@ -1,0 +1,110 @@
+// Fault rules: what a rule file may say, the one-line errors for what it
+// may not, and which calls each rule fires on.
+
+#include "server/fault_rules.h"
+
+#include <gtest/gtest.h>
+
+namespace lbt::server {
+namespace {
+
+std::string ParseError(std::string_view json) {
+  Result<std::vector<FaultRule>> rules = ParseFaultRules(json);
+  EXPECT_FALSE(rules.ok()) << json;
+  return rules.ok() ? "" : rules.status().message();
+}
+
+TEST(FaultRulesTest, ParsesEveryField) {
+  Result<std::vector<FaultRule>> rules = ParseFaultRules(R"([
+    {"rpc": "ReadRows", "table": "events", "after_rows": 1000, "code": "UNAVAILABLE", "retry_delay_ms": 50},
+    {"rpc": "MutateRows", "row_prefix": "user#", "entries": true, "code": "PERMISSION_DENIED", "message": "no"},
+    {"latency_ms": 300, "probability": 0.5, "seed": 7, "times": 3, "app_profile": "batch"}])");
+  ASSERT_TRUE(rules.ok()) << rules.status().ToString();
+  ASSERT_EQ(rules->size(), 3u);
+  EXPECT_EQ((*rules)[0].code, 14);  // gRPC's UNAVAILABLE
+  EXPECT_EQ((*rules)[0].after_rows, 1000);
+  EXPECT_EQ((*rules)[0].retry_delay_ms, 50);
+  EXPECT_TRUE((*rules)[1].entries);
+  EXPECT_EQ((*rules)[1].message, "no");
+  EXPECT_EQ((*rules)[2].rpc, "*");
+  EXPECT_EQ((*rules)[2].times, 3);
+  EXPECT_EQ((*rules)[2].seed, 7u);
+  EXPECT_TRUE(ParseFaultRules("[]").ok());
+}
+
+TEST(FaultRulesTest, BadRulesSayWhatIsWrongInOneLine) {
+  EXPECT_EQ(ParseError("[{"), "fault rules: the text is not JSON");
+  EXPECT_EQ(ParseError(R"({"code": "UNAVAILABLE"})"), "fault rules: expected a JSON array of rule objects");
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "tabel": "t"}])"), "fault rule 1: unknown field \"tabel\"");
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE"}, {"code": "SOMETIMES"}])"),
+            "fault rule 2: \"SOMETIMES\" is not a gRPC status code such as UNAVAILABLE");
+  EXPECT_EQ(ParseError(R"([{"code": "OK"}])"), "fault rule 1: \"OK\" is not a gRPC status code such as UNAVAILABLE");
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "probability": 2}])"),
+            "fault rule 1: \"probability\" must be a number from 0 to 1");
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "times": -1}])"),
+            "fault rule 1: \"times\" must be a whole number, 0 or more");
+  EXPECT_EQ(ParseError(R"([{"rpc": "ReadRows"}])"), "fault rule 1: it sets neither \"code\" nor \"latency_ms\"");
+  EXPECT_EQ(ParseError(R"([{"latency_ms": 5, "after_rows": 3}])"),
+            "fault rule 1: \"after_rows\", \"entries\" and \"retry_delay_ms\" need a \"code\"");
+  EXPECT_EQ(ParseError(R"([{"code": "ABORTED", "entries": true}])"),
+            "fault rule 1: \"entries\" needs a \"row_prefix\"");
+  EXPECT_EQ(ParseError(R"([3])"), "fault rule 1: expected a JSON object");
+}
+
+TEST(FaultRulesTest, RulesMatchAndSpendThemselves) {
+  FaultInjector faults;
+  EXPECT_TRUE(faults.empty());
+  Result<std::vector<FaultRule>> rules = ParseFaultRules(R"([
+    {"rpc": "MutateRow", "table": "t", "row_prefix": "a", "code": "UNAVAILABLE", "times": 2},
+    {"rpc": "MutateRows", "row_prefix": "b", "entries": true, "code": "ABORTED"},
+    {"rpc": "*", "app_profile": "slow", "latency_ms": 20}])");
+  ASSERT_TRUE(rules.ok());
+  faults.Replace(*rules);
+  // Another table, another key, another RPC: no fault.
+  EXPECT_FALSE(faults.Next({"MutateRow", "u", "a1", ""}));
+  EXPECT_FALSE(faults.Next({"MutateRow", "t", "b1", ""}));
+  EXPECT_FALSE(faults.Next({"ReadRows", "t", "", ""}));
+  // The first rule fires twice, then is spent.
+  for (int i = 0; i < 2; ++i) {
+    std::optional<Fault> fault = faults.Next({"MutateRow", "t", "a1", ""});
+    ASSERT_TRUE(fault);
+    EXPECT_EQ(fault->rule, 0u);
+    EXPECT_EQ(fault->code, 14);
+  }
+  EXPECT_FALSE(faults.Next({"MutateRow", "t", "a1", ""}));
+  // An entries rule matches the batch; the handler fails its "b" entries.
+  std::optional<Fault> batch = faults.Next({"MutateRows", "t", "", ""});
+  ASSERT_TRUE(batch);
+  EXPECT_TRUE(batch->entries);
+  EXPECT_EQ(batch->row_prefix, "b");
+  std::optional<Fault> slow = faults.Next({"CheckAndMutateRow", "t", "z", "slow"});
+  ASSERT_TRUE(slow);
+  EXPECT_EQ(slow->code, 0);
+  EXPECT_EQ(slow->latency_ms, 20);
+  EXPECT_EQ(faults.Describe().find(R"("fired":2)") != std::string::npos, true) << faults.Describe();
+  // Replacing the rules starts their counts over.
+  faults.Replace({});
+  EXPECT_TRUE(faults.empty());
+  EXPECT_FALSE(faults.Next({"MutateRow", "t", "a1", ""}));
+}
+
+TEST(FaultRulesTest, ASeedMakesProbabilityRepeatable) {
+  auto run = [](const char* json) {
+    FaultInjector faults;
+    faults.Replace(*ParseFaultRules(json));
+    std::string fired;
+    for (int i = 0; i < 200; ++i) fired += faults.Next({"ReadRows", "t", "", ""}) ? '1' : '0';
+    return fired;
+  };
+  const char* rule = R"([{"code": "UNAVAILABLE", "probability": 0.25, "seed": 42}])";
+  const std::string first = run(rule);
+  EXPECT_EQ(first, run(rule));
+  const auto count = std::count(first.begin(), first.end(), '1');
+  EXPECT_GT(count, 20);  // about 50 of 200
+  EXPECT_LT(count, 90);
+  EXPECT_NE(first, run(R"([{"code": "UNAVAILABLE", "probability": 0.25, "seed": 43}])"));
+  EXPECT_EQ(run(R"([{"code": "UNAVAILABLE", "probability": 0}])"), std::string(200, '0'));
+}
+
+}  // namespace
+}  // namespace lbt::server
