@@ -1,7 +1,7 @@
 // What every service's calls share: the gate that admits them and lets a
 // stopping server wait for them (rpc_gate.h), the workers that run what
-// may block (worker_pool.h), and the watch that ends a stream whose client
-// stopped reading (stall_watch.h).
+// may block (worker_pool.h), the watch that ends a stream whose client
+// stopped reading (stall_watch.h), and the fault rules (fault_rules.h).
 //
 // Threading: safe from any thread. Lifetime: it must outlive the gRPC
 // server whose services use it (its pool runs those calls' last steps).
@@ -11,6 +11,7 @@
 
 #include <chrono>
 
+#include "server/fault_rules.h"
 #include "server/request_limits.h"
 #include "server/rpc_gate.h"
 #include "server/stall_watch.h"
@@ -31,10 +32,13 @@ class CallRuntime {
   RpcGate* gate() { return &gate_; }
   StallWatch* stalls() { return &stalls_; }
   WorkerPool* pool() { return &pool_; }
+  // The fault and latency rules calls are checked against (none at first).
+  FaultInjector* faults() { return &faults_; }
 
  private:
   RpcGate gate_;
   StallWatch stalls_;
+  FaultInjector faults_;
   // Declared last, so destroyed first: the last steps of calls it runs
   // then still have the gate and the watch.
   WorkerPool pool_;

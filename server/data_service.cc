@@ -16,6 +16,7 @@
 #include "proto/chunk_writer.h"
 #include "proto/convert.h"
 #include "proto/grpc_status.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/request_limits.h"
 #include "server/request_target.h"
@@ -316,9 +317,10 @@ Result<std::unique_ptr<ParsedMutateRows>> ParseMutateRows(const grpc::ByteBuffer
 
 grpc::ServerWriteReactor<v2::ReadRowsResponse>* DataService::ReadRows(grpc::CallbackServerContext* context,
                                                                       const v2::ReadRowsRequest* request) {
-  return StreamReactor<v2::ReadRowsResponse>::Start(context, runtime_, &read_streams_,
-                                                    IsLookup(*request) ? Runs::kInline : Runs::kOnPool,
-                                                    std::make_unique<ReadRowsSource>(router_, request, context));
+  return StreamReactor<v2::ReadRowsResponse>::Start(
+      context, runtime_, &read_streams_, IsLookup(*request) ? Runs::kInline : Runs::kOnPool,
+      WithFaults<v2::ReadRowsResponse>(runtime_, CallOf("ReadRows", *request),
+                                       std::make_unique<ReadRowsSource>(router_, request, context)));
 }
 
 grpc::ServerWriteReactor<v2::SampleRowKeysResponse>* DataService::SampleRowKeys(
@@ -334,37 +336,40 @@ grpc::ServerWriteReactor<v2::SampleRowKeysResponse>* DataService::SampleRowKeys(
     }
     return responses;
   };
-  return StreamReactor<v2::SampleRowKeysResponse>::Start(context, runtime_, nullptr, Runs::kOnPool,
-                                                         Computed<v2::SampleRowKeysResponse>(std::move(compute)));
+  return StreamReactor<v2::SampleRowKeysResponse>::Start(
+      context, runtime_, nullptr, Runs::kOnPool,
+      WithFaults(runtime_, CallOf("SampleRowKeys", *request), Computed<v2::SampleRowKeysResponse>(std::move(compute))));
 }
 
 grpc::ServerUnaryReactor* DataService::MutateRow(grpc::CallbackServerContext* context,
                                                  const v2::MutateRowRequest* request, v2::MutateRowResponse*) {
   // Inline: a durable write is answered from the thread that synced its
   // group (Table::MutateRowAsync), so this thread never waits for a sync.
-  return HandleUnaryAsync(context, runtime_, [this, request](UnaryDone done) {
-    Result<WriteToApply> write = WriteOf(*router_, *request);
-    if (!write.ok()) return done(write.status());
-    // The target stays open until the write is applied, and is let go
-    // before the answer: after it, the server may be stopped at once.
-    auto held = std::make_shared<WriteToApply>(std::move(write).value());
-    if (!held->idempotency.token.empty()) {
-      // The token is checked and recorded in the write's own step, which
-      // MutateRows takes; it waits for its sync, so on the pool.
-      return runtime_->pool()->Run([held, done, row_key = request->row_key()]() mutable {
-        std::vector<RowMutation> rows = {{row_key, std::move(held->mutations), std::move(held->idempotency)}};
-        Result<std::vector<Status>> applied = held->target.table->MutateRows(rows);
-        const Status status = applied.ok() ? applied->front() : applied.status();
-        held.reset();  // let go before answering, as below
-        done(status);
+  return HandleUnaryAsyncWithFaults(
+      context, runtime_, CallOf("MutateRow", *request, request->row_key()), [this, request](UnaryDone done) {
+        Result<WriteToApply> write = WriteOf(*router_, *request);
+        if (!write.ok()) return done(write.status());
+        // The target stays open until the write is applied, and is let go
+        // before the answer: after it, the server may be stopped at once.
+        auto held = std::make_shared<WriteToApply>(std::move(write).value());
+        if (!held->idempotency.token.empty()) {
+          // The token is checked and recorded in the write's own step, which
+          // MutateRows takes; it waits for its sync, so on the pool.
+          return runtime_->pool()->Run([held, done, row_key = request->row_key()]() mutable {
+            std::vector<RowMutation> rows = {{row_key, std::move(held->mutations), std::move(held->idempotency)}};
+            Result<std::vector<Status>> applied = held->target.table->MutateRows(rows);
+            const Status status = applied.ok() ? applied->front() : applied.status();
+            held.reset();  // let go before answering, as below
+            done(status);
+          });
+        }
+        Table* table = held->target.table.get();
+        table->MutateRowAsync(request->row_key(), std::move(held->mutations),
+                              [held, done](const Status& status) mutable {
+                                held.reset();
+                                done(status);
+                              });
       });
-    }
-    Table* table = held->target.table.get();
-    table->MutateRowAsync(request->row_key(), std::move(held->mutations), [held, done](const Status& status) mutable {
-      held.reset();
-      done(status);
-    });
-  });
 }
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::CallbackServerContext* context,
@@ -386,32 +391,43 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::Callba
     }
     return responses;
   };
-  return StreamReactor<grpc::ByteBuffer>::Start(context, runtime_, nullptr, Runs::kOnPool,
-                                                Computed<grpc::ByteBuffer>(std::move(compute)));
+  std::unique_ptr<ResponseSource<grpc::ByteBuffer>> source = Computed<grpc::ByteBuffer>(std::move(compute));
+  if (!runtime_->faults()->empty()) {
+    // Rules may name the table: parse the request here too (only with
+    // rules in force, as in a test suite).
+    Result<std::unique_ptr<ParsedMutateRows>> parsed = ParseMutateRows(*request_bytes);
+    if (parsed.ok()) source = WithFaults(runtime_, CallOf("MutateRows", *(*parsed)->request), std::move(source));
+  }
+  return StreamReactor<grpc::ByteBuffer>::Start(context, runtime_, nullptr, Runs::kOnPool, std::move(source));
 }
 
 grpc::ServerUnaryReactor* DataService::CheckAndMutateRow(grpc::CallbackServerContext* context,
                                                          const v2::CheckAndMutateRowRequest* request,
                                                          v2::CheckAndMutateRowResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
-    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
-    LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
-    LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
-    LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
-    if (request->true_mutations().empty() && request->false_mutations().empty()) {
-      return Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required");
-    }
-    LBT_RETURN_IF_ERROR(CheckMutationCount(request->true_mutations_size() + request->false_mutations_size(),
-                                           "true_mutations, false_mutations"));
-    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_true, MutationsIfAny(request->true_mutations(), "true_mutations"));
-    LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false, MutationsIfAny(request->false_mutations(), "false_mutations"));
-    LBT_ASSIGN_OR_RETURN(std::optional<Filter> predicate,
-                         FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
-    LBT_ASSIGN_OR_RETURN(bool matched,
-                         target.table->CheckAndMutateRow(request->row_key(), predicate, on_true, on_false));
-    response->set_predicate_matched(matched);
-    return Status::OK();
-  });
+  return HandleUnaryWithFaults(
+      context, runtime_, Runs::kOnPool, CallOf("CheckAndMutateRow", *request, request->row_key()),
+      [this, request, response]() -> Status {
+        LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
+        LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
+        LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
+        LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
+        if (request->true_mutations().empty() && request->false_mutations().empty()) {
+          return Status::InvalidArgument("true_mutations, false_mutations: at least one mutation is required");
+        }
+        LBT_RETURN_IF_ERROR(CheckMutationCount(request->true_mutations_size() + request->false_mutations_size(),
+                                               "true_mutations, false_mutations"));
+        LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_true,
+                             MutationsIfAny(request->true_mutations(), "true_mutations"));
+        LBT_ASSIGN_OR_RETURN(std::vector<Mutation> on_false,
+                             MutationsIfAny(request->false_mutations(), "false_mutations"));
+        LBT_ASSIGN_OR_RETURN(
+            std::optional<Filter> predicate,
+            FilterIfSet(request->has_predicate_filter(), request->predicate_filter(), "predicate_filter"));
+        LBT_ASSIGN_OR_RETURN(bool matched,
+                             target.table->CheckAndMutateRow(request->row_key(), predicate, on_true, on_false));
+        response->set_predicate_matched(matched);
+        return Status::OK();
+      });
 }
 
 grpc::ServerUnaryReactor* DataService::PingAndWarm(grpc::CallbackServerContext* context,
@@ -426,16 +442,18 @@ grpc::ServerUnaryReactor* DataService::PingAndWarm(grpc::CallbackServerContext* 
 grpc::ServerUnaryReactor* DataService::ReadModifyWriteRow(grpc::CallbackServerContext* context,
                                                           const v2::ReadModifyWriteRowRequest* request,
                                                           v2::ReadModifyWriteRowResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
-    LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
-    LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
-    LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
-    LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
-    LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
-    LBT_ASSIGN_OR_RETURN(Row row, target.table->ReadModifyWriteRow(request->row_key(), rules));
-    *response->mutable_row() = proto::ToProto(row);
-    return Status::OK();
-  });
+  return HandleUnaryWithFaults(
+      context, runtime_, Runs::kOnPool, CallOf("ReadModifyWriteRow", *request, request->row_key()),
+      [this, request, response]() -> Status {
+        LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, *request, InstanceRead::kAlways));
+        LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
+        LBT_RETURN_IF_ERROR(CheckTransactionsAllowed(target));
+        LBT_RETURN_IF_ERROR(ValidateRowKey(request->row_key()));
+        LBT_ASSIGN_OR_RETURN(std::vector<ReadModifyWriteRule> rules, RulesFromProto(*request));
+        LBT_ASSIGN_OR_RETURN(Row row, target.table->ReadModifyWriteRow(request->row_key(), rules));
+        *response->mutable_row() = proto::ToProto(row);
+        return Status::OK();
+      });
 }
 
 grpc::ServerUnaryReactor* DataService::GetClientConfiguration(grpc::CallbackServerContext* context,

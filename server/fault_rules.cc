@@ -123,6 +123,7 @@ void FaultInjector::Replace(std::vector<FaultRule> rules) {
   }
   std::lock_guard<std::mutex> lock(mu_);
   rules_ = std::move(live);
+  empty_.store(rules_.empty(), std::memory_order_relaxed);
 }
 
 bool FaultInjector::Matches(const FaultRule& rule, const FaultCall& call) {
@@ -178,11 +179,6 @@ std::string FaultInjector::Describe() const {
     out.push_back(std::move(rule));
   }
   return out.dump();
-}
-
-bool FaultInjector::empty() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return rules_.empty();
 }
 
 }  // namespace lbt::server

@@ -11,6 +11,7 @@
 #ifndef LBT_SERVER_FAULT_RULES_H_
 #define LBT_SERVER_FAULT_RULES_H_
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -89,7 +90,8 @@ class FaultInjector {
   std::optional<Fault> Next(const FaultCall& call);
   // Each rule with how many times it fired, as a JSON array.
   std::string Describe() const;
-  bool empty() const;
+  // Whether no rule is in force: one atomic load, for every call.
+  bool empty() const { return empty_.load(std::memory_order_relaxed); }
 
  private:
   struct Live {
@@ -101,6 +103,7 @@ class FaultInjector {
 
   mutable std::mutex mu_;
   std::vector<Live> rules_;
+  std::atomic<bool> empty_{true};  // read without the lock on every call
 };
 
 }  // namespace lbt::server

@@ -1,0 +1,40 @@
+#include "server/fault_injection.h"
+
+#include <fmt/format.h>
+#include <grpcpp/support/status.h>
+
+#include <cstdio>
+
+#include "proto/grpc_status.h"
+
+namespace lbt::server {
+
+std::string_view TableIdOf(std::string_view resource) {
+  constexpr std::string_view kTables = "/tables/";
+  const size_t at = resource.find(kTables);
+  if (at == std::string_view::npos) return {};
+  std::string_view id = resource.substr(at + kTables.size());
+  return id.substr(0, id.find('/'));
+}
+
+std::optional<Fault> TakeFault(CallRuntime* runtime, const FaultCall& call) {
+  if (runtime->faults()->empty()) return std::nullopt;
+  std::optional<Fault> fault = runtime->faults()->Next(call);
+  if (!fault) return std::nullopt;
+  const std::string where = call.table.empty() ? std::string() : fmt::format(" on table {}", call.table);
+  const std::string line =
+      fault->code != 0 ? fmt::format("lbt serve: fault rule {}: {}{} fails with {}{}\n", fault->rule + 1, call.rpc,
+                                     where, GrpcCodeName(fault->code),
+                                     fault->latency_ms > 0 ? fmt::format(" after {} ms", fault->latency_ms) : "")
+                       : fmt::format("lbt serve: fault rule {}: {}{} delayed {} ms\n", fault->rule + 1, call.rpc, where,
+                                     fault->latency_ms);
+  std::fputs(line.c_str(), stderr);
+  return fault;
+}
+
+Status FaultStatus(const Fault& fault, std::string_view rpc) {
+  const std::string message = fault.message.empty() ? fmt::format("{} failed by a fault rule", rpc) : fault.message;
+  return proto::FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(fault.code), message));
+}
+
+}  // namespace lbt::server

@@ -1,0 +1,135 @@
+// Fault and latency rules applied to lbt serve's data calls: a faulted
+// call fails with the rule's status before any of its work (so it changes
+// nothing), a spent rule lets calls through, rules match by RPC and table,
+// and a delayed call still succeeds.
+
+#include "server/fault_injection.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "tests/server/server_fixture.h"
+
+namespace lbt::testing {
+namespace {
+
+class FaultInjectionTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    CreateTable("t", {"cf"});
+    CreateTable("u", {"cf"});
+  }
+
+  void Rules(const char* json) {
+    Result<std::vector<server::FaultRule>> rules = server::ParseFaultRules(json);
+    ASSERT_TRUE(rules.ok()) << rules.status().ToString();
+    runtime_->faults()->Replace(*rules);
+  }
+
+  grpc::Status Set(const std::string& table, const std::string& key) {
+    return MutateRow(table, key, {Mutation::SetCell("cf", "q", "v", 1000)});
+  }
+
+  grpc::Status MutateRows(const std::string& table, const std::vector<std::string>& keys) {
+    v2::MutateRowsRequest request;
+    request.set_table_name(TableName(table));
+    for (const std::string& key : keys) {
+      auto* entry = request.add_entries();
+      entry->set_row_key(key);
+      *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", 1000));
+    }
+    grpc::ClientContext context;
+    auto stream = bigtable_->MutateRows(&context, request);
+    v2::MutateRowsResponse response;
+    while (stream->Read(&response)) {
+    }
+    return stream->Finish();
+  }
+
+  grpc::Status Sample(const std::string& table) {
+    v2::SampleRowKeysRequest request;
+    request.set_table_name(TableName(table));
+    grpc::ClientContext context;
+    auto stream = bigtable_->SampleRowKeys(&context, request);
+    v2::SampleRowKeysResponse response;
+    while (stream->Read(&response)) {
+    }
+    return stream->Finish();
+  }
+
+  size_t RowCount(const std::string& table) { return ReadAll(db_.get(), table).size(); }
+};
+
+TEST_F(FaultInjectionTest, AFaultedWriteFailsAndChangesNothingUntilTheRuleIsSpent) {
+  Rules(R"([{"rpc": "MutateRow", "table": "t", "code": "UNAVAILABLE", "times": 2, "message": "try again"}])");
+  for (int i = 0; i < 2; ++i) {
+    const grpc::Status failed = Set("t", "r1");
+    EXPECT_EQ(failed.error_code(), grpc::StatusCode::UNAVAILABLE);
+    EXPECT_EQ(failed.error_message(), "try again");
+    EXPECT_EQ(RowCount("t"), 0u);
+  }
+  EXPECT_TRUE(Set("u", "r1").ok());  // another table: no rule
+  EXPECT_TRUE(Set("t", "r1").ok());  // the rule is spent
+  EXPECT_EQ(RowCount("t"), 1u);
+  EXPECT_NE(runtime_->faults()->Describe().find(R"("fired":2)"), std::string::npos);
+}
+
+TEST_F(FaultInjectionTest, RulesReachEveryKindOfDataCall) {
+  ASSERT_TRUE(Set("t", "r1").ok());
+  Rules(R"([{"rpc": "ReadRows", "code": "PERMISSION_DENIED"},
+            {"rpc": "MutateRows", "table": "t", "code": "UNAVAILABLE"},
+            {"rpc": "SampleRowKeys", "code": "DEADLINE_EXCEEDED"},
+            {"rpc": "CheckAndMutateRow", "code": "ABORTED"},
+            {"rpc": "ReadModifyWriteRow", "row_prefix": "r", "code": "INTERNAL"}])");
+  EXPECT_EQ(Read(v2::ReadRowsRequest()).status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(MutateRows("t", {"a", "b"}).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(RowCount("t"), 1u);  // the batch wrote nothing
+  EXPECT_TRUE(MutateRows("u", {"a", "b"}).ok());
+  EXPECT_EQ(Sample("t").error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+
+  v2::CheckAndMutateRowRequest check;
+  check.set_table_name(TableName("t"));
+  check.set_row_key("r1");
+  *check.add_true_mutations() = proto::ToProto(Mutation::DeleteFromRow());
+  v2::CheckAndMutateRowResponse checked;
+  grpc::ClientContext check_context;
+  EXPECT_EQ(bigtable_->CheckAndMutateRow(&check_context, check, &checked).error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(RowCount("t"), 1u);
+
+  v2::ReadModifyWriteRowRequest increment;
+  increment.set_table_name(TableName("t"));
+  increment.set_row_key("r1");
+  auto* rule = increment.add_rules();
+  rule->set_family_name("cf");
+  rule->set_column_qualifier("n");
+  rule->set_increment_amount(1);
+  v2::ReadModifyWriteRowResponse incremented;
+  grpc::ClientContext rmw_context;
+  EXPECT_EQ(bigtable_->ReadModifyWriteRow(&rmw_context, increment, &incremented).error_code(),
+            grpc::StatusCode::INTERNAL);
+  increment.set_row_key("x1");  // outside the rule's row_prefix
+  grpc::ClientContext other_context;
+  EXPECT_TRUE(bigtable_->ReadModifyWriteRow(&other_context, increment, &incremented).ok());
+}
+
+TEST_F(FaultInjectionTest, ADelayedCallStillSucceedsAfterItsLatency) {
+  Rules(R"([{"rpc": "MutateRow", "latency_ms": 150}, {"rpc": "ReadRows", "latency_ms": 150}])");
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_TRUE(Set("t", "r1").ok());
+  ReadResult read = Read(v2::ReadRowsRequest());
+  EXPECT_TRUE(read.status.ok());
+  EXPECT_EQ(read.rows.size(), 1u);
+  // A delay cannot be shorter than asked: a lower bound, never flaky.
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(300));
+}
+
+TEST_F(FaultInjectionTest, TableIdsComeFromEveryKindOfName) {
+  EXPECT_EQ(server::TableIdOf("projects/p/instances/i/tables/t1"), "t1");
+  EXPECT_EQ(server::TableIdOf("projects/p/instances/i/tables/t1/authorizedViews/v"), "t1");
+  EXPECT_EQ(server::TableIdOf("projects/p/instances/i/materializedViews/m"), "");
+}
+
+}  // namespace
+}  // namespace lbt::testing
