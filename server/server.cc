@@ -14,6 +14,7 @@
 
 #include "server/admin_service.h"
 #include "server/data_service.h"
+#include "server/fault_file.h"
 #include "server/instance_admin_service.h"
 #include "server/stall_watch.h"
 
@@ -103,6 +104,15 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   // Declared before the server: its workers run calls' last steps until
   // the server has stopped.
   CallRuntime runtime(options.stall_timeout);
+  std::unique_ptr<FaultFile> faults;
+  if (!options.faults_file.empty()) {
+    Result<std::unique_ptr<FaultFile>> watched = FaultFile::Watch(options.faults_file, runtime.faults());
+    if (!watched.ok()) {
+      pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+      return watched.status();
+    }
+    faults = std::move(watched).value();
+  }
   InstanceRouter router(bigtable);
   OperationStore kept_operations;
   DataService data(&router, &runtime);

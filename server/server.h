@@ -30,6 +30,8 @@ struct ServeOptions {
   // A stream whose client has not taken a response for this long is ended
   // with ABORTED (0: never).
   std::chrono::milliseconds stall_timeout = kDefaultStallTimeout;
+  // A fault rule file (fault_file.h), or "" for none.
+  std::string faults_file;
 };
 
 // True for 127.0.0.0/8, ::1 and "localhost".

@@ -99,6 +99,11 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
       ->check(CLI::Range(0.0, 86400.0).description(""))
       ->type_name("SECONDS")
       ->capture_default_str();
+  app.add_option("--faults", o->serve.faults_file,
+                 "Fault and latency rules for test suites: a JSON array of rules (rpc, table, row_prefix, "
+                 "app_profile, code, message, latency_ms, times, probability, seed), re-read within a second "
+                 "when the file changes (see the README's lbt serve section)")
+      ->type_name("FILE");
   std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
   try {
     app.parse(args);
