@@ -209,7 +209,21 @@ main() {
   (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 60 node "$here/newest_surface.mjs" "$build/protos" \
     >"$results/newest-surface.txt") || newest_status=1
   stop_lbt
+  # Fault rules through the client's retry and error paths.
+  local faults_status=0
+  echo '[]' >"$work/faults.json"
+  "$lbt" serve --db "$work/faults-db" --host 127.0.0.1 --port 0 --faults "$work/faults.json" \
+    >"$results/lbt-faults.log" 2>&1 &
+  lbt_pid=$!
+  wait_for_line "$results/lbt-faults.log" "BIGTABLE_EMULATOR_HOST=" "$lbt_pid" || fail "lbt serve --faults did not start"
+  lbt_host="$(grep -o 'BIGTABLE_EMULATOR_HOST=[0-9.:]*' "$results/lbt-faults.log" | head -n1 | cut -d= -f2)"
+  (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 60 node "$here/faults.mjs" "$work/faults.json" \
+    "$results/lbt-faults.log" >"$results/faults.txt") || faults_status=1
+  stop_lbt
   local status=0
+  echo "== fault rules through the Node client's retries against lbt serve --faults"
+  cat "$results/faults.txt"
+  [ "$faults_status" -eq 0 ] || status=1
   echo "== the newest clients' requests through grpc-js against lbt serve"
   cat "$results/newest-surface.txt"
   [ "$newest_status" -eq 0 ] || status=1
