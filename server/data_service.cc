@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "api/materialized_view.h"
 #include "google/bigtable/v2/feature_flags.pb.h"
@@ -220,9 +222,26 @@ Result<std::vector<RowMutation>> EntriesFromProto(const v2::MutateRowsRequest& r
 }
 
 // Applies the entries that converted, and returns every entry's status.
-Result<std::vector<Status>> ApplyEntries(Table* table, const v2::MutateRowsRequest& request) {
+// Applies a MutateRows request's valid entries, but those an entries fault
+// rule (fault_rules.h) fails: they get its status and are not applied.
+Result<std::vector<Status>> ApplyEntries(Table* table, const v2::MutateRowsRequest& request,
+                                         const std::optional<Fault>& entries_fault) {
   std::vector<Status> statuses;
   LBT_ASSIGN_OR_RETURN(std::vector<RowMutation> rows, EntriesFromProto(request, &statuses));
+  if (entries_fault) {
+    size_t failed = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (statuses[i].ok() && rows[i].row_key.starts_with(entries_fault->row_prefix)) {
+        statuses[i] = FaultStatus(*entries_fault, "MutateRows");
+        ++failed;
+      }
+    }
+    std::fputs(fmt::format("lbt serve: fault rule {}: MutateRows on table {} fails {} of {} entries with {}\n",
+                           entries_fault->rule + 1, TableIdOf(request.table_name()), failed, rows.size(),
+                           GrpcCodeName(entries_fault->code))
+                   .c_str(),
+               stderr);
+  }
   std::vector<RowMutation> valid;
   std::vector<size_t> index_of;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -374,14 +393,23 @@ grpc::ServerUnaryReactor* DataService::MutateRow(grpc::CallbackServerContext* co
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::CallbackServerContext* context,
                                                                     const grpc::ByteBuffer* request_bytes) {
+  // With rules in force (a test suite), the call's fault, for which the
+  // request is parsed here too: rules may name its table.
+  std::optional<Fault> fault;
+  if (!runtime_->faults()->empty()) {
+    Result<std::unique_ptr<ParsedMutateRows>> parsed = ParseMutateRows(*request_bytes);
+    if (parsed.ok()) fault = TakeFault(runtime_, CallOf("MutateRows", *(*parsed)->request));
+  }
+  std::optional<Fault> entries_fault;
+  if (fault && fault->entries) entries_fault = std::exchange(fault, std::nullopt);
   // Parsed on the worker, not on gRPC's thread: the bytes stay valid until
   // the call ends.
-  auto compute = [this, request_bytes]() -> Result<std::vector<grpc::ByteBuffer>> {
+  auto compute = [this, request_bytes, entries_fault]() -> Result<std::vector<grpc::ByteBuffer>> {
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<ParsedMutateRows> parsed, ParseMutateRows(*request_bytes));
     const v2::MutateRowsRequest& request = *parsed->request;
     LBT_ASSIGN_OR_RETURN(RequestTarget target, ResolveTarget(*router_, request));
     LBT_RETURN_IF_ERROR(CheckWritesAllowed(target));
-    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.table.get(), request));
+    LBT_ASSIGN_OR_RETURN(std::vector<Status> statuses, ApplyEntries(target.table.get(), request, entries_fault));
     std::vector<grpc::ByteBuffer> responses(1);
     bool own_buffer = false;
     if (!grpc::SerializationTraits<v2::MutateRowsResponse>::Serialize(EntriesResponse(statuses), &responses[0],
@@ -392,12 +420,10 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::Callba
     return responses;
   };
   std::unique_ptr<ResponseSource<grpc::ByteBuffer>> source = Computed<grpc::ByteBuffer>(std::move(compute));
-  if (!runtime_->faults()->empty()) {
-    // Rules may name the table: parse the request here too (only with
-    // rules in force, as in a test suite).
-    Result<std::unique_ptr<ParsedMutateRows>> parsed = ParseMutateRows(*request_bytes);
-    if (parsed.ok()) source = WithFaults(runtime_, CallOf("MutateRows", *(*parsed)->request), std::move(source));
+  if (entries_fault && entries_fault->latency_ms > 0) {
+    fault = Fault{.rule = entries_fault->rule, .latency_ms = entries_fault->latency_ms};  // the delay alone
   }
+  if (fault) source = std::make_unique<FaultedSource<grpc::ByteBuffer>>(*fault, "MutateRows", std::move(source));
   return StreamReactor<grpc::ByteBuffer>::Start(context, runtime_, nullptr, Runs::kOnPool, std::move(source));
 }
 

@@ -22,10 +22,7 @@ std::string StampOf(const std::string& path) {
 // What lbt serve does not apply yet, refused rather than half done.
 Status CheckApplied(const std::vector<FaultRule>& rules) {
   for (size_t i = 0; i < rules.size(); ++i) {
-    const char* field = rules[i].after_rows       ? "after_rows"
-                        : rules[i].entries        ? "entries"
-                        : rules[i].retry_delay_ms ? "retry_delay_ms"
-                                                  : nullptr;
+    const char* field = rules[i].after_rows ? "after_rows" : rules[i].retry_delay_ms ? "retry_delay_ms" : nullptr;
     if (field != nullptr) {
       return Status::InvalidArgument(fmt::format("fault rule {}: lbt serve does not apply \"{}\" yet", i + 1, field));
     }

@@ -21,6 +21,7 @@ std::optional<Fault> TakeFault(CallRuntime* runtime, const FaultCall& call) {
   if (runtime->faults()->empty()) return std::nullopt;
   std::optional<Fault> fault = runtime->faults()->Next(call);
   if (!fault) return std::nullopt;
+  if (fault->entries) return fault;  // said by the handler, which knows how many entries it fails
   const std::string where = call.table.empty() ? std::string() : fmt::format(" on table {}", call.table);
   const std::string line =
       fault->code != 0 ? fmt::format("lbt serve: fault rule {}: {}{} fails with {}{}\n", fault->rule + 1, call.rpc,

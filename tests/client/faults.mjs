@@ -1,7 +1,8 @@
 // Fault rules (lbt serve --faults FILE) through Google's Node client: the
 // client's own retry and error paths meet the failures a test suite asks
 // for. MutateRows is retried through UNAVAILABLE and succeeds, with every
-// row written once; PERMISSION_DENIED reaches the caller; a latency rule
+// row written once; failed entries of a batch are retried alone;
+// PERMISSION_DENIED reaches the caller; a latency rule
 // shows in the call's duration; the file rewritten between steps takes
 // effect for the next call.
 //
@@ -49,8 +50,21 @@ await check('MutateRows is retried through two UNAVAILABLE answers and every row
   const before = count(/fails with UNAVAILABLE/g);
   await table.insert(rows);
   expect('faults fired', count(/fails with UNAVAILABLE/g) - before, 2);
-  const [read] = await table.getRows();
+  const [read] = await table.getRows({prefix: 'k'});
   expect('rows', read.map((r) => r.id), rows.map((r) => r.key));
+});
+
+await check('entries failed in a batch are retried, and only they', async () => {
+  // Twice: the first call fails the b entries among all, the retry fails
+  // them again, and it holds the b entries alone.
+  await rules([{rpc: 'MutateRows', table: 'faults', row_prefix: 'b', entries: true, code: 'UNAVAILABLE', times: 2}]);
+  const batch = Array.from({length: 10}, (_, i) => ({key: `${i % 2 ? 'b' : 'a'}${i}`, data: {cf: {q: 'x'}}}));
+  const before = readFileSync(serverLog, 'utf8').length;
+  await table.insert(batch);
+  const lines = readFileSync(serverLog, 'utf8').slice(before).match(/fails \d+ of \d+ entries/g) || [];
+  expect('entries failed per call', lines, ['fails 5 of 10 entries', 'fails 5 of 5 entries']);
+  const [read] = await table.getRows({prefixes: ['a', 'b']});
+  expect('rows', read.map((r) => r.id).sort(), batch.map((r) => r.key).sort());
 });
 
 await check('PERMISSION_DENIED reaches the caller, with the rule message', async () => {
@@ -68,7 +82,7 @@ await check('PERMISSION_DENIED reaches the caller, with the rule message', async
 await check('a latency rule shows in the call duration, and the call succeeds', async () => {
   await rules([{rpc: 'ReadRows', latency_ms: 400}]);
   const started = Date.now();
-  const [read] = await table.getRows();
+  const [read] = await table.getRows({prefix: 'k'});
   expect('rows', read.length, rows.length);
   // A delay cannot be shorter than asked: a lower bound, never flaky.
   if (Date.now() - started < 400) throw new Error(`took ${Date.now() - started} ms`);

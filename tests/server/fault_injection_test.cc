@@ -114,6 +114,29 @@ TEST_F(FaultInjectionTest, RulesReachEveryKindOfDataCall) {
   EXPECT_TRUE(bigtable_->ReadModifyWriteRow(&other_context, increment, &incremented).ok());
 }
 
+// An entries rule fails the batch's entries under its prefix, each in its
+// own status, and applies the others.
+TEST_F(FaultInjectionTest, AnEntriesRuleFailsOnlyItsEntries) {
+  Rules(R"([{"rpc": "MutateRows", "row_prefix": "b", "entries": true, "code": "UNAVAILABLE"}])");
+  v2::MutateRowsRequest request;
+  request.set_table_name(TableName("t"));
+  for (const char* key : {"a1", "b1", "a2", "b2"}) {
+    auto* entry = request.add_entries();
+    entry->set_row_key(key);
+    *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", 1000));
+  }
+  grpc::ClientContext context;
+  auto stream = bigtable_->MutateRows(&context, request);
+  std::vector<int> codes(4, -1);
+  v2::MutateRowsResponse response;
+  while (stream->Read(&response)) {
+    for (const auto& e : response.entries()) codes[e.index()] = e.status().code();
+  }
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(codes, (std::vector<int>{0, grpc::StatusCode::UNAVAILABLE, 0, grpc::StatusCode::UNAVAILABLE}));
+  EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"a1", "a2"}));
+}
+
 TEST_F(FaultInjectionTest, ADelayedCallStillSucceedsAfterItsLatency) {
   Rules(R"([{"rpc": "MutateRow", "latency_ms": 150}, {"rpc": "ReadRows", "latency_ms": 150}])");
   const auto started = std::chrono::steady_clock::now();
