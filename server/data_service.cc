@@ -109,17 +109,20 @@ bool IsLookup(const v2::ReadRowsRequest& request) {
 // it. Each step reads on until a response is ready.
 class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
  public:
-  ReadRowsSource(const InstanceRouter* router, const v2::ReadRowsRequest* request, grpc::CallbackServerContext* context)
-      : router_(router), request_(*request), context_(context) {}
+  // `cut`: a fault rule's after_rows (fault_rules.h): the stream fails
+  // with its status once that many rows have gone out.
+  ReadRowsSource(const InstanceRouter* router, const v2::ReadRowsRequest* request, grpc::CallbackServerContext* context,
+                 std::optional<Fault> cut = std::nullopt)
+      : router_(router), request_(*request), context_(context), cut_(std::move(cut)) {}
 
   Result<Produced> Next(v2::ReadRowsResponse* response, std::chrono::milliseconds*) override {
     if (rows_ == nullptr) LBT_RETURN_IF_ERROR(Open());
     while (ready_.empty() && !finished_) LBT_RETURN_IF_ERROR(ReadOn());
-    if (ready_.empty()) return Produced::kEnd;
+    if (ready_.empty()) return cut_reached_ ? Result<Produced>(FaultStatus(*cut_, "ReadRows")) : Produced::kEnd;
     // The client may be slow to take the response: let go of the snapshot.
     rows_->ReleaseSnapshot();
     *response = std::move(ready_.front().response);
-    const bool last = ready_.front().last;
+    const bool last = ready_.front().last && !cut_reached_;
     ready_.pop_front();
     return last ? Produced::kLastResponse : Produced::kResponse;
   }
@@ -145,12 +148,19 @@ class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
   // Reads rows until a response is ready or the rows end.
   Status ReadOn() {
     for (Row row; ready_.empty();) {
+      if (cut_ && rows_added_ == *cut_->after_rows) {
+        // The rows so far go out, then the fault ends the stream.
+        chunks_.Finish(nullptr, std::string());
+        cut_reached_ = finished_ = true;
+        return Status::OK();
+      }
       // Asking costs a lock; every 256 rows is often enough.
       if ((++rows_read_ & 255) == 0 && context_->IsCancelled()) {
         return Status::Cancelled("the client cancelled the read");
       }
       if (!rows_->Next(&row)) break;
       chunks_.AddRow(row);
+      ++rows_added_;
     }
     if (!ready_.empty()) return Status::OK();
     LBT_RETURN_IF_ERROR(rows_->status());
@@ -177,6 +187,9 @@ class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
                              kResponseBytes};
   int64_t rows_read_ = 0;
   bool finished_ = false;
+  std::optional<Fault> cut_;
+  int64_t rows_added_ = 0;
+  bool cut_reached_ = false;
 };
 
 // SampleRowKeys' optional row_range, or every row.
@@ -336,10 +349,18 @@ Result<std::unique_ptr<ParsedMutateRows>> ParseMutateRows(const grpc::ByteBuffer
 
 grpc::ServerWriteReactor<v2::ReadRowsResponse>* DataService::ReadRows(grpc::CallbackServerContext* context,
                                                                       const v2::ReadRowsRequest* request) {
+  std::optional<Fault> fault = TakeFault(runtime_, CallOf("ReadRows", *request));
+  std::optional<Fault> cut;
+  if (fault && fault->after_rows) {
+    cut = fault;
+    fault = cut->latency_ms > 0 ? std::optional<Fault>(Fault{.rule = cut->rule, .latency_ms = cut->latency_ms})
+                                : std::nullopt;  // the delay alone, before the first row
+  }
+  std::unique_ptr<ResponseSource<v2::ReadRowsResponse>> source =
+      std::make_unique<ReadRowsSource>(router_, request, context, std::move(cut));
+  if (fault) source = std::make_unique<FaultedSource<v2::ReadRowsResponse>>(*fault, "ReadRows", std::move(source));
   return StreamReactor<v2::ReadRowsResponse>::Start(
-      context, runtime_, &read_streams_, IsLookup(*request) ? Runs::kInline : Runs::kOnPool,
-      WithFaults<v2::ReadRowsResponse>(runtime_, CallOf("ReadRows", *request),
-                                       std::make_unique<ReadRowsSource>(router_, request, context)));
+      context, runtime_, &read_streams_, IsLookup(*request) ? Runs::kInline : Runs::kOnPool, std::move(source));
 }
 
 grpc::ServerWriteReactor<v2::SampleRowKeysResponse>* DataService::SampleRowKeys(

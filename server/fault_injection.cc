@@ -23,12 +23,14 @@ std::optional<Fault> TakeFault(CallRuntime* runtime, const FaultCall& call) {
   if (!fault) return std::nullopt;
   if (fault->entries) return fault;  // said by the handler, which knows how many entries it fails
   const std::string where = call.table.empty() ? std::string() : fmt::format(" on table {}", call.table);
-  const std::string line =
-      fault->code != 0 ? fmt::format("lbt serve: fault rule {}: {}{} fails with {}{}\n", fault->rule + 1, call.rpc,
-                                     where, GrpcCodeName(fault->code),
-                                     fault->latency_ms > 0 ? fmt::format(" after {} ms", fault->latency_ms) : "")
-                       : fmt::format("lbt serve: fault rule {}: {}{} delayed {} ms\n", fault->rule + 1, call.rpc, where,
-                                     fault->latency_ms);
+  std::string when;
+  if (fault->after_rows) when += fmt::format(" after {} rows", *fault->after_rows);
+  if (fault->latency_ms > 0) when += fmt::format(" after {} ms", fault->latency_ms);
+  const std::string line = fault->code != 0
+                               ? fmt::format("lbt serve: fault rule {}: {}{} fails with {}{}\n", fault->rule + 1,
+                                             call.rpc, where, GrpcCodeName(fault->code), when)
+                               : fmt::format("lbt serve: fault rule {}: {}{} delayed {} ms\n", fault->rule + 1,
+                                             call.rpc, where, fault->latency_ms);
   std::fputs(line.c_str(), stderr);
   return fault;
 }

@@ -1,7 +1,8 @@
 // Fault rules (lbt serve --faults FILE) through Google's Node client: the
 // client's own retry and error paths meet the failures a test suite asks
 // for. MutateRows is retried through UNAVAILABLE and succeeds, with every
-// row written once; failed entries of a batch are retried alone;
+// row written once; failed entries of a batch are retried alone; a read
+// stream broken after N rows is resumed and returns every row once;
 // PERMISSION_DENIED reaches the caller; a latency rule
 // shows in the call's duration; the file rewritten between steps takes
 // effect for the next call.
@@ -65,6 +66,14 @@ await check('entries failed in a batch are retried, and only they', async () => 
   expect('entries failed per call', lines, ['fails 5 of 10 entries', 'fails 5 of 5 entries']);
   const [read] = await table.getRows({prefixes: ['a', 'b']});
   expect('rows', read.map((r) => r.id).sort(), batch.map((r) => r.key).sort());
+});
+
+await check('a read stream broken after 5 rows resumes, every row once', async () => {
+  await rules([{rpc: 'ReadRows', table: 'faults', after_rows: 5, code: 'UNAVAILABLE', times: 1}]);
+  const before = count(/fails with UNAVAILABLE after 5 rows/g);
+  const [read] = await table.getRows({prefix: 'k'});
+  expect('faults fired', count(/fails with UNAVAILABLE after 5 rows/g) - before, 1);
+  expect('rows', read.map((r) => r.id), rows.map((r) => r.key));
 });
 
 await check('PERMISSION_DENIED reaches the caller, with the rule message', async () => {

@@ -137,6 +137,18 @@ TEST_F(FaultInjectionTest, AnEntriesRuleFailsOnlyItsEntries) {
   EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"a1", "a2"}));
 }
 
+// An after_rows rule sends that many rows, then fails the stream.
+TEST_F(FaultInjectionTest, AnAfterRowsRuleCutsTheReadStream) {
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(Set("t", "r" + std::to_string(i)).ok());
+  Rules(R"([{"rpc": "ReadRows", "table": "t", "after_rows": 3, "code": "UNAVAILABLE", "times": 1}])");
+  ReadResult cut = Read(v2::ReadRowsRequest());
+  EXPECT_EQ(cut.status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(RowKeys(cut.rows), (std::vector<std::string>{"r0", "r1", "r2"}));
+  ReadResult whole = Read(v2::ReadRowsRequest());  // the rule is spent
+  EXPECT_TRUE(whole.status.ok());
+  EXPECT_EQ(whole.rows.size(), 10u);
+}
+
 TEST_F(FaultInjectionTest, ADelayedCallStillSucceedsAfterItsLatency) {
   Rules(R"([{"rpc": "MutateRow", "latency_ms": 150}, {"rpc": "ReadRows", "latency_ms": 150}])");
   const auto started = std::chrono::steady_clock::now();
