@@ -9,6 +9,7 @@
 #define LBT_API_STATUS_H_
 
 #include <cassert>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,9 +73,19 @@ class Status {
     return s;
   }
 
+  // This status with a retry delay: how long a client should wait before
+  // it tries again (google.rpc.RetryInfo in gRPC's status details).
+  Status WithRetryDelay(int64_t milliseconds) const {
+    Status s = *this;
+    s.retry_delay_ms_ = milliseconds;
+    return s;
+  }
+
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
   Reason reason() const { return reason_; }
+  // The retry delay, in milliseconds; -1 when the status gives none.
+  int64_t retry_delay_ms() const { return retry_delay_ms_; }
   bool IsNotFound() const { return code_ == Code::kNotFound; }
   bool IsAlreadyExists() const { return code_ == Code::kAlreadyExists; }
   bool IsInvalidArgument() const { return code_ == Code::kInvalidArgument; }
@@ -91,6 +102,7 @@ class Status {
 
   Code code_ = Code::kOk;
   Reason reason_ = Reason::kNone;
+  int64_t retry_delay_ms_ = -1;
   std::string message_;
 };
 

@@ -11,19 +11,44 @@ namespace {
 // libraries prepare the query again on it).
 constexpr std::string_view kPreparedQueryExpired = "PREPARED_QUERY_EXPIRED";
 
-// grpc-status-details-bin for a status with a reason: a google.rpc.Status
-// holding one PreconditionFailure violation of the reason's type.
-std::string DetailsOf(grpc::StatusCode code, const std::string& message, Status::Reason reason) {
-  if (reason != Status::Reason::kPreparedQueryExpired) return "";
-  google::rpc::PreconditionFailure failure;
-  google::rpc::PreconditionFailure::Violation* violation = failure.add_violations();
-  violation->set_type(std::string(kPreparedQueryExpired));
-  violation->set_description(message);
+// The details a status carries, as a google.rpc.Status's: a
+// PreconditionFailure violation of its reason's type, a RetryInfo with
+// its retry delay. Empty when it has neither.
+void AddDetails(const Status& status, const std::string& message, google::rpc::Status* rich) {
+  if (status.reason() == Status::Reason::kPreparedQueryExpired) {
+    google::rpc::PreconditionFailure failure;
+    google::rpc::PreconditionFailure::Violation* violation = failure.add_violations();
+    violation->set_type(std::string(kPreparedQueryExpired));
+    violation->set_description(message);
+    rich->add_details()->PackFrom(failure);
+  }
+  if (status.retry_delay_ms() >= 0) {
+    google::rpc::RetryInfo retry;
+    retry.mutable_retry_delay()->set_seconds(status.retry_delay_ms() / 1000);
+    retry.mutable_retry_delay()->set_nanos(static_cast<int32_t>(status.retry_delay_ms() % 1000 * 1'000'000));
+    rich->add_details()->PackFrom(retry);
+  }
+}
+
+// grpc-status-details-bin for a status with details, or "".
+std::string DetailsOf(grpc::StatusCode code, const std::string& message, const Status& status) {
   google::rpc::Status rich;
+  AddDetails(status, message, &rich);
+  if (rich.details().empty()) return "";
   rich.set_code(code);
   rich.set_message(message);
-  rich.add_details()->PackFrom(failure);
   return rich.SerializeAsString();
+}
+
+// The retry delay a service's status details give, or -1.
+int64_t RetryDelayOf(const std::string& details) {
+  google::rpc::Status rich;
+  if (details.empty() || !rich.ParseFromString(details)) return -1;
+  for (const google::protobuf::Any& detail : rich.details()) {
+    google::rpc::RetryInfo retry;
+    if (detail.UnpackTo(&retry)) return retry.retry_delay().seconds() * 1000 + retry.retry_delay().nanos() / 1'000'000;
+  }
+  return -1;
 }
 
 // The reason a service's status details give, if lbt knows it.
@@ -66,8 +91,10 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case C::kInternal: code = grpc::StatusCode::INTERNAL; break;
   }
   std::string message = Abbreviated(status.message(), kMaxStatusMessageBytes);
-  if (status.reason() == Status::Reason::kNone) return grpc::Status(code, std::move(message));
-  std::string details = DetailsOf(code, message, status.reason());
+  if (status.reason() == Status::Reason::kNone && status.retry_delay_ms() < 0) {
+    return grpc::Status(code, std::move(message));
+  }
+  std::string details = DetailsOf(code, message, status);
   return grpc::Status(code, std::move(message), std::move(details));
 }
 
@@ -93,10 +120,11 @@ Status FromGrpcStatus(const grpc::Status& status) {
     case G::UNIMPLEMENTED: code = C::kUnimplemented; break;
     default: code = C::kInternal; break;
   }
-  if (code == C::kFailedPrecondition && ReasonOf(status) == Status::Reason::kPreparedQueryExpired) {
-    return Status::PreparedQueryExpired(status.error_message());
-  }
-  return Status::FromCode(code, status.error_message());
+  Status out = code == C::kFailedPrecondition && ReasonOf(status) == Status::Reason::kPreparedQueryExpired
+                   ? Status::PreparedQueryExpired(status.error_message())
+                   : Status::FromCode(code, status.error_message());
+  if (const int64_t delay = RetryDelayOf(status.error_details()); delay >= 0) out = out.WithRetryDelay(delay);
+  return out;
 }
 
 google::rpc::Status ToRpcStatus(const Status& status) {
@@ -104,11 +132,13 @@ google::rpc::Status ToRpcStatus(const Status& status) {
   google::rpc::Status out;
   out.set_code(g.error_code());
   out.set_message(g.error_message());
+  AddDetails(status, g.error_message(), &out);
   return out;
 }
 
 Status FromRpcStatus(const google::rpc::Status& status) {
-  return FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(status.code()), status.message()));
+  const std::string details = status.details().empty() ? std::string() : status.SerializeAsString();
+  return FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(status.code()), status.message(), details));
 }
 
 }  // namespace lbt::proto

@@ -22,10 +22,6 @@ std::string StampOf(const std::string& path) {
 // What lbt serve does not apply yet, refused rather than half done.
 Status CheckApplied(const std::vector<FaultRule>& rules) {
   for (size_t i = 0; i < rules.size(); ++i) {
-    if (rules[i].retry_delay_ms) {
-      return Status::InvalidArgument(
-          fmt::format("fault rule {}: lbt serve does not apply \"retry_delay_ms\" yet", i + 1));
-    }
     if (rules[i].after_rows && rules[i].rpc != "ReadRows") {
       return Status::InvalidArgument(fmt::format(
           "fault rule {}: \"after_rows\" needs \"rpc\": \"ReadRows\" (ExecuteQuery's streams are not cut yet)", i + 1));

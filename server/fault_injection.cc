@@ -37,7 +37,9 @@ std::optional<Fault> TakeFault(CallRuntime* runtime, const FaultCall& call) {
 
 Status FaultStatus(const Fault& fault, std::string_view rpc) {
   const std::string message = fault.message.empty() ? fmt::format("{} failed by a fault rule", rpc) : fault.message;
-  return proto::FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(fault.code), message));
+  Status status = proto::FromGrpcStatus(grpc::Status(static_cast<grpc::StatusCode>(fault.code), message));
+  if (fault.retry_delay_ms) status = status.WithRetryDelay(*fault.retry_delay_ms);
+  return status;
 }
 
 }  // namespace lbt::server

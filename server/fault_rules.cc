@@ -49,6 +49,11 @@ Status SetField(FaultRule* rule, const std::string& field, const Json& value, si
     LBT_ASSIGN_OR_RETURN(std::string name, Text(value, i, field));
     rule->code = GrpcCodeFromName(name);
     if (rule->code <= 0) return RuleError(i, fmt::format("\"{}\" is not a gRPC status code such as UNAVAILABLE", name));
+    // lbt's statuses answer OUT_OF_RANGE as Bigtable does (INVALID_ARGUMENT)
+    // and have no UNKNOWN: a rule cannot promise them.
+    if (name == "OUT_OF_RANGE" || name == "UNKNOWN") {
+      return RuleError(i, fmt::format("lbt serve cannot answer {} (choose another code)", name));
+    }
   } else if (field == "latency_ms") {
     LBT_ASSIGN_OR_RETURN(rule->latency_ms, Count(value, i, field));
   } else if (field == "retry_delay_ms") {

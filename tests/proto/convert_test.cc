@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+
 #include "tests/test_util.h"
 
 namespace lbt::proto {
@@ -139,6 +142,29 @@ TEST(ConvertTest, StatusCodes) {
   EXPECT_EQ(ToGrpcStatus(Status::OutOfRange("x")).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(ToGrpcStatus(Status::FailedPrecondition("x")).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(ToGrpcStatus(Status::InvalidArgument("why")).error_message(), "why");
+}
+
+// A retry delay travels as google.rpc.RetryInfo in the status details, in
+// a call's status and in a MutateRows entry's alike, and comes back.
+TEST(ConvertTest, RetryDelaysRideInRetryInfo) {
+  const Status delayed = Status::Unavailable("busy").WithRetryDelay(1500);
+  const grpc::Status wire = ToGrpcStatus(delayed);
+  EXPECT_EQ(wire.error_code(), grpc::StatusCode::UNAVAILABLE);
+  google::rpc::Status rich;
+  ASSERT_TRUE(rich.ParseFromString(wire.error_details()));
+  ASSERT_EQ(rich.details_size(), 1);
+  google::rpc::RetryInfo retry;
+  ASSERT_TRUE(rich.details(0).UnpackTo(&retry));
+  EXPECT_EQ(retry.retry_delay().seconds(), 1);
+  EXPECT_EQ(retry.retry_delay().nanos(), 500'000'000);
+  EXPECT_EQ(FromGrpcStatus(wire).retry_delay_ms(), 1500);
+  const google::rpc::Status entry = ToRpcStatus(delayed);
+  ASSERT_EQ(entry.details_size(), 1);
+  EXPECT_EQ(FromRpcStatus(entry).retry_delay_ms(), 1500);
+  EXPECT_EQ(FromRpcStatus(entry).code(), Status::Code::kUnavailable);
+  // Without one, no details at all.
+  EXPECT_TRUE(ToGrpcStatus(Status::Unavailable("busy")).error_details().empty());
+  EXPECT_EQ(FromGrpcStatus(ToGrpcStatus(Status::Unavailable("busy"))).retry_delay_ms(), -1);
 }
 
 }  // namespace

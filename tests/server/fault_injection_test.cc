@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "proto/grpc_status.h"
 #include "tests/server/server_fixture.h"
 
 namespace lbt::testing {
@@ -158,6 +159,15 @@ TEST_F(FaultInjectionTest, ADelayedCallStillSucceedsAfterItsLatency) {
   EXPECT_EQ(read.rows.size(), 1u);
   // A delay cannot be shorter than asked: a lower bound, never flaky.
   EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(300));
+}
+
+// retry_delay_ms rides in the failure as google.rpc.RetryInfo, as
+// production's throttling answers carry it.
+TEST_F(FaultInjectionTest, ARetryDelayTravelsAsRetryInfo) {
+  Rules(R"([{"rpc": "MutateRow", "code": "UNAVAILABLE", "retry_delay_ms": 250}])");
+  const grpc::Status failed = Set("t", "r1");
+  EXPECT_EQ(failed.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(proto::FromGrpcStatus(failed).retry_delay_ms(), 250);
 }
 
 TEST_F(FaultInjectionTest, TableIdsComeFromEveryKindOfName) {

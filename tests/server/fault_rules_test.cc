@@ -49,6 +49,8 @@ TEST(FaultRulesTest, BadRulesSayWhatIsWrongInOneLine) {
   EXPECT_EQ(ParseError(R"([{"code": "ABORTED", "entries": true}])"),
             "fault rule 1: \"entries\" needs a \"row_prefix\"");
   EXPECT_EQ(ParseError(R"([3])"), "fault rule 1: expected a JSON object");
+  EXPECT_EQ(ParseError(R"([{"code": "OUT_OF_RANGE"}])"),
+            "fault rule 1: lbt serve cannot answer OUT_OF_RANGE (choose another code)");
 }
 
 TEST(FaultRulesTest, RulesMatchAndSpendThemselves) {
