@@ -441,13 +441,11 @@ Status Binder::PlaceNamedArguments(Expr* e, const Function& fn) {
     if (i < fn.first_named)
       return Error(*e, fmt::format("{} needs argument {} before the named ones", DisplayName(e->name), i + 1));
     const auto& [param, default_value] = fn.named[i - fn.first_named];
-    if (default_value.is_null() && default_value.kind() == TypeKind::kInt64) {
-      return Error(*e, fmt::format("{} needs argument {}", DisplayName(e->name), param));
-    }
+    if (!default_value) return Error(*e, fmt::format("{} needs argument {}", DisplayName(e->name), param));
     auto literal = std::make_unique<Expr>();
     literal->kind = ExprKind::kLiteral;
     literal->pos = e->pos;
-    literal->literal = fn.named[i - fn.first_named].second;
+    literal->literal = *default_value;
     literal->type = literal->literal.type();
     placed[i] = std::move(literal);
   }

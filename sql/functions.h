@@ -36,6 +36,9 @@ struct EvalContext {
   int64_t now_micros = 0;  // CURRENT_TIMESTAMP, fixed for the query
 };
 
+// Argument names and their defaults (nullopt: no default), in order.
+using NamedArguments = std::vector<std::pair<std::string, std::optional<Value>>>;
+
 struct Function {
   std::string name;
   // The result type for these argument types, or InvalidArgument.
@@ -47,9 +50,10 @@ struct Function {
   bool independent_args = false;
   // The arguments a call may name (`ST_GEOGFROMTEXT(t, make_valid => TRUE)`),
   // in their positions from `first_named` on, each with the value it
-  // takes when a call names a later one but not it.
+  // takes when a call names a later one but not it (none: the call must
+  // give it).
   size_t first_named = 0;
-  std::vector<std::pair<std::string, Value>> named;
+  NamedArguments named;
 };
 
 // An aggregate's running state for one group.

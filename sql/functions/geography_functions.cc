@@ -69,6 +69,16 @@ Value BoxValue(const std::optional<geo::Box>& box) {
                                    Value::Float64(box->ymax)});
 }
 
+Status NamedError(std::string_view fn, const Status& status) {
+  if (status.message().starts_with(fn)) return status;
+  return Status::FromCode(status.code(), fmt::format("{}: {}", fn, status.message()));
+}
+
+Result<Value> GeoResult(std::string_view fn, Result<geo::Geography> g) {
+  if (!g.ok()) return NamedError(fn, g.status());
+  return GeoValue(*g);
+}
+
 Status GeoKindError(std::string_view fn, std::string_view what, const geo::Geography& g) {
   const char* kind = g.empty()                    ? "an empty geography"
                      : g.SinglePoint() != nullptr ? "a point"
@@ -92,16 +102,9 @@ Value GeoArray(const std::vector<Geography>& parts) {
 
 bool Flag(const Values& a, size_t i) { return i < a.size() && !a[i].is_null() && a[i].boolean(); }
 
-// The error of `fn`, its message led by the function's name.
-Status Named(std::string_view fn, const Status& status) {
-  return Status::FromCode(status.code(), fmt::format("{}: {}", fn, status.message()));
-}
-
 // `g` normalized, or `fn`'s error naming the fault.
 Result<Value> Made(std::string_view fn, Geography g, const geo::ShapeOptions& options = {}) {
-  Result<Geography> normal = geo::Normalize(std::move(g), options);
-  if (!normal.ok()) return Named(fn, normal.status());
-  return GeoValue(*normal);
+  return GeoResult(fn, geo::Normalize(std::move(g), options));
 }
 
 // ---- constructors ----
@@ -197,13 +200,12 @@ Result<Value> Finish(std::string_view fn, Result<Geography> parsed, bool oriente
     return Status::InvalidArgument(
         fmt::format("{}: oriented => TRUE cannot be combined with planar => TRUE or make_valid => TRUE", fn));
   }
-  if (!parsed.ok()) return Named(fn, parsed.status());
+  if (!parsed.ok()) return NamedError(fn, parsed.status());
   Geography g = std::move(parsed).value();
   if (planar) g = geo::TessellatePlanar(g);
-  Result<Geography> normal = geo::Normalize(g, {.oriented = oriented, .make_valid = make_valid});
+  Result<Geography> normal = geo::Normalize(g, {.oriented = oriented});
   if (!normal.ok() && make_valid) normal = geo::MakeValid(g);
-  if (!normal.ok()) return Named(fn, normal.status());
-  return GeoValue(*normal);
+  return GeoResult(fn, std::move(normal));
 }
 
 Result<TypePtr> FromTextCheck(const Types& a) {

@@ -235,7 +235,7 @@ void RegisterPredicates(FunctionRegistry* r) {
 void RegisterGeographyMeasures(FunctionRegistry* r) {
   constexpr auto kIndependent = FunctionRegistry::Args::kIndependent;
   constexpr auto kMakeNull = FunctionRegistry::Nulls::kMakeNull;
-  const std::vector<std::pair<std::string, Value>> spheroid = {{"use_spheroid", Value::Bool(false)}};
+  const NamedArguments spheroid = {{"use_spheroid", Value::Bool(false)}};
   r->Add("ST_AREA", MeasureCheck<kArea>, MeasureEval<kArea, geo::Area>, kMakeNull, kIndependent);
   r->NameArguments("ST_AREA", 1, spheroid);
   r->Add("ST_LENGTH", MeasureCheck<kLength>, MeasureEval<kLength, geo::Length>, kMakeNull, kIndependent);

@@ -23,15 +23,6 @@ using geo::Geography;
 using geo::LngLat;
 using G = GeoArg;
 
-// A computed geography as a value, or `fn`'s error naming the fault.
-Result<Value> Valued(std::string_view fn, Result<Geography> g) {
-  if (!g.ok()) {
-    if (g.status().message().starts_with(fn)) return g.status();
-    return Status::FromCode(g.status().code(), fmt::format("{}: {}", fn, g.status().message()));
-  }
-  return GeoValue(*g);
-}
-
 constexpr char kBoundary[] = "ST_BOUNDARY";
 constexpr char kCentroid[] = "ST_CENTROID";
 constexpr char kConvexHull[] = "ST_CONVEXHULL";
@@ -121,10 +112,10 @@ constexpr char kIntersection[] = "ST_INTERSECTION";
 
 template <geo::BooleanOp kOp>
 Result<Value> BooleanEval(const Values& a, const EvalContext&) {
-  return Valued(kOp == geo::BooleanOp::kUnion          ? "ST_UNION"
-                : kOp == geo::BooleanOp::kIntersection ? "ST_INTERSECTION"
-                                                       : "ST_DIFFERENCE",
-                geo::Boolean(kOp, Geo(a[0]), Geo(a[1])));
+  return GeoResult(kOp == geo::BooleanOp::kUnion          ? "ST_UNION"
+                   : kOp == geo::BooleanOp::kIntersection ? "ST_INTERSECTION"
+                                                          : "ST_DIFFERENCE",
+                   geo::Boolean(kOp, Geo(a[0]), Geo(a[1])));
 }
 
 Result<TypePtr> UnionCheck(const Types& a) {
@@ -137,7 +128,7 @@ Result<Value> UnionEval(const Values& a, const EvalContext& ctx) {
   for (const Value& v : a[0].elements()) {
     if (!v.is_null()) parts.push_back(Geo(v));  // NULL elements are ignored
   }
-  return Valued("ST_UNION", geo::UnionAll(std::move(parts)));
+  return GeoResult("ST_UNION", geo::UnionAll(std::move(parts)));
 }
 
 // ---- buffers ----
@@ -174,7 +165,7 @@ Result<Value> BufferEval(const Values& a, const EvalContext&) {
   if (!(options.segments_per_quarter >= 1)) {
     return Status::InvalidArgument("ST_BUFFER's num_seg_quarter_circle must be at least 1");
   }
-  return Valued("ST_BUFFER", geo::Buffer(Geo(a[0]), options));
+  return GeoResult("ST_BUFFER", geo::Buffer(Geo(a[0]), options));
 }
 
 Result<TypePtr> BufferToleranceCheck(const Types& a) {
@@ -192,7 +183,7 @@ Result<Value> BufferToleranceEval(const Values& a, const EvalContext&) {
   const double sides = tolerance >= r ? 3 : std::max(3.0, std::ceil(std::numbers::pi / std::acos(1 - tolerance / r)));
   // Past S2's most segments, the closest it can come.
   options.segments_per_quarter = std::min(sides, geo::kMaxBufferSegments) / 4;
-  return Valued("ST_BUFFERWITHTOLERANCE", geo::Buffer(Geo(a[0]), options));
+  return GeoResult("ST_BUFFERWITHTOLERANCE", geo::Buffer(Geo(a[0]), options));
 }
 
 // ---- lines ----
@@ -244,7 +235,7 @@ Result<TypePtr> SimplifyCheck(const Types& a) {
 }
 Result<Value> SimplifyEval(const Values& a, const EvalContext&) {
   if (!(a[1].AsDouble() >= 0)) return Status::InvalidArgument("ST_SIMPLIFY's tolerance cannot be negative");
-  return Valued("ST_SIMPLIFY", geo::Simplify(Geo(a[0]), a[1].AsDouble()));
+  return GeoResult("ST_SIMPLIFY", geo::Simplify(Geo(a[0]), a[1].AsDouble()));
 }
 
 Result<TypePtr> SnapToGridCheck(const Types& a) {
@@ -267,7 +258,7 @@ Result<Value> SnapToGridEval(const Values& a, const EvalContext&) {
     for (geo::Ring& ring : polygon) std::for_each(ring.begin(), ring.end(), snap);
   }
   // Snapping may merge vertices: rebuild, as S2's builder would.
-  return Valued("ST_SNAPTOGRID", geo::Simplify(g, 0));
+  return GeoResult("ST_SNAPTOGRID", geo::Simplify(g, 0));
 }
 
 // ---- aggregates ----
@@ -415,14 +406,14 @@ void RegisterGeographyTransforms(FunctionRegistry* r) {
   r->Add("ST_DIFFERENCE", TwoGeoCheck<kDifference>, BooleanEval<geo::BooleanOp::kDifference>);
   r->Add("ST_INTERSECTION", TwoGeoCheck<kIntersection>, BooleanEval<geo::BooleanOp::kIntersection>);
   r->Add("ST_UNION", UnionCheck, UnionEval);
-  const std::vector<std::pair<std::string, Value>> style = {
+  const NamedArguments style = {
       {"use_spheroid", Value::Bool(false)}, {"endcap", Value::String("ROUND")}, {"side", Value::String("BOTH")}};
   r->Add("ST_BUFFER", BufferCheck, BufferEval, kMakeNull, kIndependent);
-  std::vector<std::pair<std::string, Value>> buffer_names = {{"num_seg_quarter_circle", Value::Float64(8)}};
+  NamedArguments buffer_names = {{"num_seg_quarter_circle", Value::Float64(8)}};
   buffer_names.insert(buffer_names.end(), style.begin(), style.end());
   r->NameArguments("ST_BUFFER", 2, buffer_names);
   r->Add("ST_BUFFERWITHTOLERANCE", BufferToleranceCheck, BufferToleranceEval, kMakeNull, kIndependent);
-  std::vector<std::pair<std::string, Value>> tolerance_names = {{"tolerance_meters", FunctionRegistry::kRequired}};
+  NamedArguments tolerance_names = {{"tolerance_meters", std::nullopt}};
   tolerance_names.insert(tolerance_names.end(), style.begin(), style.end());
   r->NameArguments("ST_BUFFERWITHTOLERANCE", 2, tolerance_names);
   r->Add("ST_LINEINTERPOLATEPOINT", InterpolateCheck, InterpolateEval, kMakeNull, kIndependent);

@@ -39,6 +39,11 @@ TypePtr BoxType();
 // `box` as a BoxType value; NULL for none.
 Value BoxValue(const std::optional<geo::Box>& box);
 
+// `status` with its message led by `fn`'s name (once): "ST_BUFFER: ...".
+Status NamedError(std::string_view fn, const Status& status);
+// `g` as a GEOGRAPHY value, or its error named by `fn`.
+Result<Value> GeoResult(std::string_view fn, Result<geo::Geography> g);
+
 // INVALID_ARGUMENT "<fn> needs a <what>, got <kind of g>" (ST_X of a line).
 Status GeoKindError(std::string_view fn, std::string_view what, const geo::Geography& g);
 

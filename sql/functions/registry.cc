@@ -47,7 +47,7 @@ void FunctionRegistry::Add(const char* name, CheckFunction check, EvalFunction e
   (void)added;
 }
 
-void FunctionRegistry::NameArguments(const char* name, size_t first, std::vector<std::pair<std::string, Value>> named) {
+void FunctionRegistry::NameArguments(const char* name, size_t first, NamedArguments named) {
   auto it = functions_.find(name);
   assert(it != functions_.end() && "naming the arguments of a function not registered");
   it->second.first_named = first;

@@ -42,10 +42,9 @@ class FunctionRegistry {
   void Add(const char* name, CheckFunction check, EvalFunction eval, Nulls nulls = Nulls::kMakeNull,
            Args args = Args::kUnified);
   // Lets calls of `name` pass its arguments from position `first` on by
-  // name, each with its default, or kRequired for one a call must give.
+  // name, each with its default (nullopt for one a call must give).
   // REQUIRES: `name` registered.
-  static inline const Value kRequired = Value();  // an untyped NULL
-  void NameArguments(const char* name, size_t first, std::vector<std::pair<std::string, Value>> named);
+  void NameArguments(const char* name, size_t first, NamedArguments named);
   void AddAggregate(const char* name, CheckFunction check, CreateAccumulator create);
   // REQUIRES: `function.name` not registered yet.
   void AddWindow(WindowFunction function);

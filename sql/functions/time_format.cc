@@ -180,6 +180,16 @@ class TimeParser {
   explicit TimeParser(std::string_view text) : text_(text) {}
 
   Status Run(std::string_view format) {
+    LBT_RETURN_IF_ERROR(Fields(format));
+    SkipSpace();
+    if (at_ != text_.size()) {
+      return Status::OutOfRange(fmt::format("Illegal non-space trailing data '{}'", text_.substr(at_)));
+    }
+    return Status::OK();
+  }
+
+  // Reads the text `format` describes, leaving what follows.
+  Status Fields(std::string_view format) {
     for (size_t i = 0; i < format.size(); ++i) {
       const char c = format[i];
       if (std::isspace(static_cast<unsigned char>(c))) {
@@ -187,8 +197,7 @@ class TimeParser {
         continue;
       }
       if (c != '%' || i + 1 == format.size()) {
-        if (at_ >= text_.size() || text_[at_] != c) return Mismatch(fmt::format("'{}'", c));
-        ++at_;
+        LBT_RETURN_IF_ERROR(Literal(c));
         continue;
       }
       char e = format[++i];
@@ -204,10 +213,6 @@ class TimeParser {
         }
       }
       LBT_RETURN_IF_ERROR(Element(e));
-    }
-    SkipSpace();
-    if (at_ != text_.size()) {
-      return Status::OutOfRange(fmt::format("Illegal non-space trailing data '{}'", text_.substr(at_)));
     }
     return Status::OK();
   }
@@ -317,34 +322,13 @@ class TimeParser {
 // The elements that stand for several: %F %D %x %T %X %R %c.
 Status TimeParser::Composite(char e) {
   switch (e) {
-    case 'F':
-      LBT_RETURN_IF_ERROR(Element('Y'));
-      LBT_RETURN_IF_ERROR(Literal('-'));
-      LBT_RETURN_IF_ERROR(Element('m'));
-      LBT_RETURN_IF_ERROR(Literal('-'));
-      return Element('d');
+    case 'F': return Fields("%Y-%m-%d");
     case 'D':
-    case 'x':
-      LBT_RETURN_IF_ERROR(Element('m'));
-      LBT_RETURN_IF_ERROR(Literal('/'));
-      LBT_RETURN_IF_ERROR(Element('d'));
-      LBT_RETURN_IF_ERROR(Literal('/'));
-      return Element('y');
+    case 'x': return Fields("%m/%d/%y");
     case 'T':
-    case 'X':
-      LBT_RETURN_IF_ERROR(Element('R'));
-      LBT_RETURN_IF_ERROR(Literal(':'));
-      return Element('S');
-    case 'R':
-      LBT_RETURN_IF_ERROR(Element('H'));
-      LBT_RETURN_IF_ERROR(Literal(':'));
-      return Element('M');
-    case 'c':
-      for (char part : {'a', 'b', 'e', 'T', 'Y'}) {
-        SkipSpace();
-        LBT_RETURN_IF_ERROR(Element(part));
-      }
-      return Status::OK();
+    case 'X': return Fields("%H:%M:%S");
+    case 'R': return Fields("%H:%M");
+    case 'c': return Fields(" %a %b %e %T %Y");  // spaces, however many, before each part
     default: return Status::OutOfRange(fmt::format("Unsupported format element %{}", e));
   }
 }

@@ -63,9 +63,6 @@ struct ShapeOptions {
   // A ring's interior is on its left; otherwise it is the smaller of the
   // two regions the ring bounds.
   bool oriented = false;
-  // Repairs what it can instead of failing: self-crossing rings and
-  // duplicate parts are rebuilt by S2's builder.
-  bool make_valid = false;
 };
 
 // Checks and normalizes a parsed shape: coordinates in range (longitudes

@@ -41,12 +41,7 @@ class FaultInjectionTest : public ServerTest {
       entry->set_row_key(key);
       *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", 1000));
     }
-    grpc::ClientContext context;
-    auto stream = bigtable_->MutateRows(&context, request);
-    v2::MutateRowsResponse response;
-    while (stream->Read(&response)) {
-    }
-    return stream->Finish();
+    return MutateRowsEntries(request).status;
   }
 
   grpc::Status Sample(const std::string& table) {
@@ -126,15 +121,9 @@ TEST_F(FaultInjectionTest, AnEntriesRuleFailsOnlyItsEntries) {
     entry->set_row_key(key);
     *entry->add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", 1000));
   }
-  grpc::ClientContext context;
-  auto stream = bigtable_->MutateRows(&context, request);
-  std::vector<int> codes(4, -1);
-  v2::MutateRowsResponse response;
-  while (stream->Read(&response)) {
-    for (const auto& e : response.entries()) codes[e.index()] = e.status().code();
-  }
-  ASSERT_TRUE(stream->Finish().ok());
-  EXPECT_EQ(codes, (std::vector<int>{0, grpc::StatusCode::UNAVAILABLE, 0, grpc::StatusCode::UNAVAILABLE}));
+  const EntriesResult result = MutateRowsEntries(request);
+  ASSERT_TRUE(result.status.ok());
+  EXPECT_EQ(result.codes, (std::vector<int>{0, grpc::StatusCode::UNAVAILABLE, 0, grpc::StatusCode::UNAVAILABLE}));
   EXPECT_EQ(RowKeys(ReadAll(db_.get(), "t")), (std::vector<std::string>{"a1", "a2"}));
 }
 

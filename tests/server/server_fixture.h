@@ -109,6 +109,23 @@ class ServerTest : public ::testing::Test {
     return bigtable_->MutateRow(&context, request, &response);
   }
 
+  // A MutateRows call's status and each entry's code (-1: not answered).
+  struct EntriesResult {
+    grpc::Status status;
+    std::vector<int> codes;
+  };
+  EntriesResult MutateRowsEntries(const v2::MutateRowsRequest& request) {
+    grpc::ClientContext context;
+    auto stream = bigtable_->MutateRows(&context, request);
+    EntriesResult result{grpc::Status::OK, std::vector<int>(request.entries_size(), -1)};
+    v2::MutateRowsResponse response;
+    while (stream->Read(&response)) {
+      for (const auto& e : response.entries()) result.codes[e.index()] = e.status().code();
+    }
+    result.status = stream->Finish();
+    return result;
+  }
+
   ReadResult Read(v2::ReadRowsRequest request) {
     if (request.table_name().empty() && request.authorized_view_name().empty()) {
       request.set_table_name(TableName("t"));

@@ -136,6 +136,9 @@ TEST_F(FunctionFamiliesTest, DateFunctionsOfTheReference) {
   EXPECT_EQ(Eval("PARSE_DATE('%A %b %e %Y', 'Thursday Dec 25 2008')"), "2008-12-25");
   EXPECT_EQ(Eval("PARSE_DATE('%Y%m%d', '20081225')"), "2008-12-25");
   EXPECT_EQ(Eval("PARSE_DATE('%F', '2000-12-30')"), "2000-12-30");
+  EXPECT_EQ(Eval("PARSE_DATE('%D', '12/25/08')"), "2008-12-25");  // the composites: each its elements
+  EXPECT_EQ(Eval("PARSE_TIMESTAMP('%F %T', '2024-01-02 03:04:05')"), "2024-01-02 03:04:05+00");
+  EXPECT_EQ(Eval("PARSE_TIMESTAMP('%F %R', '2024-01-02 03:04')"), "2024-01-02 03:04:00+00");
   EXPECT_NE(Error("PARSE_DATE('%Y-%m-%d', '2008-13-01')").find("Out-of-range"), std::string::npos);
   EXPECT_NE(Error("PARSE_DATE('%Y', '2008 tail')").find("trailing data"), std::string::npos);
   EXPECT_EQ(Eval("GENERATE_DATE_ARRAY('2016-10-05', '2016-10-08')"),
