@@ -35,6 +35,7 @@
 namespace lbt {
 
 class InstanceAdmin;  // api/instance_admin.h
+class ServerFaults;   // api/server_faults.h
 
 namespace sql {
 class QueryService;  // sql/query.h, which depends on this interface
@@ -111,6 +112,9 @@ class Bigtable : public TableAdmin {
   // none (a database served as one instance): then every instance name
   // means this one.
   virtual InstanceAdmin* instance_admin() { return nullptr; }
+  // The fault rules of the lbt serve this reaches (api/server_faults.h),
+  // or nullptr where no server is reached (a local database).
+  virtual ServerFaults* server_faults() { return nullptr; }
 };
 
 // `table`, a handle on a table itself, as OpenTable returns it for

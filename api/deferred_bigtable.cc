@@ -51,6 +51,11 @@ InstanceAdmin* DeferredBigtable::instance_admin() {
   return target.ok() ? (*target)->instance_admin() : nullptr;
 }
 
+ServerFaults* DeferredBigtable::server_faults() {
+  Result<Bigtable*> target = Target();
+  return target.ok() ? (*target)->server_faults() : nullptr;
+}
+
 void DeferredBigtable::CancelCalls() {
   Bigtable* opened = opened_.load();
   if (opened != nullptr) opened->CancelCalls();

@@ -48,6 +48,7 @@ class DeferredBigtable final : public ForwardingBigtable {
   void CancelCalls() override;
   sql::QueryService* query_service() override;
   InstanceAdmin* instance_admin() override;
+  ServerFaults* server_faults() override;
 
  protected:
   // The opened target, opening it on the first call.

@@ -139,6 +139,7 @@ class ForwardingBigtable : public Bigtable {
   void CancelCalls() override { target_->CancelCalls(); }
   sql::QueryService* query_service() override { return target_->query_service(); }
   InstanceAdmin* instance_admin() override { return target_->instance_admin(); }
+  ServerFaults* server_faults() override { return target_->server_faults(); }
 
  protected:
   Bigtable* target() const { return target_; }

@@ -13,13 +13,27 @@ void Append(std::vector<CommandSpec>* all, std::vector<CommandSpec> specs) {
 const std::vector<CommandSpec>& AllCommands() {
   static const std::vector<CommandSpec> commands = [] {
     std::vector<CommandSpec> all;
-    for (auto* set : {HelpCommands,         CbtAdminCommands,       CbtInstanceCommands,
-                      BackupCommands,       AuthorizedViewCommands, SchemaBundleCommands,
-                      ChangeStreamCommands, CbtWriteCommands,       CbtReadCommands,
-                      MaintenanceCommands,  ImportExportCommands,   DumpCommands,
-                      SqlCommands,          LogicalViewCommands,    MaterializedViewCommands,
-                      LabCommands,          hbase::DdlCommands,     hbase::SnapshotCommands,
-                      hbase::ReadCommands,  hbase::WriteCommands}) {
+    for (auto* set : {HelpCommands,
+                      CbtAdminCommands,
+                      CbtInstanceCommands,
+                      BackupCommands,
+                      AuthorizedViewCommands,
+                      SchemaBundleCommands,
+                      ChangeStreamCommands,
+                      CbtWriteCommands,
+                      CbtReadCommands,
+                      MaintenanceCommands,
+                      FaultCommands,
+                      ImportExportCommands,
+                      DumpCommands,
+                      SqlCommands,
+                      LogicalViewCommands,
+                      MaterializedViewCommands,
+                      LabCommands,
+                      hbase::DdlCommands,
+                      hbase::SnapshotCommands,
+                      hbase::ReadCommands,
+                      hbase::WriteCommands}) {
       Append(&all, set());
     }
     // Run by the shell and the script runner around the commands above;

@@ -21,6 +21,7 @@ std::vector<CommandSpec> ChangeStreamCommands();      // cbt/change_streams.cc: 
 std::vector<CommandSpec> CbtWriteCommands();          // cbt/write.cc: set, addtocell, deleterow, deletecolumn
 std::vector<CommandSpec> CbtReadCommands();           // cbt/read.cc: read, lookup, count
 std::vector<CommandSpec> MaintenanceCommands();       // cbt/maintenance.cc: gc, compact
+std::vector<CommandSpec> FaultCommands();             // cbt/faults.cc: faults
 std::vector<CommandSpec> ImportExportCommands();      // io/import_export.cc: import, export
 std::vector<CommandSpec> DumpCommands();              // io/dump.cc: dump, schema
 std::vector<CommandSpec> SqlCommands();               // sql/sql_command.cc: sql

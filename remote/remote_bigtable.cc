@@ -15,6 +15,7 @@
 #include "remote/remote_backups.h"
 #include "remote/remote_calls.h"
 #include "remote/remote_change_streams.h"
+#include "remote/remote_faults.h"
 #include "remote/remote_instance_admin.h"
 #include "remote/remote_mutations.h"
 #include "remote/remote_query.h"
@@ -201,6 +202,7 @@ class RemoteBigtable final : public Bigtable {
   Status WaitForReplication(std::string_view table) override { return remote::WaitForReplication(&calls_, table); }
 
   InstanceAdmin* instance_admin() override { return &instances_; }
+  ServerFaults* server_faults() override { return &faults_; }
 
  private:
   const RemoteOptions options_;
@@ -213,6 +215,7 @@ class RemoteBigtable final : public Bigtable {
                                            return ConnectRemote(other);
                                          }};
   std::unique_ptr<sql::QueryService> queries_;
+  remote::RemoteServerFaults faults_{&calls_};
 };
 
 }  // namespace

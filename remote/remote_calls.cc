@@ -47,7 +47,8 @@ RemoteCalls::RemoteCalls(const RemoteOptions& options, const std::shared_ptr<grp
       data_(google::bigtable::v2::Bigtable::NewStub(data)),
       admin_(google::bigtable::admin::v2::BigtableTableAdmin::NewStub(admin)),
       instance_admin_(google::bigtable::admin::v2::BigtableInstanceAdmin::NewStub(admin)),
-      operations_(google::longrunning::Operations::NewStub(admin)) {}
+      operations_(google::longrunning::Operations::NewStub(admin)),
+      faults_(lbt::v1::Faults::NewStub(data)) {}
 
 RemoteCalls::Clock::time_point RemoteCalls::Deadline() const {
   return options_.timeout_ms > 0 ? Clock::now() + std::chrono::milliseconds(options_.timeout_ms)

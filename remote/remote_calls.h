@@ -30,6 +30,7 @@
 #include "google/bigtable/admin/v2/bigtable_table_admin.grpc.pb.h"
 #include "google/bigtable/v2/bigtable.grpc.pb.h"
 #include "google/longrunning/operations.grpc.pb.h"
+#include "lbt/v1/faults.grpc.pb.h"
 #include "proto/grpc_status.h"
 #include "remote/remote_options.h"
 
@@ -42,6 +43,7 @@ class RemoteCalls {
   using AdminStub = google::bigtable::admin::v2::BigtableTableAdmin::Stub;
   using InstanceAdminStub = google::bigtable::admin::v2::BigtableInstanceAdmin::Stub;
   using OperationsStub = google::longrunning::Operations::Stub;
+  using FaultsStub = lbt::v1::Faults::Stub;  // lbt serve's own (proto/lbt/v1/faults.proto)
 
   RemoteCalls(const RemoteOptions& options, const std::shared_ptr<grpc::Channel>& data,
               const std::shared_ptr<grpc::Channel>& admin);
@@ -81,6 +83,7 @@ class RemoteCalls {
   AdminStub* admin() { return admin_.get(); }
   InstanceAdminStub* instance_admin() { return instance_admin_.get(); }
   OperationsStub* operations() { return operations_.get(); }
+  FaultsStub* faults() { return faults_.get(); }
   const RemoteOptions& options() const { return options_; }
   const InstanceName& instance() const { return instance_; }
   // "projects/P/instances/I".
@@ -135,6 +138,7 @@ class RemoteCalls {
   std::unique_ptr<AdminStub> admin_;
   std::unique_ptr<InstanceAdminStub> instance_admin_;
   std::unique_ptr<OperationsStub> operations_;
+  std::unique_ptr<FaultsStub> faults_;
   std::mutex mu_;
   std::set<grpc::ClientContext*> in_flight_;
   std::atomic<uint64_t> cancellations_{0};

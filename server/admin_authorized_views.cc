@@ -10,6 +10,7 @@
 
 #include "proto/authorized_view_convert.h"
 #include "server/admin_service.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/paging.h"
 #include "server/request_target.h"
@@ -53,7 +54,7 @@ Result<AuthorizedViewUpdate> UpdateOf(const admin::UpdateAuthorizedViewRequest& 
 grpc::ServerUnaryReactor* AdminService::CreateAuthorizedView(grpc::CallbackServerContext* context,
                                                              const admin::CreateAuthorizedViewRequest* request,
                                                              longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto request_time = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, proto::FromProto(request->authorized_view(), "authorized_view"));
@@ -73,7 +74,7 @@ grpc::ServerUnaryReactor* AdminService::CreateAuthorizedView(grpc::CallbackServe
 grpc::ServerUnaryReactor* AdminService::GetAuthorizedView(grpc::CallbackServerContext* context,
                                                           const admin::GetAuthorizedViewRequest* request,
                                                           admin::AuthorizedView* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminAuthorizedView(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     LBT_ASSIGN_OR_RETURN(AuthorizedViewSpec view, target.tables->GetAuthorizedView(name.table, name.authorized_view));
@@ -88,7 +89,7 @@ grpc::ServerUnaryReactor* AdminService::GetAuthorizedView(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* AdminService::ListAuthorizedViews(grpc::CallbackServerContext* context,
                                                             const admin::ListAuthorizedViewsRequest* request,
                                                             admin::ListAuthorizedViewsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(std::vector<AuthorizedViewSpec> views, table.tables->ListAuthorizedViews(table.ref.table));
     const auto shown = request->view() == admin::AuthorizedView::RESPONSE_VIEW_UNSPECIFIED
@@ -106,7 +107,7 @@ grpc::ServerUnaryReactor* AdminService::ListAuthorizedViews(grpc::CallbackServer
 grpc::ServerUnaryReactor* AdminService::UpdateAuthorizedView(grpc::CallbackServerContext* context,
                                                              const admin::UpdateAuthorizedViewRequest* request,
                                                              longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto request_time = TimeUtil::GetCurrentTime();
     // The name is checked first and the tables opened last, so that a bad
     // update mask is reported before an instance that does not exist.
@@ -135,7 +136,7 @@ grpc::ServerUnaryReactor* AdminService::UpdateAuthorizedView(grpc::CallbackServe
 grpc::ServerUnaryReactor* AdminService::DeleteAuthorizedView(grpc::CallbackServerContext* context,
                                                              const admin::DeleteAuthorizedViewRequest* request,
                                                              google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminAuthorizedView(*router_, request->name(), "name"));
     return target.tables->DeleteAuthorizedView(target.ref.table, target.ref.authorized_view, request->etag());
   });

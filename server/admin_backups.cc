@@ -16,6 +16,7 @@
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
 #include "server/admin_service.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/request_target.h"
 
@@ -181,7 +182,7 @@ Status AdminService::RequireBackups() const {
 grpc::ServerUnaryReactor* AdminService::CreateBackup(grpc::CallbackServerContext* context,
                                                      const admin::CreateBackupRequest* request,
                                                      longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(cluster.instance));
@@ -203,7 +204,7 @@ grpc::ServerUnaryReactor* AdminService::CreateBackup(grpc::CallbackServerContext
 
 grpc::ServerUnaryReactor* AdminService::GetBackup(grpc::CallbackServerContext* context,
                                                   const admin::GetBackupRequest* request, admin::Backup* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
@@ -216,7 +217,7 @@ grpc::ServerUnaryReactor* AdminService::GetBackup(grpc::CallbackServerContext* c
 grpc::ServerUnaryReactor* AdminService::ListBackups(grpc::CallbackServerContext* context,
                                                     const admin::ListBackupsRequest* request,
                                                     admin::ListBackupsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(cluster.instance));
@@ -255,7 +256,7 @@ grpc::ServerUnaryReactor* AdminService::ListBackups(grpc::CallbackServerContext*
 grpc::ServerUnaryReactor* AdminService::UpdateBackup(grpc::CallbackServerContext* context,
                                                      const admin::UpdateBackupRequest* request,
                                                      admin::Backup* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->backup().name(), "backup.name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
@@ -273,7 +274,7 @@ grpc::ServerUnaryReactor* AdminService::UpdateBackup(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminService::DeleteBackup(grpc::CallbackServerContext* context,
                                                      const admin::DeleteBackupRequest* request,
                                                      google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(BackupName name, ParseBackupName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
@@ -284,7 +285,7 @@ grpc::ServerUnaryReactor* AdminService::DeleteBackup(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminService::CopyBackup(grpc::CallbackServerContext* context,
                                                    const admin::CopyBackupRequest* request,
                                                    longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(ClusterName to, ParseClusterName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(BackupName from, ParseBackupName(request->source_backup(), "source_backup"));
@@ -306,7 +307,7 @@ grpc::ServerUnaryReactor* AdminService::CopyBackup(grpc::CallbackServerContext* 
 grpc::ServerUnaryReactor* AdminService::RestoreTable(grpc::CallbackServerContext* context,
                                                      const admin::RestoreTableRequest* request,
                                                      longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_RETURN_IF_ERROR(RequireBackups());
     LBT_ASSIGN_OR_RETURN(InstanceName to, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");

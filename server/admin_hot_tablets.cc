@@ -18,6 +18,7 @@
 #include "lab/sample.h"
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/instance_admin_service.h"
 
@@ -103,7 +104,7 @@ Status AddHotTablets(Bigtable* tables, const InstanceName& instance, const std::
 grpc::ServerUnaryReactor* InstanceAdminService::ListHotTablets(grpc::CallbackServerContext* context,
                                                                const admin::ListHotTabletsRequest* request,
                                                                admin::ListHotTabletsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ClusterName cluster, ParseClusterName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");

@@ -11,6 +11,7 @@
 #include "api/logical_view.h"
 #include "api/resource.h"
 #include "proto/convert.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/instance_admin_service.h"
 #include "server/paging.h"
@@ -70,7 +71,7 @@ Result<LogicalViewUpdate> UpdateOf(const admin::UpdateLogicalViewRequest& reques
 grpc::ServerUnaryReactor* InstanceAdminService::CreateLogicalView(grpc::CallbackServerContext* context,
                                                                   const admin::CreateLogicalViewRequest* request,
                                                                   longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -96,7 +97,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::CreateLogicalView(grpc::Callback
 grpc::ServerUnaryReactor* InstanceAdminService::GetLogicalView(grpc::CallbackServerContext* context,
                                                                const admin::GetLogicalViewRequest* request,
                                                                admin::LogicalView* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
@@ -109,7 +110,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::GetLogicalView(grpc::CallbackSer
 grpc::ServerUnaryReactor* InstanceAdminService::ListLogicalViews(grpc::CallbackServerContext* context,
                                                                  const admin::ListLogicalViewsRequest* request,
                                                                  admin::ListLogicalViewsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));
@@ -126,7 +127,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::ListLogicalViews(grpc::CallbackS
 grpc::ServerUnaryReactor* InstanceAdminService::UpdateLogicalView(grpc::CallbackServerContext* context,
                                                                   const admin::UpdateLogicalViewRequest* request,
                                                                   longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(ChildName name,
                          ParseChildName(request->logical_view().name(), "logicalViews", "logical_view.name"));
@@ -155,7 +156,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::UpdateLogicalView(grpc::Callback
 grpc::ServerUnaryReactor* InstanceAdminService::DeleteLogicalView(grpc::CallbackServerContext* context,
                                                                   const admin::DeleteLogicalViewRequest* request,
                                                                   google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "logicalViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "logical views"));

@@ -12,6 +12,7 @@
 #include "api/materialized_view.h"
 #include "api/resource.h"
 #include "proto/convert.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/instance_admin_service.h"
 #include "server/paging.h"
@@ -57,7 +58,7 @@ Result<MaterializedViewUpdate> UpdateOf(const admin::UpdateMaterializedViewReque
 grpc::ServerUnaryReactor* InstanceAdminService::CreateMaterializedView(
     grpc::CallbackServerContext* context, const admin::CreateMaterializedViewRequest* request,
     longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -88,7 +89,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::CreateMaterializedView(
 grpc::ServerUnaryReactor* InstanceAdminService::GetMaterializedView(grpc::CallbackServerContext* context,
                                                                     const admin::GetMaterializedViewRequest* request,
                                                                     admin::MaterializedView* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
@@ -101,7 +102,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::GetMaterializedView(grpc::Callba
 grpc::ServerUnaryReactor* InstanceAdminService::ListMaterializedViews(
     grpc::CallbackServerContext* context, const admin::ListMaterializedViewsRequest* request,
     admin::ListMaterializedViewsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));
@@ -118,7 +119,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::ListMaterializedViews(
 grpc::ServerUnaryReactor* InstanceAdminService::UpdateMaterializedView(
     grpc::CallbackServerContext* context, const admin::UpdateMaterializedViewRequest* request,
     longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->materialized_view().name(), "materializedViews",
                                                         "materialized_view.name"));
@@ -143,7 +144,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::UpdateMaterializedView(
 grpc::ServerUnaryReactor* InstanceAdminService::DeleteMaterializedView(
     grpc::CallbackServerContext* context, const admin::DeleteMaterializedViewRequest* request,
     google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "materializedViews", "name"));
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(name.instance));
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, InstanceAdminOf(tables.get(), "materialized views"));

@@ -7,6 +7,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "server/admin_service.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/paging.h"
 #include "server/request_target.h"
@@ -38,7 +39,7 @@ Result<std::string> DescriptorsOf(const admin::SchemaBundle& bundle, std::string
 grpc::ServerUnaryReactor* AdminService::CreateSchemaBundle(grpc::CallbackServerContext* context,
                                                            const admin::CreateSchemaBundleRequest* request,
                                                            longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     SchemaBundleSpec bundle;
@@ -58,7 +59,7 @@ grpc::ServerUnaryReactor* AdminService::CreateSchemaBundle(grpc::CallbackServerC
 grpc::ServerUnaryReactor* AdminService::GetSchemaBundle(grpc::CallbackServerContext* context,
                                                         const admin::GetSchemaBundleRequest* request,
                                                         admin::SchemaBundle* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(SchemaBundleName name, ParseSchemaBundleName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.table));
     LBT_ASSIGN_OR_RETURN(SchemaBundleSpec bundle, target.tables->GetSchemaBundle(name.table.table, name.id));
@@ -70,7 +71,7 @@ grpc::ServerUnaryReactor* AdminService::GetSchemaBundle(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* AdminService::ListSchemaBundles(grpc::CallbackServerContext* context,
                                                           const admin::ListSchemaBundlesRequest* request,
                                                           admin::ListSchemaBundlesResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget table, ResolveAdminTable(*router_, request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(std::vector<SchemaBundleSpec> bundles, table.tables->ListSchemaBundles(table.ref.table));
     LBT_ASSIGN_OR_RETURN(std::string next,
@@ -85,7 +86,7 @@ grpc::ServerUnaryReactor* AdminService::ListSchemaBundles(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* AdminService::UpdateSchemaBundle(grpc::CallbackServerContext* context,
                                                            const admin::UpdateSchemaBundleRequest* request,
                                                            longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     const auto start = TimeUtil::GetCurrentTime();
     LBT_ASSIGN_OR_RETURN(SchemaBundleName name,
                          ParseSchemaBundleName(request->schema_bundle().name(), "schema_bundle.name"));
@@ -115,7 +116,7 @@ grpc::ServerUnaryReactor* AdminService::UpdateSchemaBundle(grpc::CallbackServerC
 grpc::ServerUnaryReactor* AdminService::DeleteSchemaBundle(grpc::CallbackServerContext* context,
                                                            const admin::DeleteSchemaBundleRequest* request,
                                                            google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(SchemaBundleName name, ParseSchemaBundleName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(AdminTarget target, OpenAdminTarget(*router_, name.table));
     return target.tables->DeleteSchemaBundle(name.table.table, name.id, request->etag());

@@ -10,6 +10,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "proto/convert.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/request_target.h"
 
@@ -207,7 +208,7 @@ std::string ConsistencyToken(const std::string& table) { return "lbt-consistent:
 
 grpc::ServerUnaryReactor* AdminService::CreateTable(grpc::CallbackServerContext* context,
                                                     const admin::CreateTableRequest* request, admin::Table* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->table_id().empty()) return Status::InvalidArgument("table_id: must not be empty");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -233,7 +234,7 @@ grpc::ServerUnaryReactor* AdminService::CreateTable(grpc::CallbackServerContext*
 grpc::ServerUnaryReactor* AdminService::ListTables(grpc::CallbackServerContext* context,
                                                    const admin::ListTablesRequest* request,
                                                    admin::ListTablesResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
     LBT_ASSIGN_OR_RETURN(InstanceTables tables, router_->Tables(instance));
@@ -243,7 +244,7 @@ grpc::ServerUnaryReactor* AdminService::ListTables(grpc::CallbackServerContext* 
 
 grpc::ServerUnaryReactor* AdminService::GetTable(grpc::CallbackServerContext* context,
                                                  const admin::GetTableRequest* request, admin::Table* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -265,7 +266,7 @@ grpc::ServerUnaryReactor* AdminService::GetTable(grpc::CallbackServerContext* co
 grpc::ServerUnaryReactor* AdminService::UpdateTable(grpc::CallbackServerContext* context,
                                                     const admin::UpdateTableRequest* request,
                                                     google::longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->table().name(), "table.name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -282,7 +283,7 @@ grpc::ServerUnaryReactor* AdminService::UpdateTable(grpc::CallbackServerContext*
 grpc::ServerUnaryReactor* AdminService::DeleteTable(grpc::CallbackServerContext* context,
                                                     const admin::DeleteTableRequest* request,
                                                     google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -293,7 +294,7 @@ grpc::ServerUnaryReactor* AdminService::DeleteTable(grpc::CallbackServerContext*
 grpc::ServerUnaryReactor* AdminService::UndeleteTable(grpc::CallbackServerContext* context,
                                                       const admin::UndeleteTableRequest* request,
                                                       google::longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     using google::protobuf::util::TimeUtil;
     admin::UndeleteTableMetadata metadata;
     *metadata.mutable_start_time() = TimeUtil::GetCurrentTime();
@@ -394,7 +395,7 @@ Result<FamilyChange> ChangeOf(const admin::ModifyColumnFamiliesRequest::Modifica
 grpc::ServerUnaryReactor* AdminService::ModifyColumnFamilies(grpc::CallbackServerContext* context,
                                                              const admin::ModifyColumnFamiliesRequest* request,
                                                              admin::Table* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -414,7 +415,7 @@ grpc::ServerUnaryReactor* AdminService::ModifyColumnFamilies(grpc::CallbackServe
 grpc::ServerUnaryReactor* AdminService::DropRowRange(grpc::CallbackServerContext* context,
                                                      const admin::DropRowRangeRequest* request,
                                                      google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -426,7 +427,7 @@ grpc::ServerUnaryReactor* AdminService::DropRowRange(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminService::GenerateConsistencyToken(grpc::CallbackServerContext* context,
                                                                  const admin::GenerateConsistencyTokenRequest* request,
                                                                  admin::GenerateConsistencyTokenResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -440,7 +441,7 @@ grpc::ServerUnaryReactor* AdminService::GenerateConsistencyToken(grpc::CallbackS
 grpc::ServerUnaryReactor* AdminService::CheckConsistency(grpc::CallbackServerContext* context,
                                                          const admin::CheckConsistencyRequest* request,
                                                          admin::CheckConsistencyResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(AdminTarget target, ResolveAdminTable(*router_, request->name(), "name"));
     const TableRef& name = target.ref;
     InstanceTables& tables = target.tables;
@@ -472,7 +473,7 @@ google::longrunning::Operation AdminService::Done(std::string_view parent, const
 grpc::ServerUnaryReactor* AdminService::GetIamPolicy(grpc::CallbackServerContext* context,
                                                      const google::iam::v1::GetIamPolicyRequest* request,
                                                      google::iam::v1::Policy* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this] {
     return server::GetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response);
   });
 }
@@ -480,7 +481,7 @@ grpc::ServerUnaryReactor* AdminService::GetIamPolicy(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminService::SetIamPolicy(grpc::CallbackServerContext* context,
                                                      const google::iam::v1::SetIamPolicyRequest* request,
                                                      google::iam::v1::Policy* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this] {
     return server::SetIamPolicy(router_, IamResources::kTablesAndBackups, *request, response);
   });
 }
@@ -488,7 +489,7 @@ grpc::ServerUnaryReactor* AdminService::SetIamPolicy(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminService::TestIamPermissions(grpc::CallbackServerContext* context,
                                                            const google::iam::v1::TestIamPermissionsRequest* request,
                                                            google::iam::v1::TestIamPermissionsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this] {
     return server::TestIamPermissions(router_, IamResources::kTablesAndBackups, *request, response);
   });
 }

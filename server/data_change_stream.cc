@@ -13,6 +13,7 @@
 #include "proto/change_stream_convert.h"
 #include "proto/convert.h"
 #include "server/data_service.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/request_target.h"
 #include "server/stream_reactor.h"
@@ -113,14 +114,17 @@ DataService::GenerateInitialChangeStreamPartitions(grpc::CallbackServerContext* 
     return responses;
   };
   return StreamReactor<Response>::Start(context, runtime_, nullptr, Runs::kOnPool,
-                                        Computed<Response>(std::move(compute)));
+                                        WithFaults(runtime_, CallOf("GenerateInitialChangeStreamPartitions", *request),
+                                                   Computed<Response>(std::move(compute))));
 }
 
 grpc::ServerWriteReactor<v2::ReadChangeStreamResponse>* DataService::ReadChangeStream(
     grpc::CallbackServerContext* context, const v2::ReadChangeStreamRequest* request) {
   return StreamReactor<v2::ReadChangeStreamResponse>::Start(
       context, runtime_, &change_streams_, Runs::kOnPool,
-      std::make_unique<ChangeStreamSource>(router_, runtime_->gate(), request));
+      WithFaults(runtime_, CallOf("ReadChangeStream", *request),
+                 std::unique_ptr<ResponseSource<v2::ReadChangeStreamResponse>>(
+                     std::make_unique<ChangeStreamSource>(router_, runtime_->gate(), request))));
 }
 
 }  // namespace lbt::server

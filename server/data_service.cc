@@ -350,12 +350,7 @@ Result<std::unique_ptr<ParsedMutateRows>> ParseMutateRows(const grpc::ByteBuffer
 grpc::ServerWriteReactor<v2::ReadRowsResponse>* DataService::ReadRows(grpc::CallbackServerContext* context,
                                                                       const v2::ReadRowsRequest* request) {
   std::optional<Fault> fault = TakeFault(runtime_, CallOf("ReadRows", *request));
-  std::optional<Fault> cut;
-  if (fault && fault->after_rows) {
-    cut = fault;
-    fault = cut->latency_ms > 0 ? std::optional<Fault>(Fault{.rule = cut->rule, .latency_ms = cut->latency_ms})
-                                : std::nullopt;  // the delay alone, before the first row
-  }
+  std::optional<Fault> cut = TakeCut(&fault);
   std::unique_ptr<ResponseSource<v2::ReadRowsResponse>> source =
       std::make_unique<ReadRowsSource>(router_, request, context, std::move(cut));
   if (fault) source = std::make_unique<FaultedSource<v2::ReadRowsResponse>>(*fault, "ReadRows", std::move(source));
@@ -479,7 +474,8 @@ grpc::ServerUnaryReactor* DataService::CheckAndMutateRow(grpc::CallbackServerCon
 
 grpc::ServerUnaryReactor* DataService::PingAndWarm(grpc::CallbackServerContext* context,
                                                    const v2::PingAndWarmRequest* request, v2::PingAndWarmResponse*) {
-  return HandleUnary(context, runtime_, Runs::kInline, [this, request]() -> Status {
+  const FaultCall call{"PingAndWarm", {}, {}, request->app_profile_id()};
+  return HandleUnaryWithFaults(context, runtime_, Runs::kInline, call, [this, request]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->name(), "name"));
     // The app profile as every data request checks it.
     return OpenInstance(*router_, instance, request->app_profile_id()).status();
@@ -506,7 +502,8 @@ grpc::ServerUnaryReactor* DataService::ReadModifyWriteRow(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* DataService::GetClientConfiguration(grpc::CallbackServerContext* context,
                                                               const v2::GetClientConfigurationRequest* request,
                                                               v2::ClientConfiguration* response) {
-  return HandleUnary(context, runtime_, Runs::kInline, [this, request, response]() -> Status {
+  const FaultCall call{"GetClientConfiguration", {}, {}, request->app_profile_id()};
+  return HandleUnaryWithFaults(context, runtime_, Runs::kInline, call, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
     // The instance and app profile as PingAndWarm and every data request
     // check them.

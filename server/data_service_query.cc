@@ -12,6 +12,7 @@
 #include "proto/convert.h"
 #include "proto/query_convert.h"
 #include "server/data_service.h"
+#include "server/fault_injection.h"
 #include "server/handler.h"
 #include "server/query_requests.h"
 #include "server/request_limits.h"
@@ -182,9 +183,12 @@ class CallBigtable final : public SchemaWitness {
 // confirmed by a resume token, and the final token last.
 class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
  public:
+  // `cut`: a fault rule's after_rows (fault_rules.h): once that many rows
+  // went out, confirmed by their resume token, the stream fails with its
+  // status, and the client resumes from the token.
   QuerySource(const InstanceRouter* router, const v2::ExecuteQueryRequest* request,
-              grpc::CallbackServerContext* context)
-      : router_(router), request_(*request), context_(context) {}
+              grpc::CallbackServerContext* context, std::optional<Fault> cut)
+      : router_(router), request_(*request), context_(context), cut_(std::move(cut)) {}
 
   Result<Produced> Next(v2::ExecuteQueryResponse* response, std::chrono::milliseconds*) override {
     if (done_) return Produced::kEnd;
@@ -201,6 +205,7 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
         return Produced::kResponse;
       }
     }
+    if (cut_ && rows_sent_ == *cut_->after_rows) return FaultStatus(*cut_, "ExecuteQuery");
     for (sql::Values row; rows_->Next(&row);) {
       if (++row_number_ <= skip_) continue;
       const bool ready = batcher_.Add(row);
@@ -208,7 +213,9 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
         return Status::FailedPrecondition(fmt::format("result row {} is {} MiB; a result row may hold at most {} MiB",
                                                       row_number_, bytes >> 20, kMaxResultRowBytes >> 20));
       }
-      if (ready) {
+      // A cut stream's last rows go out with their token, then it fails.
+      const bool cut_here = cut_ && ++rows_sent_ == *cut_->after_rows;
+      if (ready || cut_here) {
         *response->mutable_results() = batcher_.Take(ResumeToken(row_number_));
         return Produced::kResponse;
       }
@@ -250,15 +257,24 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
   proto::ResultBatcher batcher_{kResponseBytes};
   int64_t skip_ = 0;
   int64_t row_number_ = 0;
+  std::optional<Fault> cut_;
+  int64_t rows_sent_ = 0;  // counted only for a cut
   bool done_ = false;
 };
+
+// A query's call names no table: its tables are in its SQL.
+template <typename Request>
+FaultCall QueryCallOf(std::string_view rpc, const Request& request) {
+  return FaultCall{rpc, {}, {}, request.app_profile_id()};
+}
 
 }  // namespace
 
 grpc::ServerUnaryReactor* DataService::PrepareQuery(grpc::CallbackServerContext* context,
                                                     const v2::PrepareQueryRequest* request,
                                                     v2::PrepareQueryResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [this, request, response]() -> Status {
+  const FaultCall call = QueryCallOf("PrepareQuery", *request);
+  return HandleUnaryWithFaults(context, runtime_, Runs::kOnPool, call, [this, request, response]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->instance_name(), "instance_name"));
     if (request->query().empty()) return Status::InvalidArgument("query: must not be empty");
     LBT_ASSIGN_OR_RETURN(sql::ParamTypes types, ParamTypesFromProto(request->param_types()));
@@ -281,8 +297,15 @@ grpc::ServerUnaryReactor* DataService::PrepareQuery(grpc::CallbackServerContext*
 
 grpc::ServerWriteReactor<v2::ExecuteQueryResponse>* DataService::ExecuteQuery(grpc::CallbackServerContext* context,
                                                                               const v2::ExecuteQueryRequest* request) {
+  std::optional<Fault> fault = TakeFault(runtime_, QueryCallOf("ExecuteQuery", *request));
+  std::optional<Fault> cut = TakeCut(&fault);
+  std::unique_ptr<ResponseSource<v2::ExecuteQueryResponse>> source =
+      std::make_unique<QuerySource>(router_, request, context, std::move(cut));
+  if (fault) {
+    source = std::make_unique<FaultedSource<v2::ExecuteQueryResponse>>(*fault, "ExecuteQuery", std::move(source));
+  }
   return StreamReactor<v2::ExecuteQueryResponse>::Start(context, runtime_, &read_streams_, Runs::kOnPool,
-                                                        std::make_unique<QuerySource>(router_, request, context));
+                                                        std::move(source));
 }
 
 }  // namespace lbt::server

@@ -19,17 +19,6 @@ std::string StampOf(const std::string& path) {
   return fmt::format("{}.{}:{}", st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_size);
 }
 
-// What lbt serve does not apply yet, refused rather than half done.
-Status CheckApplied(const std::vector<FaultRule>& rules) {
-  for (size_t i = 0; i < rules.size(); ++i) {
-    if (rules[i].after_rows && rules[i].rpc != "ReadRows") {
-      return Status::InvalidArgument(fmt::format(
-          "fault rule {}: \"after_rows\" needs \"rpc\": \"ReadRows\" (ExecuteQuery's streams are not cut yet)", i + 1));
-    }
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Result<std::unique_ptr<FaultFile>> FaultFile::Watch(std::string path, FaultInjector* faults) {
@@ -65,9 +54,6 @@ Status FaultFile::Load() {
   text << in.rdbuf();
   stamp_ = stamp;  // read, good or bad: a bad file is not re-read until it changes
   Result<std::vector<FaultRule>> rules = ParseFaultRules(text.str());
-  if (rules.ok()) {
-    if (Status applied = CheckApplied(*rules); !applied.ok()) rules = applied;
-  }
   if (!rules.ok()) return Status::InvalidArgument(fmt::format("--faults {}: {}", path_, rules.status().message()));
   const size_t count = rules->size();
   faults_->Replace(std::move(rules).value());

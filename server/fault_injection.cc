@@ -42,4 +42,12 @@ Status FaultStatus(const Fault& fault, std::string_view rpc) {
   return status;
 }
 
+std::optional<Fault> TakeCut(std::optional<Fault>* fault) {
+  if (!*fault || !(*fault)->after_rows) return std::nullopt;
+  std::optional<Fault> cut = std::move(*fault);
+  *fault = std::nullopt;
+  if (cut->latency_ms > 0) *fault = Fault{.rule = cut->rule, .latency_ms = cut->latency_ms};
+  return cut;
+}
+
 }  // namespace lbt::server

@@ -37,6 +37,24 @@ FaultCall CallOf(std::string_view rpc, const Request& request, std::string_view 
   return FaultCall{rpc, table, row_key, request.app_profile_id()};
 }
 
+// An admin request's call: the table it creates (table_id) or names
+// (name, parent or, for IAM, resource: a table's, or one below a table's).
+template <typename Request>
+FaultCall AdminCallOf(std::string_view rpc, const Request& request) {
+  std::string_view table;
+  if constexpr (requires { request.table_id(); }) table = request.table_id();
+  if constexpr (requires { request.name(); }) {
+    if (table.empty()) table = TableIdOf(request.name());
+  }
+  if constexpr (requires { request.parent(); }) {
+    if (table.empty()) table = TableIdOf(request.parent());
+  }
+  if constexpr (requires { request.resource(); }) {
+    if (table.empty()) table = TableIdOf(request.resource());
+  }
+  return FaultCall{rpc, table, {}, {}};
+}
+
 // The fault `call` gets, if any, said on stderr.
 std::optional<Fault> TakeFault(CallRuntime* runtime, const FaultCall& call);
 // The status a fault fails its call with.
@@ -70,6 +88,14 @@ grpc::ServerUnaryReactor* HandleUnaryWithFaults(grpc::CallbackServerContext* con
   });
 }
 
+// An admin RPC's handler: HandleUnary on the pool, through the rules.
+// `rpc` is the handler's own name (__func__), which is the RPC's.
+template <typename Request, typename Body>
+grpc::ServerUnaryReactor* HandleAdmin(grpc::CallbackServerContext* context, CallRuntime* runtime, std::string_view rpc,
+                                      const Request& request, Body body) {
+  return HandleUnaryWithFaults(context, runtime, Runs::kOnPool, AdminCallOf(rpc, request), std::move(body));
+}
+
 // A stream's source, its first step delayed, or the stream failed, as a
 // fault says.
 template <typename Response>
@@ -94,6 +120,11 @@ class FaultedSource final : public ResponseSource<Response> {
   std::unique_ptr<ResponseSource<Response>> inner_;
   bool waited_ = false;
 };
+
+// Splits a stream's fault: an after_rows fault is returned, to cut the
+// stream once that many rows went out, leaving in `*fault` only its delay
+// (before the first row), if any.
+std::optional<Fault> TakeCut(std::optional<Fault>* fault);
 
 // `source`, wrapped by the fault `call` gets, if any.
 template <typename Response>

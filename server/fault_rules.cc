@@ -1,9 +1,15 @@
 #include "server/fault_rules.h"
 
 #include <fmt/format.h>
+#include <google/protobuf/descriptor.h>
 
 #include <array>
 #include <nlohmann/json.hpp>
+
+#include "google/bigtable/admin/v2/bigtable_instance_admin.pb.h"
+#include "google/bigtable/admin/v2/bigtable_table_admin.pb.h"
+#include "google/bigtable/v2/bigtable.pb.h"
+#include "google/longrunning/operations.pb.h"
 
 namespace lbt::server {
 
@@ -79,14 +85,74 @@ Status SetField(FaultRule* rule, const std::string& field, const Json& value, si
   return Status::OK();
 }
 
-// What a rule must say to mean something, and what fits together.
+// The files of the services whose calls rules match: an `rpc` must name
+// one of their methods (a misspelt name would match nothing, silently).
+// Reached through a message of each, which links the file in.
+std::array<const google::protobuf::FileDescriptor*, 4> ServiceFiles() {
+  return {google::bigtable::v2::ReadRowsRequest::descriptor()->file(),
+          google::bigtable::admin::v2::CreateTableRequest::descriptor()->file(),
+          google::bigtable::admin::v2::CreateInstanceRequest::descriptor()->file(),
+          google::longrunning::GetOperationRequest::descriptor()->file()};
+}
+
+bool IsRpcName(std::string_view name) {
+  for (const google::protobuf::FileDescriptor* file : ServiceFiles()) {
+    for (int i = 0; i < file->service_count(); ++i) {
+      if (file->service(i)->FindMethodByName(std::string(name)) != nullptr) return true;
+    }
+  }
+  return false;
+}
+
+// The calls that carry one row key, which `row_prefix` matches.
+bool IsSingleRowRpc(std::string_view rpc) {
+  return rpc == "MutateRow" || rpc == "CheckAndMutateRow" || rpc == "ReadModifyWriteRow";
+}
+
+// What a rule must say to mean something, and what fits together: a rule
+// that could never match is refused rather than left to do nothing.
 Status CheckRule(const FaultRule& rule, size_t i) {
+  if (rule.rpc != "*" && !IsRpcName(rule.rpc)) {
+    return RuleError(
+        i, fmt::format("\"{}\" is not an RPC of Bigtable's APIs (e.g. ReadRows, MutateRows, CreateTable)", rule.rpc));
+  }
   if (rule.code == 0 && rule.latency_ms == 0) return RuleError(i, "it sets neither \"code\" nor \"latency_ms\"");
   if (rule.code == 0 && (rule.after_rows || rule.entries || rule.retry_delay_ms)) {
     return RuleError(i, "\"after_rows\", \"entries\" and \"retry_delay_ms\" need a \"code\"");
   }
   if (rule.entries && rule.row_prefix.empty()) return RuleError(i, "\"entries\" needs a \"row_prefix\"");
+  if (rule.entries && rule.rpc != "MutateRows") return RuleError(i, "\"entries\" needs \"rpc\": \"MutateRows\"");
+  if (!rule.row_prefix.empty() && !rule.entries && rule.rpc != "*" && !IsSingleRowRpc(rule.rpc)) {
+    return RuleError(i, fmt::format("{} calls carry no single row key for \"row_prefix\" (MutateRow, "
+                                    "CheckAndMutateRow and ReadModifyWriteRow do; MutateRows with \"entries\")",
+                                    rule.rpc));
+  }
+  if (rule.after_rows && rule.rpc != "ReadRows" && rule.rpc != "ExecuteQuery") {
+    return RuleError(i, "\"after_rows\" needs \"rpc\": \"ReadRows\" or \"ExecuteQuery\"");
+  }
+  if (!rule.table.empty() && (rule.rpc == "ExecuteQuery" || rule.rpc == "PrepareQuery")) {
+    return RuleError(i,
+                     fmt::format("{} calls name no table (a query's tables are in its SQL): drop \"table\"", rule.rpc));
+  }
   return Status::OK();
+}
+
+// A rule as a rule file writes it: the fields it sets, rpc first.
+nlohmann::ordered_json RuleJson(const FaultRule& r) {
+  nlohmann::ordered_json rule = {{"rpc", r.rpc}};
+  if (!r.table.empty()) rule["table"] = r.table;
+  if (!r.row_prefix.empty()) rule["row_prefix"] = r.row_prefix;
+  if (!r.app_profile.empty()) rule["app_profile"] = r.app_profile;
+  if (r.code != 0) rule["code"] = GrpcCodeName(r.code);
+  if (!r.message.empty()) rule["message"] = r.message;
+  if (r.latency_ms != 0) rule["latency_ms"] = r.latency_ms;
+  if (r.retry_delay_ms) rule["retry_delay_ms"] = *r.retry_delay_ms;
+  if (r.after_rows) rule["after_rows"] = *r.after_rows;
+  if (r.entries) rule["entries"] = true;
+  if (r.times) rule["times"] = *r.times;
+  if (r.probability < 1) rule["probability"] = r.probability;
+  if (r.seed) rule["seed"] = *r.seed;
+  return rule;
 }
 
 }  // namespace
@@ -106,12 +172,15 @@ std::string GrpcCodeName(int code) {
 Result<std::vector<FaultRule>> ParseFaultRules(std::string_view json) {
   const Json doc = Json::parse(json, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Status::InvalidArgument("fault rules: the text is not JSON");
-  if (!doc.is_array()) return Status::InvalidArgument("fault rules: expected a JSON array of rule objects");
+  if (!doc.is_array() && !doc.is_object()) {
+    return Status::InvalidArgument("fault rules: expected a JSON array of rule objects");
+  }
+  const Json list = doc.is_object() ? Json::array({doc}) : doc;  // one rule, alone
   std::vector<FaultRule> rules;
-  for (size_t i = 0; i < doc.size(); ++i) {
-    if (!doc[i].is_object()) return RuleError(i, "expected a JSON object");
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_object()) return RuleError(i, "expected a JSON object");
     FaultRule rule;
-    for (const auto& [field, value] : doc[i].items()) LBT_RETURN_IF_ERROR(SetField(&rule, field, value, i));
+    for (const auto& [field, value] : list[i].items()) LBT_RETURN_IF_ERROR(SetField(&rule, field, value, i));
     LBT_RETURN_IF_ERROR(CheckRule(rule, i));
     rules.push_back(std::move(rule));
   }
@@ -120,14 +189,22 @@ Result<std::vector<FaultRule>> ParseFaultRules(std::string_view json) {
 
 // ---- FaultInjector ----
 
+FaultInjector::Live FaultInjector::Start(FaultRule rule) {
+  const uint64_t seed = rule.seed ? *rule.seed : std::random_device()();
+  return Live{std::move(rule), 0, std::mt19937_64(seed)};
+}
+
 void FaultInjector::Replace(std::vector<FaultRule> rules) {
   std::vector<Live> live;
-  for (FaultRule& rule : rules) {
-    const uint64_t seed = rule.seed ? *rule.seed : std::random_device()();
-    live.push_back(Live{std::move(rule), 0, std::mt19937_64(seed)});
-  }
+  for (FaultRule& rule : rules) live.push_back(Start(std::move(rule)));
   std::lock_guard<std::mutex> lock(mu_);
   rules_ = std::move(live);
+  empty_.store(rules_.empty(), std::memory_order_relaxed);
+}
+
+void FaultInjector::Add(std::vector<FaultRule> rules) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (FaultRule& rule : rules) rules_.push_back(Start(std::move(rule)));
   empty_.store(rules_.empty(), std::memory_order_relaxed);
 }
 
@@ -163,24 +240,19 @@ std::optional<Fault> FaultInjector::Next(const FaultCall& call) {
   return std::nullopt;
 }
 
+std::vector<FaultInjector::RuleState> FaultInjector::Rules() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<RuleState> states;
+  for (const Live& live : rules_) states.push_back(RuleState{RuleJson(live.rule).dump(), live.fired});
+  return states;
+}
+
 std::string FaultInjector::Describe() const {
   std::lock_guard<std::mutex> lock(mu_);
-  Json out = Json::array();
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const Live& live : rules_) {
-    const FaultRule& r = live.rule;
-    Json rule = {{"rpc", r.rpc}, {"fired", live.fired}};
-    if (!r.table.empty()) rule["table"] = r.table;
-    if (!r.row_prefix.empty()) rule["row_prefix"] = r.row_prefix;
-    if (!r.app_profile.empty()) rule["app_profile"] = r.app_profile;
-    if (r.code != 0) rule["code"] = GrpcCodeName(r.code);
-    if (!r.message.empty()) rule["message"] = r.message;
-    if (r.latency_ms != 0) rule["latency_ms"] = r.latency_ms;
-    if (r.retry_delay_ms) rule["retry_delay_ms"] = *r.retry_delay_ms;
-    if (r.after_rows) rule["after_rows"] = *r.after_rows;
-    if (r.entries) rule["entries"] = true;
-    if (r.times) rule["times"] = *r.times;
-    if (r.probability < 1) rule["probability"] = r.probability;
-    if (r.seed) rule["seed"] = *r.seed;
+    nlohmann::ordered_json rule = RuleJson(live.rule);
+    rule["fired"] = live.fired;
     out.push_back(std::move(rule));
   }
   return out.dump();

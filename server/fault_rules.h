@@ -49,7 +49,8 @@ struct FaultRule {
   std::optional<uint64_t> seed;
 };
 
-// The rules of a rule file's text. INVALID_ARGUMENT in one line naming the
+// The rules of a rule file's text (a JSON array of rule objects, or one
+// rule object alone). INVALID_ARGUMENT in one line naming the
 // rule and the problem: malformed JSON, an unknown field or status code, a
 // probability outside [0, 1], a negative count, a rule that does nothing.
 Result<std::vector<FaultRule>> ParseFaultRules(std::string_view json);
@@ -88,6 +89,15 @@ class FaultInjector {
   // row key starting with it, and a multi-row call (no row key) when it
   // sets `entries` (the handler then fails only those entries).
   std::optional<Fault> Next(const FaultCall& call);
+  // Puts `rules` in force after those in force, their counts from zero.
+  void Add(std::vector<FaultRule> rules);
+  // Each rule in force: its JSON object (a rule file's fields) and how
+  // many times it fired.
+  struct RuleState {
+    std::string json;
+    int64_t fired = 0;
+  };
+  std::vector<RuleState> Rules() const;
   // Each rule with how many times it fired, as a JSON array.
   std::string Describe() const;
   // Whether no rule is in force: one atomic load, for every call.
@@ -100,6 +110,7 @@ class FaultInjector {
     std::mt19937_64 random;
   };
   static bool Matches(const FaultRule& rule, const FaultCall& call);
+  static Live Start(FaultRule rule);
 
   mutable std::mutex mu_;
   std::vector<Live> rules_;

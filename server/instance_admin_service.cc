@@ -9,6 +9,7 @@
 #include "api/resource.h"
 #include "proto/convert.h"
 #include "proto/instance_convert.h"
+#include "server/fault_injection.h"
 #include "server/iam_policies.h"
 
 namespace lbt::server {
@@ -182,7 +183,7 @@ Result<InstanceAdmin*> InstanceAdminService::Admin() const {
 grpc::ServerUnaryReactor* InstanceAdminService::CreateInstance(grpc::CallbackServerContext* context,
                                                                const admin::CreateInstanceRequest* request,
                                                                longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceSpec spec, InstanceToCreate(*request));
     admin::CreateInstanceMetadata metadata;
@@ -199,7 +200,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::CreateInstance(grpc::CallbackSer
 grpc::ServerUnaryReactor* InstanceAdminService::GetInstance(grpc::CallbackServerContext* context,
                                                             const admin::GetInstanceRequest* request,
                                                             admin::Instance* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec spec, admin->GetInstance(name));
@@ -211,7 +212,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::GetInstance(grpc::CallbackServer
 grpc::ServerUnaryReactor* InstanceAdminService::ListInstances(grpc::CallbackServerContext* context,
                                                               const admin::ListInstancesRequest* request,
                                                               admin::ListInstancesResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::string project, ParseProjectName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, admin->ListInstances(project));
@@ -223,7 +224,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::ListInstances(grpc::CallbackServ
 grpc::ServerUnaryReactor* InstanceAdminService::UpdateInstance(grpc::CallbackServerContext* context,
                                                                const admin::Instance* request,
                                                                admin::Instance* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
@@ -242,7 +243,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::UpdateInstance(grpc::CallbackSer
 grpc::ServerUnaryReactor* InstanceAdminService::PartialUpdateInstance(
     grpc::CallbackServerContext* context, const admin::PartialUpdateInstanceRequest* request,
     longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->instance().name(), "instance.name"));
     LBT_ASSIGN_OR_RETURN(InstanceSpec current, admin->GetInstance(name));
@@ -260,7 +261,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::PartialUpdateInstance(
 grpc::ServerUnaryReactor* InstanceAdminService::DeleteInstance(grpc::CallbackServerContext* context,
                                                                const admin::DeleteInstanceRequest* request,
                                                                google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName name, ParseInstanceName(request->name(), "name"));
     return admin->DeleteInstance(name);
@@ -270,7 +271,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::DeleteInstance(grpc::CallbackSer
 grpc::ServerUnaryReactor* InstanceAdminService::CreateCluster(grpc::CallbackServerContext* context,
                                                               const admin::CreateClusterRequest* request,
                                                               longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, proto::FromProto(request->cluster_id(), request->cluster(), "cluster"));
@@ -288,7 +289,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::CreateCluster(grpc::CallbackServ
 grpc::ServerUnaryReactor* InstanceAdminService::GetCluster(grpc::CallbackServerContext* context,
                                                            const admin::GetClusterRequest* request,
                                                            admin::Cluster* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec cluster, FindCluster(admin, name));
@@ -300,7 +301,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::GetCluster(grpc::CallbackServerC
 grpc::ServerUnaryReactor* InstanceAdminService::ListClusters(grpc::CallbackServerContext* context,
                                                              const admin::ListClustersRequest* request,
                                                              admin::ListClustersResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
     for (const InstanceSpec& instance : instances) {
@@ -315,7 +316,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::ListClusters(grpc::CallbackServe
 grpc::ServerUnaryReactor* InstanceAdminService::UpdateCluster(grpc::CallbackServerContext* context,
                                                               const admin::Cluster* request,
                                                               longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
@@ -333,7 +334,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::UpdateCluster(grpc::CallbackServ
 grpc::ServerUnaryReactor* InstanceAdminService::PartialUpdateCluster(grpc::CallbackServerContext* context,
                                                                      const admin::PartialUpdateClusterRequest* request,
                                                                      longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->cluster().name(), "clusters", "cluster.name"));
     LBT_ASSIGN_OR_RETURN(ClusterSpec current, FindCluster(admin, name));
@@ -352,7 +353,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::PartialUpdateCluster(grpc::Callb
 grpc::ServerUnaryReactor* InstanceAdminService::DeleteCluster(grpc::CallbackServerContext* context,
                                                               const admin::DeleteClusterRequest* request,
                                                               google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "clusters", "name"));
     return admin->DeleteCluster(name.instance, name.id);
@@ -362,7 +363,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::DeleteCluster(grpc::CallbackServ
 grpc::ServerUnaryReactor* InstanceAdminService::CreateAppProfile(grpc::CallbackServerContext* context,
                                                                  const admin::CreateAppProfileRequest* request,
                                                                  admin::AppProfile* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(InstanceName instance, ParseInstanceName(request->parent(), "parent"));
     LBT_RETURN_IF_ERROR(ValidateAppProfileId(request->app_profile_id(), "app_profile_id"));
@@ -377,7 +378,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::CreateAppProfile(grpc::CallbackS
 grpc::ServerUnaryReactor* InstanceAdminService::GetAppProfile(grpc::CallbackServerContext* context,
                                                               const admin::GetAppProfileRequest* request,
                                                               admin::AppProfile* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "appProfiles", "name"));
     LBT_ASSIGN_OR_RETURN(AppProfileSpec profile, FindAppProfile(admin, name));
@@ -389,7 +390,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::GetAppProfile(grpc::CallbackServ
 grpc::ServerUnaryReactor* InstanceAdminService::ListAppProfiles(grpc::CallbackServerContext* context,
                                                                 const admin::ListAppProfilesRequest* request,
                                                                 admin::ListAppProfilesResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(std::vector<InstanceSpec> instances, InstancesOf(admin, request->parent()));
     if (request->page_size() < 0) return Status::InvalidArgument("page_size: must not be negative");
@@ -419,7 +420,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::ListAppProfiles(grpc::CallbackSe
 grpc::ServerUnaryReactor* InstanceAdminService::UpdateAppProfile(grpc::CallbackServerContext* context,
                                                                  const admin::UpdateAppProfileRequest* request,
                                                                  longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name,
                          ParseChildName(request->app_profile().name(), "appProfiles", "app_profile.name"));
@@ -437,7 +438,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::UpdateAppProfile(grpc::CallbackS
 grpc::ServerUnaryReactor* InstanceAdminService::DeleteAppProfile(grpc::CallbackServerContext* context,
                                                                  const admin::DeleteAppProfileRequest* request,
                                                                  google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(InstanceAdmin * admin, Admin());
     LBT_ASSIGN_OR_RETURN(ChildName name, ParseChildName(request->name(), "appProfiles", "name"));
     return admin->DeleteAppProfile(name.instance, name.id);
@@ -447,21 +448,21 @@ grpc::ServerUnaryReactor* InstanceAdminService::DeleteAppProfile(grpc::CallbackS
 grpc::ServerUnaryReactor* InstanceAdminService::GetIamPolicy(grpc::CallbackServerContext* context,
                                                              const google::iam::v1::GetIamPolicyRequest* request,
                                                              google::iam::v1::Policy* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool,
+  return HandleAdmin(context, runtime_, __func__, *request,
                      [=, this] { return server::GetIamPolicy(router_, IamResources::kInstances, *request, response); });
 }
 
 grpc::ServerUnaryReactor* InstanceAdminService::SetIamPolicy(grpc::CallbackServerContext* context,
                                                              const google::iam::v1::SetIamPolicyRequest* request,
                                                              google::iam::v1::Policy* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool,
+  return HandleAdmin(context, runtime_, __func__, *request,
                      [=, this] { return server::SetIamPolicy(router_, IamResources::kInstances, *request, response); });
 }
 
 grpc::ServerUnaryReactor* InstanceAdminService::TestIamPermissions(
     grpc::CallbackServerContext* context, const google::iam::v1::TestIamPermissionsRequest* request,
     google::iam::v1::TestIamPermissionsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this] {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this] {
     return server::TestIamPermissions(router_, IamResources::kInstances, *request, response);
   });
 }
@@ -471,7 +472,7 @@ grpc::ServerUnaryReactor* InstanceAdminService::TestIamPermissions(
 grpc::ServerUnaryReactor* OperationsService::ListOperations(grpc::CallbackServerContext* context,
                                                             const longrunning::ListOperationsRequest* request,
                                                             longrunning::ListOperationsResponse* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(OperationStore::Page page,
                          operations_->List(request->name(), request->page_size(), request->page_token()));
     for (auto& operation : page.operations) *response->add_operations() = std::move(operation);
@@ -483,7 +484,7 @@ grpc::ServerUnaryReactor* OperationsService::ListOperations(grpc::CallbackServer
 grpc::ServerUnaryReactor* OperationsService::GetOperation(grpc::CallbackServerContext* context,
                                                           const longrunning::GetOperationRequest* request,
                                                           longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(*response, operations_->Get(request->name()));
     return Status::OK();
   });
@@ -492,21 +493,21 @@ grpc::ServerUnaryReactor* OperationsService::GetOperation(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* OperationsService::DeleteOperation(grpc::CallbackServerContext* context,
                                                              const longrunning::DeleteOperationRequest* request,
                                                              google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool,
+  return HandleAdmin(context, runtime_, __func__, *request,
                      [=, this]() -> Status { return operations_->Delete(request->name()); });
 }
 
 grpc::ServerUnaryReactor* OperationsService::CancelOperation(grpc::CallbackServerContext* context,
                                                              const longrunning::CancelOperationRequest* request,
                                                              google::protobuf::Empty*) {
-  return HandleUnary(context, runtime_, Runs::kOnPool,
+  return HandleAdmin(context, runtime_, __func__, *request,
                      [=, this]() -> Status { return operations_->Get(request->name()).status(); });
 }
 
 grpc::ServerUnaryReactor* OperationsService::WaitOperation(grpc::CallbackServerContext* context,
                                                            const longrunning::WaitOperationRequest* request,
                                                            longrunning::Operation* response) {
-  return HandleUnary(context, runtime_, Runs::kOnPool, [=, this]() -> Status {
+  return HandleAdmin(context, runtime_, __func__, *request, [=, this]() -> Status {
     LBT_ASSIGN_OR_RETURN(*response, operations_->Get(request->name()));
     return Status::OK();
   });

@@ -15,6 +15,7 @@
 #include "server/admin_service.h"
 #include "server/data_service.h"
 #include "server/fault_file.h"
+#include "server/fault_service.h"
 #include "server/instance_admin_service.h"
 #include "server/stall_watch.h"
 
@@ -119,6 +120,7 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   AdminService admin(&router, &runtime, &kept_operations);
   InstanceAdminService instance_admin(&router, &kept_operations, &runtime);
   OperationsService operations(&kept_operations, &runtime);
+  FaultService fault_rules(&runtime);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   const std::string address = fmt::format("{}:{}", Bracketed(options.host), options.port);
@@ -135,6 +137,7 @@ Status Serve(Bigtable* bigtable, const ServeOptions& options,
   builder.RegisterService(&admin);
   builder.RegisterService(&instance_admin);
   builder.RegisterService(&operations);
+  builder.RegisterService(&fault_rules);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || bound_port == 0) {
     pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);

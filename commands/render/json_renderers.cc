@@ -233,6 +233,14 @@ class JsonRendererBase : public Renderer {
     Line(json{{"backups", list}});
   }
   void Backup(const BackupSpec& backup) override { Line(BackupObject(backup)); }
+  void FaultRules(const std::vector<FaultRuleState>& rules) override {
+    json list = json::array();
+    for (const FaultRuleState& rule : rules) {
+      list.push_back(
+          json{{"rule", json::parse(rule.rule_json, nullptr, /*allow_exceptions=*/false)}, {"fired", rule.fired}});
+    }
+    Line(json{{"fault_rules", list}});
+  }
   void AuthorizedViews(std::string_view table, const std::vector<AuthorizedViewSpec>& views) override {
     json list = json::array();
     for (const AuthorizedViewSpec& v : views) list.push_back(AuthorizedViewObject(table, v, bytes_));

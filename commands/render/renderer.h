@@ -30,6 +30,7 @@
 #include "api/materialized_view.h"
 #include "api/row_set.h"
 #include "api/schema.h"
+#include "api/server_faults.h"
 #include "commands/core/output.h"
 #include "sql/query.h"
 
@@ -158,6 +159,8 @@ class Renderer {
   virtual void GarbageCollected(std::string_view table, int64_t deleted, int64_t examined) = 0;
   // compact: the database file's size before and after.
   virtual void Compacted(std::string_view dir, uint64_t bytes_before, uint64_t bytes_after) = 0;
+  // faults: the fault rules of the lbt serve the session reaches, in order.
+  virtual void FaultRules(const std::vector<FaultRuleState>& rules) = 0;
 
   // ---- outcomes of the HBase dialect's commands ----
   // Each prints the HBase shell's text in TextStyle::kHBase and one JSON

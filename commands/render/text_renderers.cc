@@ -158,6 +158,12 @@ class TextRendererBase : public Renderer {
     out_->Write(fmt::format("collected {} of {} cells in {}\n", deleted, examined, table));
   }
 
+  void FaultRules(const std::vector<FaultRuleState>& rules) override {
+    if (rules.empty()) out_->Write("no fault rules in force\n");
+    for (size_t i = 0; i < rules.size(); ++i) {
+      out_->Write(fmt::format("rule {} (fired {}): {}\n", i + 1, rules[i].fired, rules[i].rule_json));
+    }
+  }
   void Compacted(std::string_view dir, uint64_t bytes_before, uint64_t bytes_after) override {
     out_->Write(fmt::format("compacted {}: {} -> {}\n", dir, HumanBytes(bytes_before), HumanBytes(bytes_after)));
   }

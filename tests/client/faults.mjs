@@ -2,7 +2,8 @@
 // client's own retry and error paths meet the failures a test suite asks
 // for. MutateRows is retried through UNAVAILABLE and succeeds, with every
 // row written once; failed entries of a batch are retried alone; a read
-// stream broken after N rows is resumed and returns every row once;
+// stream broken after N rows is resumed and returns every row once, and
+// so is a query's (ExecuteQuery, from its resume token);
 // PERMISSION_DENIED reaches the caller; a latency rule
 // shows in the call's duration; the file rewritten between steps takes
 // effect for the next call.
@@ -74,6 +75,19 @@ await check('a read stream broken after 5 rows resumes, every row once', async (
   const [read] = await table.getRows({prefix: 'k'});
   expect('faults fired', count(/fails with UNAVAILABLE after 5 rows/g) - before, 1);
   expect('rows', read.map((r) => r.id), rows.map((r) => r.key));
+});
+
+await check('a query stream broken after 5 rows resumes from its token, every row once', async () => {
+  await rules([{rpc: 'ExecuteQuery', after_rows: 5, code: 'UNAVAILABLE', times: 1}]);
+  const before = count(/ExecuteQuery fails with UNAVAILABLE after 5 rows/g);
+  const instance = bigtable.instance('i');
+  const [statement] = await instance.prepareStatement({query: "SELECT _key FROM faults WHERE STARTS_WITH(_key, 'k')"});
+  const keys = [];
+  for await (const row of instance.createExecuteQueryStream({preparedStatement: statement})) {
+    keys.push(Buffer.from(row.get(0)).toString());
+  }
+  expect('faults fired', count(/ExecuteQuery fails with UNAVAILABLE after 5 rows/g) - before, 1);
+  expect('rows', keys, rows.map((r) => r.key));
 });
 
 await check('PERMISSION_DENIED reaches the caller, with the rule message', async () => {

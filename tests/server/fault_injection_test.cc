@@ -159,6 +159,71 @@ TEST_F(FaultInjectionTest, ARetryDelayTravelsAsRetryInfo) {
   EXPECT_EQ(proto::FromGrpcStatus(failed).retry_delay_ms(), 250);
 }
 
+// Admin calls go through the rules too, named by their RPC and matched by
+// the table they create or name; a faulted one changes nothing.
+TEST_F(FaultInjectionTest, RulesReachAdminCalls) {
+  Rules(R"([{"rpc": "CreateTable", "table": "new", "code": "UNAVAILABLE", "times": 1},
+            {"rpc": "GetTable", "table": "u", "code": "PERMISSION_DENIED"}])");
+  auto create = [&](const std::string& id) {
+    admin::CreateTableRequest request;
+    request.set_parent(kInstance);
+    request.set_table_id(id);
+    admin::Table response;
+    grpc::ClientContext context;
+    return admin_->CreateTable(&context, request, &response);
+  };
+  auto get = [&](const std::string& id) {
+    admin::GetTableRequest request;
+    request.set_name(TableName(id));
+    admin::Table response;
+    grpc::ClientContext context;
+    return admin_->GetTable(&context, request, &response);
+  };
+  EXPECT_EQ(create("new").error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(get("new").error_code(), grpc::StatusCode::NOT_FOUND);  // nothing was created
+  EXPECT_TRUE(create("new").ok());                                  // the rule is spent
+  EXPECT_TRUE(create("other").ok());
+  EXPECT_TRUE(get("t").ok());
+  EXPECT_EQ(get("u").error_code(), grpc::StatusCode::PERMISSION_DENIED);
+}
+
+// lbt serve's own Faults service lists the rules in force with their
+// counts, adds rules after them (refusing a bad one, adding nothing), and
+// clears them.
+TEST_F(FaultInjectionTest, TheFaultsServiceListsAddsAndClears) {
+  auto add = [&](const std::string& json, lbt::v1::FaultRules* rules) {
+    lbt::v1::AddFaultRulesRequest request;
+    request.set_rules_json(json);
+    grpc::ClientContext context;
+    return faults_->AddFaultRules(&context, request, rules);
+  };
+  lbt::v1::FaultRules rules;
+  ASSERT_TRUE(add(R"({"rpc": "MutateRow", "table": "t", "code": "UNAVAILABLE", "times": 1})", &rules).ok());
+  ASSERT_EQ(rules.rules_size(), 1);
+  EXPECT_EQ(Set("t", "r1").error_code(), grpc::StatusCode::UNAVAILABLE);
+  const grpc::Status bad = add(R"([{"rpc": "MutateRow", "code": "SOMETIMES"}])", &rules);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad.error_message(),
+            "rules_json: fault rule 1: \"SOMETIMES\" is not a gRPC status code such as UNAVAILABLE");
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(faults_->ListFaultRules(&context, lbt::v1::ListFaultRulesRequest(), &rules).ok());
+  }
+  ASSERT_EQ(rules.rules_size(), 1);  // the bad rule added nothing
+  EXPECT_EQ(rules.rules(0).fired(), 1);
+  EXPECT_EQ(rules.rules(0).rule_json(), R"({"rpc":"MutateRow","table":"t","code":"UNAVAILABLE","times":1})");
+  ASSERT_TRUE(add(R"({"rpc": "ReadRows", "code": "ABORTED"})", &rules).ok());
+  EXPECT_EQ(rules.rules_size(), 2);
+  EXPECT_EQ(Read(v2::ReadRowsRequest()).status.error_code(), grpc::StatusCode::ABORTED);
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(faults_->ClearFaultRules(&context, lbt::v1::ClearFaultRulesRequest(), &rules).ok());
+  }
+  EXPECT_EQ(rules.rules_size(), 0);
+  EXPECT_TRUE(runtime_->faults()->empty());
+  EXPECT_TRUE(Read(v2::ReadRowsRequest()).status.ok());
+}
+
 TEST_F(FaultInjectionTest, TableIdsComeFromEveryKindOfName) {
   EXPECT_EQ(server::TableIdOf("projects/p/instances/i/tables/t1"), "t1");
   EXPECT_EQ(server::TableIdOf("projects/p/instances/i/tables/t1/authorizedViews/v"), "t1");

@@ -3,6 +3,7 @@
 
 #include "server/fault_rules.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace lbt::server {
@@ -34,7 +35,7 @@ TEST(FaultRulesTest, ParsesEveryField) {
 
 TEST(FaultRulesTest, BadRulesSayWhatIsWrongInOneLine) {
   EXPECT_EQ(ParseError("[{"), "fault rules: the text is not JSON");
-  EXPECT_EQ(ParseError(R"({"code": "UNAVAILABLE"})"), "fault rules: expected a JSON array of rule objects");
+  EXPECT_EQ(ParseError(R"("UNAVAILABLE")"), "fault rules: expected a JSON array of rule objects");
   EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "tabel": "t"}])"), "fault rule 1: unknown field \"tabel\"");
   EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE"}, {"code": "SOMETIMES"}])"),
             "fault rule 2: \"SOMETIMES\" is not a gRPC status code such as UNAVAILABLE");
@@ -51,6 +52,53 @@ TEST(FaultRulesTest, BadRulesSayWhatIsWrongInOneLine) {
   EXPECT_EQ(ParseError(R"([3])"), "fault rule 1: expected a JSON object");
   EXPECT_EQ(ParseError(R"([{"code": "OUT_OF_RANGE"}])"),
             "fault rule 1: lbt serve cannot answer OUT_OF_RANGE (choose another code)");
+}
+
+// A rule that could never match is refused rather than left to do nothing.
+TEST(FaultRulesTest, RulesThatCouldNeverMatchAreRefused) {
+  EXPECT_EQ(ParseError(R"([{"rpc": "ReadRow", "code": "ABORTED"}])"),
+            "fault rule 1: \"ReadRow\" is not an RPC of Bigtable's APIs (e.g. ReadRows, MutateRows, CreateTable)");
+  EXPECT_EQ(ParseError(R"([{"rpc": "ReadRows", "row_prefix": "a", "entries": true, "code": "ABORTED"}])"),
+            "fault rule 1: \"entries\" needs \"rpc\": \"MutateRows\"");
+  EXPECT_EQ(ParseError(R"([{"rpc": "ReadRows", "row_prefix": "a", "code": "ABORTED"}])"),
+            "fault rule 1: ReadRows calls carry no single row key for \"row_prefix\" (MutateRow, "
+            "CheckAndMutateRow and ReadModifyWriteRow do; MutateRows with \"entries\")");
+  EXPECT_EQ(ParseError(R"([{"rpc": "MutateRows", "after_rows": 3, "code": "ABORTED"}])"),
+            "fault rule 1: \"after_rows\" needs \"rpc\": \"ReadRows\" or \"ExecuteQuery\"");
+  EXPECT_EQ(ParseError(R"([{"rpc": "ExecuteQuery", "table": "t", "code": "ABORTED"}])"),
+            "fault rule 1: ExecuteQuery calls name no table (a query's tables are in its SQL): drop \"table\"");
+  // Every service's RPCs are names a rule may use.
+  for (const char* rpc : {"ReadRows", "ExecuteQuery", "PrepareQuery", "CreateTable", "ListInstances", "GetOperation",
+                          "ReadChangeStream", "CreateMaterializedView"}) {
+    EXPECT_TRUE(ParseFaultRules(fmt::format(R"([{{"rpc": "{}", "code": "ABORTED"}}])", rpc)).ok()) << rpc;
+  }
+}
+
+// The shell adds one rule at a time: a rule object alone is a list of one.
+TEST(FaultRulesTest, ARuleObjectAloneIsOneRule) {
+  Result<std::vector<FaultRule>> rules = ParseFaultRules(R"({"rpc": "MutateRows", "code": "UNAVAILABLE"})");
+  ASSERT_TRUE(rules.ok()) << rules.status().ToString();
+  ASSERT_EQ(rules->size(), 1u);
+  EXPECT_EQ((*rules)[0].rpc, "MutateRows");
+}
+
+// Added rules go after those in force, whose counts they leave alone; each
+// rule reads back as the JSON a file would hold.
+TEST(FaultRulesTest, AddedRulesFollowTheOthersAndReadBack) {
+  FaultInjector faults;
+  faults.Replace(*ParseFaultRules(R"([{"rpc": "MutateRow", "code": "UNAVAILABLE", "times": 1}])"));
+  EXPECT_TRUE(faults.Next({"MutateRow", "t", "a", ""}));
+  faults.Add(*ParseFaultRules(R"({"rpc": "ReadRows", "table": "t", "after_rows": 5, "code": "ABORTED"})"));
+  EXPECT_TRUE(faults.Next({"ReadRows", "t", "", ""}));
+  EXPECT_TRUE(faults.Next({"ReadRows", "t", "", ""}));
+  const std::vector<FaultInjector::RuleState> rules = faults.Rules();
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].json, R"({"rpc":"MutateRow","code":"UNAVAILABLE","times":1})");
+  EXPECT_EQ(rules[0].fired, 1);
+  EXPECT_EQ(rules[1].json, R"({"rpc":"ReadRows","table":"t","code":"ABORTED","after_rows":5})");
+  EXPECT_EQ(rules[1].fired, 2);
+  // What a rule reads back as parses to the same rule.
+  EXPECT_EQ(ParseFaultRules(rules[1].json)->front().after_rows, 5);
 }
 
 TEST(FaultRulesTest, RulesMatchAndSpendThemselves) {

@@ -11,6 +11,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "proto/query_convert.h"
+#include "server/fault_rules.h"
 #include "tests/server/server_fixture.h"
 
 namespace lbt::testing {
@@ -200,6 +201,28 @@ TEST_F(QueryServiceTest, ExecuteChecksItsRequest) {
   QueryResult r = Execute(request, {{"_key", sql::Type::Bytes()}});
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   EXPECT_EQ(r.rows.size(), 2u);
+}
+
+// A rule with after_rows cuts the query's stream once that many rows went
+// out with their resume token; executing again from that token returns the
+// rest, so a client that resumes sees every row once. PrepareQuery and
+// ExecuteQuery fail as their rules say.
+TEST_F(QueryServiceTest, FaultRulesCutAndFailQueries) {
+  Result<std::vector<server::FaultRule>> rules = server::ParseFaultRules(
+      R"([{"rpc": "ExecuteQuery", "after_rows": 3, "code": "UNAVAILABLE", "times": 1},
+          {"rpc": "PrepareQuery", "code": "PERMISSION_DENIED", "times": 1}])");
+  ASSERT_TRUE(rules.ok()) << rules.status().ToString();
+  runtime_->faults()->Replace(*rules);
+  const std::string query = "SELECT _key FROM mobile";
+  EXPECT_EQ(Run(query).status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  QueryResult cut = Run(query);
+  EXPECT_EQ(cut.status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  ASSERT_EQ(cut.rows.size(), 3u);
+  ASSERT_FALSE(cut.last_token.empty());
+  QueryResult rest = Run(query, {}, cut.last_token);
+  ASSERT_TRUE(rest.status.ok()) << rest.status.error_message();
+  EXPECT_EQ(rest.rows, (Rows{{"tablet#a0b81f74#20190501"}}));
+  EXPECT_EQ(cut.rows[0], (std::vector<std::string>{"phone#4c410523#20190501"}));
 }
 
 // The PreconditionFailure violation types a status's details carry.

@@ -17,6 +17,7 @@
 #include "proto/row_assembler.h"
 #include "server/admin_service.h"
 #include "server/data_service.h"
+#include "server/fault_service.h"
 #include "server/server.h"
 #include "storage/database.h"
 #include "tests/test_util.h"
@@ -65,11 +66,13 @@ class ServerTest : public ::testing::Test {
     runtime_ = std::make_unique<server::CallRuntime>();
     data_ = std::make_unique<server::DataService>(router_.get(), runtime_.get(), stream_bounds_);
     admin_service_ = std::make_unique<server::AdminService>(router_.get(), runtime_.get(), &operations_);
+    fault_service_ = std::make_unique<server::FaultService>(runtime_.get());
     grpc::ServerBuilder builder;
     server::ConfigureCallbackServer(&builder);  // as lbt serve
     builder.SetMaxReceiveMessageSize(512 << 20);
     builder.RegisterService(data_.get());
     builder.RegisterService(admin_service_.get());
+    builder.RegisterService(fault_service_.get());
     server_ = builder.BuildAndStart();
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(512 << 20);
@@ -78,6 +81,7 @@ class ServerTest : public ::testing::Test {
     auto& channel = channel_;
     bigtable_ = v2::Bigtable::NewStub(channel);
     admin_ = admin::BigtableTableAdmin::NewStub(channel);
+    faults_ = lbt::v1::Faults::NewStub(channel);
   }
   void Stop() {
     server_->Shutdown();
@@ -85,8 +89,10 @@ class ServerTest : public ::testing::Test {
     runtime_.reset();
     data_.reset();
     admin_service_.reset();
+    fault_service_.reset();
     bigtable_.reset();
     admin_.reset();
+    faults_.reset();
     channel_.reset();
     local_.reset();
     db_.reset();
@@ -181,10 +187,12 @@ class ServerTest : public ::testing::Test {
   server::OperationStore operations_;
   std::unique_ptr<server::DataService> data_;
   std::unique_ptr<server::AdminService> admin_service_;
+  std::unique_ptr<server::FaultService> fault_service_;
   std::unique_ptr<grpc::Server> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v2::Bigtable::Stub> bigtable_;
   std::unique_ptr<admin::BigtableTableAdmin::Stub> admin_;
+  std::unique_ptr<lbt::v1::Faults::Stub> faults_;
 };
 
 }  // namespace lbt::testing

@@ -87,4 +87,48 @@ remote read t | grep -q "cf:a" || fail "the rules in force changed on a bad file
 write_rules '[]'
 wait_for_count "0 fault rules from $rules" 1
 remote read t | grep -q "cf:a" || fail "the read failed with no rules"
+
+# The shell's `faults` command, routed through the server: it adds a rule,
+# which fires; lists it with how often it fired; refuses a bad rule in one
+# line, adding nothing; and clears them all.
+[ "$(remote faults)" = "no fault rules in force" ] || fail "faults does not say there are none: $(remote faults)"
+out="$(remote faults add '{"rpc": "ReadRows", "table": "t", "code": "PERMISSION_DENIED", "times": 1}')"
+[ "$out" = 'rule 1 (fired 0): {"rpc":"ReadRows","table":"t","code":"PERMISSION_DENIED","times":1}' ] ||
+  fail "faults add does not show the rule: $out"
+if remote read t >/dev/null 2>&1; then fail "the rule added from the shell did not fire"; fi
+remote read t | grep -q "cf:a" || fail "the rule was not spent after one read"
+[[ "$(remote faults)" == "rule 1 (fired 1): "* ]] || fail "faults does not count the fault: $(remote faults)"
+set +e
+err="$(remote faults add '{"rpc": "ReadRows", "code": "SOMETIMES"}' 2>&1)"
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "a bad rule was added"
+[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "not one line: $err"
+[[ "$err" == *'fault rule 1: "SOMETIMES" is not a gRPC status code'* ]] || fail "the error does not name the code: $err"
+[ "$(remote faults | wc -l)" -eq 1 ] || fail "the bad rule changed the rules: $(remote faults)"
+remote --format json faults | grep -q '"fault_rules":\[{"rule":{"rpc":"ReadRows"' ||
+  fail "faults --format json: $(remote --format json faults)"
+[ "$(remote faults clear)" = "no fault rules in force" ] || fail "faults clear"
+[ "$(remote faults)" = "no fault rules in force" ] || fail "the rules outlived faults clear"
+
+# A session on a database no server holds has no rules to show.
+set +e
+err="$("$lbt" --db "$work/alone" faults 2>&1)"
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "faults on a database no server holds succeeded: $err"
+[[ "$err" == *"faults are lbt serve's"* ]] || fail "faults on a local database does not say why: $err"
+
+# A shell on the database a server holds reaches that server's rules.
+kill "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+server_pid=""
+"$lbt" serve --db "$work/db" --host-port "127.0.0.1:$port" >"$log" 2>&1 &
+server_pid=$!
+wait_for_line "$log" "running" "$server_pid" || { cat "$log" >&2; fail "lbt serve --db did not say it runs"; }
+"$lbt" --db "$work/db" faults add '{"rpc": "CreateTable", "code": "UNAVAILABLE", "times": 1}' >/dev/null ||
+  fail "faults add through the served database"
+if "$lbt" --db "$work/db" createtable u >/dev/null 2>&1; then fail "the served database's rule did not fire"; fi
+grep -q "fault rule 1: CreateTable on table u fails with UNAVAILABLE" "$log" || fail "no line for the admin fault"
+[[ "$("$lbt" --db "$work/db" faults)" == "rule 1 (fired 1): "* ]] || fail "the served database's rules"
 echo "ok"
