@@ -220,7 +220,14 @@ main() {
   (cd "$client" && BIGTABLE_EMULATOR_HOST="$lbt_host" timeout 60 node "$here/faults.mjs" "$work/faults.json" \
     "$results/lbt-faults.log" >"$results/faults.txt") || faults_status=1
   stop_lbt
+  # The README's Node test fixture, started twice.
+  local fixture_status=0
+  (cd "$client" && TMPDIR="$work" timeout 60 node "$here/fixture.mjs" "$lbt" "$here/../../examples/testing/lbt-serve-fixture.mjs" \
+    >"$results/fixture.txt") || fixture_status=1
   local status=0
+  echo "== the README's Node test fixture: lbt serve --ephemeral started and stopped twice"
+  cat "$results/fixture.txt"
+  [ "$fixture_status" -eq 0 ] || status=1
   echo "== fault rules through the Node client's retries against lbt serve --faults"
   cat "$results/faults.txt"
   [ "$faults_status" -eq 0 ] || status=1
