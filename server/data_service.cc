@@ -110,10 +110,11 @@ bool IsLookup(const v2::ReadRowsRequest& request) {
 class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
  public:
   // `cut`: a fault rule's after_rows (fault_rules.h): the stream fails
-  // with its status once that many rows have gone out.
+  // with its status once that many rows have gone out; a stream that ends
+  // first gives the fault back to `faults`.
   ReadRowsSource(const InstanceRouter* router, const v2::ReadRowsRequest* request, grpc::CallbackServerContext* context,
-                 std::optional<Fault> cut = std::nullopt)
-      : router_(router), request_(*request), context_(context), cut_(std::move(cut)) {}
+                 std::optional<Fault> cut = std::nullopt, FaultInjector* faults = nullptr)
+      : router_(router), request_(*request), context_(context), cut_(std::move(cut)), faults_(faults) {}
 
   Result<Produced> Next(v2::ReadRowsResponse* response, std::chrono::milliseconds*) override {
     if (rows_ == nullptr) LBT_RETURN_IF_ERROR(Open());
@@ -152,6 +153,7 @@ class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
         // The rows so far go out, then the fault ends the stream.
         chunks_.Finish(nullptr, std::string());
         cut_reached_ = finished_ = true;
+        SayCut("ReadRows", CallOf("ReadRows", request_).table, *cut_);
         return Status::OK();
       }
       // Asking costs a lock; every 256 rows is often enough.
@@ -171,6 +173,7 @@ class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
     const bool report_scanned = ClientFeatures(*context_).last_scanned_row_responses();
     chunks_.Finish(stats ? &*stats : nullptr, report_scanned ? rows_->LastScannedKey() : std::string());
     finished_ = true;
+    if (cut_ && faults_ != nullptr) faults_->Refund(*cut_);  // the rows ended before the cut
     return Status::OK();
   }
 
@@ -188,6 +191,7 @@ class ReadRowsSource final : public ResponseSource<v2::ReadRowsResponse> {
   int64_t rows_read_ = 0;
   bool finished_ = false;
   std::optional<Fault> cut_;
+  FaultInjector* faults_;
   int64_t rows_added_ = 0;
   bool cut_reached_ = false;
 };
@@ -352,8 +356,11 @@ grpc::ServerWriteReactor<v2::ReadRowsResponse>* DataService::ReadRows(grpc::Call
   std::optional<Fault> fault = TakeFault(runtime_, CallOf("ReadRows", *request));
   std::optional<Fault> cut = TakeCut(&fault);
   std::unique_ptr<ResponseSource<v2::ReadRowsResponse>> source =
-      std::make_unique<ReadRowsSource>(router_, request, context, std::move(cut));
-  if (fault) source = std::make_unique<FaultedSource<v2::ReadRowsResponse>>(*fault, "ReadRows", std::move(source));
+      std::make_unique<ReadRowsSource>(router_, request, context, std::move(cut), runtime_->faults());
+  if (fault) {
+    source =
+        std::make_unique<FaultedSource<v2::ReadRowsResponse>>(*fault, "ReadRows", runtime_->gate(), std::move(source));
+  }
   return StreamReactor<v2::ReadRowsResponse>::Start(
       context, runtime_, &read_streams_, IsLookup(*request) ? Runs::kInline : Runs::kOnPool, std::move(source));
 }
@@ -414,7 +421,17 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::Callba
   std::optional<Fault> fault;
   if (!runtime_->faults()->empty()) {
     Result<std::unique_ptr<ParsedMutateRows>> parsed = ParseMutateRows(*request_bytes);
-    if (parsed.ok()) fault = TakeFault(runtime_, CallOf("MutateRows", *(*parsed)->request));
+    if (parsed.ok()) {
+      const v2::MutateRowsRequest& request = *(*parsed)->request;
+      FaultCall call = CallOf("MutateRows", request);
+      call.has_row_with_prefix = [&request](std::string_view prefix) {
+        for (const auto& entry : request.entries()) {
+          if (entry.row_key().starts_with(prefix)) return true;
+        }
+        return false;
+      };
+      fault = TakeFault(runtime_, call);
+    }
   }
   std::optional<Fault> entries_fault;
   if (fault && fault->entries) entries_fault = std::exchange(fault, std::nullopt);
@@ -437,9 +454,14 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::Callba
   };
   std::unique_ptr<ResponseSource<grpc::ByteBuffer>> source = Computed<grpc::ByteBuffer>(std::move(compute));
   if (entries_fault && entries_fault->latency_ms > 0) {
-    fault = Fault{.rule = entries_fault->rule, .latency_ms = entries_fault->latency_ms};  // the delay alone
+    // The delay alone.
+    fault = Fault{
+        .rule = entries_fault->rule, .generation = entries_fault->generation, .latency_ms = entries_fault->latency_ms};
   }
-  if (fault) source = std::make_unique<FaultedSource<grpc::ByteBuffer>>(*fault, "MutateRows", std::move(source));
+  if (fault) {
+    source =
+        std::make_unique<FaultedSource<grpc::ByteBuffer>>(*fault, "MutateRows", runtime_->gate(), std::move(source));
+  }
   return StreamReactor<grpc::ByteBuffer>::Start(context, runtime_, nullptr, Runs::kOnPool, std::move(source));
 }
 

@@ -185,10 +185,11 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
  public:
   // `cut`: a fault rule's after_rows (fault_rules.h): once that many rows
   // went out, confirmed by their resume token, the stream fails with its
-  // status, and the client resumes from the token.
+  // status, and the client resumes from the token; a stream that ends
+  // first gives the fault back to `faults`.
   QuerySource(const InstanceRouter* router, const v2::ExecuteQueryRequest* request,
-              grpc::CallbackServerContext* context, std::optional<Fault> cut)
-      : router_(router), request_(*request), context_(context), cut_(std::move(cut)) {}
+              grpc::CallbackServerContext* context, std::optional<Fault> cut, FaultInjector* faults)
+      : router_(router), request_(*request), context_(context), cut_(std::move(cut)), faults_(faults) {}
 
   Result<Produced> Next(v2::ExecuteQueryResponse* response, std::chrono::milliseconds*) override {
     if (done_) return Produced::kEnd;
@@ -205,7 +206,10 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
         return Produced::kResponse;
       }
     }
-    if (cut_ && rows_sent_ == *cut_->after_rows) return FaultStatus(*cut_, "ExecuteQuery");
+    if (cut_ && rows_sent_ == *cut_->after_rows) {
+      SayCut("ExecuteQuery", "", *cut_);
+      return FaultStatus(*cut_, "ExecuteQuery");
+    }
     for (sql::Values row; rows_->Next(&row);) {
       if (++row_number_ <= skip_) continue;
       const bool ready = batcher_.Add(row);
@@ -224,6 +228,7 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
     // A stream that could not send its last rows must not end OK.
     *response->mutable_results() = batcher_.Take(std::string(kFinalResumeToken));
     done_ = true;
+    if (cut_) faults_->Refund(*cut_);  // the rows ended before the cut
     return Produced::kLastResponse;
   }
 
@@ -258,6 +263,7 @@ class QuerySource final : public ResponseSource<v2::ExecuteQueryResponse> {
   int64_t skip_ = 0;
   int64_t row_number_ = 0;
   std::optional<Fault> cut_;
+  FaultInjector* faults_;
   int64_t rows_sent_ = 0;  // counted only for a cut
   bool done_ = false;
 };
@@ -300,9 +306,10 @@ grpc::ServerWriteReactor<v2::ExecuteQueryResponse>* DataService::ExecuteQuery(gr
   std::optional<Fault> fault = TakeFault(runtime_, QueryCallOf("ExecuteQuery", *request));
   std::optional<Fault> cut = TakeCut(&fault);
   std::unique_ptr<ResponseSource<v2::ExecuteQueryResponse>> source =
-      std::make_unique<QuerySource>(router_, request, context, std::move(cut));
+      std::make_unique<QuerySource>(router_, request, context, std::move(cut), runtime_->faults());
   if (fault) {
-    source = std::make_unique<FaultedSource<v2::ExecuteQueryResponse>>(*fault, "ExecuteQuery", std::move(source));
+    source = std::make_unique<FaultedSource<v2::ExecuteQueryResponse>>(*fault, "ExecuteQuery", runtime_->gate(),
+                                                                       std::move(source));
   }
   return StreamReactor<v2::ExecuteQueryResponse>::Start(context, runtime_, &read_streams_, Runs::kOnPool,
                                                         std::move(source));

@@ -9,7 +9,9 @@
 #ifndef LBT_SERVER_FAULT_INJECTION_H_
 #define LBT_SERVER_FAULT_INJECTION_H_
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,7 +25,8 @@
 
 namespace lbt::server {
 
-// The table id in a resource name (".../tables/<id>[/...]"); empty for none.
+// The table id in a resource name ("projects/P/instances/I/tables/<id>[/...]",
+// or an operation's name holding one); empty for none.
 std::string_view TableIdOf(std::string_view resource);
 
 // A data request's call: its table (through table_name, authorized view or
@@ -38,7 +41,8 @@ FaultCall CallOf(std::string_view rpc, const Request& request, std::string_view 
 }
 
 // An admin request's call: the table it creates (table_id) or names
-// (name, parent or, for IAM, resource: a table's, or one below a table's).
+// (name, parent or, for IAM, resource: a table's, or one below a table's;
+// a new backup's source table).
 template <typename Request>
 FaultCall AdminCallOf(std::string_view rpc, const Request& request) {
   std::string_view table;
@@ -52,13 +56,29 @@ FaultCall AdminCallOf(std::string_view rpc, const Request& request) {
   if constexpr (requires { request.resource(); }) {
     if (table.empty()) table = TableIdOf(request.resource());
   }
+  if constexpr (requires { request.backup().source_table(); }) {
+    if (table.empty()) table = TableIdOf(request.backup().source_table());
+  }
   return FaultCall{rpc, table, {}, {}};
 }
 
-// The fault `call` gets, if any, said on stderr.
+// How long a delay waits before it looks again at its call and the server.
+inline constexpr std::chrono::milliseconds kDelaySlice{100};
+
+// The fault `call` gets, if any, said on stderr (an after_rows fault when
+// its stream is cut, SayCut; an entries fault by its handler).
 std::optional<Fault> TakeFault(CallRuntime* runtime, const FaultCall& call);
+// Says on stderr that `rpc` on `table` was cut after the fault's rows.
+void SayCut(std::string_view rpc, std::string_view table, const Fault& fault);
 // The status a fault fails its call with.
 Status FaultStatus(const Fault& fault, std::string_view rpc);
+
+// Waits `ms` on the pool's timers, a slice at a time, then runs `go`; or
+// answers `done` at once when the client cancels or the server stops, so
+// that a long delay neither holds a stop nor applies a call its client
+// gave up on.
+void DelayThen(CallRuntime* runtime, grpc::CallbackServerContext* context, int64_t ms, UnaryDone done,
+               std::function<void()> go);
 
 // HandleUnaryAsync (handler.h), delayed or failed as the rules say first.
 template <typename Start>
@@ -67,13 +87,13 @@ grpc::ServerUnaryReactor* HandleUnaryAsyncWithFaults(grpc::CallbackServerContext
   std::optional<Fault> fault = TakeFault(runtime, call);
   if (!fault) return HandleUnaryAsync(context, runtime, std::move(start));
   return HandleUnaryAsync(context, runtime,
-                          [runtime, fault = *fault, rpc = std::string(call.rpc), start](UnaryDone done) mutable {
+                          [runtime, context, fault = *fault, rpc = std::string(call.rpc), start](UnaryDone done) {
                             auto go = [fault, rpc, done, start]() mutable {
                               if (fault.code != 0) return done(FaultStatus(fault, rpc));
                               start(done);
                             };
                             if (fault.latency_ms <= 0) return go();
-                            runtime->pool()->RunAfter(std::chrono::milliseconds(fault.latency_ms), std::move(go));
+                            DelayThen(runtime, context, fault.latency_ms, done, std::move(go));
                           });
 }
 
@@ -97,17 +117,22 @@ grpc::ServerUnaryReactor* HandleAdmin(grpc::CallbackServerContext* context, Call
 }
 
 // A stream's source, its first step delayed, or the stream failed, as a
-// fault says.
+// fault says. The delay is waited a slice at a time, and ends the stream
+// when the server stops (the reactor ends it when the client cancels).
 template <typename Response>
 class FaultedSource final : public ResponseSource<Response> {
  public:
-  FaultedSource(Fault fault, std::string rpc, std::unique_ptr<ResponseSource<Response>> inner)
-      : fault_(std::move(fault)), rpc_(std::move(rpc)), inner_(std::move(inner)) {}
+  FaultedSource(Fault fault, std::string rpc, RpcGate* gate, std::unique_ptr<ResponseSource<Response>> inner)
+      : fault_(std::move(fault)),
+        rpc_(std::move(rpc)),
+        gate_(gate),
+        inner_(std::move(inner)),
+        waited_until_(std::chrono::steady_clock::now() + std::chrono::milliseconds(fault_.latency_ms)) {}
 
   Result<Produced> Next(Response* response, std::chrono::milliseconds* retry_after) override {
-    if (!waited_ && fault_.latency_ms > 0) {
-      waited_ = true;
-      *retry_after = std::chrono::milliseconds(fault_.latency_ms);
+    if (const auto left = waited_until_ - std::chrono::steady_clock::now(); left > left.zero()) {
+      if (gate_->closing()) return Status::Unavailable("lbt serve is stopping");
+      *retry_after = std::min(kDelaySlice, std::chrono::ceil<std::chrono::milliseconds>(left));
       return Produced::kNothingYet;
     }
     if (fault_.code != 0) return FaultStatus(fault_, rpc_);
@@ -117,8 +142,9 @@ class FaultedSource final : public ResponseSource<Response> {
  private:
   Fault fault_;
   std::string rpc_;
+  RpcGate* gate_;
   std::unique_ptr<ResponseSource<Response>> inner_;
-  bool waited_ = false;
+  std::chrono::steady_clock::time_point waited_until_;
 };
 
 // Splits a stream's fault: an after_rows fault is returned, to cut the
@@ -132,7 +158,7 @@ std::unique_ptr<ResponseSource<Response>> WithFaults(CallRuntime* runtime, const
                                                      std::unique_ptr<ResponseSource<Response>> source) {
   std::optional<Fault> fault = TakeFault(runtime, call);
   if (!fault) return source;
-  return std::make_unique<FaultedSource<Response>>(*fault, std::string(call.rpc), std::move(source));
+  return std::make_unique<FaultedSource<Response>>(*fault, std::string(call.rpc), runtime->gate(), std::move(source));
 }
 
 }  // namespace lbt::server

@@ -10,6 +10,7 @@
 #include "google/bigtable/admin/v2/bigtable_table_admin.pb.h"
 #include "google/bigtable/v2/bigtable.pb.h"
 #include "google/longrunning/operations.pb.h"
+#include "util/bytes.h"
 
 namespace lbt::server {
 
@@ -23,6 +24,19 @@ constexpr std::array<std::string_view, 17> kCodeNames = {
     "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
     "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
     "DATA_LOSS", "UNAUTHENTICATED"};
+
+// A user's text inside a message: JSON-quoted, so that a newline or a
+// quote in it cannot break the message's one line.
+std::string Quoted(std::string_view text) { return Json(std::string(text)).dump(); }
+
+// The longest a rule may delay or ask a client to wait: a day, which any
+// test means as "forever", and far from the clock's overflow.
+constexpr int64_t kMaxDelayMs = 24LL * 60 * 60 * 1000;
+
+// Rules nest two deep (a list of objects); a deeper text is refused before
+// the parser would recurse through it, so that no text can exhaust the
+// stack.
+constexpr int kMaxNesting = 8;
 
 Status RuleError(size_t index, std::string_view what) {
   return Status::InvalidArgument(fmt::format("fault rule {}: {}", index + 1, what));
@@ -40,6 +54,14 @@ Result<int64_t> Count(const Json& value, size_t index, std::string_view field) {
   return value.get<int64_t>();
 }
 
+Result<int64_t> Delay(const Json& value, size_t index, std::string_view field) {
+  LBT_ASSIGN_OR_RETURN(int64_t ms, Count(value, index, field));
+  if (ms > kMaxDelayMs) {
+    return RuleError(index, fmt::format("\"{}\" may be at most {} (a day)", field, kMaxDelayMs));
+  }
+  return ms;
+}
+
 Status SetField(FaultRule* rule, const std::string& field, const Json& value, size_t i) {
   if (field == "rpc") {
     LBT_ASSIGN_OR_RETURN(rule->rpc, Text(value, i, field));
@@ -54,20 +76,23 @@ Status SetField(FaultRule* rule, const std::string& field, const Json& value, si
   } else if (field == "code") {
     LBT_ASSIGN_OR_RETURN(std::string name, Text(value, i, field));
     rule->code = GrpcCodeFromName(name);
-    if (rule->code <= 0) return RuleError(i, fmt::format("\"{}\" is not a gRPC status code such as UNAVAILABLE", name));
+    if (rule->code == 0) return RuleError(i, "\"OK\" is no failure: choose a code such as UNAVAILABLE");
+    if (rule->code < 0)
+      return RuleError(i, fmt::format("{} is not a gRPC status code such as UNAVAILABLE", Quoted(name)));
     // lbt's statuses answer OUT_OF_RANGE as Bigtable does (INVALID_ARGUMENT)
     // and have no UNKNOWN: a rule cannot promise them.
     if (name == "OUT_OF_RANGE" || name == "UNKNOWN") {
       return RuleError(i, fmt::format("lbt serve cannot answer {} (choose another code)", name));
     }
   } else if (field == "latency_ms") {
-    LBT_ASSIGN_OR_RETURN(rule->latency_ms, Count(value, i, field));
+    LBT_ASSIGN_OR_RETURN(rule->latency_ms, Delay(value, i, field));
   } else if (field == "retry_delay_ms") {
-    LBT_ASSIGN_OR_RETURN(rule->retry_delay_ms, Count(value, i, field));
+    LBT_ASSIGN_OR_RETURN(rule->retry_delay_ms, Delay(value, i, field));
   } else if (field == "after_rows") {
     LBT_ASSIGN_OR_RETURN(rule->after_rows, Count(value, i, field));
   } else if (field == "times") {
     LBT_ASSIGN_OR_RETURN(rule->times, Count(value, i, field));
+    if (*rule->times == 0) return RuleError(i, "\"times\" 0 would never fire (leave it out for always)");
   } else if (field == "seed") {
     LBT_ASSIGN_OR_RETURN(int64_t seed, Count(value, i, field));
     rule->seed = static_cast<uint64_t>(seed);
@@ -80,7 +105,7 @@ Status SetField(FaultRule* rule, const std::string& field, const Json& value, si
     }
     rule->probability = value.get<double>();
   } else {
-    return RuleError(i, fmt::format("unknown field \"{}\"", field));
+    return RuleError(i, fmt::format("unknown field {}", Quoted(field)));
   }
   return Status::OK();
 }
@@ -113,8 +138,8 @@ bool IsSingleRowRpc(std::string_view rpc) {
 // that could never match is refused rather than left to do nothing.
 Status CheckRule(const FaultRule& rule, size_t i) {
   if (rule.rpc != "*" && !IsRpcName(rule.rpc)) {
-    return RuleError(
-        i, fmt::format("\"{}\" is not an RPC of Bigtable's APIs (e.g. ReadRows, MutateRows, CreateTable)", rule.rpc));
+    return RuleError(i, fmt::format("{} is not an RPC of Bigtable's APIs (e.g. ReadRows, MutateRows, CreateTable)",
+                                    Quoted(rule.rpc)));
   }
   if (rule.code == 0 && rule.latency_ms == 0) return RuleError(i, "it sets neither \"code\" nor \"latency_ms\"");
   if (rule.code == 0 && (rule.after_rows || rule.entries || rule.retry_delay_ms)) {
@@ -170,6 +195,9 @@ std::string GrpcCodeName(int code) {
 }
 
 Result<std::vector<FaultRule>> ParseFaultRules(std::string_view json) {
+  if (!JsonNestsAtMost(json, kMaxNesting)) {
+    return Status::InvalidArgument(fmt::format("fault rules: the JSON nests deeper than {} levels", kMaxNesting));
+  }
   const Json doc = Json::parse(json, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Status::InvalidArgument("fault rules: the text is not JSON");
   if (!doc.is_array() && !doc.is_object()) {
@@ -199,6 +227,7 @@ void FaultInjector::Replace(std::vector<FaultRule> rules) {
   for (FaultRule& rule : rules) live.push_back(Start(std::move(rule)));
   std::lock_guard<std::mutex> lock(mu_);
   rules_ = std::move(live);
+  ++generation_;
   empty_.store(rules_.empty(), std::memory_order_relaxed);
 }
 
@@ -211,9 +240,12 @@ void FaultInjector::Add(std::vector<FaultRule> rules) {
 bool FaultInjector::Matches(const FaultRule& rule, const FaultCall& call) {
   if (rule.rpc != "*" && rule.rpc != call.rpc) return false;
   if (!rule.table.empty() && rule.table != call.table) return false;
-  if (!rule.app_profile.empty() && rule.app_profile != call.app_profile) return false;
+  const std::string_view profile = call.app_profile.empty() ? std::string_view("default") : call.app_profile;
+  if (!rule.app_profile.empty() && rule.app_profile != profile) return false;
   if (rule.row_prefix.empty()) return true;
-  if (call.row_key.empty()) return rule.entries;
+  if (call.row_key.empty()) {
+    return rule.entries && call.has_row_with_prefix && call.has_row_with_prefix(rule.row_prefix);
+  }
   return call.row_key.starts_with(rule.row_prefix);
 }
 
@@ -229,6 +261,7 @@ std::optional<Fault> FaultInjector::Next(const FaultCall& call) {
     }
     ++live.fired;
     return Fault{i,
+                 generation_,
                  rule.code,
                  rule.message,
                  rule.latency_ms,
@@ -238,6 +271,12 @@ std::optional<Fault> FaultInjector::Next(const FaultCall& call) {
                  rule.row_prefix};
   }
   return std::nullopt;
+}
+
+void FaultInjector::Refund(const Fault& fault) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (fault.generation != generation_ || fault.rule >= rules_.size()) return;
+  if (rules_[fault.rule].fired > 0) --rules_[fault.rule].fired;
 }
 
 std::vector<FaultInjector::RuleState> FaultInjector::Rules() const {

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -61,8 +62,9 @@ std::string GrpcCodeName(int code);
 
 // What one call gets.
 struct Fault {
-  size_t rule = 0;  // its index in the rules
-  int code = 0;     // 0: no failure, only the latency
+  size_t rule = 0;          // its index in the rules
+  uint64_t generation = 0;  // of the rules it came from (FaultInjector::Refund)
+  int code = 0;             // 0: no failure, only the latency
   std::string message;
   int64_t latency_ms = 0;
   std::optional<int64_t> retry_delay_ms;
@@ -77,6 +79,9 @@ struct FaultCall {
   std::string_view table;    // table id; empty when the call names none
   std::string_view row_key;  // a single-row call's key; empty otherwise
   std::string_view app_profile;
+  // A multi-row call's: whether one of its rows starts with the prefix
+  // (MutateRows' entries); null for calls without rows.
+  std::function<bool(std::string_view prefix)> has_row_with_prefix;
 };
 
 // The rules in force, with how often each fired. Thread-safe.
@@ -87,8 +92,14 @@ class FaultInjector {
   // The fault the first matching rule that fires gives `call`, counting it;
   // nullopt when none does. A rule with row_prefix matches a call with a
   // row key starting with it, and a multi-row call (no row key) when it
-  // sets `entries` (the handler then fails only those entries).
+  // sets `entries` and the call has such a row (`has_row_with_prefix`; the
+  // handler then fails only those entries). A call without an app profile
+  // is the "default" profile's, as Bigtable takes it.
   std::optional<Fault> Next(const FaultCall& call);
+  // Takes back the count of a fault that did nothing after all (a stream
+  // that ended before its after_rows cut), so that its rule's `times` is
+  // not spent on it. A no-op once the rules were replaced.
+  void Refund(const Fault& fault);
   // Puts `rules` in force after those in force, their counts from zero.
   void Add(std::vector<FaultRule> rules);
   // Each rule in force: its JSON object (a rule file's fields) and how
@@ -114,6 +125,7 @@ class FaultInjector {
 
   mutable std::mutex mu_;
   std::vector<Live> rules_;
+  uint64_t generation_ = 0;        // counts Replace calls: a fault's indices hold within one
   std::atomic<bool> empty_{true};  // read without the lock on every call
 };
 

@@ -25,6 +25,11 @@ bool Base64Decode(std::string_view text, std::string* out);
 // nothing past U+10FFFF.
 bool IsValidUtf8(std::string_view bytes);
 
+// Whether JSON text nests its arrays and objects at most `max_depth` deep
+// (brackets inside strings do not count). Checked before parsing text from
+// outside: a parser recursing through 100,000 brackets exhausts the stack.
+bool JsonNestsAtMost(std::string_view text, int max_depth);
+
 // The unsigned big-endian integer `bytes` holds. REQUIRES: bytes.size() <= 8.
 // Inline: the storage key codec runs it for every cell.
 inline uint64_t DecodeBigEndian(std::string_view bytes) {

@@ -11,8 +11,8 @@ namespace lbt {
 
 namespace {
 
-// The words after `add`, as one rule text: the shell split a rule typed
-// without quotes at its blanks, which JSON does not need.
+// The words after `add`, as one rule text: a rule quoted whole is one
+// word; one typed in several words (its quotes still its own) is joined.
 std::string RuleText(const std::vector<std::string>& args) {
   std::string text;
   for (size_t i = 1; i < args.size(); ++i) text += (i > 1 ? " " : "") + args[i];
@@ -57,7 +57,7 @@ std::vector<CommandSpec> FaultCommands() {
   return {
       {.name = "faults",
        .summary = "List, add or clear the fault rules of lbt serve (lbt)",
-       .args = {{.text = "[add <rule> | clear]", .noun = "an action", .arity = Arity::kOptionalRest}},
+       .args = {{.text = "add <rule> | clear", .noun = "an action", .arity = Arity::kOptionalRest}},
        .details = "  Rules make lbt serve fail or delay calls, so that a test can try its client's\n"
                   "  retries (see lbt serve --faults). With no action, lists the rules in force and\n"
                   "  how often each fired; add puts a rule (a JSON object, or an array of them) in\n"

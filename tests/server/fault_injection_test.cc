@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
 
 #include "proto/grpc_status.h"
 #include "tests/server/server_fixture.h"
@@ -224,8 +225,39 @@ TEST_F(FaultInjectionTest, TheFaultsServiceListsAddsAndClears) {
   EXPECT_TRUE(Read(v2::ReadRowsRequest()).status.ok());
 }
 
+// A delayed write whose client gave up is not applied; a delay does not
+// hold the server's stop: the call ends within a slice of the gate closing.
+TEST_F(FaultInjectionTest, ADelayEndsWithItsClientAndWithTheServer) {
+  Rules(R"([{"rpc": "MutateRow", "table": "t", "latency_ms": 86400000}])");
+  {
+    v2::MutateRowRequest request;
+    request.set_table_name(TableName("t"));
+    request.set_row_key("late");
+    *request.add_mutations() = proto::ToProto(Mutation::SetCell("cf", "q", "v", 1000));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
+    v2::MutateRowResponse response;
+    EXPECT_EQ(bigtable_->MutateRow(&context, request, &response).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  grpc::Status stopped;
+  std::thread waiting([&] { stopped = Set("t", "r1"); });
+  // Both calls end once the gate closes: the drain does not wait a day.
+  for (const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       runtime_->faults()->Rules()[0].fired < 2 && std::chrono::steady_clock::now() < until;) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(runtime_->faults()->Rules()[0].fired, 2);
+  EXPECT_TRUE(runtime_->gate()->CloseAndDrain(std::chrono::seconds(30)));
+  waiting.join();
+  EXPECT_EQ(stopped.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(stopped.error_message(), "lbt serve is stopping");
+  EXPECT_EQ(RowCount("t"), 0u);  // neither write was applied
+}
+
 TEST_F(FaultInjectionTest, TableIdsComeFromEveryKindOfName) {
   EXPECT_EQ(server::TableIdOf("projects/p/instances/i/tables/t1"), "t1");
+  EXPECT_EQ(server::TableIdOf("projects/p/instances/tables/tables/t1"), "t1");  // an instance called "tables"
+  EXPECT_EQ(server::TableIdOf("projects/p/instances/tables"), "");
   EXPECT_EQ(server::TableIdOf("projects/p/instances/i/tables/t1/authorizedViews/v"), "t1");
   EXPECT_EQ(server::TableIdOf("projects/p/instances/i/materializedViews/m"), "");
 }

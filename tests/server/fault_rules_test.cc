@@ -39,7 +39,16 @@ TEST(FaultRulesTest, BadRulesSayWhatIsWrongInOneLine) {
   EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "tabel": "t"}])"), "fault rule 1: unknown field \"tabel\"");
   EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE"}, {"code": "SOMETIMES"}])"),
             "fault rule 2: \"SOMETIMES\" is not a gRPC status code such as UNAVAILABLE");
-  EXPECT_EQ(ParseError(R"([{"code": "OK"}])"), "fault rule 1: \"OK\" is not a gRPC status code such as UNAVAILABLE");
+  EXPECT_EQ(ParseError(R"([{"code": "OK"}])"), "fault rule 1: \"OK\" is no failure: choose a code such as UNAVAILABLE");
+  // A name with a newline stays on one line, quoted as JSON quotes it.
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "ta\nble": 1}])"), "fault rule 1: unknown field \"ta\\nble\"");
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "latency_ms": 86400001}])"),
+            "fault rule 1: \"latency_ms\" may be at most 86400000 (a day)");
+  EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "times": 0}])"),
+            "fault rule 1: \"times\" 0 would never fire (leave it out for always)");
+  // Deep nesting is refused before the parser would recurse through it.
+  EXPECT_EQ(ParseError(std::string(200000, '[') + std::string(200000, ']')),
+            "fault rules: the JSON nests deeper than 8 levels");
   EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "probability": 2}])"),
             "fault rule 1: \"probability\" must be a number from 0 to 1");
   EXPECT_EQ(ParseError(R"([{"code": "UNAVAILABLE", "times": -1}])"),
@@ -72,6 +81,34 @@ TEST(FaultRulesTest, RulesThatCouldNeverMatchAreRefused) {
                           "ReadChangeStream", "CreateMaterializedView"}) {
     EXPECT_TRUE(ParseFaultRules(fmt::format(R"([{{"rpc": "{}", "code": "ABORTED"}}])", rpc)).ok()) << rpc;
   }
+}
+
+// A request without an app profile is the "default" profile's.
+TEST(FaultRulesTest, NoAppProfileIsTheDefaultOne) {
+  FaultInjector faults;
+  faults.Replace(*ParseFaultRules(R"([{"app_profile": "default", "code": "ABORTED"}])"));
+  EXPECT_TRUE(faults.Next({"ReadRows", "t", "", ""}));
+  EXPECT_TRUE(faults.Next({"ReadRows", "t", "", "default"}));
+  EXPECT_FALSE(faults.Next({"ReadRows", "t", "", "batch"}));
+}
+
+// A fault given back (a stream that ended before its cut) does not spend
+// its rule's times; one from rules since replaced changes nothing.
+TEST(FaultRulesTest, ARefundedFaultDoesNotSpendItsRule) {
+  FaultInjector faults;
+  faults.Replace(*ParseFaultRules(R"([{"rpc": "ReadRows", "after_rows": 5, "code": "ABORTED", "times": 1}])"));
+  std::optional<Fault> first = faults.Next({"ReadRows", "t", "", ""});
+  ASSERT_TRUE(first);
+  faults.Refund(*first);
+  EXPECT_EQ(faults.Rules()[0].fired, 0);
+  std::optional<Fault> second = faults.Next({"ReadRows", "t", "", ""});
+  ASSERT_TRUE(second);
+  EXPECT_FALSE(faults.Next({"ReadRows", "t", "", ""}));  // spent
+  faults.Replace(*ParseFaultRules(R"([{"rpc": "ReadRows", "after_rows": 5, "code": "ABORTED", "times": 1}])"));
+  faults.Refund(*second);  // of the old rules: no effect on the new
+  EXPECT_EQ(faults.Rules()[0].fired, 0);
+  EXPECT_TRUE(faults.Next({"ReadRows", "t", "", ""}));
+  EXPECT_EQ(faults.Rules()[0].fired, 1);
 }
 
 // The shell adds one rule at a time: a rule object alone is a list of one.
@@ -122,8 +159,11 @@ TEST(FaultRulesTest, RulesMatchAndSpendThemselves) {
     EXPECT_EQ(fault->code, 14);
   }
   EXPECT_FALSE(faults.Next({"MutateRow", "t", "a1", ""}));
-  // An entries rule matches the batch; the handler fails its "b" entries.
-  std::optional<Fault> batch = faults.Next({"MutateRows", "t", "", ""});
+  // An entries rule matches a batch with a "b" entry (the handler fails
+  // those), and not one without.
+  auto has_b = [](std::string_view prefix) { return prefix == "b"; };
+  EXPECT_FALSE(faults.Next({"MutateRows", "t", "", "", [](std::string_view) { return false; }}));
+  std::optional<Fault> batch = faults.Next({"MutateRows", "t", "", "", has_b});
   ASSERT_TRUE(batch);
   EXPECT_TRUE(batch->entries);
   EXPECT_EQ(batch->row_prefix, "b");

@@ -86,5 +86,13 @@ TEST(BytesTest, CompareBytesOrdersAsByteStrings) {
   EXPECT_GT(CompareBytes("abcdefgh\x80", "abcdefgh\x7f"), 0);
 }
 
+TEST(BytesTest, JsonNestingIsMeasuredOutsideStrings) {
+  EXPECT_TRUE(JsonNestsAtMost(R"([{"a": [1]}])", 3));
+  EXPECT_FALSE(JsonNestsAtMost(R"([{"a": [1]}])", 2));
+  EXPECT_TRUE(JsonNestsAtMost(R"(["[[[[", "\"[[["])", 1));  // brackets in strings, an escaped quote
+  EXPECT_FALSE(JsonNestsAtMost(std::string(100000, '['), 8));
+  EXPECT_TRUE(JsonNestsAtMost("", 0));
+}
+
 }  // namespace
 }  // namespace lbt
