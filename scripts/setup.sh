@@ -15,7 +15,7 @@ LBT_PACKAGES=(
   cmake g++ make pkg-config
   liblmdb-dev lmdb-utils zlib1g-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
-  libgtest-dev libre2-dev libedit-dev libutf8proc-dev libs2-dev
+  libgtest-dev libre2-dev libedit-dev libutf8proc-dev libs2-dev libcpp-httplib-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libjemalloc-dev
   tmux jq clang-format
 )

@@ -1,5 +1,6 @@
-// The plain lbt binary's side of what needs gRPC: `lbt serve` and remote
-// mode run in lbt-grpc, the same program with gRPC linked in, built next
+// The plain lbt binary's side of what needs gRPC: `lbt serve`, remote
+// mode and `lbt studio` (whose web server's libraries are as heavy) run
+// in lbt-grpc, the same program with gRPC linked in, built next
 // to lbt. Loading gRPC's libraries would cost every local command about
 // 20 ms at startup.
 
@@ -11,6 +12,7 @@
 #include <filesystem>
 
 #include "shell/serve_command.h"
+#include "shell/studio_command.h"
 #include "shell/target.h"
 
 namespace lbt {
@@ -32,6 +34,8 @@ int ExecGrpcCompanion(char** argv, const char* what) {
 }  // namespace
 
 int RunServe(char** argv, const ShellOptions&) { return ExecGrpcCompanion(argv, "lbt serve"); }
+
+int RunStudio(char** argv, const ShellOptions&, Session*) { return ExecGrpcCompanion(argv, "lbt studio"); }
 
 Result<std::unique_ptr<Bigtable>> OpenRemote(char** argv, const RemoteOptions&) {
   ExecGrpcCompanion(argv, "remote mode");

@@ -17,6 +17,7 @@
 #include "shell/repl.h"
 #include "shell/script_runner.h"
 #include "shell/serve_command.h"
+#include "shell/studio_command.h"
 #include "shell/target.h"
 
 namespace {
@@ -120,6 +121,7 @@ int main(int argc, char** argv) {
     err.Write("error: unknown option '" + options.words[0] + "' (see lbt --help)\n");
     return 2;
   }
+  if (!options.words.empty() && options.words[0] == "studio") return lbt::RunStudio(argv, options, &session);
   if (!options.words.empty()) return RunWords(options, &session, &runner, &out, &err);
   if (!options.commands.empty() || !options.script.empty()) return RunCommandsAndScript(options, &runner);
   if (interactive) {

@@ -102,8 +102,8 @@ int ParseServeOptions(const std::vector<std::string>& words, ServeCommandOptions
   app.add_option("--faults", o->serve.faults_file,
                  "Fault and latency rules for test suites: a JSON array of rules (rpc, table, row_prefix, "
                  "app_profile, code, message, latency_ms, retry_delay_ms, after_rows, entries, times, "
-                 "probability, seed), re-read within a second when the file changes (see the README's lbt "
-                 "serve section)")
+                 "probability, seed), re-read within a second when the file changes; the shell's `faults` "
+                 "lists and changes them while the server runs (see the README's \"In test suites\")")
       ->type_name("FILE");
   std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
   try {

@@ -1,0 +1,92 @@
+// lbt-grpc's `lbt studio` (studio_command.h).
+
+#include "shell/studio_command.h"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "studio/studio_api.h"
+#include "studio/studio_server.h"
+
+extern char** environ;
+
+namespace lbt {
+
+namespace {
+
+struct StudioCommandOptions {
+  int port = 0;
+  bool read_only = false;
+  bool open = true;
+};
+
+// Parses the words after `studio`; -1 to go on, else the exit status.
+int ParseStudioWords(const std::vector<std::string>& words, StudioCommandOptions* o) {
+  CLI::App app{"Serve lbt studio, a web app over the database or instance, on 127.0.0.1", "lbt studio"};
+  app.footer("Example:\n  lbt --db mydb studio\n  lbt -project p -instance i studio --port 8087");
+  app.failure_message(OneLineOptionError);
+  app.add_option("--port", o->port, "Port to listen on (0, the default: any free port)")
+      ->check(CLI::Range(0, 65535).description(""));
+  app.add_flag("--read-only", o->read_only, "Refuse every statement that changes data or schema");
+  app.add_flag("!--no-open", o->open, "Do not open the page in $BROWSER");
+  std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return -1;
+}
+
+// Opens `url` with the command in $BROWSER, if one is set; never waits.
+void OpenInBrowser(const std::string& url) {
+  const char* browser = std::getenv("BROWSER");
+  if (browser == nullptr || *browser == '\0') return;
+  pid_t child = 0;
+  char* const args[] = {const_cast<char*>(browser), const_cast<char*>(url.c_str()), nullptr};
+  if (posix_spawnp(&child, browser, nullptr, nullptr, args, environ) != 0) {
+    std::fprintf(stderr, "note: could not start $BROWSER (%s); open the address above\n", browser);
+  }
+}
+
+}  // namespace
+
+int RunStudio(char**, const ShellOptions& options, Session* session) {
+  StudioCommandOptions o;
+  if (int status = ParseStudioWords(options.words, &o); status >= 0) return status;
+  // SIGINT and SIGTERM stop the studio: blocked here, before any thread
+  // starts, and awaited below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  studio::StudioApi api(session->bigtable(), session->bigtable()->instance(), o.read_only,
+                        [session] { session->BeforeStatement(); });
+  Result<std::unique_ptr<studio::StudioServer>> server = studio::StudioServer::Listen(&api, o.port, studio::NewToken());
+  if (!server.ok()) {
+    std::fprintf(stderr, "error: %s\n", server.status().message().c_str());
+    return 1;
+  }
+  std::thread serving([&] { (*server)->Run(); });
+  const std::string url = (*server)->url();
+  std::printf("lbt studio running on %s (%s%s; Ctrl-C stops it)\n", url.c_str(),
+              session->bigtable()->Describe().c_str(), o.read_only ? ", read-only" : "");
+  std::fflush(stdout);
+  if (o.open) OpenInBrowser(url);
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  (*server)->Stop();
+  serving.join();
+  return 0;
+}
+
+}  // namespace lbt

@@ -1,0 +1,143 @@
+#include "studio/studio_api.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "api/forwarding_bigtable.h"
+#include "commands/core/output.h"
+#include "commands/core/statement.h"
+
+namespace lbt::studio {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// What a page may run: the commands that only read, and under them those
+// that change data or schema. Nothing that reads or writes a file of this
+// machine (import, export, dump, keyviz, source), nothing that runs on
+// (watch), nothing that moves the session (useinstance): a page sees the
+// database, not the computer it is on.
+constexpr std::array<std::string_view, 27> kReadCommands = {"ls",
+                                                            "read",
+                                                            "lookup",
+                                                            "count",
+                                                            "sql",
+                                                            "explain",
+                                                            "advise",
+                                                            "stats",
+                                                            "hotspots",
+                                                            "schema",
+                                                            "help",
+                                                            "version",
+                                                            "listinstances",
+                                                            "listclusters",
+                                                            "listappprofile",
+                                                            "getappprofile",
+                                                            "listauthorizedviews",
+                                                            "getauthorizedview",
+                                                            "listlogicalviews",
+                                                            "getlogicalview",
+                                                            "listmaterializedviews",
+                                                            "getmaterializedview",
+                                                            "listbackups",
+                                                            "getbackup",
+                                                            "listschemabundles",
+                                                            "getschemabundle",
+                                                            "faults"};
+constexpr std::array<std::string_view, 9> kWriteCommands = {"set",         "deleterow",         "deletecolumn",
+                                                            "addtocell",   "createtable",       "createfamily",
+                                                            "setgcpolicy", "createlogicalview", "updatelogicalview"};
+
+template <size_t N>
+bool Contains(const std::array<std::string_view, N>& names, std::string_view name) {
+  for (std::string_view n : names) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+std::string ErrorAnswer(std::string_view message) { return Json{{"ok", false}, {"error", message}}.dump(); }
+
+// The command a statement runs, as the command table names it; empty for
+// the HBase shell's language, which the page does not speak.
+std::string CommandOf(const Statement& statement) {
+  switch (statement.kind) {
+    case StatementKind::kSql: return "sql";
+    case StatementKind::kExplain: return "explain";
+    case StatementKind::kCbt:
+    case StatementKind::kSource: return statement.words.empty() ? "" : statement.words[0];
+    case StatementKind::kExit: return "exit";
+    default: return "";
+  }
+}
+
+// faults lists and changes a server's rules: only its listing reads.
+bool OnlyReadsCommand(const Statement& statement, const std::string& command) {
+  if (command == "faults") return statement.words.size() == 1;
+  return Contains(kReadCommands, command);
+}
+
+// Each JSON document the statement printed, one a line.
+Json ResultsOf(const std::string& printed) {
+  Json results = Json::array();
+  size_t start = 0;
+  while (start < printed.size()) {
+    size_t end = printed.find('\n', start);
+    if (end == std::string::npos) end = printed.size();
+    const std::string_view line(printed.data() + start, end - start);
+    if (!line.empty()) {
+      Json document = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+      results.push_back(document.is_discarded() ? Json(line) : std::move(document));
+    }
+    start = end + 1;
+  }
+  return results;
+}
+
+}  // namespace
+
+StudioApi::StudioApi(Bigtable* bigtable, InstanceName instance, bool read_only, std::function<void()> before_statement)
+    : read_only_(read_only) {
+  SessionOptions options;
+  options.format = OutputFormat::kJson;
+  options.instance = std::move(instance);
+  session_ = std::make_unique<Session>(options, std::make_unique<ForwardingBigtable>(bigtable));
+  if (before_statement) session_->set_before_statement(std::move(before_statement));
+}
+
+StudioApi::~StudioApi() = default;
+
+bool StudioApi::OnlyReads(std::string_view statement) {
+  const Statement parsed = ClassifyStatement(statement);
+  return parsed.error.ok() && OnlyReadsCommand(parsed, CommandOf(parsed));
+}
+
+std::string StudioApi::Run(std::string_view text) {
+  const Statement statement = ClassifyStatement(text);
+  if (!statement.error.ok()) return ErrorAnswer(statement.error.message());
+  if (statement.kind == StatementKind::kEmpty) return ErrorAnswer("nothing to run");
+  const std::string command = CommandOf(statement);
+  if (command.empty()) return ErrorAnswer("the studio runs cbt's language and SQL");
+  const bool reads = OnlyReadsCommand(statement, command);
+  if (!reads && !Contains(kWriteCommands, command) && command != "faults") {
+    return ErrorAnswer(fmt::format("{} cannot run in the studio; run it in the shell", command));
+  }
+  if (!reads && read_only_) return ErrorAnswer(fmt::format("{} changes data: the studio is read-only", command));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string printed;
+  std::string notes;
+  CommandOutcome outcome;
+  {
+    Output out(&printed);
+    Output err(&notes);
+    outcome = RunStatement(session_.get(), &out, &err, statement);
+  }
+  if (!outcome.status.ok()) return ErrorAnswer(outcome.status.message());
+  return Json{{"ok", true}, {"results", ResultsOf(printed)}}.dump();
+}
+
+}  // namespace lbt::studio

@@ -1,0 +1,88 @@
+// lbt studio's JSON API: a statement runs through the shell's command
+// table and JSON renderer, its documents gathered in one answer; errors
+// are one line; what a page may not run (files, the shell's own
+// statements, the HBase language) is refused, and under read-only every
+// change, with nothing changed.
+
+#include "studio/studio_api.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "local/local_bigtable.h"
+#include "tests/test_util.h"
+
+namespace lbt::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+class StudioApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bigtable_ = std::make_unique<LocalBigtable>(dir_.Sub("db"), DatabaseOptions{});
+    api_ = std::make_unique<studio::StudioApi>(bigtable_.get(), DefaultInstanceName(), false);
+    ASSERT_TRUE(Ok("createtable t families=cf"));
+    ASSERT_TRUE(Ok("set t a1 cf:q=hello@1000"));
+    ASSERT_TRUE(Ok("set t b1 cf:q=world@1000"));
+  }
+
+  Json Run(std::string_view statement, studio::StudioApi* api = nullptr) {
+    return Json::parse((api ? api : api_.get())->Run(statement));
+  }
+  bool Ok(std::string_view statement) { return Run(statement)["ok"].get<bool>(); }
+  std::string Error(std::string_view statement, studio::StudioApi* api = nullptr) {
+    const Json answer = Run(statement, api);
+    EXPECT_FALSE(answer["ok"].get<bool>()) << statement;
+    return answer.value("error", "");
+  }
+
+  TempDir dir_;
+  std::unique_ptr<LocalBigtable> bigtable_;
+  std::unique_ptr<studio::StudioApi> api_;
+};
+
+TEST_F(StudioApiTest, AStatementAnswersWhatTheJsonRendererPrints) {
+  EXPECT_EQ(Run("ls"), Json::parse(R"({"ok":true,"results":[{"tables":["t"]}]})"));
+  const Json read = Run("read t prefix=a");
+  ASSERT_TRUE(read["ok"].get<bool>()) << read;
+  EXPECT_EQ(read["results"][0]["rows"].size(), 1u);
+  EXPECT_EQ(read["results"][0]["rows"][0]["key"], "a1");
+  EXPECT_EQ(read["results"][0]["rows"][0]["cells"][0]["value"], "hello");
+  const Json sql = Run("SELECT _key, CAST(cf['q'] AS STRING) AS q FROM t ORDER BY q DESC");
+  ASSERT_TRUE(sql["ok"].get<bool>()) << sql;
+  EXPECT_EQ(sql["results"][0]["rows"], Json::parse(R"([{"_key":"b1","q":"world"},{"_key":"a1","q":"hello"}])"));
+}
+
+TEST_F(StudioApiTest, ErrorsAreOneLine) {
+  EXPECT_EQ(Error("read nosuch"), "table 'nosuch' does not exist");
+  EXPECT_EQ(Error(""), "nothing to run");
+  EXPECT_EQ(Error("read 'unclosed"), Error("read 'unclosed"));  // the tokenizer's own line
+  EXPECT_EQ(Error("read 'unclosed").find('\n'), std::string::npos);
+}
+
+// A page sees the database, not the machine: no command that reads or
+// writes a file, runs on, or leaves the session's instance.
+TEST_F(StudioApiTest, WhatAPageMayNotRunIsRefused) {
+  for (const char* statement : {"import t /etc/passwd", "export t /tmp/out.csv", "keyviz t /tmp/k.html",
+                                "dump /tmp/d.cbt", "source /tmp/x.cbt", "watch t", "useinstance p/other"}) {
+    const std::string error = Error(statement);
+    EXPECT_NE(error.find("cannot run in the studio"), std::string::npos) << statement << ": " << error;
+  }
+  EXPECT_EQ(Error("scan 't'"), "the studio runs cbt's language and SQL");
+}
+
+TEST_F(StudioApiTest, ReadOnlyRefusesEveryChangeAndChangesNothing) {
+  studio::StudioApi read_only(bigtable_.get(), DefaultInstanceName(), true);
+  EXPECT_EQ(Error("set t c1 cf:q=x", &read_only), "set changes data: the studio is read-only");
+  EXPECT_EQ(Error("createtable u", &read_only), "createtable changes data: the studio is read-only");
+  EXPECT_EQ(Error("deleterow t a1", &read_only), "deleterow changes data: the studio is read-only");
+  EXPECT_TRUE(Run("count t", &read_only)["ok"].get<bool>());
+  EXPECT_EQ(Run("read t", &read_only)["results"][0]["rows"].size(), 2u);
+  EXPECT_TRUE(studio::StudioApi::OnlyReads("sql SELECT 1"));
+  EXPECT_FALSE(studio::StudioApi::OnlyReads("faults clear"));
+}
+
+}  // namespace
+}  // namespace lbt::testing

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# lbt studio in real headless Chromium (Debian's chromium, driven by the
+# npm package playwright-core, pinned in package.json and installed into
+# the build tree): see studio_browser.mjs for what it checks.
+# Usage: studio_browser_test.sh LBT_BINARY BUILD_DIR
+set -euo pipefail
+lbt="$1"
+build="$2"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+driver="$build/studio-node"
+work="$(mktemp -d)"
+studio_pid=""
+cleanup() {
+  [ -n "$studio_pid" ] && kill "$studio_pid" 2>/dev/null
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+browser="$(command -v chromium || true)"
+if [ -z "$browser" ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 ||
+    fail "Debian's chromium is needed (apt-get install chromium)"
+  browser="$(command -v chromium)"
+fi
+
+# playwright-core as package.json pins it, in the build tree (no browser
+# download: it drives Debian's chromium).
+mkdir -p "$driver"
+if ! cmp -s "$here/package.json" "$driver/package.json" || [ ! -d "$driver/node_modules/playwright-core" ]; then
+  cp "$here/package.json" "$driver/package.json"
+  npm install --prefix "$driver" --no-package-lock --no-audit --no-fund --ignore-scripts >"$work/npm.log" 2>&1 || {
+    cat "$work/npm.log" >&2
+    rm -f "$driver/package.json"
+    fail "npm could not install playwright-core"
+  }
+fi
+
+# Two tables: readings (20 phones, 10 tablets) and users.
+db="$work/db"
+"$lbt" --db "$db" createtable readings families=cf:maxversions=2,stats >/dev/null
+"$lbt" --db "$db" createtable users families=profile >/dev/null
+{
+  for n in $(seq 10 29); do echo "set readings phone#$n cf:os=android@1000"; done
+  for n in $(seq 10 19); do echo "set readings tablet#$n cf:os=ios@1000"; done
+} | "$lbt" --db "$db" >/dev/null
+
+"$lbt" --db "$db" studio --port 0 --no-open >"$work/studio.log" 2>&1 &
+studio_pid=$!
+for _ in $(seq 100); do
+  grep -q "running on http" "$work/studio.log" && break
+  kill -0 "$studio_pid" 2>/dev/null || { cat "$work/studio.log" >&2; fail "lbt studio exited"; }
+  sleep 0.1
+done
+url="$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$work/studio.log")" ||
+  { cat "$work/studio.log" >&2; fail "lbt studio printed no address"; }
+
+shots="${LBT_STUDIO_SHOTS:-$work}"
+mkdir -p "$shots"
+(cd "$driver" && LBT_CHROMIUM="$browser" timeout 120 node "$here/studio_browser.mjs" "$url" "$shots") ||
+  fail "the page failed its checks"
+
+kill -TERM "$studio_pid"
+wait "$studio_pid" || fail "lbt studio exited with $? on SIGTERM"
+studio_pid=""
+echo "ok"
