@@ -13,12 +13,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-browser="$(command -v chromium || command -v chromium-browser || true)"
-if [ -z "$browser" ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 ||
-    fail "Debian's chromium is needed (apt-get install chromium)"
-  browser="$(command -v chromium)"
-fi
+# shellcheck source=../lib/chromium.sh
+. "$here/../lib/chromium.sh"
+find_chromium
 
 # 6,000 readings a minute apart from 100 hosts, in both designs.
 node -e '

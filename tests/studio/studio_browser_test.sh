@@ -18,12 +18,9 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-browser="$(command -v chromium || true)"
-if [ -z "$browser" ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 ||
-    fail "Debian's chromium is needed (apt-get install chromium)"
-  browser="$(command -v chromium)"
-fi
+# shellcheck source=../lib/chromium.sh
+. "$here/../lib/chromium.sh"
+find_chromium
 
 # playwright-core as package.json pins it, in the build tree (no browser
 # download: it drives Debian's chromium).
