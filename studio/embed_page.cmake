@@ -8,11 +8,11 @@ file(WRITE "${OUTPUT}" "// Generated from studio/web/index.html by studio/embed_
 
 namespace lbt::studio {
 namespace {
-const char kPage[] = {
+const unsigned char kPage[] = {
     ${bytes}};
 }  // namespace
 
-std::string_view StudioPage() { return std::string_view(kPage, sizeof(kPage)); }
+std::string_view StudioPage() { return std::string_view(reinterpret_cast<const char*>(kPage), sizeof(kPage)); }
 
 }  // namespace lbt::studio
 ")

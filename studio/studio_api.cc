@@ -76,8 +76,16 @@ std::string CommandOf(const Statement& statement) {
 }
 
 // faults lists and changes a server's rules: only its listing reads.
+// keyviz reads, and may run when it prints its heatmap (JSON) rather than
+// write a file: every word after the table is an option (key=value).
 bool OnlyReadsCommand(const Statement& statement, const std::string& command) {
   if (command == "faults") return statement.words.size() == 1;
+  if (command == "keyviz") {
+    for (size_t i = 2; i < statement.words.size(); ++i) {
+      if (statement.words[i].find('=') == std::string::npos) return false;
+    }
+    return true;
+  }
   return Contains(kReadCommands, command);
 }
 
@@ -124,6 +132,7 @@ std::string StudioApi::Run(std::string_view text) {
   if (command.empty()) return ErrorAnswer("the studio runs cbt's language and SQL");
   const bool reads = OnlyReadsCommand(statement, command);
   if (!reads && !Contains(kWriteCommands, command) && command != "faults") {
+    if (command == "keyviz") return ErrorAnswer("keyviz in the studio draws its heatmap: give it no file");
     return ErrorAnswer(fmt::format("{} cannot run in the studio; run it in the shell", command));
   }
   if (!reads && read_only_) return ErrorAnswer(fmt::format("{} changes data: the studio is read-only", command));

@@ -65,12 +65,18 @@ TEST_F(StudioApiTest, ErrorsAreOneLine) {
 // A page sees the database, not the machine: no command that reads or
 // writes a file, runs on, or leaves the session's instance.
 TEST_F(StudioApiTest, WhatAPageMayNotRunIsRefused) {
-  for (const char* statement : {"import t /etc/passwd", "export t /tmp/out.csv", "keyviz t /tmp/k.html",
-                                "dump /tmp/d.cbt", "source /tmp/x.cbt", "watch t", "useinstance p/other"}) {
+  for (const char* statement : {"import t /etc/passwd", "export t /tmp/out.csv", "dump /tmp/d.cbt", "source /tmp/x.cbt",
+                                "watch t", "useinstance p/other"}) {
     const std::string error = Error(statement);
     EXPECT_NE(error.find("cannot run in the studio"), std::string::npos) << statement << ": " << error;
   }
   EXPECT_EQ(Error("scan 't'"), "the studio runs cbt's language and SQL");
+  // keyviz may print its heatmap, not write a file.
+  EXPECT_EQ(Error("keyviz t /tmp/k.html"), "keyviz in the studio draws its heatmap: give it no file");
+  const Json heatmap = Run("keyviz t sample=10");
+  ASSERT_TRUE(heatmap["ok"].get<bool>()) << heatmap;
+  EXPECT_EQ(heatmap["results"][0]["table"], "t");
+  EXPECT_TRUE(heatmap["results"][0]["values"].is_array());
 }
 
 TEST_F(StudioApiTest, ReadOnlyRefusesEveryChangeAndChangesNothing) {

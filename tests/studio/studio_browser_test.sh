@@ -34,7 +34,7 @@ if ! cmp -s "$here/package.json" "$driver/package.json" || [ ! -d "$driver/node_
   }
 fi
 
-# Two tables: readings (20 phones, 10 tablets) and users.
+# Three tables: readings (20 phones, 10 tablets), users and events.
 db="$work/db"
 "$lbt" --db "$db" createtable readings families=cf:maxversions=2,stats >/dev/null
 "$lbt" --db "$db" createtable users families=profile >/dev/null
@@ -42,6 +42,16 @@ db="$work/db"
   for n in $(seq 10 29); do echo "set readings phone#$n cf:os=android@1000"; done
   for n in $(seq 10 19); do echo "set readings tablet#$n cf:os=ios@1000"; done
 } | "$lbt" --db "$db" >/dev/null
+# events: 600 readings a minute apart, keyed timestamp first (advise warns).
+"$lbt" --db "$db" createtable events families=m >/dev/null
+node -e '
+const lines = [",m", ",cpu"];
+for (let i = 0; i < 600; i++) {
+  const ms = 1700000000000 + i * 60000;
+  lines.push(`${ms}#host${String(i % 20).padStart(2, "0")},${i % 97}@${ms * 1000}`);
+}
+require("fs").writeFileSync(process.argv[1], lines.join("\n") + "\n");' "$work/events.csv"
+"$lbt" --db "$db" import events "$work/events.csv" timestamp=value-encoded >/dev/null
 
 "$lbt" --db "$db" studio --port 0 --no-open >"$work/studio.log" 2>&1 &
 studio_pid=$!
@@ -55,7 +65,7 @@ url="$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$work/studio.log")" |
 
 shots="${LBT_STUDIO_SHOTS:-$work}"
 mkdir -p "$shots"
-(cd "$driver" && LBT_CHROMIUM="$browser" timeout 120 node "$here/studio_browser.mjs" "$url" "$shots") ||
+(cd "$driver" && LBT_CHROMIUM="$browser" timeout 120 node "$here/studio_browser.mjs" "$url" "$shots" "$lbt" "$db") ||
   fail "the page failed its checks"
 
 kill -TERM "$studio_pid"
