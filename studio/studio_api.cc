@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "api/forwarding_bigtable.h"
+#include "commands/core/interrupt.h"
 #include "commands/core/output.h"
 #include "commands/core/statement.h"
 
@@ -89,6 +90,9 @@ bool OnlyReadsCommand(const Statement& statement, const std::string& command) {
   return Contains(kReadCommands, command);
 }
 
+// The commands that stream rows, answered one JSON line a row.
+bool StreamsRows(std::string_view command) { return command == "read" || command == "lookup" || command == "sql"; }
+
 // Each JSON document the statement printed, one a line.
 Json ResultsOf(const std::string& printed) {
   Json results = Json::array();
@@ -111,10 +115,21 @@ Json ResultsOf(const std::string& printed) {
 StudioApi::StudioApi(Bigtable* bigtable, InstanceName instance, bool read_only, std::function<void()> before_statement)
     : read_only_(read_only) {
   SessionOptions options;
-  options.format = OutputFormat::kJson;
   options.instance = std::move(instance);
-  session_ = std::make_unique<Session>(options, std::make_unique<ForwardingBigtable>(bigtable));
-  if (before_statement) session_->set_before_statement(std::move(before_statement));
+  options.format = OutputFormat::kJson;
+  documents_ = std::make_unique<Session>(options, std::make_unique<ForwardingBigtable>(bigtable));
+  options.format = OutputFormat::kJsonl;
+  rows_ = std::make_unique<Session>(options, std::make_unique<ForwardingBigtable>(bigtable));
+  if (before_statement) {
+    documents_->set_before_statement(before_statement);
+    rows_->set_before_statement(std::move(before_statement));
+  }
+}
+
+void StudioApi::Cancel() {
+  if (!running_) return;
+  cancelled_ = true;
+  RequestInterrupt();
 }
 
 StudioApi::~StudioApi() = default;
@@ -137,16 +152,27 @@ std::string StudioApi::Run(std::string_view text) {
   }
   if (!reads && read_only_) return ErrorAnswer(fmt::format("{} changes data: the studio is read-only", command));
   std::lock_guard<std::mutex> lock(mu_);
+  Session* session = StreamsRows(command) ? rows_.get() : documents_.get();
   std::string printed;
   std::string notes;
   CommandOutcome outcome;
+  bool truncated = false;
+  ClearInterrupt();
+  cancelled_ = false;
+  running_ = true;
   {
-    Output out(&printed);
+    Output out(&printed, max_answer_bytes_, [] { RequestInterrupt(); });
     Output err(&notes);
-    outcome = RunStatement(session_.get(), &out, &err, statement);
+    outcome = RunStatement(session, &out, &err, statement);
+    truncated = out.full();
   }
-  if (!outcome.status.ok()) return ErrorAnswer(outcome.status.message());
-  return Json{{"ok", true}, {"results", ResultsOf(printed)}}.dump();
+  running_ = false;
+  ClearInterrupt();
+  if (cancelled_) return ErrorAnswer("stopped");
+  if (!outcome.status.ok() && !truncated) return ErrorAnswer(outcome.status.message());
+  Json answer = {{"ok", true}, {"results", ResultsOf(printed)}};
+  if (truncated) answer["truncated"] = true;
+  return answer.dump();
 }
 
 }  // namespace lbt::studio

@@ -9,11 +9,14 @@
 //   // {"ok":false,"error":"table 'nosuch' does not exist"}
 //
 // Threading: one statement at a time (Run serializes them): the session's
-// commands are not meant to run side by side.
+// commands are not meant to run side by side. Cancel may come from any
+// thread. A running statement is stopped through the process's interrupt
+// flag (commands/core/interrupt.h), as Ctrl-C stops one in the shell.
 
 #ifndef LBT_STUDIO_STUDIO_API_H_
 #define LBT_STUDIO_STUDIO_API_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -41,7 +44,18 @@ class StudioApi {
   // with each JSON document the statement printed, or {"ok":false,
   // "error":"one line"}. A statement the read-only mode refuses, or one of
   // the shell's own (source, exit), is an error that changed nothing.
+  // Rows (read, lookup, sql) come one document a row, at most
+  // kMaxAnswerBytes of them: past that the statement is stopped and the
+  // answer, the rows before the bound, says "truncated":true.
   std::string Run(std::string_view statement);
+
+  // Stops the statement running now, if any (from another thread): it
+  // answers {"ok":false,"error":"stopped"} at its next row.
+  void Cancel();
+
+  static constexpr size_t kMaxAnswerBytes = 8 << 20;
+  // Another bound than kMaxAnswerBytes (tests use small ones).
+  void set_max_answer_bytes(size_t bytes) { max_answer_bytes_ = bytes; }
 
   // Whether `statement` only reads: what the page may run under
   // --read-only. Some commands run nowhere in the studio (those reaching
@@ -49,9 +63,16 @@ class StudioApi {
   static bool OnlyReads(std::string_view statement);
 
  private:
-  std::mutex mu_;
-  std::unique_ptr<Session> session_;
+  std::mutex mu_;  // one statement at a time
+  // Two sessions over the same Bigtable: documents (JSON) for most
+  // commands, and JSON lines for those that stream rows, so that an
+  // answer cut at its bound still parses.
+  std::unique_ptr<Session> documents_;
+  std::unique_ptr<Session> rows_;
   const bool read_only_;
+  size_t max_answer_bytes_ = kMaxAnswerBytes;
+  std::atomic<bool> running_{false};
+  std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace lbt::studio

@@ -101,6 +101,11 @@ void StudioServer::Route() {
   http_->Get("/", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(std::string(StudioPage()), "text/html; charset=utf-8");
   });
+  // Stops the statement running now (the page's Stop button).
+  http_->Post("/api/cancel", [this](const httplib::Request&, httplib::Response& response) {
+    api_->Cancel();
+    response.set_content(R"({"ok":true})", "application/json");
+  });
   // {"statement": "read t prefix=a"} -> StudioApi's answer.
   http_->Post("/api/run", [this](const httplib::Request& request, httplib::Response& response) {
     if (!JsonNestsAtMost(request.body, 4)) return Refuse(response, 400, "expected {\"statement\": \"...\"}");

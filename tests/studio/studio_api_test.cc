@@ -6,6 +6,7 @@
 
 #include "studio/studio_api.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -45,14 +46,30 @@ class StudioApiTest : public ::testing::Test {
 
 TEST_F(StudioApiTest, AStatementAnswersWhatTheJsonRendererPrints) {
   EXPECT_EQ(Run("ls"), Json::parse(R"({"ok":true,"results":[{"tables":["t"]}]})"));
+  // Rows come one document each.
   const Json read = Run("read t prefix=a");
   ASSERT_TRUE(read["ok"].get<bool>()) << read;
-  EXPECT_EQ(read["results"][0]["rows"].size(), 1u);
-  EXPECT_EQ(read["results"][0]["rows"][0]["key"], "a1");
-  EXPECT_EQ(read["results"][0]["rows"][0]["cells"][0]["value"], "hello");
+  EXPECT_EQ(read["results"].size(), 1u);
+  EXPECT_EQ(read["results"][0]["key"], "a1");
+  EXPECT_EQ(read["results"][0]["cells"][0]["value"], "hello");
   const Json sql = Run("SELECT _key, CAST(cf['q'] AS STRING) AS q FROM t ORDER BY q DESC");
   ASSERT_TRUE(sql["ok"].get<bool>()) << sql;
-  EXPECT_EQ(sql["results"][0]["rows"], Json::parse(R"([{"_key":"b1","q":"world"},{"_key":"a1","q":"hello"}])"));
+  EXPECT_EQ(sql["results"], Json::parse(R"([{"_key":"b1","q":"world"},{"_key":"a1","q":"hello"}])"));
+}
+
+// An answer is bounded: past the bound the statement stops, and the rows
+// before it come back, whole, marked truncated.
+TEST_F(StudioApiTest, ABigAnswerIsCutAtItsBound) {
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(Ok(fmt::format("set t r{:03} cf:q=value-{:03}@1000", i, i)));
+  api_->set_max_answer_bytes(1000);
+  const Json answer = Run("SELECT _key, CAST(cf['q'] AS STRING) AS q FROM t");
+  ASSERT_TRUE(answer["ok"].get<bool>()) << answer;
+  EXPECT_TRUE(answer.value("truncated", false));
+  EXPECT_GT(answer["results"].size(), 5u);
+  EXPECT_LT(answer["results"].size(), 300u);
+  for (const Json& row : answer["results"]) EXPECT_TRUE(row.is_object()) << row;  // whole rows only
+  EXPECT_TRUE(Run("count t")["ok"].get<bool>());                                  // the next statement runs as usual
+  EXPECT_FALSE(Run("read t count=2").value("truncated", false));
 }
 
 TEST_F(StudioApiTest, ErrorsAreOneLine) {
@@ -85,7 +102,7 @@ TEST_F(StudioApiTest, ReadOnlyRefusesEveryChangeAndChangesNothing) {
   EXPECT_EQ(Error("createtable u", &read_only), "createtable changes data: the studio is read-only");
   EXPECT_EQ(Error("deleterow t a1", &read_only), "deleterow changes data: the studio is read-only");
   EXPECT_TRUE(Run("count t", &read_only)["ok"].get<bool>());
-  EXPECT_EQ(Run("read t", &read_only)["results"][0]["rows"].size(), 2u);
+  EXPECT_EQ(Run("read t", &read_only)["results"].size(), 2u);
   EXPECT_TRUE(studio::StudioApi::OnlyReads("sql SELECT 1"));
   EXPECT_FALSE(studio::StudioApi::OnlyReads("faults clear"));
 }

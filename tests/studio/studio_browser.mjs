@@ -122,7 +122,7 @@ await check('a row deleted from the page, once confirmed, is gone in the shell',
 
 await check('the schema lab shows advise\'s findings and draws the heatmap', async () => {
   await page.goto(`${url}&lab=events`);
-  await page.waitForFunction(() => document.querySelector('#lab-summary').textContent.includes('finding'));
+  await page.waitForFunction(() => document.querySelector('#lab-summary').textContent.includes('rows sampled'));
   const text = await page.textContent('#findings .finding[data-rule="key-starts-with-timestamp"]');
   if (!text.includes('promote')) throw new Error(`the finding has no fix: ${text}`);
   // The heatmap: lit cells on the dark ground, in a diagonal band: the
