@@ -328,6 +328,7 @@ ParsedOptions ParseOptions(int argc, char** argv) {
       "  lbt --db mydb --format jsonl read t | jq .key\n"
       "  lbt --db mydb \"scan 't', {ROWPREFIXFILTER => 'user#'}\"\n"
       "  lbt --db mydb serve --port 8086        Bigtable's gRPC API for cbt and client libraries\n"
+      "  lbt --db mydb studio                   a web app on 127.0.0.1: tables, rows, SQL, the schema lab\n"
       "Inside the shell, 'help' lists the commands.");
   app.set_version_flag("--version", "lbt " + std::string(kVersion));
   app.failure_message(OneLineOptionError);

@@ -24,7 +24,7 @@ namespace {
 struct StudioCommandOptions {
   int port = 0;
   bool read_only = false;
-  bool open = true;
+  bool no_open = false;
 };
 
 // Parses the words after `studio`; -1 to go on, else the exit status.
@@ -35,7 +35,7 @@ int ParseStudioWords(const std::vector<std::string>& words, StudioCommandOptions
   app.add_option("--port", o->port, "Port to listen on (0, the default: any free port)")
       ->check(CLI::Range(0, 65535).description(""));
   app.add_flag("--read-only", o->read_only, "Refuse every statement that changes data or schema");
-  app.add_flag("!--no-open", o->open, "Do not open the page in $BROWSER");
+  app.add_flag("--no-open", o->no_open, "Do not open the page in $BROWSER");
   std::vector<std::string> args(words.rbegin(), words.rend() - 1);  // CLI11 takes them reversed
   try {
     app.parse(args);
@@ -81,7 +81,7 @@ int RunStudio(char**, const ShellOptions& options, Session* session) {
   std::printf("lbt studio running on %s (%s%s; Ctrl-C stops it)\n", url.c_str(),
               session->bigtable()->Describe().c_str(), o.read_only ? ", read-only" : "");
   std::fflush(stdout);
-  if (o.open) OpenInBrowser(url);
+  if (!o.no_open) OpenInBrowser(url);
   int signal = 0;
   sigwait(&stop_signals, &signal);
   (*server)->Stop();
