@@ -355,12 +355,9 @@ grpc::ServerWriteReactor<v2::ReadRowsResponse>* DataService::ReadRows(grpc::Call
                                                                       const v2::ReadRowsRequest* request) {
   std::optional<Fault> fault = TakeFault(runtime_, CallOf("ReadRows", *request));
   std::optional<Fault> cut = TakeCut(&fault);
-  std::unique_ptr<ResponseSource<v2::ReadRowsResponse>> source =
-      std::make_unique<ReadRowsSource>(router_, request, context, std::move(cut), runtime_->faults());
-  if (fault) {
-    source =
-        std::make_unique<FaultedSource<v2::ReadRowsResponse>>(*fault, "ReadRows", runtime_->gate(), std::move(source));
-  }
+  std::unique_ptr<ResponseSource<v2::ReadRowsResponse>> source = WithFault<v2::ReadRowsResponse>(
+      runtime_, fault, "ReadRows",
+      std::make_unique<ReadRowsSource>(router_, request, context, std::move(cut), runtime_->faults()));
   return StreamReactor<v2::ReadRowsResponse>::Start(
       context, runtime_, &read_streams_, IsLookup(*request) ? Runs::kInline : Runs::kOnPool, std::move(source));
 }
@@ -458,10 +455,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* DataService::MutateRows(grpc::Callba
     fault = Fault{
         .rule = entries_fault->rule, .generation = entries_fault->generation, .latency_ms = entries_fault->latency_ms};
   }
-  if (fault) {
-    source =
-        std::make_unique<FaultedSource<grpc::ByteBuffer>>(*fault, "MutateRows", runtime_->gate(), std::move(source));
-  }
+  source = WithFault(runtime_, fault, "MutateRows", std::move(source));
   return StreamReactor<grpc::ByteBuffer>::Start(context, runtime_, nullptr, Runs::kOnPool, std::move(source));
 }
 

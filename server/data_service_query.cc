@@ -305,12 +305,9 @@ grpc::ServerWriteReactor<v2::ExecuteQueryResponse>* DataService::ExecuteQuery(gr
                                                                               const v2::ExecuteQueryRequest* request) {
   std::optional<Fault> fault = TakeFault(runtime_, QueryCallOf("ExecuteQuery", *request));
   std::optional<Fault> cut = TakeCut(&fault);
-  std::unique_ptr<ResponseSource<v2::ExecuteQueryResponse>> source =
-      std::make_unique<QuerySource>(router_, request, context, std::move(cut), runtime_->faults());
-  if (fault) {
-    source = std::make_unique<FaultedSource<v2::ExecuteQueryResponse>>(*fault, "ExecuteQuery", runtime_->gate(),
-                                                                       std::move(source));
-  }
+  std::unique_ptr<ResponseSource<v2::ExecuteQueryResponse>> source = WithFault<v2::ExecuteQueryResponse>(
+      runtime_, fault, "ExecuteQuery",
+      std::make_unique<QuerySource>(router_, request, context, std::move(cut), runtime_->faults()));
   return StreamReactor<v2::ExecuteQueryResponse>::Start(context, runtime_, &read_streams_, Runs::kOnPool,
                                                         std::move(source));
 }

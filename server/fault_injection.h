@@ -152,13 +152,20 @@ class FaultedSource final : public ResponseSource<Response> {
 // (before the first row), if any.
 std::optional<Fault> TakeCut(std::optional<Fault>* fault);
 
+// `source`, wrapped by `fault` (delayed or failed) when there is one.
+template <typename Response>
+std::unique_ptr<ResponseSource<Response>> WithFault(CallRuntime* runtime, const std::optional<Fault>& fault,
+                                                    std::string_view rpc,
+                                                    std::unique_ptr<ResponseSource<Response>> source) {
+  if (!fault) return source;
+  return std::make_unique<FaultedSource<Response>>(*fault, std::string(rpc), runtime->gate(), std::move(source));
+}
+
 // `source`, wrapped by the fault `call` gets, if any.
 template <typename Response>
 std::unique_ptr<ResponseSource<Response>> WithFaults(CallRuntime* runtime, const FaultCall& call,
                                                      std::unique_ptr<ResponseSource<Response>> source) {
-  std::optional<Fault> fault = TakeFault(runtime, call);
-  if (!fault) return source;
-  return std::make_unique<FaultedSource<Response>>(*fault, std::string(call.rpc), runtime->gate(), std::move(source));
+  return WithFault(runtime, TakeFault(runtime, call), call.rpc, std::move(source));
 }
 
 }  // namespace lbt::server

@@ -286,15 +286,4 @@ std::vector<FaultInjector::RuleState> FaultInjector::Rules() const {
   return states;
 }
 
-std::string FaultInjector::Describe() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const Live& live : rules_) {
-    nlohmann::ordered_json rule = RuleJson(live.rule);
-    rule["fired"] = live.fired;
-    out.push_back(std::move(rule));
-  }
-  return out.dump();
-}
-
 }  // namespace lbt::server

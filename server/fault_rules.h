@@ -109,8 +109,6 @@ class FaultInjector {
     int64_t fired = 0;
   };
   std::vector<RuleState> Rules() const;
-  // Each rule with how many times it fired, as a JSON array.
-  std::string Describe() const;
   // Whether no rule is in force: one atomic load, for every call.
   bool empty() const { return empty_.load(std::memory_order_relaxed); }
 

@@ -134,11 +134,6 @@ void StudioApi::Cancel() {
 
 StudioApi::~StudioApi() = default;
 
-bool StudioApi::OnlyReads(std::string_view statement) {
-  const Statement parsed = ClassifyStatement(statement);
-  return parsed.error.ok() && OnlyReadsCommand(parsed, CommandOf(parsed));
-}
-
 std::string StudioApi::Run(std::string_view text) {
   const Statement statement = ClassifyStatement(text);
   if (!statement.error.ok()) return ErrorAnswer(statement.error.message());

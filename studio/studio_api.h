@@ -57,11 +57,6 @@ class StudioApi {
   // Another bound than kMaxAnswerBytes (tests use small ones).
   void set_max_answer_bytes(size_t bytes) { max_answer_bytes_ = bytes; }
 
-  // Whether `statement` only reads: what the page may run under
-  // --read-only. Some commands run nowhere in the studio (those reaching
-  // the machine's files, watch, useinstance, the HBase shell's language).
-  static bool OnlyReads(std::string_view statement);
-
  private:
   std::mutex mu_;  // one statement at a time
   // Two sessions over the same Bigtable: documents (JSON) for most

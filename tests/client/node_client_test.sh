@@ -225,30 +225,20 @@ main() {
   (cd "$client" && TMPDIR="$work" timeout 60 node "$here/fixture.mjs" "$lbt" "$here/../../examples/testing/lbt-serve-fixture.mjs" \
     >"$results/fixture.txt") || fixture_status=1
   local status=0
-  echo "== the README's Node test fixture: lbt serve --ephemeral started and stopped twice"
-  cat "$results/fixture.txt"
-  [ "$fixture_status" -eq 0 ] || status=1
-  echo "== fault rules through the Node client's retries against lbt serve --faults"
-  cat "$results/faults.txt"
-  [ "$faults_status" -eq 0 ] || status=1
-  echo "== the newest clients' requests through grpc-js against lbt serve"
-  cat "$results/newest-surface.txt"
-  [ "$newest_status" -eq 0 ] || status=1
-  echo "== materialized views through the Node client and grpc-js against lbt serve"
-  cat "$results/materialized-views.txt"
-  [ "$views_status" -eq 0 ] || status=1
-  echo "== change streams through grpc-js against lbt serve, across a SIGKILL"
-  cat "$results/change-streams.txt"
-  [ "$streams_status" -eq 0 ] || status=1
-  echo "== the Node client's system tests' assertions against lbt serve"
-  cat "$results/system-tests.txt"
-  [ "$system_status" -eq 0 ] || status=1
-  echo "== instances through the Node client against lbt serve, before and after a SIGKILL"
-  cat "$results/instances.txt"
-  [ "$instances_status" -eq 0 ] || status=1
-  echo "== the SQL corpus through the Node client's executeQuery against lbt serve"
-  cat "$results/sql-corpus.txt"
-  [ "$sql_status" -eq 0 ] || status=1
+  # A part's title and lines; a failed part fails the test.
+  report() {
+    echo "== $1"
+    cat "$2"
+    [ "$3" -eq 0 ] || status=1
+  }
+  report "the README's Node test fixture: lbt serve --ephemeral started and stopped twice" "$results/fixture.txt" "$fixture_status"
+  report "fault rules through the Node client's retries against lbt serve --faults" "$results/faults.txt" "$faults_status"
+  report "the newest clients' requests through grpc-js against lbt serve" "$results/newest-surface.txt" "$newest_status"
+  report "materialized views through the Node client and grpc-js against lbt serve" "$results/materialized-views.txt" "$views_status"
+  report "change streams through grpc-js against lbt serve, across a SIGKILL" "$results/change-streams.txt" "$streams_status"
+  report "the Node client's system tests' assertions against lbt serve" "$results/system-tests.txt" "$system_status"
+  report "instances through the Node client against lbt serve, before and after a SIGKILL" "$results/instances.txt" "$instances_status"
+  report "the SQL corpus through the Node client's executeQuery against lbt serve" "$results/sql-corpus.txt" "$sql_status"
   echo "== the Node client against the emulator and lbt serve"
   node "$here/compare.mjs" "$results/emulator.json" "$results/lbt.json" || status=1
   echo "== lbt serve after a restart on the same database"

@@ -55,3 +55,17 @@ start_lbt() {
   esac
 }
 
+
+# The real cbt against an lbt serve the script starts: its path in `cbt`
+# (LBT_CBT, else /usr/bin/cbt), or exit 77 (skipped) when cbt or node is
+# missing; run_cbt runs it at $lbt_host with credentials that make it
+# answer at once.
+require_cbt() {
+  cbt="${LBT_CBT:-/usr/bin/cbt}"
+  if [ ! -x "$cbt" ] || ! command -v node >/dev/null; then
+    echo "SKIP: cbt or node is not installed" >&2
+    exit 77
+  fi
+  echo '{"type":"service_account"}' >"$results/creds.json"
+}
+run_cbt() { BIGTABLE_EMULATOR_HOST="$lbt_host" TZ=UTC "$cbt" -project p -instance i -creds "$results/creds.json" "$@"; }

@@ -9,7 +9,6 @@
 set -uo pipefail
 lbt="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-cbt="${LBT_CBT:-/usr/bin/cbt}"
 results="$(mktemp -d)"
 lbt_pid=""
 cleanup() {
@@ -18,17 +17,12 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-if [ ! -x "$cbt" ] || ! command -v node >/dev/null; then
-  echo "SKIP: cbt or node is not installed" >&2
-  exit 77
-fi
 # shellcheck source=../lib/servers.sh
 . "$here/../lib/servers.sh"
+require_cbt
 
 start_lbt "$results/db" "$results/serve.log"
 log="$results/serve.log"
-echo '{"type":"service_account"}' >"$results/creds.json"
-run_cbt() { BIGTABLE_EMULATOR_HOST="$lbt_host" TZ=UTC "$cbt" -project p -instance i -creds "$results/creds.json" "$@"; }
 faults() { BIGTABLE_EMULATOR_HOST="$lbt_host" "$lbt" -project p -instance i faults "$@" >/dev/null || fail "faults $*"; }
 # How many faults rule N fired, as the server says.
 fired() { grep -c "fault rule $1: " "$log"; }

@@ -8,7 +8,6 @@
 set -uo pipefail
 lbt="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-cbt="${LBT_CBT:-/usr/bin/cbt}"
 results="$(mktemp -d)"
 lbt_pid=""
 cleanup() {
@@ -17,16 +16,11 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-if [ ! -x "$cbt" ] || ! command -v node >/dev/null; then
-  echo "SKIP: cbt or node is not installed" >&2
-  exit 77
-fi
 # shellcheck source=../lib/servers.sh
 . "$here/../lib/servers.sh"
+require_cbt
 
 start_lbt "$results/db" "$results/serve.log"
-echo '{"type":"service_account"}' >"$results/creds.json"
-run_cbt() { BIGTABLE_EMULATOR_HOST="$lbt_host" TZ=UTC "$cbt" -project p -instance i -creds "$results/creds.json" "$@"; }
 
 run_cbt createtable visits "families=users:never:inthll" || fail "cbt createtable with an inthll family"
 run_cbt ls visits >"$results/ls" || fail "cbt ls"

@@ -70,7 +70,7 @@ TEST_F(FaultInjectionTest, AFaultedWriteFailsAndChangesNothingUntilTheRuleIsSpen
   EXPECT_TRUE(Set("u", "r1").ok());  // another table: no rule
   EXPECT_TRUE(Set("t", "r1").ok());  // the rule is spent
   EXPECT_EQ(RowCount("t"), 1u);
-  EXPECT_NE(runtime_->faults()->Describe().find(R"("fired":2)"), std::string::npos);
+  EXPECT_EQ(runtime_->faults()->Rules()[0].fired, 2);
 }
 
 TEST_F(FaultInjectionTest, RulesReachEveryKindOfDataCall) {
@@ -250,7 +250,9 @@ TEST_F(FaultInjectionTest, ADelayEndsWithItsClientAndWithTheServer) {
   EXPECT_TRUE(runtime_->gate()->CloseAndDrain(std::chrono::seconds(30)));
   waiting.join();
   EXPECT_EQ(stopped.error_code(), grpc::StatusCode::UNAVAILABLE);
-  EXPECT_EQ(stopped.error_message(), "lbt serve is stopping");
+  // Its delay ended by the closing gate ("lbt serve is stopping"), or, had
+  // the gate closed before the call entered, refused by it.
+  EXPECT_NE(stopped.error_message().find("is stopping"), std::string::npos) << stopped.error_message();
   EXPECT_EQ(RowCount("t"), 0u);  // neither write was applied
 }
 
