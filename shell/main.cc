@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   // brings them up to date before each statement, so that it reads what
   // the statements before it wrote. They run on the session's own
   // instance, which `useinstance` moves away from.
-  lbt::Bigtable* const home = session.bigtable();
+  lbt::Bigtable* const home = session.home_bigtable();
   std::unique_ptr<lbt::RunningLocalServices> background;
   auto start_background = [&] {
     if (background != nullptr || home->local() == nullptr) return;

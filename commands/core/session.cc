@@ -20,6 +20,7 @@ bool Session::ExistsOrNote(Output* err) const {
 
 Status Session::UseInstance(const InstanceName& instance) {
   if (instance == home_) {
+    elsewhere_reads_.reset();
     elsewhere_.reset();
   } else {
     InstanceAdmin* admin = bigtable_->instance_admin();
@@ -28,6 +29,7 @@ Status Session::UseInstance(const InstanceName& instance) {
           fmt::format("{} has no other instances: instances cannot be managed there", bigtable_->Describe()));
     }
     LBT_ASSIGN_OR_RETURN(std::unique_ptr<Bigtable> tables, admin->OpenTables(instance));
+    elsewhere_reads_ = std::make_unique<InterruptibleBigtable>(tables.get());
     elsewhere_ = std::move(tables);
   }
   options_.instance = instance;

@@ -11,6 +11,7 @@
 #include "api/bigtable.h"
 #include "api/instance.h"
 #include "api/status.h"
+#include "commands/core/interruptible_bigtable.h"
 #include "commands/core/output.h"
 #include "commands/render/renderer.h"
 
@@ -28,12 +29,19 @@ class Session {
  public:
   // `bigtable` must not be null.
   Session(SessionOptions options, std::unique_ptr<Bigtable> bigtable)
-      : options_(std::move(options)), home_(options_.instance), bigtable_(std::move(bigtable)) {}
+      : options_(std::move(options)),
+        home_(options_.instance),
+        bigtable_(std::move(bigtable)),
+        home_reads_(std::make_unique<InterruptibleBigtable>(bigtable_.get())) {}
 
   const SessionOptions& options() const { return options_; }
   // Where commands run: the instance the session began in, or the one
-  // UseInstance chose.
-  Bigtable* bigtable() const { return elsewhere_ != nullptr ? elsewhere_.get() : bigtable_.get(); }
+  // UseInstance chose. Its reads stop when the interrupt flag is raised.
+  Bigtable* bigtable() const { return elsewhere_ != nullptr ? elsewhere_reads_.get() : home_reads_.get(); }
+  // The instance the session began in, its reads not interruptible: for
+  // work beside the commands (a local database's background jobs), which
+  // the shell's Ctrl-C must not stop.
+  Bigtable* home_bigtable() const { return bigtable_.get(); }
 
   // Runs the commands that follow in `instance`: the tables of the same
   // database or service, opened through its instance admin (an instance
@@ -67,6 +75,9 @@ class Session {
   const InstanceName home_;  // the instance `bigtable_` is
   std::unique_ptr<Bigtable> bigtable_;
   std::unique_ptr<Bigtable> elsewhere_;  // set while another instance is in use
+  // bigtable_ and elsewhere_, their reads interruptible.
+  std::unique_ptr<InterruptibleBigtable> home_reads_;
+  std::unique_ptr<InterruptibleBigtable> elsewhere_reads_;
   bool sql_runs_here_ = false;
   std::function<void()> before_statement_;
 };
