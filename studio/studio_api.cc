@@ -119,6 +119,7 @@ StudioApi::StudioApi(Bigtable* bigtable, InstanceName instance, bool read_only, 
   options.format = OutputFormat::kJson;
   documents_ = std::make_unique<Session>(options, std::make_unique<ForwardingBigtable>(bigtable));
   options.format = OutputFormat::kJsonl;
+  options.query_columns = true;
   rows_ = std::make_unique<Session>(options, std::make_unique<ForwardingBigtable>(bigtable));
   if (before_statement) {
     documents_->set_before_statement(before_statement);
@@ -165,7 +166,15 @@ std::string StudioApi::Run(std::string_view text) {
   ClearInterrupt();
   if (cancelled_) return ErrorAnswer("stopped");
   if (!outcome.status.ok() && !truncated) return ErrorAnswer(outcome.status.message());
-  Json answer = {{"ok", true}, {"results", ResultsOf(printed)}};
+  Json results = ResultsOf(printed);
+  Json columns;
+  // A query's first line names its columns and their types.
+  if (command == "sql" && !results.empty() && results[0].is_object() && results[0].contains("columns")) {
+    columns = std::move(results[0]["columns"]);
+    results.erase(results.begin());
+  }
+  Json answer = {{"ok", true}, {"results", std::move(results)}};
+  if (!columns.is_null()) answer["columns"] = std::move(columns);
   if (truncated) answer["truncated"] = true;
   return answer.dump();
 }

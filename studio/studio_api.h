@@ -46,7 +46,9 @@ class StudioApi {
   // the shell's own (source, exit), is an error that changed nothing.
   // Rows (read, lookup, sql) come one document a row, at most
   // kMaxAnswerBytes of them: past that the statement is stopped and the
-  // answer, the rows before the bound, says "truncated":true.
+  // answer, the rows before the bound, says "truncated":true. A query's
+  // answer also has "columns":[{"name","type"}]: its result columns with
+  // their GoogleSQL types.
   std::string Run(std::string_view statement);
 
   // Stops the statement running now, if any (from another thread): it

@@ -196,7 +196,9 @@ CommandOutcome RunCommand(Session* session, Output* out, Output* err, const std:
     message += " (type 'help' for the list)";
     return {Status::InvalidArgument(message), true};
   }
-  std::unique_ptr<Renderer> renderer = Renderer::Create(session->options().format, session->options().bytes, out);
+  const SessionOptions& options = session->options();
+  std::unique_ptr<Renderer> renderer =
+      Renderer::Create(options.format, options.bytes, out, TextStyle::kCbt, options.query_columns);
   CommandContext ctx{session, renderer.get(), out, err, spec};
   std::vector<std::string> args(words.begin() + 1, words.end());
   Status status = CheckArgCount(*spec, args.size());

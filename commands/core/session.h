@@ -23,6 +23,10 @@ struct SessionOptions {
   // The instance commands run in, as -project and -instance name it: its
   // project is where createinstance and listinstances work.
   InstanceName instance = DefaultInstanceName();
+  // With kJsonl: a query's rows follow a line naming its columns and their
+  // types, {"columns":[{"name":"_key","type":"BYTES"},...]} (lbt studio's
+  // typed grid). Off for the command line, whose lines are rows alone.
+  bool query_columns = false;
 };
 
 class Session {

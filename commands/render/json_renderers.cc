@@ -379,9 +379,16 @@ class JsonRenderer : public JsonRendererBase {
 
 class JsonlRenderer : public JsonRendererBase {
  public:
-  using JsonRendererBase::JsonRendererBase;
+  JsonlRenderer(Output* out, BytesMode bytes, bool query_columns)
+      : JsonRendererBase(out, bytes), query_columns_(query_columns) {}
 
-  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override { columns_ = columns; }
+  void BeginQuery(const std::vector<sql::ResultColumn>& columns) override {
+    columns_ = columns;
+    if (!query_columns_) return;
+    json list = json::array();
+    for (const sql::ResultColumn& c : columns) list.push_back({{"name", c.name}, {"type", c.type->ToString()}});
+    Line(json{{"columns", std::move(list)}});
+  }
   void QueryRow(const sql::Values& row) override { out_->Write(QueryRowJson(columns_, row, bytes_) + "\n"); }
   void EndQuery(const sql::QueryStats* stats) override {
     if (stats != nullptr) Line(json{{"stats", QueryStatsObject(*stats)}});
@@ -398,6 +405,9 @@ class JsonlRenderer : public JsonRendererBase {
   void EndRows(const ReadSummary* s) override {
     if (s != nullptr) Line(json{{"stats", StatsObject(*s)}});
   }
+
+ private:
+  const bool query_columns_;
 };
 
 }  // namespace
@@ -406,8 +416,8 @@ std::unique_ptr<Renderer> NewJsonRenderer(Output* out, BytesMode bytes) {
   return std::make_unique<JsonRenderer>(out, bytes);
 }
 
-std::unique_ptr<Renderer> NewJsonlRenderer(Output* out, BytesMode bytes) {
-  return std::make_unique<JsonlRenderer>(out, bytes);
+std::unique_ptr<Renderer> NewJsonlRenderer(Output* out, BytesMode bytes, bool query_columns) {
+  return std::make_unique<JsonlRenderer>(out, bytes, query_columns);
 }
 
 }  // namespace lbt

@@ -92,8 +92,10 @@ class Renderer {
   virtual ~Renderer() = default;
   // The renderer of `format` (for text, of `style`); defined in
   // renderers.cc, beside the renderers it picks from.
+  // `query_columns`: JSON lines name a query's columns first (see
+  // SessionOptions::query_columns).
   static std::unique_ptr<Renderer> Create(OutputFormat format, BytesMode bytes, Output* out,
-                                          TextStyle style = TextStyle::kCbt);
+                                          TextStyle style = TextStyle::kCbt, bool query_columns = false);
 
   virtual void Tables(const std::vector<std::string>& names) = 0;
   virtual void TableInfo(const TableSpec& table) = 0;

@@ -12,10 +12,11 @@
 
 namespace lbt {
 
-std::unique_ptr<Renderer> NewCbtTextRenderer(Output* out);                 // text_renderers.cc
-std::unique_ptr<Renderer> NewHBaseTextRenderer(Output* out);               // text_renderers.cc
-std::unique_ptr<Renderer> NewJsonRenderer(Output* out, BytesMode bytes);   // json_renderers.cc
-std::unique_ptr<Renderer> NewJsonlRenderer(Output* out, BytesMode bytes);  // json_renderers.cc
+std::unique_ptr<Renderer> NewCbtTextRenderer(Output* out);                // text_renderers.cc
+std::unique_ptr<Renderer> NewHBaseTextRenderer(Output* out);              // text_renderers.cc
+std::unique_ptr<Renderer> NewJsonRenderer(Output* out, BytesMode bytes);  // json_renderers.cc
+std::unique_ptr<Renderer> NewJsonlRenderer(Output* out, BytesMode bytes,
+                                           bool query_columns);  // json_renderers.cc
 
 }  // namespace lbt
 

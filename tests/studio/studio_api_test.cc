@@ -55,6 +55,12 @@ TEST_F(StudioApiTest, AStatementAnswersWhatTheJsonRendererPrints) {
   const Json sql = Run("SELECT _key, CAST(cf['q'] AS STRING) AS q FROM t ORDER BY q DESC");
   ASSERT_TRUE(sql["ok"].get<bool>()) << sql;
   EXPECT_EQ(sql["results"], Json::parse(R"([{"_key":"b1","q":"world"},{"_key":"a1","q":"hello"}])"));
+  // with its columns' types, for the page's grid
+  EXPECT_EQ(sql["columns"], Json::parse(R"([{"name":"_key","type":"BYTES"},{"name":"q","type":"STRING"}])"));
+  const Json empty = Run("SELECT COUNT(*) AS n, MAX(cf['q']) AS m FROM t WHERE _key = 'none' GROUP BY _key");
+  ASSERT_TRUE(empty["ok"].get<bool>()) << empty;
+  EXPECT_TRUE(empty["results"].empty());
+  EXPECT_EQ(empty["columns"], Json::parse(R"([{"name":"n","type":"INT64"},{"name":"m","type":"BYTES"}])"));
 }
 
 // An answer is bounded: past the bound the statement stops, and the rows
