@@ -20,8 +20,9 @@ using Json = nlohmann::ordered_json;
 // What a page may run: the commands that only read, and under them those
 // that change data or schema. Nothing that reads or writes a file of this
 // machine (import, export, dump, keyviz, source), nothing that runs on
-// (watch), nothing that moves the session (useinstance): a page sees the
-// database, not the computer it is on.
+// (watch, but for what has committed: end=now), nothing that moves the
+// session (useinstance): a page sees the database, not the computer it is
+// on.
 constexpr std::array<std::string_view, 27> kReadCommands = {"ls",
                                                             "read",
                                                             "lookup",
@@ -49,9 +50,9 @@ constexpr std::array<std::string_view, 27> kReadCommands = {"ls",
                                                             "listschemabundles",
                                                             "getschemabundle",
                                                             "faults"};
-constexpr std::array<std::string_view, 9> kWriteCommands = {"set",         "deleterow",         "deletecolumn",
-                                                            "addtocell",   "createtable",       "createfamily",
-                                                            "setgcpolicy", "createlogicalview", "updatelogicalview"};
+constexpr std::array<std::string_view, 10> kWriteCommands = {
+    "set",          "deleterow",   "deletecolumn",      "addtocell",         "createtable",
+    "createfamily", "setgcpolicy", "createlogicalview", "updatelogicalview", "setchangestream"};
 
 template <size_t N>
 bool Contains(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -76,11 +77,26 @@ std::string CommandOf(const Statement& statement) {
   }
 }
 
+// The commands that stream rows, answered one JSON line a row.
+bool StreamsRows(std::string_view command) {
+  return command == "read" || command == "lookup" || command == "sql" || command == "watch";
+}
+
+// watch runs until Ctrl-C, unless it ends now: then it answers the changes
+// committed since its start or token, which a page asks for again and again.
+bool WatchEndsNow(const Statement& statement) {
+  for (size_t i = 2; i < statement.words.size(); ++i) {
+    if (statement.words[i] == "end=now") return true;
+  }
+  return false;
+}
+
 // faults lists and changes a server's rules: only its listing reads.
 // keyviz reads, and may run when it prints its heatmap (JSON) rather than
 // write a file: every word after the table is an option (key=value).
 bool OnlyReadsCommand(const Statement& statement, const std::string& command) {
   if (command == "faults") return statement.words.size() == 1;
+  if (command == "watch") return WatchEndsNow(statement);
   if (command == "keyviz") {
     for (size_t i = 2; i < statement.words.size(); ++i) {
       if (statement.words[i].find('=') == std::string::npos) return false;
@@ -89,9 +105,6 @@ bool OnlyReadsCommand(const Statement& statement, const std::string& command) {
   }
   return Contains(kReadCommands, command);
 }
-
-// The commands that stream rows, answered one JSON line a row.
-bool StreamsRows(std::string_view command) { return command == "read" || command == "lookup" || command == "sql"; }
 
 // Each JSON document the statement printed, one a line.
 Json ResultsOf(const std::string& printed) {
@@ -144,6 +157,7 @@ std::string StudioApi::Run(std::string_view text) {
   const bool reads = OnlyReadsCommand(statement, command);
   if (!reads && !Contains(kWriteCommands, command) && command != "faults") {
     if (command == "keyviz") return ErrorAnswer("keyviz in the studio draws its heatmap: give it no file");
+    if (command == "watch") return ErrorAnswer("watch in the studio reads what has committed: give it end=now");
     return ErrorAnswer(fmt::format("{} cannot run in the studio; run it in the shell", command));
   }
   if (!reads && read_only_) return ErrorAnswer(fmt::format("{} changes data: the studio is read-only", command));

@@ -89,17 +89,38 @@ TEST_F(StudioApiTest, ErrorsAreOneLine) {
 // writes a file, runs on, or leaves the session's instance.
 TEST_F(StudioApiTest, WhatAPageMayNotRunIsRefused) {
   for (const char* statement : {"import t /etc/passwd", "export t /tmp/out.csv", "dump /tmp/d.cbt", "source /tmp/x.cbt",
-                                "watch t", "useinstance p/other"}) {
+                                "useinstance p/other"}) {
     const std::string error = Error(statement);
     EXPECT_NE(error.find("cannot run in the studio"), std::string::npos) << statement << ": " << error;
   }
   EXPECT_EQ(Error("scan 't'"), "the studio runs cbt's language and SQL");
+  // watch only for what has committed, which a page polls for.
+  EXPECT_EQ(Error("watch t"), "watch in the studio reads what has committed: give it end=now");
+  EXPECT_EQ(Error("watch t start=-1h end=+1h"), Error("watch t"));
   // keyviz may print its heatmap, not write a file.
   EXPECT_EQ(Error("keyviz t /tmp/k.html"), "keyviz in the studio draws its heatmap: give it no file");
   const Json heatmap = Run("keyviz t sample=10");
   ASSERT_TRUE(heatmap["ok"].get<bool>()) << heatmap;
   EXPECT_EQ(heatmap["results"][0]["table"], "t");
   EXPECT_TRUE(heatmap["results"][0]["values"].is_array());
+}
+
+// The page's live log: watch's changes since a token, asked again and again.
+TEST_F(StudioApiTest, WatchAnswersTheChangesCommittedSinceItsToken) {
+  ASSERT_TRUE(Ok("setchangestream t 1d"));
+  ASSERT_TRUE(Ok("set t c1 cf:q=first"));
+  const Json first = Run("watch t start=-1h end=now");
+  ASSERT_TRUE(first["ok"].get<bool>()) << first;
+  ASSERT_EQ(first["results"].size(), 1u) << first;
+  EXPECT_EQ(first["results"][0]["row_key"], "c1") << first;
+  const std::string token = first["results"][0]["token"];
+  ASSERT_TRUE(Ok("set t c2 cf:q=second"));
+  const Json next = Run(fmt::format("watch t token={} end=now", token));
+  ASSERT_TRUE(next["ok"].get<bool>()) << next;
+  ASSERT_EQ(next["results"].size(), 1u) << next;
+  EXPECT_EQ(next["results"][0]["row_key"], "c2");
+  studio::StudioApi read_only(bigtable_.get(), DefaultInstanceName(), true);
+  EXPECT_TRUE(Run("watch t start=-1h end=now", &read_only)["ok"].get<bool>());
 }
 
 TEST_F(StudioApiTest, ReadOnlyRefusesEveryChangeAndChangesNothing) {
