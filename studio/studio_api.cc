@@ -10,6 +10,7 @@
 #include "commands/core/interrupt.h"
 #include "commands/core/output.h"
 #include "commands/core/statement.h"
+#include "sql/functions/registry.h"
 
 namespace lbt::studio {
 
@@ -126,7 +127,7 @@ Json ResultsOf(const std::string& printed) {
 }  // namespace
 
 StudioApi::StudioApi(Bigtable* bigtable, InstanceName instance, bool read_only, std::function<void()> before_statement)
-    : read_only_(read_only) {
+    : bigtable_(bigtable), read_only_(read_only) {
   SessionOptions options;
   options.instance = std::move(instance);
   options.format = OutputFormat::kJson;
@@ -140,10 +141,19 @@ StudioApi::StudioApi(Bigtable* bigtable, InstanceName instance, bool read_only, 
   }
 }
 
+std::string StudioApi::Words() {
+  Json functions = Json::array();
+  for (const std::string& name : sql::FunctionRegistry::Builtins().Names()) {
+    if (!name.starts_with('$')) functions.push_back(name);  // not operators
+  }
+  return Json{{"ok", true}, {"functions", std::move(functions)}}.dump();
+}
+
 void StudioApi::Cancel() {
   if (!running_) return;
   cancelled_ = true;
   RequestInterrupt();
+  bigtable_->CancelCalls();
 }
 
 StudioApi::~StudioApi() = default;

@@ -51,8 +51,13 @@ class StudioApi {
   // their GoogleSQL types.
   std::string Run(std::string_view statement);
 
+  // What the page's SQL editor completes besides tables and families:
+  // {"ok":true,"functions":["ABS","ARRAY_AGG",...]}, GoogleSQL's functions.
+  static std::string Words();
+
   // Stops the statement running now, if any (from another thread): it
-  // answers {"ok":false,"error":"stopped"} at its next row.
+  // answers {"ok":false,"error":"stopped"}. A local read stops at its next
+  // row, a call to a remote Bigtable at once (Bigtable::CancelCalls).
   void Cancel();
 
   static constexpr size_t kMaxAnswerBytes = 8 << 20;
@@ -60,6 +65,7 @@ class StudioApi {
   void set_max_answer_bytes(size_t bytes) { max_answer_bytes_ = bytes; }
 
  private:
+  Bigtable* const bigtable_;
   std::mutex mu_;  // one statement at a time
   // Two sessions over the same Bigtable: documents (JSON) for most
   // commands, and JSON lines for those that stream rows, so that an

@@ -101,6 +101,10 @@ void StudioServer::Route() {
   http_->Get("/", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(std::string(StudioPage()), "text/html; charset=utf-8");
   });
+  // The SQL editor's completions.
+  http_->Post("/api/words", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(StudioApi::Words(), "application/json");
+  });
   // Stops the statement running now (the page's Stop button).
   http_->Post("/api/cancel", [this](const httplib::Request&, httplib::Response& response) {
     api_->Cancel();

@@ -78,6 +78,15 @@ TEST_F(StudioApiTest, ABigAnswerIsCutAtItsBound) {
   EXPECT_FALSE(Run("read t count=2").value("truncated", false));
 }
 
+TEST_F(StudioApiTest, WordsAreTheFunctionsOfGoogleSql) {
+  const Json words = Json::parse(studio::StudioApi::Words());
+  ASSERT_TRUE(words["ok"].get<bool>());
+  std::vector<std::string> functions = words["functions"];
+  EXPECT_NE(std::find(functions.begin(), functions.end(), "ARRAY_AGG"), functions.end());
+  EXPECT_NE(std::find(functions.begin(), functions.end(), "TIMESTAMP_TRUNC"), functions.end());
+  for (const std::string& name : functions) EXPECT_NE(name[0], '$') << name;  // operators are not offered
+}
+
 TEST_F(StudioApiTest, ErrorsAreOneLine) {
   EXPECT_EQ(Error("read nosuch"), "table 'nosuch' does not exist");
   EXPECT_EQ(Error(""), "nothing to run");

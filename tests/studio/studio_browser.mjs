@@ -1,17 +1,23 @@
 // lbt studio's page in headless Chromium (Debian's, driven by
-// playwright-core): the explorer lists the tables and shows a table's
-// families; a deep link opens the rows under a prefix; the SQL editor runs
-// a query into its grid; a cell set and a row deleted from the page show
-// in the shell; the schema lab shows advise's findings for a
-// timestamp-first table and draws its heatmap; no console errors. And the
-// server's guards: a
-// request without the token, or naming another host, is refused.
+// playwright-core): the explorer lists tables and views and shows a
+// table's families, change stream, row-key schema, size and authorized
+// views; rows by prefix (a deep link), range and regex, in pages, all
+// versions or the newest, values as text, hex or integers, exported as
+// CSV; the SQL editor completes names, runs a query into a typed grid,
+// draws EXPLAIN's tree, saves a logical view and keeps a history; a cell
+// set and a row deleted from the page show in the shell; the schema lab
+// shows advise's findings for a timestamp-first table, stats, hotspots and
+// a zoomable heatmap; the live log shows a write made in the shell; Stop
+// ends a query held by lbt serve; no console errors. And the server's
+// guards: a request without the token, or naming another host, is refused.
 //
 // Usage (from the directory where playwright-core is installed):
-//   node studio_browser.mjs URL SCREENSHOT_DIR LBT_BINARY DB
+//   node studio_browser.mjs URL SCREENSHOT_DIR LBT_BINARY DB SERVED_URL SERVED_HOST
+// SERVED_URL is a studio over lbt serve at SERVED_HOST.
 // One line per check; exit 1 if one failed.
 
 import {execFileSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
 import {request} from 'node:http';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
@@ -19,9 +25,13 @@ import {join} from 'node:path';
 const require = createRequire(join(process.cwd(), 'package.json'));
 const {chromium} = require('playwright-core');
 
-const [url, shots, lbt, db] = process.argv.slice(2);
+const [url, shots, lbt, db, servedUrl, servedHost] = process.argv.slice(2);
 // What the shell reads of `table` under `prefix`, beside the studio.
 const shellRead = (table, prefix) => execFileSync(lbt, ['--db', db, 'read', table, `prefix=${prefix}`]).toString();
+const shell = (...args) => execFileSync(lbt, ['--db', db, ...args]).toString();
+// The served database's fault rules, through the shell's `faults`.
+const faults = (...args) => execFileSync(lbt, ['-project', 'p', '-instance', 'i', '--format', 'json', 'faults', ...args],
+                                         {env: {...process.env, BIGTABLE_EMULATOR_HOST: servedHost}}).toString();
 const studio = new URL(url);
 let failures = 0;
 
@@ -71,17 +81,95 @@ await check('the explorer lists the tables and shows a table\'s families', async
   await page.click('#tables li[data-table="readings"]');
   await page.waitForSelector('#families tr:nth-child(2)');
   expect('families', await grid('#families'), [['cf', 'versions() > 2', 'bytes'], ['stats', 'never', 'bytes']]);
+  await page.waitForFunction(() => /rows/.test(document.querySelector('dd[data-fact="size"]').textContent));
+  const fact = (name) => page.textContent(`dd[data-fact="${name}"]`);
+  const size = await fact('size');
+  if (!size.startsWith('30 rows, 33 cells')) throw new Error(`size: ${size}`);
+  expect('change stream', await fact('change stream'), 'kept 1d');
+  expect('row-key schema', await fact('row-key schema'), 'none (the key is _key, bytes)');
+  expect('authorized views', await grid('#authorized-views'), [['phones', 'phone#', 'cf:os']]);
+  expect('logical views', await page.$$eval('#logical-views li', (l) => l.map((e) => e.textContent)), ['by_os']);
+  expect('materialized views', await page.$$eval('#materialized-views li', (l) => l.map((e) => e.textContent)),
+         ['os_counts']);
+  if (!(await page.$$('#instances li')).length) throw new Error('no instance listed');
   await page.screenshot({path: join(shots, 'explorer.png')});
+  await page.click('#materialized-views li[data-view="os_counts"]');
+  await page.waitForFunction(() => document.querySelector('#table-name').textContent === 'materialized view os_counts');
+  expect('source table', await fact('source table'), 'readings');
 });
+
+// The keys of the rows on screen, from their delete buttons.
+const shownKeys = () => page.$$eval('#rows-grid button[data-row]', (b) => b.map((e) => e.dataset.row));
 
 await check('a deep link opens the rows under a prefix', async () => {
   await page.goto(`${url}&table=readings&prefix=${encodeURIComponent('phone#')}`);
   await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
   const rows = await grid('#rows-grid');
-  expect('rows', rows.length, 20);
+  expect('rows', (await shownKeys()).length, 20);
   if (!rows.every(([key]) => key.startsWith('phone#'))) throw new Error(`a row outside the prefix: ${rows}`);
   expect('first cell', [rows[0][1], rows[0][3]], ['cf:os', 'android']);
   await page.screenshot({path: join(shots, 'rows.png')});
+});
+
+async function browse(settings) {
+  for (const [id, value] of Object.entries(settings)) {
+    if (id === 'rows-mode' || id === 'rows-versions' || id === 'rows-show') await page.selectOption(`#${id}`, value);
+    else await page.fill(`#${id}`, value);
+  }
+  await page.$eval('#rows-summary', (e) => { e.textContent = ''; });
+  await page.click('#rows-go');
+  await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
+}
+async function nextPage() {
+  await page.$eval('#rows-summary', (e) => { e.textContent = ''; });
+  await page.click('#rows-next');
+  await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
+}
+
+await check('rows come in pages, by range and by key regex', async () => {
+  await page.goto(`${url}&table=readings&prefix=${encodeURIComponent('phone#')}`);
+  await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
+  await browse({'rows-count': '8'});
+  const keys = (from, to) => Array.from({length: to - from + 1}, (_, i) => `phone#${from + i}`);
+  expect('page 1', await shownKeys(), keys(10, 17));
+  await nextPage();
+  expect('page 2', await shownKeys(), keys(18, 25));
+  await nextPage();
+  expect('page 3', await shownKeys(), keys(26, 29));
+  if (!(await page.$eval('#rows-next', (b) => b.disabled))) throw new Error('a next page after the last');
+  await browse({'rows-mode': 'range', 'rows-start': 'tablet#12', 'rows-end': 'tablet#15', 'rows-count': '50'});
+  expect('range', await shownKeys(), ['tablet#12', 'tablet#13', 'tablet#14']);
+  await browse({'rows-mode': 'regex', 'rows-regex': 'tablet#1[05]'});
+  expect('regex', await shownKeys(), ['tablet#10', 'tablet#15']);
+});
+
+await check('rows show every version or the newest, and values as text, hex or integers', async () => {
+  await page.goto(`${url}&table=readings&prefix=${encodeURIComponent('phone#12')}`);
+  await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
+  const battery = async () => (await grid('#rows-grid')).filter((r) => r[1] === 'stats:battery').map((r) => r[3]);
+  expect('newest', await battery(), ['80']);
+  await browse({'rows-versions': 'all'});
+  expect('all versions', await battery(), ['80', '90']);
+  await browse({'rows-prefix': 'tablet#10', 'rows-versions': 'newest', 'rows-show': 'int64'});
+  const bin = async () => (await grid('#rows-grid')).find((r) => r[1] === 'stats:bin')[3];
+  expect('as an integer', await bin(), '256');
+  await browse({'rows-show': 'hex'});
+  expect('as hex', await bin(), '00 00 00 00 00 00 01 00');
+  await browse({'rows-show': 'text'});
+  expect('as text', await bin(), '\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00');
+});
+
+await check('what is shown exports as CSV and as JSON lines', async () => {
+  await browse({'rows-prefix': 'phone#1', 'rows-count': '3'});
+  const saved = async (button) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+    return readFileSync(await download.path(), 'utf8');
+  };
+  expect('csv', await saved('#rows-csv'),
+         'row_key,family,qualifier,timestamp,value\nphone#10,cf,os,1000,android\nphone#11,cf,os,1000,android\n' +
+         'phone#12,cf,os,1000,android\nphone#12,stats,battery,2000,80\n');
+  const lines = (await saved('#rows-jsonl')).trim().split('\n').map((l) => JSON.parse(l));
+  expect('jsonl keys', lines.map((r) => r.key), ['phone#10', 'phone#11', 'phone#12']);
 });
 
 await check('the SQL editor runs a query into its grid', async () => {
@@ -91,9 +179,52 @@ await check('the SQL editor runs a query into its grid', async () => {
                   "SELECT CAST(cf['os'] AS STRING) AS os, COUNT(*) AS n FROM readings GROUP BY os ORDER BY os");
   await page.click('#sql-run');
   await page.waitForSelector('#sql-grid tr:nth-child(2)');
-  expect('header', await page.$$eval('#sql-grid th', (h) => h.map((e) => e.textContent)), ['os', 'n']);
+  expect('typed header', await page.$$eval('#sql-grid th', (h) => h.map((e) => [e.dataset.name, e.querySelector('small').textContent])),
+         [['os', 'STRING'], ['n', 'INT64']]);
   expect('rows', await grid('#sql-grid'), [['android', '20'], ['ios', '10']]);
   await page.screenshot({path: join(shots, 'sql.png')});
+});
+
+await check('the SQL editor completes tables, families and functions', async () => {
+  const offered = async (text) => {
+    await page.fill('#sql-input', text);
+    await page.waitForSelector('#completion:not([hidden])');
+    return page.$$eval('#completion div', (d) => d.map((e) => e.textContent));
+  };
+  if (!(await offered('SELECT COUN')).includes('COUNT(')) throw new Error('COUNT( not offered');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Tab');
+  expect('accepted', await page.inputValue('#sql-input'), 'SELECT COUNT(');
+  expect('tables', await offered('SELECT * FROM rea'), ['readings']);
+  const families = await offered('SELECT st');
+  if (!families.includes('stats')) throw new Error(`the family stats is not offered: ${families}`);
+});
+
+await check('EXPLAIN draws the operator tree with row counts', async () => {
+  await page.fill('#sql-input', "SELECT cf['os'] AS os, COUNT(*) AS n FROM readings GROUP BY os");
+  await page.click('#sql-explain');
+  await page.waitForSelector('.node[data-operator="SCAN"]');
+  // SCAN feeds AGGREGATE: it is drawn inside it, with the rows it read.
+  const scan = await page.textContent('.node[data-operator="AGGREGATE"] + ul .node[data-operator="SCAN"] .count');
+  expect('rows scanned', scan, '30 rows');
+  await page.screenshot({path: join(shots, 'explain.png')});
+});
+
+await check('a query saves as a logical view and stays in the history', async () => {
+  await page.fill('#sql-input', "SELECT _key FROM readings WHERE cf['os'] = b'ios'");
+  await page.click('#sql-run');
+  await page.waitForFunction(() => /rows in/.test(document.querySelector('#sql-summary').textContent));
+  page.once('dialog', (dialog) => dialog.accept('ios_rows'));
+  await page.click('#sql-save');
+  await page.waitForSelector('#logical-views li[data-view="ios_rows"]');
+  const saved = shell('getlogicalview', 'ios_rows');
+  if (!saved.includes("cf['os'] = b'ios'")) throw new Error(`the shell reads: ${saved}`);
+  const history = await page.$$eval('#history option', (o) => o.map((e) => e.value));
+  if (!history.includes("SELECT _key FROM readings WHERE cf['os'] = b'ios'")) throw new Error(`history: ${history}`);
+  await page.reload();  // kept by the browser across visits
+  await page.waitForSelector('#tables li');
+  expect('history after a reload', (await page.$$eval('#history option', (o) => o.map((e) => e.value)))[1],
+         "SELECT _key FROM readings WHERE cf['os'] = b'ios'");
 });
 
 await check('a cell set from the page shows in the shell', async () => {
@@ -139,7 +270,55 @@ await check('the schema lab shows advise\'s findings and draws the heatmap', asy
   await page.hover('#heatmap', {position: {x: 5, y: 5}});
   const tip = await page.textContent('#heatmap-tip');
   if (!tip.includes('cells written')) throw new Error(`the tooltip says: ${tip}`);
-  await page.screenshot({path: join(shots, 'lab.png')});
+  // stats and hotspots beside it
+  await page.waitForSelector('#stats .card');
+  const totals = await page.textContent('#stats .card');
+  if (!totals.includes('600 rows')) throw new Error(`stats: ${totals}`);
+  if (!(await grid('#tablets')).length) throw new Error('no tablets in hotspots');
+  // Dragging over key ranges zooms in; "Whole table" zooms out.
+  const box = await page.$eval('#heatmap', (c) => { const r = c.getBoundingClientRect(); return {x: r.x, y: r.y}; });
+  await page.mouse.move(box.x + 5, box.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 5, box.y + 40);
+  await page.mouse.up();
+  if (await page.$eval('#heatmap-reset', (b) => b.hidden)) throw new Error('no zoom');
+  await page.hover('#heatmap', {position: {x: 5, y: 300}});
+  const zoomedTip = await page.textContent('#heatmap-tip');
+  if (zoomedTip === tip) throw new Error('the zoomed heatmap shows the same ranges');
+  await page.screenshot({path: join(shots, 'lab.png'), fullPage: true});
+  await page.click('#heatmap-reset');
+  if (!(await page.$eval('#heatmap-reset', (b) => b.hidden))) throw new Error('no zoom out');
+});
+
+await check('the live log shows a write made in the shell', async () => {
+  await page.goto(`${url}&table=readings`);
+  await page.waitForSelector('#table-actions:not([hidden])');
+  await page.click('#table-actions button[data-go="live"]');
+  await page.waitForFunction(() => /watching readings/.test(document.querySelector('#live-summary').textContent));
+  shell('set', 'readings', 'phone#99', 'cf:os=written-live@5000');
+  await page.waitForSelector('#live-log div[data-row="phone#99"]', {timeout: 20000});
+  const line = await page.textContent('#live-log div[data-row="phone#99"]');
+  if (!line.includes('cf:os = written-live')) throw new Error(`the log says: ${line}`);
+  expect('views', (await grid('#live-views')).map((r) => r[0]), ['os_counts']);
+  await page.screenshot({path: join(shots, 'live.png')});
+  await page.click('#live-stop');
+});
+
+await check('Stop ends a query that lbt serve holds', async () => {
+  faults('add', '{"rpc": "ExecuteQuery", "latency_ms": 86400000}');
+  await page.goto(`${servedUrl}&sql=${encodeURIComponent('SELECT COUNT(*) AS n FROM slow')}`);
+  // Once the server holds the query (its rule fired), the page stops it.
+  for (let i = 0; JSON.parse(faults()).fault_rules[0].fired === 0; i++) {
+    if (i === 200) throw new Error('the query never reached the server');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await page.click('#sql-stop');
+  await page.waitForFunction(() => document.querySelector('#error').textContent !== '');
+  expect('error', await page.textContent('#error'), 'stopped');
+  faults('clear');
+  await page.click('#sql-run');
+  await page.waitForSelector('#sql-grid tr:nth-child(2)');
+  expect('the next query runs', await grid('#sql-grid'), [['0']]);
 });
 
 await check('an error is one line on the page', async () => {

@@ -10,14 +10,19 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 driver="$build/studio-node"
 work="$(mktemp -d)"
 studio_pid=""
+served_studio_pid=""
+lbt_pid=""
 cleanup() {
-  [ -n "$studio_pid" ] && kill "$studio_pid" 2>/dev/null
+  for pid in "$studio_pid" "$served_studio_pid" "$lbt_pid"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null; done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+results="$work"
+# shellcheck source=../lib/servers.sh
+. "$here/../lib/servers.sh"
 # shellcheck source=../lib/chromium.sh
 . "$here/../lib/chromium.sh"
 find_chromium
@@ -38,9 +43,18 @@ fi
 db="$work/db"
 "$lbt" --db "$db" createtable readings families=cf:maxversions=2,stats >/dev/null
 "$lbt" --db "$db" createtable users families=profile >/dev/null
+# readings also has a change stream, two versions of phone#12's battery, a
+# big-endian integer, and views of each kind.
 {
+  echo "setchangestream readings 1d"
   for n in $(seq 10 29); do echo "set readings phone#$n cf:os=android@1000"; done
   for n in $(seq 10 19); do echo "set readings tablet#$n cf:os=ios@1000"; done
+  echo "set readings phone#12 stats:battery=90@1000"
+  echo "set readings phone#12 stats:battery=80@2000"
+  echo "set readings tablet#10 stats:bin=\$'\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00'@1000"
+  echo "createauthorizedview readings phones row-prefixes=phone# columns=cf:os"
+  echo "createlogicalview by_os SELECT CAST(cf['os'] AS STRING) AS os FROM readings"
+  echo "creatematerializedview os_counts SELECT cf['os'] AS os, COUNT(*) AS n FROM readings GROUP BY os"
 } | "$lbt" --db "$db" >/dev/null
 # events: 600 readings a minute apart, keyed timestamp first (advise warns).
 "$lbt" --db "$db" createtable events families=m >/dev/null
@@ -53,19 +67,30 @@ for (let i = 0; i < 600; i++) {
 require("fs").writeFileSync(process.argv[1], lines.join("\n") + "\n");' "$work/events.csv"
 "$lbt" --db "$db" import events "$work/events.csv" timestamp=value-encoded >/dev/null
 
-"$lbt" --db "$db" studio --port 0 --no-open >"$work/studio.log" 2>&1 &
-studio_pid=$!
-for _ in $(seq 100); do
-  grep -q "running on http" "$work/studio.log" && break
-  kill -0 "$studio_pid" 2>/dev/null || { cat "$work/studio.log" >&2; fail "lbt studio exited"; }
-  sleep 0.1
-done
-url="$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$work/studio.log")" ||
-  { cat "$work/studio.log" >&2; fail "lbt studio printed no address"; }
+# Starts lbt studio with the arguments given, its log in LOG; sets
+# studio_url and started_pid.
+start_studio() {
+  local log="$1"
+  shift
+  "$@" studio --port 0 --no-open >"$log" 2>&1 &
+  started_pid=$!
+  wait_for_line "$log" "running on http" "$started_pid" || { cat "$log" >&2; fail "lbt studio did not start"; }
+  studio_url="$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log")" ||
+    { cat "$log" >&2; fail "lbt studio printed no address"; }
+}
+start_studio "$work/studio.log" "$lbt" --db "$db"
+studio_pid=$started_pid
+url="$studio_url"
+# A second studio, over lbt serve, whose queries a fault rule can hold.
+start_lbt "$work/served" "$work/serve.log"
+start_studio "$work/served-studio.log" env BIGTABLE_EMULATOR_HOST="$lbt_host" "$lbt" -project p -instance i
+served_studio_pid=$started_pid
+BIGTABLE_EMULATOR_HOST="$lbt_host" "$lbt" -project p -instance i createtable slow families=cf >/dev/null
 
 shots="${LBT_STUDIO_SHOTS:-$work}"
 mkdir -p "$shots"
-(cd "$driver" && LBT_CHROMIUM="$browser" timeout 120 node "$here/studio_browser.mjs" "$url" "$shots" "$lbt" "$db") ||
+(cd "$driver" && LBT_CHROMIUM="$browser" timeout 120 node "$here/studio_browser.mjs" "$url" "$shots" "$lbt" "$db" \
+  "$studio_url" "$lbt_host") ||
   fail "the page failed its checks"
 
 kill -TERM "$studio_pid"
