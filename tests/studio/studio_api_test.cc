@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/forwarding_bigtable.h"
+#include "api/forwarding_table.h"
 #include "local/local_bigtable.h"
 #include "tests/test_util.h"
 
@@ -85,6 +87,60 @@ TEST_F(StudioApiTest, WordsAreTheFunctionsOfGoogleSql) {
   EXPECT_NE(std::find(functions.begin(), functions.end(), "ARRAY_AGG"), functions.end());
   EXPECT_NE(std::find(functions.begin(), functions.end(), "TIMESTAMP_TRUNC"), functions.end());
   for (const std::string& name : functions) EXPECT_NE(name[0], '$') << name;  // operators are not offered
+}
+
+// Counts the rows its tables' reads hand on.
+class CountingBigtable final : public ForwardingBigtable {
+ public:
+  using ForwardingBigtable::ForwardingBigtable;
+  Result<std::unique_ptr<Table>> OpenTable(const TableRef& ref) override {
+    LBT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, ForwardingBigtable::OpenTable(ref));
+    return std::unique_ptr<Table>(std::make_unique<CountingTable>(std::move(table), &rows_read));
+  }
+  std::atomic<int64_t> rows_read{0};
+
+ private:
+  class CountingTable final : public ForwardingTable {
+   public:
+    CountingTable(std::unique_ptr<Table> table, std::atomic<int64_t>* count)
+        : ForwardingTable(std::move(table)), count_(count) {}
+    Result<std::unique_ptr<RowStream>> ReadRows(const ReadRequest& request) override {
+      LBT_ASSIGN_OR_RETURN(std::unique_ptr<RowStream> rows, target()->ReadRows(request));
+      return std::unique_ptr<RowStream>(std::make_unique<CountingStream>(std::move(rows), count_));
+    }
+
+   private:
+    std::atomic<int64_t>* count_;
+  };
+  class CountingStream final : public RowStream {
+   public:
+    CountingStream(std::unique_ptr<RowStream> rows, std::atomic<int64_t>* count)
+        : rows_(std::move(rows)), count_(count) {}
+    bool Next(Row* row) override {
+      if (!rows_->Next(row)) return false;
+      ++*count_;
+      return true;
+    }
+    Status status() const override { return rows_->status(); }
+    ReadStats stats() const override { return rows_->stats(); }
+
+   private:
+    std::unique_ptr<RowStream> rows_;
+    std::atomic<int64_t>* count_;
+  };
+};
+
+// Stop on an aggregate, which returns no row until its scan ends: the
+// scan itself stops, rather than read the whole table first.
+TEST_F(StudioApiTest, StopEndsAnAggregateBeforeItsFirstRow) {
+  for (int i = 0; i < 3000; ++i) ASSERT_TRUE(Ok(fmt::format("set t r{:05} cf:q=v@1000", i)));
+  CountingBigtable counting(bigtable_.get());
+  studio::StudioApi* stoppable = nullptr;
+  // Stop is pressed as the statement starts (the hook runs inside it).
+  studio::StudioApi api(&counting, DefaultInstanceName(), false, [&] { stoppable->Cancel(); });
+  stoppable = &api;
+  EXPECT_EQ(Error("SELECT COUNT(*) AS n FROM t", &api), "stopped");
+  EXPECT_LT(counting.rows_read.load(), 1000);  // of 3002
 }
 
 TEST_F(StudioApiTest, ErrorsAreOneLine) {
