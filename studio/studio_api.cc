@@ -107,21 +107,36 @@ bool OnlyReadsCommand(const Statement& statement, const std::string& command) {
   return Contains(kReadCommands, command);
 }
 
-// Each JSON document the statement printed, one a line.
-Json ResultsOf(const std::string& printed) {
-  Json results = Json::array();
+// The JSON documents the statement printed, one a line, as the text of a
+// JSON array: each line as printed (checked, not parsed into a tree: an
+// answer of many rows costs its text alone), a line that is not JSON as a
+// string. With `columns` set, a first line naming a query's columns goes
+// there instead.
+std::string ResultsOf(const std::string& printed, Json* columns) {
+  std::string results = "[";
   size_t start = 0;
   while (start < printed.size()) {
     size_t end = printed.find('\n', start);
     if (end == std::string::npos) end = printed.size();
     const std::string_view line(printed.data() + start, end - start);
-    if (!line.empty()) {
-      Json document = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-      results.push_back(document.is_discarded() ? Json(line) : std::move(document));
-    }
+    const bool first = start == 0;
     start = end + 1;
+    if (line.empty()) continue;
+    if (first && columns != nullptr) {
+      Json header = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (header.is_object() && header.contains("columns")) {
+        *columns = std::move(header["columns"]);
+        continue;
+      }
+    }
+    if (results.size() > 1) results += ',';
+    if (Json::accept(line)) {
+      results += line;
+    } else {
+      results += Json(line).dump();
+    }
   }
-  return results;
+  return results + "]";
 }
 
 }  // namespace
@@ -190,17 +205,12 @@ std::string StudioApi::Run(std::string_view text) {
   ClearInterrupt();
   if (cancelled_) return ErrorAnswer("stopped");
   if (!outcome.status.ok() && !truncated) return ErrorAnswer(outcome.status.message());
-  Json results = ResultsOf(printed);
-  Json columns;
   // A query's first line names its columns and their types.
-  if (command == "sql" && !results.empty() && results[0].is_object() && results[0].contains("columns")) {
-    columns = std::move(results[0]["columns"]);
-    results.erase(results.begin());
-  }
-  Json answer = {{"ok", true}, {"results", std::move(results)}};
-  if (!columns.is_null()) answer["columns"] = std::move(columns);
-  if (truncated) answer["truncated"] = true;
-  return answer.dump();
+  Json columns;
+  std::string answer = R"({"ok":true,"results":)" + ResultsOf(printed, command == "sql" ? &columns : nullptr);
+  if (!columns.is_null()) answer += R"(,"columns":)" + columns.dump();
+  if (truncated) answer += R"(,"truncated":true)";
+  return answer + "}";
 }
 
 }  // namespace lbt::studio
