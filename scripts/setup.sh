@@ -65,9 +65,10 @@ lbt_build() {
 # npm fetches the pinned Bigtable .proto files at setup; nodejs runs the
 # client-library tests. A Node.js installed some other way is kept.
 if ! command -v npm >/dev/null 2>&1; then LBT_PACKAGES+=(nodejs npm); fi
-# The test suite also renders keyviz's page in a headless browser; only
-# test.sh asks for it (LBT_FOR_TESTS=1), so run.sh stays light.
-if [ "${LBT_FOR_TESTS:-0}" = 1 ]; then LBT_PACKAGES+=(chromium); fi
+# The test suite also drives keyviz's page and lbt studio's in headless
+# browsers (Chromium, and Firefox for the studio); only test.sh asks for
+# them (LBT_FOR_TESTS=1), so run.sh stays light.
+if [ "${LBT_FOR_TESTS:-0}" = 1 ]; then LBT_PACKAGES+=(chromium firefox-esr); fi
 
 lbt_install_packages
 "$LBT_ROOT/scripts/fetch-protos.sh" "$LBT_BUILD_DIR/protos"

@@ -13,8 +13,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# shellcheck source=../lib/chromium.sh
-. "$here/../lib/chromium.sh"
+# shellcheck source=../lib/browsers.sh
+. "$here/../lib/browsers.sh"
 find_chromium
 
 # 6,000 readings a minute apart from 100 hosts, in both designs.

@@ -63,7 +63,7 @@ function status(path, {method = 'GET', headers = {}, body} = {}) {
 }
 
 const browser = await chromium.launch({
-  executablePath: process.env.LBT_CHROMIUM || '/usr/bin/chromium',
+  executablePath: process.env.LBT_BROWSER || '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
          '--disable-component-update', '--disable-sync'],
 });

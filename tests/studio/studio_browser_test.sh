@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# lbt studio in real headless Chromium (Debian's chromium, driven by the
-# npm package playwright-core, pinned in package.json and installed into
-# the build tree): see studio_browser.mjs for what it checks.
-# Usage: studio_browser_test.sh LBT_BINARY BUILD_DIR
+# lbt studio in real headless browsers: Debian's chromium, driven by the
+# npm package playwright-core (studio_browser.mjs says what it checks), or
+# Debian's firefox-esr, driven by puppeteer-core over WebDriver BiDi (the
+# core of it, studio_firefox.mjs); both pinned in package.json and
+# installed into the build tree.
+# Usage: studio_browser_test.sh LBT_BINARY BUILD_DIR [chromium|firefox]
 set -euo pipefail
 lbt="$1"
 build="$2"
+kind="${3:-chromium}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 driver="$build/studio-node"
 work="$(mktemp -d)"
@@ -23,19 +26,20 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 results="$work"
 # shellcheck source=../lib/servers.sh
 . "$here/../lib/servers.sh"
-# shellcheck source=../lib/chromium.sh
-. "$here/../lib/chromium.sh"
-find_chromium
+# shellcheck source=../lib/browsers.sh
+. "$here/../lib/browsers.sh"
+if [ "$kind" = firefox ]; then find_firefox; else find_chromium; fi
 
-# playwright-core as package.json pins it, in the build tree (no browser
-# download: it drives Debian's chromium).
+# The drivers as package.json pins them, in the build tree (no browser
+# download: they drive Debian's browsers).
 mkdir -p "$driver"
-if ! cmp -s "$here/package.json" "$driver/package.json" || [ ! -d "$driver/node_modules/playwright-core" ]; then
+if ! cmp -s "$here/package.json" "$driver/package.json" || [ ! -d "$driver/node_modules/playwright-core" ] ||
+  [ ! -d "$driver/node_modules/puppeteer-core" ]; then
   cp "$here/package.json" "$driver/package.json"
   npm install --prefix "$driver" --no-package-lock --no-audit --no-fund --ignore-scripts >"$work/npm.log" 2>&1 || {
     cat "$work/npm.log" >&2
     rm -f "$driver/package.json"
-    fail "npm could not install playwright-core"
+    fail "npm could not install the browser drivers"
   }
 fi
 
@@ -89,7 +93,9 @@ BIGTABLE_EMULATOR_HOST="$lbt_host" "$lbt" -project p -instance i createtable slo
 
 shots="${LBT_STUDIO_SHOTS:-$work}"
 mkdir -p "$shots"
-(cd "$driver" && LBT_CHROMIUM="$browser" timeout 120 node "$here/studio_browser.mjs" "$url" "$shots" "$lbt" "$db" \
+checks="$here/studio_browser.mjs"
+[ "$kind" = firefox ] && checks="$here/studio_firefox.mjs"
+(cd "$driver" && LBT_BROWSER="$browser" timeout 120 node "$checks" "$url" "$shots" "$lbt" "$db" \
   "$studio_url" "$lbt_host") ||
   fail "the page failed its checks"
 
