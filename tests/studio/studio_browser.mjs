@@ -159,7 +159,17 @@ await check('rows show every version or the newest, and values as text, hex or i
   expect('as text', await bin(), '\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00');
 });
 
+await check('values decode as a schema bundle\'s protobuf message', async () => {
+  await page.goto(`${url}&table=users&prefix=${encodeURIComponent('u#')}`);
+  await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
+  await browse({'rows-show': 'proto:cards.demo.Card'});
+  const values = Object.fromEntries((await grid('#rows-grid')).map((r) => [r[1], r[3]]));
+  expect('decoded', values, {'profile:card': '{"name":"Ada","age":36}', 'profile:name': 'ada (not a cards.demo.Card)'});
+});
+
 await check('what is shown exports as CSV and as JSON lines', async () => {
+  await page.goto(`${url}&table=readings&prefix=${encodeURIComponent('phone#1')}`);
+  await page.waitForFunction(() => document.querySelector('#rows-summary').textContent !== '');
   await browse({'rows-prefix': 'phone#1', 'rows-count': '3'});
   const saved = async (button) => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);

@@ -60,6 +60,10 @@ db="$work/db"
   echo "createlogicalview by_os SELECT CAST(cf['os'] AS STRING) AS os FROM readings"
   echo "creatematerializedview os_counts SELECT cf['os'] AS os, COUNT(*) AS n FROM readings GROUP BY os"
 } | "$lbt" --db "$db" >/dev/null
+# users keeps a protobuf message (a schema bundle's demo.Card) beside text.
+printf 'syntax = "proto3";\npackage demo;\nmessage Card { string name = 1; int64 age = 2; }\n' >"$work/card.proto"
+"$lbt" --db "$db" createschemabundle users cards "$work/card.proto" >/dev/null
+"$lbt" --db "$db" "set users u#1 profile:card=\$'\\x0a\\x03Ada\\x10\\x24'@1000 profile:name=ada@1000" >/dev/null
 # events: 600 readings a minute apart, keyed timestamp first (advise warns).
 "$lbt" --db "$db" createtable events families=m >/dev/null
 node -e '
