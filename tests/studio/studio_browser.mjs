@@ -22,6 +22,8 @@ import {request} from 'node:http';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
+import {check, expect, finish} from './checks.mjs';
+
 const require = createRequire(join(process.cwd(), 'package.json'));
 const {chromium} = require('playwright-core');
 
@@ -33,22 +35,6 @@ const shell = (...args) => execFileSync(lbt, ['--db', db, ...args]).toString();
 const faults = (...args) => execFileSync(lbt, ['-project', 'p', '-instance', 'i', '--format', 'json', 'faults', ...args],
                                          {env: {...process.env, BIGTABLE_EMULATOR_HOST: servedHost}}).toString();
 const studio = new URL(url);
-let failures = 0;
-
-async function check(name, body) {
-  try {
-    await body();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures++;
-    console.log(`FAIL ${name}: ${error.message}`);
-  }
-}
-function expect(what, got, want) {
-  if (JSON.stringify(got) !== JSON.stringify(want)) {
-    throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-  }
-}
 
 // The status of a raw request to the studio, with the headers given.
 function status(path, {method = 'GET', headers = {}, body} = {}) {
@@ -355,4 +341,4 @@ await check('a request without the token, or naming another host, is refused', a
 });
 
 await browser.close();
-process.exit(failures ? 1 : 0);
+finish();

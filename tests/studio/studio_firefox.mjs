@@ -13,27 +13,13 @@ import {execFileSync} from 'node:child_process';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
+import {check, expect, finish} from './checks.mjs';
+
 const require = createRequire(join(process.cwd(), 'package.json'));
 const puppeteer = require('puppeteer-core');
 
 const [url, , lbt, db] = process.argv.slice(2);
 const shell = (...args) => execFileSync(lbt, ['--db', db, ...args]).toString();
-let failures = 0;
-
-async function check(name, body) {
-  try {
-    await body();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures++;
-    console.log(`FAIL ${name}: ${error.message}`);
-  }
-}
-function expect(what, got, want) {
-  if (JSON.stringify(got) !== JSON.stringify(want)) {
-    throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-  }
-}
 
 const browser = await puppeteer.launch({browser: 'firefox', executablePath: process.env.LBT_BROWSER, headless: true});
 const page = await browser.newPage();
@@ -114,4 +100,4 @@ await check('the live log shows a write made in the shell', async () => {
 await check('the page logged no console errors', async () => expect('console errors', problems, []));
 
 await browser.close();
-process.exit(failures ? 1 : 0);
+finish();
