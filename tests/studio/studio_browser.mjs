@@ -22,7 +22,7 @@ import {request} from 'node:http';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
-import {check, expect, finish} from './checks.mjs';
+import {check, expect, failed} from '../client/checks.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
 const {chromium} = require('playwright-core');
@@ -341,4 +341,4 @@ await check('a request without the token, or naming another host, is refused', a
 });
 
 await browser.close();
-finish();
+process.exit(failed() ? 1 : 0);

@@ -13,7 +13,7 @@ import {execFileSync} from 'node:child_process';
 import {createRequire} from 'node:module';
 import {join} from 'node:path';
 
-import {check, expect, finish} from './checks.mjs';
+import {check, expect, failed} from '../client/checks.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
 const puppeteer = require('puppeteer-core');
@@ -100,4 +100,4 @@ await check('the live log shows a write made in the shell', async () => {
 await check('the page logged no console errors', async () => expect('console errors', problems, []));
 
 await browser.close();
-finish();
+process.exit(failed() ? 1 : 0);
