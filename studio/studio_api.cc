@@ -21,9 +21,9 @@ using Json = nlohmann::ordered_json;
 // What a page may run: the commands that only read, and under them those
 // that change data or schema. Nothing that reads or writes a file of this
 // machine (import, export, dump, keyviz, source), nothing that runs on
-// (watch, but for what has committed: end=now), nothing that moves the
-// session (useinstance): a page sees the database, not the computer it is
-// on.
+// (watch, but for what has committed: end=now): a page sees the database,
+// not the computer it is on. useinstance moves the studio's own sessions
+// to another instance of the same database or project.
 constexpr std::array<std::string_view, 27> kReadCommands = {"ls",
                                                             "read",
                                                             "lookup",
@@ -164,6 +164,37 @@ std::string StudioApi::Words() {
   return Json{{"ok", true}, {"functions", std::move(functions)}}.dump();
 }
 
+// Both sessions move, or neither: the rows session follows the documents
+// session, and goes back with it if it cannot.
+std::string StudioApi::UseInstance(const Statement& statement) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string printed, notes;
+  Output out(&printed), err(&notes);
+  const InstanceName before = documents_->options().instance;
+  CommandOutcome outcome = RunStatement(documents_.get(), &out, &err, statement);
+  if (!outcome.status.ok()) return ErrorAnswer(outcome.status.message());
+  outcome = RunStatement(rows_.get(), &out, &err, statement);
+  if (!outcome.status.ok()) {
+    (void)documents_->UseInstance(before);
+    return ErrorAnswer(outcome.status.message());
+  }
+  return WhereLocked();
+}
+
+std::string StudioApi::Where() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return WhereLocked();
+}
+
+std::string StudioApi::WhereLocked() {
+  const InstanceName& instance = documents_->options().instance;
+  return Json{{"ok", true},
+              {"project", instance.project},
+              {"instance", instance.instance},
+              {"on", documents_->bigtable()->Describe()}}
+      .dump();
+}
+
 void StudioApi::Cancel() {
   if (!running_) return;
   cancelled_ = true;
@@ -180,6 +211,7 @@ std::string StudioApi::Run(std::string_view text) {
   const std::string command = CommandOf(statement);
   if (command.empty()) return ErrorAnswer("the studio runs cbt's language and SQL");
   const bool reads = OnlyReadsCommand(statement, command);
+  if (command == "useinstance") return UseInstance(statement);
   if (!reads && !Contains(kWriteCommands, command) && command != "faults") {
     if (command == "keyviz") return ErrorAnswer("keyviz in the studio draws its heatmap: give it no file");
     if (command == "watch") return ErrorAnswer("watch in the studio reads what has committed: give it end=now");

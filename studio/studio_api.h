@@ -26,6 +26,7 @@
 #include "api/bigtable.h"
 #include "api/instance.h"
 #include "commands/core/session.h"
+#include "commands/core/statement.h"
 
 namespace lbt::studio {
 
@@ -55,6 +56,11 @@ class StudioApi {
   // {"ok":true,"functions":["ABS","ARRAY_AGG",...]}, GoogleSQL's functions.
   static std::string Words();
 
+  // Where statements run: {"ok":true,"project":"p","instance":"i",
+  // "on":"database 'mydb'"}. `useinstance <id> [project=<p>]` moves them
+  // (both of the studio's sessions) and answers the same.
+  std::string Where();
+
   // Stops the statement running now, if any (from another thread): it
   // answers {"ok":false,"error":"stopped"}. A local read stops at its next
   // row, a call to a remote Bigtable at once (Bigtable::CancelCalls).
@@ -65,6 +71,9 @@ class StudioApi {
   void set_max_answer_bytes(size_t bytes) { max_answer_bytes_ = bytes; }
 
  private:
+  std::string UseInstance(const Statement& statement);
+  std::string WhereLocked();  // mu_ held
+
   Bigtable* const bigtable_;
   std::mutex mu_;  // one statement at a time
   // Two sessions over the same Bigtable: documents (JSON) for most

@@ -105,6 +105,10 @@ void StudioServer::Route() {
   http_->Post("/api/words", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(StudioApi::Words(), "application/json");
   });
+  // The instance statements run in (the page's header).
+  http_->Post("/api/where", [this](const httplib::Request&, httplib::Response& response) {
+    response.set_content(api_->Where(), "application/json");
+  });
   // Stops the statement running now (the page's Stop button).
   http_->Post("/api/cancel", [this](const httplib::Request&, httplib::Response& response) {
     api_->Cancel();

@@ -153,8 +153,8 @@ TEST_F(StudioApiTest, ErrorsAreOneLine) {
 // A page sees the database, not the machine: no command that reads or
 // writes a file, runs on, or leaves the session's instance.
 TEST_F(StudioApiTest, WhatAPageMayNotRunIsRefused) {
-  for (const char* statement : {"import t /etc/passwd", "export t /tmp/out.csv", "dump /tmp/d.cbt", "source /tmp/x.cbt",
-                                "useinstance p/other"}) {
+  for (const char* statement :
+       {"import t /etc/passwd", "export t /tmp/out.csv", "dump /tmp/d.cbt", "source /tmp/x.cbt", "dump"}) {
     const std::string error = Error(statement);
     EXPECT_NE(error.find("cannot run in the studio"), std::string::npos) << statement << ": " << error;
   }
@@ -186,6 +186,22 @@ TEST_F(StudioApiTest, WatchAnswersTheChangesCommittedSinceItsToken) {
   EXPECT_EQ(next["results"][0]["row_key"], "c2");
   studio::StudioApi read_only(bigtable_.get(), DefaultInstanceName(), true);
   EXPECT_TRUE(Run("watch t start=-1h end=now", &read_only)["ok"].get<bool>());
+}
+
+// useinstance moves the studio's sessions, both: documents and rows.
+TEST_F(StudioApiTest, UseInstanceMovesBothSessions) {
+  EXPECT_EQ(Json::parse(api_->Where())["instance"], "local");
+  const Json moved = Run("useinstance other-inst project=p2");
+  ASSERT_TRUE(moved["ok"].get<bool>()) << moved;
+  EXPECT_EQ(moved["project"], "p2");
+  EXPECT_EQ(moved["instance"], "other-inst");
+  EXPECT_EQ(Run("ls")["results"][0]["tables"], Json::array());
+  ASSERT_TRUE(Ok("createtable u families=f"));
+  ASSERT_TRUE(Ok("set u k f:q=elsewhere@1000"));
+  EXPECT_EQ(Run("read u")["results"][0]["key"], "k");  // the rows session moved too
+  ASSERT_TRUE(Ok("useinstance local project=lbt"));
+  EXPECT_EQ(Run("ls")["results"][0]["tables"], Json::parse(R"(["t"])"));
+  EXPECT_EQ(Error("read u"), "table 'u' does not exist");
 }
 
 TEST_F(StudioApiTest, ReadOnlyRefusesEveryChangeAndChangesNothing) {

@@ -60,6 +60,9 @@ db="$work/db"
   echo "createlogicalview by_os SELECT CAST(cf['os'] AS STRING) AS os FROM readings"
   echo "creatematerializedview os_counts SELECT cf['os'] AS os, COUNT(*) AS n FROM readings GROUP BY os"
 } | "$lbt" --db "$db" >/dev/null
+# A second instance, with a table of its own.
+printf '%s\n' "createinstance second-inst \$'Second one' second-inst-c1 us-east1-b 1 SSD" \
+  "useinstance second-inst" "createtable archive families=a" | "$lbt" --db "$db" >/dev/null
 # users keeps a protobuf message (a schema bundle's demo.Card) beside text.
 printf 'syntax = "proto3";\npackage demo;\nmessage Card { string name = 1; int64 age = 2; }\n' >"$work/card.proto"
 "$lbt" --db "$db" createschemabundle users cards "$work/card.proto" >/dev/null
