@@ -320,14 +320,14 @@ await check('Stop ends a query that lbt serve holds', async () => {
 await check('the explorer switches instances', async () => {
   await page.goto(url);
   await page.waitForSelector('#instances li[data-instance="second-inst"]');
-  expect('where', await page.textContent('#where'), `lbt/local · database '${db}'`);
+  expect('where', await page.textContent('#where'), "lbt/local · database 'db'");
   await page.click('#instances li[data-instance="second-inst"]');
   await page.waitForFunction(() => document.querySelector('#where').textContent.startsWith('lbt/second-inst'));
   await page.waitForSelector('#tables li[data-table="archive"]');
   expect('its tables', await page.$$eval('#tables li', (l) => l.map((e) => e.textContent)), ['archive']);
   await page.click('#instances li[data-instance="local"]');
   await page.waitForSelector('#tables li[data-table="readings"]');
-  expect('back', await page.textContent('#where'), `lbt/local · database '${db}'`);
+  expect('back', await page.textContent('#where'), "lbt/local · database 'db'");
 });
 
 await check('an error is one line on the page', async () => {

@@ -89,7 +89,9 @@ start_studio() {
   studio_url="$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log")" ||
     { cat "$log" >&2; fail "lbt studio printed no address"; }
 }
-start_studio "$work/studio.log" "$lbt" --db "$db"
+# From the database's folder, named relatively: the header (and so the
+# screenshots) says database 'db', not a path of this machine.
+start_studio "$work/studio.log" env -C "$work" "$lbt" --db db
 studio_pid=$started_pid
 url="$studio_url"
 # A second studio, over lbt serve, whose queries a fault rule can hold.
