@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -46,14 +47,30 @@ int ParseStudioWords(const std::vector<std::string>& words, StudioCommandOptions
 }
 
 // Opens `url` with the command in $BROWSER, if one is set; never waits.
-void OpenInBrowser(const std::string& url) {
+// The browser is given a file only this user can read, which sends it on
+// to `url`: on its command line the token would show to every local user
+// (ps). Returns the file's path, for the caller to remove; empty if none.
+std::string OpenInBrowser(const std::string& url) {
   const char* browser = std::getenv("BROWSER");
-  if (browser == nullptr || *browser == '\0') return;
+  if (browser == nullptr || *browser == '\0') return "";
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/lbt-studio-XXXXXX.html";
+  const int fd = mkstemps(path.data(), 5);  // mode 0600
+  if (fd < 0) {
+    std::fprintf(stderr, "note: could not write a page for $BROWSER; open the address above\n");
+    return "";
+  }
+  const std::string page = fmt::format(
+      "<!doctype html><meta http-equiv=\"refresh\" content=\"0;url={0}\"><a href=\"{0}\">lbt studio</a>\n", url);
+  const bool written = write(fd, page.data(), page.size()) == static_cast<ssize_t>(page.size());
+  close(fd);
+  const std::string file_url = "file://" + path;
   pid_t child = 0;
-  char* const args[] = {const_cast<char*>(browser), const_cast<char*>(url.c_str()), nullptr};
-  if (posix_spawnp(&child, browser, nullptr, nullptr, args, environ) != 0) {
+  char* const args[] = {const_cast<char*>(browser), const_cast<char*>(file_url.c_str()), nullptr};
+  if (!written || posix_spawnp(&child, browser, nullptr, nullptr, args, environ) != 0) {
     std::fprintf(stderr, "note: could not start $BROWSER (%s); open the address above\n", browser);
   }
+  return path;
 }
 
 }  // namespace
@@ -71,7 +88,12 @@ int RunStudio(char**, const ShellOptions& options, Session* session) {
 
   studio::StudioApi api(session->bigtable(), session->bigtable()->instance(), o.read_only,
                         [session] { session->BeforeStatement(); });
-  Result<std::unique_ptr<studio::StudioServer>> server = studio::StudioServer::Listen(&api, o.port, studio::NewToken());
+  Result<std::string> token = studio::NewToken();
+  if (!token.ok()) {
+    std::fprintf(stderr, "error: %s\n", token.status().message().c_str());
+    return 1;
+  }
+  Result<std::unique_ptr<studio::StudioServer>> server = studio::StudioServer::Listen(&api, o.port, *token);
   if (!server.ok()) {
     std::fprintf(stderr, "error: %s\n", server.status().message().c_str());
     return 1;
@@ -81,11 +103,15 @@ int RunStudio(char**, const ShellOptions& options, Session* session) {
   std::printf("lbt studio running on %s (%s%s; Ctrl-C stops it)\n", url.c_str(),
               session->bigtable()->Describe().c_str(), o.read_only ? ", read-only" : "");
   std::fflush(stdout);
-  if (!o.no_open) OpenInBrowser(url);
+  const std::string opener = o.no_open ? "" : OpenInBrowser(url);
   int signal = 0;
   sigwait(&stop_signals, &signal);
+  // The statement running, and those waiting, end first: the server's
+  // Stop waits for its requests.
+  api.Close();
   (*server)->Stop();
   serving.join();
+  if (!opener.empty()) std::remove(opener.c_str());
   return 0;
 }
 

@@ -86,10 +86,14 @@ bool StreamsRows(std::string_view command) {
 // watch runs until Ctrl-C, unless it ends now: then it answers the changes
 // committed since its start or token, which a page asks for again and again.
 bool WatchEndsNow(const Statement& statement) {
+  int ends = 0;
+  bool now = false;
   for (size_t i = 2; i < statement.words.size(); ++i) {
-    if (statement.words[i] == "end=now") return true;
+    if (!statement.words[i].starts_with("end=")) continue;
+    ++ends;
+    now = statement.words[i] == "end=now";
   }
-  return false;
+  return ends == 1 && now;  // a second end= would be the one that counts
 }
 
 // faults lists and changes a server's rules: only its listing reads.
@@ -137,6 +141,21 @@ std::string ResultsOf(const std::string& printed, Json* columns) {
     }
   }
   return results + "]";
+}
+
+// The lines a command wrote to its error output, "note: " dropped.
+Json NotesOf(const std::string& text) {
+  Json lines = Json::array();
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
+    if (line.starts_with("note: ")) line.remove_prefix(6);
+    if (!line.empty()) lines.push_back(line);
+    start = end + 1;
+  }
+  return lines;
 }
 
 }  // namespace
@@ -191,8 +210,14 @@ std::string StudioApi::WhereLocked() {
   return Json{{"ok", true},
               {"project", instance.project},
               {"instance", instance.instance},
-              {"on", documents_->bigtable()->Describe()}}
+              {"on", documents_->bigtable()->Describe()},
+              {"read_only", read_only_}}
       .dump();
+}
+
+void StudioApi::Close() {
+  closed_ = true;
+  Cancel();
 }
 
 void StudioApi::Cancel() {
@@ -218,7 +243,15 @@ std::string StudioApi::Run(std::string_view text) {
     return ErrorAnswer(fmt::format("{} cannot run in the studio; run it in the shell", command));
   }
   if (!reads && read_only_) return ErrorAnswer(fmt::format("{} changes data: the studio is read-only", command));
-  std::lock_guard<std::mutex> lock(mu_);
+  // Statements wait their turn, a few at most: each waits on a thread of
+  // the server, which Stop and the page's other requests need too.
+  if (waiting_.fetch_add(1) >= kMaxWaiting) {
+    waiting_.fetch_sub(1);
+    return ErrorAnswer("busy: other statements are waiting (Stop ends the one running)");
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  waiting_.fetch_sub(1);
+  if (closed_) return ErrorAnswer("the studio is stopping");
   Session* session = StreamsRows(command) ? rows_.get() : documents_.get();
   std::string printed;
   std::string notes;
@@ -235,13 +268,19 @@ std::string StudioApi::Run(std::string_view text) {
   }
   running_ = false;
   ClearInterrupt();
-  if (cancelled_) return ErrorAnswer("stopped");
-  if (!outcome.status.ok() && !truncated) return ErrorAnswer(outcome.status.message());
+  // Stopped only if it did stop: a statement done before Stop came is done.
+  if (!outcome.status.ok() && !truncated) {
+    return ErrorAnswer(cancelled_ && outcome.status.code() == Status::Code::kCancelled ? "stopped"
+                                                                                       : outcome.status.message());
+  }
   // A query's first line names its columns and their types.
   Json columns;
   std::string answer = R"({"ok":true,"results":)" + ResultsOf(printed, command == "sql" ? &columns : nullptr);
   if (!columns.is_null()) answer += R"(,"columns":)" + columns.dump();
   if (truncated) answer += R"(,"truncated":true)";
+  // What the command said beside its answer ("no database at ..."): one
+  // line each.
+  if (Json lines = NotesOf(notes); !lines.empty()) answer += R"(,"notes":)" + lines.dump();
   return answer + "}";
 }
 

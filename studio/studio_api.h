@@ -57,9 +57,13 @@ class StudioApi {
   static std::string Words();
 
   // Where statements run: {"ok":true,"project":"p","instance":"i",
-  // "on":"database 'mydb'"}. `useinstance <id> [project=<p>]` moves them
+  // "on":"database 'mydb'","read_only":false}. `useinstance <id> [project=<p>]` moves them
   // (both of the studio's sessions) and answers the same.
   std::string Where();
+
+  // Stops the statement running and refuses those after it ("the studio
+  // is stopping"), so that a server stopping does not wait for them.
+  void Close();
 
   // Stops the statement running now, if any (from another thread): it
   // answers {"ok":false,"error":"stopped"}. A local read stops at its next
@@ -83,6 +87,11 @@ class StudioApi {
   std::unique_ptr<Session> rows_;
   const bool read_only_;
   size_t max_answer_bytes_ = kMaxAnswerBytes;
+  // At most this many statements wait for the one running: the rest are
+  // answered "busy" at once.
+  static constexpr int kMaxWaiting = 4;
+  std::atomic<int> waiting_{0};
+  std::atomic<bool> closed_{false};
   std::atomic<bool> running_{false};
   std::atomic<bool> cancelled_{false};
 };

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -49,13 +51,12 @@ void SetSafetyHeaders(httplib::Response& response) {
 
 }  // namespace
 
-std::string NewToken() {
+Result<std::string> NewToken() {
   unsigned char bytes[16] = {};
-  if (FILE* random = std::fopen("/dev/urandom", "rb")) {
-    const size_t got = std::fread(bytes, 1, sizeof(bytes), random);
-    std::fclose(random);
-    (void)got;
-  }
+  FILE* random = std::fopen("/dev/urandom", "rb");
+  const size_t got = random != nullptr ? std::fread(bytes, 1, sizeof(bytes), random) : 0;
+  if (random != nullptr) std::fclose(random);
+  if (got != sizeof(bytes)) return Status::IOError("cannot read /dev/urandom for the studio's token");
   std::string token;
   for (unsigned char b : bytes) token += fmt::format("{:02x}", b);
   return token;
@@ -68,6 +69,15 @@ StudioServer::~StudioServer() = default;
 
 Result<std::unique_ptr<StudioServer>> StudioServer::Listen(StudioApi* api, int port, std::string token) {
   std::unique_ptr<StudioServer> server(new StudioServer(api, std::move(token)));
+  // The port alone: cpp-httplib's default also sets SO_REUSEPORT, with
+  // which a second studio on a port in use would start and share its
+  // requests with the first.
+  server->http_->set_socket_options([](int socket) {
+    int yes = 1;
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  // A statement is a line: a body past a megabyte is not one.
+  server->http_->set_payload_max_length(size_t{1} << 20);
   server->Route();
   const int bound = port == 0 ? server->http_->bind_to_any_port("127.0.0.1")
                               : (server->http_->bind_to_port("127.0.0.1", port) ? port : -1);

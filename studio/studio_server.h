@@ -21,8 +21,9 @@ class Server;
 
 namespace lbt::studio {
 
-// 32 hex digits from the system's random source.
-std::string NewToken();
+// 32 hex digits from the system's random source; IOError if it cannot be
+// read (never a predictable token).
+Result<std::string> NewToken();
 
 class StudioServer {
  public:

@@ -9,7 +9,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
 
 #include "api/forwarding_bigtable.h"
 #include "api/forwarding_table.h"
@@ -143,6 +146,49 @@ TEST_F(StudioApiTest, StopEndsAnAggregateBeforeItsFirstRow) {
   EXPECT_LT(counting.rows_read.load(), 1000);  // of 3002
 }
 
+// Stop that comes as a write finishes does not make it a failure: the
+// write is done, and says so.
+TEST_F(StudioApiTest, AStatementDoneBeforeStopIsNotStopped) {
+  studio::StudioApi* api = nullptr;
+  studio::StudioApi stopped(bigtable_.get(), DefaultInstanceName(), false, [&] { api->Cancel(); });
+  api = &stopped;
+  EXPECT_TRUE(Run("set t late cf:q=written@1000", &stopped)["ok"].get<bool>());
+  EXPECT_EQ(Run("read t prefix=late")["results"][0]["cells"][0]["value"], "written");
+}
+
+// A few statements wait their turn; past that they are answered busy at
+// once, so that the server keeps threads for Stop.
+TEST_F(StudioApiTest, PastAFewWaitingStatementsTheStudioIsBusy) {
+  std::atomic<bool> first{true}, release{false};
+  studio::StudioApi api(bigtable_.get(), DefaultInstanceName(), false, [&] {
+    if (!first.exchange(false)) return;
+    while (!release) std::this_thread::yield();  // holds the first statement until the test lets it go
+  });
+  std::thread running([&] { api.Run("ls"); });
+  while (first) std::this_thread::yield();  // the first statement runs
+  std::vector<std::thread> waiting;
+  std::atomic<int> busy{0}, done{0};
+  for (int i = 0; i < 5; ++i) {
+    waiting.emplace_back([&] {
+      const Json answer = Json::parse(api.Run("ls"));
+      if (!answer["ok"].get<bool>() && answer["error"].get<std::string>().starts_with("busy")) ++busy;
+      ++done;
+    });
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (busy == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  release = true;
+  running.join();
+  for (std::thread& t : waiting) t.join();
+  EXPECT_EQ(busy.load(), 1);  // of 5: four waited and ran
+  EXPECT_EQ(done.load(), 5);
+}
+
+TEST_F(StudioApiTest, ACloseStudioRefusesStatements) {
+  api_->Close();
+  EXPECT_EQ(Error("ls"), "the studio is stopping");
+}
+
 TEST_F(StudioApiTest, ErrorsAreOneLine) {
   EXPECT_EQ(Error("read nosuch"), "table 'nosuch' does not exist");
   EXPECT_EQ(Error(""), "nothing to run");
@@ -162,6 +208,7 @@ TEST_F(StudioApiTest, WhatAPageMayNotRunIsRefused) {
   // watch only for what has committed, which a page polls for.
   EXPECT_EQ(Error("watch t"), "watch in the studio reads what has committed: give it end=now");
   EXPECT_EQ(Error("watch t start=-1h end=+1h"), Error("watch t"));
+  EXPECT_EQ(Error("watch t end=now end=+1d"), Error("watch t"));  // the last end= would count
   // keyviz may print its heatmap, not write a file.
   EXPECT_EQ(Error("keyviz t /tmp/k.html"), "keyviz in the studio draws its heatmap: give it no file");
   const Json heatmap = Run("keyviz t sample=10");

@@ -123,6 +123,11 @@ await check('rows come in pages, by range and by key regex', async () => {
   await nextPage();
   expect('page 3', await shownKeys(), keys(26, 29));
   if (!(await page.$eval('#rows-next', (b) => b.disabled))) throw new Error('a next page after the last');
+  // A last page that is just full has no next page either.
+  await browse({'rows-count': '10'});
+  await nextPage();
+  expect('a full last page', await shownKeys(), keys(20, 29));
+  if (!(await page.$eval('#rows-next', (b) => b.disabled))) throw new Error('a next page after a full last page');
   await browse({'rows-mode': 'range', 'rows-start': 'tablet#12', 'rows-end': 'tablet#15', 'rows-count': '50'});
   expect('range', await shownKeys(), ['tablet#12', 'tablet#13', 'tablet#14']);
   await browse({'rows-mode': 'regex', 'rows-regex': 'tablet#1[05]'});
@@ -233,6 +238,29 @@ await check('a cell set from the page shows in the shell', async () => {
   await page.waitForFunction(() => document.querySelector('#rows-grid').textContent.includes('set from the studio'));
   const read = shellRead('readings', 'phone#10');
   if (!read.includes('stats:note') || !read.includes('"set from the studio"')) throw new Error(`the shell reads: ${read}`);
+});
+
+await check('a value ending in @digits is stored as typed', async () => {
+  await page.fill('#edit-key', 'phone#10');
+  await page.fill('#edit-column', 'stats:order');
+  await page.fill('#edit-value', 'order@5000');
+  await page.click('#edit-go');
+  await page.waitForFunction(() => document.querySelector('#rows-grid').textContent.includes('order@5000'));
+  if (!shellRead('readings', 'phone#10').includes('"order@5000"')) throw new Error('the value lost its @5000');
+});
+
+await check('a table made from the explorer, its id with a dash, queries in SQL', async () => {
+  await page.goto(url);
+  await page.waitForSelector('#tables li');
+  await page.fill('#new-table', 'sensor-log');
+  await page.fill('#new-families', 'f,g:maxversions=1');
+  await page.click('#new-go');
+  await page.waitForFunction(() => document.querySelector('#table-name').textContent === 'sensor-log');
+  await page.click('#table-actions button[data-go="sql"]');
+  await page.waitForFunction(() => /rows in/.test(document.querySelector('#sql-summary').textContent));
+  expect('query', await page.inputValue('#sql-input'), 'SELECT * FROM `sensor-log` LIMIT 100');
+  expect('columns of no rows', await page.$$eval('#sql-grid th', (h) => h.map((e) => e.dataset.name)), ['_key', 'f', 'g']);
+  if (!shell('ls', 'sensor-log').includes('versions() > 1')) throw new Error('the shell does not see its families');
 });
 
 await check('a row deleted from the page, once confirmed, is gone in the shell', async () => {

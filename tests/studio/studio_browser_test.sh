@@ -111,4 +111,28 @@ checks="$here/studio_browser.mjs"
 kill -TERM "$studio_pid"
 wait "$studio_pid" || fail "lbt studio exited with $? on SIGTERM"
 studio_pid=""
+
+# SIGTERM also ends a studio while lbt serve holds its query (a day-long
+# fault): the statement is stopped, not waited for.
+served_faults() {
+  BIGTABLE_EMULATOR_HOST="$lbt_host" "$lbt" -project p -instance i --format json faults "$@"
+}
+served_faults add '{"rpc": "ExecuteQuery", "latency_ms": 86400000}' >/dev/null
+node -e '
+const u = new URL(process.argv[1]);
+const req = require("http").request({host: u.hostname, port: u.port, path: "/api/run", method: "POST",
+  headers: {"X-Lbt-Token": u.searchParams.get("token")}}, (res) => res.resume());
+req.on("error", () => {});
+req.end(JSON.stringify({statement: "sql SELECT COUNT(*) AS n FROM slow"}));' "$studio_url" &
+held=""
+for _ in $(seq 100); do
+  served_faults | grep -q '"fired":1' && { held=1; break; }
+  sleep 0.1
+done
+[ -n "$held" ] || fail "the query never reached lbt serve"
+kill -TERM "$served_studio_pid"
+for _ in $(seq 100); do kill -0 "$served_studio_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$served_studio_pid" 2>/dev/null && fail "lbt studio did not stop on SIGTERM while its query was held"
+wait "$served_studio_pid" || fail "lbt studio exited with $? on SIGTERM while its query was held"
+served_studio_pid=""
 echo "ok"
