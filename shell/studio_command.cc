@@ -86,7 +86,9 @@ int RunStudio(char**, const ShellOptions& options, Session* session) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  studio::StudioApi api(session->bigtable(), session->bigtable()->instance(), o.read_only,
+  // The instance the session began in, as is: the studio's own sessions
+  // make their reads interruptible (no second check on every row).
+  studio::StudioApi api(session->home_bigtable(), session->home_bigtable()->instance(), o.read_only,
                         [session] { session->BeforeStatement(); });
   Result<std::string> token = studio::NewToken();
   if (!token.ok()) {
